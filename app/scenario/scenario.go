@@ -1,0 +1,72 @@
+// Package scenario provides the scripted scenarios the mock model plays:
+// their types, a positioned YAML/JSON parser and discovery under a skills root.
+package scenario
+
+// Scenario is one parsed scenario file.
+type Scenario struct {
+	Name         string `json:"name"`
+	File         string `json:"file"` // relative to the skills root, forward slashes
+	SystemPrompt string `json:"system_prompt"`
+	EnableTools  bool   `json:"enable_tools"` // default true
+	// EnabledSkills selects skills by folder name: nil means every skill,
+	// an empty non-nil slice means none.
+	EnabledSkills []string  `json:"enabled_skills"`
+	Prompts       Prompts   `json:"prompts"`
+	Tools         []Tool    `json:"tools"`
+	Requests      []Request `json:"requests"`
+
+	// skillRefs remembers where each enabled_skills entry was written, so
+	// CheckSkills (which runs once the skills are loaded) can point at it.
+	skillRefs []skillRef
+}
+
+// Prompts overrides the built-in prompts; an empty field keeps the default.
+type Prompts struct {
+	Planning  string `json:"planning,omitempty"`
+	FirstStep string `json:"first_step,omitempty"`
+	AgentLoop string `json:"agent_loop,omitempty"`
+}
+
+// Tool is a tool offered to the model. Parameters is a JSON Schema object
+// kept as decoded JSON (maps, slices, strings, float64, bool, nil).
+type Tool struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Parameters  map[string]any `json:"parameters,omitempty"`
+}
+
+// Request is one user turn and what the mock model answers during it.
+type Request struct {
+	User string `json:"user"`
+	// EnabledSkills overrides the scenario's selection for this request:
+	// nil inherits it, an empty non-nil slice enables none.
+	EnabledSkills []string `json:"enabled_skills"`
+	// Reply is the answer of the direct call (no tools or tools disabled).
+	Reply string `json:"reply,omitempty"`
+	// Planning is the planning round's answer; nil means need_tool is true
+	// when Rounds is non-empty, false otherwise.
+	Planning *Planning `json:"planning,omitempty"`
+	Rounds   []Round   `json:"rounds,omitempty"`
+	Line     int       `json:"line"` // where the request starts in the file
+}
+
+// Planning is the planning round's decision and text.
+type Planning struct {
+	NeedTool bool   `json:"need_tool"`
+	Content  string `json:"content"`
+}
+
+// Round is the model's answer in one agent round: tool calls, or plain
+// content that ends the loop.
+type Round struct {
+	Content   string     `json:"content,omitempty"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+}
+
+// ToolCall is one scripted call with the result the tool returns.
+type ToolCall struct {
+	ID        string         `json:"id,omitempty"`
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments,omitempty"`
+	Result    string         `json:"result"`
+}

@@ -1,0 +1,102 @@
+// Command hookctl validates skill hooks and simulates scenarios headless:
+// the same engine as the desktop app, without GTK or WebKit.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+// Exit codes: 0 success, 1 problems found, 2 usage error.
+const (
+	exitOK       = 0
+	exitProblems = 1
+	exitUsage    = 2
+)
+
+const usage = `hookctl — validate and simulate skill hooks
+
+Usage:
+  hookctl validate [SKILLS_DIR] [--json]
+  hookctl simulate [--skills DIR] SCENARIO [--json] [--full] [--color=auto|always|never]
+  hookctl help
+
+SKILLS_DIR defaults to ./skills when it exists, else the current folder.
+Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
+`
+
+// errUsage marks an error in how the command was called.
+var errUsage = errors.New("usage")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	var (
+		code int
+		err  error
+	)
+	switch args[0] {
+	case "validate":
+		code, err = validateCmd(ctx, args[1:], stdout)
+	case "simulate":
+		code, err = simulateCmd(ctx, args[1:], stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		err = fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+	}
+	switch {
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "hookctl: %v\n\n%s", err, usage)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(stderr, "hookctl: %v\n", err)
+		return exitProblems
+	}
+	return code
+}
+
+// parseArgs parses flags wherever they stand among the positional
+// arguments (the flag package alone stops at the first positional one).
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, fmt.Errorf("%w: %w", errUsage, err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// defaultSkillsDir is ./skills when it exists: the layout of a repository
+// that ships skills.
+func defaultSkillsDir() string {
+	if fi, err := os.Stat("skills"); err == nil && fi.IsDir() {
+		return "skills"
+	}
+	return "."
+}

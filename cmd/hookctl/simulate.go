@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"hookstudio/app/diag"
+	"hookstudio/app/engine"
+	"hookstudio/app/llm"
+	"hookstudio/app/scenario"
+	"hookstudio/app/skills"
+)
+
+func simulateCmd(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	root := fs.String("skills", defaultSkillsDir(), "skills folder")
+	asJSON := fs.Bool("json", false, "print the trace as JSON")
+	full := fs.Bool("full", false, "print whole message contents instead of one line each")
+	color := fs.String("color", "auto", "colour output: auto, always or never")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(pos) != 1 {
+		return 0, fmt.Errorf("%w: simulate takes one scenario file, got %d", errUsage, len(pos))
+	}
+	if !slices.Contains([]string{"auto", "always", "never"}, *color) {
+		return 0, fmt.Errorf("%w: --color must be auto, always or never, got %q", errUsage, *color)
+	}
+
+	set, err := skills.Load(ctx, *root)
+	if err != nil {
+		return 0, err
+	}
+	sc, ds, err := loadScenario(*root, pos[0])
+	if err != nil {
+		return 0, err
+	}
+	if sc != nil {
+		ds = append(ds, scenario.CheckSkills(sc, skillNames(set))...)
+		ds = append(ds, usedSkillDiagnostics(set, sc)...)
+	}
+	diag.Sort(ds)
+	if diag.HasErrors(ds) {
+		// Never a partial trace: a broken hook or scenario gives diagnostics only.
+		if *asJSON {
+			return exitProblems, writeJSON(stdout, struct {
+				Diagnostics []diag.Diagnostic `json:"diagnostics"`
+			}{ds})
+		}
+		printDiagnostics(stdout, ds)
+		e, w := diag.Count(ds)
+		fmt.Fprintf(stdout, "not simulated: %d error(s), %d warning(s)\n", e, w)
+		return exitProblems, nil
+	}
+
+	tr, runErr := engine.Run(ctx, sc, set, engine.Config{Model: llm.NewMock(sc)})
+	if *asJSON {
+		if err := writeJSON(stdout, tr.Document()); err != nil {
+			return 0, err
+		}
+	} else {
+		r := newRenderer(stdout, useColor(*color, stdout), *full)
+		r.diagnostics(ds)
+		r.trace(tr, *root)
+	}
+	if runErr != nil {
+		return exitProblems, fmt.Errorf("simulation stopped: %w", runErr)
+	}
+	return exitOK, nil
+}
+
+// loadScenario reads a scenario given as a path, naming it relative to the
+// skills root when it lies inside it, as the app does.
+func loadScenario(root, path string) (*scenario.Scenario, []diag.Diagnostic, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read scenario: %w", err)
+	}
+	name := filepath.ToSlash(path)
+	if rel, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(rel) {
+		name = filepath.ToSlash(rel)
+	}
+	sc, ds := scenario.Parse(name, data)
+	return sc, ds, nil
+}
+
+// usedSkillDiagnostics returns the diagnostics of the skills the scenario
+// enables: a broken skill it does not use does not stop it.
+func usedSkillDiagnostics(set *skills.Set, sc *scenario.Scenario) []diag.Diagnostic {
+	used := map[string]bool{}
+	mark := func(sel []string) {
+		if sel == nil {
+			for _, s := range set.Skills {
+				used[s.Name] = true
+			}
+		}
+		for _, n := range sel {
+			used[n] = true
+		}
+	}
+	for _, r := range sc.Requests {
+		if r.EnabledSkills != nil {
+			mark(r.EnabledSkills)
+		} else {
+			mark(sc.EnabledSkills)
+		}
+	}
+	var out []diag.Diagnostic
+	for _, s := range set.Skills {
+		if used[s.Name] {
+			out = append(out, s.Diagnostics...)
+		}
+	}
+	return out
+}
+
+func useColor(mode string, w io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"hookstudio/app/diag"
+	"hookstudio/app/scenario"
+	"hookstudio/app/skills"
+)
+
+func validateCmd(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print diagnostics as JSON")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(pos) > 1 {
+		return 0, fmt.Errorf("%w: validate takes one folder, got %d", errUsage, len(pos))
+	}
+	root := defaultSkillsDir()
+	if len(pos) == 1 {
+		root = pos[0]
+	}
+	ds, err := check(ctx, root)
+	if err != nil {
+		return 0, err
+	}
+	if *asJSON {
+		if err := writeJSON(stdout, struct {
+			Diagnostics []diag.Diagnostic `json:"diagnostics"`
+		}{ds}); err != nil {
+			return 0, err
+		}
+	} else {
+		printDiagnostics(stdout, ds)
+		e, w := diag.Count(ds)
+		fmt.Fprintf(stdout, "%s: %d error(s), %d warning(s)\n", root, e, w)
+	}
+	if diag.HasErrors(ds) {
+		return exitProblems, nil
+	}
+	return exitOK, nil
+}
+
+// check validates every skill and every scenario under root.
+func check(ctx context.Context, root string) ([]diag.Diagnostic, error) {
+	set, err := skills.Load(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	ds := set.Diagnostics()
+	files, err := scenario.Discover(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	names := skillNames(set)
+	for _, f := range files {
+		sc, sds, err := scenario.LoadFile(root, f)
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, sds...)
+		if sc != nil {
+			ds = append(ds, scenario.CheckSkills(sc, names)...)
+		}
+	}
+	if ds == nil {
+		ds = []diag.Diagnostic{}
+	}
+	diag.Sort(ds)
+	return ds, nil
+}
+
+func skillNames(set *skills.Set) []string {
+	names := make([]string, len(set.Skills))
+	for i, s := range set.Skills {
+		names[i] = s.Name
+	}
+	return names
+}
+
+func printDiagnostics(w io.Writer, ds []diag.Diagnostic) {
+	for _, d := range ds {
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", d.File, d.Line, d.Column, d.Severity, d.Message, d.Code)
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

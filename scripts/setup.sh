@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Installs what a target needs on a fresh Debian machine, and nothing twice.
+# Usage: scripts/setup.sh [go] [frontend] [desktop] [e2e]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '\033[1msetup:\033[0m %s\n' "$*" >&2; }
+
+# retry N CMD...: module and package downloads hang once in a while here.
+retry() {
+  local n=$1; shift
+  for i in $(seq 1 "$n"); do
+    if timeout 600 "$@"; then return 0; fi
+    log "attempt $i of $n failed: $*"
+    sleep 3
+  done
+  return 1
+}
+
+apt_updated=""
+apt_install() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if [ -z "$apt_updated" ]; then
+    log "apt-get update"
+    retry 3 $sudo apt-get update -qq
+    apt_updated=1
+  fi
+  log "apt-get install ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive retry 3 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+need_go() {
+  command -v go >/dev/null || { log "Go 1.26 is required (https://go.dev/dl/)"; exit 1; }
+  apt_install gcc libc6-dev   # go-sqlite3 needs cgo
+  retry 3 go mod download
+}
+
+need_frontend() {
+  command -v npm >/dev/null || apt_install nodejs npm
+  if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
+    log "npm ci (frontend)"
+    (cd frontend && retry 3 npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+need_desktop() {
+  apt_install pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev
+  if ! command -v wails >/dev/null && [ ! -x "$(go env GOPATH)/bin/wails" ]; then
+    log "installing the Wails CLI v2.15.0"
+    retry 3 go install github.com/wailsapp/wails/v2/cmd/wails@v2.15.0
+  fi
+}
+
+need_e2e() {
+  apt_install xvfb xauth x11-utils imagemagick chromium fonts-noto-cjk
+}
+
+[ $# -gt 0 ] || set -- go
+for target in "$@"; do
+  case "$target" in
+    go) need_go ;;
+    frontend) need_frontend ;;
+    desktop) need_desktop ;;
+    e2e) need_e2e ;;
+    *) log "unknown target $target"; exit 2 ;;
+  esac
+done
