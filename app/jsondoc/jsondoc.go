@@ -156,6 +156,44 @@ type parser struct {
 	pos      int
 	maxDepth int
 	dups     []Duplicate
+	// slab hands out Nodes in chunks and stack collects the children of
+	// open containers, so a document costs a few allocations rather than
+	// several per value (Load parses thousands of files).
+	slab  []Node
+	stack []*Node
+	keys  map[string]string // interned object keys: they repeat in every entry
+}
+
+func (p *parser) node() *Node {
+	if len(p.slab) == 0 {
+		p.slab = make([]Node, 32)
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	return n
+}
+
+// children moves the nodes pushed since mark into an exactly sized slice.
+func (p *parser) children(mark int) []*Node {
+	if len(p.stack) == mark {
+		return nil
+	}
+	c := append([]*Node(nil), p.stack[mark:]...)
+	clear(p.stack[mark:])
+	p.stack = p.stack[:mark]
+	return c
+}
+
+func (p *parser) intern(b []byte) string {
+	if s, ok := p.keys[string(b)]; ok {
+		return s
+	}
+	if p.keys == nil {
+		p.keys = make(map[string]string)
+	}
+	s := string(b)
+	p.keys[s] = s
+	return s
 }
 
 func (p *parser) fail(off int, format string, args ...any) *SyntaxError {
@@ -239,7 +277,8 @@ func (p *parser) value(depth int) (*Node, error) {
 }
 
 func (p *parser) leaf(k Kind, start int, set func(*Node)) *Node {
-	n := &Node{Kind: k, Offset: start, End: p.pos, Raw: p.data[start:p.pos:p.pos], KeyOffset: -1}
+	n := p.node()
+	*n = Node{Kind: k, Offset: start, End: p.pos, Raw: p.data[start:p.pos:p.pos], KeyOffset: -1}
 	if set != nil {
 		set(n)
 	}
@@ -276,7 +315,9 @@ func (p *parser) object(depth int) (*Node, error) {
 		return nil, err
 	}
 	p.pos++ // '{'
-	n := &Node{Kind: Object, Offset: start, KeyOffset: -1}
+	n := p.node()
+	*n = Node{Kind: Object, Offset: start, KeyOffset: -1}
+	mark := len(p.stack)
 	comma := -1
 	for {
 		p.skipSpace()
@@ -289,17 +330,17 @@ func (p *parser) object(depth int) (*Node, error) {
 				return nil, p.fail(comma, "trailing comma before '}'; remove it")
 			}
 			p.pos++
-			return p.close(n), nil
+			return p.close(n, mark), nil
 		}
-		if len(n.Children) > 0 && comma < 0 {
+		if len(p.stack) > mark && comma < 0 {
 			return nil, p.fail(p.pos, "%s; expected ',' or '}'%s", p.describe(p.pos), p.missingComma(c))
 		}
 		m, err := p.member(depth)
 		if err != nil {
 			return nil, err
 		}
-		p.checkDuplicate(n, m)
-		n.Children = append(n.Children, m)
+		p.checkDuplicate(p.stack[mark:], m)
+		p.stack = append(p.stack, m)
 		p.skipSpace()
 		comma = -1
 		if p.pos < len(p.data) && p.data[p.pos] == ',' {
@@ -322,7 +363,7 @@ func (p *parser) member(depth int) (*Node, error) {
 		return nil, p.fail(p.pos, "%s; expected a double-quoted object key%s", p.describe(p.pos), p.hint(p.pos))
 	}
 	keyStart := p.pos
-	key, err := p.str()
+	key, err := p.strWith(p.intern)
 	if err != nil {
 		return nil, err
 	}
@@ -342,8 +383,8 @@ func (p *parser) member(depth int) (*Node, error) {
 
 // checkDuplicate is quadratic in the member count, which is fine for the
 // small objects this package is for and avoids a map per object.
-func (p *parser) checkDuplicate(obj, m *Node) {
-	for _, prev := range obj.Children {
+func (p *parser) checkDuplicate(members []*Node, m *Node) {
+	for _, prev := range members {
 		if prev.Key == m.Key {
 			p.dups = append(p.dups, Duplicate{Key: m.Key, Offset: m.KeyOffset, FirstOffset: prev.KeyOffset})
 			return
@@ -351,7 +392,8 @@ func (p *parser) checkDuplicate(obj, m *Node) {
 	}
 }
 
-func (p *parser) close(n *Node) *Node {
+func (p *parser) close(n *Node, mark int) *Node {
+	n.Children = p.children(mark)
 	n.End = p.pos
 	n.Raw = p.data[n.Offset:p.pos:p.pos]
 	return n
@@ -363,7 +405,9 @@ func (p *parser) array(depth int) (*Node, error) {
 		return nil, err
 	}
 	p.pos++ // '['
-	n := &Node{Kind: Array, Offset: start, KeyOffset: -1}
+	n := p.node()
+	*n = Node{Kind: Array, Offset: start, KeyOffset: -1}
+	mark := len(p.stack)
 	comma := -1
 	for {
 		p.skipSpace()
@@ -376,16 +420,16 @@ func (p *parser) array(depth int) (*Node, error) {
 				return nil, p.fail(comma, "trailing comma before ']'; remove it")
 			}
 			p.pos++
-			return p.close(n), nil
+			return p.close(n, mark), nil
 		}
-		if len(n.Children) > 0 && comma < 0 {
+		if len(p.stack) > mark && comma < 0 {
 			return nil, p.fail(p.pos, "%s; expected ',' or ']'%s", p.describe(p.pos), p.missingComma(c))
 		}
 		v, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
-		n.Children = append(n.Children, v)
+		p.stack = append(p.stack, v)
 		p.skipSpace()
 		comma = -1
 		if p.pos < len(p.data) && p.data[p.pos] == ',' {
@@ -440,7 +484,11 @@ func (p *parser) number() error {
 }
 
 // str parses a string at p.pos (which is '"') and returns its decoded value.
-func (p *parser) str() (string, error) {
+func (p *parser) str() (string, error) { return p.strWith(nil) }
+
+// strWith is str with an optional way to turn escape-free bytes into a
+// string (interning for keys).
+func (p *parser) strWith(conv func([]byte) string) (string, error) {
 	start := p.pos
 	p.pos++
 	// Fast path: plain ASCII without escapes needs no decoding buffer.
@@ -453,7 +501,12 @@ func (p *parser) str() (string, error) {
 		i++
 	}
 	if i < len(p.data) && p.data[i] == '"' {
-		s := string(p.data[p.pos:i])
+		var s string
+		if conv != nil {
+			s = conv(p.data[p.pos:i])
+		} else {
+			s = string(p.data[p.pos:i])
+		}
 		p.pos = i + 1
 		return s, nil
 	}

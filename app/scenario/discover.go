@@ -52,7 +52,7 @@ func Discover(ctx context.Context, root string) ([]string, error) {
 		return nil, fmt.Errorf("list skills root %s: %w", root, err)
 	}
 	// fs.ReadDir sorts by name, which is byte order.
-	var out []string
+	out := []string{}
 	for _, sk := range skills {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -20,7 +20,7 @@ import (
 // costing deep recursion in every later consumer of the decoded values.
 const MaxDepth = 128
 
-// aliasBudget is how many nodes decoding may visit per node in the file,
+// The alias budget is how many nodes decoding may visit per node in the file,
 // plus a floor for tiny files. Aliases make a file expand; a few-fold
 // expansion is normal reuse, thousands-fold is an alias bomb.
 const (
@@ -112,12 +112,13 @@ func (d *decoder) result() []diag.Diagnostic {
 	return out
 }
 
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+// utf8BOM is stripped before parsing: editors on Windows add it.
+const utf8BOM = "\ufeff"
 
 // load parses the YAML stream and returns the root node of its only
 // document, or nil when there is nothing to decode.
 func (d *decoder) load(data []byte) *yaml.Node {
-	data = bytes.TrimPrefix(data, utf8BOM)
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	if len(bytes.TrimSpace(data)) == 0 {
 		d.errorf(nil, CodeEmptyFile, "the file is empty; a scenario needs at least requests, e.g. requests: [{user: Hello}]")
 		return nil

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"reflect"
@@ -61,6 +62,7 @@ func TestParseRules(t *testing.T) {
 		{"syntax error parser line", "name: x\nrequests:\n  - user: a\n - user: b\n", []string{"4:1 error yaml-syntax"}},
 		{"syntax error scanner line", "name: x\nrequests:\n\t- user: a\n", []string{"3:1 error yaml-syntax"}},
 		{"syntax error flow", "requests: [{user: a}]\n  bad: 1\n", []string{"2:1 error yaml-syntax"}},
+		{"syntax error with CR line ends", "name: x\rrequests:\r  - user: a\r - user: b\r", []string{"4:1 error yaml-syntax"}},
 		{"unterminated quote", "name: 'x\n", []string{"2:1 error yaml-syntax"}},
 		{"syntax error after first document", "name: t\nrequests: [{user: hi}]\n---\n[\n", []string{"5:1 error yaml-syntax"}},
 		{"control character", "name: x\nrequests:\n  - user: \"a\x01\"\n", []string{"3:13 error yaml-syntax"}},
@@ -285,6 +287,30 @@ requests:
 	ys.skillRefs, js.skillRefs = nil, nil
 	if !reflect.DeepEqual(ys, js) {
 		t.Errorf("json decodes differently:\n yaml %#v\n json %#v", ys, js)
+	}
+}
+
+func TestParseJSONQuirks(t *testing.T) {
+	long := strings.Repeat("k", 1500)
+	for name, in := range map[string]string{
+		"colon on the next line":       "{\"name\"\n  : \"j\",\n\"requests\": [{\"user\": \"hi\"}]}",
+		"key longer than yaml's limit": `{"name": "j", "requests": [{"user": "hi"}], "tools": [{"name": "a", "parameters": {"` + long + `": 1}}]}`,
+		"top-level tab":                "\t{\"requests\": [{\"user\": \"hi\"}], \"name\": \"j\"}",
+		"line separators in strings":   "{\"name\": \"j\", \"requests\": [{\"user\": \"a\u2028b\u0085c\x7fd\"}]}",
+		"escaped surrogates":           `{"name": "j", "requests": [{"user": "\ud83d\ude00\udc00\/"}]}`,
+	} {
+		s, ds := Parse("s/scenarios/j.json", []byte(in))
+		if len(ds) != 0 {
+			t.Errorf("%s: %v", name, ds)
+			continue
+		}
+		var want any
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Requests[0].User; got != want.(map[string]any)["requests"].([]any)[0].(map[string]any)["user"] {
+			t.Errorf("%s: user %q", name, got)
+		}
 	}
 }
 

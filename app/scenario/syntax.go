@@ -12,38 +12,6 @@ import (
 	"hookstudio/app/diag"
 )
 
-// yaml.v3 reports syntax errors only as text, "yaml: line N: problem",
-// with N computed differently by its layers. These lists classify the
-// problem so the line can be corrected; anything unlisted is a scanner
-// problem.
-var (
-	// parserProblems come from libyaml's parser, which reports a 0-based
-	// line (yaml.v3 adds 1 only for scanner errors).
-	parserProblems = []string{
-		"did not find expected <stream-start>",
-		"did not find expected <document start>",
-		"found undefined tag handle",
-		"did not find expected node content",
-		"did not find expected '-' indicator",
-		"did not find expected key",
-		"did not find expected ',' or ']'",
-		"did not find expected ',' or '}'",
-		"found duplicate %YAML directive",
-		"found incompatible YAML document",
-		"found duplicate %TAG directive",
-	}
-	// readerProblems come from the byte reader, which reports an offset
-	// yaml.v3 drops; the position is found again by scanning the input.
-	readerProblems = []string{
-		"invalid leading UTF-8 octet",
-		"incomplete UTF-8 octet sequence",
-		"invalid trailing UTF-8 octet",
-		"invalid length of a UTF-8 sequence",
-		"invalid Unicode character",
-		"control characters are not allowed",
-	}
-)
-
 // syntax turns a yaml.v3 parse error into a positioned diagnostic. Column
 // is 1 when only the line is known: yaml.v3 does not report columns.
 func (d *decoder) syntax(err error, data []byte) {
@@ -73,7 +41,7 @@ func (d *decoder) syntax(err error, data []byte) {
 			line, col = 1, 1
 		}
 	}
-	if last := bytes.Count(data, []byte("\n")) + 1; line > last {
+	if last := lineCount(data); line > last {
 		line = last
 	}
 	d.diags = append(d.diags, diag.Diagnostic{
@@ -82,22 +50,43 @@ func (d *decoder) syntax(err error, data []byte) {
 	})
 }
 
+// yaml.v3 reports syntax errors only as text, "yaml: line N: problem",
+// with N computed differently by its layers, so the problem text decides
+// how to read N.
+
+// isParserProblem reports problems from libyaml's parser, which reports a
+// 0-based line (yaml.v3 adds 1 only for scanner errors).
 func isParserProblem(p string) bool {
-	for _, s := range parserProblems {
-		if p == s {
-			return true
-		}
+	switch p {
+	case "did not find expected <stream-start>",
+		"did not find expected <document start>",
+		"found undefined tag handle",
+		"did not find expected node content",
+		"did not find expected '-' indicator",
+		"did not find expected key",
+		"did not find expected ',' or ']'",
+		"did not find expected ',' or '}'",
+		"found duplicate %YAML directive",
+		"found incompatible YAML document",
+		"found duplicate %TAG directive":
+		return true
 	}
 	return false
 }
 
+// isReaderProblem reports problems from the byte reader, which reports an
+// offset yaml.v3 drops; the position is found again by scanning the input.
 func isReaderProblem(p string) bool {
-	for _, s := range readerProblems {
-		if p == s || strings.HasPrefix(p, "input error") {
-			return true
-		}
+	switch p {
+	case "invalid leading UTF-8 octet",
+		"incomplete UTF-8 octet sequence",
+		"invalid trailing UTF-8 octet",
+		"invalid length of a UTF-8 sequence",
+		"invalid Unicode character",
+		"control characters are not allowed":
+		return true
 	}
-	return false
+	return strings.HasPrefix(p, "input error")
 }
 
 // locateUnreadable finds the first byte sequence YAML's reader rejects:
@@ -153,6 +142,26 @@ func locateAlias(data []byte, name string) (line, col int) {
 	}
 }
 
+// lineCount counts lines the way YAML breaks them: LF, CR, CRLF, NEL, LS
+// and PS all end a line.
+func lineCount(data []byte) int {
+	n := 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch r {
+		case '\r':
+			if i+1 < len(data) && data[i+1] == '\n' {
+				size++
+			}
+			n++
+		case '\n', 0x85, 0x2028, 0x2029:
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
 // position converts a byte offset to a 1-based line and code-point column.
 func position(data []byte, off int) (line, col int) {
 	before := data[:off]
@@ -161,82 +170,114 @@ func position(data []byte, off int) (line, col int) {
 	return line, utf8.RuneCount(before[start:]) + 1
 }
 
-// jsonCompat rewrites the few JSON string escapes YAML's double-quoted
-// style lacks, so every valid JSON file parses: \/ becomes /, a UTF-16
-// surrogate pair becomes \U, a lone surrogate becomes U+FFFD (as
-// encoding/json decodes it), and raw characters YAML may not contain are
-// escaped. Columns after a rewritten escape shift left on its line; that
-// is the price of not reimplementing a JSON parser with positions.
+// jsonCompat rewrites the few places where valid JSON is not valid YAML,
+// so every JSON file parses:
+//   - string escapes YAML lacks: \/ becomes /, a UTF-16 surrogate pair
+//     becomes one \U escape, a lone surrogate U+FFFD (as encoding/json
+//     decodes it);
+//   - raw characters YAML rejects or folds as line breaks become escapes;
+//   - tabs outside strings become spaces;
+//   - whitespace between a key and its colon moves after the colon (YAML
+//     wants the colon on the key's line);
+//   - keys longer than YAML's 1024-character implicit-key limit get the
+//     explicit "? " indicator.
+//
+// Lines never change. Columns after a rewritten escape or a "? " shift on
+// that line; that is the price of not writing a JSON parser with positions.
 func jsonCompat(data []byte) []byte {
-	if !json.Valid(data) || !needsCompat(data) {
+	if !json.Valid(data) {
 		return data
 	}
-	out := make([]byte, 0, len(data))
-	inString := false
+	out := make([]byte, 0, len(data)+16)
+	var stack []byte // open containers, '{' or '['
+	expectKey := false
 	for i := 0; i < len(data); {
 		c := data[i]
-		if !inString {
-			out = append(out, c)
-			inString = c == '"'
-			i++
+		switch c {
+		case '{', '[':
+			stack = append(stack, c)
+			expectKey = c == '{'
+		case '}', ']':
+			stack = stack[:len(stack)-1]
+			expectKey = false
+		case ',':
+			expectKey = stack[len(stack)-1] == '{'
+		case '\t':
+			// JSON whitespace, but YAML rejects tabs where indentation
+			// counts; a space has the same width.
+			c = ' '
+		case '"':
+			str, end := compatString(data, i)
+			if !expectKey {
+				out = append(out, str...)
+				i = end
+				continue
+			}
+			if len(str) > 1000 { // bytes >= characters: a safe side of the limit
+				out = append(out, "? "...)
+			}
+			out = append(out, str...)
+			colon := end + bytes.IndexByte(data[end:], ':') // json.Valid promises it
+			out = append(out, ':')
+			out = append(out, data[end:colon]...)
+			i = colon + 1
+			expectKey = false
 			continue
 		}
+		out = append(out, c)
+		i++
+	}
+	if bytes.Equal(out, data) {
+		return data
+	}
+	return out
+}
+
+// compatString rewrites the JSON string starting at data[start] (a quote)
+// for YAML's double-quoted style and returns it with the offset after its
+// closing quote.
+func compatString(data []byte, start int) ([]byte, int) {
+	out := []byte{'"'}
+	for i := start + 1; ; {
+		c := data[i]
 		switch {
 		case c == '"':
-			out = append(out, c)
-			inString = false
-			i++
+			return append(out, '"'), i + 1
 		case c == '\\' && data[i+1] == '/':
 			out = append(out, '/')
 			i += 2
 		case c == '\\' && data[i+1] == 'u':
 			r1 := hex4(data[i+2 : i+6])
-			switch {
-			case utf16.IsSurrogate(r1) && i+12 <= len(data) && data[i+6] == '\\' && data[i+7] == 'u' && utf16.DecodeRune(r1, hex4(data[i+8:i+12])) != utf8.RuneError:
-				out = fmt.Appendf(out, `\U%08X`, utf16.DecodeRune(r1, hex4(data[i+8:i+12])))
-				i += 12
-			case utf16.IsSurrogate(r1):
+			if utf16.IsSurrogate(r1) {
+				if i+12 <= len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+					if r := utf16.DecodeRune(r1, hex4(data[i+8:i+12])); r != utf8.RuneError {
+						out = fmt.Appendf(out, `\U%08X`, r)
+						i += 12
+						continue
+					}
+				}
 				out = append(out, `\uFFFD`...)
 				i += 6
-			default:
-				out = append(out, data[i:i+6]...)
-				i += 6
+				continue
 			}
+			out = append(out, data[i:i+6]...)
+			i += 6
 		case c == '\\':
 			out = append(out, data[i:i+2]...)
 			i += 2
 		default:
 			r, size := utf8.DecodeRune(data[i:])
-			if mustEscape(r) {
+			switch {
+			case r == utf8.RuneError && size == 1:
+				out = append(out, `\uFFFD`...) // as encoding/json decodes invalid UTF-8
+			case mustEscape(r):
 				out = fmt.Appendf(out, `\u%04X`, r) // all such runes are in the BMP
-			} else {
+			default:
 				out = append(out, data[i:i+size]...)
 			}
 			i += size
 		}
 	}
-	return out
-}
-
-// needsCompat reports whether the JSON has anything jsonCompat rewrites,
-// so ordinary files keep their exact bytes (and columns).
-func needsCompat(data []byte) bool {
-	if bytes.Contains(data, []byte(`\/`)) {
-		return true
-	}
-	for i := 0; i+5 < len(data); i++ {
-		if data[i] == '\\' && data[i+1] == 'u' && utf16.IsSurrogate(hex4(data[i+2:i+6])) {
-			return true
-		}
-	}
-	for len(data) > 0 {
-		r, size := utf8.DecodeRune(data)
-		if mustEscape(r) {
-			return true
-		}
-		data = data[size:]
-	}
-	return false
 }
 
 // mustEscape reports whether a raw rune inside a JSON string must become

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -221,9 +222,17 @@ func (l *skillLoader) hook(r *os.Root, e *Entry) (Hook, bool) {
 }
 
 // readRegular reads name inside r if it is a regular file. On failure code
-// is one of the file codes and msg completes a sentence about the file.
+// is one of the file codes and msg completes a sentence about the file. It
+// opens first and checks the open file, one Root lookup instead of two;
+// openNonblock keeps that open from hanging on a FIFO.
 func readRegular(r *os.Root, name string) (data []byte, code, msg string) {
-	fi, err := r.Stat(name)
+	f, err := r.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		code, msg = openCode(err)
+		return nil, code, msg
+	}
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
 		code, msg = openCode(err)
 		return nil, code, msg
@@ -232,17 +241,45 @@ func readRegular(r *os.Root, name string) (data []byte, code, msg string) {
 	case fi.IsDir():
 		return nil, CodeFileIsDir, "is a folder, not a file; point to a .md file inside it"
 	case !fi.Mode().IsRegular():
-		// Not opened at all: reading a FIFO would block forever.
 		return nil, CodeNotRegular, "is not a regular file (a pipe, socket or device); use a plain .md file"
-	case fi.Size() > MaxFileSize:
-		return nil, CodeFileTooLarge, fmt.Sprintf("is %d bytes, more than the %d a hook file may have; split it or shorten it", fi.Size(), MaxFileSize)
 	}
-	data, err = r.ReadFile(name)
-	if err != nil {
+	data, err = readAll(f, fi.Size())
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, CodeFileTooLarge, fmt.Sprintf("is larger than the %d bytes a hook file may have; split it or shorten it", MaxFileSize)
+	case err != nil:
 		code, msg = openCode(err)
 		return nil, code, msg
 	}
 	return data, "", ""
+}
+
+var errTooLarge = errors.New("file too large")
+
+// readAll reads f up to MaxFileSize with one allocation when size (from
+// Stat) is right; the file may still change under us, so it does not trust
+// size beyond that.
+func readAll(f *os.File, size int64) ([]byte, error) {
+	if size > MaxFileSize {
+		return nil, errTooLarge
+	}
+	data := make([]byte, 0, size+1) // +1: EOF is seen without growing
+	for {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, 4096)
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if len(data) > MaxFileSize {
+			return nil, errTooLarge
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 func openCode(err error) (code, msg string) {

@@ -43,7 +43,22 @@ type Pos struct {
 
 // RequiredFields returns the fields every entry must have, in schema order.
 func RequiredFields() []string {
-	return []string{"name", "file", "timing", "role", "persistent"}
+	r := requiredFields()
+	return r[:]
+}
+
+// requiredFields is RequiredFields as an array value, which the per-entry
+// loop can range over without allocating.
+func requiredFields() [5]string {
+	return [5]string{"name", "file", "timing", "role", "persistent"}
+}
+
+func isKnownField(key string) bool {
+	switch key {
+	case "name", "file", "timing", "role", "persistent", "tool_filter":
+		return true
+	}
+	return false
 }
 
 // KnownFields returns every field an entry may have, in schema order.
@@ -213,11 +228,11 @@ func (v *validator) entry(i int, el *jsondoc.Node) Entry {
 	e.Fields = make(map[string]Pos, len(el.Children))
 	for _, m := range el.Children {
 		e.Fields[m.Key] = v.pos(m.Offset)
-		if !slices.Contains(KnownFields(), m.Key) {
+		if !isKnownField(m.Key) {
 			v.unknownField(m, KnownFields(), "in a hook")
 		}
 	}
-	for _, f := range RequiredFields() {
+	for _, f := range requiredFields() {
 		if el.Get(f) == nil {
 			v.errorf(el.Offset, CodeMissingField, "hook #%d has no %q field; add %s", i+1, f, fieldHint(f))
 		}
@@ -253,22 +268,24 @@ func fieldHint(f string) string {
 func hasErrorSince(ds []diag.Diagnostic, from int) bool { return diag.HasErrors(ds[from:]) }
 
 // str checks a required string field; ok is false when absent or reported.
-func (v *validator) str(n *jsondoc.Node, field, want string) (string, bool) {
+// want is only called to build an error message: the valid path must not
+// pay for formatting the list of valid values.
+func (v *validator) str(n *jsondoc.Node, field string, want func() string) (string, bool) {
 	switch {
 	case n == nil:
 		return "", false
 	case n.Kind == jsondoc.Null:
-		v.errorf(n.Offset, CodeNull, "%q is null; it must be %s", field, want)
+		v.errorf(n.Offset, CodeNull, "%q is null; it must be %s", field, want())
 		return "", false
 	case n.Kind != jsondoc.String:
-		v.errorf(n.Offset, CodeType, "%q is a %s; it must be %s (in double quotes)", field, n.Kind, want)
+		v.errorf(n.Offset, CodeType, "%q is a %s; it must be %s (in double quotes)", field, n.Kind, want())
 		return "", false
 	}
 	return n.Str, true
 }
 
 func (v *validator) checkName(e *Entry, n *jsondoc.Node) {
-	s, ok := v.str(n, "name", "a non-empty string")
+	s, ok := v.str(n, "name", func() string { return "a non-empty string" })
 	if !ok {
 		return
 	}
@@ -279,7 +296,7 @@ func (v *validator) checkName(e *Entry, n *jsondoc.Node) {
 }
 
 func (v *validator) checkFile(e *Entry, n *jsondoc.Node) {
-	s, ok := v.str(n, "file", "the path of a .md file relative to hooks/")
+	s, ok := v.str(n, "file", func() string { return "the path of a .md file relative to hooks/" })
 	if !ok {
 		return
 	}
@@ -318,7 +335,7 @@ func isAbs(s string) bool {
 }
 
 func (v *validator) checkTiming(e *Entry, n *jsondoc.Node) {
-	s, ok := v.str(n, "timing", "one of "+quoted(Timings))
+	s, ok := v.str(n, "timing", func() string { return "one of " + quoted(Timings) })
 	if !ok {
 		return
 	}
@@ -329,7 +346,7 @@ func (v *validator) checkTiming(e *Entry, n *jsondoc.Node) {
 }
 
 func (v *validator) checkRole(e *Entry, n *jsondoc.Node) {
-	s, ok := v.str(n, "role", `"system" or "user"`)
+	s, ok := v.str(n, "role", func() string { return `"system" or "user"` })
 	if !ok {
 		return
 	}

@@ -1,0 +1,427 @@
+// Package studio is the desktop app's domain: the open skills folder, its
+// watcher, the selected scenario and the simulation the frontend shows. It
+// never imports the Wails runtime; events leave through Config.Emit.
+package studio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"hookstudio/app/diag"
+	"hookstudio/app/engine"
+	"hookstudio/app/llm"
+	"hookstudio/app/scenario"
+	"hookstudio/app/skills"
+	"hookstudio/app/watch"
+)
+
+// Event names, namespaced so later services can add their own.
+const (
+	EventState = "studio:state"
+	EventTrace = "studio:trace"
+)
+
+// Config is what the service needs from its host.
+type Config struct {
+	DataDir  string // settings and the editable copy of the example skills
+	Examples fs.FS  // the example skills shipped in the binary
+	Tokens   TokenCounter
+	Emit     func(event string, payload any)
+	// Debounce is how long a path must be quiet before a reload; small,
+	// because the user is waiting to see the effect of a save.
+	Debounce time.Duration
+}
+
+// SkillInfo is a skill as the skills panel shows it.
+type SkillInfo struct {
+	skills.Skill
+	Enabled bool   `json:"enabled"`
+	Color   string `json:"color"`
+}
+
+// ScenarioInfo is an entry of the scenario picker.
+type ScenarioInfo struct {
+	File        string            `json:"file"`
+	Name        string            `json:"name"`
+	Requests    int               `json:"requests"`
+	Diagnostics []diag.Diagnostic `json:"diagnostics"`
+	Valid       bool              `json:"valid"`
+}
+
+// State is everything the frontend shows besides the trace.
+type State struct {
+	Root        string            `json:"root"`
+	RootMissing bool              `json:"root_missing"`
+	Recent      []string          `json:"recent"`
+	Skills      []SkillInfo       `json:"skills"`
+	Scenarios   []ScenarioInfo    `json:"scenarios"`
+	Selected    string            `json:"selected"`
+	Errors      int               `json:"errors"`
+	Warnings    int               `json:"warnings"`
+	Diagnostics []diag.Diagnostic `json:"diagnostics"`
+	Notice      string            `json:"notice,omitempty"` // a problem worth telling, e.g. damaged settings
+}
+
+type loadedScenario struct {
+	info ScenarioInfo
+	sc   *scenario.Scenario
+}
+
+// Service holds the open folder and the current simulation. Its methods are
+// safe for concurrent use: the frontend and the watcher both call in.
+type Service struct {
+	cfg Config
+
+	mu          sync.Mutex
+	settings    settings
+	notice      string
+	root        string
+	set         *skills.Set
+	rootMissing bool
+	scenarios   []loadedScenario
+	selected    string
+	disabled    map[string]bool
+	view        TraceView
+
+	reload    chan struct{}   // capacity 1: pending reloads coalesce
+	base      context.Context // the service's lifetime, from Start: watchers outlive calls
+	stop      context.CancelFunc
+	stopWatch context.CancelFunc
+	watchDone chan struct{}
+	workers   sync.WaitGroup
+}
+
+// New returns a service; Start opens a folder and starts watching.
+func New(cfg Config) (*Service, error) {
+	if cfg.Emit == nil || cfg.Tokens == nil || cfg.DataDir == "" {
+		return nil, errors.New("studio: Emit, Tokens and DataDir are required")
+	}
+	if cfg.Debounce <= 0 {
+		cfg.Debounce = 20 * time.Millisecond
+	}
+	st, err := loadSettings(filepath.Join(cfg.DataDir, "settings.json"))
+	s := &Service{cfg: cfg, settings: st, disabled: map[string]bool{}, reload: make(chan struct{}, 1), view: emptyView("none", "", nil)}
+	if err != nil {
+		s.notice = err.Error()
+	}
+	return s, nil
+}
+
+// ExamplesDir is where the editable copy of the example skills lives.
+func (s *Service) ExamplesDir() string { return filepath.Join(s.cfg.DataDir, "skills") }
+
+// Start runs the reload worker until ctx ends or Close, and opens the most
+// recent folder that still exists, else the example skills.
+func (s *Service) Start(ctx context.Context) error {
+	ctx, s.stop = context.WithCancel(ctx)
+	s.base = ctx
+	s.workers.Add(1)
+	go func() {
+		defer s.workers.Done()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.reload:
+				s.reloadNow(ctx)
+			}
+		}
+	}()
+	for _, f := range s.settings.Recent {
+		if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+			_, err := s.Open(ctx, f)
+			return err
+		}
+	}
+	if s.cfg.Examples != nil {
+		if err := copyExamples(s.cfg.Examples, s.ExamplesDir()); err != nil {
+			return err
+		}
+		_, err := s.Open(ctx, s.ExamplesDir())
+		return err
+	}
+	return nil
+}
+
+// Close stops watching and the reload worker and waits for them.
+func (s *Service) Close() {
+	if s.stop != nil {
+		s.stop()
+	}
+	s.mu.Lock()
+	s.stopWatcherLocked()
+	s.mu.Unlock()
+	s.workers.Wait()
+}
+
+// Open makes folder the open skills folder, watches it, and simulates the
+// first valid scenario in it.
+func (s *Service) Open(ctx context.Context, folder string) (State, error) {
+	abs, err := filepath.Abs(folder)
+	if err != nil {
+		return State{}, fmt.Errorf("open %s: %w", folder, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return State{}, fmt.Errorf("open skills folder: %w", err)
+	}
+	if !fi.IsDir() {
+		return State{}, fmt.Errorf("open skills folder: %s is a file; choose the folder that holds the skill folders", abs)
+	}
+	set, err := skills.Load(ctx, abs)
+	if err != nil {
+		return State{}, fmt.Errorf("open skills folder: %w", err)
+	}
+
+	s.mu.Lock()
+	s.stopWatcherLocked()
+	s.root, s.set, s.rootMissing = abs, set, false
+	s.disabled = map[string]bool{}
+	s.selected = ""
+	s.scanScenariosLocked(ctx)
+	for _, sc := range s.scenarios {
+		if sc.info.Valid {
+			s.selected = sc.info.File
+			break
+		}
+	}
+	s.view = s.simulateLocked(ctx, nil)
+	s.settings.remember(abs)
+	if err := saveSettings(filepath.Join(s.cfg.DataDir, "settings.json"), s.settings); err != nil {
+		s.notice = err.Error()
+	}
+	err = s.startWatcherLocked(ctx)
+	st, view := s.stateLocked(), s.view
+	s.mu.Unlock()
+
+	s.cfg.Emit(EventState, st)
+	s.cfg.Emit(EventTrace, view)
+	return st, err
+}
+
+// State returns the current state.
+func (s *Service) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stateLocked()
+}
+
+// Trace returns the current simulation.
+func (s *Service) Trace() TraceView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.view
+}
+
+// Select simulates the scenario file (relative to the root).
+func (s *Service) Select(ctx context.Context, file string) (TraceView, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !slices.ContainsFunc(s.scenarios, func(l loadedScenario) bool { return l.info.File == file }) {
+		return s.view, fmt.Errorf("no scenario %q in %s", file, s.root)
+	}
+	s.selected = file
+	s.view = s.simulateLocked(ctx, nil)
+	return s.view, nil
+}
+
+// SetSkillEnabled includes or leaves out a skill's hooks in the simulation.
+func (s *Service) SetSkillEnabled(ctx context.Context, name string, enabled bool) (TraceView, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.set == nil || s.set.Skill(name) == nil {
+		return s.view, fmt.Errorf("no skill %q in %s", name, s.root)
+	}
+	if enabled {
+		delete(s.disabled, name)
+	} else {
+		s.disabled[name] = true
+	}
+	prev := s.view
+	s.view = s.simulateLocked(ctx, &prev)
+	return s.view, nil
+}
+
+// Reload re-reads the folder now, as a file change would.
+func (s *Service) Reload(ctx context.Context) { s.reloadNow(ctx) }
+
+func (s *Service) reloadNow(ctx context.Context) {
+	s.mu.Lock()
+	if s.root == "" {
+		s.mu.Unlock()
+		return
+	}
+	set, err := skills.Load(ctx, s.root)
+	if err != nil {
+		// Keep the last good state; the watcher says when the root is back.
+		s.rootMissing = true
+		st := s.stateLocked()
+		s.mu.Unlock()
+		s.cfg.Emit(EventState, st)
+		return
+	}
+	s.set, s.rootMissing = set, false
+	s.scanScenariosLocked(ctx)
+	prev := s.view
+	s.view = s.simulateLocked(ctx, &prev)
+	st, view := s.stateLocked(), s.view
+	s.mu.Unlock()
+	s.cfg.Emit(EventState, st)
+	s.cfg.Emit(EventTrace, view)
+}
+
+func (s *Service) scanScenariosLocked(ctx context.Context) {
+	files, err := scenario.Discover(ctx, s.root)
+	if err != nil {
+		s.scenarios = nil
+		return
+	}
+	names := make([]string, len(s.set.Skills))
+	for i, sk := range s.set.Skills {
+		names[i] = sk.Name
+	}
+	s.scenarios = s.scenarios[:0]
+	for _, f := range files {
+		sc, ds, err := scenario.LoadFile(s.root, f)
+		if err != nil {
+			ds = append(ds, diag.Diagnostic{File: f, Line: 1, Column: 1, Severity: diag.Error, Code: "unreadable-file", Message: err.Error()})
+		} else if sc != nil {
+			ds = append(ds, scenario.CheckSkills(sc, names)...)
+		}
+		diag.Sort(ds)
+		if ds == nil {
+			ds = []diag.Diagnostic{}
+		}
+		info := ScenarioInfo{File: f, Diagnostics: ds, Valid: err == nil && !diag.HasErrors(ds)}
+		if sc != nil {
+			info.Name, info.Requests = sc.Name, len(sc.Requests)
+		}
+		s.scenarios = append(s.scenarios, loadedScenario{info: info, sc: sc})
+	}
+	if !slices.ContainsFunc(s.scenarios, func(l loadedScenario) bool { return l.info.File == s.selected }) {
+		s.selected = ""
+	}
+}
+
+// enabledHooks is the set's hooks minus the skills switched off in the UI.
+type enabledHooks struct {
+	set      *skills.Set
+	disabled map[string]bool
+}
+
+func (e enabledHooks) Hooks(enabled []string) []skills.Hook {
+	return slices.DeleteFunc(e.set.Hooks(enabled), func(h skills.Hook) bool { return e.disabled[h.Skill] })
+}
+
+// simulateLocked runs the selected scenario. With prev, the new view says
+// which LLM calls changed since it.
+func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView {
+	rev := s.view.Revision + 1
+	i := slices.IndexFunc(s.scenarios, func(l loadedScenario) bool { return l.info.File == s.selected })
+	var v TraceView
+	switch {
+	case i < 0:
+		v = emptyView("none", "", nil)
+	case !s.scenarios[i].info.Valid:
+		v = emptyView("invalid", s.selected, s.scenarios[i].info.Diagnostics)
+		v.Scenario = s.scenarios[i].info.Name
+	default:
+		sc := s.scenarios[i].sc
+		tr, _ := engine.Run(ctx, sc, enabledHooks{s.set, s.disabled}, engine.Config{Model: llm.NewMock(sc)})
+		v = buildView(tr, s.selected, s.cfg.Tokens)
+		v.Diagnostics = s.scenarios[i].info.Diagnostics
+		if prev != nil && prev.File == v.File {
+			v.Changes = diffViews(prev, &v)
+		}
+	}
+	v.Revision = rev
+	return v
+}
+
+var palette = []string{"#2f80ed", "#9b51e0", "#27ae60", "#eb5757", "#f2994a", "#00a3a3", "#d6409f", "#8d6e63", "#5c6bc0", "#c0a000"}
+
+// skillColor is stable per name, so a skill keeps its colour when others
+// are added or removed.
+func skillColor(name string) string {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return palette[h.Sum32()%uint32(len(palette))]
+}
+
+func (s *Service) stateLocked() State {
+	st := State{Root: s.root, RootMissing: s.rootMissing, Recent: slices.Clone(s.settings.Recent), Selected: s.selected,
+		Skills: []SkillInfo{}, Scenarios: []ScenarioInfo{}, Diagnostics: []diag.Diagnostic{}, Notice: s.notice}
+	if st.Recent == nil {
+		st.Recent = []string{}
+	}
+	if s.set != nil {
+		for _, sk := range s.set.Skills {
+			if sk.Hooks == nil {
+				sk.Hooks = []skills.Hook{}
+			}
+			if sk.Diagnostics == nil {
+				sk.Diagnostics = []diag.Diagnostic{}
+			}
+			st.Skills = append(st.Skills, SkillInfo{Skill: sk, Enabled: !s.disabled[sk.Name], Color: skillColor(sk.Name)})
+		}
+		st.Diagnostics = append(st.Diagnostics, s.set.Diagnostics()...)
+	}
+	for _, sc := range s.scenarios {
+		st.Scenarios = append(st.Scenarios, sc.info)
+		st.Diagnostics = append(st.Diagnostics, sc.info.Diagnostics...)
+	}
+	diag.Sort(st.Diagnostics)
+	st.Errors, st.Warnings = diag.Count(st.Diagnostics)
+	return st
+}
+
+func (s *Service) startWatcherLocked(ctx context.Context) error {
+	w, err := watch.New(s.root, watch.Options{
+		Debounce: s.cfg.Debounce,
+		// The callback only signals the worker: it must never take s.mu,
+		// which stopWatcherLocked holds while it waits for the watcher. A
+		// missing root shows up as a failed reload.
+		OnChange: func(watch.Change) {
+			select { // a reload already pending will see this change too
+			case s.reload <- struct{}{}:
+			default:
+			}
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("watch %s: %w", s.root, err)
+	}
+	if s.base != nil {
+		ctx = s.base
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	s.stopWatch, s.watchDone = cancel, done
+	go func() {
+		defer close(done)
+		_ = w.Run(wctx)
+	}()
+	select {
+	case <-w.Ready():
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+	return nil
+}
+
+func (s *Service) stopWatcherLocked() {
+	if s.stopWatch == nil {
+		return
+	}
+	s.stopWatch()
+	<-s.watchDone
+	s.stopWatch, s.watchDone = nil, nil
+}

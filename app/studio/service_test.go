@@ -1,0 +1,285 @@
+package studio
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"hookstudio/app/tokens"
+)
+
+// recorder is a fake emitter that keeps every event.
+type recorder struct {
+	mu     sync.Mutex
+	events []event
+}
+
+type event struct {
+	name    string
+	payload any
+}
+
+func (r *recorder) emit(name string, payload any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, event{name, payload})
+}
+
+// waitFor polls until a matching event arrives after index from.
+func (r *recorder) waitFor(t testing.TB, from int, match func(event) bool) event {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		r.mu.Lock()
+		for _, e := range r.events[min(from, len(r.events)):] {
+			if match(e) {
+				r.mu.Unlock()
+				return e
+			}
+		}
+		r.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no matching event within 5s")
+	return event{}
+}
+
+func (r *recorder) len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.events)
+}
+
+func write(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var sharedCounter = sync.OnceValues(tokens.NewCounter)
+
+func counter(t testing.TB) TokenCounter {
+	c, err := sharedCounter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+const scenarioYAML = `name: demo
+tools: [{name: read_file, description: Read a file}]
+requests:
+  - user: read it
+    planning: {need_tool: true, content: reading}
+    rounds:
+      - tool_calls: [{name: read_file, arguments: {path: a}, result: "text"}]
+      - content: done
+`
+
+// skillsRoot makes a folder with one good skill, one broken one and a
+// scenario.
+func skillsRoot(t *testing.T) string {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "files/hooks/hooks.json"), `{"hooks": [
+  {"name": "hint", "file": "hint.md", "timing": "after_tool_call", "role": "system", "persistent": false, "tool_filter": ["read_file"]},
+  {"name": "ctx", "file": "ctx.md", "timing": "after_user_input", "role": "system", "persistent": false}
+]}`)
+	write(t, filepath.Join(root, "files/hooks/hint.md"), "Output may be truncated.")
+	write(t, filepath.Join(root, "files/hooks/ctx.md"), "Be brief.")
+	write(t, filepath.Join(root, "files/scenarios/demo.yaml"), scenarioYAML)
+	write(t, filepath.Join(root, "broken/hooks/hooks.json"), `{"hooks": [{"name": "x", "file": "x.md", "timing": "sometimes", "role": "system", "persistent": false}]}`)
+	return root
+}
+
+func newService(t *testing.T) (*Service, *recorder, context.Context) {
+	t.Helper()
+	rec := &recorder{}
+	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); s.Close() })
+	return s, rec, ctx
+}
+
+func TestOpenSimulatesFirstScenario(t *testing.T) {
+	s, _, ctx := newService(t)
+	root := skillsRoot(t)
+	st, err := s.Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Selected != "files/scenarios/demo.yaml" || len(st.Skills) != 2 || st.Errors == 0 {
+		t.Fatalf("state = %+v", st)
+	}
+	if !st.Skills[0].Broken || st.Skills[1].Broken || st.Skills[1].Color == "" {
+		t.Errorf("broken flags: %+v", st.Skills)
+	}
+	v := s.Trace()
+	if v.Status != "ok" || len(v.Calls) != 3 {
+		t.Fatalf("view status %s with %d calls", v.Status, len(v.Calls))
+	}
+	// The broken skill does not stop the good one: its hook is in the run.
+	if got := v.Matrix.Copies[0]; v.Matrix.Hooks[0] != "files/hint" || got[2] != 1 || got[1] != 0 {
+		t.Errorf("matrix row %s = %v", v.Matrix.Hooks[0], got)
+	}
+	for _, c := range v.Calls {
+		if c.Tokens <= 0 {
+			t.Errorf("call %d has %d tokens", c.Index, c.Tokens)
+		}
+	}
+	if st := s.State(); len(st.Recent) != 1 || st.Recent[0] != root {
+		t.Errorf("recent = %v", st.Recent)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	s, _, ctx := newService(t)
+	file := filepath.Join(t.TempDir(), "f")
+	write(t, file, "x")
+	for _, p := range []string{filepath.Join(t.TempDir(), "missing"), file} {
+		if _, err := s.Open(ctx, p); err == nil {
+			t.Errorf("Open(%s) succeeded", p)
+		}
+	}
+}
+
+func TestSaveResimulatesWithChanges(t *testing.T) {
+	s, rec, ctx := newService(t)
+	root := skillsRoot(t)
+	if _, err := s.Open(ctx, root); err != nil {
+		t.Fatal(err)
+	}
+	rev := s.Trace().Revision
+	from := rec.len()
+	write(t, filepath.Join(root, "files/hooks/hint.md"), "Output may be truncated; read again with an offset.")
+	e := rec.waitFor(t, from, func(e event) bool { return e.name == EventTrace && e.payload.(TraceView).Revision > rev })
+	v := e.payload.(TraceView)
+	if len(v.Changes) != 1 || v.Changes[0].Call != 2 || v.Changes[0].Changed != 1 {
+		t.Errorf("changes = %+v, want call 2 with one changed message", v.Changes)
+	}
+	msgs := v.Messages
+	found := false
+	for _, m := range msgs {
+		found = found || strings.Contains(m.Content, "with an offset")
+	}
+	if !found {
+		t.Error("the new hook text is not in the trace")
+	}
+}
+
+func TestSkillToggle(t *testing.T) {
+	s, _, ctx := newService(t)
+	if _, err := s.Open(ctx, skillsRoot(t)); err != nil {
+		t.Fatal(err)
+	}
+	v, err := s.SetSkillEnabled(ctx, "files", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Hooks) != 0 || len(v.Changes) == 0 {
+		t.Errorf("after disabling: %d hooks, changes %+v", len(v.Hooks), v.Changes)
+	}
+	if _, err := s.SetSkillEnabled(ctx, "nope", false); err == nil {
+		t.Error("unknown skill accepted")
+	}
+	if st := s.State(); st.Skills[1].Enabled {
+		t.Error("skill still shown enabled")
+	}
+}
+
+func TestInvalidScenarioShowsDiagnostics(t *testing.T) {
+	s, rec, ctx := newService(t)
+	root := skillsRoot(t)
+	write(t, filepath.Join(root, "files/scenarios/bad.yaml"), "name: bad\nrequests:\n  - user: [1, 2]\n")
+	if _, err := s.Open(ctx, root); err != nil {
+		t.Fatal(err)
+	}
+	from := rec.len()
+	v, err := s.Select(ctx, "files/scenarios/bad.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Status != "invalid" || len(v.Diagnostics) == 0 || v.Diagnostics[0].Line != 3 {
+		t.Errorf("view = %s %+v", v.Status, v.Diagnostics)
+	}
+	_ = from
+	if _, err := s.Select(ctx, "nope.yaml"); err == nil {
+		t.Error("unknown scenario accepted")
+	}
+}
+
+func TestRootRemovedAndRestored(t *testing.T) {
+	s, rec, ctx := newService(t)
+	parent := t.TempDir()
+	root := filepath.Join(parent, "skills")
+	if err := os.Rename(skillsRoot(t), root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Open(ctx, root); err != nil {
+		t.Fatal(err)
+	}
+	from := rec.len()
+	aside := filepath.Join(parent, "aside")
+	if err := os.Rename(root, aside); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, from, func(e event) bool { return e.name == EventState && e.payload.(State).RootMissing })
+	if v := s.Trace(); v.Status != "ok" || len(v.Calls) != 3 {
+		t.Errorf("last good trace lost: %s, %d calls", v.Status, len(v.Calls))
+	}
+	from = rec.len()
+	if err := os.Rename(aside, root); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, from, func(e event) bool { return e.name == EventState && !e.payload.(State).RootMissing })
+}
+
+func TestStartOpensExamplesOnce(t *testing.T) {
+	examples := fstest.MapFS{
+		"demo/hooks/hooks.json": {Data: []byte(`{"hooks": []}`)},
+		"demo/scenarios/s.yaml": {Data: []byte(scenarioYAML)},
+		"examples.go":           {Data: []byte("package examples")},
+	}
+	data := t.TempDir()
+	start := func() *Service {
+		s, err := New(Config{DataDir: data, Tokens: counter(t), Emit: func(string, any) {}, Examples: examples})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(func() { cancel(); s.Close() })
+		if err := s.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := start()
+	if st := s.State(); st.Root != s.ExamplesDir() || st.Selected != "demo/scenarios/s.yaml" {
+		t.Fatalf("first start state = %+v", st)
+	}
+	if _, err := os.Stat(filepath.Join(s.ExamplesDir(), "examples.go")); err == nil {
+		t.Error("the embedding Go file was copied")
+	}
+	// The user's edit survives a restart: examples are copied once.
+	write(t, filepath.Join(s.ExamplesDir(), "demo/hooks/hooks.json"), `{"hooks": [], "edited": true}`)
+	s.Close()
+	s2 := start()
+	data2, _ := os.ReadFile(filepath.Join(s2.ExamplesDir(), "demo/hooks/hooks.json"))
+	if !strings.Contains(string(data2), "edited") {
+		t.Error("restart overwrote the user's copy of the examples")
+	}
+}

@@ -1,0 +1,113 @@
+package studio
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+const maxRecent = 10
+
+// settings are the user's app preferences, kept as JSON in the data folder.
+type settings struct {
+	Recent []string `json:"recent"` // most recent first; Recent[0] opens on start
+}
+
+func loadSettings(path string) (settings, error) {
+	var s settings
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("read settings: %w", err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		// A damaged settings file only costs the recent list; say so, start clean.
+		return settings{}, fmt.Errorf("settings file %s is damaged and was ignored: %w", path, err)
+	}
+	return s, nil
+}
+
+func (s *settings) remember(folder string) {
+	s.Recent = slices.DeleteFunc(s.Recent, func(f string) bool { return f == folder })
+	s.Recent = append([]string{folder}, s.Recent...)
+	if len(s.Recent) > maxRecent {
+		s.Recent = s.Recent[:maxRecent]
+	}
+}
+
+func saveSettings(path string, s settings) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode settings: %w", err)
+	}
+	return writeFileAtomic(path, data)
+}
+
+// writeFileAtomic writes through a temporary file in the same folder, synced
+// and renamed over the target, so a crash leaves the old file or the new
+// one, never half of one.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	serr := f.Sync()
+	cerr := f.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// copyExamples copies the embedded example skills into dir unless dir
+// already exists: the user's edits to an earlier copy are never overwritten.
+func copyExamples(examples fs.FS, dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	tmp := dir + ".partial"
+	os.RemoveAll(tmp)
+	err := fs.WalkDir(examples, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(tmp, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if filepath.Ext(p) == ".go" {
+			return nil // the embedding package itself
+		}
+		data, err := fs.ReadFile(examples, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("copy example skills: %w", err)
+	}
+	// Renaming the finished copy into place means a crash mid-copy never
+	// leaves a half-filled folder that would then be kept forever.
+	if err := os.Rename(tmp, dir); err != nil {
+		return fmt.Errorf("copy example skills: %w", err)
+	}
+	return nil
+}

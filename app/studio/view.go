@@ -1,0 +1,116 @@
+package studio
+
+import (
+	"hookstudio/app/diag"
+	"hookstudio/app/engine"
+	"hookstudio/app/skills"
+)
+
+// TokenCounter counts what a chat message costs in a request.
+type TokenCounter interface {
+	CountMessage(role, content string) int
+}
+
+// Message is an engine message with its lifetime and token count, so the
+// frontend can rebuild the list at any step without asking again.
+type Message struct {
+	engine.Message
+	Created int  `json:"created"`
+	Removed *int `json:"removed"`
+	Tokens  int  `json:"tokens"`
+}
+
+// Call is an LLM call with the prompt tokens it receives.
+type Call struct {
+	engine.LLMCall
+	Tokens int `json:"tokens"`
+}
+
+// Matrix is hooks × LLM calls: the copies of each hook a call sees (history
+// copies included) and the tokens they cost.
+type Matrix struct {
+	Hooks  []string `json:"hooks"` // skill/name
+	Copies [][]int  `json:"copies"`
+	Tokens [][]int  `json:"tokens"`
+	Totals []int    `json:"totals"` // tokens per hook over all calls
+}
+
+// TraceView is a simulated run as the frontend shows it (docs/trace-view.md).
+type TraceView struct {
+	Revision    int                  `json:"revision"`
+	Scenario    string               `json:"scenario"`
+	File        string               `json:"file"`
+	Status      string               `json:"status"` // engine status, "invalid" or "none"
+	Error       string               `json:"error,omitempty"`
+	Diagnostics []diag.Diagnostic    `json:"diagnostics"`
+	Hooks       []skills.Hook        `json:"hooks"`
+	Messages    []Message            `json:"messages"`
+	Steps       []engine.Step        `json:"steps"`
+	Calls       []Call               `json:"calls"`
+	Requests    []engine.RequestInfo `json:"requests"`
+	Matrix      Matrix               `json:"matrix"`
+	Changes     []CallChange         `json:"changes"`
+
+	// callIDs holds each call's message ids, kept for the next live diff.
+	callIDs [][]int
+}
+
+// emptyView is the view when there is nothing to simulate.
+func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
+	if ds == nil {
+		ds = []diag.Diagnostic{}
+	}
+	return TraceView{
+		Status: status, File: file, Diagnostics: ds,
+		Hooks: []skills.Hook{}, Messages: []Message{}, Steps: []engine.Step{}, Calls: []Call{},
+		Requests: []engine.RequestInfo{}, Changes: []CallChange{},
+		Matrix: Matrix{Hooks: []string{}, Copies: [][]int{}, Tokens: [][]int{}, Totals: []int{}},
+	}
+}
+
+// buildView materialises a trace for the frontend.
+func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
+	v := emptyView(string(tr.Status), file, nil)
+	v.Scenario, v.Error, v.Hooks, v.Requests, v.Steps = tr.Scenario, tr.Error, tr.Hooks, tr.Requests, tr.Steps()
+	if v.Hooks == nil {
+		v.Hooks = []skills.Hook{}
+	}
+	v.Messages = make([]Message, tr.NumMessages())
+	for id := range v.Messages {
+		m := tr.Message(id)
+		created, removed := tr.Lifetime(id)
+		vm := Message{Message: m, Created: created, Tokens: tc.CountMessage(m.Role, m.Content)}
+		if removed >= 0 {
+			vm.Removed = &removed
+		}
+		v.Messages[id] = vm
+	}
+
+	hookRow := make(map[string]int, len(tr.Hooks))
+	for i := range tr.Hooks {
+		hookRow[tr.Hooks[i].ID()] = i
+		v.Matrix.Hooks = append(v.Matrix.Hooks, tr.Hooks[i].ID())
+		v.Matrix.Copies = append(v.Matrix.Copies, make([]int, len(tr.Calls)))
+		v.Matrix.Tokens = append(v.Matrix.Tokens, make([]int, len(tr.Calls)))
+	}
+	v.Matrix.Totals = make([]int, len(tr.Hooks))
+	v.callIDs = make([][]int, len(tr.Calls))
+	for c, lc := range tr.Calls {
+		ids := tr.MessageIDsAt(lc.Step)
+		v.callIDs[c] = ids
+		call := Call{LLMCall: lc}
+		for _, id := range ids {
+			m := &v.Messages[id]
+			call.Tokens += m.Tokens
+			if m.Hook == "" {
+				continue
+			}
+			row := hookRow[m.Skill+"/"+m.Hook]
+			v.Matrix.Copies[row][c]++
+			v.Matrix.Tokens[row][c] += m.Tokens
+			v.Matrix.Totals[row] += m.Tokens
+		}
+		v.Calls = append(v.Calls, call)
+	}
+	return v
+}

@@ -1,0 +1,196 @@
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import * as api from './lib/api';
+import type { Step, StudioState } from './lib/api';
+import { breakpointForStep, hasCursor, hasView, initialState, reducer, type Breakpoint } from './debugger/machine';
+import { TopBar, type Theme } from './components/TopBar';
+import { SkillsPanel, DiagnosticList } from './components/SkillsPanel';
+import { FlowView } from './components/FlowView';
+import { StepList, RequestTabs } from './components/StepList';
+import { MessageList } from './components/MessageList';
+import { BottomPanel } from './components/BottomPanel';
+import { HelpOverlay } from './components/HelpOverlay';
+import { skillColors } from './components/util';
+import { ErrorIcon } from './components/Icons';
+
+function readTheme(): Theme {
+  try {
+    const t = localStorage.getItem('hookstudio.theme');
+    return t === 'light' || t === 'dark' ? t : 'system';
+  } catch { return 'system'; }
+}
+
+export function App() {
+  const [studio, setStudio] = useState<StudioState | null>(null);
+  const [dbg, dispatch] = useReducer(reducer, initialState);
+  const [help, setHelp] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [theme, setTheme] = useState<Theme>(readTheme);
+
+  const fail = useCallback((e: unknown) => setError(String(e)), []);
+
+  // initial load + backend events (every subscription undone on unmount)
+  useEffect(() => {
+    let alive = true;
+    dispatch({ type: 'loadStart' });
+    api.getState().then((s) => { if (alive) setStudio(s); }).catch(fail);
+    api.getTrace().then((v) => { if (alive) dispatch({ type: 'load', view: v }); }).catch(fail);
+    const offState = api.subscribe('studio:state', (s) => setStudio(s));
+    const offTrace = api.subscribe('studio:trace', (v) => dispatch({ type: 'traceUpdated', view: v }));
+    return () => { alive = false; offState(); offTrace(); };
+  }, [fail]);
+
+  // a simulated run reaches its next breakpoint at once
+  useEffect(() => { if (dbg.status === 'running') dispatch({ type: 'tick' }); }, [dbg]);
+
+  useEffect(() => {
+    document.title = studio?.root ? `Hook Studio — ${studio.root}` : 'Hook Studio';
+  }, [studio?.root]);
+
+  useEffect(() => {
+    const root = document.documentElement;
+    if (theme === 'system') root.removeAttribute('data-theme'); else root.setAttribute('data-theme', theme);
+    try { localStorage.setItem('hookstudio.theme', theme); } catch { /* private mode */ }
+  }, [theme]);
+
+  const view = hasView(dbg) ? dbg.view : null;
+  const cursor = hasCursor(dbg) ? dbg.cursor : -1;
+  const step: Step | undefined = view && cursor >= 0 ? view.steps[cursor] : undefined;
+  const color = useMemo(() => skillColors(studio?.skills), [studio?.skills]);
+  const changedCalls = useMemo(() => new Set(view?.changes.map((c) => c.call) ?? []), [view]);
+  const toggleBp = useCallback((b: Breakpoint | null) => { if (b) dispatch({ type: 'toggleBreakpoint', breakpoint: b }); }, []);
+
+  const selectScenario = useCallback((file: string) => {
+    dispatch({ type: 'loadStart' });
+    api.selectScenario(file).then((v) => dispatch({ type: 'load', view: v })).catch(fail);
+  }, [fail]);
+  const afterFolder = useCallback((s: StudioState) => {
+    setStudio(s);
+    dispatch({ type: 'loadStart' });
+    return api.getTrace().then((v) => dispatch({ type: 'load', view: v }));
+  }, []);
+  const chooseFolder = useCallback(() => { api.chooseFolder().then(afterFolder).catch(fail); }, [afterFolder, fail]);
+  const openRecent = useCallback((p: string) => { api.openFolder(p).then(afterFolder).catch(fail); }, [afterFolder, fail]);
+  const toggleSkill = useCallback((skill: string, enabled: boolean) => {
+    setStudio((s) => (s ? { ...s, skills: s.skills.map((k) => (k.name === skill ? { ...k, enabled } : k)) } : s));
+    api.setSkillEnabled(skill, enabled).then((v) => dispatch({ type: 'traceUpdated', view: v })).catch(fail);
+  }, [fail]);
+
+  // keyboard
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable) && (t as HTMLInputElement).type !== 'checkbox';
+      if (e.key === 'Escape') { if (help) { e.preventDefault(); setHelp(false); } return; }
+      if (e.key === 'F1' || (e.key === '?' && !typing)) { e.preventDefault(); setHelp(true); return; }
+      if (typing) return;
+      const ctrl = e.ctrlKey || e.metaKey;
+      if (e.key === 'F10') { e.preventDefault(); dispatch({ type: e.shiftKey ? 'stepBack' : 'stepForward' }); }
+      else if (e.key === 'F5' && ctrl && e.shiftKey) { e.preventDefault(); dispatch({ type: 'restart' }); }
+      else if (e.key === 'F5' && !ctrl) { e.preventDefault(); dispatch({ type: 'continue' }); }
+      else if ((e.key === 'r' || e.key === 'R') && ctrl && !e.altKey) { e.preventDefault(); dispatch({ type: 'restart' }); }
+      else if (e.key === 'F9') { e.preventDefault(); toggleBp(breakpointForStep(step)); }
+      else if (e.key === 'Home' && !ctrl) { e.preventDefault(); dispatch({ type: 'jumpToStep', step: 0 }); }
+      else if (e.key === 'End' && !ctrl && view) { e.preventDefault(); dispatch({ type: 'jumpToStep', step: view.steps.length - 1 }); }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [help, step, view, toggleBp]);
+
+  const problems = useMemo(() => {
+    if (!studio) return [];
+    const all = [...studio.diagnostics, ...studio.skills.flatMap((s) => s.diagnostics), ...studio.scenarios.flatMap((s) => s.diagnostics)];
+    const seen = new Set<string>();
+    return all.filter((d) => {
+      const k = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+  }, [studio]);
+  const selected = studio?.scenarios.find((s) => s.file === studio.selected);
+  const statusText =
+    dbg.status === 'paused' ? (dbg.hit ? `paused at breakpoint (${dbg.hit.replace(':', ' ')})` : 'paused') :
+    dbg.status === 'ended' ? 'ended — restart to step again' : dbg.status;
+
+  return (
+    <div className="app">
+      <TopBar state={studio} theme={theme} onTheme={setTheme} onChooseFolder={chooseFolder} onOpenRecent={openRecent} onSelectScenario={selectScenario} onHelp={() => setHelp(true)} />
+      {error && (
+        <div className="banner banner-err" role="alert">
+          {error} <button type="button" className="linkbtn" onClick={() => setError(null)}>dismiss</button>
+        </div>
+      )}
+      <div className="main">
+        <SkillsPanel state={studio} breakpoints={dbg.breakpoints} onToggleSkill={toggleSkill} onToggleHookBreakpoint={(id) => toggleBp({ kind: 'hook', key: id })} />
+        <section className="centre" aria-label="Simulator">
+          <div className="debugbar">
+            <button type="button" className="iconbtn" title="Continue (F5)" aria-label="Continue" disabled={dbg.status !== 'paused'} onClick={() => dispatch({ type: 'continue' })}>▶</button>
+            <button type="button" className="iconbtn" title="Step back (Shift+F10)" aria-label="Step back" disabled={!(dbg.status === 'paused' || dbg.status === 'ended') || cursor <= 0} onClick={() => dispatch({ type: 'stepBack' })}>↶</button>
+            <button type="button" className="iconbtn" title="Step forward (F10)" aria-label="Step forward" disabled={dbg.status !== 'paused'} onClick={() => dispatch({ type: 'stepForward' })}>↷</button>
+            <button type="button" className="iconbtn" title="Restart (Ctrl+Shift+F5)" aria-label="Restart" disabled={!hasCursor(dbg)} onClick={() => dispatch({ type: 'restart' })}>⟲</button>
+            <span className={`status status-${dbg.status}`} data-testid="status">{statusText}</span>
+            <span className="spacer" />
+            {view && step && (
+              <span className="muted small">
+                {view.scenario} · step {cursor + 1}/{view.steps.length} · {view.calls.length} LLM calls · rev {view.revision}
+                {view.status !== 'ok' && view.status !== 'invalid' && <span className="count-err"> · {view.status}{view.error ? `: ${view.error}` : ''}</span>}
+              </span>
+            )}
+          </div>
+          {dbg.status === 'loading' ? (
+            <div className="empty-state">Simulating…</div>
+          ) : dbg.status === 'invalid' ? (
+            <div className="invalid" data-testid="invalid">
+              <h2><ErrorIcon /> Scenario “{dbg.view.scenario || selected?.name}” is invalid</h2>
+              <p className="muted">{dbg.view.file} — fix these and save; the simulation runs again by itself.</p>
+              <DiagnosticList items={dbg.view.diagnostics.length ? dbg.view.diagnostics : selected?.diagnostics ?? []} />
+            </div>
+          ) : !view || !step ? (
+            <div className="empty-state big">
+              {!studio?.root ? (
+                <><h2>No folder open</h2><p>Click <b>Open folder…</b> and pick a skills folder (one sub-folder per skill with <code>hooks/hooks.json</code>).</p></>
+              ) : studio.scenarios.length === 0 ? (
+                <><h2>No scenarios found</h2><p>Add one under <code>&lt;skill&gt;/scenarios/*.yaml</code> in <code>{studio.root}</code>; it shows up here as soon as it is saved.</p></>
+              ) : (
+                <><h2>Pick a scenario</h2><p>Choose one in the <b>Scenario</b> menu above to simulate it step by step.</p></>
+              )}
+            </div>
+          ) : (
+            <>
+              <FlowView view={view} cursor={cursor} breakpoints={dbg.breakpoints} onToggleCheckpoint={(cp) => toggleBp({ kind: 'checkpoint', key: cp })} />
+              <RequestTabs view={view} current={step.request} onSelect={(r) => dispatch({ type: 'selectRequest', request: r })} />
+              <StepList
+                view={view}
+                cursor={cursor}
+                breakpoints={dbg.breakpoints}
+                changedCalls={changedCalls}
+                onJump={(i) => dispatch({ type: 'jumpToStep', step: i })}
+                onToggleBreakpoint={(s) => toggleBp(breakpointForStep(s))}
+              />
+            </>
+          )}
+        </section>
+        <section className="right" aria-label="Messages at the cursor">
+          {view && step ? (
+            <MessageList view={view} cursor={cursor} color={color} />
+          ) : (
+            <div className="empty-state">
+              {dbg.status === 'invalid' ? 'This scenario is invalid, so nothing was simulated: fix the diagnostics and save.' : 'The message list the model receives appears here once a scenario is simulated.'}
+            </div>
+          )}
+        </section>
+        <BottomPanel
+          view={view}
+          problems={problems}
+          currentCall={step?.call ?? null}
+          changedCalls={changedCalls}
+          everyCallArmed={dbg.breakpoints.includes('call:*')}
+          color={color}
+          onJumpToCall={(c) => dispatch({ type: 'jumpToCall', call: c })}
+          onToggleEveryCall={() => toggleBp({ kind: 'call', key: '*' })}
+        />
+      </div>
+      {help && <HelpOverlay onClose={() => setHelp(false)} />}
+    </div>
+  );
+}

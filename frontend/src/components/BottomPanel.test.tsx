@@ -1,0 +1,56 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import seed from '../fixtures/seed-diagrams.json';
+import type { TraceView } from '../lib/api';
+import { BottomPanel } from './BottomPanel';
+import { skillColors } from './util';
+
+const view = seed as TraceView;
+const setup = (over: Partial<Parameters<typeof BottomPanel>[0]> = {}) => {
+  const onJumpToCall = vi.fn();
+  const onToggleEveryCall = vi.fn();
+  render(
+    <BottomPanel view={view} problems={[]} currentCall={2} changedCalls={new Set([2])} everyCallArmed={false} color={skillColors([])}
+      onJumpToCall={onJumpToCall} onToggleEveryCall={onToggleEveryCall} {...over} />,
+  );
+  return { onJumpToCall, onToggleEveryCall };
+};
+
+describe('visibility matrix', () => {
+  it('shows copies per hook and call, with token tooltips and row totals', () => {
+    setup();
+    const mem = view.matrix.hooks.indexOf('demo/memory');
+    const cell = screen.getByTestId(`cell-${mem}-5`);
+    expect(cell.textContent).toBe('2'); // two history copies in request 3
+    expect(cell.getAttribute('title')).toMatch(/demo\/memory in LLM call #5 .*: 2 copies, \d+ tokens/);
+    expect(screen.getByText(String(view.matrix.totals[mem]))).toBeTruthy();
+    expect(screen.getByTestId(`cell-${mem}-2`).className).toContain('is-changed');
+  });
+
+  it('jumps to the LLM call of a clicked cell', () => {
+    const { onJumpToCall } = setup();
+    fireEvent.click(screen.getByTestId('cell-0-3'));
+    expect(onJumpToCall).toHaveBeenCalledWith(3);
+  });
+
+  it('toggles the every-LLM-call breakpoint', () => {
+    const { onToggleEveryCall } = setup();
+    fireEvent.click(screen.getByLabelText(/break on every LLM call/));
+    expect(onToggleEveryCall).toHaveBeenCalled();
+  });
+
+  it('lists changed calls and jumps to them', () => {
+    const { onJumpToCall } = setup();
+    fireEvent.click(screen.getByRole('tab', { name: /Changes/ }));
+    fireEvent.click(screen.getByRole('button', { name: /LLM call #2/ }));
+    expect(onJumpToCall).toHaveBeenCalledWith(2);
+    expect(screen.getByText(/content changed/)).toBeTruthy();
+  });
+
+  it('has empty states', () => {
+    setup({ view: null });
+    expect(screen.getByText(/Pick a valid scenario/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: /Problems/ }));
+    expect(screen.getByText(/No problems/)).toBeTruthy();
+  });
+});

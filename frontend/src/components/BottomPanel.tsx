@@ -1,0 +1,162 @@
+import { useState } from 'react';
+import type { Diagnostic, LLMCall, TraceView } from '../lib/api';
+import { DiagnosticList } from './SkillsPanel';
+import { cx, fmt } from './util';
+
+export const callLabel = (c: LLMCall) =>
+  `request ${c.request + 1} · ${c.phase}${c.round !== null ? ` round ${c.round}` : ''}`;
+
+interface MatrixProps {
+  view: TraceView;
+  currentCall: number | null;
+  changedCalls: ReadonlySet<number>;
+  everyCallArmed: boolean;
+  color: (skill?: string) => string;
+  onJumpToCall: (call: number) => void;
+  onToggleEveryCall: () => void;
+}
+
+export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArmed, color, onJumpToCall, onToggleEveryCall }: MatrixProps) {
+  const { matrix, calls } = view;
+  if (matrix.hooks.length === 0) {
+    return <div className="empty-state">No hook reached any LLM call in this scenario. Enable a skill with hooks, or add hooks to <code>hooks/hooks.json</code>.</div>;
+  }
+  let max = 1;
+  for (const row of matrix.copies) for (const v of row) if (v > max) max = v;
+  const grand = matrix.totals.reduce((a, b) => a + b, 0);
+  return (
+    <div className="matrix-wrap">
+      <div className="matrix-tools">
+        <label className="check">
+          <input type="checkbox" checked={everyCallArmed} onChange={onToggleEveryCall} /> break on every LLM call
+        </label>
+        <span className="muted">copies each call sees (history included) · hover: tokens · click: jump</span>
+      </div>
+      <table className="matrix" aria-label="Visibility matrix">
+        <thead>
+          <tr>
+            <th className="corner">hook \ LLM call</th>
+            {calls.map((c) => (
+              <th key={c.index} className={cx(c.index === currentCall && 'is-current', changedCalls.has(c.index) && 'is-changed')} title={callLabel(c)}>
+                <div>#{c.index}</div>
+                <div className="thsub">R{c.request + 1} {c.phase === 'agent' ? `a${c.round}` : c.phase.slice(0, 4)}</div>
+              </th>
+            ))}
+            <th className="total">tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {matrix.hooks.map((hid, h) => {
+            const [skill, name] = hid.split('/');
+            return (
+              <tr key={hid}>
+                <th className="rowhead" title={hid}>
+                  <span className="dot" style={{ background: color(skill) }} />
+                  {name}
+                  <span className="muted small"> {skill}</span>
+                </th>
+                {calls.map((c) => {
+                  const n = matrix.copies[h]?.[c.index] ?? 0;
+                  const t = matrix.tokens[h]?.[c.index] ?? 0;
+                  const pct = n === 0 ? 0 : Math.round(18 + (82 * n) / max);
+                  return (
+                    <td
+                      key={c.index}
+                      className={cx('cell', n === 0 && 'zero', c.index === currentCall && 'is-current', changedCalls.has(c.index) && 'is-changed')}
+                      style={n ? { background: `color-mix(in srgb, var(--heat) ${pct}%, transparent)` } : undefined}
+                      title={`${hid} in LLM call #${c.index} (${callLabel(c)}): ${n} ${n === 1 ? 'copy' : 'copies'}, ${fmt(t)} tokens`}
+                      onClick={() => onJumpToCall(c.index)}
+                      data-testid={`cell-${h}-${c.index}`}
+                    >
+                      {n || '·'}
+                    </td>
+                  );
+                })}
+                <td className="total">{fmt(matrix.totals[h] ?? 0)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th className="rowhead">prompt tokens</th>
+            {calls.map((c) => <td key={c.index} className="foot" title={`prompt tokens of call #${c.index}`}>{fmt(c.tokens)}</td>)}
+            <td className="total">{fmt(grand)}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+export function ChangesView({ view, onJumpToCall }: { view: TraceView; onJumpToCall: (call: number) => void }) {
+  if (view.changes.length === 0) {
+    return (
+      <div className="empty-state">
+        No changes in revision {view.revision}. Save a hook's <code>.md</code> or <code>hooks.json</code> in any editor — the LLM calls whose message lists change are listed here and highlighted until the next change.
+      </div>
+    );
+  }
+  return (
+    <div className="changes">
+      <div className="muted small pad">Revision {view.revision}: {view.changes.length} LLM {view.changes.length === 1 ? 'call' : 'calls'} changed</div>
+      <ul>
+        {view.changes.map((ch) => {
+          const c = view.calls[ch.call];
+          return (
+            <li key={ch.call}>
+              <button type="button" className="change" onClick={() => onJumpToCall(ch.call)}>
+                <b>LLM call #{ch.call}</b>
+                {c && <span className="muted"> {callLabel(c)}</span>}
+                <span className="plus">+{ch.added}</span>
+                <span className="minus">−{ch.removed}</span>
+                <span className="tilde">~{ch.changed}</span>
+                <span className="summary">{ch.summary}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+type Tab = 'matrix' | 'changes' | 'problems';
+
+interface PanelProps extends Omit<MatrixProps, 'view'> {
+  view: TraceView | null;
+  problems: readonly Diagnostic[];
+}
+
+export function BottomPanel(props: PanelProps) {
+  const [tab, setTab] = useState<Tab>('matrix');
+  const { view, problems } = props;
+  const tabs: [Tab, string, number | null][] = [
+    ['matrix', 'Visibility matrix', null],
+    ['changes', 'Changes', view?.changes.length ?? 0],
+    ['problems', 'Problems', problems.length],
+  ];
+  return (
+    <section className="bottom" aria-label="Panel">
+      <div className="tabs panel-tabs" role="tablist">
+        {tabs.map(([id, label, n]) => (
+          <button key={id} type="button" role="tab" aria-selected={tab === id} className={cx('tab', tab === id && 'active')} onClick={() => setTab(id)}>
+            {label}
+            {n ? <span className={cx('count', id === 'changes' && 'count-changed')}>{n}</span> : null}
+          </button>
+        ))}
+      </div>
+      <div className="panel-body">
+        {tab === 'problems' ? (
+          problems.length ? <DiagnosticList items={problems} /> : <div className="empty-state">No problems in this folder.</div>
+        ) : !view || view.steps.length === 0 ? (
+          <div className="empty-state">Pick a valid scenario to see which hooks each LLM call sees.</div>
+        ) : tab === 'matrix' ? (
+          <VisibilityMatrix {...props} view={view} />
+        ) : (
+          <ChangesView view={view} onJumpToCall={props.onJumpToCall} />
+        )}
+      </div>
+    </section>
+  );
+}

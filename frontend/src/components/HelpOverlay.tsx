@@ -1,0 +1,45 @@
+import { useEffect, useRef } from 'react';
+
+export const SHORTCUTS: [string, string][] = [
+  ['F10', 'Step forward'],
+  ['Shift+F10', 'Step back'],
+  ['F5', 'Continue to the next breakpoint'],
+  ['Ctrl+Shift+F5 / Ctrl+R', 'Restart from the first step'],
+  ['F9', "Toggle a breakpoint on the current step's LLM call / checkpoint / hook"],
+  ['Home / End', 'First / last step'],
+  ['? / F1', 'Open this help'],
+  ['Esc', 'Close this help / menus'],
+];
+
+export function HelpOverlay({ onClose }: { onClose: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => { ref.current?.focus(); }, []);
+  return (
+    <div className="overlay" onClick={onClose}>
+      <div className="dialog" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" tabIndex={-1} ref={ref} onClick={(e) => e.stopPropagation()}>
+        <header>
+          <h2>Hook Studio — help</h2>
+          <button type="button" className="iconbtn" onClick={onClose} aria-label="Close help">✕</button>
+        </header>
+        <table className="shortcuts">
+          <tbody>
+            {SHORTCUTS.map(([k, v]) => (
+              <tr key={k}>
+                <td>{k.split(' / ').map((x, i) => <span key={x}>{i > 0 && ' / '}{x.split('+').map((p, j) => <span key={p}>{j > 0 && '+'}<kbd>{p}</kbd></span>)}</span>)}</td>
+                <td>{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <h3>Reading the screen</h3>
+        <ul className="help-notes">
+          <li><b>Checkpoints</b> ①–⑤: after_user_input, before_planning, before_each_agent, before_first_agent, after_tool_call. Click one in the flow chart to break there.</li>
+          <li><b>Breakpoints</b>: the dot left of a step, a hook in the Skills panel, or “break on every LLM call” in the matrix.</li>
+          <li><b>INJECTED</b> / <b>REMOVED</b> mark what this step changed; removed messages stay as struck-through ghosts.</li>
+          <li><b>History copies</b> are persistent hook messages the frontend carried into later requests; the model sees them again.</li>
+          <li>Save a hook's <code>.md</code> in any editor: the trace is re-simulated and changed LLM calls are highlighted.</li>
+        </ul>
+      </div>
+    </div>
+  );
+}

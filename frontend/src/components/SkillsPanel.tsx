@@ -1,0 +1,107 @@
+import type { Diagnostic, StudioState } from '../lib/api';
+import { checkpointOf } from '../lib/api';
+import type { BreakpointId } from '../debugger/machine';
+import { cx, glyph } from './util';
+import { ErrorIcon, PinIcon, SevIcon, WarnIcon } from './Icons';
+
+export function DiagnosticList({ items }: { items: readonly Diagnostic[] }) {
+  if (items.length === 0) return null;
+  return (
+    <ul className="diags">
+      {items.map((d, i) => (
+        <li key={i} className={cx('diag', `sev-${d.severity}`)}>
+          <span className="sev" aria-label={d.severity} title={d.severity}><SevIcon severity={d.severity} /></span>
+          <span className="loc">{d.file}:{d.line}:{d.column}</span>
+          <span className="dmsg">{d.message}</span>
+          {d.code && <span className="code">{d.code}</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+interface Props {
+  state: StudioState | null;
+  breakpoints: readonly BreakpointId[];
+  onToggleSkill: (skill: string, enabled: boolean) => void;
+  onToggleHookBreakpoint: (hookId: string) => void;
+}
+
+export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBreakpoint }: Props) {
+  return (
+    <aside className="skills" aria-label="Skills">
+      <header className="pane-head"><div className="title">Skills</div>{state && <div className="sub">{state.skills.length}</div>}</header>
+      <div className="pane-body">
+        {state?.root_missing && (
+          <div className="banner banner-warn" role="alert">
+            <b>Folder disappeared</b> — showing the last good state; waiting for it to come back.
+          </div>
+        )}
+        {!state || !state.root ? (
+          <div className="empty-state">
+            <p><b>No folder open.</b></p>
+            <p>Use <b>Open folder…</b> to pick a skills folder: one sub-folder per skill, each with <code>hooks/hooks.json</code>.</p>
+          </div>
+        ) : state.skills.length === 0 ? (
+          <div className="empty-state">
+            <p><b>No skills in this folder.</b></p>
+            <p>Create <code>&lt;skill&gt;/hooks/hooks.json</code> under <code>{state.root}</code>.</p>
+          </div>
+        ) : null}
+        <DiagnosticList items={state?.diagnostics ?? []} />
+        {state?.skills.map((s) => {
+          const errors = s.diagnostics.filter((d) => d.severity === 'error').length;
+          const warnings = s.diagnostics.length - errors;
+          return (
+            <section key={s.name} className={cx('skill', s.broken && 'is-broken', !s.enabled && 'is-disabled')} data-testid={`skill-${s.name}`}>
+              <div className="skill-head">
+                <input
+                  type="checkbox"
+                  checked={s.enabled}
+                  onChange={(e) => onToggleSkill(s.name, e.currentTarget.checked)}
+                  aria-label={`enable skill ${s.name}`}
+                  title={s.enabled ? 'Disable for the simulation' : 'Enable for the simulation'}
+                />
+                <span className="swatch" style={{ background: s.color }} />
+                <span className="skill-name" style={{ color: s.color }}>{s.name}</span>
+                {s.broken && <span className="badge badge-broken">broken</span>}
+                <span className="spacer" />
+                {errors > 0 && <span className="count-err" title="errors"><ErrorIcon /> {errors}</span>}
+                {warnings > 0 && <span className="count-warn" title="warnings"><WarnIcon /> {warnings}</span>}
+                <span className="muted small">{s.hooks.length} hooks</span>
+              </div>
+              {s.hooks.length > 0 ? (
+                <ul className="hooks-list">
+                  {s.hooks.map((h) => {
+                    const id = `${h.skill}/${h.name}`;
+                    const armed = breakpoints.includes(`hook:${id}`);
+                    return (
+                      <li key={h.name} className="hook" title={h.content}>
+                        <button type="button" className={cx('gutter', armed && 'armed')} aria-label={`breakpoint on hook ${id}`} title={armed ? 'Remove breakpoint' : 'Break where this hook is injected'} onClick={() => onToggleHookBreakpoint(id)}>
+                          <span />
+                        </button>
+                        <span className={`chip cp cp${checkpointOf(h.timing)}`} title={h.timing}>{glyph(checkpointOf(h.timing))}</span>
+                        <span className="hook-name">{h.name}</span>
+                        {h.persistent && <PinIcon title="persistent" />}
+                        <span className="spacer" />
+                        {h.tool_filter && <span className="filter" title="tool_filter">⛃ {h.tool_filter.join(', ')}</span>}
+                        <span className={cx('role-chip', `role-${h.role}`)}>{h.role}</span>
+                      </li>
+                    );
+                  })}
+                </ul>
+              ) : (
+                !s.broken && (
+                  <div className="muted small pad">
+                    {s.has_hooks ? 'hooks.json lists no hooks.' : <>No hooks — add <code>{s.dir}/hooks/hooks.json</code>.</>}
+                  </div>
+                )
+              )}
+              <DiagnosticList items={s.diagnostics} />
+            </section>
+          );
+        })}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,122 @@
+import { useCallback } from 'react';
+import type { Step, StepKind, TraceView } from '../lib/api';
+import { stepLabel } from '../lib/api';
+import type { BreakpointId } from '../debugger/machine';
+import { breakpointForStep, bpId, hitAt } from '../debugger/machine';
+import { VirtualList } from './VirtualList';
+import { cx, glyph } from './util';
+
+export const STEP_ICONS: Record<StepKind, string> = {
+  build_messages: '▤', inject: '⊕', remove: '⊖', inject_prompt: '✚', remove_prompt: '✖', llm_call: '◆',
+  append: '↳', tool_call: '⚙', yield: '⇪', reply: '✓',
+};
+const ROW = 26;
+
+interface Props {
+  view: TraceView;
+  cursor: number;
+  breakpoints: readonly BreakpointId[];
+  changedCalls: ReadonlySet<number>;
+  onJump: (step: number) => void;
+  onToggleBreakpoint: (step: Step) => void;
+}
+
+export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onToggleBreakpoint }: Props) {
+  const est = useCallback(() => ROW, []);
+  const key = useCallback((i: number) => i, []);
+  return (
+    <VirtualList
+      className="steps"
+      role="listbox"
+      aria-label="Steps"
+      count={view.steps.length}
+      estimate={est}
+      getKey={key}
+      scrollToIndex={cursor}
+      overscan={12}
+      render={(i) => {
+        const s = view.steps[i]!;
+        const own = breakpointForStep(s);
+        const armed = own ? breakpoints.includes(bpId(own)) : false;
+        const hit = hitAt(s, breakpoints);
+        const changed = s.call !== null && changedCalls.has(s.call);
+        return (
+          <div
+            role="option"
+            aria-selected={i === cursor}
+            className={cx('step', `k-${s.kind}`, i === cursor && 'is-cursor', changed && 'is-changed', s.index === view.requests[s.request]?.first_step && s.request > 0 && 'req-start')}
+            onClick={() => onJump(i)}
+            data-testid={`step-${i}`}
+          >
+            <button
+              type="button"
+              className={cx('gutter', armed && 'armed', !armed && hit && 'hit')}
+              title={own ? (armed ? 'Remove breakpoint' : `Breakpoint on ${own.kind} ${own.key}`) : 'No breakpoint possible here'}
+              aria-label={`breakpoint step ${i}`}
+              disabled={!own}
+              onClick={(e) => { e.stopPropagation(); onToggleBreakpoint(s); }}
+            >
+              <span />
+            </button>
+            <span className="idx">{i}</span>
+            <span className="icon" aria-hidden>{STEP_ICONS[s.kind]}</span>
+            <span className="label">{stepLabel(s)}</span>
+            {s.checkpoint ? <span className={`chip cp cp${s.checkpoint}`}>{glyph(s.checkpoint)}</span> : null}
+            {s.hooks && s.kind !== 'yield' && <span className="hooks">{s.hooks.map((h) => h.split('/')[1]).join(', ')}</span>}
+            <span className="spacer" />
+            {s.round !== null && <span className="round">r{s.round}</span>}
+            {changed && <span className="badge badge-changed">changed</span>}
+            {s.added.length > 0 && <span className="plus">+{s.added.length}</span>}
+            {s.removed.length > 0 && <span className="minus">−{s.removed.length}</span>}
+          </div>
+        );
+      }}
+    />
+  );
+}
+
+interface TabsProps {
+  view: TraceView;
+  current: number;
+  onSelect: (r: number) => void;
+}
+
+export function RequestTabs({ view, current, onSelect }: TabsProps) {
+  const req = view.requests[current];
+  const carried = req ? view.messages.filter((m) => m.request === current && m.origin === 'history') : [];
+  const hookCopies = carried.filter((m) => m.history_of === 'hook').length;
+  return (
+    <div className="reqs">
+      <div className="tabs" role="tablist" aria-label="Requests">
+        {view.requests.map((r) => (
+          <button
+            type="button"
+            role="tab"
+            key={r.index}
+            aria-selected={r.index === current}
+            className={cx('tab', r.index === current && 'active')}
+            onClick={() => onSelect(r.index)}
+            title={r.user}
+          >
+            <b>Request {r.index + 1}</b>
+            <span className="tab-user">{r.user}</span>
+          </button>
+        ))}
+      </div>
+      {req && (
+        <div className="carried">
+          {carried.length === 0 ? (
+            <span>No history carried in.</span>
+          ) : (
+            <span>
+              History carried in: <b>{carried.length}</b> messages
+              {hookCopies > 0 && <> (<b>{hookCopies}</b> persistent hook {hookCopies === 1 ? 'copy' : 'copies'})</>}
+            </span>
+          )}
+          {req.enabled_skills && <span className="muted"> · skills: {req.enabled_skills.length ? req.enabled_skills.join(', ') : 'none'}</span>}
+          {req.yielded.length > 0 && <span className="muted"> · yields {req.yielded.join(', ')}</span>}
+        </div>
+      )}
+    </div>
+  );
+}

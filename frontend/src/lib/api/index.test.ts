@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import seed from '../../fixtures/seed-diagrams.json';
+import type { StudioBinding, TraceView } from './types';
+import * as api from './index';
+
+afterEach(() => {
+  delete window.go;
+  delete window.runtime;
+  api.resetMockBackend();
+});
+
+function fakeWails() {
+  const listeners = new Map<string, Set<(...d: unknown[]) => void>>();
+  const studio: StudioBinding = {
+    State: vi.fn(async () => ({ root: '/r', root_missing: false, recent: [], skills: [], scenarios: [], selected: '', errors: 0, warnings: 0, diagnostics: [] })),
+    OpenFolder: vi.fn(), ChooseFolder: vi.fn(), SelectScenario: vi.fn(async () => seed as TraceView),
+    SetSkillEnabled: vi.fn(), Trace: vi.fn(),
+  } as unknown as StudioBinding;
+  window.go = { bind: { Studio: studio } };
+  window.runtime = {
+    EventsOn: (name, cb) => {
+      let s = listeners.get(name);
+      if (!s) { s = new Set(); listeners.set(name, s); }
+      s.add(cb);
+      return () => { s.delete(cb); };
+    },
+    EventsOff: (name) => { listeners.delete(name); },
+  };
+  const emit = (name: string, payload: unknown) => listeners.get(name)?.forEach((cb) => cb(payload));
+  return { studio, emit, listeners };
+}
+
+describe('api with the Wails bindings', () => {
+  it('calls window.go.bind.Studio', async () => {
+    const { studio } = fakeWails();
+    expect(api.hasBackend()).toBe(true);
+    expect((await api.getState()).root).toBe('/r');
+    await api.selectScenario('demo/scenarios/x.yaml');
+    expect(studio.SelectScenario).toHaveBeenCalledWith('demo/scenarios/x.yaml');
+  });
+
+  it('subscribe returns the undo function', () => {
+    const { emit, listeners } = fakeWails();
+    const cb = vi.fn();
+    const off = api.subscribe('studio:trace', cb);
+    emit('studio:trace', seed);
+    expect(cb).toHaveBeenCalledTimes(1);
+    off();
+    emit('studio:trace', seed);
+    expect(cb).toHaveBeenCalledTimes(1);
+    expect(listeners.get('studio:trace')?.size).toBe(0);
+  });
+
+  it('falls back to EventsOff when EventsOn returns nothing', () => {
+    fakeWails();
+    const off = vi.fn();
+    window.runtime = { EventsOn: () => undefined, EventsOff: off };
+    api.subscribe('studio:state', () => {})();
+    expect(off).toHaveBeenCalledWith('studio:state');
+  });
+});
+
+describe('api without a backend (dev fallback)', () => {
+  it('serves the fixtures', async () => {
+    expect(api.hasBackend()).toBe(false);
+    const s = await api.getState();
+    expect(s.skills.map((k) => k.name)).toContain('demo');
+    const t = await api.getTrace();
+    expect(t.scenario).toBe('seed-diagrams');
+    const bad = s.scenarios.find((x) => !x.valid)!;
+    const inv = await api.selectScenario(bad.file);
+    expect(inv.status).toBe('invalid');
+    expect(inv.diagnostics.length).toBeGreaterThan(0);
+  });
+
+  it('delivers events to subscribers until undone', () => {
+    const cb = vi.fn();
+    const off = api.subscribe('studio:trace', cb);
+    api.emitMockEvent('studio:trace', seed as TraceView);
+    off();
+    api.emitMockEvent('studio:trace', seed as TraceView);
+    expect(cb).toHaveBeenCalledTimes(1);
+  });
+});
