@@ -160,6 +160,7 @@ func (l *skillLoader) load() {
 	l.skill.HasHooks = true
 	entries, ds := ParseHooks(l.jsonRel, data)
 	l.skill.Diagnostics = append(l.skill.Diagnostics, ds...)
+	l.skill.Hooks = make([]Hook, 0, len(entries))
 	for i := range entries {
 		if h, ok := l.hook(r, &entries[i]); ok {
 			l.skill.Hooks = append(l.skill.Hooks, h)

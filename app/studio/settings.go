@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 )
 
@@ -110,4 +111,24 @@ func copyExamples(examples fs.FS, dir string) error {
 		return fmt.Errorf("copy example skills: %w", err)
 	}
 	return nil
+}
+
+// DefaultDataDir is where the app keeps its settings, history and the
+// editable copy of the example skills: $HOOKSTUDIO_DATA_DIR if set, else
+// the platform's user data folder.
+func DefaultDataDir() (string, error) {
+	if d := os.Getenv("HOOKSTUDIO_DATA_DIR"); d != "" {
+		return d, nil
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "hookstudio"), nil
+	}
+	if home, err := os.UserHomeDir(); err == nil && runtime.GOOS == "linux" {
+		return filepath.Join(home, ".local", "share", "hookstudio"), nil
+	}
+	d, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("find a data folder (set HOOKSTUDIO_DATA_DIR): %w", err)
+	}
+	return filepath.Join(d, "hookstudio"), nil
 }

@@ -51,7 +51,7 @@ describe('App (fixture backend)', () => {
     fireEvent.keyDown(window, { key: 'F5' });
     await waitFor(() => expect(cursorRow().dataset.testid).toBe(`step-${view.calls[1]!.step}`));
     expect(screen.getByTestId('status').textContent).toMatch(/breakpoint/);
-    expect(screen.getByText(/What LLM call/).textContent).toBe('What LLM call #1 receives');
+    expect(screen.getByText(/What LLM call/).textContent).toBe('What LLM call #2 receives');
   });
 
   it('jumps to a call from the matrix', async () => {

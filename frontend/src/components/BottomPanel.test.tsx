@@ -22,7 +22,7 @@ describe('visibility matrix', () => {
     const mem = view.matrix.hooks.indexOf('demo/memory');
     const cell = screen.getByTestId(`cell-${mem}-5`);
     expect(cell.textContent).toBe('2'); // two history copies in request 3
-    expect(cell.getAttribute('title')).toMatch(/demo\/memory in LLM call #5 .*: 2 copies, \d+ tokens/);
+    expect(cell.getAttribute('title')).toMatch(/demo\/memory in LLM call #6 .*: 2 copies, \d+ tokens/);
     expect(screen.getByText(String(view.matrix.totals[mem]))).toBeTruthy();
     expect(screen.getByTestId(`cell-${mem}-2`).className).toContain('is-changed');
   });
@@ -42,7 +42,7 @@ describe('visibility matrix', () => {
   it('lists changed calls and jumps to them', () => {
     const { onJumpToCall } = setup();
     fireEvent.click(screen.getByRole('tab', { name: /Changes/ }));
-    fireEvent.click(screen.getByRole('button', { name: /LLM call #2/ }));
+    fireEvent.click(screen.getByRole('button', { name: /LLM call #3/ }));
     expect(onJumpToCall).toHaveBeenCalledWith(2);
     expect(screen.getByText(/content changed/)).toBeTruthy();
   });

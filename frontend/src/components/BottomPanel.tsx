@@ -38,7 +38,7 @@ export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArm
             <th className="corner">hook \ LLM call</th>
             {calls.map((c) => (
               <th key={c.index} className={cx(c.index === currentCall && 'is-current', changedCalls.has(c.index) && 'is-changed')} title={callLabel(c)}>
-                <div>#{c.index}</div>
+                <div>#{c.index + 1}</div>
                 <div className="thsub">R{c.request + 1} {c.phase === 'agent' ? `a${c.round}` : c.phase.slice(0, 4)}</div>
               </th>
             ))}
@@ -64,7 +64,7 @@ export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArm
                       key={c.index}
                       className={cx('cell', n === 0 && 'zero', c.index === currentCall && 'is-current', changedCalls.has(c.index) && 'is-changed')}
                       style={n ? { background: `color-mix(in srgb, var(--heat) ${pct}%, transparent)` } : undefined}
-                      title={`${hid} in LLM call #${c.index} (${callLabel(c)}): ${n} ${n === 1 ? 'copy' : 'copies'}, ${fmt(t)} tokens`}
+                      title={`${hid} in LLM call #${c.index + 1} (${callLabel(c)}): ${n} ${n === 1 ? 'copy' : 'copies'}, ${fmt(t)} tokens`}
                       onClick={() => onJumpToCall(c.index)}
                       data-testid={`cell-${h}-${c.index}`}
                     >
@@ -106,7 +106,7 @@ export function ChangesView({ view, onJumpToCall }: { view: TraceView; onJumpToC
           return (
             <li key={ch.call}>
               <button type="button" className="change" onClick={() => onJumpToCall(ch.call)}>
-                <b>LLM call #{ch.call}</b>
+                <b>LLM call #{ch.call + 1}</b>
                 {c && <span className="muted"> {callLabel(c)}</span>}
                 <span className="plus">+{ch.added}</span>
                 <span className="minus">−{ch.removed}</span>

@@ -13,7 +13,7 @@ describe('MessageList', () => {
   it('shows what an LLM call receives, with origin labels and skill colours', () => {
     const c = view.calls[2]!;
     render(<MessageList view={view} cursor={c.step} color={color} />);
-    expect(screen.getByText(/What LLM call/).textContent).toBe('What LLM call #2 receives');
+    expect(screen.getByText(/What LLM call/).textContent).toBe('What LLM call #3 receives');
     const hint = view.messages.find((m) => m.request === 0 && m.hook === 'truncated-content-hint')!;
     const el = card(hint.id);
     expect(within(el).getByText('hook truncated-content-hint · demo')).toHaveProperty('style.color', 'rgb(59, 130, 246)');

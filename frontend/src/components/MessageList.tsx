@@ -132,7 +132,7 @@ export function MessageList({ view, cursor, color }: Props) {
       <header className="pane-head msg-list-head">
         <div className="title">
           {call ? (
-            <>What LLM call <b>#{call.index}</b> receives</>
+            <>What LLM call <b>#{call.index + 1}</b> receives</>
           ) : (
             <>Message list after <b>{step.checkpoint ? `${glyph(step.checkpoint)} ` : ''}{stepLabel(step)}</b></>
           )}

@@ -90,7 +90,7 @@ describe('scale', () => {
 
 describe('helpers', () => {
   it('labels steps and sums tokens', () => {
-    expect(stepLabel(view.steps[view.calls[2]!.step]!)).toBe('LLM call #2');
+    expect(stepLabel(view.steps[view.calls[2]!.step]!)).toBe('LLM call #3');
     expect(stepLabel(view.steps[0]!)).toBe('build messages');
     const msgs = messagesAt(view, view.calls[0]!.step);
     expect(totalTokens(msgs)).toBe(msgs.reduce((a, m) => a + m.tokens, 0));

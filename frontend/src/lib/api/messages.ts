@@ -122,7 +122,7 @@ export function stepLabel(s: Step): string {
     case 'remove': return `remove ${s.timing ?? ''}`;
     case 'inject_prompt': return `inject prompt ${s.prompt ?? ''}`;
     case 'remove_prompt': return `remove prompt ${s.prompt ?? ''}`;
-    case 'llm_call': return `LLM call #${s.call ?? '?'}`;
+    case 'llm_call': return s.call === null ? 'LLM call' : `LLM call #${s.call + 1}`;
     case 'append': return 'append assistant tool calls';
     case 'tool_call': return `tool ${s.tool ?? ''}`;
     case 'yield': return `yield ${(s.hooks ?? []).join(', ')}`;

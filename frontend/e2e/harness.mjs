@@ -1,0 +1,105 @@
+// Shared set-up for end-to-end tests: the real Go backend (the -tags dev
+// binary, which serves dist/ and the Wails IPC on a local port) and Debian's
+// Chromium driven by playwright-core. Run under xvfb-run: GTK needs a display.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const repo = resolve(import.meta.dirname, '..', '..');
+
+export function tempDir(prefix) {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+async function freePort() {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => ok(port));
+    });
+    srv.on('error', fail);
+  });
+}
+
+async function waitForHTTP(url, proc, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (proc.exitCode !== null) throw new Error(`backend exited with ${proc.exitCode}`);
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`backend did not answer on ${url} within ${ms} ms`);
+}
+
+// startBackend starts the dev binary with a fresh data folder; the app opens
+// its example skills there on first start.
+export async function startBackend() {
+  if (!process.env.DISPLAY) throw new Error('no DISPLAY: run the e2e tests under xvfb-run');
+  const dataDir = tempDir('hs-data-');
+  const port = await freePort();
+  const logs = [];
+  const proc = spawn(join(repo, 'build/bin/hookstudio-dev'), [], {
+    cwd: repo,
+    env: { ...process.env, HOOKSTUDIO_DATA_DIR: dataDir, devserver: `127.0.0.1:${port}`, assetdir: join(repo, 'frontend/dist'), loglevel: 'error' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout.on('data', (d) => logs.push(String(d)));
+  proc.stderr.on('data', (d) => logs.push(String(d)));
+  const url = `http://127.0.0.1:${port}/`;
+  try {
+    await waitForHTTP(url, proc, 30000);
+  } catch (e) {
+    proc.kill('SIGKILL');
+    throw new Error(`${e.message}\n${logs.join('')}`);
+  }
+  return {
+    url,
+    dataDir,
+    skillsDir: join(dataDir, 'skills'),
+    logs,
+    async stop() {
+      proc.kill('SIGTERM');
+      await new Promise((r) => { if (proc.exitCode !== null) r(); else proc.once('exit', r); setTimeout(r, 3000); });
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startBrowser() {
+  const profile = tempDir('hs-chrome-');
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    viewport: { width: 1440, height: 900 },
+  });
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
+  const errors = [];
+  page.on('pageerror', (e) => {
+    // Wails' dev-mode IPC shim (/wails/ipc.js) throws once at load in a plain
+    // browser, outside the app's code; any error with a frame of ours counts.
+    const frames = (e.stack ?? '').split('\n').filter((l) => l.trim().startsWith('at '));
+    if (frames.length > 0 && frames.every((l) => l.includes('/wails/ipc.js'))) return;
+    errors.push(`${e.message}\n${e.stack}`);
+  });
+  return {
+    page,
+    errors,
+    async close() {
+      await ctx.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export function copySkills(to) {
+  cpSync(join(repo, 'skills'), to, { recursive: true, filter: (p) => !p.endsWith('.go') });
+}

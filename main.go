@@ -1,0 +1,63 @@
+// Hook Studio: a desktop app that shows, step by step, which messages an
+// LLM agent's model receives as skill hooks are injected and removed.
+package main
+
+import (
+	"context"
+	"embed"
+	"io/fs"
+	"log"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+
+	"hookstudio/app/bind"
+	"hookstudio/app/studio"
+	"hookstudio/app/tokens"
+	examples "hookstudio/skills"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+func main() {
+	dataDir, err := studio.DefaultDataDir()
+	if err != nil {
+		log.Fatal(err)
+	}
+	counter, err := tokens.NewCounter()
+	if err != nil {
+		log.Fatal(err)
+	}
+	emitter := &bind.Emitter{}
+	svc, err := studio.New(studio.Config{DataDir: dataDir, Examples: examples.FS, Tokens: counter, Emit: emitter.Emit})
+	if err != nil {
+		log.Fatal(err)
+	}
+	studioBinding := bind.NewStudio(svc)
+	dist, err := fs.Sub(assets, "frontend/dist")
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	err = wails.Run(&options.App{
+		Title:       "Hook Studio",
+		Width:       1440,
+		Height:      900,
+		MinWidth:    960,
+		MinHeight:   600,
+		AssetServer: &assetserver.Options{Assets: dist},
+		OnStartup: func(ctx context.Context) {
+			emitter.Start(ctx)
+			if err := bind.Start(ctx, studioBinding, bind.NativeWindow{Ctx: ctx}); err != nil {
+				log.Printf("hook studio: %v", err)
+			}
+		},
+		OnShutdown: func(context.Context) { bind.Stop(studioBinding) },
+		Bind:       []any{studioBinding},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+}
