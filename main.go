@@ -11,6 +11,7 @@ import (
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"hookstudio/app/bind"
 	"hookstudio/app/studio"
@@ -20,6 +21,9 @@ import (
 
 //go:embed all:frontend/dist
 var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
 
 func main() {
 	dataDir, err := studio.DefaultDataDir()
@@ -48,6 +52,7 @@ func main() {
 		MinWidth:    960,
 		MinHeight:   600,
 		AssetServer: &assetserver.Options{Assets: dist},
+		Linux:       &linux.Options{Icon: icon, ProgramName: "hookstudio"},
 		OnStartup: func(ctx context.Context) {
 			emitter.Start(ctx)
 			if err := bind.Start(ctx, studioBinding, bind.NativeWindow{Ctx: ctx}); err != nil {

@@ -30,7 +30,11 @@ type fakeEmitter struct {
 	events []string
 }
 
-func (e *fakeEmitter) emit(name string, _ any) { e.mu.Lock(); e.events = append(e.events, name); e.mu.Unlock() }
+func (e *fakeEmitter) emit(name string, _ any) {
+	e.mu.Lock()
+	e.events = append(e.events, name)
+	e.mu.Unlock()
+}
 
 func skillsFolder(t *testing.T) string {
 	root := t.TempDir()

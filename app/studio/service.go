@@ -66,6 +66,9 @@ type State struct {
 	Selected    string            `json:"selected"`
 	Errors      int               `json:"errors"`
 	Warnings    int               `json:"warnings"`
+	// Diagnostics are the folder's own problems, not a skill's or a
+	// scenario's (those sit on SkillInfo and ScenarioInfo); Errors and
+	// Warnings count all of them.
 	Diagnostics []diag.Diagnostic `json:"diagnostics"`
 	Notice      string            `json:"notice,omitempty"` // a problem worth telling, e.g. damaged settings
 }
@@ -372,14 +375,16 @@ func (s *Service) stateLocked() State {
 			}
 			st.Skills = append(st.Skills, SkillInfo{Skill: sk, Enabled: !s.disabled[sk.Name], Color: skillColor(sk.Name)})
 		}
-		st.Diagnostics = append(st.Diagnostics, s.set.Diagnostics()...)
+	}
+	var all []diag.Diagnostic
+	for _, sk := range st.Skills {
+		all = append(all, sk.Diagnostics...)
 	}
 	for _, sc := range s.scenarios {
 		st.Scenarios = append(st.Scenarios, sc.info)
-		st.Diagnostics = append(st.Diagnostics, sc.info.Diagnostics...)
+		all = append(all, sc.info.Diagnostics...)
 	}
-	diag.Sort(st.Diagnostics)
-	st.Errors, st.Warnings = diag.Count(st.Diagnostics)
+	st.Errors, st.Warnings = diag.Count(all)
 	return st
 }
 

@@ -120,6 +120,9 @@ export function App() {
           {error} <button type="button" className="linkbtn" onClick={() => setError(null)}>dismiss</button>
         </div>
       )}
+      {studio?.notice && (
+        <div className="banner banner-warn" role="status">{studio.notice}</div>
+      )}
       <div className="main">
         <SkillsPanel state={studio} breakpoints={dbg.breakpoints} onToggleSkill={toggleSkill} onToggleHookBreakpoint={(id) => toggleBp({ kind: 'hook', key: id })} />
         <section className="centre" aria-label="Simulator">

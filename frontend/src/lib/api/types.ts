@@ -14,6 +14,8 @@ export interface ScenarioInfo { file: string; name: string; requests: number; di
 export interface StudioState {
   root: string; root_missing: boolean; recent: string[]; skills: Skill[]; scenarios: ScenarioInfo[]; selected: string;
   errors: number; warnings: number; diagnostics: Diagnostic[];
+  /** A problem worth a banner, e.g. a damaged settings file that was ignored. */
+  notice?: string;
 }
 
 export type Origin = 'system_prompt' | 'history' | 'user_input' | 'hook' | 'prompt' | 'assistant' | 'tool';

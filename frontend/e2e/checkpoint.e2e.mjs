@@ -1,0 +1,82 @@
+// A checkpoint with 10,000 messages, from the real backend: how long the
+// message list takes to render and how scrolling it behaves. The figures are
+// printed for docs/benchmarks.md; the test checks the list is complete and
+// virtualised, not the times.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startBackend, startBrowser, tempDir } from './harness.mjs';
+
+const CALLS = 5000; // one answer with 5,000 tool calls: 1 + 5,000 tool + 5,000 hook messages
+
+let backend;
+let browser;
+let root;
+
+before(async () => {
+  root = tempDir('hs-big-');
+  const hooks = join(root, 'big', 'hooks');
+  mkdirSync(hooks, { recursive: true });
+  mkdirSync(join(root, 'big', 'scenarios'));
+  writeFileSync(join(hooks, 'hooks.json'), JSON.stringify({ hooks: [
+    { name: 'after-each-call', file: 'after.md', timing: 'after_tool_call', role: 'system', persistent: false },
+  ] }));
+  writeFileSync(join(hooks, 'after.md'), 'Check the result above before the next call.');
+  const calls = Array.from({ length: CALLS }, (_, i) => `{name: read_file, arguments: {path: f${i}.go}, result: "contents of f${i}.go"}`);
+  writeFileSync(join(root, 'big', 'scenarios', 'wide.yaml'), [
+    'name: wide', 'tools: [{name: read_file, description: Read a file}]', 'requests:', '  - user: read every file',
+    '    planning: {need_tool: true, content: reading}', '    rounds:', `      - tool_calls: [${calls.join(', ')}]`, '      - content: done', '',
+  ].join('\n'));
+  backend = await startBackend();
+  browser = await startBrowser();
+  await browser.page.goto(backend.url);
+  await browser.page.waitForSelector('[role="option"]');
+});
+
+after(async () => {
+  await browser?.close();
+  await backend?.stop();
+});
+
+test('a 10,000-message checkpoint renders virtualised and scrolls', async () => {
+  const { page } = browser;
+  await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
+  await page.waitForFunction(() => window.go.bind.Studio.Trace().then((v) => v.scenario === 'wide'));
+  await page.waitForSelector('[data-testid="cell-0-2"]');
+  const size = await page.evaluate(() => window.go.bind.Studio.Trace().then((v) => v.steps[v.calls[2].step] && v.messages.filter((m) => m.created <= v.calls[2].step && (m.removed === null || m.removed > v.calls[2].step)).length));
+  assert.ok(size >= 10000, `the last call receives ${size} messages`);
+
+  // Jump to the call (a matrix click) and time until the list has painted.
+  const renderMs = await page.evaluate(async () => {
+    const t0 = performance.now();
+    document.querySelector('[data-testid="cell-0-2"]').click();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return performance.now() - t0;
+  });
+  const list = page.locator('section[aria-label="Message list"]');
+  await list.getByText('What LLM call #3 receives').waitFor();
+  const cards = await page.locator('[data-testid^="msg-"]').count();
+  assert.ok(cards > 0 && cards < 200, `${cards} message cards in the DOM: the list must be virtualised`);
+
+  // Scroll through the list in steps; record the worst frame.
+  const scroll = await page.evaluate(async () => {
+    const el = document.querySelector('.msg-scroll');
+    const frames = [];
+    for (let i = 0; i < 40; i++) {
+      const t0 = performance.now();
+      el.scrollTop += el.scrollHeight / 40;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      frames.push(performance.now() - t0);
+    }
+    frames.sort((a, b) => a - b);
+    return { p50: frames[20], max: frames[39], atEnd: el.scrollTop + el.clientHeight >= el.scrollHeight - 2 };
+  });
+  assert.ok(scroll.atEnd, 'scrolled to the end of the list');
+  const lastId = await page.evaluate(() => window.go.bind.Studio.Trace().then((v) => {
+    const s = v.calls[2].step;
+    return v.messages.filter((m) => m.created <= s && (m.removed === null || m.removed > s)).at(-1).id;
+  }));
+  await page.locator(`[data-testid="msg-${lastId}"]`).waitFor();
+  console.log(`# ${size}-message checkpoint: render ${renderMs.toFixed(0)} ms; scroll frame p50 ${scroll.p50.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms`);
+});
