@@ -50,7 +50,8 @@ need_frontend() {
 }
 
 need_desktop() {
-  apt_install pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev
+  # fonts-noto-cjk: hook texts are often Chinese; xvfb: `make run` on a machine without a display
+  apt_install pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev fonts-noto-cjk xvfb xauth
   if ! command -v wails >/dev/null && [ ! -x "$(go env GOPATH)/bin/wails" ]; then
     log "installing the Wails CLI v2.15.0"
     retry 3 go install github.com/wailsapp/wails/v2/cmd/wails@v2.15.0

@@ -380,3 +380,44 @@ func TestStepsDescribeTheFlow(t *testing.T) {
 		}
 	}
 }
+
+type streaming struct{ script }
+
+func (s streaming) Complete(ctx context.Context, c Call) (Reply, error) {
+	c.Stream("part ")
+	return s.script.Complete(ctx, c)
+}
+
+func TestCallHooks(t *testing.T) {
+	sc := scenario.Scenario{EnableTools: true, Tools: tools, Requests: []scenario.Request{loop(calls("a"))}}
+	var before, afterCalls []int
+	var streamed []string
+	var sawMessages int
+	tr, err := Run(context.Background(), &sc, hookList{}, Config{
+		Model: streaming{script{&sc}},
+		BeforeCall: func(_ context.Context, tr *Trace, c int) error {
+			before = append(before, c)
+			sawMessages = len(tr.CallMessages(c))
+			return nil
+		},
+		AfterCall: func(_ *Trace, c int) { afterCalls = append(afterCalls, c) },
+		OnStream:  func(c int, s string) { streamed = append(streamed, s) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(before, []int{0, 1, 2}) || !slices.Equal(afterCalls, before) || len(streamed) != 3 || sawMessages == 0 {
+		t.Errorf("before %v after %v streamed %v", before, afterCalls, streamed)
+	}
+	stop := errors.New("cancelled by the user")
+	tr, err = Run(context.Background(), &sc, hookList{}, Config{Model: script{&sc},
+		BeforeCall: func(_ context.Context, _ *Trace, c int) error {
+			if c == 1 {
+				return stop
+			}
+			return nil
+		}})
+	if !errors.Is(err, stop) || len(tr.Calls) != 2 || tr.Calls[1].Error == "" || tr.Status != StatusError {
+		t.Errorf("cancel before call 1: err %v, %d calls, status %s", err, len(tr.Calls), tr.Status)
+	}
+}

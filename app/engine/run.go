@@ -21,6 +21,8 @@ type Call struct {
 	Round    int // -1 outside the agent loop
 	Tools    []scenario.Tool
 	Messages func() []Message
+	// Stream receives the answer's text as it arrives; never nil.
+	Stream func(text string)
 }
 
 // Reply is the model's answer. NeedTool is the planning decision.
@@ -52,6 +54,14 @@ type Config struct {
 	// MaxRounds ends a runaway agent loop; 0 means no limit (a scripted
 	// model always ends).
 	MaxRounds int
+	// BeforeCall, if set, runs after an llm_call step is recorded and before
+	// the model is asked: a debugger pauses here to show the exact request.
+	// An error ends the run (a cancelled pause is context.Canceled).
+	BeforeCall func(ctx context.Context, t *Trace, call int) error
+	// AfterCall, if set, runs once the model answered (or failed).
+	AfterCall func(t *Trace, call int)
+	// OnStream, if set, receives streamed answer text per call.
+	OnStream func(call int, text string)
 }
 
 // ErrMaxRounds is returned when the agent loop hit Config.MaxRounds.
@@ -262,10 +272,23 @@ func (r *runner) call(ctx context.Context, hm *HookManager, info *RequestInfo, t
 		t.Calls[ci].Error = err.Error()
 		return Reply{}, err
 	}
+	if r.cfg.BeforeCall != nil {
+		if err := r.cfg.BeforeCall(ctx, t, ci); err != nil {
+			t.Calls[ci].Error = err.Error()
+			return Reply{}, fmt.Errorf("before llm call %d: %w", ci, err)
+		}
+	}
+	stream := func(string) {}
+	if r.cfg.OnStream != nil {
+		stream = func(text string) { r.cfg.OnStream(ci, text) }
+	}
 	rep, err := r.cfg.Model.Complete(ctx, Call{
 		Request: int(hm.pos.req), Phase: hm.pos.phase, Round: int(hm.pos.round), Tools: tools,
-		Messages: func() []Message { return t.MessagesAt(si) },
+		Messages: func() []Message { return t.MessagesAt(si) }, Stream: stream,
 	})
+	if r.cfg.AfterCall != nil {
+		defer r.cfg.AfterCall(t, ci)
+	}
 	if err != nil {
 		t.Calls[ci].Error = err.Error()
 		return Reply{}, fmt.Errorf("llm call %d (%s): %w", ci, hm.pos.phase, err)
