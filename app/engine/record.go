@@ -74,7 +74,9 @@ func FromRecord(r Record) (*Trace, error) {
 		Calls: r.Calls, removedIDs: r.RemovedIDs, toolCalls: r.ToolCalls,
 		msgs: make([]msg, len(r.Messages)), steps: make([]step, len(r.Steps))}
 	nm, ns := int32(len(r.Messages)), int32(len(r.Steps))
-	bad := func(what string, i int) (*Trace, error) { return nil, fmt.Errorf("trace record: %s %d is out of range", what, i) }
+	bad := func(what string, i int) (*Trace, error) {
+		return nil, fmt.Errorf("trace record: %s %d is out of range", what, i)
+	}
 	for i, m := range r.Messages {
 		if m.Created < 0 || m.Created >= ns || m.Removed < -1 || m.Removed >= ns || m.Request < 0 {
 			return bad("message", i)
