@@ -58,14 +58,14 @@ type ScenarioInfo struct {
 
 // State is everything the frontend shows besides the trace.
 type State struct {
-	Root        string            `json:"root"`
-	RootMissing bool              `json:"root_missing"`
-	Recent      []string          `json:"recent"`
-	Skills      []SkillInfo       `json:"skills"`
-	Scenarios   []ScenarioInfo    `json:"scenarios"`
-	Selected    string            `json:"selected"`
-	Errors      int               `json:"errors"`
-	Warnings    int               `json:"warnings"`
+	Root        string         `json:"root"`
+	RootMissing bool           `json:"root_missing"`
+	Recent      []string       `json:"recent"`
+	Skills      []SkillInfo    `json:"skills"`
+	Scenarios   []ScenarioInfo `json:"scenarios"`
+	Selected    string         `json:"selected"`
+	Errors      int            `json:"errors"`
+	Warnings    int            `json:"warnings"`
 	// Diagnostics are the folder's own problems, not a skill's or a
 	// scenario's (those sit on SkillInfo and ScenarioInfo); Errors and
 	// Warnings count all of them.
