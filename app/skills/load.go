@@ -48,7 +48,9 @@ type Set struct {
 // Load discovers and validates every skill under root. Only an unreadable
 // root (or one that is not a directory) or a cancelled ctx is an error;
 // every problem inside the skills becomes a diagnostic. Hidden folders
-// (".git") and plain files are skipped; symlinks to folders count as skills.
+// (".git") and plain files are skipped; symlinks to folders count as skills,
+// and hooks/ may itself be a symlink: os.Root confines reads to wherever
+// hooks/ resolves, so hooks.json and .md files cannot escape it.
 func Load(ctx context.Context, root string) (*Set, error) {
 	return load(ctx, root, runtime.GOMAXPROCS(0))
 }
