@@ -110,3 +110,13 @@ func (s *Studio) SetSkillEnabled(skill string, enabled bool) (studio.TraceView, 
 
 // Trace returns the current simulation.
 func (s *Studio) Trace() (studio.TraceView, error) { return s.svc.Trace(), nil }
+
+// SetDraft simulates unsaved text of a hook file without writing it.
+func (s *Studio) SetDraft(file, content string) (studio.TraceView, error) {
+	return s.svc.SetDraft(s.context(), file, content)
+}
+
+// DiscardDraft drops a file's unsaved text from the simulation.
+func (s *Studio) DiscardDraft(file string) (studio.TraceView, error) {
+	return s.svc.DiscardDraft(s.context(), file)
+}

@@ -59,7 +59,7 @@ func BenchmarkLoad1000SkillsSequential(b *testing.B) {
 	root, _ := benchTree(b, 1000, 10)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := load(b.Context(), root, 1); err != nil {
+		if _, err := load(b.Context(), root, 1, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -52,13 +52,22 @@ type Set struct {
 // and hooks/ may itself be a symlink: os.Root confines reads to wherever
 // hooks/ resolves, so hooks.json and .md files cannot escape it.
 func Load(ctx context.Context, root string) (*Set, error) {
-	return load(ctx, root, runtime.GOMAXPROCS(0))
+	return load(ctx, root, runtime.GOMAXPROCS(0), nil)
+}
+
+// LoadDrafts is Load with unsaved edits laid over the files on disk: drafts
+// maps a path relative to root ("file-tools/hooks/hooks.json",
+// "file-tools/hooks/hint.md") to the text the editor holds. A draft may
+// stand for a file not yet written. Drafts are confined like the files:
+// only hooks.json and the files its entries name are ever read.
+func LoadDrafts(ctx context.Context, root string, drafts map[string][]byte) (*Set, error) {
+	return load(ctx, root, runtime.GOMAXPROCS(0), drafts)
 }
 
 // load reads skills with a fixed pool of workers: each skill costs about a
 // dozen syscalls, so overlapping them pays off while a goroutine per skill
 // (or per file) would only add scheduling and memory for nothing.
-func load(ctx context.Context, root string, workers int) (*Set, error) {
+func load(ctx context.Context, root string, workers int, drafts map[string][]byte) (*Set, error) {
 	names, err := skillNames(root)
 	if err != nil {
 		return nil, err
@@ -69,7 +78,7 @@ func load(ctx context.Context, root string, workers int) (*Set, error) {
 	for range max(1, min(workers, len(names))) {
 		wg.Go(func() {
 			for i := range jobs {
-				set.Skills[i] = loadSkill(root, names[i])
+				set.Skills[i] = loadSkill(root, names[i], drafts)
 			}
 		})
 	}
@@ -125,12 +134,14 @@ type skillLoader struct {
 	skill    Skill
 	hooksRel string // "<skill>/hooks", for diagnostics
 	jsonRel  string // "<skill>/hooks/hooks.json"
+	drafts   map[string][]byte
 }
 
-func loadSkill(root, name string) Skill {
+func loadSkill(root, name string, drafts map[string][]byte) Skill {
 	l := &skillLoader{
 		skill:    Skill{Name: name, Dir: filepath.Join(root, name)},
 		hooksRel: path.Join(name, "hooks"),
+		drafts:   drafts,
 	}
 	l.jsonRel = path.Join(l.hooksRel, "hooks.json")
 	l.load()
@@ -151,10 +162,15 @@ func (l *skillLoader) load() {
 	// "file" entry can reach outside hooks/, whatever symlinks say.
 	r, err := os.OpenRoot(hooksDir)
 	if err != nil {
-		l.hooksDirError(hooksDir, err)
-		return
+		_, drafted := l.drafts[l.jsonRel]
+		if !drafted || !errors.Is(err, fs.ErrNotExist) {
+			l.hooksDirError(hooksDir, err)
+			return
+		}
+		r = nil // a hooks.json being written for a skill without hooks/ yet
+	} else {
+		defer r.Close()
 	}
-	defer r.Close()
 	data, ok := l.readHooksJSON(r)
 	if !ok {
 		return
@@ -181,8 +197,23 @@ func (l *skillLoader) hooksDirError(hooksDir string, err error) {
 	l.fileDiag(l.hooksRel, CodeUnreadableFile, "cannot open %s: %v; check its permissions", l.hooksRel, unwrapPath(err))
 }
 
+// read reads a file of hooks/, preferring the editor's draft of it.
+func (l *skillLoader) read(r *os.Root, name string) (data []byte, code, msg string) {
+	if d, ok := l.drafts[path.Join(l.hooksRel, name)]; ok {
+		if len(d) > MaxFileSize {
+			return nil, CodeFileTooLarge, fmt.Sprintf("is larger than the %d bytes a hook file may have; split it or shorten it", MaxFileSize)
+		}
+		return d, "", ""
+	}
+	if r == nil {
+		code, msg = openCode(fs.ErrNotExist)
+		return nil, code, msg
+	}
+	return readRegular(r, name)
+}
+
 func (l *skillLoader) readHooksJSON(r *os.Root) ([]byte, bool) {
-	data, code, msg := readRegular(r, "hooks.json")
+	data, code, msg := l.read(r, "hooks.json")
 	switch code {
 	case "":
 		return data, true
@@ -206,7 +237,7 @@ func (l *skillLoader) hook(r *os.Root, e *Entry) (Hook, bool) {
 			Message: fmt.Sprintf(format, args...),
 		})
 	}
-	data, code, msg := readRegular(r, e.File)
+	data, code, msg := l.read(r, e.File)
 	if code != "" {
 		report(diag.Error, code, "%q %s", e.File, msg)
 		return Hook{}, false

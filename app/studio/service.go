@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -71,6 +73,8 @@ type State struct {
 	// Warnings count all of them.
 	Diagnostics []diag.Diagnostic `json:"diagnostics"`
 	Notice      string            `json:"notice,omitempty"` // a problem worth telling, e.g. damaged settings
+	// Drafts are the files with unsaved edits, which the simulation shows.
+	Drafts []string `json:"drafts"`
 }
 
 type loadedScenario struct {
@@ -92,6 +96,7 @@ type Service struct {
 	scenarios   []loadedScenario
 	selected    string
 	disabled    map[string]bool
+	drafts      map[string][]byte // unsaved editor text by root-relative path
 	view        TraceView
 
 	reload    chan struct{}   // capacity 1: pending reloads coalesce
@@ -111,7 +116,7 @@ func New(cfg Config) (*Service, error) {
 		cfg.Debounce = 20 * time.Millisecond
 	}
 	st, err := loadSettings(filepath.Join(cfg.DataDir, "settings.json"))
-	s := &Service{cfg: cfg, settings: st, disabled: map[string]bool{}, reload: make(chan struct{}, 1), view: emptyView("none", "", nil)}
+	s := &Service{cfg: cfg, settings: st, disabled: map[string]bool{}, drafts: map[string][]byte{}, reload: make(chan struct{}, 1), view: emptyView("none", "", nil)}
 	if err != nil {
 		s.notice = err.Error()
 	}
@@ -188,6 +193,7 @@ func (s *Service) Open(ctx context.Context, folder string) (State, error) {
 	s.stopWatcherLocked()
 	s.root, s.set, s.rootMissing = abs, set, false
 	s.disabled = map[string]bool{}
+	s.drafts = map[string][]byte{}
 	s.selected = ""
 	s.scanScenariosLocked(ctx)
 	for _, sc := range s.scenarios {
@@ -253,6 +259,45 @@ func (s *Service) SetSkillEnabled(ctx context.Context, name string, enabled bool
 	return s.view, nil
 }
 
+// SetDraft shows unsaved text of a hook file (hooks.json or a prompt, path
+// relative to the root) in the simulation without writing it.
+func (s *Service) SetDraft(ctx context.Context, file, content string) (TraceView, error) {
+	if err := checkDraftPath(file); err != nil {
+		return s.Trace(), err
+	}
+	s.mu.Lock()
+	s.drafts[file] = []byte(content)
+	s.mu.Unlock()
+	s.reloadNow(ctx)
+	return s.Trace(), nil
+}
+
+// DiscardDraft drops the unsaved text of a file: the simulation shows the
+// file on disk again.
+func (s *Service) DiscardDraft(ctx context.Context, file string) (TraceView, error) {
+	s.mu.Lock()
+	_, had := s.drafts[file]
+	delete(s.drafts, file)
+	s.mu.Unlock()
+	if had {
+		s.reloadNow(ctx)
+	}
+	return s.Trace(), nil
+}
+
+// checkDraftPath accepts only files inside a skill's hooks/ folder: drafts
+// are read like those files and nothing else.
+func checkDraftPath(file string) error {
+	parts := strings.Split(file, "/")
+	if !filepath.IsLocal(filepath.FromSlash(file)) || len(parts) < 3 || parts[1] != "hooks" || strings.Contains(file, "\\") {
+		return fmt.Errorf("%w: %q is not a file inside <skill>/hooks/", ErrNotHookFile, file)
+	}
+	return nil
+}
+
+// ErrNotHookFile is returned for a draft path outside every skill's hooks/.
+var ErrNotHookFile = errors.New("not a hook file")
+
 // Reload re-reads the folder now, as a file change would.
 func (s *Service) Reload(ctx context.Context) { s.reloadNow(ctx) }
 
@@ -262,7 +307,7 @@ func (s *Service) reloadNow(ctx context.Context) {
 		s.mu.Unlock()
 		return
 	}
-	set, err := skills.Load(ctx, s.root)
+	set, err := skills.LoadDrafts(ctx, s.root, s.drafts)
 	if err != nil {
 		// Keep the last good state; the watcher says when the root is back.
 		s.rootMissing = true
@@ -346,6 +391,7 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 		}
 	}
 	v.Revision = rev
+	v.Draft = len(s.drafts) > 0
 	return v
 }
 
@@ -364,6 +410,10 @@ func (s *Service) stateLocked() State {
 		Skills: []SkillInfo{}, Scenarios: []ScenarioInfo{}, Diagnostics: []diag.Diagnostic{}, Notice: s.notice}
 	if st.Recent == nil {
 		st.Recent = []string{}
+	}
+	st.Drafts = slices.Sorted(maps.Keys(s.drafts))
+	if st.Drafts == nil {
+		st.Drafts = []string{}
 	}
 	if s.set != nil {
 		for _, sk := range s.set.Skills {

@@ -2,6 +2,7 @@ package studio
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -281,5 +282,40 @@ func TestStartOpensExamplesOnce(t *testing.T) {
 	data2, _ := os.ReadFile(filepath.Join(s2.ExamplesDir(), "demo/hooks/hooks.json"))
 	if !strings.Contains(string(data2), "edited") {
 		t.Error("restart overwrote the user's copy of the examples")
+	}
+}
+
+func TestDraftsPreviewWithoutSaving(t *testing.T) {
+	s, _, ctx := newService(t)
+	root := skillsRoot(t)
+	if _, err := s.Open(ctx, root); err != nil {
+		t.Fatal(err)
+	}
+	v, err := s.SetDraft(ctx, "files/hooks/hint.md", "Unsaved hint text.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Draft || len(v.Changes) != 1 || v.Changes[0].Call != 2 {
+		t.Errorf("draft view: draft=%v changes=%+v", v.Draft, v.Changes)
+	}
+	if st := s.State(); len(st.Drafts) != 1 || st.Drafts[0] != "files/hooks/hint.md" {
+		t.Errorf("drafts in state = %v", st.Drafts)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "files/hooks/hint.md")); string(data) != "Output may be truncated." {
+		t.Errorf("the draft was written to disk: %q", data)
+	}
+	// A save of another file keeps the draft on top of the disk.
+	s.Reload(ctx)
+	if !s.Trace().Draft {
+		t.Error("reload dropped the draft")
+	}
+	v, _ = s.DiscardDraft(ctx, "files/hooks/hint.md")
+	if v.Draft || len(s.State().Drafts) != 0 {
+		t.Error("discard kept the draft")
+	}
+	for _, bad := range []string{"../x.md", "/etc/passwd", "files/scenarios/demo.yaml", "files/hint.md"} {
+		if _, err := s.SetDraft(ctx, bad, "x"); !errors.Is(err, ErrNotHookFile) {
+			t.Errorf("SetDraft(%q) err = %v", bad, err)
+		}
 	}
 }

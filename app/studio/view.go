@@ -50,6 +50,8 @@ type TraceView struct {
 	Requests    []engine.RequestInfo `json:"requests"`
 	Matrix      Matrix               `json:"matrix"`
 	Changes     []CallChange         `json:"changes"`
+	// Draft is true when unsaved editor text went into this simulation.
+	Draft bool `json:"draft"`
 
 	// callIDs holds each call's message ids, kept for the next live diff.
 	callIDs [][]int
