@@ -24,9 +24,18 @@ const usage = `hookctl — validate and simulate skill hooks
 Usage:
   hookctl validate [SKILLS_DIR] [--json]
   hookctl simulate [--skills DIR] SCENARIO [--json] [--full] [--color=auto|always|never]
+                   [--db PATH] [--no-history]
+  hookctl history list [--scenario S] [--skill K] [--source cli|app|live]
+                       [--since DATE] [--until DATE] [--limit N] [--json] [--db PATH]
+  hookctl history show RUN [--json [--trace]] [--db PATH]
+  hookctl history diff RUN_A RUN_B [--json] [--db PATH]
+  hookctl export SKILL_DIR -o OUT.zip|DIR/ [--scenarios]
+  hookctl import FILE.zip [--skills DIR] [--overwrite]
   hookctl help
 
 SKILLS_DIR defaults to ./skills when it exists, else the current folder.
+simulate records each run in the history (history.db in the app's data
+folder, or --db PATH); history reads it.
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
 `
 
@@ -53,7 +62,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "validate":
 		code, err = validateCmd(ctx, args[1:], stdout)
 	case "simulate":
-		code, err = simulateCmd(ctx, args[1:], stdout)
+		code, err = simulateCmd(ctx, args[1:], stdout, stderr)
+	case "history":
+		code, err = historyCmd(ctx, args[1:], stdout, stderr)
+	case "export":
+		code, err = exportCmd(ctx, args[1:], stdout)
+	case "import":
+		code, err = importCmd(ctx, args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	hookctl = filepath.Join(dir, "hookctl")
+	// simulate records runs in the history: never in the user's real data
+	// folder. Tests that read the history pass --db as well.
+	os.Setenv("HOOKSTUDIO_DATA_DIR", filepath.Join(dir, "data"))
 	if out, err := exec.Command("go", "build", "-o", hookctl, ".").CombinedOutput(); err != nil {
 		panic("build hookctl: " + err.Error() + "\n" + string(out))
 	}

@@ -8,20 +8,24 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/history"
 	"hookstudio/app/llm"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
 )
 
-func simulateCmd(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	root := fs.String("skills", defaultSkillsDir(), "skills folder")
 	asJSON := fs.Bool("json", false, "print the trace as JSON")
 	full := fs.Bool("full", false, "print whole message contents instead of one line each")
 	color := fs.String("color", "auto", "colour output: auto, always or never")
+	db := fs.String("db", "", "history database (default: history.db in the app's data folder)")
+	noHistory := fs.Bool("no-history", false, "do not record the run in the history")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -59,7 +63,9 @@ func simulateCmd(ctx context.Context, args []string, stdout io.Writer) (int, err
 		return exitProblems, nil
 	}
 
+	started := time.Now()
 	tr, runErr := engine.Run(ctx, sc, set, engine.Config{Model: llm.NewMock(sc)})
+	ended := time.Now()
 	if *asJSON {
 		if err := writeJSON(stdout, tr.Document()); err != nil {
 			return 0, err
@@ -68,6 +74,11 @@ func simulateCmd(ctx context.Context, args []string, stdout io.Writer) (int, err
 		r := newRenderer(stdout, useColor(*color, stdout), *full)
 		r.diagnostics(ds)
 		r.trace(tr, *root)
+	}
+	if !*noHistory {
+		data, _ := os.ReadFile(pos[0]) // read moments ago by loadScenario
+		recordRun(ctx, stderr, *db, history.RunInput{Trace: tr, ScenarioFile: sc.File, ScenarioData: data,
+			Backend: "mock", Source: history.SourceCLI, Started: started, Ended: ended})
 	}
 	if runErr != nil {
 		return exitProblems, fmt.Errorf("simulation stopped: %w", runErr)

@@ -1,0 +1,118 @@
+package edit
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// fileSystem is the part of the OS an atomic write needs, so tests can make
+// any step fail (a crash between the temporary write and the rename).
+type fileSystem interface {
+	CreateTemp(dir, pattern string) (tempFile, error)
+	Rename(oldpath, newpath string) error
+	Remove(name string) error
+	SyncDir(dir string) error
+}
+
+type tempFile interface {
+	Name() string
+	Write(p []byte) (int, error)
+	Sync() error
+	Chmod(mode fs.FileMode) error
+	Close() error
+}
+
+// osFS is the real file system.
+type osFS struct{}
+
+func (osFS) CreateTemp(dir, pattern string) (tempFile, error) { return os.CreateTemp(dir, pattern) }
+func (osFS) Rename(oldpath, newpath string) error             { return os.Rename(oldpath, newpath) }
+func (osFS) Remove(name string) error                         { return os.Remove(name) }
+func (osFS) SyncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return err // some platforms cannot sync a directory; that is no failure
+	}
+	return nil
+}
+
+// TempPattern is the name pattern of the temporary files WriteFileAtomic
+// creates: ".hooks.json.123456.tmp". They start with a dot, so the loader
+// (which only opens hooks.json and the .md files it names) and the watcher
+// (which ignores dot-files) never see one, even when a crash leaves it.
+func TempPattern(base string) string { return "." + base + ".*.tmp" }
+
+// IsTemp reports whether a file name is one of WriteFileAtomic's temporary
+// files.
+func IsTemp(name string) bool { return strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp") }
+
+// WriteFileAtomic replaces path with data so that readers see either the
+// old or the new content, never a mix, even across a crash: the data goes
+// to a temporary file in the same folder, which is synced, renamed over
+// path, and the folder is synced. On any error the temporary file is removed
+// and path is untouched.
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	return writeAtomic(osFS{}, path, data, perm)
+}
+
+func writeAtomic(fsys fileSystem, path string, data []byte, perm fs.FileMode) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := fsys.CreateTemp(dir, TempPattern(base))
+	if err != nil {
+		return fmt.Errorf("save %s: %w", base, err)
+	}
+	tmp := f.Name()
+	closed := false
+	defer func() {
+		if err != nil {
+			if !closed {
+				f.Close()
+			}
+			fsys.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return fmt.Errorf("save %s: write: %w", base, err)
+	}
+	if err = f.Chmod(keepMode(path, perm)); err != nil {
+		return fmt.Errorf("save %s: chmod: %w", base, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("save %s: sync: %w", base, err)
+	}
+	closed = true
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("save %s: close: %w", base, err)
+	}
+	if err = fsys.Rename(tmp, path); err != nil {
+		return fmt.Errorf("save %s: rename: %w", base, err)
+	}
+	if err := fsys.SyncDir(dir); err != nil {
+		// The new content is in place; only its durability is in doubt.
+		return fmt.Errorf("save %s: sync folder: %w", base, err)
+	}
+	return nil
+}
+
+// keepMode returns the permissions of the file being replaced, so saving
+// does not change them, or perm for a new file.
+func keepMode(path string, perm fs.FileMode) fs.FileMode {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		return fi.Mode().Perm()
+	}
+	return perm
+}
+
+// SavePrompt saves a hook's .md prompt atomically.
+func SavePrompt(path string, text []byte) error { return WriteFileAtomic(path, text, 0o644) }
