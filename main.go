@@ -59,8 +59,9 @@ func main() {
 				log.Printf("hook studio: %v", err)
 			}
 		},
-		OnShutdown: func(context.Context) { bind.Stop(studioBinding) },
-		Bind:       []any{studioBinding},
+		OnBeforeClose: func(context.Context) bool { return bind.BeforeClose(studioBinding) },
+		OnShutdown:    func(context.Context) { bind.Stop(studioBinding) },
+		Bind:          []any{studioBinding},
 	})
 	if err != nil {
 		log.Fatal(err)

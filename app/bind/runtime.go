@@ -41,3 +41,21 @@ func (w NativeWindow) SetTitle(title string) { runtime.WindowSetTitle(w.Ctx, tit
 func (w NativeWindow) ChooseFolder(title, start string) (string, error) {
 	return runtime.OpenDirectoryDialog(w.Ctx, runtime.OpenDialogOptions{Title: title, DefaultDirectory: start, CanCreateDirectories: true})
 }
+
+// ChooseSaveFile shows the native save dialog.
+func (w NativeWindow) ChooseSaveFile(title, name string) (string, error) {
+	return runtime.SaveFileDialog(w.Ctx, runtime.SaveDialogOptions{Title: title, DefaultFilename: name, CanCreateDirectories: true})
+}
+
+// ChooseFile shows the native open dialog for one file.
+func (w NativeWindow) ChooseFile(title, pattern string) (string, error) {
+	return runtime.OpenFileDialog(w.Ctx, runtime.OpenDialogOptions{Title: title,
+		Filters: []runtime.FileFilter{{DisplayName: "Skills (" + pattern + ")", Pattern: pattern}}})
+}
+
+// Confirm asks a yes/no question.
+func (w NativeWindow) Confirm(title, message string) (bool, error) {
+	answer, err := runtime.MessageDialog(w.Ctx, runtime.MessageDialogOptions{Type: runtime.QuestionDialog, Title: title, Message: message,
+		Buttons: []string{"Quit", "Cancel"}, DefaultButton: "Cancel", CancelButton: "Cancel"})
+	return answer == "Quit" || answer == "Yes", err
+}

@@ -7,15 +7,21 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"hookstudio/app/studio"
+	"hookstudio/schema"
 )
 
-// Window is what the services need from the native window.
+// Window is what the services need from the native window. Dialogs
+// return "" when cancelled.
 type Window interface {
 	SetTitle(title string)
-	ChooseFolder(title, start string) (string, error) // "" when cancelled
+	ChooseFolder(title, start string) (string, error)
+	ChooseSaveFile(title, name string) (string, error)
+	ChooseFile(title, pattern string) (string, error)
+	Confirm(title, message string) (bool, error)
 }
 
 // Studio is bound as window.go.bind.Studio. Every method is a thin call
@@ -44,6 +50,21 @@ func Start(ctx context.Context, s *Studio, win Window) error {
 
 // Stop stops watching.
 func Stop(s *Studio) { s.svc.Close() }
+
+// BeforeClose asks before the window closes with unsaved edits; it reports
+// whether to keep the window open.
+func BeforeClose(s *Studio) bool {
+	drafts := s.svc.State().Drafts
+	s.mu.Lock()
+	win := s.win
+	s.mu.Unlock()
+	if len(drafts) == 0 || win == nil {
+		return false
+	}
+	quit, err := win.Confirm("Unsaved changes",
+		fmt.Sprintf("%d file(s) have unsaved changes:\n%s\n\nQuit and lose them?", len(drafts), strings.Join(drafts, "\n")))
+	return err != nil || !quit
+}
 
 func (s *Studio) context() context.Context {
 	s.mu.Lock()
@@ -120,3 +141,81 @@ func (s *Studio) SetDraft(file, content string) (studio.TraceView, error) {
 func (s *Studio) DiscardDraft(file string) (studio.TraceView, error) {
 	return s.svc.DiscardDraft(s.context(), file)
 }
+
+// OpenFile reads a skill's file as it is on disk.
+func (s *Studio) OpenFile(file string) (studio.FileSnapshot, error) { return s.svc.OpenFile(file) }
+
+// InspectHooks parses a hooks.json text for the form.
+func (s *Studio) InspectHooks(file, text string) (studio.HooksEdit, error) {
+	return studio.InspectHooks(file, text), nil
+}
+
+// EditHooks applies one operation to a hooks.json text.
+func (s *Studio) EditHooks(file, text string, op studio.HookOp) (studio.HooksEdit, error) {
+	return studio.EditHooks(file, text, op)
+}
+
+// SaveFile saves atomically unless the disk changed since baseHash.
+func (s *Studio) SaveFile(file, text, baseHash string) (studio.SaveResult, error) {
+	return s.svc.SaveFile(s.context(), file, text, baseHash)
+}
+
+// MergeFile merges my edits with the disk's.
+func (s *Studio) MergeFile(file, base, mine, theirs string) (studio.MergeResult, error) {
+	return studio.MergeFile(file, base, mine, theirs)
+}
+
+// CreateSkill makes a new skill with an empty hooks.json.
+func (s *Studio) CreateSkill(name string) (studio.State, error) {
+	return s.svc.CreateSkill(s.context(), name)
+}
+
+// ExportSkill asks where to and writes the skill as a .zip or a folder; it
+// returns the path, or "" when cancelled.
+func (s *Studio) ExportSkill(skill string, zip bool) (string, error) {
+	s.mu.Lock()
+	win := s.win
+	s.mu.Unlock()
+	if win == nil {
+		return "", fmt.Errorf("no window to show the save dialog in")
+	}
+	var dest string
+	var err error
+	if zip {
+		dest, err = win.ChooseSaveFile("Export "+skill, skill+".zip")
+	} else {
+		dest, err = win.ChooseFolder("Export "+skill+" into folder", "")
+	}
+	if err != nil || dest == "" {
+		return "", err
+	}
+	if !zip {
+		dest = filepath.Join(dest, skill)
+	}
+	if err := s.svc.ExportSkill(s.context(), skill, dest, zip); err != nil {
+		return "", err
+	}
+	return dest, nil
+}
+
+// HooksJSONText is a skill's hooks.json in canonical form, for copying.
+func (s *Studio) HooksJSONText(skill string) (string, error) { return s.svc.HooksJSONText(skill) }
+
+// ImportSkills asks for a .zip or a hooks.json and installs it after
+// validating everything.
+func (s *Studio) ImportSkills() (studio.State, error) {
+	s.mu.Lock()
+	win := s.win
+	s.mu.Unlock()
+	if win == nil {
+		return s.svc.State(), fmt.Errorf("no window to show the open dialog in")
+	}
+	file, err := win.ChooseFile("Import skills (.zip or hooks.json)", "*.zip;*.json")
+	if err != nil || file == "" {
+		return s.svc.State(), err
+	}
+	return s.svc.Import(s.context(), file)
+}
+
+// HooksSchema is the JSON Schema of hooks.json, for the raw view.
+func (s *Studio) HooksSchema() (string, error) { return schema.Hooks, nil }

@@ -16,13 +16,23 @@ import (
 type fakeWindow struct {
 	mu     sync.Mutex
 	title  string
-	choose string
+	choose string // folder dialog answer
+	save   string // save dialog answer
+	open   string // open dialog answer
+	quit   bool   // answer to Confirm
+	asked  int
 	err    error
 }
 
 func (w *fakeWindow) SetTitle(t string) { w.mu.Lock(); w.title = t; w.mu.Unlock() }
 func (w *fakeWindow) ChooseFolder(string, string) (string, error) {
 	return w.choose, w.err
+}
+func (w *fakeWindow) ChooseSaveFile(string, string) (string, error) { return w.save, w.err }
+func (w *fakeWindow) ChooseFile(string, string) (string, error)     { return w.open, w.err }
+func (w *fakeWindow) Confirm(string, string) (bool, error) {
+	w.asked++
+	return w.quit, w.err
 }
 
 type fakeEmitter struct {
@@ -128,5 +138,55 @@ func TestChooseFolder(t *testing.T) {
 	win.err = errors.New("no portal")
 	if _, err := s.ChooseFolder(); err == nil {
 		t.Error("dialog error swallowed")
+	}
+}
+
+func TestEditorBinding(t *testing.T) {
+	s, win, _ := newStudio(t)
+	root := skillsFolder(t)
+	if _, err := s.OpenFolder(root); err != nil {
+		t.Fatal(err)
+	}
+	// Close without drafts: no question.
+	if BeforeClose(s) || win.asked != 0 {
+		t.Fatal("asked to close without unsaved changes")
+	}
+	if _, err := s.SetDraft("s/hooks/h.md", "draft"); err != nil {
+		t.Fatal(err)
+	}
+	win.quit = false
+	if !BeforeClose(s) || win.asked != 1 {
+		t.Error("closing with a draft did not ask, or did not keep the window")
+	}
+	win.quit = true
+	if BeforeClose(s) {
+		t.Error("the user said quit, the window stayed")
+	}
+
+	// Export as zip through the save dialog, then import it into another folder.
+	zipPath := filepath.Join(t.TempDir(), "s.zip")
+	win.save = zipPath
+	got, err := s.ExportSkill("s", true)
+	if err != nil || got != zipPath {
+		t.Fatalf("export: %q, %v", got, err)
+	}
+	other := t.TempDir()
+	if _, err := s.OpenFolder(other); err != nil {
+		t.Fatal(err)
+	}
+	win.open = zipPath
+	st, err := s.ImportSkills()
+	if err != nil || len(st.Skills) != 1 || st.Skills[0].Name != "s" || st.Errors != 0 {
+		t.Fatalf("import: %v %+v", err, st.Skills)
+	}
+	win.save = ""
+	if p, err := s.ExportSkill("s", true); err != nil || p != "" {
+		t.Errorf("cancelled export: %q %v", p, err)
+	}
+	if text, err := s.HooksJSONText("s"); err != nil || !strings.Contains(text, `"$schema"`) {
+		t.Errorf("hooks.json text: %v %q", err, text)
+	}
+	if sch, _ := s.HooksSchema(); !strings.Contains(sch, "after_tool_call") {
+		t.Error("schema not served")
 	}
 }

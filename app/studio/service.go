@@ -386,6 +386,9 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 		tr, _ := engine.Run(ctx, sc, enabledHooks{s.set, s.disabled}, engine.Config{Model: llm.NewMock(sc)})
 		v = buildView(tr, s.selected, s.cfg.Tokens)
 		v.Diagnostics = s.scenarios[i].info.Diagnostics
+		for _, t := range sc.Tools {
+			v.Tools = append(v.Tools, t.Name)
+		}
 		if prev != nil && prev.File == v.File {
 			v.Changes = diffViews(prev, &v)
 		}

@@ -50,6 +50,8 @@ type TraceView struct {
 	Requests    []engine.RequestInfo `json:"requests"`
 	Matrix      Matrix               `json:"matrix"`
 	Changes     []CallChange         `json:"changes"`
+	// Tools are the selected scenario's tool names (tool_filter suggestions).
+	Tools []string `json:"tools"`
 	// Draft is true when unsaved editor text went into this simulation.
 	Draft bool `json:"draft"`
 
@@ -65,7 +67,7 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 	return TraceView{
 		Status: status, File: file, Diagnostics: ds,
 		Hooks: []skills.Hook{}, Messages: []Message{}, Steps: []engine.Step{}, Calls: []Call{},
-		Requests: []engine.RequestInfo{}, Changes: []CallChange{},
+		Requests: []engine.RequestInfo{}, Changes: []CallChange{}, Tools: []string{},
 		Matrix: Matrix{Hooks: []string{}, Copies: [][]int{}, Tokens: [][]int{}, Totals: []int{}},
 	}
 }

@@ -1,0 +1,16 @@
+// Package schema ships the JSON Schemas of hooks.json and scenario files,
+// for editors (the app's raw view, VS Code) and for the tests that keep
+// them equal to the Go validators.
+package schema
+
+import _ "embed"
+
+// Hooks is the JSON Schema of hooks.json.
+//
+//go:embed hooks.schema.json
+var Hooks string
+
+// Scenario is the JSON Schema of scenario files.
+//
+//go:embed scenario.schema.json
+var Scenario string
