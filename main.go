@@ -14,6 +14,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"hookstudio/app/bind"
+	"hookstudio/app/history"
 	"hookstudio/app/studio"
 	"hookstudio/app/tokens"
 	examples "hookstudio/skills"
@@ -35,11 +36,25 @@ func main() {
 		log.Fatal(err)
 	}
 	emitter := &bind.Emitter{}
-	svc, err := studio.New(studio.Config{DataDir: dataDir, Examples: examples.FS, Tokens: counter, Emit: emitter.Emit})
+	cfg := studio.Config{DataDir: dataDir, Examples: examples.FS, Tokens: counter, Emit: emitter.Emit}
+	// The app works without its history: a database that cannot be opened
+	// at all is reported and left alone.
+	store, err := history.Open(context.Background(), history.DefaultPath(dataDir))
+	if err != nil {
+		log.Printf("hook studio: run history unavailable: %v", err)
+	} else {
+		defer store.Close()
+		cfg.History = store
+	}
+	svc, err := studio.New(cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
+	if store != nil && store.Recovered != nil {
+		svc.Notify(store.Recovered.Message())
+	}
 	studioBinding := bind.NewStudio(svc)
+	historyBinding := bind.NewHistory(store, counter)
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)
@@ -55,6 +70,7 @@ func main() {
 		Linux:       &linux.Options{Icon: icon, ProgramName: "hookstudio"},
 		OnStartup: func(ctx context.Context) {
 			emitter.Start(ctx)
+			bind.StartHistory(ctx, historyBinding)
 			if err := bind.Start(ctx, studioBinding, bind.NativeWindow{Ctx: ctx}); err != nil {
 				log.Printf("hook studio: %v", err)
 			}

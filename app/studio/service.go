@@ -19,6 +19,7 @@ import (
 
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/history"
 	"hookstudio/app/llm"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
@@ -40,7 +41,17 @@ type Config struct {
 	// Debounce is how long a path must be quiet before a reload; small,
 	// because the user is waiting to see the effect of a save.
 	Debounce time.Duration
+	// History, if set, keeps every simulation (not draft previews).
+	History Recorder
 }
+
+// Recorder stores runs.
+type Recorder interface {
+	SaveRun(ctx context.Context, in history.RunInput) (history.RunID, error)
+}
+
+// EventRun announces a run stored in the history.
+const EventRun = "history:run"
 
 // SkillInfo is a skill as the skills panel shows it.
 type SkillInfo struct {
@@ -98,6 +109,7 @@ type Service struct {
 	disabled    map[string]bool
 	drafts      map[string][]byte // unsaved editor text by root-relative path
 	view        TraceView
+	pending     *history.RunInput // the last simulation, to record once emitted
 
 	reload    chan struct{}   // capacity 1: pending reloads coalesce
 	base      context.Context // the service's lifetime, from Start: watchers outlive calls
@@ -213,6 +225,7 @@ func (s *Service) Open(ctx context.Context, folder string) (State, error) {
 
 	s.cfg.Emit(EventState, st)
 	s.cfg.Emit(EventTrace, view)
+	s.record(ctx)
 	return st, err
 }
 
@@ -233,21 +246,26 @@ func (s *Service) Trace() TraceView {
 // Select simulates the scenario file (relative to the root).
 func (s *Service) Select(ctx context.Context, file string) (TraceView, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if !slices.ContainsFunc(s.scenarios, func(l loadedScenario) bool { return l.info.File == file }) {
-		return s.view, fmt.Errorf("no scenario %q in %s", file, s.root)
+		v := s.view
+		s.mu.Unlock()
+		return v, fmt.Errorf("no scenario %q in %s", file, s.root)
 	}
 	s.selected = file
 	s.view = s.simulateLocked(ctx, nil)
-	return s.view, nil
+	v := s.view
+	s.mu.Unlock()
+	s.record(ctx)
+	return v, nil
 }
 
 // SetSkillEnabled includes or leaves out a skill's hooks in the simulation.
 func (s *Service) SetSkillEnabled(ctx context.Context, name string, enabled bool) (TraceView, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.set == nil || s.set.Skill(name) == nil {
-		return s.view, fmt.Errorf("no skill %q in %s", name, s.root)
+		v := s.view
+		s.mu.Unlock()
+		return v, fmt.Errorf("no skill %q in %s", name, s.root)
 	}
 	if enabled {
 		delete(s.disabled, name)
@@ -256,7 +274,10 @@ func (s *Service) SetSkillEnabled(ctx context.Context, name string, enabled bool
 	}
 	prev := s.view
 	s.view = s.simulateLocked(ctx, &prev)
-	return s.view, nil
+	v := s.view
+	s.mu.Unlock()
+	s.record(ctx)
+	return v, nil
 }
 
 // SetDraft shows unsaved text of a hook file (hooks.json or a prompt, path
@@ -324,6 +345,28 @@ func (s *Service) reloadNow(ctx context.Context) {
 	s.mu.Unlock()
 	s.cfg.Emit(EventState, st)
 	s.cfg.Emit(EventTrace, view)
+	s.record(ctx)
+}
+
+// record stores the last simulation in the history, after the frontend
+// already has it: a slow disk must not delay what the user is waiting for.
+func (s *Service) record(ctx context.Context) {
+	s.mu.Lock()
+	in, root := s.pending, s.root
+	s.pending = nil
+	s.mu.Unlock()
+	if in == nil || s.cfg.History == nil {
+		return
+	}
+	in.ScenarioData, _ = os.ReadFile(filepath.Join(root, filepath.FromSlash(in.ScenarioFile)))
+	id, err := s.cfg.History.SaveRun(ctx, *in)
+	if err != nil {
+		s.mu.Lock()
+		s.notice = fmt.Sprintf("could not record the run in the history: %v", err)
+		s.mu.Unlock()
+		return
+	}
+	s.cfg.Emit(EventRun, id)
 }
 
 func (s *Service) scanScenariosLocked(ctx context.Context) {
@@ -383,8 +426,13 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 		v.Scenario = s.scenarios[i].info.Name
 	default:
 		sc := s.scenarios[i].sc
+		started := time.Now()
 		tr, _ := engine.Run(ctx, sc, enabledHooks{s.set, s.disabled}, engine.Config{Model: llm.NewMock(sc)})
 		v = buildView(tr, s.selected, s.cfg.Tokens)
+		if len(s.drafts) == 0 {
+			s.pending = &history.RunInput{Trace: tr, ScenarioFile: s.selected, Backend: "mock", Source: history.SourceLive,
+				Started: started, Ended: time.Now(), Tokens: s.cfg.Tokens}
+		}
 		v.Diagnostics = s.scenarios[i].info.Diagnostics
 		for _, t := range sc.Tools {
 			v.Tools = append(v.Tools, t.Name)
@@ -482,4 +530,11 @@ func (s *Service) stopWatcherLocked() {
 	s.stopWatch()
 	<-s.watchDone
 	s.stopWatch, s.watchDone = nil, nil
+}
+
+// Notify shows a notice in the app (e.g. a damaged database was moved aside).
+func (s *Service) Notify(msg string) {
+	s.mu.Lock()
+	s.notice = msg
+	s.mu.Unlock()
 }

@@ -11,6 +11,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"hookstudio/app/history"
 	"hookstudio/app/tokens"
 )
 
@@ -318,4 +319,54 @@ func TestDraftsPreviewWithoutSaving(t *testing.T) {
 			t.Errorf("SetDraft(%q) err = %v", bad, err)
 		}
 	}
+}
+
+type fakeRecorder struct {
+	mu   sync.Mutex
+	runs []history.RunInput
+}
+
+func (f *fakeRecorder) SaveRun(_ context.Context, in history.RunInput) (history.RunID, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runs = append(f.runs, in)
+	return history.RunID(len(f.runs)), nil
+}
+
+func (f *fakeRecorder) count() int { f.mu.Lock(); defer f.mu.Unlock(); return len(f.runs) }
+
+func TestRunsAreRecordedButNotDrafts(t *testing.T) {
+	rec := &fakeRecorder{}
+	ev := &recorder{}
+	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: ev.emit, History: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { cancel(); s.Close() }()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Open(ctx, skillsRoot(t)); err != nil {
+		t.Fatal(err)
+	}
+	if rec.count() != 1 || rec.runs[0].Source != history.SourceLive || len(rec.runs[0].ScenarioData) == 0 || rec.runs[0].Trace == nil {
+		t.Fatalf("after open: %d runs %+v", rec.count(), rec.runs)
+	}
+	if _, err := s.SetDraft(ctx, "files/hooks/hint.md", "draft"); err != nil {
+		t.Fatal(err)
+	}
+	if rec.count() != 1 {
+		t.Error("a draft preview was recorded")
+	}
+	if _, err := s.DiscardDraft(ctx, "files/hooks/hint.md"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetSkillEnabled(ctx, "files", false); err != nil {
+		t.Fatal(err)
+	}
+	if rec.count() != 3 {
+		t.Errorf("runs recorded = %d, want 3", rec.count())
+	}
+	ev.waitFor(t, 0, func(e event) bool { return e.name == EventRun })
 }

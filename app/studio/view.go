@@ -118,3 +118,10 @@ func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
 	}
 	return v
 }
+
+// RunView is a stored run opened read-only in the simulator.
+func RunView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
+	v := buildView(tr, file, tc)
+	v.Changes = []CallChange{}
+	return v
+}
