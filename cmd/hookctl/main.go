@@ -24,7 +24,7 @@ const usage = `hookctl — validate and simulate skill hooks
 Usage:
   hookctl validate [SKILLS_DIR] [--json]
   hookctl simulate [--skills DIR] SCENARIO [--json] [--full] [--color=auto|always|never]
-                   [--db PATH] [--no-history]
+                   [--db PATH] [--no-history] [--provider PROFILE [--profiles PATH]]
   hookctl history list [--scenario S] [--skill K] [--source cli|app|live]
                        [--since DATE] [--until DATE] [--limit N] [--json] [--db PATH]
   hookctl history show RUN [--json [--trace]] [--db PATH]
@@ -35,7 +35,9 @@ Usage:
 
 SKILLS_DIR defaults to ./skills when it exists, else the current folder.
 simulate records each run in the history (history.db in the app's data
-folder, or --db PATH); history reads it.
+folder, or --db PATH); history reads it. --provider runs the scenario against
+a real model endpoint from profiles.json (docs/providers.md); its key comes
+from the OS keyring or OPENAI_API_KEY / ANTHROPIC_API_KEY.
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
 `
 

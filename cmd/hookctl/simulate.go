@@ -13,7 +13,6 @@ import (
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
 	"hookstudio/app/history"
-	"hookstudio/app/llm"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
 )
@@ -26,6 +25,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	color := fs.String("color", "auto", "colour output: auto, always or never")
 	db := fs.String("db", "", "history database (default: history.db in the app's data folder)")
 	noHistory := fs.Bool("no-history", false, "do not record the run in the history")
+	prov := addProviderFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -63,8 +63,14 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return exitProblems, nil
 	}
 
+	run, err := prov.setup(ctx, sc, stderr)
+	if err != nil {
+		return 0, err
+	}
+	defer run.cancel(nil)
 	started := time.Now()
-	tr, runErr := engine.Run(ctx, sc, set, engine.Config{Model: llm.NewMock(sc)})
+	tr, runErr := engine.Run(run.ctx, sc, set, run.cfg)
+	runErr = run.explain(runErr)
 	ended := time.Now()
 	if *asJSON {
 		if err := writeJSON(stdout, tr.Document()); err != nil {
@@ -78,7 +84,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if !*noHistory {
 		data, _ := os.ReadFile(pos[0]) // read moments ago by loadScenario
 		recordRun(ctx, stderr, *db, history.RunInput{Trace: tr, ScenarioFile: sc.File, ScenarioData: data,
-			Backend: "mock", Source: history.SourceCLI, Started: started, Ended: ended})
+			Backend: run.backend, Source: history.SourceCLI, Started: started, Ended: ended})
 	}
 	if runErr != nil {
 		return exitProblems, fmt.Errorf("simulation stopped: %w", runErr)
