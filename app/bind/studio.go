@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"hookstudio/app/profiles"
 	"hookstudio/app/studio"
 	"hookstudio/schema"
 )
@@ -219,3 +220,55 @@ func (s *Studio) ImportSkills() (studio.State, error) {
 
 // HooksSchema is the JSON Schema of hooks.json, for the raw view.
 func (s *Studio) HooksSchema() (string, error) { return schema.Hooks, nil }
+
+// Profiles lists endpoint profiles with where each key comes from.
+func (s *Studio) Profiles() ([]studio.ProfileInfo, error) {
+	ps := s.svc.Profiles()
+	list, err := ps.List()
+	out := make([]studio.ProfileInfo, 0, len(list))
+	for _, p := range list {
+		out = append(out, studio.ProfileInfo{Profile: p, KeySource: ps.KeySource(p)})
+	}
+	return out, err
+}
+
+// SaveProfile adds or replaces a profile; a non-empty key goes to the OS
+// keyring, never to a file.
+func (s *Studio) SaveProfile(p profiles.Profile, key string) error {
+	ps := s.svc.Profiles()
+	if err := ps.Put(p); err != nil {
+		return err
+	}
+	if key != "" {
+		return ps.SetKey(p, key)
+	}
+	return nil
+}
+
+// DeleteProfile removes a profile and its key.
+func (s *Studio) DeleteProfile(name string) error { return s.svc.Profiles().Delete(name) }
+
+// TestConnection sends one minimal request with the profile.
+func (s *Studio) TestConnection(name string) (profiles.Result, error) {
+	ps := s.svc.Profiles()
+	p, err := ps.Get(name)
+	if err != nil {
+		return profiles.Result{}, err
+	}
+	return ps.TestConnection(s.context(), p), nil
+}
+
+// StartRun runs the selected scenario against a real model.
+func (s *Studio) StartRun(opts studio.RunOptions) error { return s.svc.StartRun(opts) }
+
+// Resume continues a paused run; step pauses again before the next call.
+func (s *Studio) Resume(step bool) error { return s.svc.Resume(step) }
+
+// AnswerTool gives the result of the tool call the run waits for.
+func (s *Studio) AnswerTool(result string) error { return s.svc.AnswerTool(result) }
+
+// CancelRun stops the run and its request in flight.
+func (s *Studio) CancelRun() error { return s.svc.CancelRun() }
+
+// SaveRunAsScenario turns the last real run into a mock scenario file.
+func (s *Studio) SaveRunAsScenario() (string, error) { return s.svc.SaveRunAsScenario(s.context()) }

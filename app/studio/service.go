@@ -21,6 +21,7 @@ import (
 	"hookstudio/app/engine"
 	"hookstudio/app/history"
 	"hookstudio/app/llm"
+	"hookstudio/app/profiles"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
 	"hookstudio/app/watch"
@@ -43,6 +44,8 @@ type Config struct {
 	Debounce time.Duration
 	// History, if set, keeps every simulation (not draft previews).
 	History Recorder
+	// Profiles overrides where endpoint profiles and keys come from (tests).
+	Profiles *profiles.Store
 }
 
 // Recorder stores runs.
@@ -110,6 +113,8 @@ type Service struct {
 	drafts      map[string][]byte // unsaved editor text by root-relative path
 	view        TraceView
 	pending     *history.RunInput // the last simulation, to record once emitted
+	run         *realRun          // a run against a real model, if one is going
+	lastRun     *realRun          // the last finished one, for "save as scenario"
 
 	reload    chan struct{}   // capacity 1: pending reloads coalesce
 	base      context.Context // the service's lifetime, from Start: watchers outlive calls
