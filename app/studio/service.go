@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"maps"
 	"os"
@@ -453,13 +452,10 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 
 var palette = []string{"#2f80ed", "#9b51e0", "#27ae60", "#eb5757", "#f2994a", "#00a3a3", "#d6409f", "#8d6e63", "#5c6bc0", "#c0a000"}
 
-// skillColor is stable per name, so a skill keeps its colour when others
-// are added or removed.
-func skillColor(name string) string {
-	h := fnv.New32a()
-	h.Write([]byte(name))
-	return palette[h.Sum32()%uint32(len(palette))]
-}
+// skillColor goes by the skill's place in the folder: ten skills get ten
+// different colours, which matters more than keeping a colour when a skill
+// is added before it.
+func skillColor(i int) string { return palette[i%len(palette)] }
 
 func (s *Service) stateLocked() State {
 	st := State{Root: s.root, RootMissing: s.rootMissing, Recent: slices.Clone(s.settings.Recent), Selected: s.selected,
@@ -472,14 +468,14 @@ func (s *Service) stateLocked() State {
 		st.Drafts = []string{}
 	}
 	if s.set != nil {
-		for _, sk := range s.set.Skills {
+		for i, sk := range s.set.Skills {
 			if sk.Hooks == nil {
 				sk.Hooks = []skills.Hook{}
 			}
 			if sk.Diagnostics == nil {
 				sk.Diagnostics = []diag.Diagnostic{}
 			}
-			st.Skills = append(st.Skills, SkillInfo{Skill: sk, Enabled: !s.disabled[sk.Name], Color: skillColor(sk.Name)})
+			st.Skills = append(st.Skills, SkillInfo{Skill: sk, Enabled: !s.disabled[sk.Name], Color: skillColor(i)})
 		}
 	}
 	var all []diag.Diagnostic
