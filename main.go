@@ -77,7 +77,7 @@ func main() {
 		},
 		OnBeforeClose: func(context.Context) bool { return bind.BeforeClose(studioBinding) },
 		OnShutdown:    func(context.Context) { bind.Stop(studioBinding) },
-		Bind:          []any{studioBinding},
+		Bind:          []any{studioBinding, historyBinding},
 	})
 	if err != nil {
 		log.Fatal(err)
