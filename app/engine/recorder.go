@@ -16,6 +16,9 @@ func (t *Trace) begin(k StepKind, pos at, timing skills.Timing, ref int32) int {
 		kind: k, phase: pos.phase, timing: timing, req: pos.req, round: pos.round, ref: ref,
 		addFrom: n, addTo: n, remFrom: r, remTo: r,
 	})
+	if k := len(t.Requests); k > 0 {
+		t.Requests[k-1].LastStep = len(t.steps) - 1 // a request in progress ends here so far
+	}
 	return len(t.steps) - 1
 }
 

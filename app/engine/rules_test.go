@@ -421,3 +421,21 @@ func TestCallHooks(t *testing.T) {
 		t.Errorf("cancel before call 1: err %v, %d calls, status %s", err, len(tr.Calls), tr.Status)
 	}
 }
+
+// TestRequestListedWhileRunning: a run paused before a call already lists
+// the request in progress, with its steps so far.
+func TestRequestListedWhileRunning(t *testing.T) {
+	sc := scenario.Scenario{EnableTools: true, Tools: tools, Requests: []scenario.Request{loop(calls("a"))}}
+	checked := false
+	_, err := Run(context.Background(), &sc, hookList{}, Config{Model: script{&sc},
+		BeforeCall: func(_ context.Context, tr *Trace, c int) error {
+			if c == 1 {
+				r := tr.Requests
+				checked = len(r) == 1 && r[0].LastStep == tr.Calls[1].Step && slices.Equal(r[0].Calls, []int{0, 1})
+			}
+			return nil
+		}})
+	if err != nil || !checked {
+		t.Errorf("request not listed while running (err %v)", err)
+	}
+}

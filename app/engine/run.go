@@ -111,7 +111,9 @@ func (r *runner) request(ctx context.Context, i int) error {
 	if req.EnabledSkills != nil {
 		enabled = req.EnabledSkills
 	}
-	info := RequestInfo{Index: i, User: req.User, EnabledSkills: enabled, FirstStep: len(t.steps), Calls: []int{}, Yielded: []string{}}
+	// The request is listed from its start, so a paused run shows it.
+	t.Requests = append(t.Requests, RequestInfo{Index: i, User: req.User, EnabledSkills: enabled, FirstStep: len(t.steps), Calls: []int{}, Yielded: []string{}})
+	info := &t.Requests[len(t.Requests)-1]
 	var hookRefs []int32
 	for _, h := range r.src.Hooks(enabled) {
 		hookRefs = append(hookRefs, t.hookRef(&h))
@@ -138,13 +140,12 @@ func (r *runner) request(ctx context.Context, i int) error {
 	t.add(msg{content: req.User, role: skills.User, origin: OriginUserInput, req: int32(i)})
 
 	inject(Event{Timing: skills.AfterUserInput, Tool: -1})
-	reply, err := r.flow(ctx, hm, &info, inject)
+	reply, err := r.flow(ctx, hm, info, inject)
 	if err == nil {
 		t.begin(StepReply, hm.pos, "", -1)
 		info.Reply = reply
 	}
 	info.LastStep = len(t.steps) - 1
-	t.Requests = append(t.Requests, info)
 	if err != nil {
 		return err
 	}

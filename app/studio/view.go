@@ -75,9 +75,13 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 // buildView materialises a trace for the frontend.
 func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
 	v := emptyView(string(tr.Status), file, nil)
-	v.Scenario, v.Error, v.Hooks, v.Requests, v.Steps = tr.Scenario, tr.Error, tr.Hooks, tr.Requests, tr.Steps()
-	if v.Hooks == nil {
-		v.Hooks = []skills.Hook{}
+	v.Scenario, v.Error, v.Steps = tr.Scenario, tr.Error, tr.Steps()
+	// Lists are never null in a view: the frontend indexes them directly.
+	if tr.Hooks != nil {
+		v.Hooks = tr.Hooks
+	}
+	if tr.Requests != nil {
+		v.Requests = tr.Requests
 	}
 	v.Messages = make([]Message, tr.NumMessages())
 	for id := range v.Messages {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import * as api from './lib/api';
 import type { Step, StudioState } from './lib/api';
 import { breakpointForStep, hasCursor, hasView, initialState, reducer, type Breakpoint } from './debugger/machine';
@@ -11,6 +11,16 @@ import { BottomPanel } from './components/BottomPanel';
 import { HelpOverlay } from './components/HelpOverlay';
 import { skillColors } from './components/util';
 import { ErrorIcon } from './components/Icons';
+import { EditorStore, isDirty } from './editor/store';
+import { useEditorSnapshot } from './editor/useEditorSnapshot';
+
+// CodeMirror is loaded with the editor, not with the simulator
+const EditorPanel = lazy(() => import('./editor/EditorPanel').then((m) => ({ default: m.EditorPanel })));
+import { useEditorKeys } from './editor/useEditorKeys';
+import { cx } from './components/util';
+import { RunPanel } from './run/RunPanel';
+import { HistoryView } from './history/HistoryView';
+import { ViewToggle, isHistoryKey, type AppView } from './history/ViewToggle';
 
 function readTheme(): Theme {
   try {
@@ -25,8 +35,23 @@ export function App() {
   const [help, setHelp] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [theme, setTheme] = useState<Theme>(readTheme);
+  const [runOpen, setRunOpen] = useState(false);
+  const [mode, setMode] = useState<AppView>('simulator'); // the live simulator or the run history
 
   const fail = useCallback((e: unknown) => setError(String(e)), []);
+  // the editor: open files, unsaved text, histories; drafts re-simulate through traceUpdated
+  const [store] = useState(() => new EditorStore(api, (v) => dispatch({ type: 'traceUpdated', view: v })));
+  const editorSnap = useEditorSnapshot(store);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [newHookRequest, setNewHookRequest] = useState(0);
+  useEditorKeys(store, editing !== null);
+  useEffect(() => () => store.dispose(), [store]);
+  const unsaved = editorSnap.order.filter((f) => isDirty(editorSnap.files[f])).length;
+  useEffect(() => {
+    if (!editorSnap.toast) return;
+    const t = setTimeout(() => store.clearToast(), editorSnap.toast.kind === 'err' ? 6000 : 2500);
+    return () => clearTimeout(t);
+  }, [editorSnap.toast, store]);
 
   // initial load + backend events (every subscription undone on unmount)
   useEffect(() => {
@@ -34,10 +59,10 @@ export function App() {
     dispatch({ type: 'loadStart' });
     api.getState().then((s) => { if (alive) setStudio(s); }).catch(fail);
     api.getTrace().then((v) => { if (alive) dispatch({ type: 'load', view: v }); }).catch(fail);
-    const offState = api.subscribe('studio:state', (s) => setStudio(s));
+    const offState = api.subscribe('studio:state', (s) => { setStudio(s); void store.checkDisk(); });
     const offTrace = api.subscribe('studio:trace', (v) => dispatch({ type: 'traceUpdated', view: v }));
     return () => { alive = false; offState(); offTrace(); };
-  }, [fail]);
+  }, [fail, store]);
 
   // a simulated run reaches its next breakpoint at once
   useEffect(() => { if (dbg.status === 'running') dispatch({ type: 'tick' }); }, [dbg]);
@@ -75,14 +100,21 @@ export function App() {
     api.setSkillEnabled(skill, enabled).then((v) => dispatch({ type: 'traceUpdated', view: v })).catch(fail);
   }, [fail]);
 
+  const createSkill = useCallback((name: string) => api.createSkill(name).then((s) => { setStudio(s); setEditing(name); }), []);
+  const importSkills = useCallback(() => {
+    api.importSkills().then((s) => { setStudio(s); store.toast('Import finished'); }).catch((e) => store.toast(`Import failed: ${String(e)}`, 'err'));
+  }, [store]);
+  const newHook = useCallback((skill: string) => { setEditing(skill); setNewHookRequest((n) => n + 1); }, []);
+
   // keyboard
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       const typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable) && (t as HTMLInputElement).type !== 'checkbox';
+      if (isHistoryKey(e)) { e.preventDefault(); setMode((m) => (m === 'history' ? 'simulator' : 'history')); return; }
       if (e.key === 'Escape') { if (help) { e.preventDefault(); setHelp(false); } return; }
       if (e.key === 'F1' || (e.key === '?' && !typing)) { e.preventDefault(); setHelp(true); return; }
-      if (typing) return;
+      if (typing || mode === 'history') return; // the history view handles its own keys
       const ctrl = e.ctrlKey || e.metaKey;
       if (e.key === 'F10') { e.preventDefault(); dispatch({ type: e.shiftKey ? 'stepBack' : 'stepForward' }); }
       else if (e.key === 'F5' && ctrl && e.shiftKey) { e.preventDefault(); dispatch({ type: 'restart' }); }
@@ -94,7 +126,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [help, step, view, toggleBp]);
+  }, [help, step, view, toggleBp, mode]);
 
   const problems = useMemo(() => {
     if (!studio) return [];
@@ -114,7 +146,10 @@ export function App() {
 
   return (
     <div className="app">
-      <TopBar state={studio} theme={theme} onTheme={setTheme} onChooseFolder={chooseFolder} onOpenRecent={openRecent} onSelectScenario={selectScenario} onHelp={() => setHelp(true)} />
+      <div className="topline">
+      <TopBar unsaved={unsaved} state={studio} theme={theme} onTheme={setTheme} onChooseFolder={chooseFolder} onOpenRecent={openRecent} onSelectScenario={selectScenario} onHelp={() => setHelp(true)} />
+      <ViewToggle view={mode} onChange={setMode} />
+      </div>
       {error && (
         <div className="banner banner-err" role="alert">
           {error} <button type="button" className="linkbtn" onClick={() => setError(null)}>dismiss</button>
@@ -123,8 +158,18 @@ export function App() {
       {studio?.notice && (
         <div className="banner banner-warn" role="status">{studio.notice}</div>
       )}
-      <div className="main">
-        <SkillsPanel state={studio} breakpoints={dbg.breakpoints} onToggleSkill={toggleSkill} onToggleHookBreakpoint={(id) => toggleBp({ kind: 'hook', key: id })} />
+      {mode === 'history' ? <HistoryView studio={studio} color={color} onLive={() => setMode('simulator')} /> : (
+      <div className={cx('main', editing && 'editing')}>
+        {editing ? (
+          <Suspense fallback={<aside className="editor"><div className="empty-state">Loading the editor…</div></aside>}>
+            <EditorPanel key={editing} store={store} skill={editing} state={studio} view={view} onClose={() => setEditing(null)} newHookRequest={newHookRequest} />
+          </Suspense>
+        ) : (
+          <SkillsPanel
+            state={studio} breakpoints={dbg.breakpoints} onToggleSkill={toggleSkill} onToggleHookBreakpoint={(id) => toggleBp({ kind: 'hook', key: id })}
+            onEditSkill={setEditing} onNewHook={newHook} onNewSkill={createSkill} onImport={importSkills} drafts={[...(studio?.drafts ?? []), ...editorSnap.order.filter((f) => isDirty(editorSnap.files[f]))]}
+          />
+        )}
         <section className="centre" aria-label="Simulator">
           <div className="debugbar">
             <button type="button" className="iconbtn" title="Continue (F5)" aria-label="Continue" disabled={dbg.status !== 'paused'} onClick={() => dispatch({ type: 'continue' })}>▶</button>
@@ -132,7 +177,9 @@ export function App() {
             <button type="button" className="iconbtn" title="Step forward (F10)" aria-label="Step forward" disabled={dbg.status !== 'paused'} onClick={() => dispatch({ type: 'stepForward' })}>↷</button>
             <button type="button" className="iconbtn" title="Restart (Ctrl+Shift+F5)" aria-label="Restart" disabled={!hasCursor(dbg)} onClick={() => dispatch({ type: 'restart' })}>⟲</button>
             <span className={`status status-${dbg.status}`} data-testid="status">{statusText}</span>
+            {view?.draft && <span className="badge badge-unsaved" data-testid="draft-preview" title="The simulation includes unsaved editor text; save to make it permanent">preview of unsaved edits</span>}
             <span className="spacer" />
+            <button type="button" className="btn" data-testid="run-open" title="Run the selected scenario against a real model" onClick={() => setRunOpen(true)}>Run with model ▸</button>
             {view && step && (
               <span className="muted small">
                 {view.scenario} · step {cursor + 1}/{view.steps.length} · {view.calls.length} LLM calls · rev {view.revision}
@@ -193,7 +240,15 @@ export function App() {
           onToggleEveryCall={() => toggleBp({ kind: 'call', key: '*' })}
         />
       </div>
+      )}
+      <RunPanel open={runOpen} onClose={() => setRunOpen(false)} breakpoints={dbg.breakpoints} color={color} onOpenHistory={() => { setRunOpen(false); setMode('history'); }} scenario={selected ? { file: selected.file, name: selected.name, valid: selected.valid } : undefined} />
       {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {editorSnap.toast && (
+        <div key={editorSnap.toast.id} className={cx('toast', editorSnap.toast.kind === 'err' && 'toast-err')} role="status" data-testid="toast">
+          {editorSnap.toast.text}
+          <button type="button" className="linkbtn" onClick={() => store.clearToast()} aria-label="dismiss">✕</button>
+        </div>
+      )}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render } from '@testing-library/react';
 import seed from '../fixtures/seed-diagrams.json';
 import type { TraceView } from '../lib/api';
-import { FlowView, nodeOf } from './FlowView';
+import { FlowView, nodeOf, visitedAt } from './FlowView';
 
 const view = seed as TraceView;
 
@@ -15,6 +15,16 @@ describe('FlowView', () => {
     expect(kinds('cp5')).toContain('remove:after_tool_call'); // the in-loop remove
     expect(nodeOf(view.steps[view.calls[0]!.step])).toBe('plan');
     expect(nodeOf(view.steps[view.calls[1]!.step])).toBe('agent');
+  });
+
+  it('marks the nodes the request has passed through up to the cursor', () => {
+    for (const s of view.steps) {
+      const req = view.requests[s.request]!;
+      const want = new Set<string>();
+      for (let i = req.first_step; i <= s.index; i++) { const n = nodeOf(view.steps[i]); if (n) want.add(n); }
+      expect(visitedAt(view, s.index), `step ${s.index}`).toEqual(want);
+    }
+    expect(visitedAt(view, -1).size).toBe(0);
   });
 
   it('highlights the node of the current step, shows the round, and toggles checkpoint breakpoints', () => {

@@ -27,6 +27,30 @@ export function nodeOf(s: Step | undefined): NodeId | null {
   }
 }
 
+/** For each request: the first step at which each node is reached (computed once per view). */
+const firstVisits = new WeakMap<TraceView, Map<number, Map<NodeId, number>>>();
+
+/** The nodes the request of step `cursor` has passed through, up to and including that step. */
+export function visitedAt(view: TraceView, cursor: number): Set<NodeId> {
+  const visited = new Set<NodeId>();
+  const step = view.steps[cursor];
+  const req = step ? view.requests[step.request] : undefined;
+  if (!step || !req) return visited;
+  let byReq = firstVisits.get(view);
+  if (!byReq) { byReq = new Map(); firstVisits.set(view, byReq); }
+  let first = byReq.get(step.request);
+  if (!first) {
+    first = new Map();
+    for (let i = req.first_step; i <= req.last_step && i < view.steps.length; i++) {
+      const n = nodeOf(view.steps[i]);
+      if (n && !first.has(n)) first.set(n, i);
+    }
+    byReq.set(step.request, first);
+  }
+  for (const [n, i] of first) if (i <= cursor) visited.add(n);
+  return visited;
+}
+
 interface N { id: NodeId; x: number; y: number; w: number; label: string; sub?: string; cp?: number; shape?: 'diamond' | 'pill' }
 const H = 30;
 const NODES: N[] = [
@@ -83,9 +107,7 @@ interface Props {
 export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint }: Props) {
   const step = view.steps[cursor];
   const current = nodeOf(step);
-  const visited = new Set<NodeId>();
-  const req = step ? view.requests[step.request] : undefined;
-  if (step && req) for (let i = req.first_step; i <= cursor; i++) { const n = nodeOf(view.steps[i]); if (n) visited.add(n); }
+  const visited = visitedAt(view, cursor);
   const round = step?.round;
   return (
     <div className="flow" aria-label="Request flow">

@@ -7,6 +7,11 @@ export const SHORTCUTS: [string, string][] = [
   ['Ctrl+Shift+F5 / Ctrl+R', 'Restart from the first step'],
   ['F9', "Toggle a breakpoint on the current step's LLM call / checkpoint / hook"],
   ['Home / End', 'First / last step'],
+  ['Ctrl+S', 'Editor: save the current file'],
+  ['Ctrl+Shift+S', 'Editor: save all unsaved files'],
+  ['Ctrl+Z', 'Editor: undo the last edit of the current file'],
+  ['Ctrl+Shift+Z / Ctrl+Y', 'Editor: redo'],
+  ['Ctrl+Space', 'Raw hooks.json: complete keys and values from the schema'],
   ['? / F1', 'Open this help'],
   ['Esc', 'Close this help / menus'],
 ];
@@ -38,6 +43,7 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
           <li><b>INJECTED</b> / <b>REMOVED</b> mark what this step changed; removed messages stay as struck-through ghosts.</li>
           <li><b>History copies</b> are persistent hook messages the frontend carried into later requests; the model sees them again.</li>
           <li>Save a hook's <code>.md</code> in any editor: the trace is re-simulated and changed LLM calls are highlighted.</li>
+          <li><b>Editor</b>: “Edit” on a skill opens it next to the simulator. Unsaved edits are previewed at once (“preview of unsaved edits”); a ● marks unsaved files. If a file changes on disk meanwhile, you choose: keep mine, take the disk's, or merge.</li>
         </ul>
       </div>
     </div>

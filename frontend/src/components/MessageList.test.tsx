@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import seed from '../fixtures/seed-diagrams.json';
 import type { TraceView } from '../lib/api';
-import { MessageList, originLabel, isLong } from './MessageList';
+import { estimate, MessageList, originLabel, isLong, TOOL_CALLS_SHOWN } from './MessageList';
 import { skillColors } from './util';
 
 const view = seed as TraceView;
@@ -78,6 +78,38 @@ describe('MessageList', () => {
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('[onerror]')).toBeNull();
     expect(card(m.id).querySelector('code')?.textContent).toBe('code');
+  });
+
+  it('collapses a card with many tool calls and lists them all on click', () => {
+    const v: TraceView = structuredClone(view);
+    const m = v.messages.find((x) => x.request === 0 && x.origin === 'assistant' && x.tool_calls?.length)!;
+    const c = v.calls.find((x) => x.request === 0 && x.step > m.created)!;
+    m.tool_calls = Array.from({ length: 60 }, (_, i) => ({ id: `t${i}`, name: 'read_file', arguments: { path: `f${i}.go` }, result: '' }));
+    render(<MessageList view={v} cursor={c.step} color={color} />);
+    const el = card(m.id);
+    expect(el.querySelectorAll('.toolcalls code')).toHaveLength(TOOL_CALLS_SHOWN);
+    expect(within(el).getByText('… 55 more')).toBeTruthy();
+    fireEvent.click(within(el).getByRole('button', { name: 'Show all (60 tool calls)' }));
+    expect(card(m.id).querySelectorAll('.toolcalls code')).toHaveLength(60);
+    expect(within(card(m.id)).getByText('→ read_file({"path":"f59.go"})')).toBeTruthy();
+    fireEvent.click(within(card(m.id)).getByRole('button', { name: 'Show less' }));
+    expect(card(m.id).querySelectorAll('.toolcalls code')).toHaveLength(TOOL_CALLS_SHOWN);
+  });
+
+  it('shows the first tool calls of a long model answer, all on click', () => {
+    const v: TraceView = structuredClone(view);
+    const c = v.calls.find((x) => x.tool_calls?.length)!;
+    c.tool_calls = Array.from({ length: 40 }, (_, i) => ({ id: `t${i}`, name: 'read_file', arguments: { path: `f${i}.go` }, result: '' }));
+    const { container } = render(<MessageList view={v} cursor={c.step} color={color} />);
+    expect(container.querySelectorAll('.answer-tc')).toHaveLength(TOOL_CALLS_SHOWN);
+    fireEvent.click(screen.getByRole('button', { name: 'Show all (40 tool calls)' }));
+    expect(container.querySelectorAll('.answer-tc')).toHaveLength(40);
+  });
+
+  it('estimates a one-line card close to its styled height', () => {
+    const m = view.messages.find((x) => x.content && !x.content.includes('\n') && x.content.length < 40 && !x.tool_calls)!;
+    expect(estimate({ message: m, injected: false, removedHere: false })).toBe(57); // 56.85 in Chromium
+    expect(estimate(undefined)).toBeGreaterThan(0);
   });
 
   it('originLabel and isLong', () => {

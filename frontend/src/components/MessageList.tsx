@@ -1,6 +1,6 @@
-import { useCallback, useMemo, useState } from 'react';
-import type { Message, MessageRow, TraceView } from '../lib/api';
-import { rowsAt, stepLabel } from '../lib/api';
+import { memo, useCallback, useMemo, useState } from 'react';
+import type { LLMCall, Message, MessageRow, ToolCall, TraceView } from '../lib/api';
+import { listAt, stepLabel } from '../lib/api';
 import { Markdown } from './Markdown';
 import { VirtualList } from './VirtualList';
 import { cx, fmt, glyph } from './util';
@@ -43,12 +43,28 @@ interface CardProps {
   onToggle: (id: number) => void;
 }
 
-export function MessageCard({ row, color, expanded, onToggle }: CardProps) {
+/** Tool calls a collapsed card lists; an answer with thousands of calls shows these and a toggle. */
+export const TOOL_CALLS_SHOWN = 5;
+/** More tool calls than this collapse the card (a few more than shown is not worth a toggle). */
+const TOOL_CALLS_COLLAPSE = TOOL_CALLS_SHOWN + 3;
+
+const toolCallText = (tc: ToolCall) => `→ ${tc.name}(${tc.arguments ? JSON.stringify(tc.arguments) : ''})`;
+
+/** What of a message's card can be collapsed, and how it reads when collapsed. */
+function collapsible(m: Message): { long: boolean; manyCalls: boolean } {
+  return { long: isLong(m.content), manyCalls: (m.tool_calls?.length ?? 0) > TOOL_CALLS_COLLAPSE };
+}
+
+export const MessageCard = memo(function MessageCard({ row, color, expanded, onToggle }: CardProps) {
   const { message: m, injected, removedHere } = row;
-  const long = isLong(m.content);
+  const { long, manyCalls } = collapsible(m);
   const collapsed = long && !expanded;
   const hookish = m.origin === 'hook' || (m.origin === 'history' && m.history_of === 'hook');
   const c = hookish ? color(m.skill) : undefined;
+  const calls = m.tool_calls && m.tool_calls.length > 0 ? (manyCalls && !expanded ? m.tool_calls.slice(0, TOOL_CALLS_SHOWN) : m.tool_calls) : undefined;
+  const hidden: string[] = [];
+  if (long) hidden.push(`${lineCount(m.content)} lines`);
+  if (manyCalls) hidden.push(`${fmt(m.tool_calls!.length)} tool calls`);
   return (
     <article
       className={cx('msg', originClass(m), injected && 'is-injected', removedHere && 'is-removed')}
@@ -73,32 +89,64 @@ export function MessageCard({ row, color, expanded, onToggle }: CardProps) {
           <Markdown text={m.content} />
         </div>
       )}
-      {m.tool_calls && m.tool_calls.length > 0 && (
+      {calls && (
         <ul className="toolcalls">
-          {m.tool_calls.map((tc) => (
+          {calls.map((tc) => (
             <li key={tc.id}>
-              <code>
-                → {tc.name}({tc.arguments ? JSON.stringify(tc.arguments) : ''})
-              </code>
+              <code>{toolCallText(tc)}</code>
             </li>
           ))}
+          {calls.length < m.tool_calls!.length && <li className="muted">… {fmt(m.tool_calls!.length - calls.length)} more</li>}
         </ul>
       )}
-      {long && (
+      {(long || manyCalls) && (
         <button type="button" className="linkbtn" onClick={() => onToggle(m.id)} aria-expanded={expanded}>
-          {expanded ? 'Show less' : `Show all (${lineCount(m.content)} lines)`}
+          {expanded ? 'Show less' : `Show all (${hidden.join(', ')})`}
         </button>
       )}
     </article>
   );
-}
+});
 
-function estimate(row: MessageRow | undefined): number {
+// Heights in px of the parts of a card (styles.css: row padding, card border + padding, header,
+// a 13px × 1.45 body line, a tool call line, the toggle); the list corrects them once a card is measured.
+const ROW_PAD = 8, CARD_CHROME = 14, HEAD = 16, LINE = 18.85, COLLAPSED_BODY = 96, CALL = 15, TOGGLE = 16, BLOCK_GAP = 8;
+const CHARS_PER_LINE = 55;
+
+/** Estimated height of a card's row before it is measured. */
+export function estimate(row: MessageRow | undefined): number {
   if (!row) return 80;
   const m = row.message;
-  const long = isLong(m.content);
-  const lines = long ? 5 : Math.min(lineCount(m.content) + Math.floor(m.content.length / 60), 8);
-  return 52 + lines * 19 + (m.tool_calls?.length ?? 0) * 22 + (long ? 22 : 0);
+  const { long, manyCalls } = collapsible(m);
+  let h = ROW_PAD + CARD_CHROME + HEAD;
+  if (m.content) {
+    const lines = Math.min(lineCount(m.content, 40) + Math.floor(m.content.length / CHARS_PER_LINE), 40);
+    h += long ? COLLAPSED_BODY : lines * LINE + (m.content.includes('```') ? BLOCK_GAP * 2 : 0);
+  }
+  const n = m.tool_calls?.length ?? 0;
+  if (n > 0) h += 4 + (manyCalls ? TOOL_CALLS_SHOWN + 1 : n) * CALL;
+  if (long || manyCalls) h += TOGGLE;
+  return Math.round(h);
+}
+
+function Answer({ call }: { call: LLMCall }) {
+  const [all, setAll] = useState(false);
+  const tcs = call.tool_calls ?? [];
+  const many = tcs.length > TOOL_CALLS_COLLAPSE;
+  const shown = many && !all ? tcs.slice(0, TOOL_CALLS_SHOWN) : tcs;
+  return (
+    <footer className="answer">
+      <div className="answer-title">Model answer{call.phase === 'planning' && call.need_tool !== undefined ? ` · need_tool: ${call.need_tool}` : ''}{call.error ? ' · error' : ''}</div>
+      {call.error && <div className="answer-error">{call.error}</div>}
+      {call.content && <div className="answer-text">{call.content}</div>}
+      {shown.map((tc) => <code key={tc.id} className="answer-tc">{toolCallText(tc)}</code>)}
+      {many && (
+        <button type="button" className="linkbtn" onClick={() => setAll((a) => !a)} aria-expanded={all}>
+          {all ? 'Show less' : `Show all (${fmt(tcs.length)} tool calls)`}
+        </button>
+      )}
+    </footer>
+  );
 }
 
 interface Props {
@@ -109,23 +157,23 @@ interface Props {
 
 export function MessageList({ view, cursor, color }: Props) {
   const step = view.steps[cursor];
-  const rows = useMemo(() => rowsAt(view, cursor), [view, cursor]);
-  const live = useMemo(() => rows.filter((r) => !r.removedHere), [rows]);
-  const total = useMemo(() => live.reduce((a, r) => a + r.message.tokens, 0), [live]);
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  // rows and their figures in one pass, cached per view and step
+  const { rows, live, tokens, added, removed, firstChange } = useMemo(() => listAt(view, cursor), [view, cursor]);
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
   const onToggle = useCallback((id: number) => setExpanded((s) => {
     const n = new Set(s);
     if (n.has(id)) n.delete(id); else n.add(id);
     return n;
   }), []);
+  // only rows that were never rendered use the estimate; expanding a card is measured
   const est = useCallback((i: number) => estimate(rows[i]), [rows]);
-  // expanding a card changes its height: the list re-measures it (ResizeObserver)
   const key = useCallback((i: number) => rows[i]?.message.id ?? -i - 1, [rows]);
-  const firstChange = rows.findIndex((r) => r.injected || r.removedHere);
+  const render = useCallback(
+    (i: number) => <MessageCard row={rows[i]!} color={color} expanded={expanded.has(rows[i]!.message.id)} onToggle={onToggle} />,
+    [rows, color, expanded, onToggle],
+  );
   if (!step) return <div className="empty-state">No step selected.</div>;
   const call = step.kind === 'llm_call' && step.call !== null ? view.calls[step.call] : undefined;
-  const added = rows.filter((r) => r.injected).length;
-  const removed = rows.length - live.length;
 
   return (
     <section className="messages" aria-label="Message list">
@@ -140,8 +188,8 @@ export function MessageList({ view, cursor, color }: Props) {
         <div className="sub">
           <span>request {step.request + 1}</span>
           {step.phase && <span>{step.phase}{step.round !== null ? ` · round ${step.round}` : ''}</span>}
-          <span>{fmt(live.length)} messages</span>
-          <span className="total-tokens" title="sum of message tokens">{fmt(total)} tokens</span>
+          <span>{fmt(live)} messages</span>
+          <span className="total-tokens" title="sum of message tokens">{fmt(tokens)} tokens</span>
           {added > 0 && <span className="plus">+{added}</span>}
           {removed > 0 && <span className="minus">−{removed}</span>}
         </div>
@@ -156,18 +204,13 @@ export function MessageList({ view, cursor, color }: Props) {
           count={rows.length}
           estimate={est}
           getKey={key}
+          resetKey={view}
+          overscan={3}
           scrollToIndex={firstChange >= 0 ? firstChange : null}
-          render={(i) => <MessageCard row={rows[i]!} color={color} expanded={expanded.has(rows[i]!.message.id)} onToggle={onToggle} />}
+          render={render}
         />
       )}
-      {call && (
-        <footer className="answer">
-          <div className="answer-title">Model answer{call.phase === 'planning' && call.need_tool !== undefined ? ` · need_tool: ${call.need_tool}` : ''}{call.error ? ' · error' : ''}</div>
-          {call.error && <div className="answer-error">{call.error}</div>}
-          {call.content && <div className="answer-text">{call.content}</div>}
-          {call.tool_calls?.map((tc) => <code key={tc.id} className="answer-tc">→ {tc.name}({tc.arguments ? JSON.stringify(tc.arguments) : ''})</code>)}
-        </footer>
-      )}
+      {call && <Answer key={call.index} call={call} />}
     </section>
   );
 }

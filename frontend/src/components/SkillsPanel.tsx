@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { Diagnostic, StudioState } from '../lib/api';
 import { checkpointOf } from '../lib/api';
 import type { BreakpointId } from '../debugger/machine';
@@ -25,12 +26,42 @@ interface Props {
   breakpoints: readonly BreakpointId[];
   onToggleSkill: (skill: string, enabled: boolean) => void;
   onToggleHookBreakpoint: (hookId: string) => void;
+  /** editing (optional: the panel stays read-only without them) */
+  onEditSkill?: (skill: string) => void;
+  onNewHook?: (skill: string) => void;
+  onNewSkill?: (name: string) => Promise<unknown>;
+  onImport?: () => void;
+  /** root-relative files with unsaved edits */
+  drafts?: readonly string[];
 }
 
-export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBreakpoint }: Props) {
+function NewSkill({ onCreate }: { onCreate: (name: string) => Promise<unknown> }) {
+  const [name, setName] = useState<string | null>(null);
+  const [err, setErr] = useState<string | null>(null);
+  if (name === null) return <button type="button" className="btn sm" onClick={() => { setName(''); setErr(null); }}>New skill…</button>;
+  const submit = () => { if (name.trim()) onCreate(name.trim()).then(() => setName(null), (e) => setErr(String(e))); };
+  return (
+    <form className="new-skill" onSubmit={(e) => { e.preventDefault(); submit(); }}>
+      <input className="input" autoFocus aria-label="new skill name" placeholder="skill-name" value={name} onChange={(e) => setName(e.currentTarget.value)} onKeyDown={(e) => { if (e.key === 'Escape') setName(null); }} />
+      <button type="submit" className="btn sm primary" disabled={!name.trim()}>Create</button>
+      <button type="button" className="btn sm" onClick={() => setName(null)}>Cancel</button>
+      {err && <div className="count-err small">{err}</div>}
+    </form>
+  );
+}
+
+export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBreakpoint, onEditSkill, onNewHook, onNewSkill, onImport, drafts = [] }: Props) {
   return (
     <aside className="skills" aria-label="Skills">
-      <header className="pane-head"><div className="title">Skills</div>{state && <div className="sub">{state.skills.length}</div>}</header>
+      <header className="pane-head">
+        <div className="title-row"><div className="title">Skills</div>{state && <div className="sub">{state.skills.length}</div>}</div>
+        {state?.root && (onNewSkill || onImport) && (
+          <div className="skills-actions">
+            {onNewSkill && <NewSkill onCreate={onNewSkill} />}
+            {onImport && <button type="button" className="btn sm" onClick={onImport} title="Import a skill from a .zip or a hooks.json">Import…</button>}
+          </div>
+        )}
+      </header>
       <div className="pane-body">
         {state?.root_missing && (
           <div className="banner banner-warn" role="alert">
@@ -45,7 +76,7 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
         ) : state.skills.length === 0 ? (
           <div className="empty-state">
             <p><b>No skills in this folder.</b></p>
-            <p>Create <code>&lt;skill&gt;/hooks/hooks.json</code> under <code>{state.root}</code>.</p>
+            <p>{onNewSkill ? <>Click <b>New skill…</b> above to create one, or <b>Import…</b> a .zip — or create </> : <>Create </>}<code>&lt;skill&gt;/hooks/hooks.json</code> under <code>{state.root}</code>.</p>
           </div>
         ) : null}
         <DiagnosticList items={state?.diagnostics ?? []} />
@@ -69,7 +100,14 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
                 {errors > 0 && <span className="count-err" title="errors"><ErrorIcon /> {errors}</span>}
                 {warnings > 0 && <span className="count-warn" title="warnings"><WarnIcon /> {warnings}</span>}
                 <span className="muted small">{s.hooks.length} hooks</span>
+                {drafts.some((f) => f.startsWith(`${s.dir}/`)) && <span className="dot-unsaved" title="unsaved edits">●</span>}
               </div>
+              {(onEditSkill || onNewHook) && (
+                <div className="skill-actions">
+                  {onEditSkill && <button type="button" className="linkbtn" onClick={() => onEditSkill(s.name)} aria-label={`edit skill ${s.name}`}>Edit</button>}
+                  {onNewHook && <button type="button" className="linkbtn" onClick={() => onNewHook(s.name)} aria-label={`new hook in ${s.name}`}>+ New hook</button>}
+                </div>
+              )}
               {s.hooks.length > 0 ? (
                 <ul className="hooks-list">
                   {s.hooks.map((h) => {
@@ -93,7 +131,7 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
               ) : (
                 !s.broken && (
                   <div className="muted small pad">
-                    {s.has_hooks ? 'hooks.json lists no hooks.' : <>No hooks — add <code>{s.dir}/hooks/hooks.json</code>.</>}
+                    {s.has_hooks ? (onNewHook ? 'No hooks yet — click “+ New hook”.' : 'hooks.json lists no hooks.') : onNewHook ? <>No <code>hooks/</code> yet — “+ New hook” creates it.</> : <>No hooks — add <code>{s.dir}/hooks/hooks.json</code>.</>}
                   </div>
                 )
               )}

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import type { Step, StepKind, TraceView } from '../lib/api';
-import { stepLabel } from '../lib/api';
+import { carriedIn, stepLabel } from '../lib/api';
 import type { BreakpointId } from '../debugger/machine';
 import { breakpointForStep, bpId, hitAt } from '../debugger/machine';
 import { VirtualList } from './VirtualList';
@@ -83,8 +83,7 @@ interface TabsProps {
 
 export function RequestTabs({ view, current, onSelect }: TabsProps) {
   const req = view.requests[current];
-  const carried = req ? view.messages.filter((m) => m.request === current && m.origin === 'history') : [];
-  const hookCopies = carried.filter((m) => m.history_of === 'hook').length;
+  const { messages: carried, hookCopies } = req ? carriedIn(view, current) : { messages: 0, hookCopies: 0 };
   return (
     <div className="reqs">
       <div className="tabs" role="tablist" aria-label="Requests">
@@ -105,11 +104,11 @@ export function RequestTabs({ view, current, onSelect }: TabsProps) {
       </div>
       {req && (
         <div className="carried">
-          {carried.length === 0 ? (
+          {carried === 0 ? (
             <span>No history carried in.</span>
           ) : (
             <span>
-              History carried in: <b>{carried.length}</b> messages
+              History carried in: <b>{carried}</b> messages
               {hookCopies > 0 && <> (<b>{hookCopies}</b> persistent hook {hookCopies === 1 ? 'copy' : 'copies'})</>}
             </span>
           )}

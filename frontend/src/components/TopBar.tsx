@@ -39,9 +39,11 @@ interface Props {
   onOpenRecent: (path: string) => void;
   onSelectScenario: (file: string) => void;
   onHelp: () => void;
+  /** files with unsaved edits (the editor's) */
+  unsaved?: number;
 }
 
-export function TopBar({ state, theme, onTheme, onChooseFolder, onOpenRecent, onSelectScenario, onHelp }: Props) {
+export function TopBar({ state, theme, onTheme, onChooseFolder, onOpenRecent, onSelectScenario, onHelp, unsaved = 0 }: Props) {
   const sel = state?.scenarios.find((s) => s.file === state.selected);
   const nextTheme: Theme = theme === 'system' ? 'dark' : theme === 'dark' ? 'light' : 'system';
   return (
@@ -96,6 +98,7 @@ export function TopBar({ state, theme, onTheme, onChooseFolder, onOpenRecent, on
         }
       </Menu>
       <div className="spacer" />
+      {unsaved > 0 && <span className="badge badge-unsaved" title="Files with unsaved edits — Ctrl+Shift+S saves all" data-testid="topbar-unsaved">● {unsaved} unsaved</span>}
       {state && (
         <div className="counts" aria-label="problems">
           <span className={cx('count-err', state.errors === 0 && 'zero')} title="errors"><ErrorIcon /> {state.errors}</span>

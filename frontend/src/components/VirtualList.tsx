@@ -1,6 +1,18 @@
-// A small windowed list: items are laid out from estimated heights, replaced by measured
-// heights (ResizeObserver) once rendered, so 10,000 rows cost only what is on screen.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type Key, type ReactNode } from 'react';
+// A small windowed list: only the rows in view (plus `overscan`) are in the DOM. Rows are laid
+// out from estimated heights, replaced by measured ones as they are rendered; the measured heights
+// are cached by key, so a row keeps its height when the list around it changes.
+//
+// Cost model, so 10,000 rows cost only what is on screen:
+// - heights live in typed arrays; a measurement re-sums offsets from the changed row on only;
+// - scrolling re-renders only when the rendered window no longer covers the viewport, and rows
+//   are memoised, so moving the window mounts the new rows and leaves the others alone;
+// - rows are placed with a transform; new rows are measured in one read pass right after commit
+//   (before paint) and corrected in the same frame; a ResizeObserver catches later size changes
+//   (expanding a card, a narrower pane);
+// - when rows above the viewport change height the scroll position follows, so what is on
+//   screen does not jump.
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type Key, type ReactNode, type UIEvent } from 'react';
+import { flushSync } from 'react-dom';
 
 export interface VirtualListProps {
   count: number;
@@ -15,46 +27,152 @@ export interface VirtualListProps {
   'aria-label'?: string;
   /** viewport height to assume when the element has none (jsdom, first paint) */
   fallbackHeight?: number;
+  /** measured heights are forgotten when this changes (e.g. a new trace whose keys mean other rows) */
+  resetKey?: unknown;
 }
 
-export function VirtualList({ count, estimate, getKey, render, scrollToIndex, overscan = 6, className, role, 'aria-label': ariaLabel, fallbackHeight = 900 }: VirtualListProps) {
+/** Row heights and their running offsets. Exported for tests. */
+export class Layout {
+  readonly count: number;
+  readonly heights: Float64Array;
+  /** offsets[i] = top of row i; offsets[count] = total height */
+  readonly offsets: Float64Array;
+  readonly keys: Key[];
+  private readonly measured: Map<Key, number>;
+
+  constructor(count: number, estimate: (i: number) => number, getKey: (i: number) => Key, measured: Map<Key, number>) {
+    this.count = count;
+    this.measured = measured;
+    this.heights = new Float64Array(count);
+    this.offsets = new Float64Array(count + 1);
+    this.keys = new Array<Key>(count);
+    for (let i = 0; i < count; i++) {
+      const k = getKey(i);
+      this.keys[i] = k;
+      this.heights[i] = measured.get(k) ?? estimate(i);
+    }
+    this.resum(0);
+  }
+
+  private resum(from: number): void {
+    const { heights, offsets, count } = this;
+    for (let i = from; i < count; i++) offsets[i + 1] = offsets[i]! + heights[i]!;
+  }
+
+  get total(): number { return this.offsets[this.count]!; }
+
+  /** Record measured heights; returns the lowest index that changed, or -1. */
+  measure(entries: Iterable<readonly [number, number]>): number {
+    let low = -1;
+    for (const [i, h] of entries) {
+      if (i < 0 || i >= this.count || !(h > 0)) continue;
+      this.measured.set(this.keys[i]!, h);
+      if (this.heights[i] === h) continue;
+      this.heights[i] = h;
+      if (low < 0 || i < low) low = i;
+    }
+    if (low >= 0) this.resum(low);
+    return low;
+  }
+
+  /** The first row whose bottom is below y. */
+  indexAt(y: number): number {
+    const { offsets } = this;
+    let lo = 0, hi = this.count;
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (offsets[mid + 1]! <= y) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+
+  /** Rows [first, last) that intersect [top, top + height). */
+  visible(top: number, height: number): [number, number] {
+    const first = this.indexAt(top);
+    let last = first;
+    while (last < this.count && this.offsets[last]! < top + height) last++;
+    return [first, Math.max(last, Math.min(first + 1, this.count))];
+  }
+}
+
+/** Whether a rendered window [start, end) still serves the visible rows [first, last). */
+export function windowCovers(start: number, end: number, first: number, last: number, overscan: number, count: number): boolean {
+  if (first < start || last > end) return false; // a visible row is missing
+  if (start === 0 && end === count) return true; // everything is rendered anyway
+  // not too many rows kept beyond the viewport on either side, else re-centre
+  return first - start <= 2 * overscan + 1 && end - last <= 2 * overscan + 1;
+}
+
+interface RowProps {
+  index: number;
+  top: number;
+  rowKey: Key;
+  render: (index: number) => ReactNode;
+  observer: ResizeObserver | null;
+}
+
+const Row = memo(function Row({ index, top, rowKey, render, observer }: RowProps) {
+  const ref = useCallback((el: HTMLDivElement | null) => {
+    if (!el || !observer) return;
+    observer.observe(el);
+    return () => observer.unobserve(el);
+  }, [observer]);
+  return (
+    <div
+      ref={ref}
+      data-vkey={String(rowKey)}
+      data-index={index}
+      className="vrow"
+      style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${top}px)` }}
+    >
+      {render(index)}
+    </div>
+  );
+});
+
+export function VirtualList({ count, estimate, getKey, render, scrollToIndex, overscan = 6, className, role, 'aria-label': ariaLabel, fallbackHeight = 900, resetKey }: VirtualListProps) {
   const outer = useRef<HTMLDivElement>(null);
-  const measured = useRef(new Map<string, number>());
-  const [version, setVersion] = useState(0);
-  const [scrollTop, setScrollTop] = useState(0);
+  const inner = useRef<HTMLDivElement>(null);
+  // measured heights by key, across changes of the rows (a new cursor), until resetKey changes;
+  // losing them is harmless: rows are measured again when rendered
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const measured = useMemo(() => new Map<Key, number>(), [resetKey]);
+  const layout = useMemo(() => new Layout(count, estimate, getKey, measured), [count, estimate, getKey, measured]);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
   const [viewport, setViewport] = useState(0);
-  const pending = useRef(false);
+  const scrollTop = useRef(0);
+  /** the window of the last render */
+  const win = useRef<[number, number]>([0, 0]);
+  const vh = viewport || fallbackHeight;
+  const [first, last] = layout.visible(scrollTop.current, vh);
+  const start = Math.max(0, first - overscan);
+  const end = Math.min(count, last + overscan);
 
-  const offsets = useMemo(() => {
-    void version;
-    const o = new Float64Array(count + 1);
-    const m = measured.current;
-    if (m.size === 0) for (let i = 0; i < count; i++) o[i + 1] = o[i]! + estimate(i);
-    else for (let i = 0; i < count; i++) o[i + 1] = o[i]! + (m.get(String(getKey(i))) ?? estimate(i));
-    return o;
-  }, [count, estimate, getKey, version]);
+  /** Apply measurements; keep the first visible row where it is on screen. */
+  const apply = useCallback((entries: [number, number][]): boolean => {
+    if (entries.length === 0) return false;
+    const anchor = layout.indexAt(scrollTop.current);
+    const before = layout.offsets[anchor]!;
+    if (layout.measure(entries) < 0) return false;
+    const shift = layout.offsets[anchor]! - before;
+    const el = outer.current;
+    if (shift !== 0 && el && scrollTop.current > 0) {
+      el.scrollTop = scrollTop.current + shift;
+      scrollTop.current = el.scrollTop;
+    }
+    return true;
+  }, [layout]);
 
-  const bump = useCallback(() => {
-    if (pending.current) return;
-    pending.current = true;
-    requestAnimationFrame(() => { pending.current = false; setVersion((v) => v + 1); });
-  }, []);
-
-  const ro = useMemo(() => {
-    if (typeof ResizeObserver === 'undefined') return null;
-    return new ResizeObserver((entries) => {
-      let changed = false;
-      for (const e of entries) {
-        const el = e.target as HTMLElement;
-        const key = el.dataset.vkey;
-        if (key === undefined) continue;
-        const h = el.offsetHeight;
-        if (h > 0 && measured.current.get(key) !== h) { measured.current.set(key, h); changed = true; }
-      }
-      if (changed) bump();
-    });
-  }, [bump]);
-  useEffect(() => () => ro?.disconnect(), [ro]);
+  // later size changes of rendered rows (expanding a card, the pane getting narrower, fonts)
+  const applyRef = useRef(apply);
+  useLayoutEffect(() => { applyRef.current = apply; }, [apply]);
+  const [observer] = useState(() => typeof ResizeObserver === 'undefined' ? null : new ResizeObserver((list) => {
+    const entries: [number, number][] = [];
+    for (const e of list) {
+      const el = e.target as HTMLElement;
+      const i = Number(el.dataset.index);
+      entries.push([i, e.borderBoxSize?.[0]?.blockSize ?? el.getBoundingClientRect().height]);
+    }
+    if (applyRef.current(entries)) rerender();
+  }));
+  useEffect(() => () => observer?.disconnect(), [observer]);
 
   useLayoutEffect(() => {
     const el = outer.current;
@@ -66,52 +184,56 @@ export function VirtualList({ count, estimate, getKey, render, scrollToIndex, ov
     return () => obs.disconnect();
   }, []);
 
+  // after every commit: note the window, measure the rendered rows (all reads in one pass, one
+  // layout), and if a height differs from what was assumed re-render before the frame is painted
+  useLayoutEffect(() => {
+    win.current = [start, end];
+    const box = inner.current;
+    if (!box) return;
+    const entries: [number, number][] = [];
+    for (const child of box.children) {
+      const el = child as HTMLElement;
+      entries.push([Number(el.dataset.index), el.getBoundingClientRect().height]);
+    }
+    if (apply(entries)) rerender();
+  });
+
   // keep the requested row visible
   useLayoutEffect(() => {
     const el = outer.current;
     if (!el || scrollToIndex == null || scrollToIndex < 0 || scrollToIndex >= count) return;
-    const top = offsets[scrollToIndex]!, bottom = offsets[scrollToIndex + 1]!;
-    const vh = el.clientHeight || fallbackHeight;
-    if (top < el.scrollTop) el.scrollTop = top;
-    else if (bottom > el.scrollTop + vh) el.scrollTop = Math.max(0, Math.min(top, bottom - vh));
-    setScrollTop(el.scrollTop);
+    const top = layout.offsets[scrollToIndex]!, bottom = layout.offsets[scrollToIndex + 1]!;
+    const st = scrollTop.current;
+    const h = el.clientHeight || fallbackHeight; // layout is clean: the effect above measured
+    let next = st;
+    if (top < st) next = top;
+    else if (bottom > st + h) next = Math.max(0, Math.min(top, bottom - h));
+    if (next !== st) {
+      el.scrollTop = next;
+      scrollTop.current = el.scrollTop;
+      rerender();
+    }
     // only when the target changes, not on every re-measure
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scrollToIndex, count]);
 
-  const vh = viewport || fallbackHeight;
-  // first row whose bottom is below scrollTop
-  let lo = 0, hi = count;
-  while (lo < hi) { const mid = (lo + hi) >>> 1; if (offsets[mid + 1]! <= scrollTop) lo = mid + 1; else hi = mid; }
-  const start = Math.max(0, lo - overscan);
-  let end = lo;
-  while (end < count && offsets[end]! < scrollTop + vh) end++;
-  end = Math.min(count, end + overscan);
+  const onScroll = useCallback((e: UIEvent<HTMLDivElement>) => {
+    scrollTop.current = e.currentTarget.scrollTop;
+    const [first, last] = layout.visible(scrollTop.current, vh);
+    const [start, end] = win.current;
+    // render the new rows in this very frame: a scroll update left to the scheduler can be
+    // painted first, showing blank space where the rows will be
+    if (!windowCovers(start, end, first, last, overscan, count)) flushSync(rerender);
+  }, [layout, vh, overscan, count]);
 
   const rows: ReactNode[] = [];
   for (let i = start; i < end; i++) {
-    const key = getKey(i);
-    rows.push(
-      <div
-        key={key}
-        data-vkey={String(key)}
-        data-index={i}
-        className="vrow"
-        style={{ position: 'absolute', top: offsets[i], left: 0, right: 0 }}
-        ref={(el) => {
-          if (!el) return;
-          if (ro) { ro.observe(el); return () => ro.unobserve(el); }
-          const h = el.offsetHeight;
-          if (h > 0 && measured.current.get(String(key)) !== h) { measured.current.set(String(key), h); bump(); }
-        }}
-      >
-        {render(i)}
-      </div>,
-    );
+    const key = layout.keys[i]!;
+    rows.push(<Row key={key} index={i} top={layout.offsets[i]!} rowKey={key} render={render} observer={observer} />);
   }
   return (
-    <div ref={outer} className={`vlist ${className ?? ''}`} role={role} aria-label={ariaLabel} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
-      <div style={{ position: 'relative', height: offsets[count], width: '100%' }}>{rows}</div>
+    <div ref={outer} className={`vlist ${className ?? ''}`} role={role} aria-label={ariaLabel} onScroll={onScroll}>
+      <div ref={inner} style={{ position: 'relative', height: layout.total, width: '100%' }}>{rows}</div>
     </div>
   );
 }

@@ -16,5 +16,7 @@ export function skillColors(skills: readonly Skill[] | undefined): (skill: strin
   };
 }
 
-export const fmt = (n: number): string => n.toLocaleString('en-US');
+// one formatter: Number#toLocaleString builds a new one (locale lookup included) on every call
+const numberFormat = new Intl.NumberFormat('en-US');
+export const fmt = (n: number): string => numberFormat.format(n);
 export const cx = (...c: (string | false | null | undefined)[]): string => c.filter(Boolean).join(' ');

@@ -2,3 +2,12 @@ import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
 
 afterEach(() => cleanup());
+
+// jsdom has no layout: CodeMirror measures text ranges, give it empty rects.
+if (typeof Range !== 'undefined') {
+  const empty = { x: 0, y: 0, top: 0, left: 0, right: 0, bottom: 0, width: 0, height: 0, toJSON: () => ({}) } as DOMRect;
+  if (!Range.prototype.getClientRects) {
+    Range.prototype.getClientRects = () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
+  }
+  if (!Range.prototype.getBoundingClientRect) Range.prototype.getBoundingClientRect = () => empty;
+}

@@ -2,11 +2,11 @@
 // Without them (plain `vite dev`/`vite preview`) it falls back to a fixture-backed mock.
 import { binding, runtime } from './wails';
 import { createMockBackend } from './mock';
-import type { StudioBinding, StudioEventName, StudioEvents, StudioState, TraceView } from './types';
+import type { FileSnapshot, HookOp, HooksEdit, MergeResult, SaveResult, StudioBinding, StudioEventName, StudioEvents, StudioState, TraceView } from './types';
 
 export * from './types';
-export { messagesAt, rowsAt, tag, totalTokens, stepLabel, messageById } from './messages';
-export type { MessageRow } from './messages';
+export { messagesAt, rowsAt, listAt, carriedIn, LIST_CACHE_STEPS, tag, totalTokens, stepLabel, messageById } from './messages';
+export type { MessageRow, ListAt } from './messages';
 
 let mock: ReturnType<typeof createMockBackend> | undefined;
 function mockBackend() {
@@ -30,6 +30,35 @@ export const selectScenario = (file: string): Promise<TraceView> => studio().Sel
 export const setSkillEnabled = (skill: string, enabled: boolean): Promise<TraceView> => studio().SetSkillEnabled(skill, enabled);
 export const getTrace = (): Promise<TraceView> => studio().Trace();
 
+// ---- editing (issue 4) ----
+type EditMethod = 'SetDraft' | 'DiscardDraft' | 'OpenFile' | 'InspectHooks' | 'EditHooks' | 'SaveFile' | 'MergeFile' | 'CreateSkill' | 'ExportSkill' | 'HooksJSONText' | 'ImportSkills' | 'HooksSchema';
+function method<M extends EditMethod>(name: M): NonNullable<StudioBinding[M]> {
+  const s = studio();
+  const f = s[name];
+  if (typeof f !== 'function') {
+    const missing = () => Promise.reject(`the backend has no ${name} yet (update Hook Studio)`);
+    return missing as unknown as NonNullable<StudioBinding[M]>;
+  }
+  return (f as (...a: unknown[]) => unknown).bind(s) as NonNullable<StudioBinding[M]>;
+}
+/** True when the backend offers the editor's methods. */
+export function canEdit(): boolean {
+  const s = studio();
+  return typeof s.OpenFile === 'function' && typeof s.EditHooks === 'function' && typeof s.SaveFile === 'function';
+}
+export const setDraft = (file: string, content: string): Promise<TraceView> => method('SetDraft')(file, content);
+export const discardDraft = (file: string): Promise<TraceView> => method('DiscardDraft')(file);
+export const openFile = (file: string): Promise<FileSnapshot> => method('OpenFile')(file);
+export const inspectHooks = (file: string, text: string): Promise<HooksEdit> => method('InspectHooks')(file, text);
+export const editHooks = (file: string, text: string, op: HookOp): Promise<HooksEdit> => method('EditHooks')(file, text, op);
+export const saveFile = (file: string, text: string, baseHash: string): Promise<SaveResult> => method('SaveFile')(file, text, baseHash);
+export const mergeFile = (file: string, base: string, mine: string, theirs: string): Promise<MergeResult> => method('MergeFile')(file, base, mine, theirs);
+export const createSkill = (name: string): Promise<StudioState> => method('CreateSkill')(name);
+export const exportSkill = (skill: string, zip: boolean): Promise<string> => method('ExportSkill')(skill, zip);
+export const hooksJSONText = (skill: string): Promise<string> => method('HooksJSONText')(skill);
+export const importSkills = (): Promise<StudioState> => method('ImportSkills')();
+export const hooksSchema = (): Promise<string> => method('HooksSchema')();
+
 /** Listen to a backend event; returns the function that stops listening. */
 export function subscribe<E extends StudioEventName>(event: E, cb: (payload: StudioEvents[E]) => void): () => void {
   const rt = runtime();
@@ -43,6 +72,15 @@ export function subscribe<E extends StudioEventName>(event: E, cb: (payload: Stu
 /** Test/dev hook: push an event through the fallback backend. */
 export function emitMockEvent<E extends StudioEventName>(event: E, payload: StudioEvents[E]): void {
   mockBackend().emit(event, payload);
+}
+
+/** Test/dev hook: change a file on the fallback backend's in-memory disk (undefined deletes it). */
+export function writeMockFile(file: string, text: string | undefined): void {
+  mockBackend().writeDisk(file, text);
+}
+/** Test/dev hook: a file as the fallback backend's disk holds it. */
+export function readMockFile(file: string): string | undefined {
+  return mockBackend().files.get(file);
 }
 
 /** Reset the fallback backend (tests). */

@@ -3,7 +3,7 @@ import seed from '../../fixtures/seed-diagrams.json';
 import expected from '../../fixtures/seed-diagrams.expected.json';
 import { bigTrace } from '../../fixtures/big';
 import type { Message, TraceView } from './types';
-import { messagesAt, rowsAt, stepLabel, tag, totalTokens } from './messages';
+import { carriedIn, listAt, LIST_CACHE_STEPS, messagesAt, rowsAt, stepLabel, tag, totalTokens } from './messages';
 
 const view = seed as TraceView;
 const naive = (v: TraceView, i: number): Message[] => {
@@ -94,5 +94,44 @@ describe('helpers', () => {
     expect(stepLabel(view.steps[0]!)).toBe('build messages');
     const msgs = messagesAt(view, view.calls[0]!.step);
     expect(totalTokens(msgs)).toBe(msgs.reduce((a, m) => a + m.tokens, 0));
+  });
+});
+
+describe('listAt', () => {
+  it('gives rowsAt and its figures at every step', () => {
+    for (const s of view.steps) {
+      const l = listAt(view, s.index);
+      const rows = rowsAt(view, s.index);
+      expect(l.rows).toEqual(rows);
+      const live = rows.filter((r) => !r.removedHere);
+      expect(l.live).toBe(live.length);
+      expect(l.tokens).toBe(totalTokens(live.map((r) => r.message)));
+      expect(l.added).toBe(rows.filter((r) => r.injected).length);
+      expect(l.removed).toBe(rows.length - live.length);
+      expect(l.firstChange).toBe(rows.findIndex((r) => r.injected || r.removedHere));
+    }
+  });
+
+  it('is cached per view and step, least recently used first out', () => {
+    const v: TraceView = structuredClone(view);
+    const first = listAt(v, 0);
+    expect(listAt(v, 0)).toBe(first);
+    for (let i = 1; i <= LIST_CACHE_STEPS; i++) listAt(v, i); // step 0 is now the oldest and falls out
+    expect(listAt(v, 0)).not.toBe(first);
+    const last = listAt(v, LIST_CACHE_STEPS);
+    listAt(v, 0); // uses one slot; LIST_CACHE_STEPS was used more recently than 1
+    expect(listAt(v, LIST_CACHE_STEPS)).toBe(last);
+    // another view object (a new revision) never sees these lists
+    expect(listAt(structuredClone(v), 0)).not.toBe(listAt(v, 0));
+  });
+});
+
+describe('carriedIn', () => {
+  it('counts the history messages a request carries in', () => {
+    for (const r of view.requests) {
+      const carried = view.messages.filter((m) => m.request === r.index && m.origin === 'history');
+      expect(carriedIn(view, r.index)).toEqual({ messages: carried.length, hookCopies: carried.filter((m) => m.history_of === 'hook').length });
+    }
+    expect(carriedIn(view, 99)).toEqual({ messages: 0, hookCopies: 0 });
   });
 });

@@ -23,6 +23,9 @@ interface RequestIndex {
 interface ViewIndex {
   requests: Map<number, RequestIndex>;
   byId?: Map<number, Message>;
+  /** listAt results by step, least recently used first */
+  lists?: Map<number, ListAt>;
+  carried?: Map<number, { messages: number; hookCopies: number }>;
 }
 
 const cache = new WeakMap<TraceView, ViewIndex>();
@@ -100,6 +103,65 @@ export function rowsAt(view: TraceView, stepIndex: number): MessageRow[] {
     else if (m.removed === stepIndex) out.push({ message: m, injected: false, removedHere: true });
   }
   return out;
+}
+
+/** The rows at a step with the figures the message list shows, computed in one pass. */
+export interface ListAt {
+  rows: readonly MessageRow[];
+  /** rows that are not ghosts: the messages the step's list holds */
+  live: number;
+  /** sum of the live messages' tokens */
+  tokens: number;
+  /** rows injected by this step */
+  added: number;
+  /** ghost rows (removed by this step) */
+  removed: number;
+  /** index of the first injected or removed row, -1 if none */
+  firstChange: number;
+}
+
+/** Steps whose ListAt is kept per view (stepping back and forth, re-renders). */
+export const LIST_CACHE_STEPS = 8;
+
+/** rowsAt plus its figures, cached per view and step (LRU of LIST_CACHE_STEPS steps). */
+export function listAt(view: TraceView, stepIndex: number): ListAt {
+  const ix = index(view);
+  const lists = (ix.lists ??= new Map());
+  const hit = lists.get(stepIndex);
+  if (hit) {
+    lists.delete(stepIndex);
+    lists.set(stepIndex, hit);
+    return hit;
+  }
+  const rows = rowsAt(view, stepIndex);
+  let live = 0, tokens = 0, added = 0, removed = 0, firstChange = -1;
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!;
+    if (r.removedHere) removed++;
+    else { live++; tokens += r.message.tokens; }
+    if (r.injected) added++;
+    if (firstChange < 0 && (r.injected || r.removedHere)) firstChange = k;
+  }
+  const out: ListAt = { rows, live, tokens, added, removed, firstChange };
+  lists.set(stepIndex, out);
+  if (lists.size > LIST_CACHE_STEPS) lists.delete(lists.keys().next().value!);
+  return out;
+}
+
+/** The history messages a request carries in, counted (cached per view). */
+export function carriedIn(view: TraceView, request: number): { messages: number; hookCopies: number } {
+  const ix = index(view);
+  if (!ix.carried) {
+    ix.carried = new Map();
+    for (const m of view.messages) {
+      if (m.origin !== 'history') continue;
+      let c = ix.carried.get(m.request);
+      if (!c) { c = { messages: 0, hookCopies: 0 }; ix.carried.set(m.request, c); }
+      c.messages++;
+      if (m.history_of === 'hook') c.hookCopies++;
+    }
+  }
+  return ix.carried.get(request) ?? { messages: 0, hookCopies: 0 };
 }
 
 export function messageById(view: TraceView, id: number): Message | undefined {

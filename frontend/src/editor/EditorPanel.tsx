@@ -1,0 +1,188 @@
+// The editor of one skill, next to the simulator: the hook form with the selected hook's prompt,
+// or the raw hooks.json; open files as tabs with unsaved dots; conflicts; export and copy.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEditorSnapshot } from './useEditorSnapshot';
+import * as api from '../lib/api';
+import type { StudioState, TraceView } from '../lib/api';
+import { hooksPath, promptPath, skillOfPath } from '../lib/api';
+import { Markdown } from '../components/Markdown';
+import { cx, fmt } from '../components/util';
+import { CodeEditor } from './CodeEditor';
+import { HookForm, FieldDiags } from './HookForm';
+import { ConflictPanel, MergeConflicts } from './ConflictPanel';
+import { addHook, typeText } from './history';
+import { schemaCompletion, schemaInfo } from './schemaCompletion';
+import { isDirty, isHooksFile, short, type EditorStore } from './store';
+
+export { useEditorSnapshot };
+
+/** The token count of a hook's message in the simulation (the real tokenizer's), or null. */
+export function hookTokens(view: TraceView | null, skill: string, hook: string): number | null {
+  const m = view?.messages.find((x) => x.origin === 'hook' && x.skill === skill && x.hook === hook);
+  return m ? m.tokens : null;
+}
+
+function PromptPane({ store, file, view, skill, hook }: { store: EditorStore; file: string; view: TraceView | null; skill: string; hook: string }) {
+  const snap = useEditorSnapshot(store);
+  const [preview, setPreview] = useState(false);
+  useEffect(() => { store.open(file, false).catch((e) => store.toast(String(e), 'err')); }, [store, file]);
+  const f = snap.files[file];
+  const tokens = hookTokens(view, skill, hook);
+  const onChange = useCallback((text: string) => { store.run(typeText, { text }, file).catch(() => {}); }, [store, file]);
+  const onFocus = useCallback(() => store.setCurrent(file), [store, file]);
+  return (
+    <section className="prompt-pane" aria-label={`Prompt ${short(file)}`}>
+      <div className="prompt-head">
+        <span className={cx('fname', isDirty(f) && 'dirty')}>{short(file)}</span>
+        {isDirty(f) && <span className="badge badge-unsaved">unsaved</span>}
+        {f && !f.exists && <span className="badge badge-new">new file</span>}
+        <span className="spacer" />
+        <span className="tokens" title="Tokens of this hook's message in the simulation (real tokenizer)" data-testid="prompt-tokens">
+          {tokens === null ? '—' : fmt(tokens)} tokens
+        </span>
+        <div className="seg" role="group" aria-label="Prompt view">
+          <button type="button" className={cx('segbtn', !preview && 'on')} aria-pressed={!preview} onClick={() => setPreview(false)}>Edit</button>
+          <button type="button" className={cx('segbtn', preview && 'on')} aria-pressed={preview} onClick={() => setPreview(true)}>Preview</button>
+        </div>
+      </div>
+      {!f ? (
+        <div className="empty-state">Opening {short(file)}…</div>
+      ) : preview ? (
+        <div className="prompt-preview">{f.text.trim() ? <Markdown text={f.text} /> : <p className="muted">Nothing to preview: the prompt is empty.</p>}</div>
+      ) : (
+        <CodeEditor value={f.text} onChange={onChange} onFocus={onFocus} language="markdown" label={`prompt ${short(file)}`} placeholder="Write the message this hook injects (Markdown)…" testid="prompt-editor" />
+      )}
+    </section>
+  );
+}
+
+interface Props {
+  store: EditorStore;
+  skill: string;
+  state: StudioState | null;
+  view: TraceView | null;
+  onClose: () => void;
+  /** changes (non-zero) when the skills panel asks for a new hook */
+  newHookRequest?: number;
+}
+
+export function EditorPanel({ store, skill, state, view, onClose, newHookRequest }: Props) {
+  const snap = useEditorSnapshot(store);
+  const file = hooksPath(skill);
+  const [mode, setMode] = useState<'form' | 'raw'>('form');
+  const [selected, setSelected] = useState(0);
+  const [schema, setSchema] = useState<ReturnType<typeof schemaInfo> | null>(null);
+  const sk = state?.skills.find((s) => s.name === skill);
+
+  useEffect(() => { store.open(file).catch((e) => store.toast(String(e), 'err')); }, [store, file]);
+  useEffect(() => {
+    let alive = true;
+    api.hooksSchema().then((t) => { if (alive) setSchema(schemaInfo(t)); }).catch(() => { /* no completion */ });
+    return () => { alive = false; };
+  }, []);
+  const completion = useMemo(() => (schema ? schemaCompletion(schema) : undefined), [schema]);
+
+  const hf = snap.files[file];
+  const parsed = snap.hooks[file];
+  const entry = parsed?.entries.find((e) => e.index === selected) ?? parsed?.entries[0];
+  const prompt = entry?.file ? promptPath(skill, entry.file) : null;
+  const skillFiles = snap.order.filter((f) => skillOfPath(f) === skill);
+  const conflicted = skillFiles.map((f) => snap.files[f]!).filter((f) => f.conflict);
+  const unsaved = snap.order.filter((f) => isDirty(snap.files[f])).length;
+  const tools = view?.tools ?? [];
+
+  const newHook = useCallback(async () => {
+    await store.open(file);
+    const cur = store.get().hooks[file];
+    const taken = new Set(cur?.entries.map((e) => e.name));
+    let n = (cur?.entries.length ?? 0) + 1;
+    while (taken.has(`hook-${n}`)) n++;
+    const name = `hook-${n}`;
+    await store.run(addHook, { hook: { name, file: `${name}.md`, timing: 'after_user_input', role: 'system', persistent: false }, prompt: '' }, file);
+    setMode('form');
+    setSelected(store.get().hooks[file]?.entries.findIndex((e) => e.name === name) ?? 0);
+  }, [store, file]);
+
+  // the skills panel's "+ New hook": a new request token adds one hook
+  useEffect(() => {
+    if (newHookRequest) newHook().catch(() => {});
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [newHookRequest]);
+
+  const copy = () => {
+    api.hooksJSONText(skill)
+      .then((t) => navigator.clipboard.writeText(t))
+      .then(() => store.toast('hooks.json copied to the clipboard'))
+      .catch((e) => store.toast(`Copy failed: ${String(e)}`, 'err'));
+  };
+  const exportSkill = (zip: boolean) => {
+    api.exportSkill(skill, zip)
+      .then((p) => { if (p) store.toast(`Exported to ${p}`); })
+      .catch((e) => store.toast(`Export failed: ${String(e)}`, 'err'));
+  };
+
+  return (
+    <aside className="editor" aria-label="Editor" data-testid="editor">
+      <header className="pane-head editor-head">
+        <div className="editor-title">
+          <button type="button" className="linkbtn" onClick={onClose} title="Back to the skills list">← Skills</button>
+          <span className="swatch" style={{ background: sk?.color }} />
+          <b className="skill-name" style={{ color: sk?.color }}>{skill}</b>
+          {unsaved > 0 && <span className="badge badge-unsaved" data-testid="unsaved-count">{unsaved} unsaved</span>}
+          <span className="spacer" />
+          <button type="button" className="btn sm primary" onClick={() => { newHook().catch(() => {}); }}>+ New hook</button>
+        </div>
+        <div className="editor-actions">
+          <button type="button" className="btn sm" disabled={!store.canUndo()} title="Undo (Ctrl+Z)" onClick={() => store.undo()}>↶ Undo</button>
+          <button type="button" className="btn sm" disabled={!store.canRedo()} title="Redo (Ctrl+Shift+Z / Ctrl+Y)" onClick={() => store.redo()}>↷ Redo</button>
+          <button type="button" className="btn sm" disabled={!isDirty(snap.current ? snap.files[snap.current] : undefined)} title="Save the current file (Ctrl+S)" onClick={() => { store.save().catch(() => {}); }}>Save</button>
+          <button type="button" className="btn sm" disabled={unsaved === 0} title="Save all (Ctrl+Shift+S)" onClick={() => { store.saveAll().catch(() => {}); }}>Save all</button>
+          <span className="spacer" />
+          <button type="button" className="btn sm" onClick={copy} title="Copy the canonical hooks.json">Copy hooks.json</button>
+          <button type="button" className="btn sm" onClick={() => exportSkill(true)} title="Export the skill as a .zip">Export .zip</button>
+          <button type="button" className="btn sm" onClick={() => exportSkill(false)} title="Export the skill into a folder">Export to folder</button>
+        </div>
+      </header>
+      <nav className="file-tabs" aria-label="Open files">
+        {skillFiles.map((f) => {
+          const o = snap.files[f]!;
+          return (
+            <button key={f} type="button" className={cx('file-tab', f === snap.current && 'active', isDirty(o) && 'dirty', o.conflict && 'conflicted')}
+              onClick={() => { store.setCurrent(f); if (isHooksFile(f)) setMode('form'); else { const i = parsed?.entries.findIndex((e) => promptPath(skill, e.file) === f) ?? -1; if (i >= 0) { setSelected(i); setMode('form'); } } }}
+              title={isDirty(o) ? `${f} — unsaved` : f} data-testid={`tab-${short(f)}`}>
+              {isDirty(o) && <span className="dot" aria-label="unsaved">●</span>}{short(f)}
+            </button>
+          );
+        })}
+        <span className="spacer" />
+        <div className="seg" role="group" aria-label="hooks.json view">
+          <button type="button" className={cx('segbtn', mode === 'form' && 'on')} aria-pressed={mode === 'form'} onClick={() => setMode('form')}>Form</button>
+          <button type="button" className={cx('segbtn', mode === 'raw' && 'on')} aria-pressed={mode === 'raw'} onClick={() => { setMode('raw'); store.setCurrent(file); }}>Raw JSON</button>
+        </div>
+      </nav>
+      <div className="editor-body">
+        {conflicted.map((f) => <ConflictPanel key={f.file} store={store} file={f} />)}
+        {skillFiles.map((f) => snap.files[f]!).filter((f) => f.mergeConflicts).map((f) => (
+          <MergeConflicts key={f.file} items={f.mergeConflicts!} onDismiss={() => store.dismissMergeConflicts(f.file)} />
+        ))}
+        {!hf ? (
+          <div className="empty-state">Opening {file}…</div>
+        ) : mode === 'raw' ? (
+          <div className="raw-view">
+            <CodeEditor
+              value={hf.text} language="json" label="hooks.json" diagnostics={parsed?.diagnostics ?? []} completion={completion} testid="raw-editor"
+              onChange={(text) => { store.run(typeText, { text }, file).catch(() => {}); }} onFocus={() => store.setCurrent(file)}
+            />
+            <FieldDiags items={parsed?.diagnostics ?? []} />
+          </div>
+        ) : (
+          <div className="form-view" onFocus={(e) => { if (!(e.target as HTMLElement).closest('.prompt-pane')) store.setCurrent(file); }}>
+            <HookForm store={store} file={file} parsed={parsed} selected={entry?.index ?? 0} onSelect={setSelected} tools={tools} color={sk?.color ?? ''} />
+            {entry && prompt && <PromptPane key={prompt} store={store} file={prompt} view={view} skill={skill} hook={entry.name} />}
+            {entry && !entry.file && <div className="empty-state">Give this hook a <b>file</b> to write its prompt.</div>}
+          </div>
+        )}
+      </div>
+    </aside>
+  );
+}

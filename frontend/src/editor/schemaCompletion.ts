@@ -1,0 +1,72 @@
+// Completion of hooks.json keys and enum values from the project's JSON Schema (HooksSchema()).
+import type { CompletionContext, CompletionResult, CompletionSource } from '@codemirror/autocomplete';
+
+interface Prop { description?: string; enum?: unknown[]; type?: string | string[]; items?: Prop; properties?: Record<string, Prop>; $ref?: string }
+interface Schema extends Prop { $defs?: Record<string, Prop> }
+
+export interface SchemaInfo {
+  top: Record<string, Prop>;
+  hook: Record<string, Prop>;
+}
+
+export function schemaInfo(text: string): SchemaInfo {
+  const s = JSON.parse(text) as Schema;
+  const deref = (p: Prop | undefined): Prop | undefined => {
+    if (p?.$ref?.startsWith('#/$defs/')) return s.$defs?.[p.$ref.slice('#/$defs/'.length)];
+    return p;
+  };
+  const hooks = deref(s.properties?.hooks);
+  const hook = deref(hooks?.items);
+  return { top: s.properties ?? {}, hook: hook?.properties ?? {} };
+}
+
+/** Open braces before `pos` (outside strings): 1 = top level, 2+ = inside a hook. */
+function depthAt(text: string, pos: number): number {
+  let depth = 0, inStr = false;
+  for (let i = 0; i < pos; i++) {
+    const c = text[i];
+    if (inStr) { if (c === '\\') i++; else if (c === '"') inStr = false; continue; }
+    if (c === '"') inStr = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+  }
+  return depth;
+}
+
+const values = (p: Prop): unknown[] => p.enum ?? (p.type === 'boolean' ? [true, false] : []);
+
+export function schemaCompletion(info: SchemaInfo): CompletionSource {
+  return (ctx: CompletionContext): CompletionResult | null => {
+    const line = ctx.state.doc.lineAt(ctx.pos);
+    const before = line.text.slice(0, ctx.pos - line.from);
+    // a value: "key": "par|  or  "key": |
+    const val = /"([\w$-]+)"\s*:\s*("?)([\w-]*)$/.exec(before);
+    if (val) {
+      const text = ctx.state.doc.toString();
+      const props = depthAt(text, ctx.pos) >= 3 ? info.hook : info.top;
+      const p = props[val[1]!];
+      const opts = p ? values(p) : [];
+      if (!opts.length) return null;
+      const quoted = val[2] === '"';
+      const from = ctx.pos - val[3]!.length - (quoted ? 1 : 0);
+      return {
+        from,
+        options: opts.map((v) => ({ label: JSON.stringify(v), type: typeof v === 'string' ? 'enum' : 'constant', info: p?.description })),
+        validFor: /^"?[\w-]*"?$/,
+      };
+    }
+    // a key: start of a member, possibly after a quote
+    const key = /(^\s*|[{,]\s*)("?)([\w$-]*)$/.exec(before);
+    if (!key || (!ctx.explicit && key[2] === '' && key[3] === '')) return null;
+    const text = ctx.state.doc.toString();
+    const depth = depthAt(text, ctx.pos);
+    if (depth !== 1 && depth !== 3) return null; // 2: inside the hooks array, between entries
+    const props = depth === 3 ? info.hook : info.top;
+    const from = ctx.pos - key[3]!.length - (key[2] ? 1 : 0);
+    return {
+      from,
+      options: Object.entries(props).map(([k, p]) => ({ label: `"${k}"`, apply: `"${k}": `, type: 'property', info: p.description })),
+      validFor: /^"?[\w$-]*$/,
+    };
+  };
+}

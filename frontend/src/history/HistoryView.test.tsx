@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import seed from '../fixtures/seed-diagrams.json';
+import type { TraceView } from '../lib/api';
+import { resetMockHistory, type HistoryBinding, type MockHistory, type RunSummary } from '../lib/api/history';
+import { HistoryView, toRunFilter, RUN_LIMIT } from './HistoryView';
+
+const view = seed as TraceView;
+const color = () => 'red';
+let mock: MockHistory;
+beforeEach(() => { mock = resetMockHistory(); });
+afterEach(() => { resetMockHistory(); delete window.go; delete window.runtime; vi.restoreAllMocks(); });
+
+const rows = () => document.querySelectorAll('.run-row');
+async function start(onLive = () => {}) {
+  render(<HistoryView studio={null} color={color} onLive={onLive} />);
+  await waitFor(() => expect(rows().length).toBe(mock.runs.length));
+}
+
+describe('HistoryView: runs list and filters', () => {
+  it('lists the stored runs newest first with their figures', async () => {
+    await start();
+    const ids = [...rows()].map((r) => r.getAttribute('data-testid'));
+    expect(ids).toEqual(['run-5', 'run-4', 'run-3', 'run-2', 'run-1']);
+    const first = within(screen.getByTestId('run-5'));
+    const s = mock.runs[4]!.summary;
+    expect(first.getByText('seed-diagrams')).toBeTruthy();
+    expect(first.getByText('mock')).toBeTruthy();
+    expect(first.getByText('ok')).toBeTruthy();
+    expect(first.getByText(`${s.tokens_in.toLocaleString()} / ${s.tokens_out.toLocaleString()}`)).toBeTruthy();
+    expect(first.getByText(s.max_prompt_tokens.toLocaleString())).toBeTruthy();
+    expect(first.getByText(`${s.wall_ms} ms`)).toBeTruthy();
+  });
+
+  it('calls Runs with the filter of the form', async () => {
+    const spy = vi.spyOn(mock.binding, 'Runs');
+    await start();
+    expect(spy).toHaveBeenLastCalledWith({ limit: RUN_LIMIT });
+    fireEvent.change(screen.getByLabelText('Scenario filter'), { target: { value: 'seed-diagrams' } });
+    await waitFor(() => expect(spy).toHaveBeenLastCalledWith({ limit: RUN_LIMIT, scenario: 'seed-diagrams' }));
+    fireEvent.change(screen.getByLabelText('Source filter'), { target: { value: 'cli' } });
+    await waitFor(() => expect(spy).toHaveBeenLastCalledWith({ limit: RUN_LIMIT, scenario: 'seed-diagrams', source: 'cli' }));
+    await waitFor(() => expect(rows().length).toBe(1));
+    expect(rows()[0]!.getAttribute('data-testid')).toBe('run-2');
+    fireEvent.change(screen.getByLabelText('From date'), { target: { value: '2001-01-02' } });
+    fireEvent.change(screen.getByLabelText('To date'), { target: { value: '2001-01-03' } });
+    await waitFor(() => expect(spy).toHaveBeenLastCalledWith({
+      limit: RUN_LIMIT, scenario: 'seed-diagrams', source: 'cli',
+      since: new Date('2001-01-02T00:00:00').toISOString(), until: new Date('2001-01-04T00:00:00').toISOString(),
+    }));
+    expect(await screen.findByText('No runs match these filters')).toBeTruthy();
+    fireEvent.click(screen.getByText('clear'));
+    await waitFor(() => expect(spy).toHaveBeenLastCalledWith({ limit: RUN_LIMIT }));
+  });
+
+  it('filters by skill', async () => {
+    const spy = vi.spyOn(mock.binding, 'Runs');
+    render(<HistoryView studio={{ skills: [{ name: 'demo' }, { name: 'other' }], scenarios: [] } as never} color={color} onLive={() => {}} />);
+    await waitFor(() => expect(rows().length).toBe(5));
+    fireEvent.change(screen.getByLabelText('Skill filter'), { target: { value: 'other' } });
+    await waitFor(() => expect(spy).toHaveBeenLastCalledWith({ limit: RUN_LIMIT, skill: 'other' }));
+    await screen.findByTestId('history-empty');
+  });
+
+  it('toRunFilter leaves out empty fields', () => {
+    expect(toRunFilter({ scenario: '', skill: '', from: '', to: '', source: '' })).toEqual({ limit: RUN_LIMIT });
+  });
+
+  it('explains that runs are recorded on every save when there are none', async () => {
+    mock = resetMockHistory({ seeded: false });
+    render(<HistoryView studio={null} color={color} onLive={() => {}} />);
+    const empty = await screen.findByTestId('history-empty');
+    expect(empty.textContent).toContain('No runs recorded yet');
+    expect(empty.textContent).toContain('each save');
+  });
+
+  it('refreshes on history:run and stops listening on unmount', async () => {
+    mock = resetMockHistory({ seeded: false });
+    const { unmount } = render(<HistoryView studio={null} color={color} onLive={() => {}} />);
+    await screen.findByTestId('history-empty');
+    expect(mock.listeners.size).toBe(1);
+    act(() => { mock.record(view); });
+    await waitFor(() => expect(rows().length).toBe(1));
+    unmount();
+    expect(mock.listeners.size).toBe(0);
+  });
+
+  it('uses window.go.bind.History and the runtime events when the backend is there', async () => {
+    const summary = { ...mock.runs[0]!.summary, id: 42 } as RunSummary;
+    const fake: HistoryBinding = {
+      Runs: vi.fn(() => Promise.resolve([summary])), Run: vi.fn(() => Promise.resolve(view)), Compare: vi.fn(),
+      HookCost: vi.fn(() => Promise.resolve([])), PromptSizes: vi.fn(() => Promise.resolve([])),
+    };
+    const off = vi.fn();
+    let fire: ((...d: unknown[]) => void) | undefined;
+    window.go = { bind: { Studio: {} as never, History: fake } as never };
+    window.runtime = { EventsOn: vi.fn((name: string, cb: (...d: unknown[]) => void) => { expect(name).toBe('history:run'); fire = cb; return off; }), EventsOff: vi.fn() };
+    const { unmount } = render(<HistoryView studio={null} color={color} onLive={() => {}} />);
+    await screen.findByTestId('run-42');
+    expect(fake.Runs).toHaveBeenCalledWith({ limit: RUN_LIMIT });
+    await waitFor(() => expect(fake.Run).toHaveBeenCalledWith(42)); // the focused run's chart
+    expect(fake.PromptSizes).toHaveBeenCalledWith('seed-diagrams', 100);
+    act(() => fire?.(43));
+    await waitFor(() => expect(fake.Runs).toHaveBeenCalledTimes(2));
+    unmount();
+    expect(off).toHaveBeenCalled();
+  });
+});
+
+describe('HistoryView: selecting, comparing, opening', () => {
+  it('compares two selected runs, the older as A', async () => {
+    await start();
+    const btn = screen.getByTestId('compare-btn') as HTMLButtonElement;
+    expect(btn.disabled).toBe(true);
+    fireEvent.click(screen.getByLabelText('Select run 5'));
+    fireEvent.click(screen.getByLabelText('Select run 2'));
+    expect(btn.disabled).toBe(false);
+    // a third pick drops the first
+    fireEvent.click(screen.getByLabelText('Select run 1'));
+    expect((screen.getByLabelText('Select run 5') as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(screen.getByLabelText('Select run 3'));
+    fireEvent.click(btn);
+    expect(await screen.findByText('Compare run #1 → run #3')).toBeTruthy();
+    await screen.findByTestId('compare-totals');
+    fireEvent.click(screen.getByText('← Runs'));
+    await waitFor(() => expect(rows().length).toBe(5));
+  });
+
+  it('draws the charts for the focused run and its scenario', async () => {
+    await start();
+    await waitFor(() => expect(document.querySelectorAll('.hist-charts [data-testid="bar"]').length).toBe(view.calls.length));
+    // 5 runs: prompt size has two series, the hook chart one
+    await waitFor(() => expect(document.querySelectorAll('.hist-charts [data-testid="point"]').length).toBe(5 * 2 + 5));
+    expect(document.querySelectorAll('[data-testid="edit-marker"]').length).toBeGreaterThan(0);
+    fireEvent.click(screen.getByTestId('run-2'));
+    expect(await screen.findByText('Prompt tokens per LLM call — run #2')).toBeTruthy();
+  });
+
+  it('opens a run read-only and goes back to live', async () => {
+    const onLive = vi.fn();
+    await start(onLive);
+    fireEvent.click(within(screen.getByTestId('run-3')).getByText('Open'));
+    const banner = await screen.findByTestId('readonly-banner');
+    expect(banner.textContent).toMatch(/read-only: run #3 from \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+    expect(screen.getByRole('region', { name: 'Message list' })).toBeTruthy();
+    fireEvent.click(screen.getByText('← Runs'));
+    await waitFor(() => expect(rows().length).toBe(5));
+    fireEvent.click(within(screen.getByTestId('run-3')).getByText('Open'));
+    fireEvent.click(await screen.findByText('Back to live'));
+    expect(onLive).toHaveBeenCalledTimes(1);
+  });
+});
