@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"hookstudio/app/edit"
 )
 
 // Provider is the wire protocol of an endpoint.
@@ -165,40 +167,14 @@ func Save(path string, ps []Profile) error {
 	return writeAtomic(path, append(data, '\n'))
 }
 
-func writeAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+// writeAtomic saves through the editor's atomic write (temp file, fsync,
+// rename), owner-only: the file names endpoints, never keys, but still.
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("save profiles: %w", err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	if err := edit.WriteFileAtomic(path, data, 0o600); err != nil {
 		return fmt.Errorf("save profiles: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := f.Chmod(0o600); err != nil {
-		return fmt.Errorf("save profiles: %w", err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fmt.Errorf("save profiles: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("save profiles: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("save profiles: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("save profiles: %w", err)
-	}
-	// Make the rename itself durable where the platform allows it.
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return nil
 }

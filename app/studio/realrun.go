@@ -202,24 +202,17 @@ func callOf(t *engine.Trace, c int, sc *scenario.Scenario) engine.Call {
 
 // Resume lets a paused run go on: step pauses again before the next call.
 func (s *Service) Resume(step bool) error {
-	s.mu.Lock()
-	r := s.run
-	s.mu.Unlock()
-	if r == nil {
-		return ErrNoRun
-	}
-	select {
-	case r.resume <- step:
-		return nil
-	case <-r.done:
-		return ErrNoRun
-	case <-time.After(time.Second):
-		return ErrNoRun
-	}
+	return sendToRun(s, func(r *realRun) chan bool { return r.resume }, step)
 }
 
 // AnswerTool gives the result of the tool call the run is waiting for.
 func (s *Service) AnswerTool(result string) error {
+	return sendToRun(s, func(r *realRun) chan string { return r.answers }, result)
+}
+
+// sendToRun hands v to the running run if it is waiting for it; a run that
+// is not waiting within a second is not waiting at all.
+func sendToRun[T any](s *Service, ch func(*realRun) chan T, v T) error {
 	s.mu.Lock()
 	r := s.run
 	s.mu.Unlock()
@@ -227,7 +220,7 @@ func (s *Service) AnswerTool(result string) error {
 		return ErrNoRun
 	}
 	select {
-	case r.answers <- result:
+	case ch(r) <- v:
 		return nil
 	case <-r.done:
 		return ErrNoRun

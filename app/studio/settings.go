@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+
+	"hookstudio/app/edit"
 )
 
 const maxRecent = 10
@@ -50,30 +52,13 @@ func saveSettings(path string, s settings) error {
 	return writeFileAtomic(path, data)
 }
 
-// writeFileAtomic writes through a temporary file in the same folder, synced
-// and renamed over the target, so a crash leaves the old file or the new
-// one, never half of one.
+// writeFileAtomic saves through the editor's atomic write, so a crash
+// leaves the old file or the new one, never half of one.
 func writeFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return edit.WriteFileAtomic(path, data, 0o644)
 }
 
 // copyExamples copies the embedded example skills into dir unless dir

@@ -6,12 +6,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startBackend, startBrowser, tempDir } from './harness.mjs';
+import { openApp, tempDir } from './harness.mjs';
 
 const CALLS = 5000; // one answer with 5,000 tool calls: 1 + 5,000 tool + 5,000 hook messages
 
-let backend;
-let browser;
+let app;
 let root;
 
 before(async () => {
@@ -28,19 +27,15 @@ before(async () => {
     'name: wide', 'tools: [{name: read_file, description: Read a file}]', 'requests:', '  - user: read every file',
     '    planning: {need_tool: true, content: reading}', '    rounds:', `      - tool_calls: [${calls.join(', ')}]`, '      - content: done', '',
   ].join('\n'));
-  backend = await startBackend();
-  browser = await startBrowser();
-  await browser.page.goto(backend.url);
-  await browser.page.waitForSelector('[role="option"]');
+  app = await openApp();
 });
 
 after(async () => {
-  await browser?.close();
-  await backend?.stop();
+  await app?.close();
 });
 
 test('a 10,000-message checkpoint renders virtualised and scrolls', async () => {
-  const { page } = browser;
+  const { page } = app;
   await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
   await page.waitForFunction(() => window.go.bind.Studio.Trace().then((v) => v.scenario === 'wide'));
   await page.waitForSelector('[data-testid="cell-0-2"]');

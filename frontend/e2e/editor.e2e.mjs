@@ -3,37 +3,32 @@
 // before saving, save with Ctrl+S, check the files validate with hookctl, then change the file on
 // disk under unsaved edits and check the conflict is offered.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import {  execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { repo, startBackend, startBrowser, tempDir } from './harness.mjs';
+import { openApp, repo, tempDir } from './harness.mjs';
 
 const SKILL = 'e2e-skill';
 const SCENARIO = `${SKILL}/scenarios/try.yaml`;
 
+let app;
 let backend;
-let browser;
 let page;
 let hookctl;
 
 before(async () => {
   hookctl = join(tempDir('hs-hookctl-'), 'hookctl');
   execFileSync('go', ['build', '-o', hookctl, './cmd/hookctl'], { cwd: repo, stdio: 'inherit' });
-  backend = await startBackend();
-  browser = await startBrowser();
-  page = browser.page;
-  await page.goto(backend.url);
-  await page.waitForSelector('[role="option"]');
+  app = await openApp();
+  ({ backend, page } = app);
 });
 
 after(async () => {
-  await browser?.close();
-  await backend?.stop();
-  assert.deepEqual(browser?.errors ?? [], [], 'the page threw');
+  await app?.close();
 });
 
-const trace = () => page.evaluate(() => window.go.bind.Studio.Trace());
+const trace = () => app.trace();
 const messages = () => page.locator('section[aria-label="Message list"]');
 const file = (rel) => join(backend.skillsDir, rel);
 

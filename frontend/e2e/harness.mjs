@@ -103,3 +103,24 @@ export async function startBrowser() {
 export function copySkills(to) {
   cpSync(join(repo, 'skills'), to, { recursive: true, filter: (p) => !p.endsWith('.go') });
 }
+
+// openApp starts the backend and a browser on it, waits for the step list,
+// and returns them with close(), which fails the run if the page threw.
+export async function openApp() {
+  const backend = await startBackend();
+  const browser = await startBrowser();
+  const { page } = browser;
+  await page.goto(backend.url);
+  await page.waitForSelector('[role="option"]');
+  return {
+    backend,
+    browser,
+    page,
+    trace: () => page.evaluate(() => window.go.bind.Studio.Trace()),
+    async close() {
+      await browser.close();
+      await backend.stop();
+      if (browser.errors.length > 0) throw new Error(`the page threw:\n${browser.errors.join('\n')}`);
+    },
+  };
+}

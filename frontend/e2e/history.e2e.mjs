@@ -3,34 +3,29 @@
 // (re-simulated and recorded again), then the two runs are compared in the History view.
 // HS_SCREENSHOTS=dir saves history.png and history-compare.png there.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import {  readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startBackend, startBrowser } from './harness.mjs';
+import { openApp } from './harness.mjs';
 
 const SCENARIO = 'file-tools/scenarios/fix-line-limit.yaml';
 const HINT = 'file-tools/hooks/truncated-content-hint.md';
 
+let app;
 let backend;
-let browser;
 let page;
 
 before(async () => {
-  backend = await startBackend();
-  browser = await startBrowser();
-  page = browser.page;
-  await page.goto(backend.url);
-  await page.waitForSelector('[role="option"]');
+  app = await openApp();
+  ({ backend, page } = app);
 });
 
 after(async () => {
-  await browser?.close();
-  await backend?.stop();
-  assert.deepEqual(browser?.errors ?? [], [], 'the page threw');
+  await app?.close();
 });
 
 const runs = (filter = {}) => page.evaluate((f) => window.go.bind.History.Runs(f), filter);
-const trace = () => page.evaluate(() => window.go.bind.Studio.Trace());
+const trace = () => app.trace();
 
 // the newest run of the filter once it is newer than `after` (an id) and passes `ok`
 async function waitForRunAfter(filter, after, ok = () => true) {

@@ -1,11 +1,11 @@
 // End-to-end: a run against a "real" model — a local OpenAI Chat Completions server (SSE) started
 // here — through the real Go backend, the real frontend and Debian's Chromium. No network.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
+import {  createServer } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { repo, startBackend, startBrowser } from './harness.mjs';
+import { openApp, repo } from './harness.mjs';
 
 const SCENARIO = 'file-tools/scenarios/fix-line-limit.yaml';
 const KEY = 'sk-e2e-test';
@@ -56,28 +56,23 @@ function startModel() {
 }
 
 let model;
+let app;
 let backend;
-let browser;
 let page;
 
 before(async () => {
   model = await startModel();
   process.env.OPENAI_API_KEY = KEY; // no OS keyring under Xvfb: the backend takes the key from here
-  backend = await startBackend();
-  browser = await startBrowser();
-  page = browser.page;
-  await page.goto(backend.url);
-  await page.waitForSelector('[role="option"]');
+  app = await openApp();
+  ({ backend, page } = app);
 });
 
 after(async () => {
-  await browser?.close();
-  await backend?.stop();
   model?.close();
-  assert.deepEqual(browser?.errors ?? [], [], 'the page threw');
+  await app?.close();
 });
 
-const trace = () => page.evaluate(() => window.go.bind.Studio.Trace());
+const trace = () => app.trace();
 const noKeyInPage = async () => assert.ok(!(await page.evaluate(() => document.body.innerText)).includes(KEY), 'the key never shows in the page');
 
 test('a scenario runs against a local OpenAI-compatible server, paused before the second LLM call', async () => {

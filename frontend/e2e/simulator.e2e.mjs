@@ -1,33 +1,28 @@
 // End-to-end: the real Go backend, the real frontend, Debian's Chromium.
 import assert from 'node:assert/strict';
-import { writeFileSync, readFileSync } from 'node:fs';
+import {  writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startBackend, startBrowser } from './harness.mjs';
+import { openApp } from './harness.mjs';
 
 const SCENARIO = 'file-tools/scenarios/fix-line-limit.yaml';
 const HINT = 'file-tools/hooks/truncated-content-hint.md';
 
+let app;
 let backend;
-let browser;
 let page;
 
 before(async () => {
-  backend = await startBackend();
-  browser = await startBrowser();
-  page = browser.page;
-  await page.goto(backend.url);
-  await page.waitForSelector('[role="option"]');
+  app = await openApp();
+  ({ backend, page } = app);
 });
 
 after(async () => {
-  await browser?.close();
-  await backend?.stop();
-  assert.deepEqual(browser?.errors ?? [], [], 'the page threw');
+  await app?.close();
 });
 
 // trace asks the real backend (through the same binding the UI uses).
-const trace = () => page.evaluate(() => window.go.bind.Studio.Trace());
+const trace = () => app.trace();
 
 async function cursorIndex() {
   return Number(await page.locator('[role="option"][aria-selected="true"] .idx').textContent());
