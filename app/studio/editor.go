@@ -215,8 +215,53 @@ func (s *Service) CreateSkill(ctx context.Context, name string) (State, error) {
 	if _, err := edit.CreateSkill(root, name); err != nil {
 		return s.State(), err
 	}
+	// A new skill gets a scenario of its own: the examples enable only
+	// their own skills, so without one its hooks would show up nowhere.
+	file := path.Join(name, "scenarios", "try-it.yaml")
+	if err := writeNew(filepath.Join(root, filepath.FromSlash(file)), starterScenario(name)); err != nil {
+		return s.State(), err
+	}
 	s.reloadNow(ctx)
+	if _, err := s.Select(ctx, file); err != nil {
+		return s.State(), err
+	}
 	return s.State(), nil
+}
+
+// writeNew writes a file that must not exist yet.
+func writeNew(p string, data []byte) error {
+	if _, err := os.Stat(p); err == nil {
+		return nil // the user's own scenario wins
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
+	}
+	return edit.WriteFileAtomic(p, data, 0o644)
+}
+
+// starterScenario passes every checkpoint: a planning round, agent rounds
+// with a tool call, and a second request that carries history.
+func starterScenario(skill string) []byte {
+	return []byte(fmt.Sprintf(`# A starter scenario for %[1]s: change the requests and the scripted answers to
+# match how your skill is used. It passes every checkpoint: after_user_input,
+# before_planning, before_each_agent, before_first_agent and after_tool_call.
+name: %[1]s-try-it
+system_prompt: You are a helpful assistant working in the user's project.
+enabled_skills: [%[1]s]
+tools:
+  - name: read_file
+    description: Read a file of the project
+    parameters: {type: object, properties: {path: {type: string}}, required: [path]}
+requests:
+  - user: Read README.md and tell me what this project does.
+    planning: {need_tool: true, content: I will read README.md first.}
+    rounds:
+      - tool_calls: [{name: read_file, arguments: {path: README.md}, result: "# Atlas
+A small service that turns CSV reports into JSON."}]
+      - content: Atlas is a small service that turns CSV reports into JSON.
+  - user: Thanks!
+    planning: {need_tool: false, content: You are welcome.}
+`, skill))
 }
 
 // ExportSkill writes a skill as a .zip (zip true) or into a folder.

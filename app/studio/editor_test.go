@@ -146,8 +146,15 @@ func TestCreateSkillAndTools(t *testing.T) {
 	if !found {
 		t.Errorf("new skill not loaded: %+v", st.Skills)
 	}
+	// It comes with a valid scenario of its own, selected, so its hooks show at once.
+	if st.Selected != "new-skill/scenarios/try-it.yaml" || s.Trace().Status != "ok" || len(s.Trace().Calls) != 4 {
+		t.Errorf("starter scenario: selected %q, status %s, %d calls", st.Selected, s.Trace().Status, len(s.Trace().Calls))
+	}
 	if _, err := s.CreateSkill(ctx, "../evil"); err == nil {
 		t.Error("escaping skill name accepted")
+	}
+	if _, err := s.Select(ctx, "files/scenarios/demo.yaml"); err != nil {
+		t.Fatal(err)
 	}
 	if tools := s.Trace().Tools; len(tools) != 1 || tools[0] != "read_file" {
 		t.Errorf("tools = %v", tools)
