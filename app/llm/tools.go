@@ -54,12 +54,24 @@ func NewToolResults(specs []ToolResultSpec) ToolResults {
 	return tr
 }
 
-// ScriptedToolResults harvests the results scripted in a scenario's
-// rounds: every (tool, arguments) pair goes into the table (the first
-// scripted result wins), and the first result scripted for a tool is its
-// fixed result, used when a real model calls it with other arguments.
+// ScriptedToolResults gathers a scenario's tool results for a real run.
+// The tools' own result and results come first; then the results scripted
+// in the rounds fill what they leave open: every (tool, arguments) pair
+// goes into the table (the first scripted result wins), and the first
+// result scripted for a tool is its fixed result, used when a real model
+// calls it with other arguments.
 func ScriptedToolResults(sc *scenario.Scenario) ToolResults {
 	tr := ToolResults{Fixed: map[string]string{}, ByArgs: map[string]map[string]string{}}
+	for _, t := range sc.Tools {
+		if t.Result != nil {
+			tr.Fixed[t.Name] = *t.Result
+		}
+		for _, r := range t.Results {
+			if _, ok := tr.ByArgs[t.Name][CanonicalJSON(r.Arguments)]; !ok {
+				tr.set(t.Name, r.Arguments, r.Result)
+			}
+		}
+	}
 	for _, req := range sc.Requests {
 		for _, rd := range req.Rounds {
 			for _, tc := range rd.ToolCalls {

@@ -34,6 +34,7 @@ func Levels() []Level {
 		{"scenario", d.scenarioFields(new(Scenario), new(scenarioPos))},
 		{"prompts", d.promptsFields(new(Prompts))},
 		{"tool", d.toolFields(new(Tool), new(toolPos))},
+		{"tool_result", d.toolResultFields(new(ToolResult))},
 		{"request", d.requestFields(new(Request), new(requestPos))},
 		{"planning", d.planningFields(new(Planning), new(requestPos))},
 		{"round", d.roundFields(new(Round), new(roundPos))},
@@ -153,6 +154,27 @@ func (d *decoder) toolFields(t *Tool, tp *toolPos) []field {
 		}},
 		{name: "description", decode: func(k, v *yaml.Node, path string) { t.Description, _ = d.str(v, path) }},
 		{name: "parameters", decode: func(k, v *yaml.Node, path string) { t.Parameters = d.mapping(v, path) }},
+		{name: "result", decode: func(k, v *yaml.Node, path string) {
+			if r, ok := d.str(v, path); ok {
+				t.Result = &r
+			}
+		}},
+		{name: "results", decode: func(k, v *yaml.Node, path string) {
+			d.list(v, path, func(i int, item *yaml.Node, p string) {
+				var r ToolResult
+				d.object(item, p, d.toolResultFields(&r))
+				t.Results = append(t.Results, r)
+			})
+		}},
+	}
+}
+
+func (d *decoder) toolResultFields(r *ToolResult) []field {
+	return []field{
+		{name: "arguments", decode: func(k, v *yaml.Node, path string) { r.Arguments = d.mapping(v, path) }},
+		{name: "result", required: true, hint: "what the tool returns for these arguments, e.g. result: \"package main\"", decode: func(k, v *yaml.Node, path string) {
+			r.Result, _ = d.str(v, path)
+		}},
 	}
 }
 

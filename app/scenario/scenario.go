@@ -29,10 +29,22 @@ type Prompts struct {
 
 // Tool is a tool offered to the model. Parameters is a JSON Schema object
 // kept as decoded JSON (maps, slices, strings, float64, bool, nil).
+// Result and Results answer the tool's calls in a run against a real model
+// (the mock plays the results scripted in its rounds): a call whose
+// arguments equal an entry of Results gets that result, any other call
+// Result; with neither the app asks the user.
 type Tool struct {
 	Name        string         `json:"name"`
 	Description string         `json:"description"`
 	Parameters  map[string]any `json:"parameters,omitempty"`
+	Result      *string        `json:"result,omitempty"`
+	Results     []ToolResult   `json:"results,omitempty"`
+}
+
+// ToolResult is the result of a tool for one set of arguments.
+type ToolResult struct {
+	Arguments map[string]any `json:"arguments"`
+	Result    string         `json:"result"`
 }
 
 // Request is one user turn and what the mock model answers during it.
