@@ -72,33 +72,14 @@ func (m *OpenAI) Params(call engine.Call) openai.ChatCompletionNewParams {
 
 // RequestBody is the exact JSON body the call will send: what a debugger
 // shows before the call. It never holds the key.
-func (m *OpenAI) RequestBody(call engine.Call) ([]byte, error) {
-	b, err := json.Marshal(m.Params(call))
-	if err != nil {
-		return nil, fmt.Errorf("encode request: %w", err)
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(b, &obj); err != nil {
-		return nil, fmt.Errorf("encode request: %w", err)
-	}
-	obj["stream"] = json.RawMessage("true")
-	return json.MarshalIndent(obj, "", "  ")
-}
+func (m *OpenAI) RequestBody(call engine.Call) ([]byte, error) { return streamingBody(m.Params(call)) }
 
 // Complete streams one answer, retrying 429 and 5xx before any text came.
 func (m *OpenAI) Complete(ctx context.Context, call engine.Call) (engine.Reply, error) {
 	params := m.Params(call)
-	var content string
-	var calls []engine.ToolCall
-	err := m.opts.withRetries(ctx, func(ctx context.Context) error {
-		var err error
-		content, calls, err = m.attempt(ctx, call, params)
-		return err
+	return m.opts.complete(ctx, call, func(ctx context.Context) (string, []engine.ToolCall, error) {
+		return m.attempt(ctx, call, params)
 	})
-	if err != nil {
-		return engine.Reply{}, err
-	}
-	return reply(call, content, calls)
 }
 
 func (m *OpenAI) attempt(ctx context.Context, call engine.Call, params openai.ChatCompletionNewParams) (string, []engine.ToolCall, error) {
