@@ -12,6 +12,8 @@ export const SHORTCUTS: [string, string][] = [
   ['Ctrl+Z', 'Editor: undo the last edit of the current file'],
   ['Ctrl+Shift+Z / Ctrl+Y', 'Editor: redo'],
   ['Ctrl+Space', 'Raw hooks.json: complete keys and values from the schema'],
+  ['Ctrl+H', 'Switch between the live simulator and the run history'],
+  ['F5 / F10 (paused real run)', 'Run with a model: continue / step to the next LLM call'],
   ['? / F1', 'Open this help'],
   ['Esc', 'Close this help / menus'],
 ];
