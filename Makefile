@@ -22,8 +22,12 @@ test-go:
 	@test -z "$$(gofmt -l app cmd skills main.go)" || { gofmt -l app cmd skills main.go; echo "gofmt: the files above need formatting"; exit 1; }
 	go test $(GO_TEST_FLAGS) $(GO_PKGS)
 
+# The lock check fails when package-lock.json drifts from package.json or loses
+# another platform's native bundler packages (README, "The lockfile").
 test-frontend:
 	./scripts/setup.sh frontend
+	node scripts/check-lockfile.mjs frontend
+	cd frontend && npm ci --dry-run --no-audit --no-fund --loglevel=error >/dev/null
 	cd frontend && npm run typecheck && npm run lint && npm test
 
 frontend:

@@ -44,12 +44,11 @@ need_go() {
 need_frontend() {
   command -v npm >/dev/null || apt_install nodejs npm
   if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
+    # A lock that npm ci would refuse fails here at once, with the reason;
+    # only network failures are retried.
+    node scripts/check-lockfile.mjs frontend
     log "npm ci (frontend)"
-    # npm ci rejects a lock whose platform-specific optional packages (rollup's
-    # native builds) are not all listed, a known npm bug (npm/cli#4828,
-    # #9846); npm install then installs the same pinned versions.
-    (cd frontend && { timeout 600 npm ci --no-audit --no-fund --loglevel=error ||
-      retry 3 npm install --no-save --no-audit --no-fund --loglevel=error; })
+    (cd frontend && retry 3 npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
 
