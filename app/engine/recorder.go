@@ -22,19 +22,69 @@ func (t *Trace) begin(k StepKind, pos at, timing skills.Timing, ref int32) int {
 	return len(t.steps) - 1
 }
 
-func (t *Trace) add(m msg) int32 {
+// add appends m at the end of its request's list.
+func (t *Trace) add(m msg) int32 { return t.addAt(m, float64(len(t.msgs))) }
+
+// addAt appends m to the table, placed at pos in its request's list.
+func (t *Trace) addAt(m msg, pos float64) int32 {
 	last := len(t.steps) - 1
-	m.created, m.removed = int32(last), -1
+	id := int32(len(t.msgs))
+	m.created, m.removed, m.pos = int32(last), -1, pos
+	if pos != float64(id) {
+		if t.reordered == nil {
+			t.reordered = map[int32]bool{}
+		}
+		t.reordered[m.req] = true
+	}
 	t.msgs = append(t.msgs, m)
 	t.steps[last].addTo = int32(len(t.msgs))
-	return int32(len(t.msgs) - 1)
+	return id
 }
 
+// remove takes id out of the list for good; a message already removed
+// (by a compaction, say) stays as it was.
 func (t *Trace) remove(id int32) {
+	if t.msgs[id].removed >= 0 {
+		return
+	}
 	last := len(t.steps) - 1
 	t.msgs[id].removed = int32(last)
 	t.removedIDs = append(t.removedIDs, id)
 	t.steps[last].remTo = int32(len(t.removedIDs))
+}
+
+// hide takes id out of the list until unhide: a call-only change.
+func (t *Trace) hide(id int32) {
+	last := len(t.steps) - 1
+	if t.hidden == nil {
+		t.hidden = map[int32][]span{}
+	}
+	t.hidden[id] = append(t.hidden[id], span{from: int32(last), to: -1})
+	t.removedIDs = append(t.removedIDs, id)
+	t.steps[last].remTo = int32(len(t.removedIDs))
+}
+
+// unhide brings back a hidden message at the current step.
+func (t *Trace) unhide(id int32) {
+	last := int32(len(t.steps) - 1)
+	sp := t.hidden[id]
+	sp[len(sp)-1].to = last
+	if t.restored == nil {
+		t.restored = map[int32][]int32{}
+	}
+	t.restored[last] = append(t.restored[last], id)
+}
+
+// current follows in-place replacements from id to the message now standing
+// in its place, so seed-000's removal by identity still finds it.
+func (t *Trace) current(id int32) int32 {
+	for {
+		next, ok := t.replacedBy[id]
+		if !ok {
+			return id
+		}
+		id = next
+	}
 }
 
 // hookRef returns the index of h in t.Hooks, adding it on first use.

@@ -17,6 +17,7 @@ const (
 	OriginPrompt       Origin = "prompt"
 	OriginAssistant    Origin = "assistant"
 	OriginTool         Origin = "tool"
+	OriginCompaction   Origin = "compaction" // the summary an auto-compaction left
 )
 
 // Phase is the part of the request flow an LLM call belongs to.
@@ -42,6 +43,9 @@ const (
 	StepToolCall      StepKind = "tool_call"
 	StepYield         StepKind = "yield"
 	StepReply         StepKind = "reply"
+	StepHookCall      StepKind = "hook_call" // an executable hook ran; its changes are this step's
+	StepRestore       StepKind = "restore"   // a call's hook changes undone after the call
+	StepCompact       StepKind = "compact"   // the conversation was compacted
 )
 
 // Prompt names a built-in prompt.
@@ -62,7 +66,22 @@ type ToolCall struct {
 	Arguments map[string]any `json:"arguments,omitempty"`
 	Result    string         `json:"result"`
 	Error     string         `json:"error,omitempty"`
+	// Status says what became of the call when an executable hook decided
+	// it: skipped, denied, responded (a hook answered in the tool's place).
+	Status            ToolStatus     `json:"status,omitempty"`
+	By                string         `json:"by,omitempty"` // the hook that decided it
+	OriginalArguments map[string]any `json:"original_arguments,omitempty"`
 }
+
+// ToolStatus is what an executable hook made of a tool call.
+type ToolStatus string
+
+const (
+	ToolSkipped   ToolStatus = "skipped"
+	ToolDenied    ToolStatus = "denied"
+	ToolResponded ToolStatus = "responded"
+	ToolApproved  ToolStatus = "approved"
+)
 
 // Message is one message as an LLM call receives it, with its provenance.
 type Message struct {
@@ -80,6 +99,12 @@ type Message struct {
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	Request    int        `json:"request"` // the request whose list holds it
+	// System and HookCall name the executable hook that added or last
+	// rewrote this message (an origin-hook message with System set was
+	// added by one; any other origin was rewritten by one).
+	System   string `json:"system,omitempty"`
+	EditedBy string `json:"edited_by,omitempty"`
+	HookCall *int   `json:"hook_call,omitempty"`
 }
 
 // Tag is the message in the conformance tag notation (hook:NAME, h.user, ...).
@@ -91,6 +116,9 @@ func (m *Message) Tag() string {
 		case OriginUserInput:
 			return "user"
 		case OriginHook:
+			if m.System != "" {
+				return m.System + ":" + m.Hook
+			}
 			return "hook:" + m.Hook
 		case OriginPrompt:
 			return "prompt:" + string(m.Prompt)
@@ -122,6 +150,10 @@ type Step struct {
 	Yield      *int     `json:"yield,omitempty"` // for yield steps: the persistent hook message handed to the frontend
 	Added      []int    `json:"added"`
 	Removed    []int    `json:"removed"`
+	// HookCall is the invocation of a hook_call step.
+	HookCall *HookCall `json:"hook_call,omitempty"`
+	// Hook call index, for hook_call steps.
+	HookCallIndex *int `json:"hook_call_index,omitempty"`
 }
 
 // LLMCall is one call of the model and its answer.
@@ -135,6 +167,12 @@ type LLMCall struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	NeedTool  *bool      `json:"need_tool,omitempty"` // planning decision
 	Error     string     `json:"error,omitempty"`
+	// Set only when executable hooks are loaded, so prompt-only traces
+	// stay as they were.
+	Model           string   `json:"model,omitempty"`
+	AddedTools      []string `json:"added_tools,omitempty"`      // tools a hook offered for this call only
+	OriginalContent *string  `json:"original_content,omitempty"` // the model's answer before a hook replaced it
+	Warning         string   `json:"warning,omitempty"`
 }
 
 // RequestInfo summarises one request of a run.
@@ -147,6 +185,9 @@ type RequestInfo struct {
 	Reply         string   `json:"reply"`
 	FirstStep     int      `json:"first_step"`
 	LastStep      int      `json:"last_step"`
+	// Status is "stopped" when a hook ended the request; StoppedBy names it.
+	Status    string `json:"status,omitempty"`
+	StoppedBy string `json:"stopped_by,omitempty"`
 }
 
 // msg is the compact record of a message: a run of 10,000 rounds creates
@@ -161,6 +202,10 @@ type msg struct {
 	req     int32
 	created int32 // step that added it
 	removed int32 // step that removed it, or -1
+	edit    int32 // 1 + the hook call that added or last rewrote it; 0 none
+	// pos orders the list: a message replaced in place gives its successor
+	// its pos, so the list stays in order without moving anything.
+	pos float64
 }
 
 // step is the compact record of an operation. Added messages are always a
@@ -190,7 +235,21 @@ type Trace struct {
 	removedIDs []int32
 	toolCalls  []ToolCall
 	hookIndex  map[string]int32
+
+	// HookCalls are the executable hooks' invocations, in order.
+	HookCalls []HookCall `json:"-"`
+	// hidden holds, per message, the steps during which a call-only change
+	// took it out of the list (to is -1 while the call is in progress).
+	hidden map[int32][]span
+	// restored holds, per restore step, the messages it brought back.
+	restored map[int32][]int32
+	// replacedBy maps a message replaced in place to its successor.
+	replacedBy map[int32]int32
+	// reordered marks requests whose list is not in id order.
+	reordered map[int32]bool
 }
+
+type span struct{ from, to int32 }
 
 // Status is how a run ended.
 type Status string
@@ -200,6 +259,7 @@ const (
 	StatusError     Status = "error"
 	StatusCancelled Status = "cancelled"
 	StatusMaxRounds Status = "max_rounds"
+	StatusStopped   Status = "stopped" // a hook ended the run (hard abort)
 )
 
 // NumSteps is the number of recorded steps.
@@ -218,8 +278,10 @@ func (t *Trace) Message(id int) Message {
 	}
 	switch kind {
 	case OriginHook:
-		h := &t.Hooks[m.ref]
-		out.Hook, out.Skill, out.Timing, out.Persistent = h.Name, h.Skill, string(h.Timing), h.Persistent
+		if m.ref >= 0 {
+			h := &t.Hooks[m.ref]
+			out.Hook, out.Skill, out.Timing, out.Persistent = h.Name, h.Skill, string(h.Timing), h.Persistent
+		}
 	case OriginPrompt:
 		out.Prompt = promptNames[m.ref]
 	case OriginTool:
@@ -228,6 +290,16 @@ func (t *Trace) Message(id int) Message {
 	case OriginAssistant:
 		if m.n > 0 {
 			out.ToolCalls = t.toolCalls[m.ref : m.ref+m.n]
+		}
+	}
+	if m.edit > 0 {
+		e := int(m.edit - 1)
+		hc := &t.HookCalls[e]
+		out.System, out.HookCall = hc.System, &e
+		if m.origin == OriginHook && m.ref < 0 {
+			out.Hook = hc.Hook
+		} else {
+			out.EditedBy = hc.Hook
 		}
 	}
 	return out
@@ -253,12 +325,19 @@ func (t *Trace) Step(i int) Step {
 	if s.kind == StepInject && s.timing == skills.AfterToolCall && s.ref >= 0 {
 		out.Tool = t.toolCalls[s.ref].Name
 	}
+	if s.kind == StepHookCall {
+		hc, k := t.HookCalls[s.ref], int(s.ref)
+		out.HookCall, out.HookCallIndex = &hc, &k
+	}
 	out.Added = make([]int, 0, s.addTo-s.addFrom)
 	for id := s.addFrom; id < s.addTo; id++ {
 		out.Added = append(out.Added, int(id))
-		if m := &t.msgs[id]; m.origin == OriginHook {
+		if m := &t.msgs[id]; m.origin == OriginHook && m.ref >= 0 {
 			out.Hooks = append(out.Hooks, t.Hooks[m.ref].ID())
 		}
+	}
+	for _, id := range t.restored[int32(i)] {
+		out.Added = append(out.Added, int(id))
 	}
 	if s.kind == StepYield {
 		id := int(s.ref)
@@ -307,11 +386,26 @@ func (t *Trace) MessageIDsAt(i int) []int {
 		if m.req != req || m.created > int32(i) {
 			break
 		}
-		if m.removed < 0 || m.removed > int32(i) {
+		if (m.removed < 0 || m.removed > int32(i)) && !t.hiddenAt(int32(id), int32(i)) {
 			out = append(out, id)
 		}
 	}
+	if t.reordered[req] {
+		sort.SliceStable(out, func(a, b int) bool { return t.msgs[out[a]].pos < t.msgs[out[b]].pos })
+	}
 	return out
+}
+
+func (t *Trace) hiddenAt(id, i int32) bool {
+	if len(t.hidden) == 0 {
+		return false
+	}
+	for _, sp := range t.hidden[id] {
+		if sp.from <= i && (sp.to < 0 || sp.to > i) {
+			return true
+		}
+	}
+	return false
 }
 
 // CallMessages is the message list LLM call c receives.

@@ -14,6 +14,11 @@ type Scenario struct {
 	Prompts       Prompts   `json:"prompts"`
 	Tools         []Tool    `json:"tools"`
 	Requests      []Request `json:"requests"`
+	// Model is the model name hooks see under the mock ("mock" if empty).
+	Model string `json:"model,omitempty"`
+	// HookAnswers script what the mock answers LLM hooks (jcli type: llm),
+	// by hook name, in order; the last answer repeats.
+	HookAnswers map[string][]string `json:"hook_answers,omitempty"`
 
 	// skillRefs remembers where each enabled_skills entry was written, so
 	// CheckSkills (which runs once the skills are loaded) can point at it.
@@ -73,6 +78,14 @@ type Planning struct {
 type Round struct {
 	Content   string     `json:"content,omitempty"`
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// Compact compacts the conversation before this round's call.
+	Compact *Compact `json:"compact,omitempty"`
+}
+
+// Compact is a context compaction the scenario triggers.
+type Compact struct {
+	Kind    string `json:"kind"`              // micro | auto
+	Summary string `json:"summary,omitempty"` // auto: what the conversation is replaced by
 }
 
 // ToolCall is one scripted call with the result the tool returns.
@@ -81,4 +94,6 @@ type ToolCall struct {
 	Name      string         `json:"name"`
 	Arguments map[string]any `json:"arguments,omitempty"`
 	Result    string         `json:"result"`
+	// Error makes the call fail with this message instead of a result.
+	Error string `json:"error,omitempty"`
 }
