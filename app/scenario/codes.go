@@ -72,5 +72,7 @@ func Codes() []string {
 		CodeEmptyRound, CodeUnreachableRounds, CodeUnusedReply,
 		CodeUnusedPlanning, CodeNoRounds, CodeNoFinalAnswer,
 		CodeDuplicateSkill, CodeUnknownSkill,
+		// expect: lists (expect.go)
+		CodeUnknownExpectation, CodeEmptyExpectation, CodeExpectAddress, CodeInvalidRegex,
 	}
 }

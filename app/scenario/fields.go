@@ -51,7 +51,7 @@ func Levels() []Level {
 		}
 		out = append(out, lv)
 	}
-	return out
+	return append(out, expectLevels()...)
 }
 
 // field is one key of a mapping level and how to decode its value.
@@ -127,6 +127,7 @@ func (d *decoder) scenarioFields(s *Scenario, sp *scenarioPos) []field {
 				d.errorf(v, CodeEmptyValue, "requests is empty; add at least one request, e.g. - user: Hello")
 			}
 		}},
+		d.expectField(ScopeScenario, &s.Expect),
 	}
 }
 
@@ -209,6 +210,7 @@ func (d *decoder) requestFields(r *Request, rp *requestPos) []field {
 				rp.roundList = append(rp.roundList, pos)
 			})
 		}},
+		d.expectField(ScopeRequest, &r.Expect),
 	}
 }
 
@@ -221,6 +223,7 @@ func (d *decoder) planningFields(pl *Planning, rp *requestPos) []field {
 			}
 		}},
 		{name: "content", decode: func(k, v *yaml.Node, path string) { pl.Content, _ = d.str(v, path) }},
+		d.expectField(ScopePlanning, &pl.Expect),
 	}
 }
 
@@ -239,6 +242,7 @@ func (d *decoder) roundFields(rd *Round, pos *roundPos) []field {
 				pos.calls = append(pos.calls, cp)
 			})
 		}},
+		d.expectField(ScopeRound, &rd.Expect),
 	}
 }
 

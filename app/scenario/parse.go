@@ -46,6 +46,7 @@ func Parse(file string, data []byte) (*Scenario, []diag.Diagnostic) {
 				d.warnf(root, CodeMissingField, "the scenario has no name; using %q from the file name. Add name: %s to choose one", s.Name, s.Name)
 			}
 			d.check(s, &sp)
+			d.checkExpectations(s)
 		}
 	}
 	return s, d.result()

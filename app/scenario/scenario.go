@@ -14,6 +14,8 @@ type Scenario struct {
 	Prompts       Prompts   `json:"prompts"`
 	Tools         []Tool    `json:"tools"`
 	Requests      []Request `json:"requests"`
+	// Expect holds the scenario-level expectations (app/expect checks them).
+	Expect []Expectation `json:"expect,omitempty"`
 	// Model is the model name hooks see under the mock ("mock" if empty).
 	Model string `json:"model,omitempty"`
 	// HookAnswers script what the mock answers LLM hooks (jcli type: llm),
@@ -65,12 +67,16 @@ type Request struct {
 	Planning *Planning `json:"planning,omitempty"`
 	Rounds   []Round   `json:"rounds,omitempty"`
 	Line     int       `json:"line"` // where the request starts in the file
+	// Expect holds this request's expectations.
+	Expect []Expectation `json:"expect,omitempty"`
 }
 
 // Planning is the planning round's decision and text.
 type Planning struct {
 	NeedTool bool   `json:"need_tool"`
 	Content  string `json:"content"`
+	// Expect holds the planning call's expectations.
+	Expect []Expectation `json:"expect,omitempty"`
 }
 
 // Round is the model's answer in one agent round: tool calls, or plain
@@ -78,6 +84,8 @@ type Planning struct {
 type Round struct {
 	Content   string     `json:"content,omitempty"`
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// Expect holds this round's LLM call expectations.
+	Expect []Expectation `json:"expect,omitempty"`
 	// Compact compacts the conversation before this round's call.
 	Compact *Compact `json:"compact,omitempty"`
 }
