@@ -519,7 +519,7 @@ func ignored(rel string) bool {
 
 func ignoredName(name string) bool {
 	switch {
-	case name == "":
+	case name == "", hookConfigDirs[name]:
 		return false
 	case strings.HasPrefix(name, "."), // .git, .DS_Store, .a.md.swp, emacs .#lock
 		strings.HasPrefix(name, "~"),                                 // ~$office locks
@@ -531,6 +531,11 @@ func ignoredName(name string) bool {
 	}
 	return vimProbe(name)
 }
+
+// hookConfigDirs are hidden folders that hold hook configuration
+// (design-hooks.md: <root>/.jcli/hooks.yaml, <root>/.picoclaw/hooks.json):
+// saving one re-simulates like any other hook file.
+var hookConfigDirs = map[string]bool{".jcli": true, ".picoclaw": true}
 
 // vimProbe reports whether name is one of the files vim creates to test
 // whether it may write in a directory: "4913", or 4913+k*123 when that

@@ -330,6 +330,21 @@ func TestChanges(t *testing.T) {
 			}},
 		},
 		{
+			name: "project-level hook configs are watched",
+			setup: func(t *testing.T, root string) {
+				writeFile(t, filepath.Join(root, ".jcli/hooks.yaml"), "stop: []\n")
+			},
+			steps: []step{{
+				do: func(t *testing.T, root string) {
+					writeFile(t, filepath.Join(root, ".jcli/hooks.yaml"), "stop: [{command: true}]\n")
+				},
+				want: []string{".jcli/hooks.yaml"},
+			}, {
+				do:   func(t *testing.T, root string) { writeFile(t, filepath.Join(root, ".picoclaw/hooks.json"), "{}") },
+				want: []string{".picoclaw/hooks.json"},
+			}},
+		},
+		{
 			name:  "hidden and scratch files are ignored",
 			setup: func(t *testing.T, root string) { writeFile(t, filepath.Join(root, "s/hooks/a.md"), "v1") },
 			steps: []step{{
@@ -572,6 +587,7 @@ func TestIgnoredName(t *testing.T) {
 		"a.md": false, "hooks.json": false, "4913": true, "5036": true, "4914": false, "04913": false,
 		".git": true, "a.md~": true, ".a.md.swp": true, "a.swx": true, "#a.md#": true,
 		"a.md___jb_tmp___": true, "~$doc": true, "123": false, "": false,
+		".jcli": false, ".picoclaw": false, "hooks.yaml": false, ".hooks.yaml.123.tmp": true,
 	}
 	for name, want := range tests {
 		if got := ignoredName(name); got != want {
