@@ -78,7 +78,8 @@ type Event struct {
 	Answer    string    // after_llm, stop: the assistant's text
 	Tool      *ToolCall // tool points: the call (arguments as hooks left them; Result/Error after the tool)
 	Compact   Compaction
-	Err       error // after_llm: the model failed; request hooks still see the end
+	Err       error  // after_llm: the model failed; request hooks still see the end
+	Usage     *Usage // after_llm: the provider's reported usage (nil: none)
 
 	// Stream receives an after_llm answer's text as it arrives, for
 	// observers; it is nil at other points.
@@ -108,6 +109,23 @@ func (e *Event) Messages() []Message {
 		return nil
 	}
 	return e.r.t.MessagesAt(len(e.r.t.steps) - 1)
+}
+
+// Step is the index of the trace's last recorded step when the event fires
+// (-1 before the first), so observers can point at the step (app/events).
+func (e *Event) Step() int {
+	if e.r == nil {
+		return -1
+	}
+	return len(e.r.t.steps) - 1
+}
+
+// Quiet marks a Handler that only watches the run (the event stream,
+// control, approvals): with no other handler, LLM calls are recorded as in
+// a prompt-only run (no model name), so such traces stay as they were.
+type Quiet interface {
+	Handler
+	Quiet()
 }
 
 // SystemPrompt is the content of the list's first system-prompt message, or

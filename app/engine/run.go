@@ -32,6 +32,16 @@ type Reply struct {
 	Content   string
 	ToolCalls []ToolCall
 	NeedTool  bool
+	// Usage is what the provider reported the call cost (nil: not
+	// reported, e.g. the mock); after_llm handlers read it as Event.Usage.
+	// Added for token budgets (app/events).
+	Usage *Usage
+}
+
+// Usage is a model call's token usage as the provider reports it.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
 }
 
 // Model answers LLM calls.
@@ -434,7 +444,11 @@ func (r *runner) call(ctx context.Context, info func() *RequestInfo, tools []sce
 func (r *runner) callOnce(ctx context.Context, info func() *RequestInfo, tools []scenario.Tool) (Reply, bool, error) {
 	t := r.t
 	ci := len(t.Calls)
-	hooked := len(r.cfg.Handlers) > 0
+	// fires: some handler watches the points; hooked: one may change the
+	// run, so the call records the model it used. A run watched only by
+	// Quiet handlers (the event stream) keeps prompt-only call records.
+	fires := len(r.cfg.Handlers) > 0
+	hooked := fires && slices.ContainsFunc(r.cfg.Handlers, func(h Handler) bool { _, q := h.(Quiet); return !q })
 	before := &Event{Point: PointBeforeLLM, Call: ci, Model: r.cfg.ModelName, Tools: slices.Clone(tools)}
 	if err := r.fire(ctx, before); err != nil {
 		r.restore()
@@ -486,14 +500,14 @@ func (r *runner) callOnce(ctx context.Context, info func() *RequestInfo, tools [
 	r.restore()
 	if err != nil {
 		t.Calls[ci].Error = err.Error()
-		if hooked && ctx.Err() == nil {
+		if fires && ctx.Err() == nil {
 			// Request hooks see the end of every request, failed ones too.
 			_ = r.fire(ctx, &Event{Point: PointAfterLLM, Call: ci, Model: model, Err: err})
 		}
 		return Reply{}, false, fmt.Errorf("llm call %d (%s): %w", ci, r.pos.phase, err)
 	}
-	if hooked {
-		after := &Event{Point: PointAfterLLM, Call: ci, Model: model, Answer: rep.Content, Tools: tools}
+	if fires {
+		after := &Event{Point: PointAfterLLM, Call: ci, Model: model, Answer: rep.Content, Tools: tools, Usage: rep.Usage}
 		if err := r.fire(ctx, after); err != nil {
 			return Reply{}, false, err
 		}
