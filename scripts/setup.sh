@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a target needs on a fresh Debian machine, and nothing twice.
-# Usage: scripts/setup.sh [go] [frontend] [desktop] [e2e]
+# Usage: scripts/setup.sh [go] [frontend] [desktop] [e2e] [release]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,6 +61,12 @@ need_desktop() {
   fi
 }
 
+# make release: Windows (mingw-w64) and linux/arm64 C cross compilers for
+# cgo (SQLite, the webview), and dpkg-deb for the .deb.
+need_release() {
+  apt_install gcc-mingw-w64-x86-64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross dpkg
+}
+
 need_e2e() {
   apt_install xvfb xauth x11-utils imagemagick chromium fonts-noto-cjk
 }
@@ -72,6 +78,7 @@ for target in "$@"; do
     frontend) need_frontend ;;
     desktop) need_desktop ;;
     e2e) need_e2e ;;
+    release) need_release ;;
     *) log "unknown target $target"; exit 2 ;;
   esac
 done

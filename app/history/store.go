@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
+	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver
 )
 
 // FileName is the database's name inside the data folder.
@@ -189,29 +189,6 @@ func check(ctx context.Context, db *sql.DB, path string) error {
 		return fmt.Errorf("%w: schema version %d is newer than this program knows (%d)", errDamaged, v, len(migrations))
 	}
 	return nil
-}
-
-// classify marks the SQLite errors that mean the file itself is bad.
-func classify(err error, path string) error {
-	var se sqlite3.Error
-	if !errors.As(err, &se) {
-		return err
-	}
-	switch se.Code {
-	case sqlite3.ErrNotADB, sqlite3.ErrCorrupt:
-		return fmt.Errorf("%w: %w", errDamaged, err)
-	case sqlite3.ErrCantOpen, sqlite3.ErrPerm, sqlite3.ErrReadonly:
-		// An unreadable file is moved aside; an unreachable folder is not
-		// the file's fault, and moving would fail there anyway.
-		if fi, serr := os.Stat(path); serr == nil && fi.Mode().IsRegular() {
-			if f, oerr := os.OpenFile(path, os.O_RDWR, 0); oerr != nil {
-				return fmt.Errorf("%w: %w", errDamaged, err)
-			} else {
-				f.Close()
-			}
-		}
-	}
-	return err
 }
 
 // moveAside renames path and its -wal/-shm files to path.corrupt-<time>.

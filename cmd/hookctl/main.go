@@ -10,6 +10,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+
+	"hookstudio/app/version"
 )
 
 // Exit codes: 0 success, 1 problems found, 2 usage error.
@@ -32,6 +35,7 @@ Usage:
   hookctl export SKILL_DIR -o OUT.zip|DIR/ [--scenarios]
   hookctl import FILE.zip [--skills DIR] [--overwrite]
   hookctl help
+  hookctl --version
 
 SKILLS_DIR defaults to ./skills when it exists, else the current folder.
 simulate records each run in the history (history.db in the app's data
@@ -60,7 +64,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code int
 		err  error
 	)
+	if !version.Get().History {
+		var stop bool
+		if args, stop = withoutHistory(args, stderr); stop {
+			return exitProblems
+		}
+	}
 	switch args[0] {
+	case "--version", "version":
+		fmt.Fprintf(stdout, "hookctl %s\n", version.Get())
+		if !version.Get().History {
+			fmt.Fprintln(stdout, "run history: not available (built without cgo)")
+		}
+		return exitOK
 	case "validate":
 		code, err = validateCmd(ctx, args[1:], stdout)
 	case "simulate":
@@ -86,6 +102,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitProblems
 	}
 	return code
+}
+
+// noHistory explains a build made without cgo (a cross build for macOS):
+// go-sqlite3 is then a stub that cannot open the run history.
+const noHistory = "the run history is not available in this build (made without cgo, which SQLite needs; see the README's Releases)"
+
+// withoutHistory adapts a command line to a build without the run history:
+// simulate runs without recording, and history stops at once with the
+// reason rather than with the SQLite stub's error.
+func withoutHistory(args []string, stderr io.Writer) ([]string, bool) {
+	switch args[0] {
+	case "history":
+		fmt.Fprintf(stderr, "hookctl: %s\n", noHistory)
+		return args, true
+	case "simulate":
+		if !slices.Contains(args, "--no-history") && !slices.Contains(args, "-no-history") {
+			fmt.Fprintf(stderr, "hookctl: note: this run is not recorded: %s\n", noHistory)
+			return append([]string{args[0], "--no-history"}, args[1:]...), false
+		}
+	}
+	return args, false
 }
 
 // parseArgs parses flags wherever they stand among the positional

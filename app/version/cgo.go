@@ -1,0 +1,5 @@
+//go:build cgo
+
+package version
+
+const cgoEnabled = true
