@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 
 	"hookstudio/app/skills"
 )
@@ -96,11 +97,12 @@ func (a *applier) apply(eff *Effect) {
 	}
 	if a.allowed("inject_messages", len(eff.Inject) > 0, PointBeforeLLM) {
 		for _, m := range eff.Inject {
-			a.addHookMessage(m, a.r.t.msgs[len(a.t.msgs)-1].pos+1, overlay)
+			a.addHookMessage(m, float64(len(a.t.msgs)), overlay) // at the end
 		}
 		a.changed("%d message(s) injected", len(eff.Inject))
 	}
-	if a.allowed("additional_context", eff.AppendSystem != "", PointBeforeLLM, PointStop, PointBeforeCompact) {
+	// after_tool: jcli's post_tool_execution_failure appends additional_context too (cmdhook).
+	if a.allowed("additional_context", eff.AppendSystem != "", PointBeforeLLM, PointStop, PointBeforeCompact, PointAfterTool) {
 		if e.Point == PointBeforeCompact {
 			a.r.compactContext = append(a.r.compactContext, eff.AppendSystem)
 			a.changed("context added to the compaction")
@@ -123,6 +125,13 @@ func (a *applier) apply(eff *Effect) {
 	if a.allowed("assistant_output", eff.Answer != nil, PointAfterLLM) && *eff.Answer != e.Answer {
 		e.Answer = *eff.Answer
 		a.changed("answer replaced")
+	}
+	if a.allowed("tool_calls", eff.ToolCalls != nil, PointAfterLLM) {
+		if x, _ := json.Marshal(*eff.ToolCalls); string(x) != string(must(json.Marshal(e.ToolCalls))) {
+			e.ToolCalls = slices.Clone(*eff.ToolCalls)
+			st.toolCalls = true
+			a.changed("tool calls of the answer replaced (%d)", len(e.ToolCalls))
+		}
 	}
 	if a.allowed("tool_arguments", eff.ToolArguments != nil, PointBeforeTool) && !equalJSON(eff.ToolArguments, e.Tool.Arguments) {
 		if e.Tool.OriginalArguments == nil {
@@ -224,12 +233,7 @@ func (a *applier) replace(id int32, content string, overlay bool) int32 {
 	old := a.t.msgs[id]
 	nm := old
 	nm.content, nm.edit = content, a.ci+1
-	if overlay {
-		a.t.hide(id)
-		a.r.overlayHidden = append(a.r.overlayHidden, id)
-	} else {
-		a.t.remove(id)
-	}
+	a.takeOut(id, overlay)
 	nid := a.t.addAt(nm, old.pos)
 	if overlay {
 		a.r.overlayAdded = append(a.r.overlayAdded, nid)
@@ -240,6 +244,17 @@ func (a *applier) replace(id int32, content string, overlay bool) int32 {
 		a.t.replacedBy[id] = nid
 	}
 	return nid
+}
+
+// takeOut removes id from the list: for this call only (hidden, restored
+// after the call) unless it was itself added for this call only.
+func (a *applier) takeOut(id int32, overlay bool) {
+	if overlay && !slices.Contains(a.r.overlayAdded, id) {
+		a.t.hide(id)
+		a.r.overlayHidden = append(a.r.overlayHidden, id)
+		return
+	}
+	a.t.remove(id)
 }
 
 func (a *applier) track(id int32, overlay bool) {
@@ -282,12 +297,7 @@ func (a *applier) replaceList(want []NewMessage, overlay bool) int {
 	for j, id := range cur {
 		if !kept[j] {
 			changed++
-			if overlay {
-				a.t.hide(int32(id))
-				a.r.overlayHidden = append(a.r.overlayHidden, int32(id))
-			} else {
-				a.t.remove(int32(id))
-			}
+			a.takeOut(int32(id), overlay)
 		}
 	}
 	// New messages go between the kept neighbours they stand between.
@@ -337,6 +347,8 @@ func (a *applier) rewriteTool(content, what string) {
 	}
 	a.changed("tool %s of %s rewritten", what, tc.Name)
 }
+
+func must(b []byte, _ error) []byte { return b }
 
 func equalJSON(a, b map[string]any) bool {
 	x, _ := json.Marshal(a)

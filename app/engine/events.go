@@ -75,8 +75,9 @@ type Event struct {
 	UserInput string // the request's user input (as hooks left it)
 	Model     string // the model of the call (before_llm may change it)
 	Tools     []scenario.Tool
-	Answer    string    // after_llm, stop: the assistant's text
-	Tool      *ToolCall // tool points: the call (arguments as hooks left them; Result/Error after the tool)
+	Answer    string     // after_llm, stop: the assistant's text
+	ToolCalls []ToolCall // after_llm: the answer's tool calls (process hooks may rewrite them)
+	Tool      *ToolCall  // tool points: the call (arguments as hooks left them; Result/Error after the tool)
 	Compact   Compaction
 	Err       error  // after_llm: the model failed; request hooks still see the end
 	Usage     *Usage // after_llm: the provider's reported usage (nil: none)
@@ -100,6 +101,19 @@ type eventState struct {
 	retry     []string // retry_feedback texts, in order
 	approved  *bool
 	addTools  []scenario.Tool
+	toolCalls bool // after_llm: a hook replaced the answer's tool calls
+}
+
+// EnabledSkills is the current request's skill selection (nil: every
+// skill). Hooks a skill declares are active only while it is enabled.
+func (e *Event) EnabledSkills() []string {
+	if e.r == nil {
+		return nil
+	}
+	if n := len(e.r.t.Requests); n > 0 {
+		return e.r.t.Requests[n-1].EnabledSkills
+	}
+	return e.r.sc.EnabledSkills
 }
 
 // Messages is the current message list of the request (for before_llm:
@@ -176,6 +190,7 @@ type Effect struct {
 	Model         *string         // before_llm
 	AddTools      []scenario.Tool // before_llm: offered to the model for this call
 	Answer        *string         // after_llm
+	ToolCalls     *[]ToolCall     // after_llm: replace the answer's tool calls (PicoClaw after_llm modify)
 	ToolArguments map[string]any  // before_tool
 	ToolResult    *string         // after_tool (success)
 	ToolError     *string         // after_tool (failure)

@@ -171,8 +171,10 @@ func (r *runner) request(ctx context.Context, i int) error {
 	t.Requests = append(t.Requests, RequestInfo{Index: i, User: req.User, EnabledSkills: enabled, FirstStep: len(t.steps), Calls: []int{}, Yielded: []string{}})
 	info := func() *RequestInfo { return &t.Requests[len(t.Requests)-1] }
 	var hookRefs []int32
-	for _, h := range r.src.Hooks(enabled) {
-		hookRefs = append(hookRefs, t.hookRef(&h))
+	if r.src != nil {
+		for _, h := range r.src.Hooks(enabled) {
+			hookRefs = append(hookRefs, t.hookRef(&h))
+		}
 	}
 	hm := newHookManager(t, hookRefs, &r.pos)
 	var yielded []int32
@@ -507,9 +509,12 @@ func (r *runner) callOnce(ctx context.Context, info func() *RequestInfo, tools [
 		return Reply{}, false, fmt.Errorf("llm call %d (%s): %w", ci, r.pos.phase, err)
 	}
 	if fires {
-		after := &Event{Point: PointAfterLLM, Call: ci, Model: model, Answer: rep.Content, Tools: tools, Usage: rep.Usage}
+		after := &Event{Point: PointAfterLLM, Call: ci, Model: model, Answer: rep.Content, Tools: tools, ToolCalls: slices.Clone(rep.ToolCalls), Usage: rep.Usage}
 		if err := r.fire(ctx, after); err != nil {
 			return Reply{}, false, err
+		}
+		if after.state != nil && after.state.toolCalls {
+			rep.ToolCalls = after.ToolCalls // a process hook's after_llm rewrote them
 		}
 		if after.Answer != rep.Content {
 			orig := rep.Content

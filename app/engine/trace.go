@@ -329,8 +329,13 @@ func (t *Trace) Step(i int) Step {
 		hc, k := t.HookCalls[s.ref], int(s.ref)
 		out.HookCall, out.HookCallIndex = &hc, &k
 	}
+	// A message a hook added and a later hook of the same step replaced
+	// was never in a list anyone saw: it is in neither Added nor Removed.
 	out.Added = make([]int, 0, s.addTo-s.addFrom)
 	for id := s.addFrom; id < s.addTo; id++ {
+		if t.msgs[id].removed == int32(i) {
+			continue
+		}
 		out.Added = append(out.Added, int(id))
 		if m := &t.msgs[id]; m.origin == OriginHook && m.ref >= 0 {
 			out.Hooks = append(out.Hooks, t.Hooks[m.ref].ID())
@@ -346,6 +351,9 @@ func (t *Trace) Step(i int) Step {
 	}
 	out.Removed = make([]int, 0, s.remTo-s.remFrom)
 	for _, id := range t.removedIDs[s.remFrom:s.remTo] {
+		if t.msgs[id].created == int32(i) {
+			continue
+		}
 		out.Removed = append(out.Removed, int(id))
 	}
 	return out
