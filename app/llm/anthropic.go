@@ -32,6 +32,11 @@ func NewAnthropic(opts Options) (*Anthropic, error) {
 		option.WithHTTPClient(opts.httpClient()),
 		option.WithBaseURL(opts.BaseURL),
 		option.WithMaxRetries(0),
+		// Error answers are read here, whatever their body (a proxy's HTML
+		// page, plain text, an empty body).
+		option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+			return opts.checkStatus(next(req))
+		}),
 	}
 	if opts.APIKey != "" {
 		ro = append(ro, option.WithAPIKey(opts.APIKey))
@@ -129,6 +134,9 @@ func (m *Anthropic) attempt(ctx context.Context, call engine.Call, params anthro
 		}
 	}
 	if err := stream.Err(); err != nil {
+		if isAnswerFailure(err) {
+			return "", nil, err // an error status, read by checkStatus
+		}
 		var apiErr *anthropic.Error
 		if errors.As(err, &apiErr) {
 			if apiErr.StatusCode >= 400 {
@@ -136,15 +144,18 @@ func (m *Anthropic) attempt(ctx context.Context, call engine.Call, params anthro
 				if apiErr.Response != nil {
 					h = apiErr.Response.Header
 				}
-				return "", nil, m.opts.statusError(apiErr.StatusCode, h)
+				return "", nil, m.opts.httpFailure(apiErr.StatusCode, h, []byte(apiErr.RawJSON()))
 			}
-			// An error event mid-stream (e.g. overloaded_error).
-			return "", nil, fmt.Errorf("%s: the stream reported an error: %s", m.opts.host(), apiErr.Type())
+			// An error event inside the stream (e.g. overloaded_error).
+			return "", nil, m.opts.streamFailure([]byte(apiErr.RawJSON()), text.Len() > 0 || len(order) > 0)
 		}
 		if ctx.Err() != nil {
 			return "", nil, ctx.Err()
 		}
-		if text.Len() == 0 && len(order) == 0 && !isJSONError(err) && !strings.Contains(err.Error(), "while streaming") {
+		if data, ok := strings.CutPrefix(err.Error(), "received error while streaming: "); ok {
+			return "", nil, m.opts.streamFailure([]byte(data), text.Len() > 0 || len(order) > 0)
+		}
+		if text.Len() == 0 && len(order) == 0 && !isJSONError(err) {
 			return "", nil, fmt.Errorf("%s: %w", m.opts.host(), err)
 		}
 		return "", nil, m.opts.streamError(err)

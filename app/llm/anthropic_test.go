@@ -279,17 +279,34 @@ func TestAnthropicFailures(t *testing.T) {
 }
 
 func TestAnthropicErrorEventMidStream(t *testing.T) {
-	s := newServer(t, sse(
-		"message_start\n"+`{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"x","usage":{"input_tokens":1,"output_tokens":1}}}`,
-		"error\n"+`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
-	))
-	m := newTestAnthropic(t, s, func(o *Options) { o.MaxRetries = 2 })
-	_, err := m.Complete(context.Background(), callFor(engine.PhaseDirect, userOnly("hi"), nil))
-	if err == nil || !strings.Contains(err.Error(), "overloaded") {
-		t.Fatalf("err = %v, want the stream's overloaded error", err)
+	start := "message_start\n" + `{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[],"model":"x","usage":{"input_tokens":1,"output_tokens":1}}}`
+	overloaded := "error\n" + `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`
+	tests := []struct {
+		name     string
+		events   []string
+		requests int // retried only while nothing reached the user
+		status   int
+	}{
+		{"before any text: retried, then given up", []string{start, overloaded}, 3, 529},
+		{"after text: not retried", []string{start,
+			"content_block_start\n" + `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+			"content_block_delta\n" + `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hal"}}`,
+			overloaded}, 1, 529},
+		{"invalid request: not retried", []string{start, "error\n" + `{"type":"error","error":{"type":"invalid_request_error","message":"messages: roles must alternate"}}`}, 1, 400},
 	}
-	if n := len(s.requests()); n != 1 {
-		t.Errorf("requests = %d: an error after the stream began must not be retried", n)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(t, sse(tt.events...))
+			m := newTestAnthropic(t, s, func(o *Options) { o.MaxRetries = 2 })
+			_, err := m.Complete(context.Background(), callFor(engine.PhaseDirect, userOnly("hi"), nil))
+			var se *StatusError
+			if !errors.As(err, &se) || !errors.Is(err, ErrStreamError) || se.Status != tt.status || !se.InStream || se.Message == "" {
+				t.Fatalf("err = %v (%#v), want an in-stream error with status %d and the server's message", err, se, tt.status)
+			}
+			if n := len(s.requests()); n != tt.requests {
+				t.Errorf("requests = %d, want %d", n, tt.requests)
+			}
+		})
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared"
 
 	"hookstudio/app/engine"
@@ -37,6 +38,11 @@ func NewOpenAI(opts Options) (*OpenAI, error) {
 		option.WithHTTPClient(opts.httpClient()),
 		option.WithBaseURL(opts.BaseURL),
 		option.WithMaxRetries(0),
+		// Error answers are read here, whatever their body: the SDK would
+		// fail on any "error" that is not its own error object.
+		option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+			return opts.checkStatus(next(req))
+		}),
 	}
 	if opts.APIKey != "" {
 		ro = append(ro, option.WithAPIKey(opts.APIKey))
@@ -108,13 +114,20 @@ func (m *OpenAI) attempt(ctx context.Context, call engine.Call, params openai.Ch
 		}
 	}
 	if err := stream.Err(); err != nil {
+		if isAnswerFailure(err) {
+			return "", nil, err // an error status, read by checkStatus
+		}
+		var sErr *ssestream.StreamError
+		if errors.As(err, &sErr) {
+			return "", nil, m.opts.streamFailure(sErr.Event.Data, text.Len() > 0 || !acc.empty())
+		}
 		var apiErr *openai.Error
 		if errors.As(err, &apiErr) {
 			var h http.Header
 			if apiErr.Response != nil {
 				h = apiErr.Response.Header
 			}
-			return "", nil, m.opts.statusError(apiErr.StatusCode, h)
+			return "", nil, m.opts.httpFailure(apiErr.StatusCode, h, []byte(apiErr.RawJSON()))
 		}
 		if ctx.Err() != nil {
 			return "", nil, ctx.Err()

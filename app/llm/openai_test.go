@@ -316,6 +316,8 @@ func TestOpenAIFailures(t *testing.T) {
 		requests int
 		retries  int
 		text     []string // the error's text holds these
+		status   int      // a *StatusError's status, when set
+		message  string   // and its server message
 	}{
 		{
 			name: "timeout",
@@ -351,7 +353,8 @@ func TestOpenAIFailures(t *testing.T) {
 			is:       ErrHTTPStatus,
 			requests: 3,
 			retries:  2,
-			text:     []string{"500 Internal Server Error", "gave up after 3 attempts"},
+			status:   500,
+			message:  "boom",
 		},
 		{
 			name:     "400 is not retried",
@@ -359,7 +362,8 @@ func TestOpenAIFailures(t *testing.T) {
 			tune:     func(o *Options) { o.MaxRetries = 2 },
 			is:       ErrHTTPStatus,
 			requests: 1,
-			text:     []string{"400 Bad Request"},
+			status:   400,
+			message:  "bad",
 		},
 		{
 			name: "dropped stream mid-chunk",
@@ -413,6 +417,12 @@ func TestOpenAIFailures(t *testing.T) {
 			for _, want := range tt.text {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("err %q does not say %q", err, want)
+				}
+			}
+			if tt.status != 0 {
+				var se *StatusError
+				if !errors.As(err, &se) || se.Status != tt.status || se.Message != tt.message || se.Attempts != tt.requests {
+					t.Errorf("err = %#v, want status %d, message %q after %d attempts", se, tt.status, tt.message, tt.requests)
 				}
 			}
 			if strings.Contains(err.Error(), fakeKey) {

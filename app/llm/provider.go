@@ -158,16 +158,13 @@ func (o *Options) once(ctx context.Context, attempt func(ctx context.Context) er
 	return err
 }
 
-// statusError turns an error status into a typed error; 429 and 5xx are
-// retryable. The server's body is left out: it may echo the key.
-func (o *Options) statusError(status int, h http.Header) error {
-	switch {
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return &KeyRejectedError{Host: o.host(), Status: status}
-	case status == http.StatusTooManyRequests || status >= 500:
-		return &retryable{err: &StatusError{Host: o.host(), Status: status, Attempts: 1}, retryAfter: retryAfter(h, time.Now())}
-	}
-	return &StatusError{Host: o.host(), Status: status, Attempts: 1}
+// isAnswerFailure is an error answer already read and typed by
+// checkStatus (possibly wrapped by the SDK).
+func isAnswerFailure(err error) bool {
+	var r *retryable
+	var se *StatusError
+	var kr *KeyRejectedError
+	return errors.As(err, &r) || errors.As(err, &se) || errors.As(err, &kr)
 }
 
 // retryAfter reads retry-after-ms, then Retry-After (seconds or an HTTP date).
@@ -198,12 +195,8 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 
 // streamError names why reading a stream failed: ctx is handled by once.
 func (o *Options) streamError(err error) error {
-	msg := err.Error()
-	switch {
-	case isJSONError(err):
+	if isJSONError(err) {
 		return fmt.Errorf("%s: %w: %v", o.host(), ErrMalformedStream, err)
-	case strings.Contains(msg, "received error while streaming"):
-		return fmt.Errorf("%s: the stream reported an error: %s", o.host(), strings.TrimPrefix(msg, "received error while streaming: "))
 	}
 	return fmt.Errorf("%s: %w: %v", o.host(), ErrStreamDropped, err)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -180,10 +181,11 @@ func (s *Store) TestConnection(ctx context.Context, p Profile) Result {
 	res := Result{KeySource: src, Latency: time.Since(start).Round(time.Millisecond)}
 	if err != nil {
 		res.Message = err.Error()
+		var se *llm.StatusError
 		switch {
 		case errors.Is(err, llm.ErrKeyRejected) && src == KeyNone:
 			res.Message += fmt.Sprintf("; no key is set: store one for the profile or set %s", EnvVar(p.Provider))
-		case errors.Is(err, llm.ErrHTTPStatus) && strings.Contains(err.Error(), " 404 "):
+		case errors.As(err, &se) && se.Status == http.StatusNotFound:
 			res.Message += "; check the base URL (OpenAI-compatible ones usually end in /v1) and the model name"
 		}
 		return res
