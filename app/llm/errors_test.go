@@ -76,7 +76,7 @@ func TestErrorAnswersAnyBody(t *testing.T) {
 			529, "Overloaded", false, 3},
 		{"a long message is truncated", []handler{raw(500, "text/plain", longMsg)},
 			500, strings.TrimSpace(longMsg)[:MaxServerMessage] + "…", false, 3},
-		{"401 echoing the key", []handler{raw(401, "application/json", `{"error":{"message":"Incorrect API key provided: ` + fakeKey + `. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","code":"invalid_api_key"}}`)},
+		{"401 echoing the key", []handler{raw(401, "application/json", `{"error":{"message":"Incorrect API key provided: `+fakeKey+`. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","code":"invalid_api_key"}}`)},
 			401, "Incorrect API key provided: [redacted]. You can find your API key at https://platform.openai.com/account/api-keys.", true, 1},
 		{"403 plain text", []handler{raw(403, "text/plain", "forbidden for this project")}, 403, "forbidden for this project", true, 1},
 		{"429 then success", []handler{raw(429, "text/plain", "slow down"), nil}, 0, "", false, 2},
