@@ -167,8 +167,6 @@ type LLMCall struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	NeedTool  *bool      `json:"need_tool,omitempty"` // planning decision
 	Error     string     `json:"error,omitempty"`
-	// Warning is set by a real run when the answer is suspect (e.g. empty).
-	Warning string `json:"warning,omitempty"`
 	// Set only when executable hooks are loaded, so prompt-only traces
 	// stay as they were.
 	Model           string   `json:"model,omitempty"`
