@@ -143,6 +143,19 @@ func (s *Studio) DiscardDraft(file string) (studio.TraceView, error) {
 	return s.svc.DiscardDraft(s.context(), file)
 }
 
+// TrustFolder lets the open folder's executable hooks run (exactly the
+// commands State lists) and simulates again with them.
+func (s *Studio) TrustFolder() (studio.State, error) { return s.svc.TrustFolder(s.context()) }
+
+// UntrustFolder forgets the open folder's trust: prompt hooks only.
+func (s *Studio) UntrustFolder() (studio.State, error) { return s.svc.UntrustFolder(s.context()) }
+
+// CancelSimulation stops the simulation running in the background.
+func (s *Studio) CancelSimulation() error { return s.svc.CancelSimulation() }
+
+// Progress is the background simulation's progress.
+func (s *Studio) Progress() (studio.Progress, error) { return s.svc.Progress(), nil }
+
 // OpenFile reads a skill's file as it is on disk.
 func (s *Studio) OpenFile(file string) (studio.FileSnapshot, error) { return s.svc.OpenFile(file) }
 

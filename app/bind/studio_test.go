@@ -190,3 +190,27 @@ func TestEditorBinding(t *testing.T) {
 		t.Error("schema not served")
 	}
 }
+
+func TestTrustBinding(t *testing.T) {
+	s, _, _ := newStudio(t)
+	root := skillsFolder(t)
+	if err := os.WriteFile(filepath.Join(root, "s/hooks/hooks.yaml"), []byte("stop:\n  - command: ./check.sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.OpenFolder(root)
+	if err != nil || !st.Exec.Present || st.Exec.Trusted {
+		t.Fatalf("open: %v %+v", err, st.Exec)
+	}
+	if st, err = s.TrustFolder(); err != nil || !st.Exec.Trusted {
+		t.Fatalf("trust: %v %+v", err, st.Exec)
+	}
+	if st, err = s.UntrustFolder(); err != nil || st.Exec.Trusted {
+		t.Fatalf("untrust: %v %+v", err, st.Exec)
+	}
+	if p, err := s.Progress(); err != nil || p.Active {
+		t.Errorf("progress with nothing running: %+v %v", p, err)
+	}
+	if err := s.CancelSimulation(); !errors.Is(err, studio.ErrNoSimulation) {
+		t.Errorf("cancel with nothing running: %v", err)
+	}
+}

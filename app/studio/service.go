@@ -23,6 +23,7 @@ import (
 	"hookstudio/app/profiles"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
+	"hookstudio/app/trust"
 	"hookstudio/app/watch"
 )
 
@@ -45,6 +46,11 @@ type Config struct {
 	History Recorder
 	// Profiles overrides where endpoint profiles and keys come from (tests).
 	Profiles *profiles.Store
+	// ExecHooks loads a folder's executable hooks (command, process and
+	// request hooks); nil runs prompt hooks only.
+	ExecHooks ExecLoader
+	// Trust overrides where the trusted folders are kept (tests).
+	Trust *trust.Store
 }
 
 // Recorder stores runs.
@@ -88,6 +94,9 @@ type State struct {
 	Notice      string            `json:"notice,omitempty"` // a problem worth telling, e.g. damaged settings
 	// Drafts are the files with unsaved edits, which the simulation shows.
 	Drafts []string `json:"drafts"`
+	// Exec is the folder's executable hooks and whether it is trusted to
+	// run them.
+	Exec ExecState `json:"exec"`
 }
 
 type loadedScenario struct {
@@ -114,6 +123,10 @@ type Service struct {
 	pending     *history.RunInput // the last simulation, to record once emitted
 	run         *realRun          // a run against a real model, if one is going
 	lastRun     *realRun          // the last finished one, for "save as scenario"
+	trust       *trust.Store
+	exec        execInfo // the folder's executable hooks as last loaded
+	sim         *simRun  // the simulation with executable hooks running in the background
+	simGen      int      // bumped by every simulation: a background run of an older one is not shown
 
 	reload    chan struct{}   // capacity 1: pending reloads coalesce
 	base      context.Context // the service's lifetime, from Start: watchers outlive calls
@@ -135,6 +148,14 @@ func New(cfg Config) (*Service, error) {
 	s := &Service{cfg: cfg, settings: st, disabled: map[string]bool{}, drafts: map[string][]byte{}, reload: make(chan struct{}, 1), view: emptyView("none", "", nil)}
 	if err != nil {
 		s.notice = err.Error()
+	}
+	s.trust = cfg.Trust
+	if s.trust == nil {
+		ts, err := trust.Open(trust.DefaultPath(cfg.DataDir))
+		if err != nil {
+			s.notice = err.Error()
+		}
+		s.trust = ts
 	}
 	return s, nil
 }
@@ -181,6 +202,7 @@ func (s *Service) Close() {
 		s.stop()
 	}
 	s.mu.Lock()
+	s.cancelSimLocked()
 	s.stopWatcherLocked()
 	s.mu.Unlock()
 	s.workers.Wait()
@@ -417,10 +439,15 @@ func (e enabledHooks) Hooks(enabled []string) []skills.Hook {
 }
 
 // simulateLocked runs the selected scenario. With prev, the new view says
-// which LLM calls changed since it.
+// which LLM calls changed since it. With executable hooks to run, the run
+// goes on in the background (it may take seconds): what it returns is
+// marked pending, and the result follows as EventTrace. Every call ends the
+// background run of the call before.
 func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView {
+	s.cancelSimLocked()
 	rev := s.view.Revision + 1
 	i := slices.IndexFunc(s.scenarios, func(l loadedScenario) bool { return l.info.File == s.selected })
+	s.refreshExecLocked(ctx, i)
 	var v TraceView
 	switch {
 	case i < 0:
@@ -428,6 +455,8 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 	case !s.scenarios[i].info.Valid:
 		v = emptyView("invalid", s.selected, s.scenarios[i].info.Diagnostics)
 		v.Scenario = s.scenarios[i].info.Name
+	case s.runnableLocked():
+		return s.startSimLocked(i, prev)
 	default:
 		sc := s.scenarios[i].sc
 		started := time.Now()
@@ -441,9 +470,10 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 		for _, t := range sc.Tools {
 			v.Tools = append(v.Tools, t.Name)
 		}
-		if prev != nil && prev.File == v.File {
+		if prev != nil && prev.File == v.File && prev.Status != "running" {
 			v.Changes = diffViews(prev, &v)
 		}
+		v.Exec = s.execRunLocked()
 	}
 	v.Revision = rev
 	v.Draft = len(s.drafts) > 0
@@ -478,7 +508,9 @@ func (s *Service) stateLocked() State {
 			st.Skills = append(st.Skills, SkillInfo{Skill: sk, Enabled: !s.disabled[sk.Name], Color: skillColor(i)})
 		}
 	}
-	var all []diag.Diagnostic
+	st.Exec = s.execStateLocked()
+	execDiagnostics(&st, s.exec.diags)
+	all := slices.Clone(st.Diagnostics)
 	for _, sk := range st.Skills {
 		all = append(all, sk.Diagnostics...)
 	}

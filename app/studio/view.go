@@ -54,6 +54,12 @@ type TraceView struct {
 	Tools []string `json:"tools"`
 	// Draft is true when unsaved editor text went into this simulation.
 	Draft bool `json:"draft"`
+	// Exec says whether the folder's executable hooks ran, and if not why.
+	Exec ExecRun `json:"exec"`
+	// Pending is true while a simulation with executable hooks runs in the
+	// background: this view is the previous one (or an empty one with
+	// status "running"), and the result follows as studio:trace.
+	Pending bool `json:"pending"`
 
 	// callIDs holds each call's message ids, kept for the next live diff.
 	callIDs [][]int
@@ -67,7 +73,7 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 	return TraceView{
 		Status: status, File: file, Diagnostics: ds,
 		Hooks: []skills.Hook{}, Messages: []Message{}, Steps: []engine.Step{}, Calls: []Call{},
-		Requests: []engine.RequestInfo{}, Changes: []CallChange{}, Tools: []string{},
+		Requests: []engine.RequestInfo{}, Changes: []CallChange{}, Tools: []string{}, Exec: ExecRun{Hooks: []engine.HookInfo{}, Metrics: []engine.HookMetric{}},
 		Matrix: Matrix{Hooks: []string{}, Copies: [][]int{}, Tokens: [][]int{}, Totals: []int{}},
 	}
 }
