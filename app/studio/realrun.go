@@ -156,8 +156,9 @@ func (s *Service) StartRun(opts RunOptions) error {
 				return ctx.Err()
 			}
 		},
-		OnStream:  func(c int, text string) { s.cfg.Emit(EventRunDelta, RunDelta{Call: c, Text: text}) },
-		AfterCall: func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, buildView(t, r.file, s.cfg.Tokens)) },
+		OnStream: func(c int, text string) { s.cfg.Emit(EventRunDelta, RunDelta{Call: c, Text: text}) },
+		// An empty answer is marked on its call before the view is sent.
+		AfterCall: llm.MarkWarnings(func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, buildView(t, r.file, s.cfg.Tokens)) }),
 	}
 	started, root := time.Now(), s.root
 	go func() {

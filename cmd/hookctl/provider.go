@@ -90,7 +90,8 @@ func (pf *providerFlags) setup(ctx context.Context, sc *scenario.Scenario, stder
 		cancel(err)
 		return "", err
 	}}
-	cfg := engine.Config{Model: model, Tools: runner, MaxRounds: maxProviderRounds}
+	// An answer with neither text nor tool calls is warned about on its call.
+	cfg := engine.Config{Model: model, Tools: runner, MaxRounds: maxProviderRounds, AfterCall: llm.MarkWarnings(nil)}
 	backend := fmt.Sprintf("%s:%s", p.Provider, p.Name)
 	return &providerRun{ctx: ctx, cfg: cfg, cancel: cancel, backend: backend}, nil
 }

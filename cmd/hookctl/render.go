@@ -137,6 +137,9 @@ func (r *renderer) call(t *engine.Trace, c, prev int) {
 		answer = r.paint(red, "error: "+lc.Error)
 	}
 	fmt.Fprintf(r.w, "      %s %s\n", r.paint(dim, "answer:"), r.line(answer, r.width-14))
+	if lc.Warning != "" {
+		fmt.Fprintf(r.w, "      %s %s\n", r.paint(yellow, "warning:"), r.line(lc.Warning, r.width-15))
+	}
 }
 
 func (r *renderer) origin(m engine.Message) string {
