@@ -43,6 +43,10 @@ type Run struct {
 	Hooks         []HookMetrics `json:"hooks"`
 	Calls         []CallMetrics `json:"calls"`
 	MessageTokens []int         `json:"message_tokens"` // by message id
+	// Executable hooks (migration 5): seed 001's metrics per (system,
+	// hook) and seed 004's request usage per model; nil without them.
+	ExecHooks []ExecHookMetrics `json:"exec_hooks,omitempty"`
+	Usage     []ModelUsage      `json:"usage,omitempty"`
 }
 
 const summaryCols = `r.id, r.scenario, r.scenario_file, r.scenario_hash, r.backend, r.source, r.status, r.error,
@@ -240,6 +244,9 @@ func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
 	if rec.RemovedIDs, err = decodeIDs(removed); err != nil {
 		return nil, err
 	}
+	if err := loadExec(ctx, q, id, &rec, run); err != nil {
+		return nil, err
+	}
 	if run.Trace, err = engine.FromRecord(rec); err != nil {
 		return nil, err
 	}
@@ -260,7 +267,11 @@ func loadToolCalls(data []byte, text func(int64) (string, error)) ([]engine.Tool
 		if err != nil {
 			return nil, fmt.Errorf("tool call %d: %w", i, err)
 		}
-		out[i] = engine.ToolCall{ID: s.ID, Name: s.Name, Arguments: s.Arguments, Result: res, Error: s.Error}
+		out[i] = engine.ToolCall{ID: s.ID, Name: s.Name, Arguments: s.Arguments, Result: res, Error: s.Error,
+			Status: s.Status, By: s.By, OriginalArguments: s.OriginalArguments}
+		if s.HasOriginal && s.OriginalArguments == nil {
+			out[i].OriginalArguments = map[string]any{}
+		}
 	}
 	return out, nil
 }

@@ -78,6 +78,9 @@ func computeMetrics(rec *engine.Record, tc TokenCounter) (*metrics, error) {
 		}
 		m.msgTokens[i] = n
 		hookOf[i] = -1
+		if msg.Origin == engine.OriginHook && msg.Ref == -1 && msg.Edit != 0 {
+			continue // added by an executable hook: not a prompt hook's copy
+		}
 		if msg.Origin == engine.OriginHook || (msg.Origin == engine.OriginHistory && msg.HistoryOf == engine.OriginHook) {
 			if msg.Ref < 0 || int(msg.Ref) >= nh {
 				return nil, fmt.Errorf("message %d refers to hook %d of %d", i, msg.Ref, nh)

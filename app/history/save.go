@@ -130,6 +130,12 @@ type storedToolCall struct {
 	Arguments map[string]any `json:"arguments"`
 	Result    int64          `json:"result"`
 	Error     string         `json:"error"`
+	// Set by executable hooks (migration 5); older rows read as zero.
+	Status            engine.ToolStatus `json:"status,omitempty"`
+	By                string            `json:"by,omitempty"`
+	OriginalArguments map[string]any    `json:"original_arguments,omitempty"`
+	// HasOriginal keeps an empty (non-nil) OriginalArguments apart from nil.
+	HasOriginal bool `json:"has_original,omitempty"`
 }
 
 func storeToolCalls(tcs []engine.ToolCall, blobs *blobSet) ([]byte, error) {
@@ -138,7 +144,8 @@ func storeToolCalls(tcs []engine.ToolCall, blobs *blobSet) ([]byte, error) {
 	}
 	out := make([]storedToolCall, len(tcs))
 	for i, tc := range tcs {
-		out[i] = storedToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Result: blobs.id(tc.Result), Error: tc.Error}
+		out[i] = storedToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Result: blobs.id(tc.Result), Error: tc.Error,
+			Status: tc.Status, By: tc.By, OriginalArguments: tc.OriginalArguments, HasOriginal: tc.OriginalArguments != nil}
 	}
 	return json.Marshal(out)
 }
@@ -257,6 +264,10 @@ func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record
 	if _, err := tx.ExecContext(ctx, `INSERT INTO run_traces (run_id, requests, tool_calls, steps, removed_ids) VALUES (?, ?, ?, ?, ?)`,
 		rid, requests, tools, encodeSteps(rec.Steps), encodeIDs(rec.RemovedIDs)); err != nil {
 		return 0, fmt.Errorf("insert trace: %w", err)
+	}
+
+	if err := insertExec(ctx, tx, rid, rec); err != nil {
+		return 0, err
 	}
 
 	sk := runSkills(in.ScenarioFile, rec.Hooks)

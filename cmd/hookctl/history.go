@@ -229,9 +229,38 @@ func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) (
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", h.Hook, h.Injected, h.Removed, h.CallsSeen,
 				h.CopiesSeen, h.TokensTotal, h.Executions, h.Successes, h.Failures, h.Skipped, h.TotalDurationMS)
 		}
-		return exitOK, tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return 0, err
+		}
 	}
-	return exitOK, nil
+	return exitOK, showExec(stdout, run)
+}
+
+// showExec prints seed 001's metrics of the run's executable hooks and
+// seed 004's request usage per model.
+func showExec(w io.Writer, run *history.Run) error {
+	if len(run.ExecHooks) > 0 {
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SYSTEM\tEXECUTABLE HOOK\tRUNS\tOK\tFAILED\tSKIPPED\tMS")
+		for _, h := range run.ExecHooks {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%.1f\n", h.System, h.Hook, h.Executions, h.Successes, h.Failures, h.Skipped, h.TotalDurationMS)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(run.Usage) > 0 {
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "MODEL\tREQUESTS\tOK\tFAILED\tATTEMPTS\tPROMPT\tCOMPLETION\tTHINKING\tCACHED")
+		for _, u := range run.Usage {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", u.Model, u.Requests, u.Successes, u.Failures, u.Attempts,
+				u.PromptTokens, u.CompletionTokens, u.ThinkingTokens, u.CachedTokens)
+		}
+		return tw.Flush()
+	}
+	return nil
 }
 
 func roundText(r *int) string {
