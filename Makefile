@@ -14,7 +14,15 @@ run: build
 	  exec xvfb-run -a ./build/bin/hookstudio; \
 	fi; exec ./build/bin/hookstudio
 
-test: test-go test-frontend test-e2e
+test: test-go test-thirdparty test-frontend test-e2e
+
+# The runs against @dwmkerr/mock-llm, a third-party OpenAI-compatible server
+# (a frontend devDependency): test-go skips them without frontend/node_modules,
+# here they are required, so a fresh clone runs them too.
+.PHONY: test-thirdparty
+test-thirdparty:
+	./scripts/setup.sh go frontend
+	HOOKSTUDIO_REQUIRE_MOCK_LLM=1 go test $(GO_TEST_FLAGS) -run 'MockLLM' ./app/llm ./cmd/hookctl
 
 test-go:
 	./scripts/setup.sh go
