@@ -18,6 +18,13 @@ type Message struct {
 	Created int  `json:"created"`
 	Removed *int `json:"removed"`
 	Tokens  int  `json:"tokens"`
+	// Pos orders the request's list when an executable hook replaced a
+	// message in place (the successor takes its place); absent, the id is
+	// the position.
+	Pos *float64 `json:"pos,omitempty"`
+	// Hidden are the steps [from, to) during which a call-only hook change
+	// took the message out of the list (to -1: never brought back).
+	Hidden [][2]int `json:"hidden,omitempty"`
 }
 
 // Call is an LLM call with the prompt tokens it receives.
@@ -98,6 +105,18 @@ func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
 			vm.Removed = &removed
 		}
 		v.Messages[id] = vm
+	}
+	if len(tr.HookCalls) > 0 {
+		// Only executable hooks move or hide messages: prompt-only traces
+		// (which can be huge) skip the copy Record makes.
+		rec := tr.Record()
+		for id, m := range rec.Messages {
+			v.Messages[id].Pos = m.Pos
+		}
+		for _, sp := range rec.Hidden {
+			m := &v.Messages[sp.ID]
+			m.Hidden = append(m.Hidden, [2]int{int(sp.From), int(sp.To)})
+		}
 	}
 
 	hookRow := make(map[string]int, len(tr.Hooks))
