@@ -104,6 +104,7 @@ func (o *Options) withRetries(ctx context.Context, attempt func(ctx context.Cont
 	}
 	for n := 1; ; n++ {
 		err := o.once(ctx, attempt)
+		observeAttempt(ctx, n, err, o.APIKey) // request hooks' attempts (attempts.go)
 		var r *retryable
 		if !errors.As(err, &r) {
 			return redact(err, o.APIKey)
