@@ -129,15 +129,25 @@ export function estimate(row: MessageRow | undefined): number {
   return Math.round(h);
 }
 
+/** A real run's warning on the call (an empty answer, say); older backends omit it. */
+export function callWarning(call: LLMCall | undefined): string | undefined {
+  return (call as { warning?: string } | undefined)?.warning || undefined;
+}
+
 function Answer({ call }: { call: LLMCall }) {
   const [all, setAll] = useState(false);
+  const warning = callWarning(call);
   const tcs = call.tool_calls ?? [];
   const many = tcs.length > TOOL_CALLS_COLLAPSE;
   const shown = many && !all ? tcs.slice(0, TOOL_CALLS_SHOWN) : tcs;
   return (
     <footer className="answer">
-      <div className="answer-title">Model answer{call.phase === 'planning' && call.need_tool !== undefined ? ` · need_tool: ${call.need_tool}` : ''}{call.error ? ' · error' : ''}</div>
+      <div className="answer-title">
+        Model answer{call.phase === 'planning' && call.need_tool !== undefined ? ` · need_tool: ${call.need_tool}` : ''}{call.error ? ' · error' : ''}
+        {warning && <span className="badge badge-warn" title={warning}>warning</span>}
+      </div>
       {call.error && <div className="answer-error">{call.error}</div>}
+      {warning && <div className="answer-warning" role="status">⚠ {warning}</div>}
       {call.content && <div className="answer-text">{call.content}</div>}
       {shown.map((tc) => <code key={tc.id} className="answer-tc">{toolCallText(tc)}</code>)}
       {many && (

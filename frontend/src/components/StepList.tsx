@@ -4,6 +4,7 @@ import { carriedIn, stepLabel } from '../lib/api';
 import type { BreakpointId } from '../debugger/machine';
 import { breakpointForStep, bpId, hitAt } from '../debugger/machine';
 import { VirtualList } from './VirtualList';
+import { callWarning } from './MessageList';
 import { cx, glyph } from './util';
 
 export const STEP_ICONS: Record<StepKind, string> = {
@@ -40,6 +41,7 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
         const armed = own ? breakpoints.includes(bpId(own)) : false;
         const hit = hitAt(s, breakpoints);
         const changed = s.call !== null && changedCalls.has(s.call);
+        const warning = s.kind === 'llm_call' && s.call !== null ? callWarning(view.calls[s.call]) : undefined;
         return (
           <div
             role="option"
@@ -66,6 +68,7 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
             <span className="spacer" />
             {s.round !== null && <span className="round">r{s.round}</span>}
             {changed && <span className="badge badge-changed">changed</span>}
+            {warning && <span className="badge badge-warn" title={warning}>warning</span>}
             {s.added.length > 0 && <span className="plus">+{s.added.length}</span>}
             {s.removed.length > 0 && <span className="minus">−{s.removed.length}</span>}
           </div>
