@@ -28,6 +28,7 @@ Usage:
   hookctl validate [SKILLS_DIR] [--json]
   hookctl simulate [--skills DIR] SCENARIO [--json] [--full] [--color=auto|always|never]
                    [--db PATH] [--no-history] [--provider PROFILE [--profiles PATH]]
+  hookctl test [SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust]
   hookctl history list [--scenario S] [--skill K] [--source cli|app|live]
                        [--since DATE] [--until DATE] [--limit N] [--json] [--db PATH]
   hookctl history show RUN [--json [--trace]] [--db PATH]
@@ -81,6 +82,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = validateCmd(ctx, args[1:], stdout)
 	case "simulate":
 		code, err = simulateCmd(ctx, args[1:], stdout, stderr)
+	case "test":
+		code, err = testCmd(ctx, args[1:], stdout, stderr)
 	case "history":
 		code, err = historyCmd(ctx, args[1:], stdout, stderr)
 	case "export":
