@@ -47,7 +47,7 @@ func (m *Mock) Complete(ctx context.Context, call engine.Call) (engine.Reply, er
 	rd := &req.Rounds[call.Round]
 	rep := engine.Reply{Content: rd.Content}
 	for _, tc := range rd.ToolCalls {
-		rep.ToolCalls = append(rep.ToolCalls, engine.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Result: tc.Result})
+		rep.ToolCalls = append(rep.ToolCalls, engine.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Result: tc.Result, Error: tc.Error})
 	}
 	return rep, nil
 }

@@ -72,6 +72,7 @@ func Codes() []string {
 		CodeEmptyRound, CodeUnreachableRounds, CodeUnusedReply,
 		CodeUnusedPlanning, CodeNoRounds, CodeNoFinalAnswer,
 		CodeDuplicateSkill, CodeUnknownSkill,
+		CodeResultAndError, // hookfields.go
 		// expect: lists (expect.go)
 		CodeUnknownExpectation, CodeEmptyExpectation, CodeExpectAddress, CodeInvalidRegex,
 	}

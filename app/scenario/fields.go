@@ -39,6 +39,7 @@ func Levels() []Level {
 		{"planning", d.planningFields(new(Planning), new(requestPos))},
 		{"round", d.roundFields(new(Round), new(roundPos))},
 		{"tool_call", d.toolCallFields(new(ToolCall), new(callPos))},
+		{"compact", d.compactFields(new(Compact))}, // hookfields.go
 	}
 	out := make([]Level, 0, len(levels))
 	for _, l := range levels {
@@ -128,6 +129,7 @@ func (d *decoder) scenarioFields(s *Scenario, sp *scenarioPos) []field {
 			}
 		}},
 		d.expectField(ScopeScenario, &s.Expect),
+		d.modelField(s), d.hookAnswersField(s), // hookfields.go
 	}
 }
 
@@ -243,6 +245,7 @@ func (d *decoder) roundFields(rd *Round, pos *roundPos) []field {
 			})
 		}},
 		d.expectField(ScopeRound, &rd.Expect),
+		d.compactField(rd), // hookfields.go
 	}
 }
 
@@ -265,6 +268,7 @@ func (d *decoder) toolCallFields(c *ToolCall, cp *callPos) []field {
 		}},
 		{name: "arguments", decode: func(k, v *yaml.Node, path string) { c.Arguments = d.mapping(v, path) }},
 		{name: "result", decode: func(k, v *yaml.Node, path string) { c.Result, _ = d.str(v, path) }},
+		d.toolErrorField(c, cp), // hookfields.go
 	}
 }
 

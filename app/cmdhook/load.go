@@ -1,0 +1,333 @@
+package cmdhook
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"hookstudio/app/diag"
+)
+
+// ProjectFile is the project-level hooks.yaml, relative to the skills root.
+const ProjectFile = ".jcli/hooks.yaml"
+
+// Config is every hooks.yaml under a skills root plus the user's file:
+// the hooks in chain order (user → project → skills in folder byte order,
+// each file in its own order) and every problem found in them.
+type Config struct {
+	Root        string            `json:"root"`
+	Hooks       []Hook            `json:"hooks"`
+	Diagnostics []diag.Diagnostic `json:"diagnostics"`
+	// Files lists the hooks.yaml files read, in chain order.
+	Files []string `json:"files"`
+
+	fingerprint string
+}
+
+// LoadOptions says where the hooks are besides the skills root.
+type LoadOptions struct {
+	// UserFile is the user-level hooks.yaml (the app's settings); "" none.
+	UserFile string
+	// Drafts are unsaved editor texts by path relative to the root
+	// ("guard-rails/hooks/hooks.yaml"), read instead of the file.
+	Drafts map[string][]byte
+}
+
+// Load reads and validates every hooks.yaml: the user file, the project
+// file and each skill's hooks/hooks.yaml. Only an unreadable root is an
+// error; every problem in the files is a diagnostic. It never runs anything.
+func Load(root string, opts LoadOptions) (*Config, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("skills root %s: %w", root, err)
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, fmt.Errorf("read skills root: %w", err)
+	}
+	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}, Files: []string{}}
+	sum := sha256.New()
+	read := func(rel, file, dir string, level Level, skill string) {
+		data, ok := opts.Drafts[rel]
+		if !ok {
+			var code, msg string
+			data, code, msg = readFile(file)
+			switch code {
+			case "":
+			case "missing":
+				return
+			default:
+				c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{File: rel, Severity: diag.Error, Code: code, Message: rel + " " + msg})
+				return
+			}
+		}
+		fmt.Fprintf(sum, "%s\x00%d\x00", rel, len(data))
+		sum.Write(data)
+		c.Files = append(c.Files, rel)
+		hooks, ds := Parse(rel, data)
+		c.Diagnostics = append(c.Diagnostics, ds...)
+		for i := range hooks {
+			h := &hooks[i]
+			h.Level, h.Skill, h.Dir = level, skill, dir
+			c.Diagnostics = append(c.Diagnostics, checkCommand(h, abs)...)
+			c.Hooks = append(c.Hooks, *h)
+		}
+	}
+	if opts.UserFile != "" {
+		uf, err := filepath.Abs(opts.UserFile)
+		if err == nil {
+			read(filepath.ToSlash(opts.UserFile), uf, filepath.Dir(uf), LevelUser, "")
+		}
+	}
+	read(ProjectFile, filepath.Join(abs, filepath.FromSlash(ProjectFile)), filepath.Join(abs, ".jcli"), LevelProject, "")
+	for _, e := range entries { // sorted by name: byte order, as skills.Load
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || !isDir(abs, e) {
+			continue
+		}
+		rel := path.Join(name, "hooks", "hooks.yaml")
+		dir := filepath.Join(abs, name, "hooks")
+		read(rel, filepath.Join(dir, "hooks.yaml"), dir, LevelSkill, name)
+	}
+	diag.Sort(c.Diagnostics)
+	c.fingerprint = hex.EncodeToString(sum.Sum(nil))
+	return c, nil
+}
+
+// Fingerprint is a hash of every hooks.yaml read (paths and contents): the
+// app remembers trust by root and fingerprint, and asks again when it changes.
+func (c *Config) Fingerprint() string { return c.fingerprint }
+
+// Command is one command a run would execute, for the trust prompt.
+type Command struct {
+	Source  string `json:"source"` // file:line
+	Event   Event  `json:"event"`
+	Hook    string `json:"hook"`
+	Skill   string `json:"skill,omitempty"`
+	Command string `json:"command"`
+	Dir     string `json:"dir"` // JCLI_HOOK_DIR
+}
+
+// Commands lists every bash hook's command (llm hooks run nothing locally).
+func (c *Config) Commands() []Command {
+	out := []Command{}
+	for i := range c.Hooks {
+		if h := &c.Hooks[i]; h.Type == TypeBash {
+			out = append(out, Command{Source: h.Source(), Event: h.Event, Hook: h.Name, Skill: h.Skill, Command: h.Command, Dir: h.Dir})
+		}
+	}
+	return out
+}
+
+func isDir(root string, e fs.DirEntry) bool {
+	if e.IsDir() {
+		return true
+	}
+	if e.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(root, e.Name()))
+	return err == nil && fi.IsDir()
+}
+
+// readFile reads a hooks.yaml; code "missing" means there is none.
+func readFile(file string) (data []byte, code, msg string) {
+	f, err := os.Open(file)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, "missing", ""
+		}
+		return nil, CodeUnreadable, fmt.Sprintf("cannot be read: %v", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, CodeUnreadable, fmt.Sprintf("cannot be read: %v", err)
+	case !fi.Mode().IsRegular():
+		return nil, CodeUnreadable, "is not a regular file"
+	case fi.Size() > MaxFileSize:
+		return nil, CodeFileTooLarge, fmt.Sprintf("is larger than the %d bytes a hooks.yaml may have", MaxFileSize)
+	}
+	data = make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, CodeUnreadable, fmt.Sprintf("cannot be read: %v", err)
+	}
+	return data, "", ""
+}
+
+// builtins are the shell's own commands and keywords: nothing to resolve.
+var builtins = []string{"echo", "true", "false", "printf", "test", "[", "cd", "exit", ":", ".", "source",
+	"export", "set", "unset", "read", "eval", "exec", "if", "for", "while", "until", "case", "{", "(", "!",
+	"return", "shift", "trap", "wait", "command", "type", "umask", "ulimit", "alias", "local"}
+
+// interpreters take a script file as their first argument.
+var interpreters = []string{"sh", "bash", "dash", "zsh", "ksh", "python", "python3", "node", "ruby", "perl", "php", "deno", "bun"}
+
+// checkCommand resolves a bash hook's program the way sh -c will: the
+// first word on PATH (the hook's folder first) or as a path from the
+// working directory (the skills root); for an interpreter, its script too.
+func checkCommand(h *Hook, root string) []diag.Diagnostic {
+	if h.Type != TypeBash || h.cmdAt == nil {
+		return nil
+	}
+	words, ok := shellWords(h.Command)
+	if !ok || len(words) == 0 {
+		return nil // something only the shell can read (quotes left open, $(...)): leave it to the run
+	}
+	env := func(w string) (string, bool) {
+		w = strings.NewReplacer("${JCLI_HOOK_DIR}", h.Dir, "$JCLI_HOOK_DIR", h.Dir, "${JCLI_CWD}", root, "$JCLI_CWD", root).Replace(w)
+		if strings.HasPrefix(w, "~/") {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return "", false
+			}
+			w = filepath.Join(home, w[2:])
+		}
+		return w, !strings.ContainsAny(w, "$`*?")
+	}
+	for len(words) > 0 && isAssignment(words[0]) {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	prog, ok := env(words[0])
+	if !ok || slices.Contains(builtins, prog) {
+		return nil
+	}
+	d := func(code, format string, args ...any) []diag.Diagnostic {
+		return []diag.Diagnostic{{File: h.File, Line: h.cmdAt.Line, Column: h.cmdAt.Column, Severity: diag.Error, Code: code,
+			Message: fmt.Sprintf(format, args...)}}
+	}
+	if strings.Contains(prog, "/") {
+		file := prog
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(root, file)
+		}
+		fi, err := os.Stat(file)
+		switch {
+		case err != nil:
+			return d(CodeCommandMissing, "%s: %q does not exist (relative paths start at the skills root, the hook's working directory; use $JCLI_HOOK_DIR/... for the hook's folder)", h.Name, prog)
+		case fi.IsDir() || fi.Mode().Perm()&0o111 == 0:
+			return d(CodeNotExecutable, "%s: %q is not executable; chmod +x it or run it through its interpreter (sh %s)", h.Name, prog, prog)
+		}
+	} else {
+		switch lookPath(prog, h.Dir) {
+		case "missing":
+			return d(CodeCommandMissing, "%s: command %q is not on PATH nor in the hook's folder", h.Name, prog)
+		case "not-executable":
+			return d(CodeNotExecutable, "%s: %q is in the hook's folder or on PATH but not executable; chmod +x it or run it as sh %s", h.Name, prog, prog)
+		}
+	}
+	if !slices.Contains(interpreters, filepath.Base(prog)) || len(words) < 2 {
+		return nil
+	}
+	script, ok := env(words[1])
+	if !ok || strings.HasPrefix(script, "-") {
+		return nil
+	}
+	file := script
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(root, file)
+	}
+	if _, err := os.Stat(file); err != nil {
+		hint := ""
+		if _, err := os.Stat(filepath.Join(h.Dir, script)); err == nil && !filepath.IsAbs(script) {
+			hint = fmt.Sprintf("; it is in the hook's folder: write %s \"$JCLI_HOOK_DIR/%s\"", words[0], script)
+		}
+		return d(CodeScriptMissing, "%s: script %q does not exist (relative paths start at the skills root, the hook's working directory)%s", h.Name, script, hint)
+	}
+	return nil
+}
+
+func isAssignment(w string) bool {
+	i := strings.IndexByte(w, '=')
+	if i <= 0 {
+		return false
+	}
+	for _, r := range w[:i] {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// lookPath finds prog in dir, then on PATH: "" found, "missing", or
+// "not-executable" when only a non-executable file has the name.
+func lookPath(prog, dir string) string {
+	res := "missing"
+	for _, d := range append([]string{dir}, filepath.SplitList(os.Getenv("PATH"))...) {
+		if d == "" {
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(d, prog))
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if fi.Mode().Perm()&0o111 != 0 {
+			return ""
+		}
+		res = "not-executable"
+	}
+	return res
+}
+
+// shellWords splits the start of a command line into words with sh's
+// quoting; it stops at the first operator (; | & < > newline) and reports
+// false when it meets something it does not model ($( or an open quote).
+func shellWords(s string) ([]string, bool) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	flush := func() {
+		if inWord {
+			words = append(words, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			flush()
+		case c == ';' || c == '|' || c == '&' || c == '<' || c == '>' || c == '\n':
+			flush()
+			return words, true
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, false
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			inWord, i = true, i+1+j
+		case c == '"':
+			j := strings.IndexByte(s[i+1:], '"')
+			if j < 0 {
+				return nil, false
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			inWord, i = true, i+1+j
+		case c == '\\' && i+1 < len(s):
+			cur.WriteByte(s[i+1])
+			inWord, i = true, i+1
+		case c == '$' && i+1 < len(s) && s[i+1] == '(', c == '`':
+			return nil, false
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	flush()
+	return words, true
+}

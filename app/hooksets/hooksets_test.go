@@ -1,0 +1,75 @@
+package hooksets
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"hookstudio/app/diag"
+)
+
+func tree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestLoad(t *testing.T) {
+	root := tree(t, map[string]string{
+		"guard/hooks/hooks.yaml": "pre_tool_execution:\n  - command: \"echo '{}'\"\n  - type: llm\n    prompt: check\nstop:\n  - command: \"nope-not-a-program\"\n",
+	})
+	s, err := Load(root, Options{})
+	if !errors.Is(err, ErrNotTrusted) || s == nil {
+		t.Fatalf("untrusted: %v", err)
+	}
+	if len(s.Handlers()) != 0 || len(s.Commands()) != 2 || len(s.Hooks()) != 3 || !diag.HasErrors(s.Diagnostics()) || s.Fingerprint() == "" {
+		t.Errorf("untrusted set: %d handlers, %d commands, %d hooks, %v", len(s.Handlers()), len(s.Commands()), len(s.Hooks()), s.Diagnostics())
+	}
+	s, err = Load(root, Options{Trusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if len(s.Handlers()) != 1 || len(s.Metrics()) != 0 {
+		t.Errorf("trusted: %d handlers", len(s.Handlers()))
+	}
+	if err := s.Close(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestLoadWithoutHooks(t *testing.T) {
+	root := tree(t, map[string]string{"plain/hooks/hooks.json": `{"hooks": []}`})
+	s, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Handlers()) != 0 || len(s.Commands()) != 0 || len(s.Diagnostics()) != 0 {
+		t.Errorf("set %+v", s)
+	}
+	if err := s.Close(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestFingerprintChanges(t *testing.T) {
+	root := tree(t, map[string]string{".jcli/hooks.yaml": "stop:\n  - command: \"true\"\n"})
+	a, _ := Load(root, Options{})
+	if err := os.WriteFile(filepath.Join(root, ".jcli/hooks.yaml"), []byte("stop:\n  - command: \"false\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Load(root, Options{})
+	if a.Fingerprint() == b.Fingerprint() {
+		t.Error("fingerprint did not change")
+	}
+}
