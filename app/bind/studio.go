@@ -174,6 +174,13 @@ func (s *Studio) SaveFile(file, text, baseHash string) (studio.SaveResult, error
 	return s.svc.SaveFile(s.context(), file, text, baseHash)
 }
 
+// AddExpectation writes an expectation about message (an id of the
+// current view) as LLM call call (from 0) receives it into the selected
+// scenario's file, saved atomically; the reload shows its result.
+func (s *Studio) AddExpectation(call, message int) (studio.SaveResult, error) {
+	return s.svc.AddExpectation(s.context(), call, message)
+}
+
 // MergeFile merges my edits with the disk's.
 func (s *Studio) MergeFile(file, base, mine, theirs string) (studio.MergeResult, error) {
 	return studio.MergeFile(file, base, mine, theirs)

@@ -13,6 +13,7 @@ import (
 
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/expect"
 	"hookstudio/app/history"
 	"hookstudio/app/llm"
 	"hookstudio/app/scenario"
@@ -375,6 +376,7 @@ func (s *Service) runSim(ctx context.Context, job simJob) {
 		v.Scenario, v.Error = job.sc.Name, err.Error()
 	} else {
 		v = buildView(tr, job.file, s.cfg.Tokens)
+		v.Expectations = expect.Evaluate(job.sc, tr, s.cfg.Tokens)
 		v.Diagnostics = job.diags
 		if !job.drafts && tr.Status != engine.StatusCancelled {
 			s.pending = &history.RunInput{Trace: tr, ScenarioFile: job.file, Backend: "mock", Source: history.SourceLive,

@@ -18,6 +18,7 @@ import (
 
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/expect"
 	"hookstudio/app/history"
 	"hookstudio/app/llm"
 	"hookstudio/app/profiles"
@@ -462,6 +463,7 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 		started := time.Now()
 		tr, _ := engine.Run(ctx, sc, enabledHooks{s.set, s.disabled}, engine.Config{Model: llm.NewMock(sc)})
 		v = buildView(tr, s.selected, s.cfg.Tokens)
+		v.Expectations = expect.Evaluate(sc, tr, s.cfg.Tokens)
 		if len(s.drafts) == 0 {
 			s.pending = &history.RunInput{Trace: tr, ScenarioFile: s.selected, Backend: "mock", Source: history.SourceLive,
 				Started: started, Ended: time.Now(), Tokens: s.cfg.Tokens}

@@ -3,6 +3,7 @@ package studio
 import (
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/expect"
 	"hookstudio/app/skills"
 )
 
@@ -67,6 +68,8 @@ type TraceView struct {
 	// background: this view is the previous one (or an empty one with
 	// status "running"), and the result follows as studio:trace.
 	Pending bool `json:"pending"`
+	// Expectations are the scenario's expect: results on this run.
+	Expectations []expect.Result `json:"expectations"`
 
 	// callIDs holds each call's message ids, kept for the next live diff.
 	callIDs [][]int
@@ -80,7 +83,7 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 	return TraceView{
 		Status: status, File: file, Diagnostics: ds,
 		Hooks: []skills.Hook{}, Messages: []Message{}, Steps: []engine.Step{}, Calls: []Call{},
-		Requests: []engine.RequestInfo{}, Changes: []CallChange{}, Tools: []string{}, Exec: ExecRun{Hooks: []engine.HookInfo{}, Metrics: []engine.HookMetric{}},
+		Requests: []engine.RequestInfo{}, Changes: []CallChange{}, Tools: []string{}, Expectations: []expect.Result{}, Exec: ExecRun{Hooks: []engine.HookInfo{}, Metrics: []engine.HookMetric{}},
 		Matrix: Matrix{Hooks: []string{}, Copies: [][]int{}, Tokens: [][]int{}, Totals: []int{}},
 	}
 }
