@@ -157,7 +157,7 @@ func TestSimulateProviderRetryShown(t *testing.T) {
 	})
 	dir, sc, prof := providerSetup(t, srv.URL)
 	_, stderr, code := runProvider(t, dir, "simulate", "--skills", filepath.Join(dir, "skills"), "--provider", "local", "--profiles", prof, "--no-history", sc)
-	if code != exitOK || !strings.Contains(stderr, "429 Too Many Requests") || !strings.Contains(stderr, "retrying in 20ms") {
+	if code != exitOK || !strings.Contains(stderr, "rate limited (429) by 127.0.0.1:") || !strings.Contains(stderr, "retrying in 20ms") {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
 }
