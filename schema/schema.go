@@ -14,3 +14,8 @@ var Hooks string
 //
 //go:embed scenario.schema.json
 var Scenario string
+
+// RequestHooks is the JSON Schema of request-hooks.yaml (seed 004).
+//
+//go:embed request-hooks.schema.json
+var RequestHooks string

@@ -52,7 +52,7 @@ func Levels() []Level {
 		}
 		out = append(out, lv)
 	}
-	return append(out, expectLevels()...)
+	return append(append(out, expectLevels()...), requestLevels()...)
 }
 
 // field is one key of a mapping level and how to decode its value.
@@ -130,6 +130,7 @@ func (d *decoder) scenarioFields(s *Scenario, sp *scenarioPos) []field {
 		}},
 		d.expectField(ScopeScenario, &s.Expect),
 		d.modelField(s), d.hookAnswersField(s), // hookfields.go
+		d.requestPolicyField(s), // requests.go
 	}
 }
 
@@ -213,6 +214,7 @@ func (d *decoder) requestFields(r *Request, rp *requestPos) []field {
 			})
 		}},
 		d.expectField(ScopeRequest, &r.Expect),
+		d.attemptsField(&r.Attempts), // requests.go
 	}
 }
 
@@ -226,6 +228,7 @@ func (d *decoder) planningFields(pl *Planning, rp *requestPos) []field {
 		}},
 		{name: "content", decode: func(k, v *yaml.Node, path string) { pl.Content, _ = d.str(v, path) }},
 		d.expectField(ScopePlanning, &pl.Expect),
+		d.attemptsField(&pl.Attempts), // requests.go
 	}
 }
 
@@ -245,7 +248,8 @@ func (d *decoder) roundFields(rd *Round, pos *roundPos) []field {
 			})
 		}},
 		d.expectField(ScopeRound, &rd.Expect),
-		d.compactField(rd), // hookfields.go
+		d.compactField(rd),            // hookfields.go
+		d.attemptsField(&rd.Attempts), // requests.go
 	}
 }
 

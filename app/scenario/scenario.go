@@ -21,6 +21,8 @@ type Scenario struct {
 	// HookAnswers script what the mock answers LLM hooks (jcli type: llm),
 	// by hook name, in order; the last answer repeats.
 	HookAnswers map[string][]string `json:"hook_answers,omitempty"`
+	// RequestPolicy is the built-in request policy hook (requests.go).
+	RequestPolicy *RequestPolicy `json:"request_policy,omitempty"`
 
 	// skillRefs remembers where each enabled_skills entry was written, so
 	// CheckSkills (which runs once the skills are loaded) can point at it.
@@ -67,6 +69,8 @@ type Request struct {
 	Planning *Planning `json:"planning,omitempty"`
 	Rounds   []Round   `json:"rounds,omitempty"`
 	Line     int       `json:"line"` // where the request starts in the file
+	// Attempts script the direct call's tries (requests.go).
+	Attempts []Attempt `json:"attempts,omitempty"`
 	// Expect holds this request's expectations.
 	Expect []Expectation `json:"expect,omitempty"`
 }
@@ -77,6 +81,8 @@ type Planning struct {
 	Content  string `json:"content"`
 	// Expect holds the planning call's expectations.
 	Expect []Expectation `json:"expect,omitempty"`
+	// Attempts script the planning call's tries (requests.go).
+	Attempts []Attempt `json:"attempts,omitempty"`
 }
 
 // Round is the model's answer in one agent round: tool calls, or plain
@@ -88,6 +94,8 @@ type Round struct {
 	Expect []Expectation `json:"expect,omitempty"`
 	// Compact compacts the conversation before this round's call.
 	Compact *Compact `json:"compact,omitempty"`
+	// Attempts script this round's call's tries (requests.go).
+	Attempts []Attempt `json:"attempts,omitempty"`
 }
 
 // Compact is a context compaction the scenario triggers.
