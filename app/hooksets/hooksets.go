@@ -5,12 +5,15 @@
 package hooksets
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/prochook"
 	"hookstudio/app/scenario"
 )
 
@@ -35,6 +38,8 @@ type Options struct {
 type Set struct {
 	cmdCfg   *cmdhook.Config
 	cmd      *cmdhook.Handler
+	procCfg  *prochook.Config
+	proc     *prochook.Handler
 	commands []cmdhook.Command
 	handlers []engine.Handler
 	diags    []diag.Diagnostic
@@ -56,10 +61,19 @@ func Load(root string, opts Options) (*Set, error) {
 	}
 	s := &Set{cmdCfg: cfg, diags: cfg.Diagnostics}
 	s.commands = append(cfg.Commands(), cmdhook.ScenarioCommands(opts.Scenario)...)
+	// Process hooks (seed 003): PicoClaw configs, read now, started by the run.
+	pc, err := prochook.Read(context.Background(), root, nil, opts.Drafts)
+	if err != nil {
+		return nil, fmt.Errorf("load hooks: %w", err)
+	}
+	s.procCfg = pc
+	s.diags = append(s.diags, pc.Diagnostics...)
+	diag.Sort(s.diags)
+	s.commands = append(s.commands, processCommands(pc.Hooks)...)
+	if !opts.Trusted && len(s.commands) > 0 {
+		return s, fmt.Errorf("%d command(s) would run: %w", len(s.commands), ErrNotTrusted)
+	}
 	if len(cfg.Hooks) > 0 || hasRegister(opts.Scenario) {
-		if !opts.Trusted && len(s.commands) > 0 {
-			return s, fmt.Errorf("%d command(s) would run: %w", len(s.commands), ErrNotTrusted)
-		}
 		h, err := cmdhook.New(cmdhook.Options{Root: root, Config: cfg, Scenario: opts.Scenario, Completer: opts.Completer,
 			Cache: opts.Cache, Trusted: true})
 		if err != nil {
@@ -68,9 +82,25 @@ func Load(root string, opts Options) (*Set, error) {
 		s.cmd = h
 		s.handlers = append(s.handlers, h)
 	}
-	// Process hooks (seed 003) and request hooks (seed 004) go here, in
-	// that order: command hooks are outermost, request hooks innermost.
+	if len(pc.Hooks) > 0 {
+		s.proc = prochook.New(pc.Hooks, prochook.Options{})
+		s.handlers = append(s.handlers, s.proc)
+	}
+	// Request hooks (seed 004) go here: command hooks are outermost,
+	// process hooks next, request hooks innermost.
 	return s, nil
+}
+
+// processCommands lists what the process hooks would start, in the trust
+// prompt's shape.
+func processCommands(hs []prochook.Hook) []cmdhook.Command {
+	var out []cmdhook.Command
+	for i := range hs {
+		h := &hs[i]
+		out = append(out, cmdhook.Command{Source: fmt.Sprintf("%s:%d", h.File, h.Line), Event: cmdhook.Event("process: hook." + strings.Join(h.Intercept, ", hook.")),
+			Hook: h.Name, Skill: h.Skill, Command: h.CommandLine(), Dir: h.Dir})
+	}
+	return out
 }
 
 func hasRegister(sc *scenario.Scenario) bool {
@@ -97,19 +127,33 @@ func (s *Set) Commands() []cmdhook.Command { return s.commands }
 
 // Fingerprint hashes every hook configuration read: trust is remembered
 // by root and fingerprint.
-func (s *Set) Fingerprint() string { return s.cmdCfg.Fingerprint() }
+func (s *Set) Fingerprint() string {
+	if s.procCfg == nil || s.procCfg.Fingerprint == "" {
+		return s.cmdCfg.Fingerprint()
+	}
+	return s.cmdCfg.Fingerprint() + "+" + s.procCfg.Fingerprint
+}
 
 // Diagnostics are the problems of every hook configuration, sorted.
 func (s *Set) Diagnostics() []diag.Diagnostic { return s.diags }
 
 // Hooks describes every executable hook for the skills panel.
-func (s *Set) Hooks() []engine.HookInfo { return s.cmdCfg.HookInfos() }
+func (s *Set) Hooks() []engine.HookInfo {
+	out := s.cmdCfg.HookInfos()
+	if s.procCfg != nil {
+		out = append(out, prochook.New(s.procCfg.Hooks, prochook.Options{}).Hooks()...)
+	}
+	return out
+}
 
 // Metrics are every hook's counters of the run so far.
 func (s *Set) Metrics() []engine.HookMetric {
 	out := []engine.HookMetric{}
 	if s.cmd != nil {
 		out = append(out, s.cmd.Metrics()...)
+	}
+	if s.proc != nil {
+		out = append(out, s.proc.HookMetrics()...)
 	}
 	return out
 }
@@ -120,6 +164,9 @@ func (s *Set) Close() error {
 	var errs []error
 	if s.cmd != nil {
 		errs = append(errs, s.cmd.Close())
+	}
+	if s.proc != nil {
+		errs = append(errs, s.proc.Close())
 	}
 	return errors.Join(errs...)
 }

@@ -148,6 +148,18 @@ func (h *Handler) Metrics() []Metrics {
 	return out
 }
 
+// HookMetrics are Metrics in the engine's common shape, one per hook.
+func (h *Handler) HookMetrics() []engine.HookMetric {
+	out := []engine.HookMetric{}
+	for _, m := range h.Metrics() {
+		runs := m.Requests + m.Notifications
+		fail := m.Errors + m.Timeouts
+		out = append(out, engine.HookMetric{System: System, Event: "process", Hook: m.Hook, Source: m.File,
+			Runs: runs, Successes: runs - fail, Failures: fail, TotalMS: m.TotalMS})
+	}
+	return out
+}
+
 // Close stops every process (stdin closed, grace, then the process group
 // killed). It is safe to call from another goroutine and more than once.
 func (h *Handler) Close() error {

@@ -2,6 +2,8 @@ package prochook
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -54,34 +56,80 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
+// Config is what the configs under a root declare.
+type Config struct {
+	Hooks       []Hook            // the hooks that can run (enabled, no errors)
+	Diagnostics []diag.Diagnostic // sorted
+	Files       []string          // the config files read, relative to the root
+	// Fingerprint hashes every config's path and content: trust is
+	// remembered by it, and a change asks again.
+	Fingerprint string
+}
+
 // Validate checks every config under root without running anything. It
 // returns the hooks that would run and every diagnostic.
 func Validate(ctx context.Context, root string, skills []string) ([]Hook, []diag.Diagnostic, error) {
-	files, err := Files(root, skills)
+	c, err := Read(ctx, root, skills, nil)
 	if err != nil {
 		return nil, nil, err
 	}
+	return c.Hooks, c.Diagnostics, nil
+}
+
+// Read reads and validates every config under root; drafts holds unsaved
+// editor texts by path relative to root (a draft may stand for a file not
+// yet written).
+func Read(ctx context.Context, root string, skills []string, drafts map[string][]byte) (*Config, error) {
+	files, err := Files(root, skills)
+	if err != nil {
+		return nil, err
+	}
+	for p := range drafts {
+		if isConfigPath(p) && !slices.Contains(files, p) && (skills == nil || p == RootFile || slices.Contains(skills, strings.SplitN(p, "/", 2)[0])) {
+			files = append(files, p)
+		}
+	}
+	slices.Sort(files)
 	var hooks []Hook
 	var ds []diag.Diagnostic
+	sum := sha256.New()
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, fmt.Errorf("validate process hooks: %w", err)
+			return nil, fmt.Errorf("validate process hooks: %w", err)
 		}
 		skill := ""
 		if f != RootFile {
 			skill = strings.SplitN(f, "/", 2)[0]
 		}
-		data, err := readConfig(root, f)
-		if err != nil {
-			ds = append(ds, diag.Diagnostic{File: f, Severity: diag.Error, Code: CodeUnreadable, Message: err.Error()})
-			continue
+		data, ok := drafts[f]
+		if !ok {
+			data, err = readConfig(root, f)
+			if err != nil {
+				ds = append(ds, diag.Diagnostic{File: f, Severity: diag.Error, Code: CodeUnreadable, Message: err.Error()})
+				continue
+			}
 		}
+		fmt.Fprintf(sum, "%s\x00%d\x00", f, len(data))
+		sum.Write(data)
 		hs, fds := Parse(root, f, skill, data)
 		hooks = append(hooks, hs...)
 		ds = append(ds, fds...)
 	}
 	diag.Sort(ds)
-	return hooks, ds, nil
+	c := &Config{Hooks: hooks, Diagnostics: ds, Files: files}
+	if len(files) > 0 {
+		c.Fingerprint = hex.EncodeToString(sum.Sum(nil))
+	}
+	return c, nil
+}
+
+// isConfigPath says whether rel names a process hook config.
+func isConfigPath(rel string) bool {
+	if rel == RootFile {
+		return true
+	}
+	skill, rest, ok := strings.Cut(rel, "/")
+	return ok && rest == SkillFile && skill != "" && !strings.HasPrefix(skill, ".")
 }
 
 // readConfig reads a config through os.Root, so a symlink cannot make it
@@ -114,9 +162,9 @@ func readConfig(root, rel string) ([]byte, error) {
 // all); within a run a skill's hooks are active only while the scenario
 // enables the skill.
 func Load(ctx context.Context, root string, skills []string, opts Options) (*Handler, []diag.Diagnostic, error) {
-	hooks, ds, err := Validate(ctx, root, skills)
+	c, err := Read(ctx, root, skills, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	return New(hooks, opts), ds, nil
+	return New(c.Hooks, opts), c.Diagnostics, nil
 }
