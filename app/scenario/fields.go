@@ -52,7 +52,7 @@ func Levels() []Level {
 		}
 		out = append(out, lv)
 	}
-	return append(append(out, expectLevels()...), requestLevels()...)
+	return append(append(append(out, expectLevels()...), requestLevels()...), opsLevels()...)
 }
 
 // field is one key of a mapping level and how to decode its value.
@@ -129,6 +129,7 @@ func (d *decoder) scenarioFields(s *Scenario, sp *scenarioPos) []field {
 			}
 		}},
 		d.expectField(ScopeScenario, &s.Expect),
+		d.approvalField(s), d.approvalsField(s), d.budgetField(s), // approval.go
 		d.modelField(s), d.hookAnswersField(s), // hookfields.go
 		d.requestPolicyField(s), // requests.go
 	}

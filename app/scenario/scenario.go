@@ -14,6 +14,11 @@ type Scenario struct {
 	Prompts       Prompts   `json:"prompts"`
 	Tools         []Tool    `json:"tools"`
 	Requests      []Request `json:"requests"`
+	// Run control (approval.go): the approval policy, the scripted
+	// decisions of headless runs, and the token budget.
+	Approval  *Approval          `json:"approval,omitempty"`
+	Approvals []ApprovalDecision `json:"approvals,omitempty"`
+	Budget    *Budget            `json:"budget,omitempty"`
 	// Expect holds the scenario-level expectations (app/expect checks them).
 	Expect []Expectation `json:"expect,omitempty"`
 	// Model is the model name hooks see under the mock ("mock" if empty).
