@@ -7,6 +7,7 @@ import (
 	"embed"
 	"io/fs"
 	"log"
+	"sync"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -17,6 +18,7 @@ import (
 	"hookstudio/app/history"
 	"hookstudio/app/studio"
 	"hookstudio/app/tokens"
+	"hookstudio/app/winstate"
 	examples "hookstudio/skills"
 )
 
@@ -60,12 +62,22 @@ func main() {
 		log.Fatal(err)
 	}
 
+	// The window opens as it was last placed, or fitting the smallest
+	// screen, and is fitted to its real screen once it exists.
+	winPath := winstate.DefaultPath(dataDir)
+	last, saved, err := winstate.Load(winPath)
+	if err != nil {
+		log.Printf("hook studio: %v", err)
+	}
+	initial := winstate.Initial(last, saved)
+	var placeOnce sync.Once
+
 	err = wails.Run(&options.App{
 		Title:       "Hook Studio",
-		Width:       1440,
-		Height:      900,
-		MinWidth:    960,
-		MinHeight:   600,
+		Width:       initial.Width,
+		Height:      initial.Height,
+		MinWidth:    winstate.Min.Width,
+		MinHeight:   winstate.Min.Height,
 		AssetServer: &assetserver.Options{Assets: dist},
 		Linux:       &linux.Options{Icon: icon, ProgramName: "hookstudio"},
 		OnStartup: func(ctx context.Context) {
@@ -75,9 +87,18 @@ func main() {
 				log.Printf("hook studio: %v", err)
 			}
 		},
-		OnBeforeClose: func(context.Context) bool { return bind.BeforeClose(studioBinding) },
-		OnShutdown:    func(context.Context) { bind.Stop(studioBinding) },
-		Bind:          []any{studioBinding, historyBinding},
+		OnDomReady: func(ctx context.Context) {
+			placeOnce.Do(func() { bind.RestoreWindow(ctx, winPath) })
+		},
+		OnBeforeClose: func(ctx context.Context) bool {
+			if bind.BeforeClose(studioBinding) {
+				return true // the user kept the window open
+			}
+			bind.RememberWindow(ctx, winPath)
+			return false
+		},
+		OnShutdown: func(context.Context) { bind.Stop(studioBinding) },
+		Bind:       []any{studioBinding, historyBinding},
 	})
 	if err != nil {
 		log.Fatal(err)
