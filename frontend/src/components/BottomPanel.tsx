@@ -1,7 +1,10 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Diagnostic, LLMCall, TraceView } from '../lib/api';
 import { DiagnosticList } from './SkillsPanel';
 import { cx, fmt } from './util';
+import { ExpectationsPanel } from '../expect/ExpectationsPanel';
+import { CallDot } from '../expect/CallExpectations';
+import { expectationCounts, expectationsOf } from '../lib/api/expect';
 
 export const callLabel = (c: LLMCall) =>
   `request ${c.request + 1} · ${c.phase}${c.round !== null ? ` round ${c.round}` : ''}`;
@@ -38,7 +41,7 @@ export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArm
             <th className="corner">hook \ LLM call</th>
             {calls.map((c) => (
               <th key={c.index} className={cx(c.index === currentCall && 'is-current', changedCalls.has(c.index) && 'is-changed')} title={callLabel(c)}>
-                <div>#{c.index + 1}</div>
+                <div>#{c.index + 1}<CallDot view={view} call={c.index} /></div>
                 <div className="thsub">R{c.request + 1} {c.phase === 'agent' ? `a${c.round}` : c.phase.slice(0, 4)}</div>
               </th>
             ))}
@@ -121,19 +124,26 @@ export function ChangesView({ view, onJumpToCall }: { view: TraceView; onJumpToC
   );
 }
 
-type Tab = 'matrix' | 'changes' | 'problems';
+type Tab = 'matrix' | 'changes' | 'expectations' | 'problems';
+
+/** A tab another feature adds to the panel (executable hooks' "Hook calls"), shown before Problems. */
+export interface PanelTab { id: string; label: string; count?: number | null; render: (view: TraceView) => ReactNode }
 
 interface PanelProps extends Omit<MatrixProps, 'view'> {
   view: TraceView | null;
   problems: readonly Diagnostic[];
+  extraTabs?: readonly PanelTab[];
 }
 
 export function BottomPanel(props: PanelProps) {
-  const [tab, setTab] = useState<Tab>('matrix');
+  const [tab, setTab] = useState<Tab | string>('matrix');
   const { view, problems } = props;
-  const tabs: [Tab, string, number | null][] = [
+  const extra = props.extraTabs?.find((t) => t.id === tab);
+  const tabs: [Tab | string, string, number | null][] = [
     ['matrix', 'Visibility matrix', null],
     ['changes', 'Changes', view?.changes.length ?? 0],
+    ['expectations', 'Expectations', expectationCounts(expectationsOf(view)).failed],
+    ...(props.extraTabs ?? []).map((t): [string, string, number | null] => [t.id, t.label, t.count ?? null]),
     ['problems', 'Problems', problems.length],
   ];
   return (
@@ -142,7 +152,7 @@ export function BottomPanel(props: PanelProps) {
         {tabs.map(([id, label, n]) => (
           <button key={id} type="button" role="tab" aria-selected={tab === id} className={cx('tab', tab === id && 'active')} onClick={() => setTab(id)}>
             {label}
-            {n ? <span className={cx('count', id === 'changes' && 'count-changed')}>{n}</span> : null}
+            {n ? <span className={cx('count', id === 'changes' && 'count-changed', id === 'expectations' && 'count-err')}>{n}</span> : null}
           </button>
         ))}
       </div>
@@ -151,6 +161,10 @@ export function BottomPanel(props: PanelProps) {
           problems.length ? <DiagnosticList items={problems} /> : <div className="empty-state">No problems in this folder.</div>
         ) : !view || view.steps.length === 0 ? (
           <div className="empty-state">Pick a valid scenario to see which hooks each LLM call sees.</div>
+        ) : extra ? (
+          extra.render(view)
+        ) : tab === 'expectations' ? (
+          <ExpectationsPanel view={view} onJumpToCall={props.onJumpToCall} />
         ) : tab === 'matrix' ? (
           <VisibilityMatrix {...props} view={view} />
         ) : (

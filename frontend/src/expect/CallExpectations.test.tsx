@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { CallDot, CallExpectations } from './CallExpectations';
+import { viewWith } from './fixture';
+import { messagesAt } from '../lib/api';
+
+afterEach(() => {
+  delete window.go;
+});
+
+describe('CallExpectations', () => {
+  it('shows the call’s expectations green or red', () => {
+    render(<CallExpectations view={viewWith()} call={2} canAdd={false} />);
+    expect(screen.getByTestId('badge-fail').textContent).toContain('sees memory ×2');
+    expect(screen.queryByTestId('badge-pass')).toBeNull();
+    expect(screen.queryByLabelText(/Message to add/)).toBeNull();
+  });
+
+  it('adds an expectation from a message the call receives', async () => {
+    const AddExpectation = vi.fn(async () => ({ status: 'saved' as const, hash: 'h', diagnostics: [] }));
+    window.go = { bind: { Studio: { AddExpectation } } } as unknown as typeof window.go;
+    const onAdded = vi.fn();
+    const view = viewWith();
+    render(<CallExpectations view={view} call={0} onAdded={onAdded} />);
+    const msgs = messagesAt(view, view.calls[0]!.step);
+    const hook = msgs.find((m) => m.hook)!;
+    fireEvent.change(screen.getByLabelText(/Message to add/), { target: { value: String(hook.id) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(onAdded).toHaveBeenCalledWith('Expectation added to the scenario', true));
+    expect(AddExpectation).toHaveBeenCalledWith(0, hook.id);
+  });
+
+  it('reports a refused add', async () => {
+    const AddExpectation = vi.fn(async () => Promise.reject('the file is JSON'));
+    window.go = { bind: { Studio: { AddExpectation } } } as unknown as typeof window.go;
+    const onAdded = vi.fn();
+    render(<CallExpectations view={viewWith()} call={0} onAdded={onAdded} />);
+    fireEvent.change(screen.getByLabelText(/Message to add/), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(onAdded).toHaveBeenCalledWith('Not added: the file is JSON', false));
+  });
+});
+
+describe('CallDot', () => {
+  it('is red for a failing call, green for a passing one, absent without expectations', () => {
+    const view = viewWith();
+    const { container } = render(<><CallDot view={view} call={0} /><CallDot view={view} call={2} /><CallDot view={view} call={4} /></>);
+    expect(screen.getByTestId('exp-dot-0').className).toContain('exp-pass');
+    expect(screen.getByTestId('exp-dot-2').className).toContain('exp-fail');
+    expect(container.querySelectorAll('.exp-dot')).toHaveLength(2);
+  });
+});
