@@ -12,11 +12,14 @@ import (
 
 var summaryLine = regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed\n\z`)
 
-// examples is a copy of the example skills a test may change.
+// examples is a copy of the prompt-hook example skills a test may change
+// (the ones with executable hooks would need --trust).
 func examples(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	copyTree(t, filepath.Join("..", "..", "skills"), dir)
+	for _, skill := range []string{"file-tools", "persona-memory", "pitfalls", "planner"} {
+		copyTree(t, filepath.Join("..", "..", "skills", skill), filepath.Join(dir, skill))
+	}
 	return dir
 }
 
@@ -58,7 +61,7 @@ func testJSON(t *testing.T, args ...string) (jsonTest, int) {
 // TestTestExamplesPass: every example scenario states its README's facts
 // and they hold. This is `hookctl test skills` in `make test`.
 func TestTestExamplesPass(t *testing.T) {
-	out, stderr, code := runCLI(t, "test", filepath.Join("..", "..", "skills"))
+	out, stderr, code := runCLI(t, "test", "--trust", filepath.Join("..", "..", "skills"))
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %s\n%s", code, stderr, out)
 	}
@@ -66,7 +69,7 @@ func TestTestExamplesPass(t *testing.T) {
 	if m == nil || m[2] != "0" || m[1] == "0" {
 		t.Fatalf("summary line missing or wrong:\n%s", out)
 	}
-	got, _ := testJSON(t, filepath.Join("..", "..", "skills"))
+	got, _ := testJSON(t, "--trust", filepath.Join("..", "..", "skills"))
 	for _, name := range []string{"file-tools/scenarios/fix-line-limit.yaml", "persona-memory/scenarios/remembered-profile.yaml",
 		"pitfalls/scenarios/pile-up.yaml", "planner/scenarios/answer-without-tools.yaml",
 		"planner/scenarios/multi-step-change.yaml", "planner/scenarios/tools-disabled.yaml"} {
@@ -340,5 +343,86 @@ func TestTestUsage(t *testing.T) {
 				t.Errorf("exit %d, want %d: %s", code, tt.code, stderr)
 			}
 		})
+	}
+}
+
+// execFolder is a skills folder whose command hook skips every rm -rf.
+func execFolder(t *testing.T, expect string) (dir, file string) {
+	t.Helper()
+	dir = t.TempDir()
+	files := map[string]string{
+		"ops/hooks/hooks.yaml": `pre_tool_execution:
+  - name: block-rm
+    command: "grep -q 'rm -rf' && echo '{\"action\": \"skip\", \"system_message\": \"blocked\"}' || echo '{}'"
+    filter:
+      tool_name: run_command
+`,
+		"ops/scenarios/clean.yaml": `name: clean
+tools: [{name: run_command}]
+requests:
+  - user: clean up
+    planning: {need_tool: true, content: "1. clean"}
+    rounds:
+      - tool_calls:
+          - {name: run_command, arguments: {command: "rm -rf build"}, result: removed}
+          - {name: run_command, arguments: {command: "ls"}, result: "a b"}
+      - content: done
+expect:
+` + expect,
+	}
+	for p, c := range files {
+		p = filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, filepath.Join(dir, "ops", "scenarios", "clean.yaml")
+}
+
+// TestTestExecutableHooks checks the kinds about executable hooks end to
+// end: a real command hook skips a tool call, with --trust.
+func TestTestExecutableHooks(t *testing.T) {
+	tests := []struct {
+		expect string
+		pass   bool
+	}{
+		{"  - {round: 0, tool: {name: run_command, status: skipped, count: 1}}\n", true},
+		{"  - {round: 0, tool: {name: run_command, status: ran, count: 1}}\n", true},
+		{"  - {tool: {name: run_command, status: denied}}\n", false},
+		{"  - {round: 0, hook_outcome: {hook: block-rm, outcome: skipped, count: 1}}\n", true},
+		{"  - {round: 0, hook_outcome: {hook: block-rm, outcome: ok, count: 1}}\n", true},
+		{"  - {hook_outcome: {hook: block-rm, outcome: timeout}}\n", false},
+		{"  - {event: {name: pre_tool_execution, hook: block-rm, count: 2}}\n", true},
+		{"  - {event: before_tool}\n", true},
+		{"  - {event: post_tool_execution}\n", false},
+		{"  - {round: 1, sees_message: {role: tool, contains: removed, count: 0}}\n", true},
+		{"  - status: ok\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(strings.TrimSpace(tt.expect), func(t *testing.T) {
+			dir, file := execFolder(t, tt.expect)
+			got, code := testJSON(t, dir, file, "--trust")
+			if len(got.Scenarios) != 1 || len(got.Scenarios[0].Results) != 1 {
+				t.Fatalf("exit %d, %+v", code, got)
+			}
+			r := got.Scenarios[0].Results[0]
+			if r.Pass != tt.pass || (code == exitOK) != tt.pass {
+				t.Errorf("pass %v (exit %d), want %v: expected %s; actual %s", r.Pass, code, tt.pass, r.Expected, r.Actual)
+			}
+		})
+	}
+}
+
+// TestTestNeedsTrust: a folder with command hooks is refused without
+// --trust, listing what would run, as simulate does.
+func TestTestNeedsTrust(t *testing.T) {
+	dir, file := execFolder(t, "  - status: ok\n")
+	_, stderr, code := runCLI(t, "test", dir, file)
+	if code != exitUsage || !strings.Contains(stderr, "pass --trust") || !strings.Contains(stderr, "ops/hooks/hooks.yaml") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if _, _, code := runCLI(t, "test", dir, file, "--trust"); code != exitOK {
+		t.Errorf("with --trust: exit %d", code)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/xml"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,10 +13,12 @@ import (
 	"strings"
 	"time"
 
+	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
 	"hookstudio/app/edit"
 	"hookstudio/app/engine"
 	"hookstudio/app/expect"
+	"hookstudio/app/hooksets"
 	"hookstudio/app/llm"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
@@ -35,7 +38,8 @@ type scenarioReport struct {
 	Updated     bool              `json:"updated,omitempty"`
 	Duration    time.Duration     `json:"-"`
 
-	trace *engine.Trace
+	trace     *engine.Trace
+	untrusted []cmdhook.Command // commands that would run without --trust
 }
 
 func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
@@ -43,7 +47,8 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	junit := fs.String("junit", "", "also write the results as JUnit XML to this file")
 	update := fs.Bool("update", false, "write what the run observes into each scenario as its expectations")
-	trust := fs.Bool("trust", false, "run the command and process hooks of the skills (they execute programs)")
+	trust := fs.Bool("trust", false, "run the folder's executable hooks (hooks.yaml commands, process hooks); without it a folder with any is refused")
+	userHooks := fs.String("user-hooks", "", "the user-level command hooks file (hooks.yaml), run before the folder's")
 	color := fs.String("color", "auto", "colour output: auto, always or never")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -66,9 +71,18 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	var reports []*scenarioReport
 	for _, f := range files {
-		rep, err := testScenario(ctx, root, f, set, tc, *trust, *update)
+		rep, err := testScenario(ctx, root, f, set, tc, hooksets.Options{UserFile: *userHooks, Trusted: *trust}, *update)
 		if err != nil {
 			return 0, err
+		}
+		if rep.untrusted != nil {
+			// Nothing runs in a folder nobody trusted: say exactly what would.
+			fmt.Fprintf(stderr, "hookctl: %s has executable hooks; these commands would run:\n", root)
+			for _, c := range rep.untrusted {
+				fmt.Fprintf(stderr, "  %s  %s  %s\n", c.Source, c.Event, c.Command)
+			}
+			fmt.Fprintln(stderr, "hookctl: pass --trust to run them")
+			return exitUsage, nil
 		}
 		reports = append(reports, rep)
 	}
@@ -140,17 +154,26 @@ func testTargets(ctx context.Context, pos []string) (string, []string, error) {
 
 // testScenario validates, runs and checks one scenario; with update it
 // first writes the run's observations into the file.
-func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *tokens.Counter, trust, update bool) (*scenarioReport, error) {
+func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *tokens.Counter, opts hooksets.Options, update bool) (*scenarioReport, error) {
 	started := time.Now()
 	rep := &scenarioReport{File: file, Name: file, Diagnostics: []diag.Diagnostic{}, Results: []expect.Result{}}
 	sc, ds, err := scenario.LoadFile(root, file)
 	if err != nil {
 		return nil, err
 	}
+	var hooks *hooksets.Set
+	var trustErr error
 	if sc != nil {
 		rep.Name = sc.Name
 		ds = append(ds, scenario.CheckSkills(sc, skillNames(set))...)
 		ds = append(ds, usedSkillDiagnostics(set, sc)...)
+		opts.Scenario = sc
+		hooks, trustErr = hooksets.Load(root, opts)
+		if hooks == nil {
+			return nil, trustErr
+		}
+		defer hooks.Close()
+		ds = append(ds, testHookDiagnostics(set, sc, hooks.Diagnostics())...)
 	}
 	diag.Sort(ds)
 	if ds != nil {
@@ -161,13 +184,18 @@ func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *t
 		rep.Status, rep.Failed = "invalid", 1
 		return rep, nil
 	}
-	cfg, closeHooks, err := testConfig(root, sc, trust)
-	if err != nil {
-		rep.Status, rep.Error, rep.Failed = "invalid", err.Error(), 1
+	switch {
+	case errors.Is(trustErr, hooksets.ErrNotTrusted):
+		rep.untrusted = hooks.Commands()
 		return rep, nil
+	case trustErr != nil:
+		return nil, trustErr
 	}
+	cfg := engine.Config{Model: llm.NewMock(sc), Handlers: hooks.Handlers(), ModelName: sc.Model, Session: sc.Name}
 	tr, runErr := engine.Run(ctx, sc, set, cfg)
-	closeHooks()
+	if err := hooks.Close(); err != nil {
+		rep.Error = err.Error()
+	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("test %s: %w", file, ctx.Err())
 	}
@@ -193,24 +221,34 @@ func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *t
 	return rep, nil
 }
 
-// testConfig is the run's engine configuration: the mock model, and the
-// skills' executable hooks when trusted. The examples and prompt-only
-// skills need nothing more.
-func testConfig(root string, sc *scenario.Scenario, trust bool) (engine.Config, func(), error) {
-	cfg := engine.Config{Model: llm.NewMock(sc)}
-	hs, closeFn, err := execHandlers(root, sc, trust)
-	if err != nil {
-		return cfg, func() {}, err
+// testHookDiagnostics keeps the executable hooks' diagnostics that matter
+// to the scenario: the user's and the project's files, and those of the
+// skills it enables.
+func testHookDiagnostics(set *skills.Set, sc *scenario.Scenario, ds []diag.Diagnostic) []diag.Diagnostic {
+	used := map[string]bool{}
+	for _, d := range usedSkillDiagnostics(set, sc) {
+		used[d.File] = true
 	}
-	cfg.Handlers = hs
-	return cfg, closeFn, nil
-}
-
-// execHandlers loads the executable hook systems of root for sc. It is
-// where hookctl test meets the command/process hook loaders; with none
-// loaded a scenario runs its prompt hooks only.
-var execHandlers = func(root string, sc *scenario.Scenario, trust bool) ([]engine.Handler, func(), error) {
-	return nil, func() {}, nil
+	enabled := map[string]bool{}
+	for _, r := range sc.Requests {
+		sel := sc.EnabledSkills
+		if r.EnabledSkills != nil {
+			sel = r.EnabledSkills
+		}
+		for _, sk := range set.Skills {
+			if sel == nil || slices.Contains(sel, sk.Name) {
+				enabled[sk.Name] = true
+			}
+		}
+	}
+	var out []diag.Diagnostic
+	for _, d := range ds {
+		skill, _, inSkill := strings.Cut(d.File, "/")
+		if !inSkill || strings.HasPrefix(skill, ".") || enabled[skill] || set.Skill(skill) == nil {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // updateScenario writes the run's observations into the file atomically.
