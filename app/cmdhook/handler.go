@@ -127,7 +127,7 @@ func (h *Handler) Close() error {
 // Commands lists exactly the commands a run may execute: every bash hook
 // of the files and every command the scenario registers with register_hook.
 func (h *Handler) Commands() []Command {
-	return append(h.cfg.Commands(), ScenarioCommands(h.opts.Scenario)...)
+	return append(h.cfg.CommandsFor(h.opts.Scenario), ScenarioCommands(h.opts.Scenario)...)
 }
 
 // ScenarioCommands lists the bash commands a scenario's scripted
@@ -577,7 +577,7 @@ func commandFiles(hk *Hook, root string) []string {
 // added for the rest of the run, and the call answered in place of a tool.
 func (h *Handler) register(ev *engine.Event) {
 	args := ev.Tool.Arguments
-	call := engine.HookCall{System: System, Event: RegisterTool, Hook: RegisterTool, Input: marshal(args)}
+	call := engine.HookCall{System: System, Event: RegisterTool, Hook: RegisterTool, Source: "tool call " + ev.Tool.ID, Input: marshal(args)}
 	answer := func(text string) {
 		ev.Apply(call, engine.Effect{Respond: &text})
 	}

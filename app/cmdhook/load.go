@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"hookstudio/app/diag"
+	"hookstudio/app/scenario"
 )
 
 // ProjectFile is the project-level hooks.yaml, relative to the skills root.
@@ -117,14 +118,44 @@ type Command struct {
 }
 
 // Commands lists every bash hook's command (llm hooks run nothing locally).
-func (c *Config) Commands() []Command {
+func (c *Config) Commands() []Command { return c.CommandsFor(nil) }
+
+// CommandsFor lists the bash commands a run of sc may execute: the user's
+// and the project's, and those of the skills some request of sc enables
+// (nil sc: every skill).
+func (c *Config) CommandsFor(sc *scenario.Scenario) []Command {
 	out := []Command{}
-	for i := range c.Hooks {
-		if h := &c.Hooks[i]; h.Type == TypeBash {
+	for _, h := range c.HooksFor(sc) {
+		if h.Type == TypeBash {
 			out = append(out, Command{Source: h.Source(), Event: h.Event, Hook: h.Name, Skill: h.Skill, Command: h.Command, Dir: h.Dir})
 		}
 	}
 	return out
+}
+
+// HooksFor lists the hooks a run of sc may invoke (nil sc: all of them).
+func (c *Config) HooksFor(sc *scenario.Scenario) []*Hook {
+	var out []*Hook
+	for i := range c.Hooks {
+		if h := &c.Hooks[i]; h.Level != LevelSkill || usesSkill(sc, h.Skill) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// usesSkill says whether some request of sc (or its session events)
+// enables skill.
+func usesSkill(sc *scenario.Scenario, skill string) bool {
+	if sc == nil || sc.EnabledSkills == nil || slices.Contains(sc.EnabledSkills, skill) {
+		return true
+	}
+	for _, r := range sc.Requests {
+		if r.EnabledSkills != nil && slices.Contains(r.EnabledSkills, skill) {
+			return true
+		}
+	}
+	return false
 }
 
 func isDir(root string, e fs.DirEntry) bool {

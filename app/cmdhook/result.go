@@ -315,5 +315,8 @@ func decodeResult(name Event, out []byte) (engine.Effect, []string, error) {
 			eff.ToolArguments = args
 		}
 	}
+	if eff.Action == engine.ActionStop {
+		eff.Reason = eff.Notice // the request's stop reads as what the user was told
+	}
 	return eff, warns, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hookstudio/app/diag"
+	"hookstudio/app/scenario"
 )
 
 func tree(t *testing.T, files map[string]string) string {
@@ -71,5 +72,18 @@ func TestFingerprintChanges(t *testing.T) {
 	b, _ := Load(root, Options{})
 	if a.Fingerprint() == b.Fingerprint() {
 		t.Error("fingerprint did not change")
+	}
+}
+
+func TestUnusedSkillNeedsNoTrust(t *testing.T) {
+	root := tree(t, map[string]string{"guard/hooks/hooks.yaml": "stop:\n  - command: \"true\"\n"})
+	sc, _ := scenario.Parse("s.yaml", []byte("enabled_skills: [other]\nenable_tools: false\nrequests:\n  - user: hi\n    reply: hello\n"))
+	s, err := Load(root, Options{Scenario: sc})
+	if err != nil || len(s.Handlers()) != 0 || len(s.Commands()) != 0 {
+		t.Errorf("err %v, %d handlers, %d commands", err, len(s.Handlers()), len(s.Commands()))
+	}
+	sc, _ = scenario.Parse("s.yaml", []byte("enabled_skills: [other]\nenable_tools: false\nrequests:\n  - user: hi\n    reply: hello\n    enabled_skills: [guard]\n"))
+	if _, err := Load(root, Options{Scenario: sc}); !errors.Is(err, ErrNotTrusted) {
+		t.Errorf("a request enabling the skill: err %v", err)
 	}
 }

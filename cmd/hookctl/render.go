@@ -62,6 +62,10 @@ func (r *renderer) diagnostics(ds []diag.Diagnostic) {
 func (r *renderer) trace(t *engine.Trace, root string) {
 	fmt.Fprintf(r.w, "%s  (skills: %s)  %d request(s), %d LLM call(s)\n",
 		r.paint(bold, "Scenario "+strconv.Quote(t.Scenario)), root, len(t.Requests), len(t.Calls))
+	hooked := &hookPrinter{r: r, t: t, seen: map[int]bool{}, last: -1}
+	if len(t.Requests) > 0 {
+		hooked.upTo(t.Requests[0].FirstStep - 1) // session_start
+	}
 	for _, req := range t.Requests {
 		skillsLabel := "all skills"
 		if req.EnabledSkills != nil {
@@ -71,8 +75,13 @@ func (r *renderer) trace(t *engine.Trace, root string) {
 			strconv.Quote(r.line(req.User, r.width-40)), r.paint(dim, skillsLabel))
 		prev := req.FirstStep // the build_messages step
 		for _, c := range req.Calls {
+			hooked.upTo(t.Calls[c].Step)
 			r.call(t, c, prev)
 			prev = t.Calls[c].Step
+		}
+		hooked.upTo(req.LastStep)
+		if req.Status == "stopped" {
+			fmt.Fprintf(r.w, "  %s %s\n", r.paint(red, "request stopped by"), req.StoppedBy)
 		}
 		if len(req.Yielded) > 0 {
 			fmt.Fprintf(r.w, "  %s %s\n", r.paint(purple, "yielded to history:"), strings.Join(req.Yielded, ", "))
@@ -81,8 +90,75 @@ func (r *renderer) trace(t *engine.Trace, root string) {
 			fmt.Fprintf(r.w, "  %s %s\n", r.paint(green, "reply:"), r.line(req.Reply, r.width-10))
 		}
 	}
+	hooked.sessionEnd = true
+	hooked.last = -1
+	hooked.upTo(t.NumSteps() - 1) // session_end, which the last request's steps include
 	if t.Status != engine.StatusOK {
 		fmt.Fprintf(r.w, "\n%s %s\n", r.paint(red, "run ended: "+string(t.Status)), t.Error)
+	}
+}
+
+// hookPrinter prints the executable hooks' invocations between the calls,
+// each once (a retry_feedback step refers to its invocation again).
+type hookPrinter struct {
+	r    *renderer
+	t    *engine.Trace
+	seen map[int]bool
+	last int // the last step looked at
+	// sessionEnd: print session_end invocations (only); before, skip them.
+	sessionEnd bool
+}
+
+func (p *hookPrinter) upTo(step int) {
+	for ; p.last < step; p.last++ {
+		if p.last+1 >= p.t.NumSteps() {
+			return
+		}
+		s := p.t.Step(p.last + 1)
+		if s.Kind != engine.StepHookCall || s.HookCallIndex == nil || p.seen[*s.HookCallIndex] ||
+			(s.HookCall.Point == engine.PointSessionEnd) != p.sessionEnd {
+			continue
+		}
+		p.seen[*s.HookCallIndex] = true
+		p.r.hookCall(s.HookCall)
+	}
+}
+
+// hookCall prints one invocation: event, hook, where it is declared,
+// outcome, duration, then what it changed and any warning, error or notice.
+func (r *renderer) hookCall(hc *engine.HookCall) {
+	colour := dim
+	switch hc.Outcome {
+	case engine.OutcomeError, engine.OutcomeTimeout:
+		colour = red
+	case engine.OutcomeModified:
+		colour = green
+	case engine.OutcomeSkipped, engine.OutcomeDenied, engine.OutcomeStopped:
+		colour = yellow
+	}
+	took := fmt.Sprintf("%.1fms", hc.DurationMS)
+	if hc.Reused {
+		took = "reused"
+	}
+	fmt.Fprintf(r.w, "  %s %s %s %s %s %s\n", r.paint(purple, "⚙ "+hc.System), hc.Event, r.paint(bold, hc.Hook),
+		r.paint(dim, "("+hc.Source+")"), r.paint(colour, string(hc.Outcome)), r.paint(dim, took))
+	detail := func(label, colour, text string) {
+		fmt.Fprintf(r.w, "      %s %s\n", r.paint(colour, label), r.line(text, r.width-10-width(label)))
+	}
+	for _, c := range hc.Changes {
+		detail("·", green, c)
+	}
+	for _, w := range hc.Warnings {
+		detail("warning:", yellow, w)
+	}
+	if hc.Error != "" {
+		detail("error:", red, hc.Error)
+		if hc.Stderr != "" {
+			detail("stderr:", red, hc.Stderr)
+		}
+	}
+	if hc.Notice != "" {
+		detail("notice:", cyan, hc.Notice)
 	}
 }
 
@@ -160,6 +236,9 @@ func (r *renderer) origin(m engine.Message) string {
 // plainOrigin says where a message came from, in words.
 func plainOrigin(m engine.Message) string {
 	hook := func() string {
+		if m.System != "" && m.Skill == "" {
+			return m.System + " hook " + m.Hook // added by an executable hook
+		}
 		s := fmt.Sprintf("hook %s (%s)", m.Hook, m.Skill)
 		if n := skills.Timing(m.Timing).Checkpoint(); n > 0 {
 			s += " " + circled[n]

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
@@ -54,6 +55,11 @@ func check(ctx context.Context, root string) ([]diag.Diagnostic, error) {
 		return nil, err
 	}
 	ds := set.Diagnostics()
+	hooks, err := cmdhook.Load(root, cmdhook.LoadOptions{}) // hooks.yaml files: read, never run
+	if err != nil {
+		return nil, err
+	}
+	ds = append(ds, hooks.Diagnostics...)
 	files, err := scenario.Discover(ctx, root)
 	if err != nil {
 		return nil, err
