@@ -43,7 +43,6 @@ type Set struct {
 	commands []cmdhook.Command
 	handlers []engine.Handler
 	diags    []diag.Diagnostic
-	req      requestSet // request hooks (requests.go)
 }
 
 // ErrNotTrusted is cmdhook.ErrNotTrusted: the folder has commands to run
@@ -72,12 +71,7 @@ func Load(root string, opts Options) (*Set, error) {
 	s.procCfg = pc
 	s.diags = append(s.diags, pc.Diagnostics...)
 	diag.Sort(s.diags)
-	// Like command hooks, only the process hooks this scenario can reach.
-	procs := prochook.Reachable(pc.Hooks, opts.Scenario)
-	s.commands = append(s.commands, processCommands(procs)...)
-	if err := s.loadRequests(root, opts.Scenario, opts.Trusted); err != nil { // requests.go
-		return nil, err
-	}
+	s.commands = append(s.commands, processCommands(pc.Hooks)...)
 	if !opts.Trusted && len(s.commands) > 0 {
 		return s, fmt.Errorf("%d command(s) would run: %w", len(s.commands), ErrNotTrusted)
 	}
@@ -90,8 +84,8 @@ func Load(root string, opts Options) (*Set, error) {
 		s.cmd = h
 		s.handlers = append(s.handlers, h)
 	}
-	if len(procs) > 0 {
-		s.proc = prochook.New(procs, prochook.Options{})
+	if len(pc.Hooks) > 0 {
+		s.proc = prochook.New(pc.Hooks, prochook.Options{})
 		s.handlers = append(s.handlers, s.proc)
 	}
 	// Request hooks (seed 004) go here: command hooks are outermost,
@@ -137,9 +131,9 @@ func (s *Set) Commands() []cmdhook.Command { return s.commands }
 // by root and fingerprint.
 func (s *Set) Fingerprint() string {
 	if s.procCfg == nil || s.procCfg.Fingerprint == "" {
-		return s.requestFingerprint(s.cmdCfg.Fingerprint())
+		return s.cmdCfg.Fingerprint()
 	}
-	return s.requestFingerprint(s.cmdCfg.Fingerprint() + "+" + s.procCfg.Fingerprint)
+	return s.cmdCfg.Fingerprint() + "+" + s.procCfg.Fingerprint
 }
 
 // Diagnostics are the problems of every hook configuration, sorted.
@@ -151,7 +145,7 @@ func (s *Set) Hooks() []engine.HookInfo {
 	if s.procCfg != nil {
 		out = append(out, prochook.New(s.procCfg.Hooks, prochook.Options{}).Hooks()...)
 	}
-	return append(out, s.requestInfos()...)
+	return out
 }
 
 // Metrics are every hook's counters of the run so far.
