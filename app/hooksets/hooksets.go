@@ -43,6 +43,7 @@ type Set struct {
 	commands []cmdhook.Command
 	handlers []engine.Handler
 	diags    []diag.Diagnostic
+	req      requestSet // request hooks (requests.go)
 }
 
 // ErrNotTrusted is cmdhook.ErrNotTrusted: the folder has commands to run
@@ -60,9 +61,7 @@ func Load(root string, opts Options) (*Set, error) {
 		return nil, fmt.Errorf("load hooks: %w", err)
 	}
 	s := &Set{cmdCfg: cfg, diags: cfg.Diagnostics}
-	// Command hooks: only what this scenario can reach (a skill it never
-	// enables needs no trust), plus what its register_hook calls add.
-	s.commands = append(cfg.CommandsFor(opts.Scenario), cmdhook.ScenarioCommands(opts.Scenario)...)
+	s.commands = append(cfg.Commands(), cmdhook.ScenarioCommands(opts.Scenario)...)
 	// Process hooks (seed 003): PicoClaw configs, read now, started by the run.
 	pc, err := prochook.Read(context.Background(), root, nil, opts.Drafts)
 	if err != nil {
@@ -72,10 +71,13 @@ func Load(root string, opts Options) (*Set, error) {
 	s.diags = append(s.diags, pc.Diagnostics...)
 	diag.Sort(s.diags)
 	s.commands = append(s.commands, processCommands(pc.Hooks)...)
+	if err := s.loadRequests(root, opts.Scenario, opts.Trusted); err != nil { // requests.go
+		return nil, err
+	}
 	if !opts.Trusted && len(s.commands) > 0 {
 		return s, fmt.Errorf("%d command(s) would run: %w", len(s.commands), ErrNotTrusted)
 	}
-	if len(cfg.HooksFor(opts.Scenario)) > 0 || hasRegister(opts.Scenario) {
+	if len(cfg.Hooks) > 0 || hasRegister(opts.Scenario) {
 		h, err := cmdhook.New(cmdhook.Options{Root: root, Config: cfg, Scenario: opts.Scenario, Completer: opts.Completer,
 			Cache: opts.Cache, Trusted: true})
 		if err != nil {
@@ -131,9 +133,9 @@ func (s *Set) Commands() []cmdhook.Command { return s.commands }
 // by root and fingerprint.
 func (s *Set) Fingerprint() string {
 	if s.procCfg == nil || s.procCfg.Fingerprint == "" {
-		return s.cmdCfg.Fingerprint()
+		return s.requestFingerprint(s.cmdCfg.Fingerprint())
 	}
-	return s.cmdCfg.Fingerprint() + "+" + s.procCfg.Fingerprint
+	return s.requestFingerprint(s.cmdCfg.Fingerprint() + "+" + s.procCfg.Fingerprint)
 }
 
 // Diagnostics are the problems of every hook configuration, sorted.
@@ -145,7 +147,7 @@ func (s *Set) Hooks() []engine.HookInfo {
 	if s.procCfg != nil {
 		out = append(out, prochook.New(s.procCfg.Hooks, prochook.Options{}).Hooks()...)
 	}
-	return out
+	return append(out, s.requestInfos()...)
 }
 
 // Metrics are every hook's counters of the run so far.

@@ -1,6 +1,8 @@
 package reqhook
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"hookstudio/app/diag"
+	"hookstudio/app/engine"
 )
 
 // Where request hooks are declared, relative to the skills root: the
@@ -50,6 +53,9 @@ type Hook struct {
 type Config struct {
 	Start, End  []Hook
 	Diagnostics []diag.Diagnostic
+	// Fingerprint hashes every file read (path and bytes): trust is
+	// remembered by it ("" when there are none).
+	Fingerprint string
 }
 
 // Level is one mapping of the file format (for the schema test).
@@ -72,6 +78,7 @@ func Levels() []Level {
 // none of its hooks.
 func Load(root string) (*Config, error) {
 	cfg := &Config{}
+	sum := sha256.New()
 	files := []struct{ rel, skill string }{{ProjectFile, ""}}
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -91,6 +98,9 @@ func Load(root string) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("request hooks: %w", err)
 		}
+		fmt.Fprintf(sum, "%s\x00%d\x00", f.rel, len(data))
+		sum.Write(data)
+		cfg.Fingerprint = hex.EncodeToString(sum.Sum(nil))
 		start, end, ds := Parse(f.rel, data, f.skill)
 		cfg.Diagnostics = append(cfg.Diagnostics, ds...)
 		if diag.HasErrors(ds) {
@@ -106,6 +116,17 @@ func Load(root string) (*Config, error) {
 	}
 	diag.Sort(cfg.Diagnostics)
 	return cfg, nil
+}
+
+// Infos describes the hooks for the skills panel and the trust prompt.
+func (c *Config) Infos() []engine.HookInfo {
+	out := []engine.HookInfo{}
+	for _, hs := range [][]Hook{c.Start, c.End} {
+		for _, h := range hs {
+			out = append(out, engine.HookInfo{System: System, Event: h.Event, Hook: h.Name, Skill: h.Skill, Source: h.Source, Detail: h.Command})
+		}
+	}
+	return out
 }
 
 // Parse decodes one request-hooks.yaml: start and end hooks in order, and

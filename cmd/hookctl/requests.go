@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"hookstudio/app/engine"
+	"hookstudio/app/hooksets"
+	"hookstudio/app/otelexport"
+	"hookstudio/app/tokens"
+)
+
+// withRequestHooks adds the folder's request hooks (seed 004), the
+// scenario's request_policy and scripted attempts to a run; a run that
+// has none stays as it was.
+func withRequestHooks(hooks *hooksets.Set, cfg *engine.Config, backend string) {
+	if hooks == nil {
+		return
+	}
+	run := hooksets.RequestRun{Backend: backend}
+	if c, err := tokens.NewCounter(); err == nil {
+		run.Counter = c
+	}
+	hooks.WithRequestHooks(cfg, run)
+}
+
+// checkOTLP validates --otlp before anything runs.
+func checkOTLP(url string) error {
+	if url == "" {
+		return nil
+	}
+	if _, err := otelexport.Endpoint(url); err != nil {
+		return fmt.Errorf("%w: --otlp: %v", errUsage, err)
+	}
+	return nil
+}
+
+// exportOTLP sends the run to the collector; a failure is reported and
+// makes the exit status 1.
+func exportOTLP(ctx context.Context, stderr io.Writer, url string, run otelexport.Run) bool {
+	if url == "" {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := otelexport.Export(ctx, run, url); err != nil {
+		fmt.Fprintf(stderr, "hookctl: %v\n", err)
+		return false
+	}
+	fmt.Fprintf(stderr, "hookctl: trace sent to %s\n", url)
+	return true
+}
