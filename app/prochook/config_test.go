@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hookstudio/app/diag"
+	"hookstudio/app/scenario"
 )
 
 // root makes a skills root with files; it returns its path.
@@ -203,4 +204,26 @@ func TestSchemaMatchesValidator(t *testing.T) {
 	}
 	json.Unmarshal(s.Defs["process"].Properties["transport"], &tr)
 	check("transport", tr.Enum, []string{"stdio"})
+}
+
+func TestReachable(t *testing.T) {
+	hooks := []Hook{{Name: "root"}, {Name: "a", Skill: "a"}, {Name: "b", Skill: "b"}}
+	names := func(hs []Hook) (out []string) {
+		for _, h := range hs {
+			out = append(out, h.Name)
+		}
+		return out
+	}
+	sc := &scenario.Scenario{EnabledSkills: []string{"a"}, Requests: []scenario.Request{{}, {EnabledSkills: []string{}}}}
+	if got := names(Reachable(hooks, sc)); !slices.Equal(got, []string{"root", "a"}) {
+		t.Errorf("reachable %q", got)
+	}
+	sc.Requests[1].EnabledSkills = []string{"b"}
+	if got := names(Reachable(hooks, sc)); !slices.Equal(got, []string{"root", "a", "b"}) {
+		t.Errorf("reachable %q", got)
+	}
+	sc = &scenario.Scenario{Requests: []scenario.Request{{}}} // nil: every skill
+	if got := names(Reachable(hooks, sc)); len(got) != 3 {
+		t.Errorf("reachable %q", got)
+	}
 }

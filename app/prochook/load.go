@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"hookstudio/app/diag"
+	"hookstudio/app/scenario"
 )
 
 // Where PicoClaw hook configs live under a skills root.
@@ -168,3 +169,29 @@ func Load(ctx context.Context, root string, skills []string, opts Options) (*Han
 	}
 	return New(c.Hooks, opts), c.Diagnostics, nil
 }
+
+// Reachable keeps the hooks a run of sc can start: the root's, and each
+// skill's while some request (or the scenario) enables the skill. A nil
+// scenario reaches every hook.
+func Reachable(hooks []Hook, sc *scenario.Scenario) []Hook {
+	if sc == nil {
+		return hooks
+	}
+	var out []Hook
+	for _, h := range hooks {
+		reach := h.Skill == ""
+		for _, r := range sc.Requests {
+			sel := sc.EnabledSkills
+			if r.EnabledSkills != nil {
+				sel = r.EnabledSkills
+			}
+			reach = reach || enables(sel, h.Skill)
+		}
+		if reach {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func enables(sel []string, skill string) bool { return sel == nil || slices.Contains(sel, skill) }
