@@ -98,7 +98,7 @@ func main() {
 			return false
 		},
 		OnShutdown: func(context.Context) { bind.Stop(studioBinding) },
-		Bind:       []any{studioBinding, historyBinding},
+		Bind:       []any{studioBinding, historyBinding, bind.NewAbout()},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { aboutInfo, versionLine, type AboutInfo } from '../lib/api/about';
 
 export const SHORTCUTS: [string, string][] = [
   ['F10', 'Step forward'],
@@ -20,7 +21,13 @@ export const SHORTCUTS: [string, string][] = [
 
 export function HelpOverlay({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
+  const [about, setAbout] = useState<AboutInfo | null>(null);
   useEffect(() => { ref.current?.focus(); }, []);
+  useEffect(() => {
+    let live = true;
+    aboutInfo().then((a) => { if (live) setAbout(a); }, () => {});
+    return () => { live = false; };
+  }, []);
   return (
     <div className="overlay" onClick={onClose}>
       <div className="dialog" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" tabIndex={-1} ref={ref} onClick={(e) => e.stopPropagation()}>
@@ -47,6 +54,12 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
           <li>Save a hook's <code>.md</code> in any editor: the trace is re-simulated and changed LLM calls are highlighted.</li>
           <li><b>Editor</b>: “Edit” on a skill opens it next to the simulator. Unsaved edits are previewed at once (“preview of unsaved edits”); a ● marks unsaved files. If a file changes on disk meanwhile, you choose: keep mine, take the disk's, or merge.</li>
         </ul>
+        <h3>About</h3>
+        <p className="help-notes" data-testid="about">
+          {about
+            ? <>Hook Studio {versionLine(about)} · {about.goVersion} {about.platform}{!about.history && ' · run history unavailable (built without cgo)'}</>
+            : 'Hook Studio — browser preview without the Go backend'}
+        </p>
       </div>
     </div>
   );
