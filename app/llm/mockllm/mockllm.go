@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -54,15 +55,24 @@ func RepoRoot() (string, error) {
 	}
 }
 
-// Binary is the installed mock-llm; an error says how to install it.
+// ErrNotInstalled: frontend/node_modules does not exist at all.
+var ErrNotInstalled = errors.New("frontend/node_modules is not installed (`scripts/setup.sh frontend` installs it; `make test-thirdparty` runs it first)")
+
+// Binary is the installed mock-llm. Without frontend/node_modules the
+// error is ErrNotInstalled; node_modules without mock-llm (a lock that
+// lost it) or no node is another error.
 func Binary() (string, error) {
 	root, err := RepoRoot()
 	if err != nil {
 		return "", err
 	}
-	bin := filepath.Join(root, "frontend", "node_modules", ".bin", "mock-llm")
+	modules := filepath.Join(root, "frontend", "node_modules")
+	bin := filepath.Join(modules, ".bin", "mock-llm")
+	if _, err := os.Stat(modules); errors.Is(err, fs.ErrNotExist) {
+		return bin, fmt.Errorf("%s: %w", modules, ErrNotInstalled)
+	}
 	if _, err := os.Stat(bin); err != nil {
-		return bin, fmt.Errorf("%s is not installed (frontend/node_modules is set up by `scripts/setup.sh frontend`; `make test-thirdparty` does it): %w", bin, err)
+		return bin, fmt.Errorf("frontend/node_modules has no mock-llm (is @dwmkerr/mock-llm still a devDependency? run `scripts/setup.sh frontend`): %w", err)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
 		return bin, fmt.Errorf("mock-llm needs node: %w", err)
@@ -70,17 +80,17 @@ func Binary() (string, error) {
 	return bin, nil
 }
 
-// Start runs mock-llm with the rule file until the test ends. Without
-// frontend/node_modules the test is skipped, saying why, unless RequireEnv
-// is set.
+// Start runs mock-llm with the rule file until the test ends. Only when
+// frontend/node_modules is not installed at all is the test skipped,
+// saying why, and not even then when RequireEnv is set.
 func Start(t testing.TB, rules string) *Server {
 	t.Helper()
 	bin, err := Binary()
-	if err != nil {
-		if os.Getenv(RequireEnv) != "" {
-			t.Fatalf("third-party server required (%s is set): %v", RequireEnv, err)
-		}
+	switch {
+	case errors.Is(err, ErrNotInstalled) && os.Getenv(RequireEnv) == "":
 		t.Skipf("skipping the run against the third-party mock-llm server: %v", err)
+	case err != nil:
+		t.Fatalf("third-party mock-llm server: %v", err)
 	}
 	rules, err = filepath.Abs(rules)
 	if err != nil {
