@@ -240,6 +240,9 @@ func TestSimulateText(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), "hooks", "hooks.yaml")); err == nil {
 			continue // command hooks need --trust and time: TestSimulateCommandHooks
 		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), "hooks", "picoclaw.json")); err == nil {
+			continue // process hooks need --trust: TestSimulateProcessHooks
+		}
 		t.Run(name, func(t *testing.T) {
 			out, stderr, code := runCLI(t, "simulate", "--skills", filepath.Join("..", "..", "skills"), sc)
 			if code != exitOK {

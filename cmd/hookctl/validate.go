@@ -9,6 +9,7 @@ import (
 
 	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
+	"hookstudio/app/prochook"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
 )
@@ -60,6 +61,11 @@ func check(ctx context.Context, root string) ([]diag.Diagnostic, error) {
 		return nil, err
 	}
 	ds = append(ds, hooks.Diagnostics...)
+	_, pds, err := prochook.Validate(ctx, root, nil) // picoclaw.json files: read, never run
+	if err != nil {
+		return nil, err
+	}
+	ds = append(ds, pds...)
 	files, err := scenario.Discover(ctx, root)
 	if err != nil {
 		return nil, err
