@@ -22,6 +22,12 @@ import { cx } from './components/util';
 import { RunPanel } from './run/RunPanel';
 import { HistoryView } from './history/HistoryView';
 import { ViewToggle, isHistoryKey, type AppView } from './history/ViewToggle';
+import { TrustBanner } from './exec/TrustBanner';
+import { SimProgress } from './exec/SimProgress';
+import { NoticeToasts } from './exec/NoticeToasts';
+import { HookCallDetail } from './exec/HookCallDetail';
+import { HookCallsPanel } from './exec/HookCallsPanel';
+import { hookCallsOf, isFailure } from './exec/hookcalls';
 
 function readTheme(): Theme {
   try {
@@ -65,6 +71,18 @@ export function App() {
     return () => { alive = false; offState(); offTrace(); };
   }, [fail, store]);
 
+  // executable hooks: a simulation with them runs in the background and reports its progress
+  const [progress, setProgress] = useState<api.SimProgress | null>(null);
+  useEffect(() => {
+    let alive = true;
+    api.getProgress().then((p) => { if (alive) setProgress(p); }).catch(() => undefined);
+    const off = api.subscribe('studio:progress', (p) => setProgress(p));
+    return () => { alive = false; off(); };
+  }, []);
+  const trustFolder = useCallback(() => api.trustFolder().then((s) => setStudio(s)), []);
+  const untrustFolder = useCallback(() => { api.untrustFolder().then((s) => setStudio(s)).catch(fail); }, [fail]);
+  const cancelSimulation = useCallback(() => { api.cancelSimulation().catch(fail); }, [fail]);
+
   // a simulated run reaches its next breakpoint at once
   useEffect(() => { if (dbg.status === 'running') dispatch({ type: 'tick' }); }, [dbg]);
 
@@ -84,6 +102,19 @@ export function App() {
   const color = useMemo(() => skillColors(studio?.skills), [studio?.skills]);
   const changedCalls = useMemo(() => new Set(view?.changes.map((c) => c.call) ?? []), [view]);
   const toggleBp = useCallback((b: Breakpoint | null) => { if (b) dispatch({ type: 'toggleBreakpoint', breakpoint: b }); }, []);
+  const hookTabs = useMemo(() => {
+    if (!view) return [];
+    const calls = hookCallsOf(view);
+    if (calls.length === 0 && !view.exec?.hooks.length) return [];
+    const failed = calls.filter((e) => isFailure(e.call)).length;
+    return [{
+      id: 'hookcalls', label: failed ? 'Hook calls ✖' : 'Hook calls', count: calls.length,
+      render: (v: api.TraceView) => (
+        <HookCallsPanel view={v} cursor={cursor} breakpoints={dbg.breakpoints} onJump={(i) => dispatch({ type: 'jumpToStep', step: i })}
+          onToggleHook={(key) => toggleBp({ kind: 'exec', key })} onToggleEvent={(key) => toggleBp({ kind: 'event', key })} />
+      ),
+    }];
+  }, [view, cursor, dbg.breakpoints, toggleBp]);
 
   const selectScenario = useCallback((file: string) => {
     dispatch({ type: 'loadStart' });
@@ -159,6 +190,7 @@ export function App() {
       {studio?.notice && (
         <div className="banner banner-warn" role="status">{studio.notice}</div>
       )}
+      {mode === 'simulator' && <TrustBanner exec={studio?.exec} onTrust={trustFolder} />}
       {mode === 'history' ? <HistoryView studio={studio} color={color} onLive={() => setMode('simulator')} /> : (
       <div className={cx('main', editing && 'editing')}>
         {editing ? (
@@ -168,6 +200,7 @@ export function App() {
         ) : (
           <SkillsPanel
             state={studio} breakpoints={dbg.breakpoints} onToggleSkill={toggleSkill} onToggleHookBreakpoint={(id) => toggleBp({ kind: 'hook', key: id })}
+            execNotRun={view?.exec?.not_run} onToggleExecBreakpoint={(key) => toggleBp({ kind: 'exec', key })}
             onEditSkill={setEditing} onNewHook={newHook} onNewSkill={createSkill} onImport={importSkills} drafts={[...(studio?.drafts ?? []), ...editorSnap.order.filter((f) => isDirty(editorSnap.files[f]))]}
           />
         )}
@@ -179,6 +212,12 @@ export function App() {
             <button type="button" className="iconbtn" title="Restart (Ctrl+Shift+F5)" aria-label="Restart" disabled={!hasCursor(dbg)} onClick={() => dispatch({ type: 'restart' })}>⟲</button>
             <span className={`status status-${dbg.status}`} data-testid="status">{statusText}</span>
             {view?.draft && <span className="badge badge-unsaved" data-testid="draft-preview" title="The simulation includes unsaved editor text; save to make it permanent">preview of unsaved edits</span>}
+            <SimProgress progress={progress} onCancel={cancelSimulation} />
+            {studio?.exec?.trusted && (
+              <button type="button" className="linkbtn small untrust" onClick={untrustFolder} data-testid="untrust-folder" title="This folder's executable hooks run at each simulation; click to stop trusting it">
+                ϟ hooks trusted · untrust
+              </button>
+            )}
             <span className="spacer" />
             <button type="button" className="btn" data-testid="run-open" title="Run the selected scenario against a real model" onClick={() => setRunOpen(true)}>Run with model ▸</button>
             {view && step && (
@@ -208,7 +247,7 @@ export function App() {
             </div>
           ) : (
             <>
-              <FlowView view={view} cursor={cursor} breakpoints={dbg.breakpoints} onToggleCheckpoint={(cp) => toggleBp({ kind: 'checkpoint', key: cp })} />
+              <FlowView view={view} cursor={cursor} breakpoints={dbg.breakpoints} onToggleCheckpoint={(cp) => toggleBp({ kind: 'checkpoint', key: cp })} onToggleEvent={(p) => toggleBp({ kind: 'event', key: p })} />
               <RequestTabs view={view} current={step.request} onSelect={(r) => dispatch({ type: 'selectRequest', request: r })} />
               <StepList
                 view={view}
@@ -227,7 +266,10 @@ export function App() {
               {step.call !== null && step.call !== undefined && (
                 <CallExpectations view={view} call={step.call} onAdded={(text, ok) => store.toast(text, ok ? undefined : 'err')} />
               )}
-              <MessageList view={view} cursor={cursor} color={color} />
+              <div className="right-stack">
+                {step.kind === 'hook_call' && <HookCallDetail key={cursor} view={view} step={step} />}
+                <MessageList view={view} cursor={cursor} color={color} />
+              </div>
             </>
           ) : (
             <div className="empty-state">
@@ -244,11 +286,13 @@ export function App() {
           color={color}
           onJumpToCall={(c) => dispatch({ type: 'jumpToCall', call: c })}
           onToggleEveryCall={() => toggleBp({ kind: 'call', key: '*' })}
+          extraTabs={hookTabs}
         />
       </div>
       )}
       <RunPanel open={runOpen} onClose={() => setRunOpen(false)} breakpoints={dbg.breakpoints} color={color} onOpenHistory={() => { setRunOpen(false); setMode('history'); }} scenario={selected ? { file: selected.file, name: selected.name, valid: selected.valid } : undefined} />
       {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {mode === 'simulator' && <NoticeToasts view={view} onJump={(i) => dispatch({ type: 'jumpToStep', step: i })} />}
       {editorSnap.toast && (
         <div key={editorSnap.toast.id} className={cx('toast', editorSnap.toast.kind === 'err' && 'toast-err')} role="status" data-testid="toast">
           {editorSnap.toast.text}

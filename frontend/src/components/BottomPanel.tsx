@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Diagnostic, LLMCall, TraceView } from '../lib/api';
 import { DiagnosticList } from './SkillsPanel';
 import { cx, fmt } from './util';
@@ -126,18 +126,24 @@ export function ChangesView({ view, onJumpToCall }: { view: TraceView; onJumpToC
 
 type Tab = 'matrix' | 'changes' | 'expectations' | 'problems';
 
+/** A tab another feature adds to the panel (executable hooks' "Hook calls"), shown before Problems. */
+export interface PanelTab { id: string; label: string; count?: number | null; render: (view: TraceView) => ReactNode }
+
 interface PanelProps extends Omit<MatrixProps, 'view'> {
   view: TraceView | null;
   problems: readonly Diagnostic[];
+  extraTabs?: readonly PanelTab[];
 }
 
 export function BottomPanel(props: PanelProps) {
-  const [tab, setTab] = useState<Tab>('matrix');
+  const [tab, setTab] = useState<Tab | string>('matrix');
   const { view, problems } = props;
-  const tabs: [Tab, string, number | null][] = [
+  const extra = props.extraTabs?.find((t) => t.id === tab);
+  const tabs: [Tab | string, string, number | null][] = [
     ['matrix', 'Visibility matrix', null],
     ['changes', 'Changes', view?.changes.length ?? 0],
     ['expectations', 'Expectations', expectationCounts(expectationsOf(view)).failed],
+    ...(props.extraTabs ?? []).map((t): [string, string, number | null] => [t.id, t.label, t.count ?? null]),
     ['problems', 'Problems', problems.length],
   ];
   return (
@@ -155,6 +161,8 @@ export function BottomPanel(props: PanelProps) {
           problems.length ? <DiagnosticList items={problems} /> : <div className="empty-state">No problems in this folder.</div>
         ) : !view || view.steps.length === 0 ? (
           <div className="empty-state">Pick a valid scenario to see which hooks each LLM call sees.</div>
+        ) : extra ? (
+          extra.render(view)
         ) : tab === 'expectations' ? (
           <ExpectationsPanel view={view} onJumpToCall={props.onJumpToCall} />
         ) : tab === 'matrix' ? (

@@ -1,5 +1,6 @@
 // The seed's flowchart (000 §5) with the node of the current step highlighted.
-import type { Step, TraceView } from '../lib/api';
+import type { HookPoint, Step, TraceView } from '../lib/api';
+import { hookCallsOf } from '../exec/hookcalls';
 import type { BreakpointId } from '../debugger/machine';
 import { cx } from './util';
 
@@ -9,10 +10,32 @@ const timingNode: Record<string, NodeId> = {
   after_user_input: 'cp1', before_planning: 'cp2', before_each_agent: 'cp3', before_first_agent: 'cp4', after_tool_call: 'cp5',
 };
 
+/** The node where executable hooks of a point fire (design-hooks.md's flow around ①–⑤). */
+export function nodeOfPoint(point: HookPoint, phase?: Step['phase']): NodeId {
+  const llm: NodeId = phase === 'direct' ? 'direct' : phase === 'planning' ? 'plan' : 'agent';
+  switch (point) {
+    case 'session_start': case 'before_send': case 'after_send': return 'input';
+    case 'before_llm': case 'after_llm': return llm;
+    case 'before_tool': case 'approve_tool': case 'after_tool': return 'run';
+    case 'stop': return phase === 'agent' ? 'exit' : 'end';
+    case 'before_compact': case 'after_compact': return 'cp3';
+    case 'session_end': return 'end';
+  }
+}
+/** Hook points drawn at each node; a click on a node's hook tag breaks on the first. */
+export const NODE_POINTS: Partial<Record<NodeId, HookPoint[]>> = {
+  input: ['before_send', 'after_send', 'session_start'],
+  direct: ['before_llm', 'after_llm', 'stop'], plan: ['before_llm', 'after_llm'], agent: ['before_llm', 'after_llm'],
+  run: ['before_tool', 'approve_tool', 'after_tool'], exit: ['stop'], end: ['session_end', 'stop'], cp3: ['before_compact', 'after_compact'],
+};
+
 /** Which flowchart node a step belongs to. */
 export function nodeOf(s: Step | undefined): NodeId | null {
   if (!s) return null;
   switch (s.kind) {
+    case 'hook_call': return s.hook_call ? nodeOfPoint(s.hook_call.point, s.phase) : null;
+    case 'restore': return s.phase === 'direct' ? 'direct' : s.phase === 'planning' ? 'plan' : 'agent';
+    case 'compact': return 'cp3';
     case 'build_messages': return 'input';
     case 'reply': return 'end';
     case 'append': case 'tool_call': return 'run';
@@ -97,21 +120,45 @@ const EDGES: { d: string; label?: string; lx?: number; ly?: number }[] = [
   { d: `M${right('exit').join(',')} L${bottom('end')[0]},${right('exit')[1]} L${bottom('end').join(',')}` },
 ];
 
+/** Hook invocations per node in the request of step `cursor` (computed once per view and request). */
+const hookCounts = new WeakMap<TraceView, Map<number, Map<NodeId, number>>>();
+function hooksAtNodes(view: TraceView, request: number): Map<NodeId, number> {
+  let byReq = hookCounts.get(view);
+  if (!byReq) { byReq = new Map(); hookCounts.set(view, byReq); }
+  let m = byReq.get(request);
+  if (!m) {
+    m = new Map();
+    for (const e of hookCallsOf(view)) {
+      if (e.request !== request) continue;
+      const n = nodeOfPoint(e.call.point, view.steps[e.step]?.phase);
+      m.set(n, (m.get(n) ?? 0) + 1);
+    }
+    byReq.set(request, m);
+  }
+  return m;
+}
+
 interface Props {
   view: TraceView;
   cursor: number;
   breakpoints: readonly BreakpointId[];
   onToggleCheckpoint: (cp: number) => void;
+  /** toggles a breakpoint on a hook point (executable hooks) */
+  onToggleEvent?: (point: HookPoint) => void;
 }
 
-export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint }: Props) {
+export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint, onToggleEvent }: Props) {
   const step = view.steps[cursor];
   const current = nodeOf(step);
   const visited = visitedAt(view, cursor);
   const round = step?.round;
+  const withHooks = hookCallsOf(view).length > 0 || (view.exec?.hooks.length ?? 0) > 0;
+  const counts = withHooks && step ? hooksAtNodes(view, step.request) : null;
+  const hc = step?.kind === 'hook_call' ? step.hook_call : undefined;
+  const hookNode = hc ? current : null;
   return (
     <div className="flow" aria-label="Request flow">
-      <svg viewBox="0 0 700 236" role="img" aria-label={`flowchart, current node ${current ?? 'none'}`} preserveAspectRatio="xMidYMid meet">
+      <svg viewBox={`0 0 700 ${withHooks ? 252 : 236}`} role="img" aria-label={`flowchart, current node ${current ?? 'none'}${hc ? `, hook ${hc.event}` : ''}`} preserveAspectRatio="xMidYMid meet">
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
             <path d="M0,0 L10,5 L0,10 z" className="arrowhead" />
@@ -150,6 +197,30 @@ export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint }: Prop
             </g>
           );
         })}
+        {counts && NODES.filter((n) => NODE_POINTS[n.id]).map((n) => {
+          const count = counts.get(n.id) ?? 0;
+          const points = NODE_POINTS[n.id]!;
+          const lit = hookNode === n.id;
+          const armed = points.some((p) => breakpoints.includes(`event:${p}`));
+          return (
+            <g
+              key={`hk-${n.id}`}
+              className={cx('hooktag', lit && 'is-lit', count > 0 && 'has-calls', armed && 'armed')}
+              data-hooknode={n.id}
+              onClick={onToggleEvent ? () => onToggleEvent(points[0]!) : undefined}
+              style={onToggleEvent ? { cursor: 'pointer' } : undefined}
+            >
+              <title>{`executable hooks here: ${points.join(', ')} — ${count} invocation(s) in this request${onToggleEvent ? `; click to ${armed ? 'remove the' : 'set a'} breakpoint on ${points[0]}` : ''}`}</title>
+              <rect x={n.x + n.w - 16} y={n.y - 8} width={count > 9 ? 26 : 20} height={13} rx={6} />
+              <text x={n.x + n.w - 12} y={n.y + 2} className="hooktag-label">ϟ{count > 0 ? count : ''}</text>
+            </g>
+          );
+        })}
+        {withHooks && (
+          <text x={692} y={247} textAnchor="end" className={cx('hookcaption', hc && 'is-lit')} data-testid="flow-hook-caption">
+            {hc ? `ϟ ${hc.system} ${hc.event} · ${hc.hook} → ${hc.outcome}` : 'ϟ executable hook invocations per node (this request)'}
+          </text>
+        )}
       </svg>
     </div>
   );

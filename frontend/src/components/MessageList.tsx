@@ -21,7 +21,8 @@ export function originLabel(m: Message): string {
   switch (m.origin) {
     case 'system_prompt': return 'system prompt';
     case 'user_input': return 'user input';
-    case 'hook': return `hook ${m.hook ?? ''}${m.skill ? ` · ${m.skill}` : ''}`;
+    case 'hook': return m.system ? `${m.system} hook ${m.hook ?? ''}` : `hook ${m.hook ?? ''}${m.skill ? ` · ${m.skill}` : ''}`;
+    case 'compaction': return 'compaction summary';
     case 'prompt': return `built-in prompt ${m.prompt ?? ''}`;
     case 'assistant': return m.tool_calls?.length ? 'assistant · tool calls' : 'assistant';
     case 'tool': return `tool ${m.tool ?? ''}`;
@@ -79,6 +80,7 @@ export const MessageCard = memo(function MessageCard({ row, color, expanded, onT
           {originLabel(m)}
         </span>
         {m.persistent && <PinIcon />}
+        {m.edited_by && <span className="badge badge-edited" title={`rewritten by the ${m.system ?? ''} hook ${m.edited_by}`}>edited by {m.edited_by}</span>}
         <span className="spacer" />
         {injected && <span className="badge badge-inject">INJECTED</span>}
         {removedHere && <span className="badge badge-remove">REMOVED</span>}
@@ -94,6 +96,7 @@ export const MessageCard = memo(function MessageCard({ row, color, expanded, onT
           {calls.map((tc) => (
             <li key={tc.id}>
               <code>{toolCallText(tc)}</code>
+              <ToolCallStatus tc={tc} />
             </li>
           ))}
           {calls.length < m.tool_calls!.length && <li className="muted">… {fmt(m.tool_calls!.length - calls.length)} more</li>}
@@ -129,6 +132,18 @@ export function estimate(row: MessageRow | undefined): number {
   return Math.round(h);
 }
 
+/** What an executable hook made of a tool call: skipped/denied/answered by a hook, arguments rewritten. */
+export function ToolCallStatus({ tc }: { tc: ToolCall }) {
+  if (!tc.status && !tc.original_arguments) return null;
+  return (
+    <>
+      {tc.status && tc.status !== 'approved' && <span className={cx('badge', `badge-tool-${tc.status}`)} title={tc.by ? `by hook ${tc.by}` : undefined}>{tc.status}{tc.by ? ` by ${tc.by}` : ''}</span>}
+      {tc.status === 'approved' && <span className="badge badge-tool-approved">approved</span>}
+      {tc.original_arguments && <span className="badge badge-edited" title={`arguments before the hook: ${JSON.stringify(tc.original_arguments)}`}>arguments rewritten</span>}
+    </>
+  );
+}
+
 /** A real run's warning on the call (an empty answer, say); older backends omit it. */
 export function callWarning(call: LLMCall | undefined): string | undefined {
   return (call as { warning?: string } | undefined)?.warning || undefined;
@@ -148,8 +163,16 @@ function Answer({ call }: { call: LLMCall }) {
       </div>
       {call.error && <div className="answer-error">{call.error}</div>}
       {warning && <div className="answer-warning" role="status">⚠ {warning}</div>}
+      {(call.model || (call.added_tools && call.added_tools.length > 0)) && (
+        <div className="muted small">{call.model && <>model {call.model}</>}{call.added_tools?.length ? ` · tools added by hooks: ${call.added_tools.join(', ')}` : ''}</div>
+      )}
+      {call.original_content !== undefined && (
+        <div className="answer-replaced" data-testid="answer-replaced">
+          <span className="badge badge-edited">replaced by a hook</span> the model said: <span className="answer-before">{call.original_content}</span>
+        </div>
+      )}
       {call.content && <div className="answer-text">{call.content}</div>}
-      {shown.map((tc) => <code key={tc.id} className="answer-tc">{toolCallText(tc)}</code>)}
+      {shown.map((tc) => <span key={tc.id} className="answer-tcl"><code className="answer-tc">{toolCallText(tc)}</code><ToolCallStatus tc={tc} /></span>)}
       {many && (
         <button type="button" className="linkbtn" onClick={() => setAll((a) => !a)} aria-expanded={all}>
           {all ? 'Show less' : `Show all (${fmt(tcs.length)} tool calls)`}

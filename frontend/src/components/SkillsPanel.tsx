@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import type { Diagnostic, StudioState } from '../lib/api';
+import type { Diagnostic, HookInfo, StudioState } from '../lib/api';
 import { checkpointOf } from '../lib/api';
 import type { BreakpointId } from '../debugger/machine';
 import { cx, glyph } from './util';
 import { ErrorIcon, PinIcon, SevIcon, WarnIcon } from './Icons';
+import { ExecHooksList } from '../exec/ExecHooksList';
 
 export function DiagnosticList({ items }: { items: readonly Diagnostic[] }) {
   if (items.length === 0) return null;
@@ -33,6 +34,9 @@ interface Props {
   onImport?: () => void;
   /** root-relative files with unsaved edits */
   drafts?: readonly string[];
+  /** executable hooks: why they did not run in the simulation shown ("folder not trusted"), and their breakpoints */
+  execNotRun?: string;
+  onToggleExecBreakpoint?: (key: string) => void;
 }
 
 function NewSkill({ onCreate }: { onCreate: (name: string) => Promise<unknown> }) {
@@ -50,7 +54,12 @@ function NewSkill({ onCreate }: { onCreate: (name: string) => Promise<unknown> }
   );
 }
 
-export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBreakpoint, onEditSkill, onNewHook, onNewSkill, onImport, drafts = [] }: Props) {
+const NO_EXEC: readonly HookInfo[] = [];
+
+export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBreakpoint, onEditSkill, onNewHook, onNewSkill, onImport, drafts = [], execNotRun, onToggleExecBreakpoint = () => undefined }: Props) {
+  const execHooks = state?.exec?.hooks ?? NO_EXEC;
+  const skillNames = new Set(state?.skills.map((s) => s.name));
+  const folderHooks = execHooks.filter((h) => !h.skill || !skillNames.has(h.skill));
   return (
     <aside className="skills" aria-label="Skills">
       <header className="pane-head">
@@ -80,9 +89,16 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
           </div>
         ) : null}
         <DiagnosticList items={state?.diagnostics ?? []} />
+        {folderHooks.length > 0 && (
+          <section className="skill folder-hooks" data-testid="folder-hooks">
+            <div className="skill-head"><span className="skill-name">Folder hooks</span><span className="spacer" /><span className="muted small">{folderHooks.length} executable</span></div>
+            <ExecHooksList hooks={folderHooks} breakpoints={breakpoints} notRun={execNotRun} onToggleBreakpoint={onToggleExecBreakpoint} />
+          </section>
+        )}
         {state?.skills.map((s) => {
           const errors = s.diagnostics.filter((d) => d.severity === 'error').length;
           const warnings = s.diagnostics.length - errors;
+          const skillExec = execHooks.filter((h) => h.skill === s.name);
           return (
             <section key={s.name} className={cx('skill', s.broken && 'is-broken', !s.enabled && 'is-disabled')} data-testid={`skill-${s.name}`}>
               <div className="skill-head">
@@ -99,7 +115,7 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
                 <span className="spacer" />
                 {errors > 0 && <span className="count-err" title="errors"><ErrorIcon /> {errors}</span>}
                 {warnings > 0 && <span className="count-warn" title="warnings"><WarnIcon /> {warnings}</span>}
-                <span className="muted small">{s.hooks.length} hooks</span>
+                <span className="muted small">{s.hooks.length} hooks{skillExec.length > 0 ? ` · ${skillExec.length} executable` : ''}</span>
                 {drafts.some((f) => f.startsWith(`${s.dir}/`)) && <span className="dot-unsaved" title="unsaved edits">●</span>}
               </div>
               {(onEditSkill || onNewHook) && (
@@ -129,12 +145,13 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
                   })}
                 </ul>
               ) : (
-                !s.broken && (
+                !s.broken && skillExec.length === 0 && (
                   <div className="muted small pad">
                     {s.has_hooks ? (onNewHook ? 'No hooks yet — click “+ New hook”.' : 'hooks.json lists no hooks.') : onNewHook ? <>No <code>hooks/</code> yet — “+ New hook” creates it.</> : <>No hooks — add <code>{s.dir}/hooks/hooks.json</code>.</>}
                   </div>
                 )
               )}
+              <ExecHooksList hooks={skillExec} breakpoints={breakpoints} notRun={execNotRun} onToggleBreakpoint={onToggleExecBreakpoint} />
               <DiagnosticList items={s.diagnostics} />
             </section>
           );

@@ -6,10 +6,11 @@ import { breakpointForStep, bpId, hitAt } from '../debugger/machine';
 import { VirtualList } from './VirtualList';
 import { callWarning } from './MessageList';
 import { cx, glyph } from './util';
+import { HookCallRow } from '../exec/HookCallRow';
 
 export const STEP_ICONS: Record<StepKind, string> = {
   build_messages: '▤', inject: '⊕', remove: '⊖', inject_prompt: '✚', remove_prompt: '✖', llm_call: '◆',
-  append: '↳', tool_call: '⚙', yield: '⇪', reply: '✓',
+  append: '↳', tool_call: '⚙', yield: '⇪', reply: '✓', hook_call: 'ϟ', restore: '↺', compact: '⇊',
 };
 const ROW = 26;
 
@@ -62,7 +63,7 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
             </button>
             <span className="idx">{i}</span>
             <span className="icon" aria-hidden>{STEP_ICONS[s.kind]}</span>
-            <span className="label">{stepLabel(s)}</span>
+            {s.kind === 'hook_call' && s.hook_call ? <HookCallRow call={s.hook_call} /> : <span className="label">{stepLabel(s)}</span>}
             {s.checkpoint ? <span className={`chip cp cp${s.checkpoint}`}>{glyph(s.checkpoint)}</span> : null}
             {s.hooks && s.kind !== 'yield' && <span className="hooks">{s.hooks.map((h) => h.split('/')[1]).join(', ')}</span>}
             <span className="spacer" />
@@ -117,6 +118,7 @@ export function RequestTabs({ view, current, onSelect }: TabsProps) {
           )}
           {req.enabled_skills && <span className="muted"> · skills: {req.enabled_skills.length ? req.enabled_skills.join(', ') : 'none'}</span>}
           {req.yielded.length > 0 && <span className="muted"> · yields {req.yielded.join(', ')}</span>}
+          {req.status === 'stopped' && <span className="badge badge-stopped" data-testid="request-stopped">stopped by {req.stopped_by ?? 'a hook'}</span>}
         </div>
       )}
     </div>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import seed from '../fixtures/seed-diagrams.json';
 import invalidFixture from '../fixtures/invalid-trace.json';
+import execFixture from '../fixtures/exec-trace.json';
 import type { TraceView } from '../lib/api';
 import { emptyTrace } from '../lib/api';
 import {
@@ -219,5 +220,47 @@ describe('traceUpdated keeps the cursor on the same logical step', () => {
   it('a trace of another scenario is a fresh load', () => {
     const other = { ...view, file: 'x/scenarios/other.yaml' };
     expect(run(at(12), { type: 'traceUpdated', view: other })).toMatchObject({ cursor: 0 });
+  });
+});
+
+describe('executable hooks', () => {
+  const exec = execFixture as unknown as TraceView;
+  const guard = exec.steps.find((s) => s.kind === 'hook_call' && s.hook_call?.hook === 'guard')!;
+  const branch = exec.steps.find((s) => s.kind === 'hook_call' && s.hook_call?.hook === 'branch')!;
+  const loadedExec = run(initialState, { type: 'load', view: exec });
+
+  it('breaks on an event: an engine point or a native event name', () => {
+    expect(hitAt(guard, ['event:before_tool'])).toBe('event:before_tool');
+    expect(hitAt(guard, ['event:pre_tool_execution'])).toBe('event:pre_tool_execution');
+    expect(hitAt(guard, ['event:before_llm'])).toBeNull();
+    const s = cont(run(loadedExec, bp({ kind: 'event', key: 'pre_tool_execution' })));
+    expect(s).toMatchObject({ status: 'paused', cursor: guard.index, hit: 'event:pre_tool_execution' });
+  });
+  it('breaks on one hook by system and name', () => {
+    expect(hitAt(branch, ['exec:command/branch'])).toBe('exec:command/branch');
+    expect(hitAt(branch, ['exec:process/branch'])).toBeNull();
+    const s = cont(run(loadedExec, bp({ kind: 'exec', key: 'command/guard' })));
+    expect(s).toMatchObject({ status: 'paused', cursor: guard.index, hit: 'exec:command/guard' });
+    // the next continue runs to the end: the guard fires once
+    expect(cont(s).status).toBe('ended');
+  });
+  it('F9 on a hook_call step toggles a breakpoint on that hook', () => {
+    expect(breakpointForStep(guard)).toEqual({ kind: 'exec', key: 'command/guard' });
+    for (const b of [{ kind: 'event', key: 'hook.before_llm' }, { kind: 'exec', key: 'process/audit' }] as Breakpoint[]) {
+      expect(parseBpId(bpId(b))).toEqual(b);
+    }
+    expect(parseBpId('exec:')).toBeNull();
+  });
+  it('a pending view of a run still going on is loading, its result a load', () => {
+    const pending: TraceView = { ...emptyTrace(), status: 'running', file: exec.file, pending: true };
+    expect(run(initialState, { type: 'load', view: pending }).status).toBe('loading');
+    expect(run(at(3), { type: 'traceUpdated', view: pending }).status).toBe('loading');
+    const s = run(initialState, { type: 'load', view: pending }, { type: 'traceUpdated', view: exec });
+    expect(s).toMatchObject({ status: 'paused', cursor: 0 });
+  });
+  it('keeps the cursor on the same hook call when the trace is re-simulated', () => {
+    const next: TraceView = structuredClone(exec);
+    next.revision++;
+    expect(mapCursor(exec, guard.index, next)).toBe(guard.index);
   });
 });

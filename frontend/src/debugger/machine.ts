@@ -6,7 +6,11 @@ import type { Step, TraceView } from '../lib/api';
 export type Breakpoint =
   | { kind: 'checkpoint'; key: number } // 1..5 = ①..⑤: stops at inject steps of that checkpoint
   | { kind: 'hook'; key: string } // "skill/name": stops where that hook's message is injected
-  | { kind: 'call'; key: number | '*' }; // an LLM call index, or every LLM call
+  | { kind: 'call'; key: number | '*' } // an LLM call index, or every LLM call
+  // executable hooks: an event (an engine point like "before_tool", or a native event or method
+  // like "pre_tool_execution" / "hook.before_llm"), or one hook ("system/name", e.g. "command/guard")
+  | { kind: 'event'; key: string }
+  | { kind: 'exec'; key: string };
 
 export type BreakpointId = string;
 export const bpId = (b: Breakpoint): BreakpointId => `${b.kind}:${b.key}`;
@@ -17,6 +21,7 @@ export function parseBpId(id: BreakpointId): Breakpoint | null {
   if (kind === 'checkpoint') return { kind, key: Number(key) };
   if (kind === 'hook') return { kind, key };
   if (kind === 'call') return { kind, key: key === '*' ? '*' : Number(key) };
+  if (kind === 'event' || kind === 'exec') return key ? { kind, key } : null;
   return null;
 }
 
@@ -64,14 +69,21 @@ export function hitAt(step: Step | undefined, breakpoints: readonly BreakpointId
       case 'call':
         if (step.kind === 'llm_call' && (b.key === '*' || step.call === b.key)) return id;
         break;
+      case 'event':
+        if (step.kind === 'hook_call' && step.hook_call && (step.hook_call.point === b.key || step.hook_call.event === b.key)) return id;
+        break;
+      case 'exec':
+        if (step.kind === 'hook_call' && step.hook_call && `${step.hook_call.system}/${step.hook_call.hook}` === b.key) return id;
+        break;
     }
   }
   return null;
 }
 
-/** The breakpoint F9 / the gutter toggles for a step: its LLM call, checkpoint, or first hook. */
+/** The breakpoint F9 / the gutter toggles for a step: its LLM call, checkpoint, first hook, or executable hook. */
 export function breakpointForStep(step: Step | undefined): Breakpoint | null {
   if (!step) return null;
+  if (step.kind === 'hook_call') return step.hook_call ? { kind: 'exec', key: `${step.hook_call.system}/${step.hook_call.hook}` } : null;
   if (step.kind === 'llm_call' && step.call !== null) return { kind: 'call', key: step.call };
   if (step.checkpoint) return { kind: 'checkpoint', key: step.checkpoint };
   const h = step.hooks?.[0];
@@ -90,12 +102,15 @@ const clamp = (i: number, v: TraceView) => Math.max(0, Math.min(lastStep(v), Mat
 
 function fromView(view: TraceView, breakpoints: readonly BreakpointId[], cursor = 0): DebuggerState {
   if (view.status === 'invalid') return { status: 'invalid', view, breakpoints };
+  // a simulation with executable hooks still running, with nothing to show yet: its result follows
+  if (view.status === 'running' && view.steps.length === 0) return { status: 'loading', breakpoints };
   if (view.steps.length === 0) return { status: 'empty', breakpoints };
   return { status: 'paused', view, cursor: clamp(cursor, view), hit: null, breakpoints };
 }
 
 function signature(s: Step): string {
-  return [s.kind, s.request, s.phase ?? '', s.round ?? '', s.timing ?? '', s.prompt ?? '', s.tool ?? ''].join('|');
+  const hc = s.hook_call ? `${s.hook_call.system}/${s.hook_call.event}/${s.hook_call.hook}` : '';
+  return [s.kind, s.request, s.phase ?? '', s.round ?? '', s.timing ?? '', s.prompt ?? '', s.tool ?? '', hc].join('|');
 }
 
 /** Where step `cursor` of `prev` is in `next`: same LLM call, else same kind of step at the same place, else nearby. */

@@ -2,7 +2,7 @@
 // Without them (plain `vite dev`/`vite preview`) it falls back to a fixture-backed mock.
 import { binding, runtime } from './wails';
 import { createMockBackend } from './mock';
-import type { FileSnapshot, HookOp, HooksEdit, MergeResult, SaveResult, StudioBinding, StudioEventName, StudioEvents, StudioState, TraceView } from './types';
+import type { FileSnapshot, HookOp, HooksEdit, MergeResult, SaveResult, SimProgress, StudioBinding, StudioEventName, StudioEvents, StudioState, TraceView } from './types';
 
 export * from './types';
 export { messagesAt, rowsAt, listAt, carriedIn, LIST_CACHE_STEPS, tag, totalTokens, stepLabel, messageById } from './messages';
@@ -32,7 +32,8 @@ export const getTrace = (): Promise<TraceView> => studio().Trace();
 
 // ---- editing (issue 4) ----
 type EditMethod = 'SetDraft' | 'DiscardDraft' | 'OpenFile' | 'InspectHooks' | 'EditHooks' | 'SaveFile' | 'MergeFile' | 'CreateSkill' | 'ExportSkill' | 'HooksJSONText' | 'ImportSkills' | 'HooksSchema';
-function method<M extends EditMethod>(name: M): NonNullable<StudioBinding[M]> {
+type ExecMethod = 'TrustFolder' | 'UntrustFolder' | 'CancelSimulation' | 'Progress';
+function method<M extends EditMethod | ExecMethod>(name: M): NonNullable<StudioBinding[M]> {
   const s = studio();
   const f = s[name];
   if (typeof f !== 'function') {
@@ -58,6 +59,15 @@ export const exportSkill = (skill: string, zip: boolean): Promise<string> => met
 export const hooksJSONText = (skill: string): Promise<string> => method('HooksJSONText')(skill);
 export const importSkills = (): Promise<StudioState> => method('ImportSkills')();
 export const hooksSchema = (): Promise<string> => method('HooksSchema')();
+
+// ---- executable hooks (issue 9) ----
+/** Trust the open folder's executable hooks (the commands StudioState.exec lists) and simulate with them. */
+export const trustFolder = (): Promise<StudioState> => method('TrustFolder')();
+/** Forget the open folder's trust: prompt hooks only. */
+export const untrustFolder = (): Promise<StudioState> => method('UntrustFolder')();
+/** Stop the simulation running in the background; what it recorded is shown, status cancelled. */
+export const cancelSimulation = (): Promise<void> => method('CancelSimulation')();
+export const getProgress = (): Promise<SimProgress> => method('Progress')();
 
 /** Listen to a backend event; returns the function that stops listening. */
 export function subscribe<E extends StudioEventName>(event: E, cb: (payload: StudioEvents[E]) => void): () => void {

@@ -1,12 +1,12 @@
 import type { Message, Origin, Step, TraceView } from './types';
 
 /** Conformance tag notation of a message (design.md): system, user, hook:NAME, prompt:NAME, assistant, tool:NAME, h.*. */
-export function tag(m: Pick<Message, 'origin' | 'history_of' | 'hook' | 'prompt' | 'tool'>): string {
+export function tag(m: Pick<Message, 'origin' | 'history_of' | 'hook' | 'prompt' | 'tool'> & { system?: string }): string {
   const base = (o: Origin | undefined): string => {
     switch (o) {
       case 'system_prompt': return 'system';
       case 'user_input': return 'user';
-      case 'hook': return `hook:${m.hook ?? ''}`;
+      case 'hook': return m.system ? `${m.system}:${m.hook ?? ''}` : `hook:${m.hook ?? ''}`;
       case 'prompt': return `prompt:${m.prompt ?? ''}`;
       case 'tool': return `tool:${m.tool ?? ''}`;
       case 'assistant': return 'assistant';
@@ -19,6 +19,8 @@ export function tag(m: Pick<Message, 'origin' | 'history_of' | 'hook' | 'prompt'
 interface RequestIndex {
   /** the request's messages in id order; created is non-decreasing along it */
   msgs: Message[];
+  /** an executable hook moved (replaced in place) or hid a message of this request */
+  moved: boolean;
 }
 interface ViewIndex {
   requests: Map<number, RequestIndex>;
@@ -44,9 +46,10 @@ function index(view: TraceView): ViewIndex {
     if (m.request !== curReq) {
       curReq = m.request;
       cur = requests.get(curReq);
-      if (!cur) { cur = { msgs: [] }; requests.set(curReq, cur); }
+      if (!cur) { cur = { msgs: [], moved: false }; requests.set(curReq, cur); }
     }
     cur!.msgs.push(m);
+    if (m.pos !== undefined || m.hidden) cur!.moved = true;
   }
   ix = { requests };
   cache.set(view, ix);
@@ -63,9 +66,25 @@ function upperBound(msgs: Message[], step: number): number {
   return lo;
 }
 
+/** A call-only hook change hides the message at step i (hidden [from, to), to -1 open). */
+export function hiddenAt(m: Message, i: number): boolean {
+  if (!m.hidden) return false;
+  for (const [from, to] of m.hidden) if (from <= i && (to < 0 || to > i)) return true;
+  return false;
+}
+/** The step at which a hidden message was brought back, if it is i. */
+const restoredAt = (m: Message, i: number) => !!m.hidden?.some(([, to]) => to === i);
+const hiddenHere = (m: Message, i: number) => !!m.hidden?.some(([from]) => from === i);
+const place = (m: Message) => m.pos ?? m.id;
+function byPlace<T>(rows: T[], msg: (r: T) => Message): T[] {
+  return rows.sort((a, b) => place(msg(a)) - place(msg(b)) || msg(a).id - msg(b).id);
+}
+
 /**
  * The message list at step i of its request (docs/trace-view.md): messages of that request with
- * created <= i and not yet removed, in id order. For an llm_call step it is what the call receives.
+ * created <= i, not yet removed and not hidden by a call-only hook change, in list order (id order
+ * unless an executable hook replaced a message in place: then by pos). For an llm_call step it is
+ * what the call receives.
  */
 export function messagesAt(view: TraceView, stepIndex: number): Message[] {
   const step = view.steps[stepIndex];
@@ -76,9 +95,9 @@ export function messagesAt(view: TraceView, stepIndex: number): Message[] {
   const out: Message[] = [];
   for (let k = 0; k < n; k++) {
     const m = r.msgs[k]!;
-    if (m.removed === null || m.removed > stepIndex) out.push(m);
+    if ((m.removed === null || m.removed > stepIndex) && !(r.moved && hiddenAt(m, stepIndex))) out.push(m);
   }
-  return out;
+  return r.moved ? byPlace(out, (m) => m) : out;
 }
 
 export interface MessageRow {
@@ -99,10 +118,15 @@ export function rowsAt(view: TraceView, stepIndex: number): MessageRow[] {
   const out: MessageRow[] = [];
   for (let k = 0; k < n; k++) {
     const m = r.msgs[k]!;
-    if (m.removed === null || m.removed > stepIndex) out.push({ message: m, injected: m.created === stepIndex, removedHere: false });
+    const live = m.removed === null || m.removed > stepIndex;
+    if (r.moved && live && hiddenAt(m, stepIndex)) {
+      if (hiddenHere(m, stepIndex)) out.push({ message: m, injected: false, removedHere: true });
+      continue;
+    }
+    if (live) out.push({ message: m, injected: m.created === stepIndex || (r.moved && restoredAt(m, stepIndex)), removedHere: false });
     else if (m.removed === stepIndex) out.push({ message: m, injected: false, removedHere: true });
   }
-  return out;
+  return r.moved ? byPlace(out, (row) => row.message) : out;
 }
 
 /** The rows at a step with the figures the message list shows, computed in one pass. */
@@ -189,5 +213,8 @@ export function stepLabel(s: Step): string {
     case 'tool_call': return `tool ${s.tool ?? ''}`;
     case 'yield': return `yield ${(s.hooks ?? []).join(', ')}`;
     case 'reply': return 'reply';
+    case 'hook_call': return s.hook_call ? `${s.hook_call.system} ${s.hook_call.event} ${s.hook_call.hook}` : 'hook call';
+    case 'restore': return 'restore (call-only hook changes undone)';
+    case 'compact': return 'compact the conversation';
   }
 }

@@ -5,6 +5,8 @@ import seed from '../../fixtures/seed-diagrams.json';
 import invalid from '../../fixtures/invalid-trace.json';
 import stateFixture from '../../fixtures/studio-state.json';
 import { bigTrace } from '../../fixtures/big';
+import execTrace from '../../fixtures/exec-trace.json';
+import execState from '../../fixtures/exec-state.json';
 import type { Hook, Skill, StudioBinding, StudioEventName, StudioEvents, StudioState, Timing, TraceView } from './types';
 import { emptyTrace } from './types';
 import { applyOp, canonical, inspect, merge, MOCK_SCHEMA, mockHash, saveResult, SCHEMA_REF } from './mockEdit';
@@ -27,11 +29,16 @@ export function createMockBackend(search = ''): MockBackend {
   let state: StudioState = structuredClone(stateFixture as StudioState);
   const big = Number(params.get('big') ?? 0);
   if (params.has('empty')) state = { ...state, root: '', skills: [], scenarios: [], selected: '', errors: 0, warnings: 0, diagnostics: [] };
+  // `?exec` serves a run with executable hooks (command and process hooks); `?exec=untrusted` before trusting
+  const exec = params.has('exec');
+  if (exec) state = structuredClone(execState as unknown as StudioState);
+  if (exec && params.get('exec') === 'untrusted') state = { ...state, exec: { ...state.exec!, trusted: false } };
   const traceFor = (file: string): TraceView => {
     if (!file) return emptyTrace();
     const info = state.scenarios.find((s) => s.file === file);
     if (info && !info.valid) return { ...(invalid as TraceView), file, scenario: info.name, diagnostics: info.diagnostics };
     if (big > 0) return bigTrace(big);
+    if (exec) return execTrace as unknown as TraceView;
     return seed as TraceView;
   };
   let trace = traceFor(state.selected);
@@ -187,6 +194,21 @@ export function createMockBackend(search = ''): MockBackend {
     },
     ImportSkills: async () => state,
     HooksSchema: async () => JSON.stringify(MOCK_SCHEMA, null, 2),
+    TrustFolder: async () => {
+      if (!state.exec?.present) throw 'this folder has no executable hooks';
+      state = { ...state, exec: { ...state.exec, trusted: true, changed: false } };
+      emit('studio:state', state);
+      return state;
+    },
+    UntrustFolder: async () => {
+      if (state.exec) state = { ...state, exec: { ...state.exec, trusted: false, changed: false } };
+      emit('studio:state', state);
+      return state;
+    },
+    CancelSimulation: async () => {
+      emit('studio:progress', { active: false, file: state.selected, started_ms: 0, elapsed_ms: 0, steps: 0, hook_calls: 0, status: 'cancelled' });
+    },
+    Progress: async () => ({ active: false, file: state.selected, started_ms: 0, elapsed_ms: 0, steps: 0, hook_calls: 0 }),
   };
   const on = (n: StudioEventName, cb: Listener) => {
     let set = listeners.get(n);

@@ -18,12 +18,61 @@ export interface StudioState {
   notice?: string;
   /** Files with unsaved edits that the simulation shows (root-relative). Older backends omit it. */
   drafts?: string[];
+  /** The folder's executable hooks and whether it is trusted to run them. Older backends omit it. */
+  exec?: ExecState;
 }
 
-export type Origin = 'system_prompt' | 'history' | 'user_input' | 'hook' | 'prompt' | 'assistant' | 'tool';
+// ---- executable hooks (issue 9; process and request hooks of issues 10/11 use the same shapes) ----
+export type HookSystem = 'command' | 'process' | 'request' | (string & {});
+/** Engine points where executable hooks fire (design-hooks.md's flow). */
+export type HookPoint =
+  | 'session_start' | 'before_send' | 'after_send' | 'before_llm' | 'after_llm' | 'before_tool' | 'approve_tool'
+  | 'after_tool' | 'stop' | 'before_compact' | 'after_compact' | 'session_end';
+export const HOOK_POINTS: readonly HookPoint[] = [
+  'session_start', 'before_send', 'after_send', 'before_llm', 'after_llm', 'before_tool', 'approve_tool', 'after_tool', 'stop',
+  'before_compact', 'after_compact', 'session_end',
+];
+export type HookOutcome = 'ok' | 'modified' | 'error' | 'timeout' | 'skipped' | 'denied' | 'stopped';
+/** One invocation of an executable hook (engine.HookCall). */
+export interface HookCall {
+  system: HookSystem; event: string; point: HookPoint; hook: string; source?: string; outcome: HookOutcome;
+  /** exactly what the hook received (stdin JSON, JSON-RPC request) */
+  input?: unknown;
+  /** what it answered, when JSON */
+  output?: unknown;
+  /** what it printed, when not JSON */
+  output_text?: string;
+  stderr?: string; exit_code?: number; rpc_error?: string; error?: string;
+  duration_ms: number; reused?: boolean; notify?: boolean;
+  changes?: string[]; warnings?: string[]; notice?: string; truncated?: boolean;
+}
+/** An executable hook as declared (engine.HookInfo). */
+export interface HookInfo { system: HookSystem; event: string; hook: string; skill?: string; source: string; detail?: string }
+/** One command that would run, for the trust prompt. */
+export interface ExecCommand { source: string; event: string; hook: string; skill?: string; command: string; dir: string }
+export interface ExecState {
+  present: boolean; trusted: boolean; changed: boolean; files: string[]; commands: ExecCommand[]; hooks: HookInfo[]; error?: string;
+}
+/** One executable hook's counters over a run (engine.HookMetric). */
+export interface HookMetric { system: HookSystem; event: string; hook: string; source?: string; runs: number; successes: number; failures: number; skips: number; total_ms: number }
+export interface ExecRun { ran: boolean; not_run?: string; hooks: HookInfo[]; metrics?: HookMetric[]; duration_ms: number }
+/** A simulation with executable hooks while it runs in the background. */
+export interface SimProgress {
+  active: boolean; file: string; started_ms: number; elapsed_ms: number; steps: number; hook_calls: number;
+  point?: string; last?: string; status?: string;
+}
+
+export type Origin = 'system_prompt' | 'history' | 'user_input' | 'hook' | 'prompt' | 'assistant' | 'tool' | 'compaction';
 export type PromptName = 'planning' | 'first_step' | 'agent_loop';
 export type Phase = 'direct' | 'planning' | 'agent';
-export interface ToolCall { id: string; name: string; arguments?: Record<string, unknown>; result: string; error?: string }
+export type ToolStatus = 'skipped' | 'denied' | 'responded' | 'approved';
+export interface ToolCall {
+  id: string; name: string; arguments?: Record<string, unknown>; result: string; error?: string;
+  /** what an executable hook made of the call, and which hook */
+  status?: ToolStatus; by?: string;
+  /** the arguments before a hook rewrote them */
+  original_arguments?: Record<string, unknown>;
+}
 export interface Message {
   id: number; role: string; content: string; origin: Origin;
   history_of?: Origin;
@@ -33,8 +82,18 @@ export interface Message {
   created: number;
   removed: number | null;
   tokens: number;
+  /** the executable hook system that added (origin hook) or last rewrote (any other origin) this message */
+  system?: HookSystem;
+  edited_by?: string;
+  /** index of that hook call in the run */
+  hook_call?: number;
+  /** the message's place in its request's list when a hook replaced a message in place (absent: the id) */
+  pos?: number;
+  /** steps [from, to) during which a call-only hook change took it out of the list (to -1: never back) */
+  hidden?: [number, number][];
 }
-export type StepKind = 'build_messages' | 'inject' | 'remove' | 'inject_prompt' | 'remove_prompt' | 'llm_call' | 'append' | 'tool_call' | 'yield' | 'reply';
+export type StepKind = 'build_messages' | 'inject' | 'remove' | 'inject_prompt' | 'remove_prompt' | 'llm_call' | 'append' | 'tool_call' | 'yield' | 'reply'
+  | 'hook_call' | 'restore' | 'compact';
 export interface Step {
   index: number; kind: StepKind; request: number; phase?: Phase; round: number | null;
   timing?: Timing; checkpoint?: number; prompt?: string; tool?: string;
@@ -42,18 +101,24 @@ export interface Step {
   hooks?: string[];
   yield?: number;
   added: number[]; removed: number[];
+  /** hook_call steps: the invocation and its index in the run */
+  hook_call?: HookCall; hook_call_index?: number;
 }
 export interface LLMCall {
   index: number; request: number; phase: Phase; round: number | null; step: number; content: string;
   tool_calls?: ToolCall[]; need_tool?: boolean; error?: string; tokens: number;
+  /** set when executable hooks are loaded */
+  model?: string; added_tools?: string[]; original_content?: string; warning?: string;
 }
 export interface RequestInfo {
   index: number; user: string; enabled_skills: string[] | null; calls: number[]; yielded: string[]; reply: string;
   first_step: number; last_step: number;
+  /** 'stopped' when a hook ended the request */
+  status?: 'stopped'; stopped_by?: string;
 }
 export interface Matrix { hooks: string[]; copies: number[][]; tokens: number[][]; totals: number[] }
 export interface CallChange { call: number; added: number; removed: number; changed: number; summary: string }
-export type TraceStatus = 'ok' | 'error' | 'cancelled' | 'max_rounds' | 'invalid' | 'none';
+export type TraceStatus = 'ok' | 'error' | 'cancelled' | 'max_rounds' | 'invalid' | 'none' | 'stopped' | 'running';
 export interface TraceView {
   revision: number; scenario: string; file: string; status: TraceStatus; error?: string;
   diagnostics: Diagnostic[];
@@ -63,12 +128,17 @@ export interface TraceView {
   draft?: boolean;
   /** The selected scenario's tool names (suggestions for tool_filter). */
   tools?: string[];
+  /** Whether the folder's executable hooks ran, and if not why. Older backends omit it. */
+  exec?: ExecRun;
+  /** A simulation with executable hooks runs in the background; its result follows as studio:trace. */
+  pending?: boolean;
 }
 
 /** Events the backend emits, with their payloads. */
 export interface StudioEvents {
   'studio:state': StudioState;
   'studio:trace': TraceView;
+  'studio:progress': SimProgress;
 }
 export type StudioEventName = keyof StudioEvents;
 
@@ -93,6 +163,11 @@ export interface StudioBinding {
   HooksJSONText?(skill: string): Promise<string>;
   ImportSkills?(): Promise<StudioState>;
   HooksSchema?(): Promise<string>;
+  // executable hooks (issue 9)
+  TrustFolder?(): Promise<StudioState>;
+  UntrustFolder?(): Promise<StudioState>;
+  CancelSimulation?(): Promise<void>;
+  Progress?(): Promise<SimProgress>;
 }
 
 // ---- editing (docs/trace-view.md, "Editing (issue 4)") ----
