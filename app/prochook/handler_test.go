@@ -204,6 +204,12 @@ func TestActions(t *testing.T) {
 				t.Errorf("err %v, request %+v", err, tr.Requests[0])
 			}
 		}},
+		{"abort_turn after the tool", "after_tool", map[string]any{"action": "abort_turn", "reason": "enough"}, func(t *testing.T, tr *engine.Trace, err error) {
+			// PicoClaw lets every interceptor abort the turn, after_tool too.
+			if err != nil || tr.Requests[0].Status != "stopped" || len(tr.Calls) != 2 {
+				t.Errorf("err %v, request %+v, %d calls", err, tr.Requests[0], len(tr.Calls))
+			}
+		}},
 		{"hard_abort", "before_llm", map[string]any{"action": "hard_abort", "reason": "halt"}, func(t *testing.T, tr *engine.Trace, err error) {
 			if !errors.Is(err, engine.ErrAborted) || len(tr.Calls) != 0 {
 				t.Errorf("err %v, %d calls", err, len(tr.Calls))
