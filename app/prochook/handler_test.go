@@ -1,9 +1,11 @@
 package prochook
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -577,4 +579,25 @@ func TestEachRunStartsAfresh(t *testing.T) {
 	if m := hd.Metrics()[0]; m.Starts != 1 || m.Requests != 1 || m.StartupMS <= 0 {
 		t.Errorf("metrics of the last run %+v", m)
 	}
+}
+
+// Cancelling the run while a hook is thinking ends the run at once; Close
+// from another goroutine stops the process; nothing is left behind.
+func TestCancelDuringACall(t *testing.T) {
+	h, _ := testHook(t, "slow", plan{Methods: map[string]behavior{"before_tool": {SleepMS: 5000}}}, []string{"before_tool"})
+	before := runtime.NumGoroutine()
+	hd := New([]Hook{h}, Options{Grace: 200 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		cancel()
+	}()
+	sc := toolScenario(t, "bash")
+	start := time.Now()
+	_, err := engine.Run(ctx, sc, noHooks{}, engineConfig(sc, hd))
+	if !errors.Is(err, context.Canceled) || time.Since(start) > 2*time.Second {
+		t.Errorf("err %v after %s", err, time.Since(start))
+	}
+	hd.Close()
+	noLeak(t, before)
 }
