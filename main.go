@@ -38,7 +38,8 @@ func main() {
 		log.Fatal(err)
 	}
 	emitter := &bind.Emitter{}
-	cfg := studio.Config{DataDir: dataDir, Examples: examples.FS, Tokens: counter, Emit: emitter.Emit}
+	cfg := studio.Config{DataDir: dataDir, Examples: examples.FS, Tokens: counter, Emit: emitter.Emit,
+		ExecHooks: studio.HooksetsLoader(counter)}
 	// The app works without its history: a database that cannot be opened
 	// at all is reported and left alone.
 	store, err := history.Open(context.Background(), history.DefaultPath(dataDir))

@@ -53,6 +53,7 @@ type ExecRequest struct {
 	Drafts   map[string][]byte  // unsaved editor text by root-relative path
 	Disabled map[string]bool    // skills switched off in the UI
 	Scenario *scenario.Scenario // the scenario to run (nil: none selected)
+	Skills   []string           // every skill of the folder
 	// Trusted says the hooks may run; without it a loader only parses
 	// (Handlers may be empty) and must not fail for lack of trust.
 	Trusted bool
@@ -180,6 +181,11 @@ func (s *Service) refreshExecLocked(ctx context.Context, i int) {
 
 func (s *Service) execRequestLocked(i int) ExecRequest {
 	req := ExecRequest{Root: s.root, Drafts: maps.Clone(s.drafts), Disabled: maps.Clone(s.disabled)}
+	if s.set != nil {
+		for _, sk := range s.set.Skills {
+			req.Skills = append(req.Skills, sk.Name)
+		}
+	}
 	if i >= 0 && i < len(s.scenarios) && s.scenarios[i].info.Valid {
 		req.Scenario = s.scenarios[i].sc
 	}
@@ -420,20 +426,25 @@ func (s *Service) execute(ctx context.Context, job simJob) (*engine.Trace, []eng
 		return nil, nil, fmt.Errorf("load executable hooks: %w", err)
 	}
 	k := &tracker{s: s, gen: job.gen}
-	var handlers []engine.Handler
-	for _, h := range set.Handlers() {
-		handlers = append(handlers, tracked{h: h, k: k})
-	}
-	tr, _ := engine.Run(ctx, job.sc, enabledHooks{job.set, job.req.Disabled}, engine.Config{
+	cfg := engine.Config{
 		Model:    llm.NewMock(job.sc),
-		Handlers: handlers,
+		Handlers: set.Handlers(),
 		Session:  "hookstudio:" + job.file,
 		BeforeCall: func(_ context.Context, t *engine.Trace, _ int) error {
 			k.trace = t
 			k.update("")
 			return nil
 		},
-	})
+	}
+	if p, ok := set.(interface{ Prepare(*engine.Config) }); ok {
+		p.Prepare(&cfg)
+	}
+	handlers := make([]engine.Handler, len(cfg.Handlers))
+	for i, h := range cfg.Handlers {
+		handlers[i] = tracked{h: h, k: k}
+	}
+	cfg.Handlers = handlers
+	tr, _ := engine.Run(ctx, job.sc, enabledHooks{job.set, job.req.Disabled}, cfg)
 	metrics := set.Metrics()
 	if err := set.Close(); err != nil && tr != nil && tr.Error == "" {
 		tr.Error = fmt.Sprintf("closing the hooks: %v", err)

@@ -141,7 +141,11 @@ func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
 			if m.Hook == "" {
 				continue
 			}
-			row := hookRow[m.Skill+"/"+m.Hook]
+			// Messages of executable hooks (System set) are no prompt hook's.
+			row, ok := hookRow[m.Skill+"/"+m.Hook]
+			if !ok || m.System != "" {
+				continue
+			}
 			v.Matrix.Copies[row][c]++
 			v.Matrix.Tokens[row][c] += m.Tokens
 			v.Matrix.Totals[row] += m.Tokens

@@ -1,0 +1,84 @@
+package studio
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"hookstudio/app/cmdhook"
+	"hookstudio/app/diag"
+	"hookstudio/app/engine"
+	"hookstudio/app/hooksets"
+	"hookstudio/app/reqhook"
+	"hookstudio/app/scenario"
+)
+
+// HooksetsLoader is the app's ExecLoader: every executable hook system
+// through app/hooksets, with one command-hook result cache kept between
+// runs, so a hook whose input and files did not change is not run again
+// (its step says "reused"). counter gives request hooks token usage for
+// the mock model.
+func HooksetsLoader(counter reqhook.TokenCounter) ExecLoader {
+	cache := cmdhook.NewCache()
+	return func(_ context.Context, req ExecRequest) (ExecSet, error) {
+		set, err := hooksets.Load(req.Root, hooksets.Options{Drafts: req.Drafts, Scenario: withoutSkills(req.Scenario, req.Skills, req.Disabled),
+			Cache: cache, Trusted: req.Trusted})
+		if set == nil {
+			return nil, err
+		}
+		if !req.Trusted && errors.Is(err, hooksets.ErrNotTrusted) {
+			err = nil // parsing for the trust prompt: that is the point
+		}
+		return hooksetsSet{set: set, counter: counter}, err
+	}
+}
+
+type hooksetsSet struct {
+	set     *hooksets.Set
+	counter reqhook.TokenCounter
+}
+
+func (h hooksetsSet) Handlers() []engine.Handler     { return h.set.Handlers() }
+func (h hooksetsSet) Hooks() []engine.HookInfo       { return h.set.Hooks() }
+func (h hooksetsSet) Diagnostics() []diag.Diagnostic { return h.set.Diagnostics() }
+func (h hooksetsSet) Metrics() []engine.HookMetric   { return h.set.Metrics() }
+func (h hooksetsSet) Close() error                   { return h.set.Close() }
+
+func (h hooksetsSet) Commands() []ExecCommand {
+	cs := h.set.Commands()
+	out := make([]ExecCommand, len(cs))
+	for i, c := range cs {
+		out[i] = ExecCommand{Source: c.Source, Event: string(c.Event), Hook: c.Hook, Skill: c.Skill, Command: c.Command, Dir: c.Dir}
+	}
+	return out
+}
+
+// Prepare adds the request hooks (seed 004), innermost, when the run
+// needs them.
+func (h hooksetsSet) Prepare(cfg *engine.Config) {
+	h.set.WithRequestHooks(cfg, hooksets.RequestRun{Backend: "mock", Counter: h.counter})
+}
+
+// withoutSkills is sc with the skills switched off in the UI left out of
+// every request, so their executable hooks do not run either.
+func withoutSkills(sc *scenario.Scenario, all []string, disabled map[string]bool) *scenario.Scenario {
+	if sc == nil || len(disabled) == 0 {
+		return sc
+	}
+	keep := func(list []string) []string {
+		return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return disabled[s] })
+	}
+	c := *sc
+	if c.EnabledSkills == nil {
+		c.EnabledSkills = keep(all)
+	} else {
+		c.EnabledSkills = keep(c.EnabledSkills)
+	}
+	c.Requests = slices.Clone(sc.Requests)
+	for i := range c.Requests {
+		if c.Requests[i].EnabledSkills != nil {
+			c.Requests[i].EnabledSkills = keep(c.Requests[i].EnabledSkills)
+		}
+	}
+	return &c
+}
