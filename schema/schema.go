@@ -19,3 +19,8 @@ var Scenario string
 //
 //go:embed request-hooks.schema.json
 var RequestHooks string
+
+// HooksYAML is the JSON Schema of jcli's hooks.yaml (seed 001 command hooks).
+//
+//go:embed hooks-yaml.schema.json
+var HooksYAML string

@@ -56,9 +56,12 @@ type Options struct {
 // called by the engine's goroutine; Metrics, Hooks, Commands and Close may
 // be called from any goroutine.
 type Handler struct {
-	opts     Options
-	cfg      *Config
-	procs    *procs
+	opts  Options
+	cfg   *Config
+	procs *procs
+	// exec runs one bash hook: procs.run; benchmarks swap in a fake to
+	// measure what the handler and the engine cost without the process.
+	exec     func(ctx context.Context, command, dir string, env []string, stdin []byte) procResult
 	scripted *Scripted
 	trusted  map[string]bool // commands that may run (file hooks and scripted register_hook)
 	baseEnv  []string
@@ -86,6 +89,7 @@ func New(opts Options) (*Handler, error) {
 	}
 	h := &Handler{opts: opts, cfg: cfg, procs: newProcs(), trusted: map[string]bool{}, byEvent: map[Event][]*Hook{},
 		metrics: map[string]*engine.HookMetric{}, hashes: map[string][32]byte{}}
+	h.exec = h.procs.run
 	if h.opts.Session == "" {
 		h.opts.Session = "hookstudio"
 		if opts.Scenario != nil {
@@ -324,16 +328,23 @@ func (h *Handler) invoke(ctx, cctx context.Context, hk *Hook, name Event, ev *en
 	hc := buildContext(name, ev, session, h.cfg.Root)
 	stdin := marshal(hc)
 	call.Input = stdin
-	key := cacheKey([]byte(h.identity(hk)), stdin, h.filesHash(hk))
-	res, reused := h.opts.Cache.get(key)
+	var key [32]byte
+	var res procResult
+	reused := false
+	if h.opts.Cache != nil {
+		key = cacheKey([]byte(h.identity(hk)), stdin, h.filesHash(hk))
+		res, reused = h.opts.Cache.get(key)
+	}
 	if !reused {
 		env := append(slices.Clone(h.baseEnv), "PATH="+hk.Dir+string(os.PathListSeparator)+os.Getenv("PATH"),
 			"JCLI_HOOK_EVENT="+string(name), "JCLI_CWD="+h.cfg.Root, "JCLI_HOOK_DIR="+hk.Dir)
-		res = h.procs.run(hctx, hk.Command, h.cfg.Root, env, stdin)
+		res = h.exec(hctx, hk.Command, h.cfg.Root, env, stdin)
 		if err := ctx.Err(); err != nil {
 			return call, engine.Effect{}, false, fmt.Errorf("command hooks: %w", err)
 		}
-		h.opts.Cache.put(key, res)
+		if h.opts.Cache != nil {
+			h.opts.Cache.put(key, res)
+		}
 		call.DurationMS = float64(res.duration.Microseconds()) / 1000
 	}
 	call.Reused = reused
@@ -522,6 +533,9 @@ func hashDir(dir string) [32]byte {
 		if files >= hashMaxFiles || total >= hashMaxBytes {
 			return filepath.SkipAll
 		}
+		if promptFile(d.Name()) {
+			return nil
+		}
 		fi, err := d.Info()
 		if err != nil || !fi.Mode().IsRegular() {
 			return nil
@@ -534,6 +548,15 @@ func hashDir(dir string) [32]byte {
 		return nil
 	})
 	return cacheKey(parts...)
+}
+
+// promptFile says whether a file of a hook folder belongs to the prompt
+// hooks (seed 000): hooks.json and the .md texts. They are left out of the
+// folder hash, so editing a prompt reruns only the command hooks whose
+// input (the messages) changed; a command that reads a .md itself must
+// name it on its command line (e.g. sh check.sh notes.md) to be rerun.
+func promptFile(name string) bool {
+	return name == "hooks.json" || strings.EqualFold(filepath.Ext(name), ".md")
 }
 
 func hashFile(f string) [32]byte {

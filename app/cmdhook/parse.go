@@ -339,7 +339,7 @@ func (p *parser) document(root *yaml.Node) []Hook {
 	var hooks []Hook
 	names := map[string]int{}
 	for _, e := range p.pairs(r) {
-		if strings.HasPrefix(e.name, ExtensionPrefix) {
+		if strings.HasPrefix(e.name, ExtensionPrefix) || e.name == "$schema" { // $schema: for editors
 			continue
 		}
 		ev := Event(e.name)
