@@ -488,7 +488,12 @@ func (ev *evaluator) request(e *scenario.Expectation, i int) Result {
 		r.Actual = "yields [" + strings.Join(got, ", ") + "]"
 	case scenario.ExpectReply:
 		r.Actual = quoteShort(info.Reply)
-		finished := info.LastStep >= 0 && info.LastStep < ev.tr.NumSteps() && ev.tr.Step(info.LastStep).Kind == engine.StepReply
+		// Hooks may still run after the reply (a process exiting), so look
+		// for the reply step anywhere in the request.
+		finished := false
+		for s := max(info.FirstStep, 0); s <= info.LastStep && s < ev.tr.NumSteps(); s++ {
+			finished = finished || ev.tr.Step(s).Kind == engine.StepReply
+		}
 		if !finished {
 			r.Actual = fmt.Sprintf("the request ended without a reply (run status %s)", ev.tr.Status)
 		}
@@ -596,10 +601,17 @@ func (ev *evaluator) happenings(e *scenario.Expectation) Result {
 			seen = []string{"no tool call"}
 		}
 	case scenario.ExpectHookOutcome, scenario.ExpectEvent:
+		counted := map[int]bool{} // an invocation may span several steps
 		for s := 0; s < ev.tr.NumSteps(); s++ {
 			st := ev.tr.Step(s)
 			if st.Kind != engine.StepHookCall || st.HookCall == nil || !ev.inScope(e, st.Request, st.Phase, st.Round) {
 				continue
+			}
+			if st.HookCallIndex != nil {
+				if counted[*st.HookCallIndex] {
+					continue
+				}
+				counted[*st.HookCallIndex] = true
 			}
 			hc := st.HookCall
 			if e.Kind == scenario.ExpectHookOutcome {

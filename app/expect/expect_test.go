@@ -54,7 +54,7 @@ func (words) CountMessage(role, content string) int { return 3 + 1 + len(strings
 
 // guard is an executable hook system: it denies write_file, and a slow
 // hook times out after every LLM call. abort ends the run at stop.
-type guard struct{ abort bool }
+type guard struct{ abort, retry bool }
 
 func (g guard) Handle(_ context.Context, ev *engine.Event) error {
 	switch ev.Point {
@@ -65,7 +65,13 @@ func (g guard) Handle(_ context.Context, ev *engine.Event) error {
 		}
 	case engine.PointAfterLLM:
 		ev.Record(engine.HookCall{System: "process", Event: "hook.after_llm", Hook: "slow", Outcome: engine.OutcomeTimeout})
+	case engine.PointSessionEnd:
+		ev.Record(engine.HookCall{System: "process", Event: "process.exit", Hook: "slow", Outcome: engine.OutcomeOK})
 	case engine.PointStop:
+		if g.retry && ev.Answer == "done" {
+			ev.Apply(engine.HookCall{System: "command", Event: "Stop", Hook: "asker", Outcome: engine.OutcomeOK},
+				engine.Effect{RetryFeedback: "add a summary"})
+		}
 		if g.abort {
 			ev.Apply(engine.HookCall{System: "command", Event: "Stop", Hook: "killer", Outcome: engine.OutcomeOK},
 				engine.Effect{Action: engine.ActionHardAbort, Reason: "enough"})
@@ -96,6 +102,8 @@ func run(t *testing.T, variant, expect string) []Result {
 		cfg.Handlers = []engine.Handler{guard{}}
 	case "aborted":
 		cfg.Handlers = []engine.Handler{guard{abort: true}}
+	case "retried":
+		cfg.Handlers = []engine.Handler{guard{retry: true}}
 	case "failing":
 		cfg.Tools = failing{}
 	}
@@ -201,6 +209,10 @@ func TestEvaluate(t *testing.T) {
 			[]outcome{{"event", -1, true, []string{"hook.after_llm (after_llm) → slow"}}}},
 		{"event fail", "", "  - {event: PreToolUse}\n",
 			[]outcome{{"event", -1, false, []string{"never fired"}}}},
+		{"an invocation spanning steps counts once", "retried", "  - {request: 1, hook_outcome: {hook: asker, outcome: modified, count: 1}}\n",
+			[]outcome{{"hook_outcome", -1, true, []string{"asker at Stop: modified"}}}},
+		{"a reply followed by hook calls", "guarded", "  - {request: 2, reply: fine}\n",
+			[]outcome{{"reply", -1, true, []string{"fine"}}}},
 		{"status pass", "", "  - {status: ok}\n",
 			[]outcome{{"status", -1, true, []string{"ok"}}}},
 		{"status fail", "", "  - {status: stopped}\n",

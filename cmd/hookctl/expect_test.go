@@ -72,7 +72,8 @@ func TestTestExamplesPass(t *testing.T) {
 	got, _ := testJSON(t, "--trust", filepath.Join("..", "..", "skills"))
 	for _, name := range []string{"file-tools/scenarios/fix-line-limit.yaml", "persona-memory/scenarios/remembered-profile.yaml",
 		"pitfalls/scenarios/pile-up.yaml", "planner/scenarios/answer-without-tools.yaml",
-		"planner/scenarios/multi-step-change.yaml", "planner/scenarios/tools-disabled.yaml"} {
+		"planner/scenarios/multi-step-change.yaml", "planner/scenarios/tools-disabled.yaml",
+		"guard-rails/scenarios/guarded-session.yaml", "plugin-tools/scenarios/plugin-tools.yaml"} {
 		found := false
 		for _, s := range got.Scenarios {
 			if s.File == name {
