@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hookstudio/app/engine"
+	"hookstudio/app/events"
 	"hookstudio/app/history"
 	"hookstudio/app/studio"
 	"hookstudio/app/tokens"
@@ -49,7 +50,7 @@ func openHistory(ctx context.Context, flagValue string, stderr io.Writer) (*hist
 
 // recordRun stores a simulated run. Any failure is a warning: the history
 // is a convenience, and the simulation itself succeeded.
-func recordRun(ctx context.Context, stderr io.Writer, dbFlag string, in history.RunInput) {
+func recordRun(ctx context.Context, stderr io.Writer, dbFlag string, in history.RunInput, evs ...events.Event) {
 	// A run interrupted by Ctrl-C is still worth keeping, and saving is quick.
 	ctx = context.WithoutCancel(ctx)
 	warn := func(err error) { fmt.Fprintf(stderr, "hookctl: warning: run not recorded in the history: %v\n", err) }
@@ -65,12 +66,18 @@ func recordRun(ctx context.Context, stderr io.Writer, dbFlag string, in history.
 		warn(err)
 		return
 	}
-	if _, err := s.SaveRun(ctx, in); err != nil {
+	id, err := s.SaveRun(ctx, in)
+	if err != nil {
 		warn(err)
+	}
+	if id != 0 && len(evs) > 0 {
+		if err := s.SaveEvents(ctx, id, evs); err != nil {
+			warn(err)
+		}
 	}
 }
 
-const historyUsage = "history takes list, show RUN or diff RUN_A RUN_B"
+const historyUsage = "history takes list, show RUN, events RUN or diff RUN_A RUN_B"
 
 func historyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
@@ -83,6 +90,8 @@ func historyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 		return historyShow(ctx, args[1:], stdout, stderr)
 	case "diff":
 		return historyDiff(ctx, args[1:], stdout, stderr)
+	case "events":
+		return historyEventsCmd(ctx, args[1:], stdout, stderr) // events.go
 	}
 	return 0, fmt.Errorf("%w: unknown history command %q; %s", errUsage, args[0], historyUsage)
 }

@@ -28,6 +28,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	noHistory := fs.Bool("no-history", false, "do not record the run in the history")
 	otlp := fs.String("otlp", "", "send the run to an OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318")
 	prov := addProviderFlags(fs)
+	evf := addEventFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -73,15 +74,21 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	defer run.cancel(nil)
+	evr, err := evf.start(ctx, run, sc, stdout, stderr, *asJSON) // events.go
+	if err != nil {
+		return 0, err
+	}
+	defer evr.stop()
 	started := time.Now()
-	tr, runErr := engine.Run(run.ctx, sc, set, run.cfg)
+	tr, runErr := engine.Run(evr.ctx, sc, set, run.cfg)
 	runErr = run.explain(runErr)
 	ended := time.Now()
+	evs := evr.finish(tr, runErr)
 	if *asJSON {
 		if err := writeJSON(stdout, tr.Document()); err != nil {
 			return 0, err
 		}
-	} else {
+	} else if !*evf.events {
 		r := newRenderer(stdout, useColor(*color, stdout), *full)
 		r.diagnostics(ds)
 		r.trace(tr, *root)
@@ -89,7 +96,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if !*noHistory {
 		data, _ := os.ReadFile(pos[0]) // read moments ago by loadScenario
 		recordRun(ctx, stderr, *db, history.RunInput{Trace: tr, ScenarioFile: sc.File, ScenarioData: data,
-			Backend: run.backend, Source: history.SourceCLI, Started: started, Ended: ended})
+			Backend: run.backend, Source: history.SourceCLI, Started: started, Ended: ended}, evs...)
 	}
 	exported := exportOTLP(ctx, stderr, *otlp, otelexport.Run{Trace: tr, Scenario: sc.File, Backend: run.backend, Started: started, Ended: ended})
 	if runErr != nil {

@@ -1,0 +1,62 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"hookstudio/app/engine"
+	"hookstudio/app/llm"
+)
+
+// TestCancelAbortsModelRequest: a cancel while a real model request is in
+// flight aborts the HTTP request at once (the server sees its request's
+// context end) and the run ends cancelled with WORKFLOW_CANCELLED.
+func TestCancelAbortsModelRequest(t *testing.T) {
+	arrived := make(chan struct{}, 1)
+	aborted := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // the server notices a closed connection only after the body
+		arrived <- struct{}{}
+		select {
+		case <-r.Context().Done():
+			close(aborted)
+		case <-time.After(30 * time.Second):
+		}
+	}))
+	defer srv.Close()
+	model, err := llm.NewOpenAI(llm.Options{BaseURL: srv.URL + "/v1", Model: "m", MaxRetries: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := parseText(t, "s.yaml", "name: s\nrequests:\n  - user: hi\n    reply: hello\n")
+	ctl := NewControl()
+	ctx, release := ctl.Context(context.Background())
+	defer release()
+	st := NewStream(StreamOptions{})
+	cfg := engine.Config{Model: model}
+	m := Attach(&cfg, Options{Stream: st, Control: ctl})
+	go func() { <-arrived; ctl.Cancel("user") }()
+	start := time.Now()
+	tr, err := engine.Run(ctx, sc, noHooks{}, cfg)
+	m.Finish(tr, err)
+	if !errors.Is(err, context.Canceled) || tr.Status != engine.StatusCancelled {
+		t.Fatalf("err %v, status %s", err, tr.Status)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the run took %s to end after the cancel", d)
+	}
+	select {
+	case <-aborted:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server never saw the request aborted")
+	}
+	evs := st.Persistent()
+	if last := evs[len(evs)-1]; last.Type != WorkflowCancelled || last.Payload["reason"] != "user" {
+		t.Errorf("last event %+v", last)
+	}
+}
