@@ -45,9 +45,10 @@ export async function startBackend() {
   const dataDir = tempDir('hs-data-');
   const port = await freePort();
   const logs = [];
-  const proc = spawn(join(repo, 'build/bin/hookstudio-dev'), [], {
+  // HOOKSTUDIO_DEV_BIN / HOOKSTUDIO_ASSETDIR run another build (one engineer's, beside the shared one)
+  const proc = spawn(process.env.HOOKSTUDIO_DEV_BIN ?? join(repo, 'build/bin/hookstudio-dev'), [], {
     cwd: repo,
-    env: { ...process.env, HOOKSTUDIO_DATA_DIR: dataDir, devserver: `127.0.0.1:${port}`, assetdir: join(repo, 'frontend/dist'), loglevel: 'error' },
+    env: { ...process.env, HOOKSTUDIO_DATA_DIR: dataDir, devserver: `127.0.0.1:${port}`, assetdir: process.env.HOOKSTUDIO_ASSETDIR ?? join(repo, 'frontend/dist'), loglevel: 'error' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   proc.stdout.on('data', (d) => logs.push(String(d)));

@@ -176,9 +176,13 @@ describe('trust, progress, notices', () => {
       expect(onJump).toHaveBeenCalledWith(stepOf('guard').index);
       fireEvent.click(screen.getByLabelText('dismiss'));
       expect(screen.queryByTestId('hook-notice')).toBeNull();
-      const next = { ...view, revision: view.revision + 1 };
-      rerender(<NoticeToasts view={next} onJump={onJump} />);
-      expect(screen.getByTestId('hook-notice')).toBeTruthy();
+      // a re-simulation with the same notice: nothing new to say
+      rerender(<NoticeToasts view={{ ...view, revision: view.revision + 1 }} onJump={onJump} />);
+      expect(screen.queryByTestId('hook-notice')).toBeNull();
+      // a changed notice shows, for a while
+      const steps = view.steps.map((s) => (s.hook_call?.notice ? { ...s, hook_call: { ...s.hook_call, notice: 'guard skipped it again' } } : s));
+      rerender(<NoticeToasts view={{ ...view, steps, revision: view.revision + 2 }} onJump={onJump} />);
+      expect(screen.getByTestId('hook-notice').textContent).toContain('guard skipped it again');
       act(() => { vi.advanceTimersByTime(9000); });
       expect(screen.queryByTestId('hook-notice')).toBeNull();
     } finally {
