@@ -17,6 +17,7 @@ import (
 	"hookstudio/app/diag"
 	"hookstudio/app/edit"
 	"hookstudio/app/engine"
+	"hookstudio/app/events"
 	"hookstudio/app/expect"
 	"hookstudio/app/hooksets"
 	"hookstudio/app/llm"
@@ -192,7 +193,16 @@ func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *t
 		return nil, trustErr
 	}
 	cfg := engine.Config{Model: llm.NewMock(sc), Handlers: hooks.Handlers(), ModelName: sc.Model, Session: sc.Name}
+	// The scenario's approval policy (scripted decisions) and budget, as
+	// simulate runs them; the events themselves are not printed.
+	eo := events.Options{Stream: events.NewStream(events.StreamOptions{})}.ForScenario(sc)
+	if sc.Budget != nil {
+		eo.Tokens = tc
+	}
+	mon := events.Attach(&cfg, eo)
 	tr, runErr := engine.Run(ctx, sc, set, cfg)
+	mon.Finish(tr, runErr)
+	eo.Stream.Close()
 	if err := hooks.Close(); err != nil {
 		rep.Error = err.Error()
 	}
