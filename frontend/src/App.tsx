@@ -8,7 +8,8 @@ import { FlowView } from './components/FlowView';
 import { StepList, RequestTabs } from './components/StepList';
 import { MessageList } from './components/MessageList';
 import { BottomPanel } from './components/BottomPanel';
-import { CallExpectations } from './expect/CallExpectations';
+import { CallExpectations, addAndReport } from './expect/CallExpectations';
+import { canAddExpectation } from './lib/api/expect';
 import { HelpOverlay } from './components/HelpOverlay';
 import { skillColors } from './components/util';
 import { ErrorIcon } from './components/Icons';
@@ -268,7 +269,8 @@ export function App() {
               )}
               <div className="right-stack">
                 {step.kind === 'hook_call' && <HookCallDetail key={cursor} view={view} step={step} />}
-                <MessageList view={view} cursor={cursor} color={color} />
+                <MessageList view={view} cursor={cursor} color={color}
+                  onAddExpectation={canAddExpectation() ? (c, id) => void addAndReport(c, id, (text, ok) => store.toast(text, ok ? undefined : 'err')) : undefined} />
               </div>
             </>
           ) : (

@@ -42,6 +42,8 @@ interface CardProps {
   color: (skill?: string) => string;
   expanded: boolean;
   onToggle: (id: number) => void;
+  /** "add expectation from this message" (issue 12); absent: no button */
+  onAddExpectation?: (id: number) => void;
 }
 
 /** Tool calls a collapsed card lists; an answer with thousands of calls shows these and a toggle. */
@@ -56,7 +58,7 @@ function collapsible(m: Message): { long: boolean; manyCalls: boolean } {
   return { long: isLong(m.content), manyCalls: (m.tool_calls?.length ?? 0) > TOOL_CALLS_COLLAPSE };
 }
 
-export const MessageCard = memo(function MessageCard({ row, color, expanded, onToggle }: CardProps) {
+export const MessageCard = memo(function MessageCard({ row, color, expanded, onToggle, onAddExpectation }: CardProps) {
   const { message: m, injected, removedHere } = row;
   const { long, manyCalls } = collapsible(m);
   const collapsed = long && !expanded;
@@ -85,6 +87,9 @@ export const MessageCard = memo(function MessageCard({ row, color, expanded, onT
         {injected && <span className="badge badge-inject">INJECTED</span>}
         {removedHere && <span className="badge badge-remove">REMOVED</span>}
         <span className="tokens" title="tokens">{fmt(m.tokens)} tok</span>
+        {onAddExpectation && (
+          <button type="button" className="linkbtn small" title="Add an expectation about this message to the scenario" onClick={() => onAddExpectation(m.id)} data-testid={`add-expect-${m.id}`}>+ expect</button>
+        )}
       </header>
       {m.content && (
         <div className={cx('msg-body', collapsed && 'collapsed')}>
@@ -186,10 +191,14 @@ interface Props {
   view: TraceView;
   cursor: number;
   color: (skill?: string) => string;
+  /** "add expectation from this message" for the messages of an LLM call (issue 12) */
+  onAddExpectation?: (call: number, message: number) => void;
 }
 
-export function MessageList({ view, cursor, color }: Props) {
+export function MessageList({ view, cursor, color, onAddExpectation }: Props) {
   const step = view.steps[cursor];
+  const addCall = step?.kind === 'llm_call' && step.call !== null && onAddExpectation ? step.call : null;
+  const onAdd = useCallback((id: number) => { if (addCall !== null) onAddExpectation?.(addCall, id); }, [addCall, onAddExpectation]);
   // rows and their figures in one pass, cached per view and step
   const { rows, live, tokens, added, removed, firstChange } = useMemo(() => listAt(view, cursor), [view, cursor]);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
@@ -202,8 +211,8 @@ export function MessageList({ view, cursor, color }: Props) {
   const est = useCallback((i: number) => estimate(rows[i]), [rows]);
   const key = useCallback((i: number) => rows[i]?.message.id ?? -i - 1, [rows]);
   const render = useCallback(
-    (i: number) => <MessageCard row={rows[i]!} color={color} expanded={expanded.has(rows[i]!.message.id)} onToggle={onToggle} />,
-    [rows, color, expanded, onToggle],
+    (i: number) => <MessageCard row={rows[i]!} color={color} expanded={expanded.has(rows[i]!.message.id)} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined} />,
+    [rows, color, expanded, onToggle, addCall, onAdd],
   );
   if (!step) return <div className="empty-state">No step selected.</div>;
   const call = step.kind === 'llm_call' && step.call !== null ? view.calls[step.call] : undefined;

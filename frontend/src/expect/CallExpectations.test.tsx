@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { CallDot, CallExpectations } from './CallExpectations';
+import { CallDot, CallExpectations, addAndReport } from './CallExpectations';
+import { MessageList } from '../components/MessageList';
+import { skillColors } from '../components/util';
 import { viewWith } from './fixture';
 import { messagesAt } from '../lib/api';
 
@@ -48,5 +50,26 @@ describe('CallDot', () => {
     expect(screen.getByTestId('exp-dot-0').className).toContain('exp-pass');
     expect(screen.getByTestId('exp-dot-2').className).toContain('exp-fail');
     expect(container.querySelectorAll('.exp-dot')).toHaveLength(2);
+  });
+});
+
+describe('add expectation on a message card', () => {
+  it('offers "+ expect" on the messages of an LLM call and writes one for the clicked message', async () => {
+    const AddExpectation = vi.fn(async () => ({ status: 'saved' as const, hash: 'h', diagnostics: [] }));
+    window.go = { bind: { Studio: { AddExpectation } } } as unknown as typeof window.go;
+    const view = viewWith();
+    const onAdded = vi.fn();
+    const call = view.calls[1]!;
+    render(<MessageList view={view} cursor={call.step} color={skillColors([])} onAddExpectation={(c, id) => void addAndReport(c, id, onAdded)} />);
+    const id = messagesAt(view, call.step)[0]!.id;
+    fireEvent.click(await screen.findByTestId(`add-expect-${id}`));
+    await waitFor(() => expect(onAdded).toHaveBeenCalledWith('Expectation added to the scenario', true));
+    expect(AddExpectation).toHaveBeenCalledWith(1, id);
+  });
+
+  it('offers nothing at a step that is not an LLM call', () => {
+    const view = viewWith();
+    render(<MessageList view={view} cursor={0} color={skillColors([])} onAddExpectation={() => {}} />);
+    expect(screen.queryAllByText('+ expect')).toHaveLength(0);
   });
 });

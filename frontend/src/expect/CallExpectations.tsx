@@ -17,6 +17,13 @@ interface Props {
   canAdd?: boolean;
 }
 
+/** Adds an expectation about message `id` of call `call` and reports the outcome in words. */
+export function addAndReport(call: number, id: number, onAdded?: (message: string, ok: boolean) => void): Promise<void> {
+  return addExpectation(call, id)
+    .then((res) => onAdded?.(res.status === 'saved' ? 'Expectation added to the scenario' : `Not added: the scenario file changed on disk (${res.status})`, res.status === 'saved'))
+    .catch((e) => onAdded?.(`Not added: ${String(e)}`, false));
+}
+
 export function CallExpectations({ view, call, onShowDetails, onAdded, canAdd = canAddExpectation() }: Props) {
   const results = resultsForCall(view, call);
   const lc = view.calls[call];
@@ -28,10 +35,7 @@ export function CallExpectations({ view, call, onShowDetails, onAdded, canAdd = 
     const id = Number(pick);
     if (pick === '' || Number.isNaN(id)) return;
     setBusy(true);
-    addExpectation(call, id)
-      .then((res) => onAdded?.(res.status === 'saved' ? 'Expectation added to the scenario' : `Not added: the scenario file changed on disk (${res.status})`, res.status === 'saved'))
-      .catch((e) => onAdded?.(`Not added: ${String(e)}`, false))
-      .finally(() => { setBusy(false); setPick(''); });
+    void addAndReport(call, id, onAdded).finally(() => { setBusy(false); setPick(''); });
   };
   return (
     <div className="exp-strip" data-testid="call-expectations">
