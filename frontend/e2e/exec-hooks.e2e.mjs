@@ -36,10 +36,12 @@ async function waitTrace(pred, what, ms = 20000) {
 }
 const hookCalls = (v) => v.steps.filter((s) => s.kind === 'hook_call');
 const guardStep = (v) => v.steps.find((s) => s.hook_call?.hook === 'block-rm-rf' && s.hook_call.input && JSON.stringify(s.hook_call.input).includes('rm -rf'));
-async function shot(name) {
+async function shot(name, { quiet = false } = {}) {
   const dir = process.env.HOOKSTUDIO_SCREENSHOTS;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
+  // the toasts cover the message list: a quiet screenshot dismisses them first
+  while (quiet && await page.getByTestId('hook-notice').count() > 0) await page.getByTestId('hook-notice').first().getByLabel('dismiss').click();
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(dir, name) });
 }
@@ -93,7 +95,7 @@ test('trust a folder, break on the pre_tool_execution guard, read its stdin and 
   await page.getByTestId('hookcall-diff').getByText('skipped', { exact: true }).waitFor();
   // the flowchart lights the hook at "run tools"
   assert.match(await page.getByTestId('flow-hook-caption').textContent(), /pre_tool_execution · block-rm-rf → skipped/);
-  await shot('command-hooks.png');
+  await shot('command-hooks.png', { quiet: true });
 
   // Edit the script on disk: it now answers with another message; the run is simulated again and
   // the cursor stays on the same hook call, showing the new output.

@@ -215,8 +215,8 @@ export function App() {
             {view?.draft && <span className="badge badge-unsaved" data-testid="draft-preview" title="The simulation includes unsaved editor text; save to make it permanent">preview of unsaved edits</span>}
             <SimProgress progress={progress} onCancel={cancelSimulation} />
             {studio?.exec?.trusted && (
-              <button type="button" className="linkbtn small untrust" onClick={untrustFolder} data-testid="untrust-folder" title="This folder's executable hooks run at each simulation; click to stop trusting it">
-                ϟ hooks trusted · untrust
+              <button type="button" className="linkbtn small untrust" onClick={untrustFolder} data-testid="untrust-folder" title="This folder's executable hooks run at each simulation. Click to stop trusting it (prompt hooks only).">
+                ϟ trusted
               </button>
             )}
             <span className="spacer" />
