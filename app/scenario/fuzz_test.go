@@ -126,8 +126,18 @@ func checkValid(t *testing.T, s *Scenario) {
 
 func clearLines(s *Scenario) {
 	s.skillRefs = nil
+	// Expectations carry their positions and fileForm leaves them out;
+	// expect_test.go checks them.
+	s.Expect = nil
 	for i := range s.Requests {
 		s.Requests[i].Line = 0
+		s.Requests[i].Expect = nil
+		if s.Requests[i].Planning != nil {
+			s.Requests[i].Planning.Expect = nil
+		}
+		for k := range s.Requests[i].Rounds {
+			s.Requests[i].Rounds[k].Expect = nil
+		}
 	}
 }
 
