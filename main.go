@@ -58,6 +58,11 @@ func main() {
 	}
 	studioBinding := bind.NewStudio(svc)
 	historyBinding := bind.NewHistory(store, counter)
+	var eventSource bind.EventSource // stored runs' events; none without a history
+	if store != nil {
+		eventSource = store
+	}
+	opsBinding := bind.NewOps(studio.NewOperations(svc), eventSource) // controlled runs: events, control, approvals
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)
@@ -98,8 +103,8 @@ func main() {
 			bind.RememberWindow(ctx, winPath)
 			return false
 		},
-		OnShutdown: func(context.Context) { bind.Stop(studioBinding) },
-		Bind:       []any{studioBinding, historyBinding, bind.NewAbout()},
+		OnShutdown: func(context.Context) { bind.StopOps(opsBinding); bind.Stop(studioBinding) },
+		Bind:       []any{studioBinding, historyBinding, opsBinding, bind.NewAbout()},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -1,0 +1,171 @@
+package studio
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hookstudio/app/events"
+)
+
+const opsYAML = `name: ops
+tools:
+  - {name: run_command, description: Run a command.}
+  - {name: read_file, description: Read a file.}
+approval:
+  tools: [run_command]
+  timeout_ms: TIMEOUT
+requests:
+  - user: fix it
+    planning: {need_tool: true, content: plan}
+    rounds:
+      - tool_calls: [{name: run_command, arguments: {command: restart}, result: restarted}]
+      - tool_calls: [{name: run_command, arguments: {command: status}, result: ok}]
+      - content: done
+`
+
+func opsService(t *testing.T, timeout string) (*Service, *Operations, *recorder) {
+	t.Helper()
+	s, rec, ctx := newService(t)
+	root := t.TempDir()
+	write(t, filepath.Join(root, "ops/hooks/hooks.json"), `{"hooks": []}`)
+	write(t, filepath.Join(root, "ops/scenarios/ops.yaml"), strings.Replace(opsYAML, "TIMEOUT", timeout, 1))
+	if _, err := s.Open(ctx, root); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOperations(s)
+	t.Cleanup(func() { _ = o.Cancel(); o.Wait() })
+	return s, o, rec
+}
+
+func ended(t *testing.T, rec *recorder) RunEnded {
+	t.Helper()
+	return rec.waitFor(t, 0, func(e event) bool { return e.name == EventRunEnded }).payload.(RunEnded)
+}
+
+// TestControlledRunAsksTheUser: the run waits at each run_command with
+// the exact call, why and a deadline; a denial's feedback is the tool
+// message the model reads next, an approval runs the tool.
+func TestControlledRunAsksTheUser(t *testing.T) {
+	_, o, rec := opsService(t, "30000")
+	if err := o.Decide(true, ""); err != ErrNoApproval {
+		t.Errorf("decide with nothing pending: %v", err)
+	}
+	before := time.Now()
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first := rec.waitFor(t, 0, func(e event) bool { return e.name == EventApproval }).payload.(PendingApproval)
+	if first.Tool != "run_command" || first.Arguments["command"] != "restart" || !strings.Contains(first.Reason, "requires approval") ||
+		first.Deadline.Before(before.Add(29*time.Second)) || first.TimeoutMS != 30000 {
+		t.Fatalf("approval %+v", first)
+	}
+	if p := o.Pending(); p == nil || p.ID != first.ID {
+		t.Fatalf("pending %+v", p)
+	}
+	if err := o.Decide(false, "not on prod"); err != nil {
+		t.Fatal(err)
+	}
+	n := rec.len()
+	second := rec.waitFor(t, n, func(e event) bool { return e.name == EventApproval }).payload.(PendingApproval)
+	if second.Arguments["command"] != "status" {
+		t.Fatalf("second approval %+v", second)
+	}
+	if err := o.Decide(true, ""); err != nil {
+		t.Fatal(err)
+	}
+	end := ended(t, rec)
+	if end.Status != "ok" {
+		t.Fatalf("ended %s: %s", end.Status, end.Error)
+	}
+	var tools []string
+	for _, m := range end.View.Messages {
+		if m.Role == "tool" {
+			tools = append(tools, m.Content)
+		}
+	}
+	if len(tools) < 2 || tools[0] != "Tool call run_command was denied by the user: not on prod" || tools[1] != "ok" {
+		t.Errorf("tool messages %q", tools)
+	}
+	var types []events.Type
+	for _, e := range rec.all(EventRunEvents) {
+		for _, ev := range e.payload.([]events.Event) {
+			types = append(types, ev.Type)
+		}
+	}
+	if types[0] != events.WorkflowStarted || types[len(types)-1] != events.WorkflowCompleted {
+		t.Errorf("streamed events %v", types)
+	}
+}
+
+// TestControlledRunTimeout: no decision in time is a denial (timeout).
+func TestControlledRunTimeout(t *testing.T) {
+	_, o, rec := opsService(t, "30")
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := rec.waitFor(t, 0, func(e event) bool { return e.name == EventApprovalDecided }).payload.(ApprovalDone)
+	if !done.TimedOut || done.Approved {
+		t.Errorf("decision %+v", done)
+	}
+	end := ended(t, rec)
+	found := false
+	for _, m := range end.View.Messages {
+		if m.Role == "tool" && strings.Contains(m.Content, "(timeout)") {
+			found = true
+		}
+	}
+	if end.Status != "ok" || !found {
+		t.Errorf("status %s; no timeout denial in a tool message", end.Status)
+	}
+}
+
+// TestControlledRunPauseCancel: pause holds the run at its next
+// checkpoint; cancel while waiting for a decision ends it at once.
+func TestControlledRunPauseCancel(t *testing.T) {
+	_, o, rec := opsService(t, "30000")
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, 0, func(e event) bool { return e.name == EventApproval })
+	if err := o.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Decide(true, ""); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, 0, func(e event) bool {
+		if e.name != EventRunEvents {
+			return false
+		}
+		for _, ev := range e.payload.([]events.Event) {
+			if ev.Type == events.WorkflowPaused {
+				return true
+			}
+		}
+		return false
+	})
+	if err := o.Cancel(); err != nil {
+		t.Fatal(err)
+	}
+	if end := ended(t, rec); end.Status != "cancelled" {
+		t.Errorf("status %s", end.Status)
+	}
+	if err := o.Pause(); err != ErrNoRun {
+		t.Errorf("pause after the end: %v", err)
+	}
+}
+
+// all returns every event named name.
+func (r *recorder) all(name string) []event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []event
+	for _, e := range r.events {
+		if e.name == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
