@@ -310,7 +310,7 @@ func (h *Handler) observeTurn(ctx context.Context, ev *engine.Event, kind string
 			continue
 		}
 		x := p.notify("hook.runtime_event", re, s.hook.Defaults.Observer)
-		s.m.Notifications++
+		h.count(s, func(m *Metrics) { m.Notifications++ })
 		call := h.record(s, p, "hook.runtime_event", x)
 		call.Notify = true
 		ev.Record(call)
@@ -359,10 +359,12 @@ func (h *Handler) intercept(ctx context.Context, ev *engine.Event, method string
 			params = bp
 		}
 		x := p.call(ctx, rpc, params, h.timeout(s, method))
-		s.m.Requests++
-		ms := float64(x.dur) / float64(time.Millisecond)
-		s.m.TotalMS += ms
-		s.m.MaxMS = max(s.m.MaxMS, ms)
+		h.count(s, func(m *Metrics) {
+			d := ms(x.dur)
+			m.Requests++
+			m.TotalMS += d
+			m.MaxMS = max(m.MaxMS, d)
+		})
 		call := h.record(s, p, rpc, x)
 		var eff engine.Effect
 		if x.kind == okay {
@@ -400,18 +402,15 @@ func (h *Handler) record(s *slot, p *proc, event string, x exchange) engine.Hook
 	}
 	switch x.kind {
 	case okay:
-	case failTimeout:
+	case failTimeout, failWrite:
 		call.Outcome, call.Error = engine.OutcomeTimeout, x.err
-		s.m.Timeouts++
-	case failWrite:
-		call.Outcome, call.Error = engine.OutcomeTimeout, x.err
-		s.m.Timeouts++
+		h.count(s, func(m *Metrics) { m.Timeouts++ })
 	case failRPC:
 		call.Outcome, call.Error, call.RPCError = engine.OutcomeError, x.err, x.msg.Error.String()
-		s.m.Errors++
+		h.count(s, func(m *Metrics) { m.Errors++ })
 	default:
 		call.Outcome, call.Error = engine.OutcomeError, x.err
-		s.m.Errors++
+		h.count(s, func(m *Metrics) { m.Errors++ })
 	}
 	return call
 }
@@ -457,20 +456,20 @@ func (h *Handler) ensure(ctx context.Context, ev *engine.Event, s *slot, method 
 		}
 		return nil
 	}
-	if s.p != nil && s.p.exited() {
-		h.reportExit(ev, s, s.p)
+	if cur := h.current(s); cur != nil && cur.exited() {
+		h.reportExit(ev, s, cur)
 		if s.disabled != "" {
 			return h.ensure(ctx, ev, s, method)
 		}
 	}
-	if s.p != nil {
-		return s.p
+	if cur := h.current(s); cur != nil {
+		return cur
 	}
 	if ctx.Err() != nil {
 		return nil
 	}
 	s.starts++
-	s.m.Starts = s.starts
+	h.count(s, func(m *Metrics) { m.Starts = s.starts })
 	s.reported = false
 	hk := s.hook
 	start := time.Now()
@@ -503,7 +502,8 @@ func (h *Handler) ensure(ctx context.Context, ev *engine.Event, s *slot, method 
 			call.Outcome, call.Error = engine.OutcomeError, "the hook refused the handshake (ok: false)"
 		}
 	}
-	s.m.StartupMS = ms(time.Since(start))
+	startup := ms(time.Since(start))
+	h.count(s, func(m *Metrics) { m.StartupMS = startup })
 	if x.kind != okay {
 		// PicoClaw stops a hook that does not complete the handshake.
 		s.disabled = "it did not complete hook.hello"
@@ -537,9 +537,11 @@ func stoppedText(killed bool, st string) string {
 func (h *Handler) shutdown(ev *engine.Event) {
 	h.mu.Lock()
 	var live []*slot
+	var procs []*proc
 	for _, s := range h.slots {
 		if s.p != nil {
 			live = append(live, s)
+			procs = append(procs, s.p)
 		}
 	}
 	h.mu.Unlock()
@@ -549,15 +551,15 @@ func (h *Handler) shutdown(ev *engine.Event) {
 	}
 	res := make([]result, len(live))
 	var wg sync.WaitGroup
-	for i, s := range live {
+	for i := range procs {
 		wg.Go(func() {
 			start := time.Now()
-			res[i] = result{killed: s.p.stop(h.opts.Grace), dur: time.Since(start)}
+			res[i] = result{killed: procs[i].stop(h.opts.Grace), dur: time.Since(start)}
 		})
 	}
 	wg.Wait()
 	for i, s := range live {
-		p := s.p
+		p := procs[i]
 		code, st := p.exitStatus()
 		call := engine.HookCall{System: System, Event: "process.exit", Hook: s.hook.Name, Source: source(s), ExitCode: code,
 			Stderr: p.takeStderr(), Warnings: p.takeStrays(), DurationMS: ms(res[i].dur)}
@@ -573,6 +575,21 @@ func (h *Handler) shutdown(ev *engine.Event) {
 		s.p = nil
 		h.mu.Unlock()
 	}
+}
+
+// current is s's running process (nil none); Close may clear it from
+// another goroutine.
+func (h *Handler) current(s *slot) *proc {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return s.p
+}
+
+// count updates s's metrics; Metrics may read them from another goroutine.
+func (h *Handler) count(s *slot, f func(*Metrics)) {
+	h.mu.Lock()
+	f(&s.m)
+	h.mu.Unlock()
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package prochook
 
 import (
@@ -588,9 +590,13 @@ func TestCancelDuringACall(t *testing.T) {
 	before := runtime.NumGoroutine()
 	hd := New([]Hook{h}, Options{Grace: 200 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		time.Sleep(300 * time.Millisecond)
+		_ = hd.Metrics() // read while the run writes them
 		cancel()
+		hd.Close() // from another goroutine, while the call waits
 	}()
 	sc := toolScenario(t, "bash")
 	start := time.Now()
@@ -598,6 +604,7 @@ func TestCancelDuringACall(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || time.Since(start) > 2*time.Second {
 		t.Errorf("err %v after %s", err, time.Since(start))
 	}
+	<-done
 	hd.Close()
 	noLeak(t, before)
 }
