@@ -61,7 +61,9 @@ func Load(root string, opts Options) (*Set, error) {
 		return nil, fmt.Errorf("load hooks: %w", err)
 	}
 	s := &Set{cmdCfg: cfg, diags: cfg.Diagnostics}
-	s.commands = append(cfg.Commands(), cmdhook.ScenarioCommands(opts.Scenario)...)
+	// Command hooks: only what this scenario can reach (a skill it never
+	// enables needs no trust), plus what its register_hook calls add.
+	s.commands = append(cfg.CommandsFor(opts.Scenario), cmdhook.ScenarioCommands(opts.Scenario)...)
 	// Process hooks (seed 003): PicoClaw configs, read now, started by the run.
 	pc, err := prochook.Read(context.Background(), root, nil, opts.Drafts)
 	if err != nil {
@@ -70,14 +72,16 @@ func Load(root string, opts Options) (*Set, error) {
 	s.procCfg = pc
 	s.diags = append(s.diags, pc.Diagnostics...)
 	diag.Sort(s.diags)
-	s.commands = append(s.commands, processCommands(pc.Hooks)...)
+	// Like command hooks, only the process hooks this scenario can reach.
+	procs := prochook.Reachable(pc.Hooks, opts.Scenario)
+	s.commands = append(s.commands, processCommands(procs)...)
 	if err := s.loadRequests(root, opts.Scenario, opts.Trusted); err != nil { // requests.go
 		return nil, err
 	}
 	if !opts.Trusted && len(s.commands) > 0 {
 		return s, fmt.Errorf("%d command(s) would run: %w", len(s.commands), ErrNotTrusted)
 	}
-	if len(cfg.Hooks) > 0 || hasRegister(opts.Scenario) {
+	if len(cfg.HooksFor(opts.Scenario)) > 0 || hasRegister(opts.Scenario) {
 		h, err := cmdhook.New(cmdhook.Options{Root: root, Config: cfg, Scenario: opts.Scenario, Completer: opts.Completer,
 			Cache: opts.Cache, Trusted: true})
 		if err != nil {
@@ -86,8 +90,8 @@ func Load(root string, opts Options) (*Set, error) {
 		s.cmd = h
 		s.handlers = append(s.handlers, h)
 	}
-	if len(pc.Hooks) > 0 {
-		s.proc = prochook.New(pc.Hooks, prochook.Options{})
+	if len(procs) > 0 {
+		s.proc = prochook.New(procs, prochook.Options{})
 		s.handlers = append(s.handlers, s.proc)
 	}
 	// Request hooks (seed 004) go here: command hooks are outermost,

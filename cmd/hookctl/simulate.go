@@ -2,17 +2,20 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
 	"hookstudio/app/history"
+	"hookstudio/app/hooksets"
 	"hookstudio/app/otelexport"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
@@ -26,6 +29,8 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	color := fs.String("color", "auto", "colour output: auto, always or never")
 	db := fs.String("db", "", "history database (default: history.db in the app's data folder)")
 	noHistory := fs.Bool("no-history", false, "do not record the run in the history")
+	trust := fs.Bool("trust", false, "run the folder's executable hooks (hooks.yaml commands); without it a folder with any is refused")
+	userHooks := fs.String("user-hooks", "", "the user-level command hooks file (hooks.yaml), run before the folder's")
 	otlp := fs.String("otlp", "", "send the run to an OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318")
 	prov := addProviderFlags(fs)
 	evf := addEventFlags(fs)
@@ -51,9 +56,17 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if err != nil {
 		return 0, err
 	}
+	var hooks *hooksets.Set
+	var trustErr error
 	if sc != nil {
 		ds = append(ds, scenario.CheckSkills(sc, skillNames(set))...)
 		ds = append(ds, usedSkillDiagnostics(set, sc)...)
+		hooks, trustErr = hooksets.Load(*root, hooksets.Options{UserFile: *userHooks, Scenario: sc, Trusted: *trust})
+		if hooks == nil {
+			return 0, trustErr
+		}
+		defer hooks.Close()
+		ds = append(ds, usedHookDiagnostics(set, sc, hooks.Diagnostics())...)
 	}
 	diag.Sort(ds)
 	if diag.HasErrors(ds) {
@@ -69,11 +82,26 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return exitProblems, nil
 	}
 
+	if errors.Is(trustErr, hooksets.ErrNotTrusted) {
+		// Nothing runs in a folder nobody trusted: say exactly what would.
+		fmt.Fprintf(stderr, "hookctl: %s has executable hooks; these commands would run:\n", *root)
+		for _, c := range hooks.Commands() {
+			fmt.Fprintf(stderr, "  %s  %s  %s\n", c.Source, c.Event, c.Command)
+		}
+		fmt.Fprintln(stderr, "hookctl: pass --trust to run them")
+		return exitUsage, nil
+	} else if trustErr != nil {
+		return 0, trustErr
+	}
+
 	run, err := prov.setup(ctx, sc, stderr)
 	if err != nil {
 		return 0, err
 	}
 	defer run.cancel(nil)
+	run.cfg.Handlers = hooks.Handlers()
+	withRequestHooks(hooks, &run.cfg, run.backend) // request hooks, innermost (requests.go)
+	run.cfg.ModelName, run.cfg.Session = sc.Model, sc.Name
 	evr, err := evf.start(ctx, run, sc, stdout, stderr, *asJSON) // events.go
 	if err != nil {
 		return 0, err
@@ -121,6 +149,52 @@ func loadScenario(root, path string) (*scenario.Scenario, []diag.Diagnostic, err
 	}
 	sc, ds := scenario.Parse(name, data)
 	return sc, ds, nil
+}
+
+// usedHookDiagnostics returns the hooks.yaml diagnostics that matter to
+// the scenario: the user and project files, and the skills it enables.
+func usedHookDiagnostics(set *skills.Set, sc *scenario.Scenario, ds []diag.Diagnostic) []diag.Diagnostic {
+	enabled := map[string]bool{}
+	for _, s := range usedSkills(set, sc) {
+		enabled[s.Name] = true
+	}
+	var out []diag.Diagnostic
+	for _, d := range ds {
+		// A skill's file is "<skill>/hooks/hooks.yaml"; the project's
+		// ".jcli/hooks.yaml" and the user's file always count.
+		skill, _, inSkill := strings.Cut(d.File, "/")
+		if !inSkill || strings.HasPrefix(skill, ".") || enabled[skill] || !isSkill(set, skill) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func isSkill(set *skills.Set, name string) bool {
+	for _, s := range set.Skills {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// usedSkills are the skills some request of the scenario enables.
+func usedSkills(set *skills.Set, sc *scenario.Scenario) []skills.Skill {
+	var out []skills.Skill
+	for _, s := range set.Skills {
+		for _, r := range sc.Requests {
+			sel := sc.EnabledSkills
+			if r.EnabledSkills != nil {
+				sel = r.EnabledSkills
+			}
+			if sel == nil || slices.Contains(sel, s.Name) {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // usedSkillDiagnostics returns the diagnostics of the skills the scenario
