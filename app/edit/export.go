@@ -94,6 +94,16 @@ func collect(ctx context.Context, root, skill string, opts ExportOptions) ([]exp
 		}
 		files = append(files, exportFile{skill + "/hooks/" + rel, data})
 	}
+	// PicoClaw process hooks: their config, scripts and modules.
+	procFiles, procDiags, err := processFiles(ctx, root, skill)
+	if err != nil {
+		return nil, procDiags, fmt.Errorf("export %s: %w", skill, err)
+	}
+	for _, f := range procFiles {
+		if !slices.ContainsFunc(files, func(g exportFile) bool { return g.name == f.name }) {
+			files = append(files, f)
+		}
+	}
 	if data, err := readIn(dir, "README.md"); err == nil {
 		files = append(files, exportFile{skill + "/README.md", data})
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -115,7 +125,7 @@ func collect(ctx context.Context, root, skill string, opts ExportOptions) ([]exp
 			files = append(files, exportFile{skill + "/scenarios/" + e.Name(), data})
 		}
 	}
-	return files, sk.Diagnostics, nil
+	return files, append(sk.Diagnostics, procDiags...), nil
 }
 
 // readIn reads a regular file inside dir, refusing symlinks that leave it.

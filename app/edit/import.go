@@ -295,6 +295,11 @@ func install(ctx context.Context, root string, files []exportFile, opts ImportOp
 		}
 		ds = append(ds, sk.Diagnostics...)
 	}
+	pds, err := checkProcessHooks(ctx, stage, names) // picoclaw.json: checked, never run
+	if err != nil {
+		return nil, pds, fmt.Errorf("import: %w", err)
+	}
+	ds = append(ds, pds...)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, fmt.Errorf("import: %w", err)
 	}
