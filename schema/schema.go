@@ -24,3 +24,9 @@ var RequestHooks string
 //
 //go:embed hooks-yaml.schema.json
 var HooksYAML string
+
+// PicoClawHooks is the JSON Schema of PicoClaw process hook configs
+// (skills/<skill>/hooks/picoclaw.json, .picoclaw/hooks.json; seed 003).
+//
+//go:embed picoclaw-hooks.schema.json
+var PicoClawHooks string
