@@ -91,3 +91,24 @@ func extractJSON(answer string) []byte {
 	}
 	return bytes.TrimSpace([]byte(s))
 }
+
+// ModelCompleter answers llm hooks with a run's model (a real provider):
+// the prompt as one user message, no tools, a direct call. An empty model
+// name keeps the provider's configured model.
+type ModelCompleter struct {
+	Model engine.Model
+}
+
+// Complete asks the model once.
+func (c ModelCompleter) Complete(ctx context.Context, model, prompt string) (string, error) {
+	if c.Model == nil {
+		return "", errors.New("no model to answer llm hooks")
+	}
+	msgs := []engine.Message{{Role: "user", Content: prompt, Origin: engine.OriginUserInput}}
+	rep, err := c.Model.Complete(ctx, engine.Call{Phase: engine.PhaseDirect, Round: -1, Model: model,
+		Messages: func() []engine.Message { return msgs }, Stream: func(string) {}})
+	if err != nil {
+		return "", fmt.Errorf("llm hook: %w", err)
+	}
+	return rep.Content, nil
+}

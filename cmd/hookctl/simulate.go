@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
 	"hookstudio/app/history"
@@ -58,10 +59,17 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	}
 	var hooks *hooksets.Set
 	var trustErr error
+	// llm command hooks ask the real model with --provider; under the mock
+	// the scenario's hook_answers answer them.
+	hookModel := &cmdhook.ModelCompleter{}
+	var completer cmdhook.Completer
+	if *prov.provider != "" {
+		completer = hookModel
+	}
 	if sc != nil {
 		ds = append(ds, scenario.CheckSkills(sc, skillNames(set))...)
 		ds = append(ds, usedSkillDiagnostics(set, sc)...)
-		hooks, trustErr = hooksets.Load(*root, hooksets.Options{UserFile: *userHooks, Scenario: sc, Trusted: *trust})
+		hooks, trustErr = hooksets.Load(*root, hooksets.Options{UserFile: *userHooks, Scenario: sc, Trusted: *trust, Completer: completer})
 		if hooks == nil {
 			return 0, trustErr
 		}
@@ -102,6 +110,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	run.cfg.Handlers = hooks.Handlers()
 	withRequestHooks(hooks, &run.cfg, run.backend) // request hooks, innermost (requests.go)
 	run.cfg.ModelName, run.cfg.Session = sc.Model, sc.Name
+	hookModel.Model = run.cfg.Model
 	evr, err := evf.start(ctx, run, sc, stdout, stderr, *asJSON) // events.go
 	if err != nil {
 		return 0, err
