@@ -32,9 +32,11 @@ type Options struct {
 }
 
 // CleanEnv is the environment hooks get: only what finding programs and
-// decoding text need, never the app's own variables (API keys).
+// decoding text need, never the app's own variables (API keys). Python is
+// asked not to write __pycache__ into the skill folder (the watcher would
+// take it for an edit).
 func CleanEnv() []string {
-	var env []string
+	env := []string{"PYTHONDONTWRITEBYTECODE=1"}
 	for _, k := range []string{"PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
