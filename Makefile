@@ -6,7 +6,17 @@ GO_TEST_FLAGS ?= -race -count=1
 GO_PKGS := ./app/... ./cmd/... ./skills/...
 GOBIN := $(shell go env GOPATH)/bin
 
-.PHONY: run test test-go test-frontend test-e2e frontend build build-dev hookctl fuzz bench clean
+# Stamped into every binary (app/version): wails.json's productVersion, which
+# is also the Windows and macOS bundle version; `make release VERSION=1.2.3`.
+VERSION ?= $(shell sed -n 's/.*"productVersion": *"\([^"]*\)".*/\1/p' wails.json)
+COMMIT ?= $(shell c=$$(git rev-parse --short=7 HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; echo $$c; })
+DATE ?= $(shell date -u +%Y-%m-%d)
+LDFLAGS := -X hookstudio/app/version.Version=$(VERSION) -X hookstudio/app/version.Commit=$(COMMIT) -X hookstudio/app/version.Date=$(DATE)
+# Windows: cgo (SQLite) through Debian's mingw-w64.
+WIN_ENV := CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOOS=windows GOARCH=amd64
+
+.PHONY: run test test-go test-frontend test-e2e test-windows frontend build build-dev hookctl \
+	release release-linux release-windows release-hookctl fuzz bench clean
 
 run: build
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
@@ -45,19 +55,56 @@ frontend:
 # The production binary, as `wails build` makes it (without packaging).
 build: frontend
 	./scripts/setup.sh go desktop
-	go build -tags desktop,production -ldflags "-w -s" -o build/bin/hookstudio .
+	go build -tags desktop,production -ldflags "-w -s $(LDFLAGS)" -o build/bin/hookstudio .
 
 # The dev binary serves frontend/dist and the IPC on a local port, for browser tests.
 build-dev: frontend
 	./scripts/setup.sh go desktop
-	go build -tags dev -o build/bin/hookstudio-dev .
+	go build -tags dev -ldflags "$(LDFLAGS)" -o build/bin/hookstudio-dev .
 
 test-e2e: build build-dev
 	./scripts/setup.sh e2e
 	cd frontend && xvfb-run -a -s "-screen 0 1440x900x24 -nolisten tcp" node --test --test-concurrency=1 e2e/*.e2e.mjs
 
 hookctl:
-	go build -o build/bin/hookctl ./cmd/hookctl
+	go build -ldflags "$(LDFLAGS)" -o build/bin/hookctl ./cmd/hookctl
+
+# Everything that can be built here, into build/bin (README, "Releases").
+release: release-linux release-windows release-hookctl
+	@cd build/bin && ls -l hookstudio hookstudio.exe hookstudio_*.deb hookctl-*
+	go test -count=1 -run TestReleaseBinaries ./app/version -args -release=$(CURDIR)/build/bin -want-version=$(VERSION) -want-commit=$(COMMIT)
+
+# The Windows cross-builds (app and hookctl), checked by their PE headers and
+# imports, so that `make test` notices a broken cross-build.
+test-windows: release-windows
+	$(WIN_ENV) go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-windows-amd64.exe ./cmd/hookctl
+	go test -count=1 -run TestReleaseBinaries ./app/version -args -release=$(CURDIR)/build/bin \
+	  -artifacts=hookstudio.exe,hookctl-windows-amd64.exe -want-version=$(VERSION) -want-commit=$(COMMIT)
+
+# The Linux desktop app and a .deb with it and hookctl.
+release-linux: build release-hookctl
+	./scripts/setup.sh release
+	./scripts/package-deb.sh $(VERSION) build/bin/hookstudio build/bin/hookctl-linux-amd64 build/bin/hookstudio_$(VERSION)_amd64.deb
+
+# The Windows desktop app, cross-compiled: WebView2 through go-webview2 (pure
+# Go), SQLite through mingw-w64; icon, manifest and version info from
+# build/windows/hookstudio.rc, linked in as a .syso for this one build.
+release-windows: frontend
+	./scripts/setup.sh go windows
+	syso=zz_hookstudio_windows_amd64.syso; trap 'rm -f $$syso' EXIT; \
+	./scripts/windows-resources.sh $(VERSION) $$syso && \
+	$(WIN_ENV) go build -tags desktop,production -ldflags "-w -s -H windowsgui $(LDFLAGS)" -o build/bin/hookstudio.exe .
+
+# hookctl for every platform the toolchains here reach. macOS has no C cross
+# compiler here: those builds are without cgo, so without the run history
+# (hookctl says so); build on a Mac for one with it (README, "Releases").
+release-hookctl:
+	./scripts/setup.sh go release
+	CGO_ENABLED=1 GOOS=linux GOARCH=amd64 go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-linux-amd64 ./cmd/hookctl
+	CGO_ENABLED=1 CC=aarch64-linux-gnu-gcc GOOS=linux GOARCH=arm64 go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-linux-arm64 ./cmd/hookctl
+	$(WIN_ENV) go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-windows-amd64.exe ./cmd/hookctl
+	CGO_ENABLED=0 GOOS=darwin GOARCH=amd64 go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-darwin-amd64 ./cmd/hookctl
+	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-darwin-arm64 ./cmd/hookctl
 
 # Run each fuzzer for a while (CI runs their seed corpus as part of go test).
 FUZZTIME ?= 2m

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a target needs on a fresh Debian machine, and nothing twice.
-# Usage: scripts/setup.sh [go] [frontend] [desktop] [e2e] [release]
+# Usage: scripts/setup.sh [go] [frontend] [desktop] [e2e] [windows] [release]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,10 +61,17 @@ need_desktop() {
   fi
 }
 
-# make release: Windows (mingw-w64) and linux/arm64 C cross compilers for
-# cgo (SQLite, the webview), and dpkg-deb for the .deb.
+# The Windows cross-builds (make test-windows, make release): mingw-w64's C
+# compiler for cgo (SQLite) and windres for the app's resources.
+need_windows() {
+  apt_install gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64
+}
+
+# make release: also the linux/arm64 C cross compiler for hookctl, and
+# dpkg-shlibdeps (dpkg-dev) for the .deb's Depends.
 need_release() {
-  apt_install gcc-mingw-w64-x86-64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross dpkg
+  need_windows
+  apt_install gcc-aarch64-linux-gnu libc6-dev-arm64-cross dpkg-dev
 }
 
 need_e2e() {
@@ -78,6 +85,7 @@ for target in "$@"; do
     frontend) need_frontend ;;
     desktop) need_desktop ;;
     e2e) need_e2e ;;
+    windows) need_windows ;;
     release) need_release ;;
     *) log "unknown target $target"; exit 2 ;;
   esac
