@@ -24,7 +24,7 @@ run: build
 	  exec xvfb-run -a ./build/bin/hookstudio; \
 	fi; exec ./build/bin/hookstudio
 
-test: test-go test-thirdparty test-frontend test-e2e
+test: test-go test-thirdparty test-frontend test-e2e test-windows
 
 # The runs against @dwmkerr/mock-llm, a third-party OpenAI-compatible server
 # (a frontend devDependency): test-go skips them without frontend/node_modules,
