@@ -79,6 +79,8 @@ type Handler struct {
 	mu    sync.Mutex // guards slots against Close from another goroutine
 	slots []*slot
 	turn  int // 1 + the request whose turn is open, 0 none
+	// aborted: a process hook ended the open turn (abort_turn, hard_abort).
+	aborted bool
 
 	options map[string]any // before_llm options as the chain left them
 }
@@ -200,15 +202,18 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	case engine.PointSessionStart:
 		h.reset()
 	case engine.PointBeforeSend:
-		if err := h.endTurn(ctx, ev, "completed"); err != nil {
+		if err := h.endTurn(ctx, ev); err != nil {
 			return err
 		}
-		h.turn = ev.Request + 1
+		h.turn, h.aborted = ev.Request+1, false
 		return h.observe(ctx, ev, "agent.turn.start", map[string]any{"UserMessage": ev.UserInput, "Channel": channel})
 	case engine.PointBeforeLLM:
 		h.options = nil
 		if err := h.intercept(ctx, ev, "before_llm"); err != nil || ev.Stopped() {
 			return err
+		}
+		if !h.observed(ev, "agent.llm.request") {
+			return nil // spare building the message list
 		}
 		return h.observe(ctx, ev, "agent.llm.request", map[string]any{"Model": ev.Model, "MessagesCount": len(ev.Messages()), "ToolsCount": len(ev.Tools), "Iteration": h.meta(ev, "").Iteration})
 	case engine.PointAfterLLM:
@@ -242,7 +247,7 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	case engine.PointAfterCompact:
 		return h.observe(ctx, ev, "agent.context.compress", map[string]any{"Kind": string(ev.Compact)})
 	case engine.PointSessionEnd:
-		if err := h.endTurn(ctx, ev, "completed"); err != nil {
+		if err := h.endTurn(ctx, ev); err != nil {
 			return err
 		}
 		h.shutdown(ev)
@@ -265,12 +270,16 @@ func (h *Handler) reset() {
 // endTurn emits agent.turn.end for the open turn. The engine has no
 // request-end point, so a turn ends when the next begins or the session
 // ends.
-func (h *Handler) endTurn(ctx context.Context, ev *engine.Event, status string) error {
+func (h *Handler) endTurn(ctx context.Context, ev *engine.Event) error {
 	if h.turn == 0 {
 		return nil
 	}
 	t := h.turn
 	h.turn = 0
+	status := "completed"
+	if h.aborted {
+		status = "aborted"
+	}
 	return h.observeTurn(ctx, ev, "agent.turn.end", map[string]any{"Status": status}, t-1)
 }
 
@@ -289,6 +298,16 @@ type runtimeEvent struct {
 		ChatID     string `json:"chat_id"`
 	} `json:"scope"`
 	Payload any `json:"payload"`
+}
+
+// observed says whether an active hook observes kind.
+func (h *Handler) observed(ev *engine.Event, kind string) bool {
+	for _, s := range h.slots {
+		if s.hook.Observes(kind) && active(s, ev) {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *Handler) observe(ctx context.Context, ev *engine.Event, kind string, payload any) error {
@@ -377,6 +396,9 @@ func (h *Handler) intercept(ctx context.Context, ev *engine.Event, method string
 			eff = denied(fmt.Sprintf("tool approval hook %q failed", s.hook.Name))
 		}
 		ev.Apply(call, eff)
+		if eff.Action == engine.ActionStop || eff.Action == engine.ActionHardAbort {
+			h.aborted = true
+		}
 		h.afterExchange(ev, s, p, x)
 		if x.kind == failCancel {
 			return ctx.Err()

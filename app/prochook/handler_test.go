@@ -207,6 +207,17 @@ func TestActions(t *testing.T) {
 			if err != nil || tr.Requests[0].Status != "stopped" {
 				t.Errorf("err %v, request %+v", err, tr.Requests[0])
 			}
+			var end map[string]any
+			for _, c := range calls(tr, "hook.runtime_event") {
+				var m struct{ Params map[string]any }
+				json.Unmarshal(c.Input, &m)
+				if m.Params["kind"] == "agent.turn.end" {
+					end = m.Params["payload"].(map[string]any)
+				}
+			}
+			if end == nil || end["Status"] != "aborted" {
+				t.Errorf("turn end payload %v", end)
+			}
 		}},
 		{"abort_turn after the tool", "after_tool", map[string]any{"action": "abort_turn", "reason": "enough"}, func(t *testing.T, tr *engine.Trace, err error) {
 			// PicoClaw lets every interceptor abort the turn, after_tool too.
@@ -249,7 +260,7 @@ func TestActions(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h, _ := testHook(t, "h", plan{Methods: map[string]behavior{c.method: {Result: c.result}}}, []string{c.method})
+			h, _ := testHook(t, "h", plan{Methods: map[string]behavior{c.method: {Result: c.result}}}, []string{c.method}, "agent.turn.end")
 			tr, err := simulate(t, toolScenario(t, "bash"), h)
 			c.check(t, tr, err)
 		})
