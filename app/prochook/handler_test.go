@@ -619,3 +619,25 @@ func TestCancelDuringACall(t *testing.T) {
 	hd.Close()
 	noLeak(t, before)
 }
+
+// A hook that closes its stdin but keeps running: requests fail at once
+// instead of hanging, and shutdown still ends it.
+func TestHookClosesItsStdin(t *testing.T) {
+	h := Hook{Name: "deaf", File: "x/hooks/picoclaw.json", Enabled: true, OK: true, Dir: t.TempDir(),
+		Command:   []string{"sh", "-c", `read line; echo '{"jsonrpc":"2.0","id":1,"result":{"ok":true}}'; exec 0<&-; sleep 30`},
+		Intercept: []string{"before_tool"}, Defaults: Defaults{Observer: time.Second, Interceptor: time.Second, Approval: time.Second}}
+	start := time.Now()
+	tr, err := simulate(t, toolScenario(t, "a", "b"), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first request may still fit in the pipe before the hook closes
+	// it (then it times out); the last is refused at once.
+	bt := calls(tr, "hook.before_tool")
+	if last := bt[len(bt)-1]; last.Outcome != engine.OutcomeError || last.DurationMS > 900 {
+		t.Errorf("last before_tool %s after %.0f ms: %s", last.Outcome, last.DurationMS, last.Error)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %s", d)
+	}
+}

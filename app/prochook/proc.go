@@ -312,6 +312,7 @@ const (
 	failExit    // the process exited (or its stdin broke)
 	failWrite   // the message could not be written in time
 	failCancel  // the run was cancelled
+	failClosed  // the hook closed its stdin but runs on
 )
 
 // request builds one JSON-RPC line; id < 0 makes a notification.
@@ -375,9 +376,15 @@ func (p *proc) call(ctx context.Context, method string, params any, timeout time
 	defer timer.Stop()
 	if err := p.write(line, timeout); err != nil {
 		if p.exited() || errors.Is(err, os.ErrClosed) || isBrokenPipe(err) {
-			<-p.done
-			_, st := p.exitStatus()
-			x.kind, x.err = failExit, fmt.Sprintf("the process exited (%s) before %s could be sent", st, method)
+			// Usually the process is gone; one that only closed its stdin
+			// is reported as such instead of being waited for.
+			select {
+			case <-p.done:
+				_, st := p.exitStatus()
+				x.kind, x.err = failExit, fmt.Sprintf("the process exited (%s) before %s could be sent", st, method)
+			case <-time.After(200 * time.Millisecond):
+				x.kind, x.err = failClosed, fmt.Sprintf("%s could not be sent: the hook closed its stdin", method)
+			}
 		} else {
 			x.kind, x.err = failWrite, fmt.Sprintf("%s could not be written within %s (the hook does not read its stdin): %v", method, timeout, err)
 		}
