@@ -193,6 +193,7 @@ func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *t
 		return nil, trustErr
 	}
 	cfg := engine.Config{Model: llm.NewMock(sc), Handlers: hooks.Handlers(), ModelName: sc.Model, Session: sc.Name}
+	withRequestHooks(hooks, &cfg, "mock") // request hooks, innermost (requests.go)
 	// The scenario's approval policy (scripted decisions) and budget, as
 	// simulate runs them; the events themselves are not printed.
 	eo := events.Options{Stream: events.NewStream(events.StreamOptions{})}.ForScenario(sc)
