@@ -14,7 +14,8 @@ async function openEditor() {
   render(<App />);
   await screen.findByTestId('step-0');
   fireEvent.click(screen.getByLabelText('edit skill demo'));
-  await screen.findByTestId('editor');
+  // the editor (CodeMirror) is loaded on first use: give a busy machine time
+  await screen.findByTestId('editor', undefined, { timeout: 10000 });
   await screen.findByTestId('hook-row-user-context');
 }
 
