@@ -63,8 +63,21 @@ func Counts(rs []Result) (passed, failed int) {
 func Evaluate(sc *scenario.Scenario, tr *engine.Trace, tc TokenCounter) []Result {
 	ev := &evaluator{tr: tr, tc: tc, msgs: map[int][]engine.Message{}}
 	out := []Result{}
+	states := false
 	for _, e := range sc.Expectations() {
 		out = append(out, ev.expectation(e)...)
+		states = states || e.Kind == scenario.ExpectStatus
+	}
+	if tr.Status != engine.StatusOK && !states && len(out) > 0 {
+		// A run that did not end well never passes by saying nothing about
+		// it: state status: to expect it.
+		r := Result{Kind: scenario.ExpectStatus, Title: "the run ends ok (implied: the scenario states no status)",
+			Expected: "status ok", Actual: "status " + string(tr.Status), Want: []string{"ok"}, Got: []string{string(tr.Status)},
+			File: sc.File, Line: 1, Column: 1, Path: "expect"}
+		if tr.Error != "" {
+			r.Actual += ": " + tr.Error
+		}
+		out = append(out, r)
 	}
 	return out
 }

@@ -220,7 +220,9 @@ func TestEvaluate(t *testing.T) {
 		{"status stopped", "aborted", "  - {status: stopped}\n",
 			[]outcome{{"status", -1, true, []string{"stopped"}}}},
 		{"reply of a request the run never finished", "aborted", "  - {request: 2, yields: []}\n",
-			[]outcome{{"yields", -1, false, []string{}}}},
+			[]outcome{{"yields", -1, false, []string{}}, {"status", -1, false, []string{"stopped"}}}},
+		{"a run that did not end well fails unless its status is stated", "aborted", "  - {request: 1, yields: [memory]}\n",
+			[]outcome{{"yields", -1, true, []string{"memory"}}, {"status", -1, false, []string{"stopped"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
