@@ -220,17 +220,16 @@ func (h *Handler) countSkips(hooks []*Hook) {
 	}
 }
 
-// enabled says whether a skill's hooks are active at ev.
+// enabled says whether a skill's hooks are active at ev: the skill is in
+// the request's selection (the engine's), or for session_start and
+// session_end in the scenario's.
 func (h *Handler) enabled(hk *Hook, ev *engine.Event) bool {
-	if hk.Level != LevelSkill || h.opts.Scenario == nil {
+	if hk.Level != LevelSkill {
 		return true
 	}
-	sc := h.opts.Scenario
-	sel := sc.EnabledSkills
-	if ev.Point != engine.PointSessionStart && ev.Point != engine.PointSessionEnd && ev.Request >= 0 && ev.Request < len(sc.Requests) {
-		if r := sc.Requests[ev.Request].EnabledSkills; r != nil {
-			sel = r
-		}
+	sel := ev.EnabledSkills()
+	if (ev.Point == engine.PointSessionStart || ev.Point == engine.PointSessionEnd) && h.opts.Scenario != nil {
+		sel = h.opts.Scenario.EnabledSkills
 	}
 	return sel == nil || slices.Contains(sel, hk.Skill)
 }
