@@ -66,7 +66,7 @@ func Evaluate(sc *scenario.Scenario, tr *engine.Trace, tc TokenCounter) []Result
 	states := false
 	for _, e := range sc.Expectations() {
 		out = append(out, ev.expectation(e)...)
-		states = states || e.Kind == scenario.ExpectStatus
+		states = states || (e.Kind == scenario.ExpectStatus && e.Request == nil)
 	}
 	if tr.Status != engine.StatusOK && !states && len(out) > 0 {
 		// A run that did not end well never passes by saying nothing about
@@ -103,6 +103,11 @@ func newResult(e *scenario.Expectation) Result {
 
 func (ev *evaluator) expectation(e scenario.Expectation) []Result {
 	switch {
+	case e.Kind == scenario.ExpectStatus && e.Request != nil:
+		if *e.Request >= len(ev.tr.Requests) {
+			return []Result{ev.missing(&e)}
+		}
+		return []Result{ev.request(&e, *e.Request)}
 	case e.Kind == scenario.ExpectStatus:
 		r := newResult(&e)
 		r.Title = "the run ends " + e.Status
@@ -478,6 +483,15 @@ func (ev *evaluator) request(e *scenario.Expectation, i int) Result {
 	r.Title = fmt.Sprintf("request %d %s", i+1, describe(e))
 	r.Expected = describe(e)
 	switch e.Kind {
+	case scenario.ExpectStatus:
+		got := requestStatus(ev.tr, i)
+		r.Title = fmt.Sprintf("request %d ends %s", i+1, e.Status)
+		r.Pass = got == e.Status
+		r.Actual = "status " + got
+		if info.StoppedBy != "" {
+			r.Actual += " (by " + info.StoppedBy + ")"
+		}
+		r.Want, r.Got = []string{e.Status}, []string{got}
 	case scenario.ExpectYields:
 		var got []string
 		for s := info.FirstStep; s <= info.LastStep && s < ev.tr.NumSteps(); s++ {
@@ -517,6 +531,19 @@ func (ev *evaluator) request(e *scenario.Expectation, i int) Result {
 		}
 	}
 	return r
+}
+
+// requestStatus is how request i ended: stopped by a hook, the run's
+// status for the request the run ended in, else ok.
+func requestStatus(tr *engine.Trace, i int) string {
+	info := tr.Requests[i]
+	switch {
+	case info.Status != "":
+		return info.Status
+	case i == len(tr.Requests)-1 && tr.Status != engine.StatusOK:
+		return string(tr.Status)
+	}
+	return "ok"
 }
 
 func quoteShort(s string) string {

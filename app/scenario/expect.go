@@ -39,7 +39,7 @@ const (
 	ExpectTool        = "tool"              // a tool call ran, failed, was approved, denied, skipped...
 	ExpectHookOutcome = "hook_outcome"      // an executable hook's invocation ended so
 	ExpectEvent       = "event"             // an executable hook event fired
-	ExpectStatus      = "status"            // the run ends with this status
+	ExpectStatus      = "status"            // the run (or a request) ends with this status
 )
 
 // ExpectKinds lists the kinds in the order the documentation presents them.
@@ -282,8 +282,8 @@ func (d *decoder) kindFits(e *Expectation, st *expectState, scope string) bool {
 	at := &yaml.Node{Line: e.Line, Column: e.Column}
 	switch e.Kind {
 	case ExpectStatus:
-		if scope != ScopeScenario || callAddr || e.Request != nil {
-			d.errorf(at, CodeExpectAddress, "%s: status is how the whole run ends; state it in the scenario's expect without call, request, phase or round", e.Path)
+		if callAddr {
+			d.errorf(at, CodeExpectAddress, "%s: status is how the run (or, with request: N or under a request, that request) ends; it cannot address calls with call, phase or round", e.Path)
 			return false
 		}
 	case ExpectYields:
