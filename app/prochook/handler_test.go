@@ -128,25 +128,22 @@ func TestInterceptAndObserveFiltering(t *testing.T) {
 }
 
 func TestNotificationsNeverAwaited(t *testing.T) {
-	// The observer sleeps 300 ms on every request it gets — but it gets
-	// none: notifications are written and the run goes on.
-	obs, _ := testHook(t, "slow", plan{Methods: map[string]behavior{"runtime_event": {SleepMS: 300}}}, nil, "*")
+	// The observer takes 100 ms over each notification; the run does not
+	// wait for it, so it ends long before the observer could have read
+	// them all (shutdown then kills it after the grace).
+	obs, _ := testHook(t, "slow", plan{Methods: map[string]behavior{"runtime_event": {SleepMS: 100}}}, nil, "*")
 	start := time.Now()
 	tr, err := simulate(t, toolScenario(t, "a", "b", "c"), obs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	d := time.Since(start)
 	n := len(calls(tr, "hook.runtime_event"))
 	if n < 10 {
 		t.Fatalf("%d notifications, want every kind of the run", n)
 	}
-	for _, c := range calls(tr, "hook.runtime_event") {
-		if c.DurationMS > 100 {
-			t.Errorf("a notification took %.1f ms: it was awaited", c.DurationMS)
-		}
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("run took %s", d)
+	if work := time.Duration(n) * 100 * time.Millisecond; d >= work {
+		t.Errorf("run took %s, the observer's own work %s: notifications were awaited", d, work)
 	}
 }
 
@@ -384,7 +381,7 @@ func TestApprovalTimeoutDenies(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := calls(tr, "hook.approve_tool")[0]
-	if c.Outcome != engine.OutcomeTimeout || c.DurationMS > 1000 {
+	if c.Outcome != engine.OutcomeTimeout || c.DurationMS > 3000 {
 		t.Errorf("approve call %+v", c)
 	}
 	if tc := tool(tr, "bash"); tc.Status != engine.ToolDenied {
@@ -535,9 +532,9 @@ func TestShutdownKillsAHookThatNeverExits(t *testing.T) {
 // never answer a later request.
 func TestLateAnswerNeverMixedUp(t *testing.T) {
 	h, _ := testHook(t, "h", plan{Methods: map[string]behavior{
-		"before_tool": {SleepMS: 300, Result: map[string]any{"action": "deny_tool", "reason": "late"}, Once: true},
+		"before_tool": {SleepMS: 600, Result: map[string]any{"action": "deny_tool", "reason": "late"}, Once: true},
 	}}, []string{"before_tool"})
-	h.Defaults.Interceptor = 200 * time.Millisecond
+	h.Defaults.Interceptor = 400 * time.Millisecond
 	tr, err := simulate(t, toolScenario(t, "a", "b"), h)
 	if err != nil {
 		t.Fatal(err)

@@ -81,10 +81,16 @@ func handle(pl *plan, line []byte, out *bufio.Writer) {
 		Method string          `json:"method"`
 		Params json.RawMessage `json:"params"`
 	}
-	if err := json.Unmarshal(line, &msg); err != nil || msg.ID == nil {
-		return // notifications get no answer
+	if err := json.Unmarshal(line, &msg); err != nil {
+		return
 	}
 	method := strings.TrimPrefix(msg.Method, "hook.")
+	if msg.ID == nil { // a notification: no answer, but a slow observer may take its time
+		if b, ok := pl.Methods[method]; ok && b.SleepMS > 0 {
+			time.Sleep(time.Duration(b.SleepMS) * time.Millisecond)
+		}
+		return
+	}
 	b, ok := pl.Methods[method]
 	seen[method]++
 	if ok && b.Nth > 0 && seen[method] != b.Nth {
