@@ -1,0 +1,109 @@
+package bind
+
+import (
+	"context"
+	"sync"
+
+	"hookstudio/app/history"
+	"hookstudio/app/reqhook"
+	"hookstudio/app/studio"
+)
+
+// TraceSource is the simulator's current trace (studio.Service).
+type TraceSource interface {
+	Trace() studio.TraceView
+}
+
+// RunLoader reads a stored run (history.Store).
+type RunLoader interface {
+	LoadRun(ctx context.Context, id history.RunID) (*history.Run, error)
+}
+
+// Requests is bound as window.go.bind.Requests: the request inspector's
+// rows (seed 004 request hooks: attempts, timings, usage, hook outcomes)
+// for the current simulation or a stored run.
+type Requests struct {
+	traces TraceSource
+	runs   RunLoader // nil without a history
+
+	mu  sync.Mutex
+	ctx context.Context
+}
+
+// RequestsView is what the inspector shows: one row per model request and
+// the usage statistics per model.
+type RequestsView struct {
+	Rows  []reqhook.Row        `json:"rows"`
+	Usage []history.ModelUsage `json:"usage"`
+}
+
+// NewRequests binds the inspector to the simulator and, when runs is not
+// nil, the history.
+func NewRequests(traces TraceSource, runs RunLoader) *Requests {
+	return &Requests{traces: traces, runs: runs, ctx: context.Background()}
+}
+
+// StartRequests sets the app's context.
+func StartRequests(ctx context.Context, r *Requests) {
+	r.mu.Lock()
+	r.ctx = ctx
+	r.mu.Unlock()
+}
+
+// Current is the inspector for the simulation on screen.
+func (r *Requests) Current() RequestsView {
+	v := r.traces.Trace()
+	return RequestsView{Rows: reqhook.Inspect(v.Steps), Usage: usageOfRows(reqhook.Inspect(v.Steps))}
+}
+
+// Run is the inspector for a stored run, with its stored usage.
+func (r *Requests) Run(id int64) (RequestsView, error) {
+	if r.runs == nil {
+		return RequestsView{}, ErrNoHistory
+	}
+	r.mu.Lock()
+	ctx := r.ctx
+	r.mu.Unlock()
+	run, err := r.runs.LoadRun(ctx, history.RunID(id))
+	if err != nil {
+		return RequestsView{}, err
+	}
+	usage := run.Usage
+	if usage == nil {
+		usage = []history.ModelUsage{}
+	}
+	return RequestsView{Rows: reqhook.Inspect(run.Trace.Steps()), Usage: usage}, nil
+}
+
+// usageOfRows sums the rows per model, as the history stores it.
+func usageOfRows(rows []reqhook.Row) []history.ModelUsage {
+	out := []history.ModelUsage{}
+	idx := map[string]int{}
+	for _, row := range rows {
+		c := row.Context
+		if c == nil || c.EndTime == nil {
+			continue
+		}
+		i, ok := idx[c.Model]
+		if !ok {
+			i = len(out)
+			idx[c.Model] = i
+			out = append(out, history.ModelUsage{Model: c.Model})
+		}
+		u := &out[i]
+		u.Requests++
+		u.Attempts += len(c.Attempts)
+		if c.Success {
+			u.Successes++
+		} else {
+			u.Failures++
+		}
+		if m := c.UsageMetadata; m != nil {
+			u.PromptTokens += m.PromptTokens
+			u.CompletionTokens += m.CompletionTokens
+			u.ThinkingTokens += m.ThinkingTokens
+			u.CachedTokens += m.CachedTokens
+		}
+	}
+	return out
+}

@@ -1,0 +1,85 @@
+package bind
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"hookstudio/app/engine"
+	"hookstudio/app/history"
+	"hookstudio/app/llm"
+	"hookstudio/app/reqhook"
+	"hookstudio/app/scenario"
+	"hookstudio/app/skills"
+	"hookstudio/app/studio"
+)
+
+type fixedTrace struct{ v studio.TraceView }
+
+func (f fixedTrace) Trace() studio.TraceView { return f.v }
+
+type noSkillHooks struct{}
+
+func (noSkillHooks) Hooks([]string) []skills.Hook { return nil }
+
+type byteCount struct{}
+
+func (byteCount) CountMessage(role, content string) int { return 1 + len(content) }
+
+// TestRequestsInspector: the bound inspector lists each model request of
+// the current simulation and of a stored run, with the retried request's
+// attempts and the usage per model.
+func TestRequestsInspector(t *testing.T) {
+	src := `name: retry
+tools: [{name: read}]
+requests:
+  - user: go
+    planning:
+      need_tool: true
+      attempts: [{status: 429, reason: rate limited}, {status: 200}]
+    rounds:
+      - content: done
+`
+	sc, ds := scenario.Parse("x/scenarios/retry.yaml", []byte(src))
+	if len(ds) != 0 {
+		t.Fatal(ds)
+	}
+	h := reqhook.New(reqhook.Options{Scenario: sc, Counter: byteCount{}})
+	tr, err := engine.Run(context.Background(), sc, noSkillHooks{}, engine.Config{Model: h.Model(llm.NewMock(sc)), Handlers: []engine.Handler{h}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(v RequestsView) {
+		t.Helper()
+		if len(v.Rows) != 2 || len(v.Rows[0].Context.Attempts) != 2 || v.Rows[0].Context.Attempts[0].StatusCode != 429 {
+			t.Fatalf("rows %+v", v.Rows)
+		}
+		if len(v.Usage) != 1 || v.Usage[0].Model != "mock" || v.Usage[0].Requests != 2 || v.Usage[0].Attempts != 3 || v.Usage[0].PromptTokens == 0 {
+			t.Errorf("usage %+v", v.Usage)
+		}
+	}
+	store, err := history.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	r := NewRequests(fixedTrace{studio.RunView(tr, sc.File, byteCount{})}, store)
+	check(r.Current())
+
+	id, err := store.SaveRun(context.Background(), history.RunInput{Trace: tr, ScenarioFile: sc.File, Started: time.Now(), Ended: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := r.Run(int64(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(v)
+	if _, err := NewRequests(fixedTrace{}, nil).Run(1); err != ErrNoHistory {
+		t.Errorf("no history: %v", err)
+	}
+	if v := NewRequests(fixedTrace{studio.TraceView{}}, nil).Current(); v.Rows == nil || v.Usage == nil {
+		t.Errorf("empty view must list nothing, not null: %+v", v)
+	}
+}
