@@ -63,6 +63,12 @@ func main() {
 		eventSource = store
 	}
 	opsBinding := bind.NewOps(studio.NewOperations(svc), eventSource) // controlled runs: events, control, approvals
+	// The request inspector's stored runs; none without a history.
+	var storedRuns bind.RunLoader
+	if store != nil {
+		storedRuns = store
+	}
+	requestsBinding := bind.NewRequests(svc, storedRuns)
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)
@@ -89,6 +95,7 @@ func main() {
 		OnStartup: func(ctx context.Context) {
 			emitter.Start(ctx)
 			bind.StartHistory(ctx, historyBinding)
+			bind.StartRequests(ctx, requestsBinding)
 			if err := bind.Start(ctx, studioBinding, bind.NativeWindow{Ctx: ctx}); err != nil {
 				log.Printf("hook studio: %v", err)
 			}
@@ -104,7 +111,7 @@ func main() {
 			return false
 		},
 		OnShutdown: func(context.Context) { bind.StopOps(opsBinding); bind.Stop(studioBinding) },
-		Bind:       []any{studioBinding, historyBinding, opsBinding, bind.NewAbout()},
+		Bind:       []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding},
 	})
 	if err != nil {
 		log.Fatal(err)
