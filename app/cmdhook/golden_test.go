@@ -48,6 +48,7 @@ func copyDir(t testing.TB, src, dst string) {
 func TestExampleGolden(t *testing.T) {
 	root := t.TempDir()
 	copyDir(t, filepath.Join("..", "..", "skills", "guard-rails"), filepath.Join(root, "guard-rails"))
+	noGit(t)
 	const file = "guard-rails/scenarios/guarded-session.yaml"
 	data, err := os.ReadFile(filepath.Join(root, file))
 	if err != nil {
@@ -113,6 +114,18 @@ func TestExampleGolden(t *testing.T) {
 		t.Errorf("trace differs from %s; rerun with -update after checking the diff", golden)
 		os.WriteFile(filepath.Join(t.TempDir(), "got.json"), []byte(got), 0o644)
 	}
+}
+
+// noGit puts a git that finds no repository first on PATH, so the
+// example's git-branch hook answers the same wherever the test runs (a
+// temporary folder can lie inside a checkout).
+func noGit(t *testing.T) {
+	t.Helper()
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho 'fatal: not a git repository' >&2\nexit 128\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
 // TestExampleValidates: the shipped example has no diagnostics at all.

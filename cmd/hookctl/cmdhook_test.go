@@ -44,6 +44,14 @@ var durations = regexp.MustCompile(`\b\d+\.\dms\b`)
 func TestSimulateCommandHooks(t *testing.T) {
 	root := copyExample(t, "guard-rails")
 	sc := filepath.Join(root, "guard-rails", "scenarios", "guarded-session.yaml")
+	// A git that finds no repository: the git-branch hook answers the same
+	// wherever the test runs.
+	bin := t.TempDir()
+	writeFileT(t, filepath.Join(bin, "git"), "#!/bin/sh\nexit 128\n")
+	if err := os.Chmod(filepath.Join(bin, "git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, stderr, code := runCLI(t, "simulate", "--no-history", "--skills", root, sc)
 	if code != exitUsage || out != "" {
 		t.Fatalf("untrusted: exit %d, stdout %q", code, out)
