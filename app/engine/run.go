@@ -153,6 +153,7 @@ type runner struct {
 	userEdit       int32   // 1 + the hook call that rewrote the user input
 	overlayHidden  []int32 // hidden for the current call only
 	overlayAdded   []int32 // added for the current call only
+	user           string  // the request's user input as hooks left it
 	toolMsg        map[string]int32
 	compactContext []string
 	retries        int
@@ -188,10 +189,12 @@ func (r *runner) request(ctx context.Context, i int) error {
 	}
 
 	user := req.User
+	r.user = ""
 	send := &Event{Point: PointBeforeSend, UserInput: user}
 	err := r.fire(ctx, send)
 	if err == nil {
 		user = send.UserInput
+		r.user = user
 		// _build_messages: [system prompt] + history + [user input].
 		t.begin(StepBuildMessages, r.pos, "", -1)
 		if r.sc.SystemPrompt != "" {
@@ -564,8 +567,8 @@ func (r *runner) fire(ctx context.Context, ev *Event) error {
 	if ev.Model == "" {
 		ev.Model = r.cfg.ModelName
 	}
-	if ev.UserInput == "" && int(r.pos.req) < len(r.sc.Requests) {
-		ev.UserInput = r.userInput()
+	if ev.UserInput == "" {
+		ev.UserInput = r.user
 	}
 	for k := range hs {
 		h := hs[k]
@@ -583,16 +586,6 @@ func (r *runner) fire(ctx context.Context, ev *Event) error {
 		}
 	}
 	return nil
-}
-
-// userInput is the current request's user input as the list holds it.
-func (r *runner) userInput() string {
-	for _, id := range r.t.MessageIDsAt(len(r.t.steps) - 1) {
-		if m := &r.t.msgs[id]; m.origin == OriginUserInput && m.req == r.pos.req {
-			return m.content
-		}
-	}
-	return r.sc.Requests[r.pos.req].User
 }
 
 // systemID finds the current request's system-prompt message.
