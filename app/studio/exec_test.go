@@ -265,7 +265,9 @@ func TestEditCancelsSlowRun(t *testing.T) {
 	if _, err := s.SetDraft(ctx, "guarded/hooks/hooks.yaml", "blocked by the draft"); err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(began); d > time.Second {
+	// The slow hook blocks until cancelled: any bound shows the edit did not
+	// wait for it; a loose one keeps a loaded machine from failing the test.
+	if d := time.Since(began); d > 4*time.Second {
 		t.Fatalf("the edit waited %v", d)
 	}
 	v := rec.waitFor(t, from, isTrace(func(v TraceView) bool { return !v.Pending && v.Draft })).payload.(TraceView)

@@ -6,9 +6,31 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"hookstudio/app/engine"
 )
+
+// waitTrace waits for a matching trace for up to 60 s: these runs start real
+// processes, which a busy machine (a race-detector build, parallel
+// packages) can slow down a lot.
+func waitTrace(t *testing.T, rec *recorder, from int, match func(TraceView) bool) TraceView {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		rec.mu.Lock()
+		for _, e := range rec.events[min(from, len(rec.events)):] {
+			if v, ok := e.payload.(TraceView); ok && e.name == EventTrace && match(v) {
+				rec.mu.Unlock()
+				return v
+			}
+		}
+		rec.mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("no matching trace within 60 s")
+	return TraceView{}
+}
 
 // copyTree copies the example skill dir into root.
 func copyTree(t *testing.T, from, to string) {
@@ -72,7 +94,7 @@ func TestGuardRailsInTheApp(t *testing.T) {
 	if _, err := s.TrustFolder(ctx); err != nil {
 		t.Fatal(err)
 	}
-	v := rec.waitFor(t, from, isTrace(func(v TraceView) bool { return !v.Pending })).payload.(TraceView)
+	v := waitTrace(t, rec, from, func(v TraceView) bool { return !v.Pending })
 	if v.Status != "ok" || !v.Exec.Ran {
 		t.Fatalf("status %s %s exec %+v", v.Status, v.Error, v.Exec)
 	}
@@ -92,7 +114,7 @@ func TestGuardRailsInTheApp(t *testing.T) {
 	// Saving a prompt-free change elsewhere re-simulates; unchanged hooks are reused.
 	from = rec.len()
 	write(t, filepath.Join(root, "guard-rails/README.md"), "changed\n")
-	v2 := rec.waitFor(t, from, isTrace(func(x TraceView) bool { return !x.Pending && x.Revision > v.Revision })).payload.(TraceView)
+	v2 := waitTrace(t, rec, from, func(x TraceView) bool { return !x.Pending && x.Revision > v.Revision })
 	reused := 0
 	for _, st := range hookCallSteps(v2) {
 		if st.HookCall.Reused {
@@ -106,7 +128,7 @@ func TestGuardRailsInTheApp(t *testing.T) {
 	// Editing the guard script: it now lets rm -rf through; the view follows.
 	from = rec.len()
 	write(t, filepath.Join(root, "guard-rails/hooks/block-rm-rf.sh"), "#!/bin/sh\ncat >/dev/null\necho '{}'\n")
-	v3 := rec.waitFor(t, from, isTrace(func(x TraceView) bool { return !x.Pending && x.Revision > v2.Revision })).payload.(TraceView)
+	v3 := waitTrace(t, rec, from, func(x TraceView) bool { return !x.Pending && x.Revision > v2.Revision })
 	for _, st := range hookCallSteps(v3) {
 		if st.HookCall.Hook == "block-rm-rf" && st.HookCall.Outcome == engine.OutcomeSkipped {
 			t.Fatal("the edited script still skips")
