@@ -29,6 +29,7 @@ import { NoticeToasts } from './exec/NoticeToasts';
 import { HookCallDetail } from './exec/HookCallDetail';
 import { HookCallsPanel } from './exec/HookCallsPanel';
 import { hookCallsOf, isFailure } from './exec/hookcalls';
+import { OpsDock } from './approval/OpsDock';
 
 function readTheme(): Theme {
   try {
@@ -103,6 +104,12 @@ export function App() {
   const color = useMemo(() => skillColors(studio?.skills), [studio?.skills]);
   const changedCalls = useMemo(() => new Set(view?.changes.map((c) => c.call) ?? []), [view]);
   const toggleBp = useCallback((b: Breakpoint | null) => { if (b) dispatch({ type: 'toggleBreakpoint', breakpoint: b }); }, []);
+  // A controlled run (approval/OpsDock) shows its trace here, at an event's step.
+  const showRun = useCallback((v: api.TraceView, at: number) => {
+    setMode('simulator');
+    dispatch({ type: 'load', view: v });
+    if (at >= 0) dispatch({ type: 'jumpToStep', step: at });
+  }, []);
   const hookTabs = useMemo(() => {
     if (!view) return [];
     const calls = hookCallsOf(view);
@@ -293,6 +300,7 @@ export function App() {
       </div>
       )}
       <RunPanel open={runOpen} onClose={() => setRunOpen(false)} breakpoints={dbg.breakpoints} color={color} onOpenHistory={() => { setRunOpen(false); setMode('history'); }} scenario={selected ? { file: selected.file, name: selected.name, valid: selected.valid } : undefined} />
+      <OpsDock cursor={cursor} onShow={showRun} />
       {help && <HelpOverlay onClose={() => setHelp(false)} />}
       {mode === 'simulator' && <NoticeToasts view={view} onJump={(i) => dispatch({ type: 'jumpToStep', step: i })} />}
       {editorSnap.toast && (

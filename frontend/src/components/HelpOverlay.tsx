@@ -15,6 +15,9 @@ export const SHORTCUTS: [string, string][] = [
   ['Ctrl+Space', 'Raw hooks.json: complete keys and values from the schema'],
   ['Ctrl+H', 'Switch between the live simulator and the run history'],
   ['F5 / F10 (paused real run)', 'Run with a model: continue / step to the next LLM call'],
+  ['F6', 'Controlled run: run the scenario, asking you for its approvals'],
+  ['F7', 'Controlled run: pause / resume at the next checkpoint'],
+  ['Shift+F6', 'Controlled run: cancel at the next checkpoint'],
   ['? / F1', 'Open this help'],
   ['Esc', 'Close this help / menus'],
 ];
