@@ -1,0 +1,86 @@
+// A controlled run against the real backend (seed 002): the run pauses for the approval of a
+// dangerous tool, the dialog shows the exact call, why and a countdown that runs; the user denies
+// with feedback, and the run goes on with the denial in the tool message the model reads next.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { openApp, tempDir } from './harness.mjs';
+
+let app;
+let root;
+
+before(async () => {
+  root = tempDir('hs-ops-');
+  mkdirSync(join(root, 'ops', 'hooks'), { recursive: true });
+  mkdirSync(join(root, 'ops', 'scenarios'));
+  writeFileSync(join(root, 'ops', 'hooks', 'hooks.json'), JSON.stringify({ hooks: [] }));
+  writeFileSync(join(root, 'ops', 'scenarios', 'restart.yaml'), [
+    'name: restart',
+    'tools:',
+    '  - {name: run_command, description: Run a shell command on the production host.}',
+    '  - {name: read_file, description: Read a file.}',
+    'approval:',
+    '  tools: [run_command]',
+    '  timeout_ms: 60000',
+    'requests:',
+    '  - user: The API returns 502s. Fix it.',
+    '    planning: {need_tool: true, content: restart it}',
+    '    rounds:',
+    '      - tool_calls: [{name: run_command, arguments: {command: sudo systemctl restart api}, result: restarted}]',
+    '      - tool_calls: [{name: read_file, arguments: {path: /var/log/api/error.log}, result: "bind: address already in use"}]',
+    '      - content: The old process still holds port 8080.',
+    '',
+  ].join('\n'));
+  app = await openApp();
+});
+
+after(async () => {
+  await app?.close();
+});
+
+test('a run pauses for approval, the countdown runs, a denial reaches the model', async () => {
+  const { page } = app;
+  await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
+  await page.waitForFunction(() => window.go.bind.Studio.Trace().then((v) => v.scenario === 'restart'));
+
+  await page.getByTestId('ops-toggle').click();
+  await page.getByTestId('ops-start').click();
+  const dialog = page.getByTestId('approval-dialog');
+  await dialog.waitFor();
+  assert.match(await page.getByTestId('approval-call').textContent(), /run_command\(\{\s*"command": "sudo systemctl restart api"\s*\}\)/);
+  assert.match(await page.getByTestId('approval-reason').textContent(), /requires approval: run_command/);
+  assert.equal(await page.getByTestId('ops-state').textContent(), 'running');
+
+  // The countdown shows and runs.
+  const seconds = async () => Number((await page.getByTestId('approval-countdown').textContent()).match(/^(\d+) s left/)[1]);
+  const first = await seconds();
+  assert.ok(first > 50 && first <= 60, `countdown starts at ${first} s`);
+  await page.waitForFunction((s) => {
+    const m = document.querySelector('[data-testid="approval-countdown"]').textContent.match(/^(\d+) s left/);
+    return m && Number(m[1]) < s;
+  }, first, { timeout: 5000 });
+  // The backend agrees: the approval is pending with the same call.
+  const pending = await page.evaluate(() => window.go.bind.Ops.PendingApproval());
+  assert.equal(pending.tool, 'run_command');
+  assert.equal(pending.arguments.command, 'sudo systemctl restart api');
+
+  await page.getByTestId('approval-feedback').fill('Find the cause first; do not restart production.');
+  await page.getByTestId('approval-deny').click();
+  await dialog.waitFor({ state: 'detached' });
+
+  // The run goes on and ends; the model read the denial in the tool message.
+  await page.waitForFunction(() => document.querySelector('[data-testid="ops-state"]')?.textContent === 'ended: ok', null, { timeout: 15000 });
+  const rows = page.locator('[data-testid="event-row"][data-type="TOOL_OBSERVATION"]');
+  await rows.first().waitFor();
+  assert.match(await rows.first().textContent(), /denied by the user: Find the cause first; do not restart production\./);
+  const decision = page.locator('[data-testid="event-row"][data-type="APPROVAL_DECISION"]');
+  assert.match(await decision.first().textContent(), /denied/);
+
+  // The run's trace is in the simulator: a click on the observation moves the step cursor to the
+  // tool message, and the message list the model receives next shows the denial.
+  const denial = 'Tool call run_command was denied by the user: Find the cause first; do not restart production.';
+  await rows.first().click();
+  const messages = page.locator('section[aria-label="Messages at the cursor"]');
+  await messages.getByText(denial).first().waitFor({ timeout: 5000 });
+});
