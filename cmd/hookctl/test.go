@@ -174,7 +174,7 @@ func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *t
 			return nil, trustErr
 		}
 		defer hooks.Close()
-		ds = append(ds, testHookDiagnostics(set, sc, hooks.Diagnostics())...)
+		ds = append(ds, usedHookDiagnostics(set, sc, hooks.Diagnostics())...)
 	}
 	diag.Sort(ds)
 	if ds != nil {
@@ -230,36 +230,6 @@ func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *t
 	rep.Passed, rep.Failed = expect.Counts(rep.Results)
 	rep.Duration = time.Since(started)
 	return rep, nil
-}
-
-// testHookDiagnostics keeps the executable hooks' diagnostics that matter
-// to the scenario: the user's and the project's files, and those of the
-// skills it enables.
-func testHookDiagnostics(set *skills.Set, sc *scenario.Scenario, ds []diag.Diagnostic) []diag.Diagnostic {
-	used := map[string]bool{}
-	for _, d := range usedSkillDiagnostics(set, sc) {
-		used[d.File] = true
-	}
-	enabled := map[string]bool{}
-	for _, r := range sc.Requests {
-		sel := sc.EnabledSkills
-		if r.EnabledSkills != nil {
-			sel = r.EnabledSkills
-		}
-		for _, sk := range set.Skills {
-			if sel == nil || slices.Contains(sel, sk.Name) {
-				enabled[sk.Name] = true
-			}
-		}
-	}
-	var out []diag.Diagnostic
-	for _, d := range ds {
-		skill, _, inSkill := strings.Cut(d.File, "/")
-		if !inSkill || strings.HasPrefix(skill, ".") || enabled[skill] || set.Skill(skill) == nil {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // updateScenario writes the run's observations into the file atomically.
