@@ -126,6 +126,9 @@ type execInfo struct {
 	commands []ExecCommand
 	diags    []diag.Diagnostic
 	err      string
+	// free: the run has hooks to run that start nothing, so they need no
+	// trust (a request policy, scripted request attempts).
+	free bool
 }
 
 func (e *execInfo) present() bool {
@@ -166,6 +169,9 @@ func (s *Service) refreshExecLocked(ctx context.Context, i int) {
 		}
 		if set != nil {
 			s.exec.hooks, s.exec.commands, s.exec.diags = set.Hooks(), set.Commands(), set.Diagnostics()
+			if a, ok := set.(interface{ Active() bool }); ok && len(s.exec.commands) == 0 {
+				s.exec.free = a.Active()
+			}
 			if err := set.Close(); err != nil && s.exec.err == "" {
 				s.exec.err = err.Error()
 			}
@@ -208,7 +214,7 @@ func (s *Service) execStateLocked() ExecState {
 
 // runnableLocked says whether a simulation runs the executable hooks.
 func (s *Service) runnableLocked() bool {
-	return s.cfg.ExecHooks != nil && s.exec.err == "" && s.trustedLocked()
+	return s.cfg.ExecHooks != nil && s.exec.err == "" && (s.trustedLocked() || s.exec.free)
 }
 
 // execRunLocked is what a simulation that did not run the executable

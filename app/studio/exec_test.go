@@ -361,3 +361,36 @@ func TestNoLoaderNoExecutableHooks(t *testing.T) {
 		t.Fatal(err) // trusting is allowed; nothing can run anyway
 	}
 }
+
+// freeSet has hooks that start nothing (a request policy): they run
+// without trust, in the background like any executable hooks.
+type freeSet struct{ *fakeSet }
+
+func (freeSet) Commands() []ExecCommand { return nil }
+func (freeSet) Active() bool            { return true }
+
+func TestHooksThatStartNothingNeedNoTrust(t *testing.T) {
+	f := &fakeExec{}
+	load := func(ctx context.Context, req ExecRequest) (ExecSet, error) {
+		set, _ := f.load(ctx, req)
+		return freeSet{set.(*fakeSet)}, nil
+	}
+	rec := &recorder{}
+	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit, ExecHooks: load})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { cancel(); s.Close() }()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	from := rec.len()
+	if _, err := s.Open(ctx, guardedRoot(t)); err != nil {
+		t.Fatal(err)
+	}
+	v := rec.waitFor(t, from, isTrace(func(v TraceView) bool { return !v.Pending && v.Exec.Ran })).payload.(TraceView)
+	if len(hookCallSteps(v)) != 1 {
+		t.Fatalf("%d hook calls", len(hookCallSteps(v)))
+	}
+}

@@ -53,6 +53,12 @@ func (h hooksetsSet) Commands() []ExecCommand {
 	return out
 }
 
+// Active says whether a run has hooks to run at all (handlers, or request
+// hooks such as a scenario's request policy, which start nothing).
+func (h hooksetsSet) Active() bool {
+	return len(h.set.Handlers()) > 0 || h.set.RequestHooks(hooksets.RequestRun{Backend: "mock", Counter: h.counter}) != nil
+}
+
 // Prepare adds the request hooks (seed 004), innermost, when the run
 // needs them.
 func (h hooksetsSet) Prepare(cfg *engine.Config) {
