@@ -6,7 +6,7 @@ export const SHORTCUTS: [string, string][] = [
   ['Shift+F10', 'Step back'],
   ['F5', 'Continue to the next breakpoint'],
   ['Ctrl+Shift+F5 / Ctrl+R', 'Restart from the first step'],
-  ['F9', "Toggle a breakpoint on the current step's LLM call / checkpoint / hook"],
+  ['F9', "Toggle a breakpoint on the current step's LLM call / checkpoint / hook (on a hook call: that executable hook)"],
   ['Home / End', 'First / last step'],
   ['Ctrl+S', 'Editor: save the current file'],
   ['Ctrl+Shift+S', 'Editor: save all unsaved files'],
