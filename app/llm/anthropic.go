@@ -90,12 +90,15 @@ func (m *Anthropic) RequestBody(call engine.Call) ([]byte, error) {
 // included) before any text came.
 func (m *Anthropic) Complete(ctx context.Context, call engine.Call) (engine.Reply, error) {
 	params := m.Params(call)
-	return m.opts.complete(ctx, call, func(ctx context.Context) (string, []engine.ToolCall, error) {
-		return m.attempt(ctx, call, params)
+	var usage engine.Usage
+	rep, err := m.opts.complete(ctx, call, func(ctx context.Context) (string, []engine.ToolCall, error) {
+		usage = engine.Usage{}
+		return m.attempt(ctx, call, params, &usage)
 	})
+	return withUsage(rep, usage), err
 }
 
-func (m *Anthropic) attempt(ctx context.Context, call engine.Call, params anthropic.MessageNewParams) (string, []engine.ToolCall, error) {
+func (m *Anthropic) attempt(ctx context.Context, call engine.Call, params anthropic.MessageNewParams, usage *engine.Usage) (string, []engine.ToolCall, error) {
 	stream := m.svc.NewStreaming(ctx, params)
 	defer stream.Close()
 	var text strings.Builder
@@ -105,6 +108,12 @@ func (m *Anthropic) attempt(ctx context.Context, call engine.Call, params anthro
 	for stream.Next() {
 		ev := stream.Current()
 		switch ev.Type {
+		case "message_start": // input tokens (cache reads and writes are input too)
+			u := ev.Message.Usage
+			usage.InputTokens = int(u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens)
+			usage.OutputTokens = int(u.OutputTokens)
+		case "message_delta": // the output so far; the last one is the total
+			usage.OutputTokens = int(ev.Usage.OutputTokens)
 		case "content_block_start":
 			switch ev.ContentBlock.Type {
 			case "tool_use":

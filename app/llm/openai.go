@@ -56,6 +56,8 @@ func (m *OpenAI) Params(call engine.Call) openai.ChatCompletionNewParams {
 	p := openai.ChatCompletionNewParams{
 		Model:    shared.ChatModel(m.opts.Model),
 		Messages: openAIMessages(call.Messages()),
+		// The last chunk then reports the call's usage (token budgets).
+		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
 	if m.opts.Temperature != nil {
 		p.Temperature = openai.Float(*m.opts.Temperature)
@@ -83,12 +85,15 @@ func (m *OpenAI) RequestBody(call engine.Call) ([]byte, error) { return streamin
 // Complete streams one answer, retrying 429 and 5xx before any text came.
 func (m *OpenAI) Complete(ctx context.Context, call engine.Call) (engine.Reply, error) {
 	params := m.Params(call)
-	return m.opts.complete(ctx, call, func(ctx context.Context) (string, []engine.ToolCall, error) {
-		return m.attempt(ctx, call, params)
+	var usage engine.Usage
+	rep, err := m.opts.complete(ctx, call, func(ctx context.Context) (string, []engine.ToolCall, error) {
+		usage = engine.Usage{}
+		return m.attempt(ctx, call, params, &usage)
 	})
+	return withUsage(rep, usage), err
 }
 
-func (m *OpenAI) attempt(ctx context.Context, call engine.Call, params openai.ChatCompletionNewParams) (string, []engine.ToolCall, error) {
+func (m *OpenAI) attempt(ctx context.Context, call engine.Call, params openai.ChatCompletionNewParams, usage *engine.Usage) (string, []engine.ToolCall, error) {
 	var done atomic.Bool
 	stream := m.svc.NewStreaming(ctx, params, option.WithMiddleware(watchDone(&done)))
 	defer stream.Close()
@@ -97,6 +102,9 @@ func (m *OpenAI) attempt(ctx context.Context, call engine.Call, params openai.Ch
 	finished := false
 	for stream.Next() {
 		ch := stream.Current()
+		if u := ch.Usage; u.PromptTokens > 0 || u.CompletionTokens > 0 {
+			*usage = engine.Usage{InputTokens: int(u.PromptTokens), OutputTokens: int(u.CompletionTokens)}
+		}
 		for _, c := range ch.Choices {
 			if c.Index != 0 {
 				continue // n > 1 is never asked for; ignore stray choices

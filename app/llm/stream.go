@@ -38,3 +38,12 @@ func (o *Options) complete(ctx context.Context, call engine.Call, attempt func(c
 	}
 	return reply(call, content, calls)
 }
+
+// withUsage puts the provider's reported usage on a reply (none reported:
+// nil, and token budgets count the messages instead).
+func withUsage(rep engine.Reply, u engine.Usage) engine.Reply {
+	if u.InputTokens > 0 || u.OutputTokens > 0 {
+		rep.Usage = &u
+	}
+	return rep
+}
