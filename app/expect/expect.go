@@ -6,6 +6,7 @@ package expect
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -393,7 +394,10 @@ func tagMatches(tag, pattern string) bool {
 }
 
 // order checks that every copy of the hook stands before every message
-// tagged Before and after every message tagged After.
+// tagged Before and after every message tagged After. A failure names, per
+// misplaced copy, the first message it should have been on the other side
+// of; Got and Want are those messages in list order and in the order
+// required.
 func (ev *evaluator) order(e *scenario.Expectation, ms []engine.Message, r *Result) {
 	all := tags(ms)
 	var copies []int
@@ -408,8 +412,9 @@ func (ev *evaluator) order(e *scenario.Expectation, ms []engine.Message, r *Resu
 		r.Want, r.Got = []string{name}, []string{}
 		return
 	}
-	var problems []string
-	relevant := slices.Clone(copies)
+	label := func(i int) string { return fmt.Sprintf("#%d %s", i+1, all[i]) }
+	var problems, missingBefore, missingAfter []string
+	group := map[int]int{} // position → 0 placed before the hook, 1 a copy, 2 placed after it
 	check := func(patterns []string, before bool) {
 		for _, p := range patterns {
 			var at []int
@@ -420,18 +425,24 @@ func (ev *evaluator) order(e *scenario.Expectation, ms []engine.Message, r *Resu
 			}
 			if len(at) == 0 {
 				problems = append(problems, "no message tagged "+p)
+				if before {
+					missingBefore = append(missingBefore, "(a message tagged "+p+")")
+				} else {
+					missingAfter = append(missingAfter, "(a message tagged "+p+")")
+				}
 				continue
 			}
-			relevant = append(relevant, at...)
 			for _, c := range copies {
 				for _, i := range at {
 					if (before && c > i) || (!before && c < i) {
-						rel := "after"
+						rel, g := "after", 2
 						if !before {
-							rel = "before"
+							rel, g = "before", 0
 						}
-						problems = append(problems, fmt.Sprintf("#%d %s stands %s #%d %s", c+1, all[c], rel, i+1, all[i]))
+						problems = append(problems, fmt.Sprintf("%s stands %s %s", label(c), rel, label(i)))
+						group[c], group[i] = 1, g
 						r.At = append(r.At, c)
+						break // the first one says enough about this copy
 					}
 				}
 			}
@@ -439,41 +450,35 @@ func (ev *evaluator) order(e *scenario.Expectation, ms []engine.Message, r *Resu
 	}
 	check(e.Before, true)
 	check(e.After, false)
-	slices.Sort(relevant)
-	relevant = slices.Compact(relevant)
-	// Got: the hook's copies and the messages they are placed against, in
-	// list order; Want: the same messages in the required order.
-	for _, i := range relevant {
-		r.Got = append(r.Got, fmt.Sprintf("#%d %s", i+1, all[i]))
-	}
-	var want []string
-	for _, p := range e.After {
-		for _, i := range relevant {
-			if !slices.Contains(copies, i) && tagMatches(all[i], p) {
-				want = append(want, fmt.Sprintf("#%d %s", i+1, all[i]))
-			}
-		}
-	}
-	for _, c := range copies {
-		want = append(want, fmt.Sprintf("#%d %s", c+1, all[c]))
-	}
-	for _, p := range e.Before {
-		for _, i := range relevant {
-			if !slices.Contains(copies, i) && tagMatches(all[i], p) {
-				want = append(want, fmt.Sprintf("#%d %s", i+1, all[i]))
-			}
-		}
-	}
-	r.Want = slices.Compact(want)
-	r.At = append(r.At, copies...)
-	slices.Sort(r.At)
-	r.At = slices.Compact(r.At)
 	if len(problems) == 0 {
 		r.Pass = true
 		r.Actual = fmt.Sprintf("%s at %s", name, strings.Join(positions(ms, copies), ", "))
+		r.At = copies
+		r.Got = positions(ms, copies)
 		return
 	}
-	r.Actual = strings.Join(slices.Compact(problems), "; ")
+	if len(group) == 0 { // only tags that are missing: place the copies
+		for _, c := range copies {
+			group[c] = 1
+		}
+	}
+	involved := slices.Sorted(maps.Keys(group))
+	for _, i := range involved {
+		r.Got = append(r.Got, label(i))
+	}
+	want := slices.Clone(involved)
+	slices.SortStableFunc(want, func(a, b int) int { return group[a] - group[b] })
+	r.Want = append(r.Want, missingAfter...)
+	for _, i := range want {
+		r.Want = append(r.Want, label(i))
+	}
+	r.Want = append(r.Want, missingBefore...)
+	slices.Sort(r.At)
+	r.At = slices.Compact(r.At)
+	if len(problems) > 5 {
+		problems = append(problems[:5], fmt.Sprintf("and %d more", len(problems)-5))
+	}
+	r.Actual = strings.Join(problems, "; ")
 }
 
 // request checks yields and a request's reply.
