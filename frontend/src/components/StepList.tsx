@@ -7,6 +7,7 @@ import { VirtualList } from './VirtualList';
 import { callWarning } from './MessageList';
 import { cx, glyph } from './util';
 import { HookCallRow } from '../exec/HookCallRow';
+import { CallDot } from '../expect/CallExpectations';
 
 export const STEP_ICONS: Record<StepKind, string> = {
   build_messages: '▤', inject: '⊕', remove: '⊖', inject_prompt: '✚', remove_prompt: '✖', llm_call: '◆',
@@ -70,6 +71,7 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
             {s.round !== null && <span className="round">r{s.round}</span>}
             {changed && <span className="badge badge-changed">changed</span>}
             {warning && <span className="badge badge-warn" title={warning}>warning</span>}
+            {s.kind === 'llm_call' && s.call !== null && <CallDot view={view} call={s.call} />}
             {s.added.length > 0 && <span className="plus">+{s.added.length}</span>}
             {s.removed.length > 0 && <span className="minus">−{s.removed.length}</span>}
           </div>

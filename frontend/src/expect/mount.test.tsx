@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { BottomPanel } from '../components/BottomPanel';
+import { StepList } from '../components/StepList';
 import { skillColors } from '../components/util';
 import { viewWith } from './fixture';
 
@@ -17,5 +18,13 @@ describe('the Expectations tab of the bottom panel', () => {
     expect(screen.getByTestId('exp-summary').textContent).toBe('2 passed, 1 failed');
     fireEvent.click(screen.getByTestId('exp-fail'));
     expect(onJumpToCall).toHaveBeenCalledWith(2);
+  });
+});
+
+describe('the step list', () => {
+  it('marks each LLM call step green or red by its expectations', () => {
+    const view = viewWith();
+    render(<StepList view={view} cursor={view.calls[2]!.step} breakpoints={[]} changedCalls={new Set()} onJump={() => {}} onToggleBreakpoint={() => {}} />);
+    expect(screen.getByTestId('exp-dot-2').className).toContain('exp-fail');
   });
 });
