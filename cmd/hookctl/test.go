@@ -70,6 +70,9 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return 0, err
 	}
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "hookctl: no scenarios under %s (<skill>/scenarios/*.yaml); nothing was tested\n", root)
+	}
 	var reports []*scenarioReport
 	for _, f := range files {
 		rep, err := testScenario(ctx, root, f, set, tc, hooksets.Options{UserFile: *userHooks, Trusted: *trust}, *update)
