@@ -435,7 +435,9 @@ func (s *Service) execute(ctx context.Context, job simJob) (*engine.Trace, []eng
 	cfg := engine.Config{
 		Model:    llm.NewMock(job.sc),
 		Handlers: set.Handlers(),
-		Session:  "hookstudio:" + job.file,
+		// as hookctl simulate runs it, so hooks read the same input here
+		ModelName: job.sc.Model,
+		Session:   job.sc.Name,
 		BeforeCall: func(_ context.Context, t *engine.Trace, _ int) error {
 			k.trace = t
 			k.update("")
