@@ -30,6 +30,7 @@ import { HookCallDetail } from './exec/HookCallDetail';
 import { HookCallsPanel } from './exec/HookCallsPanel';
 import { hookCallsOf, isFailure } from './exec/hookcalls';
 import { OpsDock } from './approval/OpsDock';
+import { requestTabs } from './requests/tab';
 
 function readTheme(): Theme {
   try {
@@ -121,7 +122,7 @@ export function App() {
         <HookCallsPanel view={v} cursor={cursor} breakpoints={dbg.breakpoints} onJump={(i) => dispatch({ type: 'jumpToStep', step: i })}
           onToggleHook={(key) => toggleBp({ kind: 'exec', key })} onToggleEvent={(key) => toggleBp({ kind: 'event', key })} />
       ),
-    }];
+    }, ...requestTabs(calls.filter((e) => e.call.system === 'request').length, (i) => dispatch({ type: 'jumpToStep', step: i }))];
   }, [view, cursor, dbg.breakpoints, toggleBp]);
 
   const selectScenario = useCallback((file: string) => {
