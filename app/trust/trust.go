@@ -27,8 +27,10 @@ import (
 var ConfigNames = []string{
 	".jcli/hooks.yaml",
 	".picoclaw/hooks.json",
+	".hookstudio/request-hooks.yaml",
 	"*/hooks/hooks.yaml",
 	"*/hooks/picoclaw.json",
+	"*/hooks/request-hooks.yaml",
 }
 
 // Configs lists the hook configuration files under root that exist, as
