@@ -123,3 +123,22 @@ test('trust a folder, break on the pre_tool_execution guard, read its stdin and 
   await page.getByLabel('Per-hook metrics').getByText('block-rm-rf').waitFor();
   await shot('hook-calls-tab.png');
 });
+
+test('a slow hook shows progress and can be cancelled; the next edit runs again', async () => {
+  const script = join(root, 'guard-rails/hooks/block-rm-rf.sh');
+  const before = await app.trace();
+  writeFileSync(script, '#!/bin/sh\ncat >/dev/null\nsleep 8\necho \'{}\'\n');
+  // the run with the slow hook goes on in the background: progress, and the last view stays usable
+  const progress = page.getByTestId('sim-progress');
+  await progress.waitFor({ timeout: 10000 });
+  await progress.getByText('pre_tool_execution', { exact: false }).or(progress.getByText('before_tool', { exact: false })).first().waitFor({ timeout: 10000 });
+  await shot('progress.png');
+  await page.getByTestId('sim-cancel').click();
+  const cancelled = await waitTrace((x) => !x.pending && x.revision > before.revision, 'the cancelled run');
+  assert.equal(cancelled.status, 'cancelled');
+  await progress.waitFor({ state: 'detached' });
+  // an edit while nothing runs: a fast guard again, a complete run
+  writeFileSync(script, '#!/bin/sh\ncat >/dev/null\necho \'{"action": "skip", "system_message": "fast guard"}\'\n');
+  const done = await waitTrace((x) => !x.pending && x.revision > cancelled.revision && x.status === 'ok', 'the run after the cancel');
+  assert.equal(guardStep(done)?.hook_call.outcome, 'skipped');
+});

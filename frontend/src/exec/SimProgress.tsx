@@ -15,11 +15,10 @@ export function SimProgress({ progress, onCancel }: { progress: Progress | null;
   if (!progress?.active) return null;
   const elapsed = progress.started_ms > 0 ? Math.max(progress.elapsed_ms, now - progress.started_ms) : progress.elapsed_ms;
   return (
-    <span className="simprogress" role="status" data-testid="sim-progress">
+    <span className="simprogress" role="status" data-testid="sim-progress" title={progress.last ? `last hook: ${progress.last}` : undefined}>
       <span className="spinner" aria-hidden />
-      running hooks… {progress.steps > 0 && <>{progress.steps} steps · </>}{progress.hook_calls} hook calls
-      {progress.point && <> · at <b>{progress.point}</b></>}
-      {progress.last && <span className="muted"> · last: {progress.last}</span>}
+      hooks running · {progress.steps > 0 && <>{progress.steps} steps · </>}{progress.hook_calls} calls
+      {progress.point && <> · <b>{progress.point}</b></>}
       <span className="muted"> · {formatMs(elapsed)}</span>
       <button type="button" className="btn sm" onClick={onCancel} data-testid="sim-cancel">Cancel</button>
     </span>

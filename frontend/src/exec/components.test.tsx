@@ -155,7 +155,8 @@ describe('trust, progress, notices', () => {
       const onCancel = vi.fn();
       const p: Progress = { active: true, file: 'f', started_ms: Date.now(), elapsed_ms: 0, steps: 12, hook_calls: 3, point: 'before_tool', last: 'command pre_tool_execution guard' };
       const { rerender, container } = render(<SimProgress progress={p} onCancel={onCancel} />);
-      expect(screen.getByTestId('sim-progress').textContent).toContain('12 steps · 3 hook calls');
+      expect(screen.getByTestId('sim-progress').textContent).toContain('12 steps · 3 calls · before_tool');
+      expect(screen.getByTestId('sim-progress').getAttribute('title')).toBe('last hook: command pre_tool_execution guard');
       act(() => { vi.advanceTimersByTime(1500); });
       expect(screen.getByTestId('sim-progress').textContent).toMatch(/1\.[5-9]\d? s|1\.\d+ s/);
       fireEvent.click(screen.getByTestId('sim-cancel'));
