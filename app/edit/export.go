@@ -46,6 +46,7 @@ type ExportOptions struct {
 type exportFile struct {
 	name string // slash path inside the export, "<skill>/hooks/hooks.json"
 	data []byte
+	exec bool // written executable (a hook script run by path)
 }
 
 // collect reads everything an export of skill contains, after checking the
@@ -80,7 +81,7 @@ func collect(ctx context.Context, root, skill string, opts ExportOptions) ([]exp
 	if doc, err = doc.WithSchema(); err != nil {
 		return nil, nil, fmt.Errorf("export %s: %w", skill, err)
 	}
-	files = append(files, exportFile{skill + "/hooks/hooks.json", doc.Bytes()})
+	files = append(files, exportFile{name: skill + "/hooks/hooks.json", data: doc.Bytes()})
 	seen := map[string]bool{}
 	for _, h := range sk.Hooks {
 		rel := path.Clean(strings.ReplaceAll(h.File, `\`, "/"))
@@ -92,20 +93,27 @@ func collect(ctx context.Context, root, skill string, opts ExportOptions) ([]exp
 		if err != nil {
 			return nil, nil, fmt.Errorf("export %s: %w", skill, err)
 		}
-		files = append(files, exportFile{skill + "/hooks/" + rel, data})
+		files = append(files, exportFile{name: skill + "/hooks/" + rel, data: data})
 	}
 	// PicoClaw process hooks: their config, scripts and modules.
 	procFiles, procDiags, err := processFiles(ctx, root, skill)
 	if err != nil {
 		return nil, procDiags, fmt.Errorf("export %s: %w", skill, err)
 	}
-	for _, f := range procFiles {
+	// Command and request hooks: hooks.yaml, request-hooks.yaml and every
+	// script in hooks/ (configs.go).
+	cmdFiles, cmdDiags, err := commandFiles(ctx, root, skill)
+	if err != nil {
+		return nil, cmdDiags, fmt.Errorf("export %s: %w", skill, err)
+	}
+	procDiags = append(procDiags, cmdDiags...)
+	for _, f := range append(procFiles, cmdFiles...) {
 		if !slices.ContainsFunc(files, func(g exportFile) bool { return g.name == f.name }) {
 			files = append(files, f)
 		}
 	}
 	if data, err := readIn(dir, "README.md"); err == nil {
-		files = append(files, exportFile{skill + "/README.md", data})
+		files = append(files, exportFile{name: skill + "/README.md", data: data})
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("export %s: %w", skill, err)
 	}
@@ -122,7 +130,7 @@ func collect(ctx context.Context, root, skill string, opts ExportOptions) ([]exp
 			if err != nil {
 				return nil, nil, fmt.Errorf("export %s: %w", skill, err)
 			}
-			files = append(files, exportFile{skill + "/scenarios/" + e.Name(), data})
+			files = append(files, exportFile{name: skill + "/scenarios/" + e.Name(), data: data})
 		}
 	}
 	return files, append(sk.Diagnostics, procDiags...), nil
@@ -171,7 +179,12 @@ func ExportSkill(ctx context.Context, root, skill string, w io.Writer, opts Expo
 	zw := zip.NewWriter(w)
 	now := time.Now()
 	for _, f := range files {
-		fw, err := zw.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: now})
+		h := &zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: now}
+		h.SetMode(0o644)
+		if f.exec {
+			h.SetMode(0o755)
+		}
+		fw, err := zw.CreateHeader(h)
 		if err != nil {
 			return ds, fmt.Errorf("export %s: %w", skill, err)
 		}
@@ -221,7 +234,11 @@ func writeFiles(dir string, files []exportFile) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		if err := WriteFileAtomic(p, f.data, 0o644); err != nil {
+		perm := fs.FileMode(0o644)
+		if f.exec {
+			perm = 0o755
+		}
+		if err := WriteFileAtomic(p, f.data, perm); err != nil {
 			return err
 		}
 	}

@@ -119,7 +119,7 @@ func readZip(zr *zip.Reader, opts ImportOptions) ([]exportFile, error) {
 			return nil, err
 		}
 		total += int64(len(data))
-		files = append(files, exportFile{name, data})
+		files = append(files, exportFile{name: name, data: data, exec: mode&0o111 != 0})
 	}
 	// A folder and a file of the same name cannot both be written.
 	for _, f := range files {
@@ -212,9 +212,9 @@ func ImportHooksJSON(ctx context.Context, data []byte, root, skill string, opts 
 	}
 	if _, err := os.Stat(filepath.Join(root, skill)); errors.Is(err, fs.ErrNotExist) {
 		// A new skill: stage it whole and move it in like a zip.
-		files := []exportFile{{rel, data}}
+		files := []exportFile{{name: rel, data: data}}
 		for _, e := range entries {
-			files = append(files, exportFile{path.Join(skill, "hooks", path.Clean(e.File)), nil})
+			files = append(files, exportFile{name: path.Join(skill, "hooks", path.Clean(e.File))})
 		}
 		_, ds, err := install(ctx, root, files, opts)
 		return ds, err
@@ -300,6 +300,11 @@ func install(ctx context.Context, root string, files []exportFile, opts ImportOp
 		return nil, pds, fmt.Errorf("import: %w", err)
 	}
 	ds = append(ds, pds...)
+	cds, err := checkCommandHooks(stage, names) // hooks.yaml, request-hooks.yaml: checked, never run
+	if err != nil {
+		return nil, cds, fmt.Errorf("import: %w", err)
+	}
+	ds = append(ds, cds...)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, fmt.Errorf("import: %w", err)
 	}

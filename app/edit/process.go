@@ -68,7 +68,7 @@ func processFiles(ctx context.Context, root, skill string) ([]exportFile, []diag
 			if err != nil {
 				return err
 			}
-			out = append(out, exportFile{skill + "/" + p, b})
+			out = append(out, exportFile{name: skill + "/" + p, data: b, exec: isExec(dir, p)})
 			return nil
 		})
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
