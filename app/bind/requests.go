@@ -2,9 +2,12 @@ package bind
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"time"
 
 	"hookstudio/app/history"
+	"hookstudio/app/otelexport"
 	"hookstudio/app/reqhook"
 	"hookstudio/app/studio"
 )
@@ -14,9 +17,10 @@ type TraceSource interface {
 	Trace() studio.TraceView
 }
 
-// RunLoader reads a stored run (history.Store).
+// RunLoader reads stored runs (history.Store).
 type RunLoader interface {
 	LoadRun(ctx context.Context, id history.RunID) (*history.Run, error)
+	ListRuns(ctx context.Context, f history.Filter) ([]history.RunSummary, error)
 }
 
 // Requests is bound as window.go.bind.Requests: the request inspector's
@@ -73,6 +77,37 @@ func (r *Requests) Run(id int64) (RequestsView, error) {
 		usage = []history.ModelUsage{}
 	}
 	return RequestsView{Rows: reqhook.Inspect(run.Trace.Steps()), Usage: usage}, nil
+}
+
+// ExportOTLP sends the newest stored run of scenario (every simulation on
+// screen is stored) to the OpenTelemetry collector at endpoint (OTLP/HTTP)
+// and returns its run number.
+func (r *Requests) ExportOTLP(scenario, endpoint string) (int64, error) {
+	if r.runs == nil {
+		return 0, ErrNoHistory
+	}
+	if _, err := otelexport.Endpoint(endpoint); err != nil {
+		return 0, err
+	}
+	r.mu.Lock()
+	ctx := r.ctx
+	r.mu.Unlock()
+	runs, err := r.runs.ListRuns(ctx, history.Filter{Scenario: scenario, Limit: 1})
+	if err != nil {
+		return 0, err
+	}
+	if len(runs) == 0 {
+		return 0, fmt.Errorf("no stored run of %q to export", scenario)
+	}
+	run, err := r.runs.LoadRun(ctx, runs[0].ID)
+	if err != nil {
+		return 0, err
+	}
+	ectx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	err = otelexport.Export(ectx, otelexport.Run{Trace: run.Trace, Scenario: run.ScenarioFile, Backend: run.Backend,
+		Started: run.Started, Ended: run.Ended, RunID: int64(run.ID)}, endpoint)
+	return int64(run.ID), err
 }
 
 // usageOfRows sums the rows per model, as the history stores it.

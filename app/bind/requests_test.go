@@ -2,7 +2,10 @@ package bind
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,6 +79,24 @@ requests:
 		t.Fatal(err)
 	}
 	check(v)
+
+	// The stored run goes to a collector as one OTLP request.
+	var got atomic.Int32
+	col := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.URL.Path == "/v1/traces" && req.Header.Get("Content-Type") == "application/x-protobuf" {
+			got.Add(1)
+		}
+	}))
+	defer col.Close()
+	if n, err := r.ExportOTLP("retry", col.URL); err != nil || n != int64(id) || got.Load() != 1 {
+		t.Errorf("export: run %d, %v, %d requests", n, err, got.Load())
+	}
+	if _, err := r.ExportOTLP("nothing", col.URL); err == nil {
+		t.Errorf("exporting a scenario without runs must fail")
+	}
+	if _, err := r.ExportOTLP("retry", "not a url"); err == nil {
+		t.Errorf("a bad endpoint must fail")
+	}
 	if _, err := NewRequests(fixedTrace{}, nil).Run(1); err != ErrNoHistory {
 		t.Errorf("no history: %v", err)
 	}

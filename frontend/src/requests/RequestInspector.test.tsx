@@ -98,3 +98,20 @@ describe('RequestInspector', () => {
     await waitFor(() => expect(screen.getByText(/No model request went through request hooks/)).toBeTruthy());
   });
 });
+
+describe('OtlpExport', () => {
+  it('sends the scenario\'s newest run to the collector the user names, and remembers it', async () => {
+    const ExportOTLP = vi.fn().mockResolvedValue(42);
+    window.go = { bind: { Studio: {}, Requests: { Current: vi.fn().mockResolvedValue(requestsOf(view)), ExportOTLP } } } as unknown as typeof window.go;
+    render(<RequestInspector view={{ ...view, scenario: 'retried' } as TraceView} onJump={() => {}} />);
+    const input = screen.getByLabelText('OpenTelemetry collector URL');
+    fireEvent.change(input, { target: { value: 'http://collector:4318' } });
+    fireEvent.click(screen.getByText('Send run'));
+    await screen.findByText('run #42 sent');
+    expect(ExportOTLP).toHaveBeenCalledWith('retried', 'http://collector:4318');
+    expect(localStorage.getItem('hookstudio.otlpEndpoint')).toBe('http://collector:4318');
+    ExportOTLP.mockRejectedValueOnce(new Error('otlp export: refused'));
+    fireEvent.click(screen.getByText('Send run'));
+    await screen.findByText('otlp export: refused');
+  });
+});

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { TraceView } from '../lib/api';
 import { currentRequests, requestsOf, type RequestRow, type RequestsView } from '../lib/api/requests';
+import { OtlpExport } from './OtlpExport';
 import './requests.css';
 
 const ms = (a: string, b: string) => new Date(b).getTime() - new Date(a).getTime();
@@ -55,6 +56,7 @@ export function RequestInspector({ view, onJump }: Props) {
 
   return (
     <div className="req-inspector" data-testid="request-inspector">
+      <OtlpExport scenario={view.scenario} />
       <table className="req-table" aria-label="Requests">
         <thead>
           <tr>

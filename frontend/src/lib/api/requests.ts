@@ -90,6 +90,7 @@ export interface RequestsView {
 interface RequestsBinding {
   Current(): Promise<RequestsView>;
   Run(id: number): Promise<RequestsView>;
+  ExportOTLP(scenario: string, endpoint: string): Promise<number>;
 }
 
 function realBinding(): RequestsBinding | undefined {
@@ -154,4 +155,30 @@ export async function runRequests(id: number): Promise<RequestsView> {
   const b = realBinding();
   if (!b) throw new Error('the run history needs the app');
   return b.Run(id);
+}
+
+/** Sends the newest stored run of the scenario to an OpenTelemetry collector (OTLP/HTTP); its run number. */
+export async function exportOTLP(scenario: string, endpoint: string): Promise<number> {
+  const b = realBinding();
+  if (!b) throw new Error('exporting needs the app');
+  return b.ExportOTLP(scenario, endpoint);
+}
+
+const OTLP_KEY = 'hookstudio.otlpEndpoint';
+
+/** The collector URL the user last sent to (a setting kept by the app's web view). */
+export function otlpEndpoint(): string {
+  try {
+    return localStorage.getItem(OTLP_KEY) ?? 'http://localhost:4318';
+  } catch {
+    return 'http://localhost:4318';
+  }
+}
+
+export function setOtlpEndpoint(url: string): void {
+  try {
+    localStorage.setItem(OTLP_KEY, url);
+  } catch {
+    /* private mode: not remembered */
+  }
 }
