@@ -39,6 +39,9 @@ type Requests struct {
 type RequestsView struct {
 	Rows  []reqhook.Row        `json:"rows"`
 	Usage []history.ModelUsage `json:"usage"`
+	// ExecHooks are a stored run's seed-001 metrics per executable hook
+	// (empty for the current simulation).
+	ExecHooks []history.ExecHookMetrics `json:"exec_hooks"`
 }
 
 // NewRequests binds the inspector to the simulator and, when runs is not
@@ -57,7 +60,8 @@ func StartRequests(ctx context.Context, r *Requests) {
 // Current is the inspector for the simulation on screen.
 func (r *Requests) Current() RequestsView {
 	v := r.traces.Trace()
-	return RequestsView{Rows: reqhook.Inspect(v.Steps), Usage: usageOfRows(reqhook.Inspect(v.Steps))}
+	rows := reqhook.Inspect(v.Steps)
+	return RequestsView{Rows: rows, Usage: usageOfRows(rows), ExecHooks: []history.ExecHookMetrics{}}
 }
 
 // Run is the inspector for a stored run, with its stored usage.
@@ -76,7 +80,11 @@ func (r *Requests) Run(id int64) (RequestsView, error) {
 	if usage == nil {
 		usage = []history.ModelUsage{}
 	}
-	return RequestsView{Rows: reqhook.Inspect(run.Trace.Steps()), Usage: usage}, nil
+	hooks := run.ExecHooks
+	if hooks == nil {
+		hooks = []history.ExecHookMetrics{}
+	}
+	return RequestsView{Rows: reqhook.Inspect(run.Trace.Steps()), Usage: usage, ExecHooks: hooks}, nil
 }
 
 // ExportOTLP sends the newest stored run of scenario (every simulation on

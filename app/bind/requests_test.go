@@ -79,6 +79,9 @@ requests:
 		t.Fatal(err)
 	}
 	check(v)
+	if len(v.ExecHooks) != 1 || v.ExecHooks[0].Hook != "usage_stats" || v.ExecHooks[0].Executions != 2 || v.ExecHooks[0].Successes != 2 {
+		t.Errorf("stored run's hook metrics %+v", v.ExecHooks)
+	}
 
 	// The stored run goes to a collector as one OTLP request.
 	var got atomic.Int32

@@ -8,6 +8,7 @@ import { VirtualList } from '../components/VirtualList';
 import { CompareView } from './CompareView';
 import { ReadOnlyRun } from './ReadOnlyRun';
 import { HookCostChart, PromptSizeChart, TokensPerCallChart } from './charts';
+import { RunRequests } from '../requests/RunRequests';
 import { dayEnd, dayStart, fmtDate, fmtMs } from './format';
 import './history.css';
 
@@ -200,6 +201,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
               {focused && <button type="button" className="btn" onClick={() => open(focused)}>Open #{focused.id}</button>}
             </div>
             <TokensPerCallChart view={focused ? focusView : null} title={focused ? `Prompt tokens per LLM call — run #${focused.id}` : 'Prompt tokens per LLM call'} />
+            {focused && <RunRequests runId={focused.id} />}
             <div className="chart-ctl">
               <label>Hook <select value={chartHook} onChange={(e) => setHook(e.target.value)} aria-label="Hook for the cost chart">
                 {hookChoices.length === 0 && <option value="">—</option>}

@@ -81,10 +81,23 @@ export interface ModelUsage {
   cached_tokens: number;
 }
 
+/** app/history.ExecHookMetrics: seed 001's per-hook metrics of one executable hook in one run. */
+export interface ExecHookMetrics {
+  system: string;
+  hook: string;
+  executions: number;
+  successes: number;
+  failures: number;
+  skipped: number;
+  total_duration_ms: number;
+}
+
 /** bind.RequestsView */
 export interface RequestsView {
   rows: RequestRow[];
   usage: ModelUsage[];
+  /** a stored run's executable hooks (empty for the simulation on screen) */
+  exec_hooks?: ExecHookMetrics[];
 }
 
 interface RequestsBinding {
