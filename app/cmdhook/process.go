@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -73,8 +72,6 @@ func (p *procs) closeAll() {
 	}
 }
 
-func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
-
 // run executes `sh -c command` in its own process group with stdin fed
 // from a goroutine, output capped, and the whole group killed at ctx's end
 // and as soon as the shell exits (a child it left behind dies with it).
@@ -106,7 +103,7 @@ func (p *procs) run(ctx context.Context, command, dir string, env []string, stdi
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = ownGroup()
 	err = cmd.Start()
 	// The child holds its ends now; ours go, so EOF and EPIPE work.
 	inR.Close()
