@@ -38,8 +38,13 @@ func main() {
 		log.Fatal(err)
 	}
 	emitter := &bind.Emitter{}
+	// The settings' request policy (seed 004); a damaged file is reported and left empty.
+	reqPolicy, err := studio.LoadRequestPolicy(dataDir)
+	if err != nil {
+		log.Printf("hook studio: %v", err)
+	}
 	cfg := studio.Config{DataDir: dataDir, Examples: examples.FS, Tokens: counter, Emit: emitter.Emit,
-		ExecHooks: studio.HooksetsLoader(counter)}
+		ExecHooks: studio.HooksetsLoader(counter, studio.WithRequestPolicy(reqPolicy))}
 	// The app works without its history: a database that cannot be opened
 	// at all is reported and left alone.
 	store, err := history.Open(context.Background(), history.DefaultPath(dataDir))
@@ -68,7 +73,7 @@ func main() {
 	if store != nil {
 		storedRuns = store
 	}
-	requestsBinding := bind.NewRequests(svc, storedRuns)
+	requestsBinding := bind.NewRequests(svc, storedRuns).WithPolicy(reqPolicy)
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)

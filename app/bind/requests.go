@@ -2,6 +2,7 @@ package bind
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -28,7 +29,8 @@ type RunLoader interface {
 // for the current simulation or a stored run.
 type Requests struct {
 	traces TraceSource
-	runs   RunLoader // nil without a history
+	runs   RunLoader     // nil without a history
+	policy PolicySetting // nil: no settings policy
 
 	mu  sync.Mutex
 	ctx context.Context
@@ -49,6 +51,39 @@ type RequestsView struct {
 func NewRequests(traces TraceSource, runs RunLoader) *Requests {
 	return &Requests{traces: traces, runs: runs, ctx: context.Background()}
 }
+
+// PolicySetting is the request policy of the app's settings
+// (studio.RequestPolicySetting).
+type PolicySetting interface {
+	Get() reqhook.PolicyConfig
+	Set(reqhook.PolicyConfig) error
+}
+
+// WithPolicy lets the inspector read and change the settings' request
+// policy; it returns r.
+func (r *Requests) WithPolicy(p PolicySetting) *Requests {
+	r.policy = p
+	return r
+}
+
+// Policy is the settings' request policy (rate limit, quota, allow/deny
+// by model glob).
+func (r *Requests) Policy() (reqhook.PolicyConfig, error) {
+	if r.policy == nil {
+		return reqhook.PolicyConfig{}, errNoPolicy
+	}
+	return r.policy.Get(), nil
+}
+
+// SetPolicy saves the settings' request policy; the next run uses it.
+func (r *Requests) SetPolicy(cfg reqhook.PolicyConfig) error {
+	if r.policy == nil {
+		return errNoPolicy
+	}
+	return r.policy.Set(cfg)
+}
+
+var errNoPolicy = errors.New("the request policy setting is not available")
 
 // StartRequests sets the app's context.
 func StartRequests(ctx context.Context, r *Requests) {

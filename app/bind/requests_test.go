@@ -100,6 +100,24 @@ requests:
 	if _, err := r.ExportOTLP("retry", "not a url"); err == nil {
 		t.Errorf("a bad endpoint must fail")
 	}
+	// The settings' policy, through the binding.
+	ps, err := studio.LoadRequestPolicy(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.WithPolicy(ps)
+	if err := r.SetPolicy(reqhook.PolicyConfig{Allow: []string{"gpt-*"}, TokenQuota: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.Policy(); err != nil || got.TokenQuota != 10 || ps.Policy() == nil {
+		t.Errorf("policy %+v, %v", got, err)
+	}
+	if err := r.SetPolicy(reqhook.PolicyConfig{Deny: []string{"["}}); err == nil {
+		t.Errorf("a bad glob was saved")
+	}
+	if _, err := NewRequests(fixedTrace{}, nil).Policy(); err == nil {
+		t.Errorf("no setting: want an error")
+	}
 	if _, err := NewRequests(fixedTrace{}, nil).Run(1); err != ErrNoHistory {
 		t.Errorf("no history: %v", err)
 	}

@@ -18,7 +18,7 @@ import (
 // runs, so a hook whose input and files did not change is not run again
 // (its step says "reused"). counter gives request hooks token usage for
 // the mock model.
-func HooksetsLoader(counter reqhook.TokenCounter) ExecLoader {
+func HooksetsLoader(counter reqhook.TokenCounter, opts ...LoaderOption) ExecLoader {
 	cache := cmdhook.NewCache()
 	return func(_ context.Context, req ExecRequest) (ExecSet, error) {
 		set, err := hooksets.Load(req.Root, hooksets.Options{Drafts: req.Drafts, Scenario: withoutSkills(req.Scenario, req.Skills, req.Disabled),
@@ -29,13 +29,18 @@ func HooksetsLoader(counter reqhook.TokenCounter) ExecLoader {
 		if !req.Trusted && errors.Is(err, hooksets.ErrNotTrusted) {
 			err = nil // parsing for the trust prompt: that is the point
 		}
-		return hooksetsSet{set: set, counter: counter}, err
+		hs := hooksetsSet{set: set, counter: counter}
+		for _, o := range opts {
+			o(&hs)
+		}
+		return hs, err
 	}
 }
 
 type hooksetsSet struct {
 	set     *hooksets.Set
 	counter reqhook.TokenCounter
+	policy  *RequestPolicySetting // the settings' request policy (reqpolicy.go)
 }
 
 func (h hooksetsSet) Handlers() []engine.Handler     { return h.set.Handlers() }
@@ -56,13 +61,13 @@ func (h hooksetsSet) Commands() []ExecCommand {
 // Active says whether a run has hooks to run at all (handlers, or request
 // hooks such as a scenario's request policy, which start nothing).
 func (h hooksetsSet) Active() bool {
-	return len(h.set.Handlers()) > 0 || h.set.RequestHooks(hooksets.RequestRun{Backend: "mock", Counter: h.counter}) != nil
+	return len(h.set.Handlers()) > 0 || h.set.RequestHooks(hooksets.RequestRun{Backend: "mock", Counter: h.counter, Policy: h.policy.Policy()}) != nil
 }
 
 // Prepare adds the request hooks (seed 004), innermost, when the run
 // needs them.
 func (h hooksetsSet) Prepare(cfg *engine.Config) {
-	h.set.WithRequestHooks(cfg, hooksets.RequestRun{Backend: "mock", Counter: h.counter})
+	h.set.WithRequestHooks(cfg, hooksets.RequestRun{Backend: "mock", Counter: h.counter, Policy: h.policy.Policy()})
 }
 
 // withoutSkills is sc with the skills switched off in the UI left out of

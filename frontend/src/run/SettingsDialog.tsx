@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import * as run from '../lib/api/run';
 import type { ConnectionResult, Profile, ProfileInfo, Provider } from '../lib/api/run';
+import { PolicySettings } from '../requests/PolicySettings';
 
 const KEY_LABELS: Record<run.KeySource, string> = { keyring: 'key in OS keyring', env: 'key from environment', none: 'no key' };
 const ENV_OF: Record<Provider, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
@@ -172,6 +173,7 @@ export function SettingsDialog({ onClose, onChanged }: Props) {
             <button type="button" className="btn primary" onClick={() => { setEditing({ original: null, form: { ...blank } }); setFormError(null); }}>Add endpoint</button>
           </div>
         )}
+        <PolicySettings />
       </div>
     </div>
   );

@@ -104,6 +104,16 @@ interface RequestsBinding {
   Current(): Promise<RequestsView>;
   Run(id: number): Promise<RequestsView>;
   ExportOTLP(scenario: string, endpoint: string): Promise<number>;
+  Policy(): Promise<PolicyConfig>;
+  SetPolicy(cfg: PolicyConfig): Promise<void>;
+}
+
+/** app/reqhook.PolicyConfig: the settings' request policy hook; zero values do not limit. */
+export interface PolicyConfig {
+  rate_limit_per_minute?: number;
+  token_quota?: number;
+  allow?: string[];
+  deny?: string[];
 }
 
 function realBinding(): RequestsBinding | undefined {
@@ -194,4 +204,17 @@ export function setOtlpEndpoint(url: string): void {
   } catch {
     /* private mode: not remembered */
   }
+}
+
+/** The settings' request policy, or null without the app. */
+export async function requestPolicy(): Promise<PolicyConfig | null> {
+  const b = realBinding();
+  return b ? b.Policy() : null;
+}
+
+/** Saves the settings' request policy; the next run uses it. */
+export async function setRequestPolicy(cfg: PolicyConfig): Promise<void> {
+  const b = realBinding();
+  if (!b) throw new Error('the request policy needs the app');
+  return b.SetPolicy(cfg);
 }
