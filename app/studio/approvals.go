@@ -14,6 +14,7 @@ import (
 	"hookstudio/app/events"
 	"hookstudio/app/history"
 	"hookstudio/app/llm"
+	"hookstudio/app/scenario"
 )
 
 // Events of a controlled run: the selected scenario played on the mock in
@@ -56,20 +57,27 @@ type RunControl struct {
 // simulation and the real runs keep their own state; it reads the
 // service's folder, selection and settings under its lock.
 type Operations struct {
-	svc *Service
+	svc      *Service
+	approver *humanApprover // one at a time: a controlled run's or a real run's
 
 	mu  sync.Mutex
-	run *controlledRun
+	run *controlledRun // the run pause, resume and cancel steer
 }
 
 type controlledRun struct {
-	ctl      *events.Control
-	approver *humanApprover
-	done     chan struct{}
+	ctl  *events.Control
+	done chan struct{}
 }
 
-// NewOperations returns the controlled-run service of svc.
-func NewOperations(svc *Service) *Operations { return &Operations{svc: svc} }
+// NewOperations returns the controlled-run service of svc; svc's real runs
+// then get the event stream, control and approvals too.
+func NewOperations(svc *Service) *Operations {
+	o := &Operations{svc: svc, approver: &humanApprover{emit: svc.cfg.Emit}}
+	svc.mu.Lock()
+	svc.ops = o
+	svc.mu.Unlock()
+	return o
+}
 
 // humanApprover asks the user through events and waits for Decide.
 type humanApprover struct {
@@ -85,8 +93,8 @@ type humanApprover struct {
 // for Decide or the request's deadline (ctx), whichever comes first.
 func (h *humanApprover) Approve(ctx context.Context, req events.ApprovalRequest) (events.Decision, error) {
 	answer := make(chan events.Decision, 1)
-	p := &PendingApproval{ApprovalRequest: req, Scenario: h.scenario}
 	h.mu.Lock()
+	p := &PendingApproval{ApprovalRequest: req, Scenario: h.scenario}
 	h.pending, h.answer = p, answer
 	h.mu.Unlock()
 	defer func() {
@@ -103,6 +111,12 @@ func (h *humanApprover) Approve(ctx context.Context, req events.ApprovalRequest)
 		h.emit(EventApprovalDecided, ApprovalDone{ID: req.ID, TimedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)})
 		return events.Decision{}, ctx.Err()
 	}
+}
+
+func (h *humanApprover) setScenario(name string) {
+	h.mu.Lock()
+	h.scenario = name
+	h.mu.Unlock()
 }
 
 // decide hands the user's decision to the waiting request.
@@ -133,11 +147,7 @@ type eventStore interface {
 // its events).
 func (o *Operations) Start() error {
 	s := o.svc
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.run != nil {
-		return errors.New("a controlled run is already in progress; cancel it first")
-	}
+	// Lock order: s.mu, then o.mu (StartRun holds s.mu when it calls watchRun).
 	s.mu.Lock()
 	i := slices.IndexFunc(s.scenarios, func(l loadedScenario) bool { return l.info.File == s.selected })
 	if i < 0 || !s.scenarios[i].info.Valid {
@@ -153,9 +163,16 @@ func (o *Operations) Start() error {
 	}
 	emit := s.cfg.Emit
 	ctl := events.NewControl()
-	h := &humanApprover{emit: emit, scenario: sc.Name}
-	r := &controlledRun{ctl: ctl, approver: h, done: make(chan struct{})}
+	h := o.approver
+	r := &controlledRun{ctl: ctl, done: make(chan struct{})}
+	o.mu.Lock()
+	if o.run != nil {
+		o.mu.Unlock()
+		return errors.New("a run is already in progress; cancel it first")
+	}
 	o.run = r
+	o.mu.Unlock()
+	h.setScenario(sc.Name)
 
 	st := events.NewStream(events.StreamOptions{})
 	opts := events.Options{Stream: st}.ForScenario(sc)
@@ -246,25 +263,18 @@ func (o *Operations) control(fn func(*events.Control)) error {
 // Decide answers the pending approval: approve, or deny with feedback the
 // model reads in the tool message.
 func (o *Operations) Decide(approve bool, feedback string) error {
-	r, err := o.current()
-	if err != nil {
-		return ErrNoApproval
-	}
-	return r.approver.decide(approve, feedback)
+	return o.approver.decide(approve, feedback)
 }
 
 // Pending is the approval waiting for a decision, nil when none is.
 func (o *Operations) Pending() *PendingApproval {
-	r, err := o.current()
-	if err != nil {
+	h := o.approver
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.pending == nil {
 		return nil
 	}
-	r.approver.mu.Lock()
-	defer r.approver.mu.Unlock()
-	if r.approver.pending == nil {
-		return nil
-	}
-	p := *r.approver.pending
+	p := *h.pending
 	return &p
 }
 
@@ -272,5 +282,77 @@ func (o *Operations) Pending() *PendingApproval {
 func (o *Operations) Wait() {
 	if r, err := o.current(); err == nil {
 		<-r.done
+	}
+}
+
+// watchedRun is the event stream of a run the service started itself (a
+// real run): events as EventRunEvents, the scenario's budget, and with
+// Operations its approvals asked of the user and pause/resume/cancel.
+type watchedRun struct {
+	o       *Operations // nil: events and budget only
+	run     *controlledRun
+	mon     *events.Monitor
+	st      *events.Stream
+	pumped  chan struct{}
+	release context.CancelFunc
+}
+
+// watchRun attaches the event stream to cfg. Call context on the run's
+// context, finish after engine.Run and save once the run is stored. s.mu
+// is held (StartRun).
+func (s *Service) watchRun(cfg *engine.Config, sc *scenario.Scenario) *watchedRun {
+	o := s.ops
+	w := &watchedRun{st: events.NewStream(events.StreamOptions{}), pumped: make(chan struct{}), release: func() {}}
+	opts := events.Options{Stream: w.st}.ForScenario(sc)
+	opts.Tokens, opts.Approver, opts.Policy = s.cfg.Tokens, nil, nil
+	if o != nil {
+		o.mu.Lock()
+		if o.run == nil { // a controlled run would own the approvals and the control
+			w.o, w.run = o, &controlledRun{ctl: events.NewControl(), done: make(chan struct{})}
+			o.run = w.run
+			o.approver.setScenario(sc.Name)
+			opts.Policy, opts.Approver, opts.Control = events.PolicyOf(sc), o.approver, w.run.ctl
+		}
+		o.mu.Unlock()
+	}
+	w.mon = events.Attach(cfg, opts)
+	go func() {
+		defer close(w.pumped)
+		w.st.Pump(func(evs []events.Event) { s.cfg.Emit(EventRunEvents, evs) })
+	}()
+	if w.run != nil {
+		s.cfg.Emit(EventRunControl, RunControl{Running: true})
+	}
+	return w
+}
+
+// context is the run's context, which the control's cancel also ends.
+func (w *watchedRun) context(ctx context.Context) context.Context {
+	if w.run == nil {
+		return ctx
+	}
+	ctx, w.release = w.run.ctl.Context(ctx)
+	return ctx
+}
+
+// finish emits how the run ended and waits for the last events to go out.
+func (w *watchedRun) finish(tr *engine.Trace, runErr error) {
+	w.mon.Finish(tr, runErr)
+	w.st.Close()
+	<-w.pumped
+	w.release()
+	if w.run != nil {
+		w.o.mu.Lock()
+		w.o.run = nil
+		w.o.mu.Unlock()
+		close(w.run.done)
+		w.o.svc.cfg.Emit(EventRunControl, RunControl{Running: false, ControlState: w.run.ctl.State()})
+	}
+}
+
+// save stores the run's events with the stored run.
+func (w *watchedRun) save(ctx context.Context, rec Recorder, id history.RunID) {
+	if es, ok := rec.(eventStore); ok {
+		_ = es.SaveEvents(ctx, id, w.st.Persistent())
 	}
 }

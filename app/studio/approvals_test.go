@@ -2,6 +2,7 @@ package studio
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -168,4 +169,58 @@ func (r *recorder) all(name string) []event {
 		}
 	}
 	return out
+}
+
+// TestRealRunAsksForApproval: with Operations, a real run's tool calls go
+// through the scenario's approval policy; the user's denial is in the
+// tool message the model receives in the next request, and the run's
+// events stream out.
+func TestRealRunAsksForApproval(t *testing.T) {
+	var bodies []string
+	srv := fakeOpenAI(t, &bodies, false)
+	defer srv.Close()
+	s, ev, _, root := realService(t, srv.URL)
+	write(t, filepath.Join(root, "files/scenarios/real.yaml"), `name: real
+tools: [{name: list_dir, description: List a folder, parameters: {type: object, properties: {path: {type: string}}}}]
+approval: {tools: [list_dir]}
+requests:
+  - user: What is in this folder?
+`)
+	s.Reload(t.Context())
+	o := NewOperations(s)
+	if err := s.StartRun(RunOptions{Profile: "local"}); err != nil {
+		t.Fatal(err)
+	}
+	p := ev.waitFor(t, 0, func(e event) bool { return e.name == EventApproval }).payload.(PendingApproval)
+	if p.Tool != "list_dir" || p.Arguments["path"] != "." || p.Scenario != "real" {
+		t.Fatalf("approval %+v", p)
+	}
+	if err := o.Pause(); err != nil { // the real run is the one steered
+		t.Fatal(err)
+	}
+	if err := o.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Decide(false, "no listing today"); err != nil {
+		t.Fatal(err)
+	}
+	end := ev.waitFor(t, 0, func(e event) bool { return e.name == EventRunEnded }).payload.(RunEnded)
+	if end.Status != "ok" || len(bodies) != 3 {
+		t.Fatalf("ended %s (%s) after %d requests", end.Status, end.Error, len(bodies))
+	}
+	if !strings.Contains(bodies[2], "Tool call list_dir was denied by the user: no listing today") {
+		t.Errorf("the third request does not carry the denial: %s", bodies[2])
+	}
+	var types []events.Type
+	for _, e := range ev.all(EventRunEvents) {
+		for _, x := range e.payload.([]events.Event) {
+			types = append(types, x.Type)
+		}
+	}
+	if len(types) == 0 || types[len(types)-1] != events.WorkflowCompleted || !slices.Contains(types, events.ApprovalDecision) {
+		t.Errorf("events %v", types)
+	}
+	if err := o.Pause(); err != ErrNoRun {
+		t.Errorf("pause after the end: %v", err)
+	}
 }

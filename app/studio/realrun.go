@@ -161,10 +161,13 @@ func (s *Service) StartRun(opts RunOptions) error {
 		AfterCall: llm.MarkWarnings(func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, buildView(t, r.file, s.cfg.Tokens)) }),
 	}
 	started, root := time.Now(), s.root
+	w := s.watchRun(&cfg, &sc) // approvals.go: the event stream, control, approvals, budget
+	ctx = w.context(ctx)
 	go func() {
 		defer close(r.done)
 		defer cancel()
 		tr, runErr := engine.Run(ctx, r.sc, hooks, cfg)
+		w.finish(tr, runErr)
 		r.trace = tr
 		end := RunEnded{Status: string(tr.Status), View: buildView(tr, r.file, s.cfg.Tokens)}
 		if runErr != nil {
@@ -176,6 +179,7 @@ func (s *Service) StartRun(opts RunOptions) error {
 				Backend: string(p.Provider) + ":" + p.Name, Source: history.SourceApp, Started: started, Ended: time.Now(), Tokens: s.cfg.Tokens})
 			if err == nil {
 				end.RunID = int64(id)
+				w.save(context.WithoutCancel(ctx), s.cfg.History, id)
 			}
 		}
 		s.mu.Lock()

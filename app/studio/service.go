@@ -124,6 +124,7 @@ type Service struct {
 	pending     *history.RunInput // the last simulation, to record once emitted
 	run         *realRun          // a run against a real model, if one is going
 	lastRun     *realRun          // the last finished one, for "save as scenario"
+	ops         *Operations       // controlled runs; real runs' events and approvals (approvals.go)
 	trust       *trust.Store
 	exec        execInfo // the folder's executable hooks as last loaded
 	sim         *simRun  // the simulation with executable hooks running in the background
