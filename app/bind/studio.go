@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"hookstudio/app/diag"
+	"hookstudio/app/edit"
 	"hookstudio/app/profiles"
 	"hookstudio/app/studio"
 	"hookstudio/schema"
@@ -240,6 +242,42 @@ func (s *Studio) ImportSkills() (studio.State, error) {
 
 // HooksSchema is the JSON Schema of hooks.json, for the raw view.
 func (s *Studio) HooksSchema() (string, error) { return schema.Hooks, nil }
+
+// ConfigSchema is the JSON Schema of a kind of hook config (studio.ConfigKind:
+// hooks-json, hooks-yaml, picoclaw, request-hooks), for completion.
+func (s *Studio) ConfigSchema(kind string) (string, error) {
+	switch kind {
+	case "hooks-json":
+		return schema.Hooks, nil
+	case "hooks-yaml":
+		return schema.HooksYAML, nil
+	case "picoclaw":
+		return schema.PicoClawHooks, nil
+	case "request-hooks":
+		return schema.RequestHooks, nil
+	}
+	return "", fmt.Errorf("no schema for %q", kind)
+}
+
+// LintFile validates a hook file's text (hooks.json, hooks.yaml,
+// picoclaw.json, request-hooks.yaml) with positioned diagnostics.
+func (s *Studio) LintFile(file, text string) ([]diag.Diagnostic, error) {
+	return s.svc.LintFile(s.context(), file, text), nil
+}
+
+// HookFiles lists the files of a skill's hooks/ folder and the root's
+// hook configs, for the editor.
+func (s *Studio) HookFiles(skill string) ([]studio.HookFile, error) { return s.svc.HookFiles(skill) }
+
+// InspectCommandHooks parses a hooks.yaml text for the form.
+func (s *Studio) InspectCommandHooks(file, text string) (studio.CommandHooksEdit, error) {
+	return s.svc.InspectCommandHooks(s.context(), file, text), nil
+}
+
+// EditCommandHooks applies one form edit to a hooks.yaml text.
+func (s *Studio) EditCommandHooks(file, text string, op edit.CommandHookOp) (studio.CommandHooksEdit, error) {
+	return s.svc.EditCommandHooks(s.context(), file, text, op)
+}
 
 // Profiles lists endpoint profiles with where each key comes from.
 func (s *Studio) Profiles() ([]studio.ProfileInfo, error) {

@@ -60,7 +60,8 @@ type MergeResult struct {
 }
 
 // ErrNotEditable is returned for a path outside <skill>/hooks/ and
-// <skill>/scenarios/.
+// <skill>/scenarios/ that is not one of the root's hook configs
+// (RootConfigs).
 var ErrNotEditable = errors.New("not an editable file")
 
 func hashOf(data []byte) string {
@@ -72,9 +73,9 @@ func hashOf(data []byte) string {
 // under the root and returns its absolute path.
 func (s *Service) editablePath(file string) (string, error) {
 	parts := strings.Split(file, "/")
-	if !filepath.IsLocal(filepath.FromSlash(file)) || strings.Contains(file, "\\") || len(parts) < 3 ||
-		(parts[1] != "hooks" && parts[1] != "scenarios") {
-		return "", fmt.Errorf("%w: %q is not inside <skill>/hooks/ or <skill>/scenarios/", ErrNotEditable, file)
+	if !IsRootConfig(file) && (!filepath.IsLocal(filepath.FromSlash(file)) || strings.Contains(file, "\\") || len(parts) < 3 ||
+		(parts[1] != "hooks" && parts[1] != "scenarios")) {
+		return "", fmt.Errorf("%w: %q is not inside <skill>/hooks/ or <skill>/scenarios/, nor a hooks config of the root", ErrNotEditable, file)
 	}
 	s.mu.Lock()
 	root := s.root
@@ -175,9 +176,7 @@ func (s *Service) SaveFile(ctx context.Context, file, text, baseHash string) (Sa
 	if err := edit.WriteFileAtomic(p, []byte(text), 0o644); err != nil {
 		return SaveResult{}, fmt.Errorf("save %s: %w", file, err)
 	}
-	if path.Base(file) == "hooks.json" {
-		res.Diagnostics = InspectHooks(file, text).Diagnostics
-	}
+	res.Diagnostics = s.LintFile(ctx, file, text)
 	res.Status, res.Hash = "saved", hashOf([]byte(text))
 	s.mu.Lock()
 	delete(s.drafts, file)

@@ -334,10 +334,14 @@ func (s *Service) DiscardDraft(ctx context.Context, file string) (TraceView, err
 	return s.Trace(), nil
 }
 
-// checkDraftPath accepts only files inside a skill's hooks/ folder: drafts
-// are read like those files and nothing else.
+// checkDraftPath accepts only files inside a skill's hooks/ folder and the
+// root's hook configs (RootConfigs): drafts are read like those files and
+// nothing else.
 func checkDraftPath(file string) error {
 	parts := strings.Split(file, "/")
+	if IsRootConfig(file) {
+		return nil
+	}
 	if !filepath.IsLocal(filepath.FromSlash(file)) || len(parts) < 3 || parts[1] != "hooks" || strings.Contains(file, "\\") {
 		return fmt.Errorf("%w: %q is not a file inside <skill>/hooks/", ErrNotHookFile, file)
 	}
