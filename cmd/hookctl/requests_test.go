@@ -93,3 +93,17 @@ func regexpLine(text, pattern string) bool {
 	}
 	return false
 }
+
+// TestValidateRequestHooks: hookctl validate reports request-hooks.yaml
+// problems with their positions.
+func TestValidateRequestHooks(t *testing.T) {
+	root := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "requests"), root)
+	if err := os.WriteFile(filepath.Join(root, "ops", "hooks", "request-hooks.yaml"), []byte("start:\n  - timeout: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runCLI(t, "validate", root)
+	if code != exitProblems || !strings.Contains(out, "ops/hooks/request-hooks.yaml:2:5: error: start[0] has no command") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
 	"hookstudio/app/prochook"
+	"hookstudio/app/reqhook"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
 )
@@ -66,6 +67,11 @@ func check(ctx context.Context, root string) ([]diag.Diagnostic, error) {
 		return nil, err
 	}
 	ds = append(ds, pds...)
+	rh, err := reqhook.Load(root) // request-hooks.yaml files: read, never run
+	if err != nil {
+		return nil, err
+	}
+	ds = append(ds, rh.Diagnostics...)
 	files, err := scenario.Discover(ctx, root)
 	if err != nil {
 		return nil, err
