@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import * as api from './lib/api';
-import type { Step, StudioState } from './lib/api';
+import type { HookInfo, Step, StudioState } from './lib/api';
 import { breakpointForStep, hasCursor, hasView, initialState, reducer, type Breakpoint } from './debugger/machine';
 import { TopBar, type Theme } from './components/TopBar';
 import { SkillsPanel, DiagnosticList } from './components/SkillsPanel';
@@ -53,6 +53,17 @@ export function App() {
   const [store] = useState(() => new EditorStore(api, (v) => dispatch({ type: 'traceUpdated', view: v })));
   const editorSnap = useEditorSnapshot(store);
   const [editing, setEditing] = useState<string | null>(null);
+  const [openConfig, setOpenConfig] = useState<{ file: string; line?: number } | undefined>(undefined);
+  // an executable hook's "file:line": its skill's editor on that config (a folder hook: the first skill's)
+  const openExecHook = useCallback((h: HookInfo) => {
+    const at = h.source.lastIndexOf(':');
+    const file = at > 0 ? h.source.slice(0, at) : h.source;
+    const line = at > 0 ? Number(h.source.slice(at + 1)) || undefined : undefined;
+    const skill = h.skill || studio?.skills[0]?.name;
+    if (!skill) return;
+    setOpenConfig({ file, line });
+    setEditing(skill);
+  }, [studio]);
   const [newHookRequest, setNewHookRequest] = useState(0);
   useEditorKeys(store, editing !== null);
   useEffect(() => () => store.dispose(), [store]);
@@ -204,12 +215,12 @@ export function App() {
       <div className={cx('main', editing && 'editing')}>
         {editing ? (
           <Suspense fallback={<aside className="editor"><div className="empty-state">Loading the editor…</div></aside>}>
-            <EditorPanel key={editing} store={store} skill={editing} state={studio} view={view} onClose={() => setEditing(null)} newHookRequest={newHookRequest} />
+            <EditorPanel key={editing} store={store} skill={editing} state={studio} view={view} onClose={() => { setEditing(null); setOpenConfig(undefined); }} newHookRequest={newHookRequest} openConfig={openConfig} />
           </Suspense>
         ) : (
           <SkillsPanel
             state={studio} breakpoints={dbg.breakpoints} onToggleSkill={toggleSkill} onToggleHookBreakpoint={(id) => toggleBp({ kind: 'hook', key: id })}
-            execNotRun={view?.exec?.not_run} onToggleExecBreakpoint={(key) => toggleBp({ kind: 'exec', key })}
+            execNotRun={view?.exec?.not_run} onToggleExecBreakpoint={(key) => toggleBp({ kind: 'exec', key })} onOpenExecHook={openExecHook}
             onEditSkill={setEditing} onNewHook={newHook} onNewSkill={createSkill} onImport={importSkills} drafts={[...(studio?.drafts ?? []), ...editorSnap.order.filter((f) => isDirty(editorSnap.files[f]))]}
           />
         )}

@@ -37,6 +37,8 @@ interface Props {
   /** executable hooks: why they did not run in the simulation shown ("folder not trusted"), and their breakpoints */
   execNotRun?: string;
   onToggleExecBreakpoint?: (key: string) => void;
+  /** open an executable hook's config at its line in the editor */
+  onOpenExecHook?: (h: HookInfo) => void;
 }
 
 function NewSkill({ onCreate }: { onCreate: (name: string) => Promise<unknown> }) {
@@ -56,7 +58,7 @@ function NewSkill({ onCreate }: { onCreate: (name: string) => Promise<unknown> }
 
 const NO_EXEC: readonly HookInfo[] = [];
 
-export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBreakpoint, onEditSkill, onNewHook, onNewSkill, onImport, drafts = [], execNotRun, onToggleExecBreakpoint = () => undefined }: Props) {
+export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBreakpoint, onEditSkill, onNewHook, onNewSkill, onImport, drafts = [], execNotRun, onToggleExecBreakpoint = () => undefined, onOpenExecHook }: Props) {
   const execHooks = state?.exec?.hooks ?? NO_EXEC;
   const skillNames = new Set(state?.skills.map((s) => s.name));
   const folderHooks = execHooks.filter((h) => !h.skill || !skillNames.has(h.skill));
@@ -92,7 +94,7 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
         {folderHooks.length > 0 && (
           <section className="skill folder-hooks" data-testid="folder-hooks">
             <div className="skill-head"><span className="skill-name">Folder hooks</span><span className="spacer" /><span className="muted small">{folderHooks.length} executable</span></div>
-            <ExecHooksList hooks={folderHooks} breakpoints={breakpoints} notRun={execNotRun} onToggleBreakpoint={onToggleExecBreakpoint} />
+            <ExecHooksList hooks={folderHooks} breakpoints={breakpoints} notRun={execNotRun} onToggleBreakpoint={onToggleExecBreakpoint} onOpen={onOpenExecHook} />
           </section>
         )}
         {state?.skills.map((s) => {
@@ -151,7 +153,7 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
                   </div>
                 )
               )}
-              <ExecHooksList hooks={skillExec} breakpoints={breakpoints} notRun={execNotRun} onToggleBreakpoint={onToggleExecBreakpoint} />
+              <ExecHooksList hooks={skillExec} breakpoints={breakpoints} notRun={execNotRun} onToggleBreakpoint={onToggleExecBreakpoint} onOpen={onOpenExecHook} />
               <DiagnosticList items={s.diagnostics} />
             </section>
           );

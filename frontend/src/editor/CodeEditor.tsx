@@ -29,7 +29,8 @@ export function toCMDiagnostics(doc: EditorState['doc'], diags: readonly Diagnos
 interface Props {
   value: string;
   onChange: (text: string) => void;
-  language: 'markdown' | 'json';
+  /** text: plain (YAML, scripts) with the lint gutter */
+  language: 'markdown' | 'json' | 'text';
   diagnostics?: readonly Diagnostic[];
   completion?: CompletionSource;
   onFocus?: () => void;
@@ -50,7 +51,7 @@ export function CodeEditor({ value, onChange, language, diagnostics, completion,
       syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
       EditorView.lineWrapping,
       keymap.of([...completionKeymap, ...defaultKeymap, indentWithTab]),
-      language === 'markdown' ? markdown() : [json(), closeBrackets(), lintGutter()],
+      language === 'markdown' ? markdown() : language === 'json' ? [json(), closeBrackets(), lintGutter()] : lintGutter(),
       completion ? autocompletion({ override: [completion] }) : [],
       placeholder ? cmPlaceholder(placeholder) : [],
       EditorView.contentAttributes.of({ 'aria-label': label }),

@@ -13,6 +13,8 @@ import { ConflictPanel, MergeConflicts } from './ConflictPanel';
 import { addHook, typeText } from './history';
 import { schemaCompletion, schemaInfo } from './schemaCompletion';
 import { isDirty, isHooksFile, short, type EditorStore } from './store';
+import { ConfigPane } from './ConfigPane';
+import { configApi, configKind, type HookFile } from '../lib/api/configs';
 
 export { useEditorSnapshot };
 
@@ -64,15 +66,27 @@ interface Props {
   onClose: () => void;
   /** changes (non-zero) when the skills panel asks for a new hook */
   newHookRequest?: number;
+  /** open a hook config or script (a command/process hook's "file:line") */
+  openConfig?: { file: string; line?: number };
 }
 
-export function EditorPanel({ store, skill, state, view, onClose, newHookRequest }: Props) {
+export function EditorPanel({ store, skill, state, view, onClose, newHookRequest, openConfig }: Props) {
   const snap = useEditorSnapshot(store);
   const file = hooksPath(skill);
   const [mode, setMode] = useState<'form' | 'raw'>('form');
   const [selected, setSelected] = useState(0);
   const [schema, setSchema] = useState<ReturnType<typeof schemaInfo> | null>(null);
   const sk = state?.skills.find((s) => s.name === skill);
+  // a hook config or script shown instead of hooks.json (ConfigPane)
+  const [config, setConfig] = useState<{ file: string; line?: number } | null>(openConfig ?? null);
+  const [configs, setConfigs] = useState<HookFile[]>([]);
+  useEffect(() => { if (openConfig) setConfig(openConfig); }, [openConfig]);
+  useEffect(() => {
+    let alive = true;
+    configApi.hookFiles(skill).then((fs) => { if (alive) setConfigs(fs.filter((f) => f.kind !== 'hooks-json' && f.kind !== 'prompt')); }).catch(() => { /* no list */ });
+    return () => { alive = false; };
+  }, [skill, state]);
+  const configChoices = [...configs.map((c) => c.file), ...(configs.some((c) => c.file === `${skill}/hooks/hooks.yaml`) ? [] : [`${skill}/hooks/hooks.yaml`])];
 
   useEffect(() => { store.open(file).catch((e) => store.toast(String(e), 'err')); }, [store, file]);
   useEffect(() => {
@@ -148,16 +162,20 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
           const o = snap.files[f]!;
           return (
             <button key={f} type="button" className={cx('file-tab', f === snap.current && 'active', isDirty(o) && 'dirty', o.conflict && 'conflicted')}
-              onClick={() => { store.setCurrent(f); if (isHooksFile(f)) setMode('form'); else { const i = parsed?.entries.findIndex((e) => promptPath(skill, e.file) === f) ?? -1; if (i >= 0) { setSelected(i); setMode('form'); } } }}
+              onClick={() => { store.setCurrent(f); if (configKind(f) !== 'prompt' && !isHooksFile(f)) { setConfig({ file: f }); return; } setConfig(null); if (isHooksFile(f)) setMode('form'); else { const i = parsed?.entries.findIndex((e) => promptPath(skill, e.file) === f) ?? -1; if (i >= 0) { setSelected(i); setMode('form'); } } }}
               title={isDirty(o) ? `${f} — unsaved` : f} data-testid={`tab-${short(f)}`}>
               {isDirty(o) && <span className="dot" aria-label="unsaved">●</span>}{short(f)}
             </button>
           );
         })}
         <span className="spacer" />
+        <select className="input sm config-pick" aria-label="Hook configs and scripts" value={config?.file ?? ''} onChange={(e) => setConfig(e.currentTarget.value ? { file: e.currentTarget.value } : null)}>
+          <option value="">hooks.json</option>
+          {configChoices.map((c) => <option key={c} value={c}>{c.startsWith(`${skill}/`) ? c.slice(skill.length + 1) : c}{configs.some((x) => x.file === c) ? '' : ' (new)'}</option>)}
+        </select>
         <div className="seg" role="group" aria-label="hooks.json view">
-          <button type="button" className={cx('segbtn', mode === 'form' && 'on')} aria-pressed={mode === 'form'} onClick={() => setMode('form')}>Form</button>
-          <button type="button" className={cx('segbtn', mode === 'raw' && 'on')} aria-pressed={mode === 'raw'} onClick={() => { setMode('raw'); store.setCurrent(file); }}>Raw JSON</button>
+          <button type="button" className={cx('segbtn', !config && mode === 'form' && 'on')} aria-pressed={!config && mode === 'form'} onClick={() => { setConfig(null); setMode('form'); }}>Form</button>
+          <button type="button" className={cx('segbtn', !config && mode === 'raw' && 'on')} aria-pressed={!config && mode === 'raw'} onClick={() => { setConfig(null); setMode('raw'); store.setCurrent(file); }}>Raw JSON</button>
         </div>
       </nav>
       <div className="editor-body">
@@ -165,7 +183,9 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
         {skillFiles.map((f) => snap.files[f]!).filter((f) => f.mergeConflicts).map((f) => (
           <MergeConflicts key={f.file} items={f.mergeConflicts!} onDismiss={() => store.dismissMergeConflicts(f.file)} />
         ))}
-        {!hf ? (
+        {config ? (
+          <ConfigPane key={config.file} store={store} file={config.file} line={config.line} />
+        ) : !hf ? (
           <div className="empty-state">Opening {file}…</div>
         ) : mode === 'raw' ? (
           <div className="raw-view">

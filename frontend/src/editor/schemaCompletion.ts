@@ -70,3 +70,63 @@ export function schemaCompletion(info: SchemaInfo): CompletionSource {
     };
   };
 }
+
+// ---- hooks.yaml (jcli command hooks): events at the top level, hook and filter fields below ----
+
+export interface YamlSchemaInfo {
+  events: Record<string, Prop>;
+  hook: Record<string, Prop>;
+  filter: Record<string, Prop>;
+}
+
+export function yamlSchemaInfo(text: string): YamlSchemaInfo {
+  const s = JSON.parse(text) as Schema;
+  const events = Object.fromEntries(Object.entries(s.properties ?? {}).filter(([k]) => k !== '$schema'));
+  return { events, hook: s.$defs?.hook?.properties ?? {}, filter: s.$defs?.filter?.properties ?? {} };
+}
+
+/** The parent key of the line at `lineNo` (1-based) for an entry indented `indent`: the nearest line above with less indent. */
+function yamlParent(doc: CompletionContext['state']['doc'], lineNo: number, indent: number): { key: string; indent: number } | null {
+  for (let n = lineNo - 1; n >= 1; n--) {
+    const t = doc.line(n).text;
+    if (!t.trim() || t.trim().startsWith('#')) continue;
+    const ind = t.length - t.trimStart().length;
+    if (ind < indent) {
+      const m = /^\s*(?:-\s+)?([\w$-]+)\s*:/.exec(t);
+      // "- name: x" at a lower indent: we are a sibling field of that hook's first key
+      if (/^\s*-\s/.test(t) && ind + 2 <= indent) return { key: '-', indent: ind };
+      return m ? { key: m[1]!, indent: ind } : null;
+    }
+  }
+  return null;
+}
+
+export function yamlCompletion(info: YamlSchemaInfo): CompletionSource {
+  return (ctx: CompletionContext): CompletionResult | null => {
+    const line = ctx.state.doc.lineAt(ctx.pos);
+    const before = line.text.slice(0, ctx.pos - line.from);
+    const indent = before.length - before.trimStart().length;
+    // a value: "key: par|"
+    const val = /^\s*(?:-\s+)?([\w-]+):\s+([\w-]*)$/.exec(before);
+    if (val) {
+      const p = info.hook[val[1]!];
+      const opts = p ? values(p) : [];
+      if (!opts.length) return null;
+      return { from: ctx.pos - val[2]!.length, options: opts.map((v) => ({ label: String(v), type: 'enum', info: p?.description })), validFor: /^[\w-]*$/ };
+    }
+    const key = /^(\s*)(-\s+)?([\w$-]*)$/.exec(before);
+    if (!key || (!ctx.explicit && key[3] === '')) return null;
+    const from = ctx.pos - key[3]!.length;
+    const opts = (props: Record<string, Prop>) => ({
+      from,
+      options: Object.entries(props).map(([k, p]) => ({ label: k, apply: `${k}: `, type: 'property', info: p.description })),
+      validFor: /^[\w$-]*$/,
+    });
+    if (indent === 0 && !key[2]) return opts(info.events);
+    const col = indent + (key[2]?.length ?? 0);
+    const parent = yamlParent(ctx.state.doc, line.number, key[2] ? indent : col);
+    if (parent?.key === 'filter') return opts(info.filter);
+    if (key[2] || parent?.key === '-' || (parent && parent.key in info.events)) return opts(info.hook);
+    return null;
+  };
+}

@@ -10,9 +10,11 @@ interface Props {
   breakpoints: readonly BreakpointId[];
   notRun?: string;
   onToggleBreakpoint: (key: string) => void;
+  /** open the hook's config at its line (Source "file:line") in the editor */
+  onOpen?: (h: HookInfo) => void;
 }
 
-export function ExecHooksList({ hooks, breakpoints, notRun, onToggleBreakpoint }: Props) {
+export function ExecHooksList({ hooks, breakpoints, notRun, onToggleBreakpoint, onOpen }: Props) {
   if (hooks.length === 0) return null;
   return (
     <ul className="hooks-list exec-hooks" aria-label="Executable hooks">
@@ -25,7 +27,9 @@ export function ExecHooksList({ hooks, breakpoints, notRun, onToggleBreakpoint }
               <span />
             </button>
             <SystemBadge system={h.system} />
-            <span className="hook-name">{h.hook}</span>
+            {onOpen ? (
+              <button type="button" className="linkbtn hook-name" title={`Edit ${h.source}`} onClick={() => onOpen(h)}>{h.hook}</button>
+            ) : <span className="hook-name">{h.hook}</span>}
             <span className="spacer" />
             <span className="filter exec-event">{h.event}</span>
             {notRun && <span className="badge badge-notrun">not run</span>}

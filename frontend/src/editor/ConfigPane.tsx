@@ -1,0 +1,79 @@
+// One hook config or script in the editor, beside hooks.json: hooks.yaml (form or raw, with the
+// schema's completion), picoclaw.json, request-hooks.yaml, the root's configs and the scripts in
+// hooks/. The raw text is linted as you type by the backend's validators (LintFile); every edit is
+// a draft the simulation picks up, saved with Ctrl+S like any open file.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { Diagnostic } from '../lib/api';
+import { configApi, configKind, type ConfigApi } from '../lib/api/configs';
+import { cx } from '../components/util';
+import { CodeEditor } from './CodeEditor';
+import { CommandHookForm } from './CommandHookForm';
+import { FieldDiags } from './HookForm';
+import { typeText } from './history';
+import { yamlCompletion, yamlSchemaInfo } from './schemaCompletion';
+import { isDirty, short, type EditorStore } from './store';
+import { useEditorSnapshot } from './useEditorSnapshot';
+
+export const LINT_MS = 250;
+
+interface Props {
+  store: EditorStore;
+  file: string;
+  /** the line to show (a hook's "file:line") */
+  line?: number;
+  api?: ConfigApi;
+}
+
+export function ConfigPane({ store, file, line, api = configApi }: Props) {
+  const snap = useEditorSnapshot(store);
+  const kind = configKind(file);
+  const [mode, setMode] = useState<'form' | 'raw'>(kind === 'hooks-yaml' ? 'form' : 'raw');
+  const [diags, setDiags] = useState<Diagnostic[]>([]);
+  const [schema, setSchema] = useState<string | null>(null);
+  const f = snap.files[file];
+
+  useEffect(() => { store.open(file).catch((e) => store.toast(String(e), 'err')); }, [store, file]);
+  useEffect(() => {
+    if (f?.text === undefined) return;
+    let alive = true;
+    const t = setTimeout(() => { api.lintFile(file, f.text).then((d) => { if (alive) setDiags(d); }).catch(() => { /* lint is a help, not a must */ }); }, LINT_MS);
+    return () => { alive = false; clearTimeout(t); };
+  }, [api, file, f?.text]);
+  useEffect(() => {
+    if (kind !== 'hooks-yaml') return;
+    let alive = true;
+    api.configSchema(kind).then((s) => { if (alive) setSchema(s); }).catch(() => { /* no completion */ });
+    return () => { alive = false; };
+  }, [api, kind]);
+  const completion = useMemo(() => (schema ? yamlCompletion(yamlSchemaInfo(schema)) : undefined), [schema]);
+  const onChange = useCallback((text: string) => { store.run(typeText, { text }, file).catch(() => {}); }, [store, file]);
+  const onFocus = useCallback(() => store.setCurrent(file), [store, file]);
+
+  return (
+    <section className="config-pane" aria-label={`Config ${file}`} data-testid="config-pane">
+      <div className="prompt-head">
+        <span className={cx('fname', isDirty(f) && 'dirty')} title={file}>{file.startsWith('.') ? file : short(file)}</span>
+        {isDirty(f) && <span className="badge badge-unsaved">unsaved</span>}
+        {f && !f.exists && <span className="badge badge-new">new file</span>}
+        <span className="spacer" />
+        {kind === 'hooks-yaml' && (
+          <div className="seg" role="group" aria-label="hooks.yaml view">
+            <button type="button" className={cx('segbtn', mode === 'form' && 'on')} aria-pressed={mode === 'form'} onClick={() => setMode('form')}>Form</button>
+            <button type="button" className={cx('segbtn', mode === 'raw' && 'on')} aria-pressed={mode === 'raw'} onClick={() => setMode('raw')}>Raw YAML</button>
+          </div>
+        )}
+      </div>
+      {!f ? (
+        <div className="empty-state">Opening {file}…</div>
+      ) : mode === 'form' && kind === 'hooks-yaml' ? (
+        <div className="form-view" onFocus={onFocus}><CommandHookForm store={store} file={file} api={api} line={line} onRaw={() => setMode('raw')} /></div>
+      ) : (
+        <div className="raw-view">
+          <CodeEditor value={f.text} onChange={onChange} onFocus={onFocus} language={kind === 'picoclaw' ? 'json' : 'text'} label={file}
+            diagnostics={diags} completion={completion} testid="config-editor" />
+          <FieldDiags items={diags} />
+        </div>
+      )}
+    </section>
+  );
+}

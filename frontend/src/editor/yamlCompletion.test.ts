@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { EditorState } from '@codemirror/state';
+import { CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { yamlCompletion, yamlSchemaInfo } from './schemaCompletion';
+
+// the schema the backend embeds (schema/hooks-yaml.schema.json), so completion follows it
+const schema = readFileSync(resolve(process.cwd(), '../schema/hooks-yaml.schema.json'), 'utf8');
+const source = yamlCompletion(yamlSchemaInfo(schema));
+function complete(doc: string, explicit = true): CompletionResult | null {
+  const pos = doc.indexOf('|');
+  const state = EditorState.create({ doc: doc.replace('|', '') });
+  return source(new CompletionContext(state, pos, explicit)) as CompletionResult | null;
+}
+const labels = (r: CompletionResult | null) => r?.options.map((o) => o.label) ?? [];
+
+describe('schema completion for hooks.yaml', () => {
+  it('offers the events at the top level', () => {
+    const l = labels(complete('pre_t|'));
+    expect(l).toContain('pre_tool_execution');
+    expect(l).toContain('session_start');
+    expect(l).not.toContain('$schema');
+  });
+  it('offers hook fields in a list entry and below its first key', () => {
+    expect(labels(complete('stop:\n  - |'))).toEqual(['name', 'type', 'command', 'prompt', 'model', 'timeout', 'on_error', 'filter']);
+    expect(labels(complete('stop:\n  - name: a\n    ti|'))).toContain('timeout');
+  });
+  it('offers filter fields under filter:', () => {
+    expect(labels(complete('stop:\n  - command: x\n    filter:\n      |'))).toEqual(['tool_name', 'tool_matcher', 'model_prefix']);
+  });
+  it('offers enum values for type and on_error', () => {
+    expect(labels(complete('stop:\n  - type: |'))).toEqual(['bash', 'llm']);
+    expect(labels(complete('stop:\n  - command: x\n    on_error: s|'))).toEqual(['skip', 'abort']);
+    expect(complete('stop:\n  - command: ech|')).toBeNull();
+  });
+  it('stays quiet on an empty line unless asked', () => {
+    expect(complete('|', false)).toBeNull();
+  });
+});

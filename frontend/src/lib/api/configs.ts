@@ -1,0 +1,58 @@
+// Hook configs besides hooks.json (issues 9 and 10): jcli's hooks.yaml, PicoClaw's picoclaw.json,
+// request-hooks.yaml, the root's .jcli/.picoclaw/.hookstudio files and hook scripts. Lint with the
+// backend's validators, list a skill's hooks/ folder, and the hooks.yaml form's parse and edit.
+import { binding } from './wails';
+import type { Diagnostic } from './types';
+
+export type ConfigKind = 'hooks-json' | 'hooks-yaml' | 'picoclaw' | 'request-hooks' | 'prompt' | 'scenario' | 'text';
+export interface HookFile { file: string; kind: ConfigKind; exists: boolean }
+
+/** hookstudio/app/edit.CommandHook: one hook of a hooks.yaml as written. */
+export interface CommandHook { index: number; line: number; fields: Record<string, string>; filter: Record<string, string>; unknown: string[] }
+export interface CommandEvent { event: string; line: number; hooks: CommandHook[] }
+export interface CommandHooksEdit { text: string; editable: boolean; error?: string; events: CommandEvent[]; diagnostics: Diagnostic[] }
+export type CommandHookOp =
+  | { kind: 'set'; event: string; index: number; key: string; value: string; delete?: boolean }
+  | { kind: 'add'; event: string; fields: Record<string, string> }
+  | { kind: 'delete'; event: string; index: number }
+  | { kind: 'move'; event: string; index: number; to: number };
+
+interface ConfigBinding {
+  LintFile?(file: string, text: string): Promise<Diagnostic[]>;
+  HookFiles?(skill: string): Promise<HookFile[]>;
+  InspectCommandHooks?(file: string, text: string): Promise<CommandHooksEdit>;
+  EditCommandHooks?(file: string, text: string, op: CommandHookOp): Promise<CommandHooksEdit>;
+  ConfigSchema?(kind: string): Promise<string>;
+}
+
+/** The calls the config editor makes; components take it as a prop so tests can fake it. */
+export interface ConfigApi {
+  lintFile(file: string, text: string): Promise<Diagnostic[]>;
+  hookFiles(skill: string): Promise<HookFile[]>;
+  inspectCommandHooks(file: string, text: string): Promise<CommandHooksEdit>;
+  editCommandHooks(file: string, text: string, op: CommandHookOp): Promise<CommandHooksEdit>;
+  configSchema(kind: string): Promise<string>;
+}
+
+const b = (): ConfigBinding | undefined => binding() as ConfigBinding | undefined;
+const missing = (name: string) => Promise.reject(`the backend has no ${name} yet (update Hook Studio)`);
+
+/** The kind of a root-relative file, as the backend's studio.ConfigKind. */
+export function configKind(file: string): ConfigKind {
+  if (file === '.jcli/hooks.yaml' || file.endsWith('/hooks/hooks.yaml')) return 'hooks-yaml';
+  if (file === '.picoclaw/hooks.json' || file.endsWith('/hooks/picoclaw.json')) return 'picoclaw';
+  if (file === '.hookstudio/request-hooks.yaml' || file.endsWith('/hooks/request-hooks.yaml')) return 'request-hooks';
+  if (file.endsWith('/hooks.json')) return 'hooks-json';
+  if (file.includes('/scenarios/')) return 'scenario';
+  if (file.endsWith('.md')) return 'prompt';
+  return 'text';
+}
+
+export const configApi: ConfigApi = {
+  // without the backend (vite dev, tests) there is nothing to lint and no folder to list
+  lintFile: (file, text) => (b()?.LintFile ? b()!.LintFile!(file, text) : Promise.resolve([])),
+  hookFiles: (skill) => (b()?.HookFiles ? b()!.HookFiles!(skill) : Promise.resolve([])),
+  inspectCommandHooks: (file, text) => (b()?.InspectCommandHooks ? b()!.InspectCommandHooks!(file, text) : missing('InspectCommandHooks')),
+  editCommandHooks: (file, text, op) => (b()?.EditCommandHooks ? b()!.EditCommandHooks!(file, text, op) : missing('EditCommandHooks')),
+  configSchema: (kind) => (b()?.ConfigSchema ? b()!.ConfigSchema!(kind) : missing('ConfigSchema')),
+};
