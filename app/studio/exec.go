@@ -13,6 +13,7 @@ import (
 
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/events"
 	"hookstudio/app/expect"
 	"hookstudio/app/history"
 	"hookstudio/app/llm"
@@ -452,7 +453,11 @@ func (s *Service) execute(ctx context.Context, job simJob) (*engine.Trace, []eng
 		handlers[i] = tracked{h: h, k: k}
 	}
 	cfg.Handlers = handlers
-	tr, _ := engine.Run(ctx, job.sc, enabledHooks{job.set, job.req.Disabled}, cfg)
+	// The scenario's approvals and budget, answered by its script as
+	// hookctl test does; the monitor goes last, untracked (it only watches).
+	mon := events.AttachHeadless(&cfg, job.sc, s.cfg.Tokens)
+	tr, runErr := engine.Run(ctx, job.sc, enabledHooks{job.set, job.req.Disabled}, cfg)
+	mon.Finish(tr, runErr)
 	metrics := set.Metrics()
 	if err := set.Close(); err != nil && tr != nil && tr.Error == "" {
 		tr.Error = fmt.Sprintf("closing the hooks: %v", err)

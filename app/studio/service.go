@@ -18,6 +18,7 @@ import (
 
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/events"
 	"hookstudio/app/expect"
 	"hookstudio/app/history"
 	"hookstudio/app/llm"
@@ -466,7 +467,12 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 	default:
 		sc := s.scenarios[i].sc
 		started := time.Now()
-		tr, _ := engine.Run(ctx, sc, enabledHooks{s.set, s.disabled}, engine.Config{Model: llm.NewMock(sc)})
+		// Prompt hooks only, with the scenario's scripted approvals and
+		// budget (they start nothing, so they need no trust).
+		cfg := engine.Config{Model: llm.NewMock(sc)}
+		mon := events.AttachHeadless(&cfg, sc, s.cfg.Tokens)
+		tr, runErr := engine.Run(ctx, sc, enabledHooks{s.set, s.disabled}, cfg)
+		mon.Finish(tr, runErr)
 		v = buildView(tr, s.selected, s.cfg.Tokens)
 		v.Expectations = expect.Evaluate(sc, tr, s.cfg.Tokens)
 		if len(s.drafts) == 0 {

@@ -199,14 +199,9 @@ func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *t
 	withRequestHooks(hooks, &cfg, "mock") // request hooks, innermost (requests.go)
 	// The scenario's approval policy (scripted decisions) and budget, as
 	// simulate runs them; the events themselves are not printed.
-	eo := events.Options{Stream: events.NewStream(events.StreamOptions{})}.ForScenario(sc)
-	if sc.Budget != nil {
-		eo.Tokens = tc
-	}
-	mon := events.Attach(&cfg, eo)
+	mon := events.AttachHeadless(&cfg, sc, tc)
 	tr, runErr := engine.Run(ctx, sc, set, cfg)
 	mon.Finish(tr, runErr)
-	eo.Stream.Close()
 	if err := hooks.Close(); err != nil {
 		rep.Error = err.Error()
 	}
