@@ -43,8 +43,13 @@ func main() {
 	if err != nil {
 		log.Printf("hook studio: %v", err)
 	}
+	// The settings' user-level hooks.yaml; a damaged setting is reported and left empty.
+	userHooks, err := studio.LoadUserHooks(dataDir)
+	if err != nil {
+		log.Printf("hook studio: %v", err)
+	}
 	cfg := studio.Config{DataDir: dataDir, Examples: examples.FS, Tokens: counter, Emit: emitter.Emit,
-		ExecHooks: studio.HooksetsLoader(counter, studio.WithRequestPolicy(reqPolicy))}
+		ExecHooks: studio.HooksetsLoader(counter, studio.WithRequestPolicy(reqPolicy), studio.WithUserHooks(userHooks))}
 	// The app works without its history: a database that cannot be opened
 	// at all is reported and left alone.
 	store, err := history.Open(context.Background(), history.DefaultPath(dataDir))
@@ -62,6 +67,7 @@ func main() {
 		svc.Notify(store.Recovered.Message())
 	}
 	studioBinding := bind.NewStudio(svc)
+	bind.UseUserHooks(studioBinding, userHooks)
 	historyBinding := bind.NewHistory(store, counter)
 	var eventSource bind.EventSource // stored runs' events; none without a history
 	if store != nil {

@@ -30,8 +30,9 @@ type Window interface {
 // Studio is bound as window.go.bind.Studio. Every method is a thin call
 // into the studio service.
 type Studio struct {
-	svc *studio.Service
-	win Window
+	svc  *studio.Service
+	win  Window
+	user *studio.UserHooksSetting // the settings' user-level hooks.yaml (nil: none)
 
 	mu  sync.Mutex
 	ctx context.Context // the app's lifetime, from Startup
@@ -39,6 +40,10 @@ type Studio struct {
 
 // NewStudio binds svc; win is set at Startup, when the window exists.
 func NewStudio(svc *studio.Service) *Studio { return &Studio{svc: svc, ctx: context.Background()} }
+
+// UseUserHooks gives s the user-level hooks setting the loader reads. A
+// function, not a method, so that Wails does not offer it to the frontend.
+func UseUserHooks(s *Studio, u *studio.UserHooksSetting) { s.user = u }
 
 // Start starts the service with the app's context and the window. It is a
 // function, not a method, so that Wails does not offer it to the frontend.
@@ -257,6 +262,22 @@ func (s *Studio) ConfigSchema(kind string) (string, error) {
 		return schema.RequestHooks, nil
 	}
 	return "", fmt.Errorf("no schema for %q", kind)
+}
+
+// UserHooksFile is the settings' user-level jcli hooks.yaml ("" none).
+func (s *Studio) UserHooksFile() (string, error) { return s.user.Get(), nil }
+
+// SetUserHooksFile changes the user-level hooks.yaml ("" none) and
+// re-reads the folder: its commands join the trust prompt.
+func (s *Studio) SetUserHooksFile(file string) (studio.State, error) {
+	if s.user == nil {
+		return s.svc.State(), fmt.Errorf("this build has no user hooks setting")
+	}
+	if err := s.user.Set(file); err != nil {
+		return s.svc.State(), err
+	}
+	s.svc.Reload(s.context())
+	return s.svc.State(), nil
 }
 
 // LintFile validates a hook file's text (hooks.json, hooks.yaml,

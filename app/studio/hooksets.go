@@ -21,18 +21,19 @@ import (
 func HooksetsLoader(counter reqhook.TokenCounter, opts ...LoaderOption) ExecLoader {
 	cache := cmdhook.NewCache()
 	return func(_ context.Context, req ExecRequest) (ExecSet, error) {
-		set, err := hooksets.Load(req.Root, hooksets.Options{Drafts: req.Drafts, Scenario: withoutSkills(req.Scenario, req.Skills, req.Disabled),
-			Cache: cache, Trusted: req.Trusted})
+		hs := hooksetsSet{counter: counter}
+		for _, o := range opts {
+			o(&hs)
+		}
+		set, err := hooksets.Load(req.Root, hooksets.Options{UserFile: hs.user.Get(), Drafts: req.Drafts,
+			Scenario: withoutSkills(req.Scenario, req.Skills, req.Disabled), Cache: cache, Trusted: req.Trusted})
 		if set == nil {
 			return nil, err
 		}
 		if !req.Trusted && errors.Is(err, hooksets.ErrNotTrusted) {
 			err = nil // parsing for the trust prompt: that is the point
 		}
-		hs := hooksetsSet{set: set, counter: counter}
-		for _, o := range opts {
-			o(&hs)
-		}
+		hs.set = set
 		return hs, err
 	}
 }
@@ -41,6 +42,7 @@ type hooksetsSet struct {
 	set     *hooksets.Set
 	counter reqhook.TokenCounter
 	policy  *RequestPolicySetting // the settings' request policy (reqpolicy.go)
+	user    *UserHooksSetting     // the settings' user-level hooks.yaml (userhooks.go)
 }
 
 func (h hooksetsSet) Handlers() []engine.Handler     { return h.set.Handlers() }
