@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import * as run from '../lib/api/run';
 import type { ConnectionResult, Profile, ProfileInfo, Provider } from '../lib/api/run';
 import { PolicySettings } from '../requests/PolicySettings';
+import { UserHooksSettings } from '../editor/UserHooksSettings';
 
 const KEY_LABELS: Record<run.KeySource, string> = { keyring: 'key in OS keyring', env: 'key from environment', none: 'no key' };
 const ENV_OF: Record<Provider, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
@@ -174,6 +175,7 @@ export function SettingsDialog({ onClose, onChanged }: Props) {
           </div>
         )}
         <PolicySettings />
+        <UserHooksSettings />
       </div>
     </div>
   );

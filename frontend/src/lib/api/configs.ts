@@ -23,6 +23,8 @@ interface ConfigBinding {
   InspectCommandHooks?(file: string, text: string): Promise<CommandHooksEdit>;
   EditCommandHooks?(file: string, text: string, op: CommandHookOp): Promise<CommandHooksEdit>;
   ConfigSchema?(kind: string): Promise<string>;
+  UserHooksFile?(): Promise<string>;
+  SetUserHooksFile?(file: string): Promise<unknown>;
 }
 
 /** The calls the config editor makes; components take it as a prop so tests can fake it. */
@@ -56,3 +58,14 @@ export const configApi: ConfigApi = {
   editCommandHooks: (file, text, op) => (b()?.EditCommandHooks ? b()!.EditCommandHooks!(file, text, op) : missing('EditCommandHooks')),
   configSchema: (kind) => (b()?.ConfigSchema ? b()!.ConfigSchema!(kind) : missing('ConfigSchema')),
 };
+
+/** The settings' user-level jcli hooks.yaml ("" none); null without the app (nothing to set). */
+export function userHooksFile(): Promise<string | null> {
+  const f = b()?.UserHooksFile;
+  return f ? f.call(b()) : Promise.resolve(null);
+}
+/** Change the user-level hooks.yaml ("" none): an absolute path; the folder is re-read. */
+export function setUserHooksFile(file: string): Promise<unknown> {
+  const f = b()?.SetUserHooksFile;
+  return f ? f.call(b(), file) : missing('SetUserHooksFile');
+}
