@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
 	"hookstudio/app/events"
@@ -58,6 +59,19 @@ type ExecRequest struct {
 	// Trusted says the hooks may run; without it a loader only parses
 	// (Handlers may be empty) and must not fail for lack of trust.
 	Trusted bool
+	// Completer answers llm command hooks in a real run (the profile's
+	// model); nil: the scenario's hook_answers, as the mock run has it.
+	Completer cmdhook.Completer
+	// Fresh runs every hook: no result of an earlier (mock) run is reused.
+	Fresh bool
+}
+
+// cache is the loader's result cache unless req must run every hook.
+func (req ExecRequest) cache(c *cmdhook.Cache) *cmdhook.Cache {
+	if req.Fresh {
+		return nil
+	}
+	return c
 }
 
 // ExecLoader loads the executable hooks of a folder. A loader keeps what

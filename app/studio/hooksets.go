@@ -26,7 +26,7 @@ func HooksetsLoader(counter reqhook.TokenCounter, opts ...LoaderOption) ExecLoad
 			o(&hs)
 		}
 		set, err := hooksets.Load(req.Root, hooksets.Options{UserFile: hs.user.Get(), Drafts: req.Drafts,
-			Scenario: withoutSkills(req.Scenario, req.Skills, req.Disabled), Cache: cache, Trusted: req.Trusted})
+			Scenario: withoutSkills(req.Scenario, req.Skills, req.Disabled), Cache: req.cache(cache), Trusted: req.Trusted, Completer: req.Completer})
 		if set == nil {
 			return nil, err
 		}

@@ -12,9 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"hookstudio/app/cmdhook"
 	"hookstudio/app/edit"
 	"hookstudio/app/engine"
 	"hookstudio/app/history"
+	"hookstudio/app/hooksets"
 	"hookstudio/app/llm"
 	"hookstudio/app/profiles"
 	"hookstudio/app/scenario"
@@ -122,11 +124,21 @@ func (s *Service) StartRun(opts RunOptions) error {
 	if base == nil {
 		base = context.Background()
 	}
+	backend := string(p.Provider) + ":" + p.Name
+	set, exec, hookModel, err := s.realExecLocked(base, i)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(base)
 	r := &realRun{cancel: cancel, done: make(chan struct{}), resume: make(chan bool), answers: make(chan string), sc: &sc, file: s.selected}
 	s.run = r
 	hooks := enabledHooks{s.set, maps.Clone(s.disabled)}
 	step := opts.Step
+	view := func(t *engine.Trace) TraceView {
+		v := buildView(t, r.file, s.cfg.Tokens)
+		v.Exec = exec
+		return v
+	}
 	cfg := engine.Config{
 		Model:     model,
 		MaxRounds: cmpOr(opts.MaxRounds, 20),
@@ -158,25 +170,48 @@ func (s *Service) StartRun(opts RunOptions) error {
 		},
 		OnStream: func(c int, text string) { s.cfg.Emit(EventRunDelta, RunDelta{Call: c, Text: text}) },
 		// An empty answer is marked on its call before the view is sent.
-		AfterCall: llm.MarkWarnings(func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, buildView(t, r.file, s.cfg.Tokens)) }),
+		AfterCall: llm.MarkWarnings(func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, view(t)) }),
+	}
+	if set != nil {
+		// as hookctl simulate --trust --provider: the hooks' handlers,
+		// request hooks innermost around the real model, and llm command
+		// hooks asking the model through them
+		cfg.Handlers = set.Handlers()
+		if p, ok := set.(interface {
+			PrepareRun(*engine.Config, string)
+		}); ok {
+			p.PrepareRun(&cfg, backend)
+		}
+		hookModel.Model = cfg.Model
 	}
 	started, root := time.Now(), s.root
 	w := s.watchRun(&cfg, &sc) // approvals.go: the event stream, control, approvals, budget
 	ctx = w.context(ctx)
+	s.workers.Add(1) // Close waits for the run and its hooks to end
 	go func() {
+		defer s.workers.Done()
 		defer close(r.done)
 		defer cancel()
 		tr, runErr := engine.Run(ctx, r.sc, hooks, cfg)
+		if set != nil {
+			// Close kills whatever the hooks still run: a cancelled run
+			// leaves no process behind.
+			exec.Metrics = nonNil(set.Metrics())
+			if err := set.Close(); err != nil && tr.Error == "" {
+				tr.Error = fmt.Sprintf("closing the hooks: %v", err)
+			}
+			exec.DurationMS = float64(time.Since(started).Microseconds()) / 1000
+		}
 		w.finish(tr, runErr)
 		r.trace = tr
-		end := RunEnded{Status: string(tr.Status), View: buildView(tr, r.file, s.cfg.Tokens)}
+		end := RunEnded{Status: string(tr.Status), View: view(tr)}
 		if runErr != nil {
 			end.Error = runErr.Error()
 		}
 		if s.cfg.History != nil {
 			data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(r.file)))
 			id, err := s.cfg.History.SaveRun(context.WithoutCancel(ctx), history.RunInput{Trace: tr, ScenarioFile: r.file, ScenarioData: data,
-				Backend: string(p.Provider) + ":" + p.Name, Source: history.SourceApp, Started: started, Ended: time.Now(), Tokens: s.cfg.Tokens})
+				Backend: backend, Source: history.SourceApp, Started: started, Ended: time.Now(), Tokens: s.cfg.Tokens})
 			if err == nil {
 				end.RunID = int64(id)
 				w.save(context.WithoutCancel(ctx), s.cfg.History, id)
@@ -189,6 +224,34 @@ func (s *Service) StartRun(opts RunOptions) error {
 		s.cfg.Emit(EventRunEnded, end)
 	}()
 	return nil
+}
+
+// realExecLocked loads the folder's executable hooks for a real run of
+// scenario i when the live simulation may run them (the same trust and
+// fingerprint: runnableLocked), with hookModel to answer llm command hooks
+// once the run's model is known. Otherwise set is nil and exec says why
+// the hooks do not run; the run goes on with prompt hooks only.
+func (s *Service) realExecLocked(ctx context.Context, i int) (ExecSet, ExecRun, *cmdhook.ModelCompleter, error) {
+	hookModel := &cmdhook.ModelCompleter{}
+	if !s.runnableLocked() {
+		return nil, s.execRunLocked(), hookModel, nil
+	}
+	req := s.execRequestLocked(i)
+	req.Trusted, req.Completer, req.Fresh = true, hookModel, true
+	set, err := s.cfg.ExecHooks(ctx, req)
+	if err != nil {
+		if set != nil {
+			_ = set.Close()
+		}
+		return nil, ExecRun{}, nil, fmt.Errorf("load executable hooks: %w", err)
+	}
+	return set, ExecRun{Ran: true, Hooks: nonNil(set.Hooks()), Metrics: []engine.HookMetric{}}, hookModel, nil
+}
+
+// PrepareRun adds the request hooks (seed 004), innermost, around a real
+// model; backend is "PROVIDER:PROFILE".
+func (h hooksetsSet) PrepareRun(cfg *engine.Config, backend string) {
+	h.set.WithRequestHooks(cfg, hooksets.RequestRun{Backend: backend, Counter: h.counter, Policy: h.policy.Policy()})
 }
 
 // callOf rebuilds the engine.Call of LLM call c, as the model will see it.

@@ -207,6 +207,9 @@ func (s *Service) Close() {
 	s.mu.Lock()
 	s.cancelSimLocked()
 	s.stopWatcherLocked()
+	if s.run != nil {
+		s.run.cancel() // a real run ends, closing its hooks
+	}
 	s.mu.Unlock()
 	s.workers.Wait()
 }
