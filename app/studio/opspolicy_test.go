@@ -63,3 +63,29 @@ func TestOpsPolicyLive(t *testing.T) {
 		t.Fatalf("the scripted denial is missing: policy hook call %v, tool message %v", denied, feedback)
 	}
 }
+
+// TestScriptedApprovalNeedsNoTrust: a folder with no executable hooks
+// (here, no loader at all) still answers the scenario's approvals with its
+// script: the denied read_file's tool message carries the feedback, and
+// the next call sees it.
+func TestScriptedApprovalNeedsNoTrust(t *testing.T) {
+	s, _, ctx := newService(t)
+	root := skillsRoot(t)
+	write(t, filepath.Join(root, "files/scenarios/demo.yaml"), scenarioYAML+`approval: {tools: [read_file]}
+approvals:
+  - {tool: read_file, decision: deny, feedback: NOT-THAT-FILE}
+expect:
+  - {round: 0, tool: {name: read_file, status: denied}}
+  - {round: 1, sees_message: {role: tool, contains: NOT-THAT-FILE}}
+`)
+	if _, err := s.Open(ctx, root); err != nil {
+		t.Fatal(err)
+	}
+	v := s.Trace()
+	if v.Status != "ok" || v.Exec.Ran {
+		t.Fatalf("status %s, exec %+v", v.Status, v.Exec)
+	}
+	if got := strings.Join(passes(v.Expectations), ", "); strings.Contains(got, "FAIL") || len(v.Expectations) != 2 {
+		t.Fatalf("expectations: %s", got)
+	}
+}
