@@ -12,6 +12,7 @@ import { defineAction } from './history';
 import { FieldDiags } from './HookForm';
 import { useEditorSnapshot } from './useEditorSnapshot';
 import type { EditorStore } from './store';
+import './commandHookForm.css';
 
 export const EVENTS = ['session_start', 'pre_send_message', 'post_send_message', 'pre_llm_request', 'post_llm_response', 'pre_tool_execution',
   'post_tool_execution', 'post_tool_execution_failure', 'stop', 'pre_micro_compact', 'post_micro_compact', 'pre_auto_compact', 'post_auto_compact', 'session_end'] as const;
@@ -141,8 +142,9 @@ export function CommandHookForm({ store, file, api = configApi, line, onRaw }: P
               const ds = hookDiags(parsed.diagnostics, h.line, ends(h.line));
               const errs = ds.filter((d) => d.severity === 'error').length;
               const name = label(h, ev);
-              return (
-                <li key={`${h.index}-${h.line}`} className={cx('hook-row', cur?.h === h && 'selected')} onClick={() => setSel({ event: ev.event, index: h.index })} data-testid={`yaml-row-${name}`}>
+              const selected = cur?.h === h;
+              return [
+                <li key={`${h.index}-${h.line}`} className={cx('hook-row', selected && 'selected')} onClick={() => setSel({ event: ev.event, index: h.index })} data-testid={`yaml-row-${name}`}>
                   <span className="chip">{h.fields.type === 'llm' ? 'LLM' : 'CMD'}</span>
                   <button type="button" className="hook-row-name" onClick={() => setSel({ event: ev.event, index: h.index })}>{name}</button>
                   {errs > 0 ? <span className="count-err" title={`${errs} errors`}><SevIcon severity="error" /> {errs}</span> : ds.length > 0 && <span className="count-warn"><SevIcon severity="warning" /> {ds.length}</span>}
@@ -152,8 +154,13 @@ export function CommandHookForm({ store, file, api = configApi, line, onRaw }: P
                     <button type="button" className="iconbtn sm" aria-label={`move ${name} down`} title="Move down" disabled={h.index === ev.hooks.length - 1} onClick={(e) => { e.stopPropagation(); run({ kind: 'move', event: ev.event, index: h.index, to: h.index + 1 }); setSel({ event: ev.event, index: h.index + 1 }); }}>↓</button>
                     <button type="button" className="iconbtn sm" aria-label={`delete ${name}`} title="Delete" onClick={(e) => { e.stopPropagation(); run({ kind: 'delete', event: ev.event, index: h.index }); setSel(null); }}>×</button>
                   </span>
-                </li>
-              );
+                </li>,
+                selected && (
+                  <li key="fields" className="cmd-fields-row">
+                    <HookFields key={`${ev.event}/${h.index}`} ev={ev} h={h} diags={ds} run={run} />
+                  </li>
+                ),
+              ];
             })}
           </ol>
         </section>
@@ -169,7 +176,6 @@ export function CommandHookForm({ store, file, api = configApi, line, onRaw }: P
         }}>+ Add hook</button>
       </div>
       {all.length === 0 && <div className="empty-state">No command hooks yet: pick an event and add one.</div>}
-      {cur && <HookFields key={`${cur.ev.event}/${cur.h.index}`} ev={cur.ev} h={cur.h} diags={hookDiags(parsed.diagnostics, cur.h.line, ends(cur.h.line))} run={run} />}
     </div>
   );
 }
