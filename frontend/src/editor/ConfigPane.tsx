@@ -10,7 +10,7 @@ import { CodeEditor } from './CodeEditor';
 import { CommandHookForm } from './CommandHookForm';
 import { FieldDiags } from './HookForm';
 import { typeText } from './history';
-import { yamlCompletion, yamlSchemaInfo } from './schemaCompletion';
+import { jsonSchemaCompletion, yamlCompletion, yamlSchemaInfo } from './schemaCompletion';
 import { isDirty, short, type EditorStore } from './store';
 import { useEditorSnapshot } from './useEditorSnapshot';
 
@@ -40,12 +40,15 @@ export function ConfigPane({ store, file, line, api = configApi }: Props) {
     return () => { alive = false; clearTimeout(t); };
   }, [api, file, f?.text]);
   useEffect(() => {
-    if (kind !== 'hooks-yaml') return;
+    if (kind !== 'hooks-yaml' && kind !== 'picoclaw') return;
     let alive = true;
     api.configSchema(kind).then((s) => { if (alive) setSchema(s); }).catch(() => { /* no completion */ });
     return () => { alive = false; };
   }, [api, kind]);
-  const completion = useMemo(() => (schema ? yamlCompletion(yamlSchemaInfo(schema)) : undefined), [schema]);
+  const completion = useMemo(() => {
+    if (!schema) return undefined;
+    try { return kind === 'picoclaw' ? jsonSchemaCompletion(schema) : yamlCompletion(yamlSchemaInfo(schema)); } catch { return undefined; }
+  }, [schema, kind]);
   const onChange = useCallback((text: string) => { store.run(typeText, { text }, file).catch(() => {}); }, [store, file]);
   const onFocus = useCallback(() => store.setCurrent(file), [store, file]);
 

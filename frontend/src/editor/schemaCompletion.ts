@@ -130,3 +130,68 @@ export function yamlCompletion(info: YamlSchemaInfo): CompletionSource {
     return null;
   };
 }
+
+// ---- any JSON file from its JSON Schema (picoclaw.json): keys and values by the path at the cursor ----
+
+interface Node extends Prop { additionalProperties?: boolean | Node; items?: Node; properties?: Record<string, Node> }
+
+/** The keys from the document's root to the container the cursor is in ('[]' for an array element). */
+export function jsonPathAt(text: string, pos: number): { path: string[]; inArray: boolean } {
+  const stack: { arr: boolean; key: string | null; pending: string | null }[] = [];
+  let str: string | null = null;
+  let last = '';
+  for (let i = 0; i < pos; i++) {
+    const c = text[i]!;
+    if (str !== null) {
+      if (c === '\\') { str += text[i + 1] ?? ''; i++; } else if (c === '"') { last = str; str = null; } else str += c;
+      continue;
+    }
+    const top = stack[stack.length - 1];
+    if (c === '"') str = '';
+    else if (c === ':' && top && !top.arr) top.pending = last;
+    else if (c === ',' && top && !top.arr) top.pending = null;
+    else if (c === '{' || c === '[') stack.push({ arr: c === '[', key: top ? (top.arr ? '[]' : top.pending) : null, pending: null });
+    else if (c === '}' || c === ']') stack.pop();
+  }
+  return { path: stack.slice(1).map((f) => f.key ?? ''), inArray: stack[stack.length - 1]?.arr ?? false };
+}
+
+export function jsonSchemaCompletion(text: string): CompletionSource {
+  const s = JSON.parse(text) as Node & { $defs?: Record<string, Node> };
+  const deref = (n: Node | undefined): Node | undefined => (n?.$ref?.startsWith('#/$defs/') ? s.$defs?.[n.$ref.slice('#/$defs/'.length)] : n);
+  const child = (n: Node | undefined, key: string): Node | undefined => {
+    const d = deref(n);
+    if (!d) return undefined;
+    if (key === '[]') return deref(d.items);
+    return deref(d.properties?.[key] ?? (typeof d.additionalProperties === 'object' ? d.additionalProperties : undefined));
+  };
+  return (ctx: CompletionContext): CompletionResult | null => {
+    const line = ctx.state.doc.lineAt(ctx.pos);
+    const before = line.text.slice(0, ctx.pos - line.from);
+    const { path, inArray } = jsonPathAt(ctx.state.doc.toString(), ctx.pos);
+    const node = path.reduce<Node | undefined>((n, k) => child(n, k), deref(s));
+    const quoted = (word: string) => (v: unknown) => ({ label: JSON.stringify(v), type: typeof v === 'string' ? 'enum' : 'constant', apply: JSON.stringify(v), info: word });
+    // an array element: "observe": ["ag|
+    if (inArray) {
+      const m = /("?)([\w.*-]*)$/.exec(before)!;
+      const opts = node?.items ? values(deref(node.items)!) : [];
+      if (!opts.length || (!ctx.explicit && !m[1] && !m[2])) return null;
+      return { from: ctx.pos - m[2]!.length - m[1]!.length, options: opts.map(quoted('')), validFor: /^"?[\w.*-]*"?$/ };
+    }
+    const val = /"([\w$-]+)"\s*:\s*("?)([\w-]*)$/.exec(before);
+    if (val) {
+      const p = child(node, val[1]!);
+      const opts = p ? values(p) : [];
+      if (!opts.length) return null;
+      return { from: ctx.pos - val[3]!.length - (val[2] ? 1 : 0), options: opts.map(quoted(p?.description ?? '')), validFor: /^"?[\w-]*"?$/ };
+    }
+    const key = /(^\s*|[{,]\s*)("?)([\w$-]*)$/.exec(before);
+    const props = deref(node)?.properties;
+    if (!key || !props || (!ctx.explicit && key[2] === '' && key[3] === '')) return null;
+    return {
+      from: ctx.pos - key[3]!.length - (key[2] ? 1 : 0),
+      options: Object.entries(props).map(([k, p]) => ({ label: `"${k}"`, apply: `"${k}": `, type: 'property', info: p.description })),
+      validFor: /^"?[\w$-]*$/,
+    };
+  };
+}

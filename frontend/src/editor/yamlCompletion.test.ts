@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EditorState } from '@codemirror/state';
 import { CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
-import { yamlCompletion, yamlSchemaInfo } from './schemaCompletion';
+import { jsonPathAt, jsonSchemaCompletion, yamlCompletion, yamlSchemaInfo } from './schemaCompletion';
 
 // the schema the backend embeds (schema/hooks-yaml.schema.json), so completion follows it
 const schema = readFileSync(resolve(process.cwd(), '../schema/hooks-yaml.schema.json'), 'utf8');
@@ -36,5 +36,26 @@ describe('schema completion for hooks.yaml', () => {
   });
   it('stays quiet on an empty line unless asked', () => {
     expect(complete('|', false)).toBeNull();
+  });
+});
+
+describe('schema completion for picoclaw.json', () => {
+  const pico = jsonSchemaCompletion(readFileSync(resolve(process.cwd(), '../schema/picoclaw-hooks.schema.json'), 'utf8'));
+  const at = (doc: string): CompletionResult | null => {
+    const pos = doc.indexOf('|');
+    return pico(new CompletionContext(EditorState.create({ doc: doc.replace('|', '') }), pos, true)) as CompletionResult | null;
+  };
+  it('finds the path at the cursor', () => {
+    expect(jsonPathAt('{"hooks": {"processes": {"p": {"observe": ["a", ', 47)).toEqual({ path: ['hooks', 'processes', 'p', 'observe'], inArray: true });
+  });
+  it('offers keys by path, through $refs and additionalProperties', () => {
+    expect(labels(at('{\n  "|'))).toEqual(['"$schema"', '"hooks"']);
+    expect(labels(at('{"hooks": {"|'))).toContain('"processes"');
+    expect(labels(at('{"hooks": {"processes": {"guard": {"|'))).toContain('"intercept"');
+  });
+  it('offers enum values of fields and of array items', () => {
+    expect(labels(at('{"hooks": {"processes": {"g": {"transport": "|'))).toEqual(['"stdio"']);
+    expect(labels(at('{"hooks": {"processes": {"g": {"intercept": ["|'))).toContain('"before_tool"');
+    expect(labels(at('{"hooks": {"enabled": |'))).toEqual(['true', 'false']);
   });
 });

@@ -1,0 +1,46 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { ConfigPane } from './ConfigPane';
+import { EditorStore } from './store';
+import { fakeApi } from './testApi';
+import type { ConfigApi } from '../lib/api/configs';
+import type { Diagnostic } from '../lib/api';
+
+function configApi(diags: Diagnostic[]): ConfigApi & { lintFile: ReturnType<typeof vi.fn>; configSchema: ReturnType<typeof vi.fn> } {
+  return {
+    lintFile: vi.fn(async () => diags),
+    hookFiles: vi.fn(async () => []),
+    configSchema: vi.fn(async () => '{"properties": {}, "$defs": {}}'),
+    inspectCommandHooks: vi.fn(async (_f: string, text: string) => ({ text, editable: true, events: [], diagnostics: [] })),
+    editCommandHooks: vi.fn(async () => { throw new Error('not here'); }),
+  };
+}
+
+describe('ConfigPane', () => {
+  it('lints a picoclaw.json raw with the backend diagnostics, with its schema for completion', async () => {
+    const file = 'demo/hooks/picoclaw.json';
+    const store = new EditorStore(fakeApi({ [file]: '{"hooks": 3}' }));
+    const d: Diagnostic = { file, line: 1, column: 11, severity: 'error', code: 'wrong-type', message: 'hooks must be an object' };
+    const api = configApi([d]);
+    render(<ConfigPane store={store} file={file} api={api} />);
+    await screen.findByTestId('config-editor');
+    await screen.findByText(/hooks must be an object/);
+    expect(api.lintFile).toHaveBeenCalledWith(file, '{"hooks": 3}');
+    expect(api.configSchema).toHaveBeenCalledWith('picoclaw');
+    expect(screen.queryByRole('button', { name: 'Raw YAML' })).toBeNull();
+  });
+
+  it('opens a hooks.yaml in the form, Raw YAML shows the text; a script opens raw without lint', async () => {
+    const file = 'demo/hooks/hooks.yaml';
+    const store = new EditorStore(fakeApi({ [file]: 'stop: []\n', 'demo/hooks/run.sh': 'echo hi\n' }));
+    const api = configApi([]);
+    const { unmount } = render(<ConfigPane store={store} file={file} api={api} />);
+    await screen.findByText(/No command hooks yet/);
+    fireEvent.click(screen.getByRole('button', { name: 'Raw YAML' }));
+    await screen.findByTestId('config-editor');
+    await waitFor(() => expect(document.querySelector('.cm-content')?.textContent).toContain('stop: []'));
+    unmount();
+    render(<ConfigPane store={store} file="demo/hooks/run.sh" api={api} />);
+    await waitFor(() => expect(document.querySelector('.cm-content')?.textContent).toContain('echo hi'));
+  });
+});
