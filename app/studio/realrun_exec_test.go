@@ -233,9 +233,16 @@ func TestRealRunCancelKillsHooks(t *testing.T) {
 	if end.Status != string(engine.StatusCancelled) {
 		t.Errorf("status %s", end.Status)
 	}
+	// Close has sent SIGKILL to the hook's process group by now; a
+	// grandchild, not ours to wait for, dies a moment later on a busy
+	// machine. Without Close it would sleep on for a minute.
 	for _, pid := range pids {
+		gone := time.Now().Add(5 * time.Second)
+		for running(pid) && time.Now().Before(gone) {
+			time.Sleep(10 * time.Millisecond)
+		}
 		if running(pid) {
-			t.Errorf("pid %d still runs after the run was cancelled", pid)
+			t.Errorf("pid %d still runs 5 s after the run was cancelled", pid)
 		}
 	}
 }
