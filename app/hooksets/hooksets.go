@@ -75,7 +75,7 @@ func Load(root string, opts Options) (*Set, error) {
 	// Like command hooks, only the process hooks this scenario can reach.
 	procs := prochook.Reachable(pc.Hooks, opts.Scenario)
 	s.commands = append(s.commands, processCommands(procs)...)
-	if err := s.loadRequests(root, opts.Scenario, opts.Trusted); err != nil { // requests.go
+	if err := s.loadRequests(root, opts.Drafts, opts.Scenario, opts.Trusted); err != nil { // requests.go
 		return nil, err
 	}
 	if !opts.Trusted && len(s.commands) > 0 {

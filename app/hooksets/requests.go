@@ -19,10 +19,10 @@ type requestSet struct {
 	trusted bool
 }
 
-// loadRequests reads the request hooks files under root; their commands
-// join the trust prompt's list.
-func (s *Set) loadRequests(root string, sc *scenario.Scenario, trusted bool) error {
-	cfg, err := reqhook.Load(root)
+// loadRequests reads the request hooks files under root (drafts instead
+// of the files they name); their commands join the trust prompt's list.
+func (s *Set) loadRequests(root string, drafts map[string][]byte, sc *scenario.Scenario, trusted bool) error {
+	cfg, err := reqhook.LoadDrafts(root, drafts)
 	if err != nil {
 		return fmt.Errorf("load hooks: %w", err)
 	}

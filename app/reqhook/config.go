@@ -76,7 +76,12 @@ func Levels() []Level {
 // Load reads the project file and every skill's file under root. A file
 // that does not exist is no error; a broken one gives diagnostics and
 // none of its hooks.
-func Load(root string) (*Config, error) {
+func Load(root string) (*Config, error) { return LoadDrafts(root, nil) }
+
+// LoadDrafts is Load reading drafts (unsaved editor texts by root-relative
+// path, "s/hooks/request-hooks.yaml") instead of those files; a draft may
+// stand for a file not written yet.
+func LoadDrafts(root string, drafts map[string][]byte) (*Config, error) {
 	cfg := &Config{}
 	sum := sha256.New()
 	files := []struct{ rel, skill string }{{ProjectFile, ""}}
@@ -91,12 +96,16 @@ func Load(root string) (*Config, error) {
 	}
 	for _, f := range files {
 		abs := filepath.Join(root, filepath.FromSlash(f.rel))
-		data, err := os.ReadFile(abs)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("request hooks: %w", err)
+		data, ok := drafts[f.rel]
+		if !ok {
+			var err error
+			data, err = os.ReadFile(abs)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("request hooks: %w", err)
+			}
 		}
 		fmt.Fprintf(sum, "%s\x00%d\x00", f.rel, len(data))
 		sum.Write(data)

@@ -87,6 +87,12 @@ func TestRootConfigsAndDrafts(t *testing.T) {
 	if !slices.ContainsFunc(s.State().Exec.Hooks, func(h engine.HookInfo) bool { return h.Hook == "drafted" }) {
 		t.Errorf("the draft's hook is not listed: %+v", s.State().Exec.Hooks)
 	}
+	if _, err := s.SetDraft(ctx, "files/hooks/request-hooks.yaml", "start:\n  - name: req-drafted\n    command: cat >/dev/null\n"); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(s.State().Exec.Hooks, func(h engine.HookInfo) bool { return h.Hook == "req-drafted" }) {
+		t.Errorf("the request hooks draft is not listed: %+v", s.State().Exec.Hooks)
+	}
 	res, err := s.SaveFile(ctx, ".jcli/hooks.yaml", "stop:\n  - command: echo\n    colour: red\n", "")
 	if err != nil || res.Status != "saved" || len(res.Diagnostics) == 0 {
 		t.Fatalf("save: %v %+v", err, res)
