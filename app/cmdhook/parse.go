@@ -344,7 +344,7 @@ func (p *parser) document(root *yaml.Node) []Hook {
 		}
 		ev := Event(e.name)
 		if !ev.Valid() {
-			p.errorf(e.key, CodeUnknownEvent, "unknown event %q; hooks.yaml's keys are jcli's events.%s", e.name, didYouMean(e.name, Events))
+			p.errorf(e.key, CodeUnknownEvent, "unknown event %q; hooks.yaml's keys are jcli's events.%s", e.name, diag.DidYouMean(e.name, Events))
 			continue
 		}
 		list := deref(e.val)
@@ -412,7 +412,7 @@ func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 				case TypeBash, TypeLLM:
 					h.Type = Type(s)
 				default:
-					p.errorf(f.val, CodeUnknownType, "%s is %q; it must be bash (the default) or llm.%s", sub, s, didYouMean(s, []Type{TypeBash, TypeLLM}))
+					p.errorf(f.val, CodeUnknownType, "%s is %q; it must be bash (the default) or llm.%s", sub, s, diag.DidYouMean(s, []Type{TypeBash, TypeLLM}))
 					fail()
 				}
 			} else {
@@ -448,7 +448,7 @@ func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 				case OnErrorSkip, OnErrorAbort:
 					h.OnError = OnError(s)
 				default:
-					p.errorf(f.val, CodeInvalidOnError, "%s is %q; it must be skip (log and go on) or abort (end the chain).%s", sub, s, didYouMean(s, []OnError{OnErrorSkip, OnErrorAbort}))
+					p.errorf(f.val, CodeInvalidOnError, "%s is %q; it must be skip (log and go on) or abort (end the chain).%s", sub, s, diag.DidYouMean(s, []OnError{OnErrorSkip, OnErrorAbort}))
 					fail()
 				}
 			} else {
@@ -460,7 +460,7 @@ func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 			}
 		default:
 			if !strings.HasPrefix(f.name, ExtensionPrefix) {
-				p.warnf(f.key, CodeUnknownField, "%s has no field %q, so it is ignored.%s", path, f.name, didYouMean(f.name, HookFields()))
+				p.warnf(f.key, CodeUnknownField, "%s has no field %q, so it is ignored.%s", path, f.name, diag.DidYouMean(f.name, HookFields()))
 			}
 		}
 	}
@@ -547,7 +547,7 @@ func (p *parser) filter(ev Event, n *yaml.Node, path string, f *Filter) bool {
 			dst = &f.ModelPrefix
 		default:
 			if !strings.HasPrefix(e.name, ExtensionPrefix) {
-				p.warnf(e.key, CodeUnknownField, "%s has no field %q, so it is ignored.%s", path, e.name, didYouMean(e.name, FilterFields()))
+				p.warnf(e.key, CodeUnknownField, "%s has no field %q, so it is ignored.%s", path, e.name, diag.DidYouMean(e.name, FilterFields()))
 			}
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"hookstudio/app/diag"
 	"hookstudio/app/engine"
 )
 
@@ -214,7 +215,7 @@ func decodeResult(name Event, out []byte) (engine.Effect, []string, error) {
 	slices.Sort(keys)
 	for _, k := range keys {
 		if !slices.Contains(ResultFields(), k) {
-			warn("unknown HookResult field %q; it was ignored.%s", k, didYouMean(k, ResultFields()))
+			warn("unknown HookResult field %q; it was ignored.%s", k, diag.DidYouMean(k, ResultFields()))
 		}
 	}
 	for _, f := range resultFields {

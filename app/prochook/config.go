@@ -315,7 +315,7 @@ func (p *parser) unknown(obj *jsondoc.Node, known []string, where string) {
 		if slices.Contains(known, m.Key) {
 			continue
 		}
-		if s := suggest(m.Key, known); s != "" {
+		if s := diag.Suggest(m.Key, known); s != "" {
 			p.warnf(m.KeyOffset, CodeUnknownField, "unknown field %q %s is ignored; did you mean %q?", m.Key, where, s)
 		} else {
 			p.warnf(m.KeyOffset, CodeUnknownField, "unknown field %q %s is ignored; known fields: %s", m.Key, where, strings.Join(known, ", "))
@@ -424,7 +424,7 @@ func (p *parser) process(m *jsondoc.Node, defs Defaults) (Hook, bool) {
 					h.Intercept = append(h.Intercept, s.Str)
 				}
 			default:
-				p.errorf(s.Offset, CodeUnknownIntercept, "unknown intercept %q;%s valid: %s", s.Str, didYouMean(s.Str, Intercepts), strings.Join(Intercepts, ", "))
+				p.errorf(s.Offset, CodeUnknownIntercept, "unknown intercept %q;%s valid: %s", s.Str, diag.DidYouMean(s.Str, Intercepts), strings.Join(Intercepts, ", "))
 			}
 		}
 	}
@@ -439,7 +439,7 @@ func (p *parser) process(m *jsondoc.Node, defs Defaults) (Hook, bool) {
 			case LegacyKinds[s.Str] != "":
 				h.Observe = append(h.Observe, LegacyKinds[s.Str])
 			default:
-				p.errorf(s.Offset, CodeUnknownObserve, "unknown observe event %q;%s use a runtime event kind such as agent.tool.exec_start, or \"*\" for all", s.Str, didYouMean(s.Str, names))
+				p.errorf(s.Offset, CodeUnknownObserve, "unknown observe event %q;%s use a runtime event kind such as agent.tool.exec_start, or \"*\" for all", s.Str, diag.DidYouMean(s.Str, names))
 			}
 		}
 		if h.ObserveAll {

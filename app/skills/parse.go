@@ -185,7 +185,7 @@ func (v *validator) top(root *jsondoc.Node) {
 }
 
 func (v *validator) unknownField(m *jsondoc.Node, known []string, where string) {
-	if s := suggest(m.Key, known); s != "" {
+	if s := diag.Suggest(m.Key, known); s != "" {
 		v.warnf(m.KeyOffset, CodeUnknownField, "unknown field %q %s is ignored; did you mean %q?", m.Key, where, s)
 		return
 	}
@@ -341,7 +341,7 @@ func (v *validator) checkTiming(e *Entry, n *jsondoc.Node) {
 	}
 	e.Timing = Timing(s)
 	if !e.Timing.Valid() {
-		v.errorf(n.Offset, CodeUnknownTiming, "unknown timing %q;%s valid timings: %s", s, didYouMean(s, Timings), quoted(Timings))
+		v.errorf(n.Offset, CodeUnknownTiming, "unknown timing %q;%s valid timings: %s", s, diag.DidYouMean(s, Timings), quoted(Timings))
 	}
 }
 
@@ -352,7 +352,7 @@ func (v *validator) checkRole(e *Entry, n *jsondoc.Node) {
 	}
 	e.Role = Role(s)
 	if !e.Role.Valid() {
-		v.errorf(n.Offset, CodeUnknownRole, "unknown role %q;%s valid roles: %s", s, didYouMean(s, Roles()), quoted(Roles()))
+		v.errorf(n.Offset, CodeUnknownRole, "unknown role %q;%s valid roles: %s", s, diag.DidYouMean(s, Roles()), quoted(Roles()))
 	}
 }
 

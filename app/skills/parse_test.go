@@ -186,16 +186,16 @@ func TestSuggest(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := suggest(tt.in, Timings); got != tt.want {
-			t.Errorf("suggest(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := diag.Suggest(tt.in, Timings); got != tt.want {
+			t.Errorf("diag.Suggest(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 	for in, want := range map[string]string{"persitent": "persistent", "toolFilter": "tool_filter", "Name": "name", "colour": ""} {
-		if got := suggest(in, KnownFields()); got != want {
-			t.Errorf("suggest(%q) = %q, want %q", in, got, want)
+		if got := diag.Suggest(in, KnownFields()); got != want {
+			t.Errorf("diag.Suggest(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := suggest("sytem", Roles()); got != "system" {
-		t.Errorf("suggest(sytem) = %q", got)
+	if got := diag.Suggest("sytem", Roles()); got != "system" {
+		t.Errorf("diag.Suggest(sytem) = %q", got)
 	}
 }

@@ -1,18 +1,16 @@
-// The "did you mean" suggestion, as app/skills makes it for hooks.json.
-
-package cmdhook
+package diag
 
 import (
 	"fmt"
 	"strings"
 )
 
-// suggest returns the candidate the user most likely meant by s, or "". A
+// Suggest returns the candidate the user most likely meant by s, or "". A
 // case-insensitive or separator-insensitive match wins outright (the common
 // "Before_Planning" or "toolFilter"); otherwise the nearest candidate by
 // edit distance, if it is close enough to be a typo rather than a different
 // word.
-func suggest[T ~string](s string, candidates []T) string {
+func Suggest[T ~string](s string, candidates []T) string {
 	norm := normalize(s)
 	for _, c := range candidates {
 		if normalize(string(c)) == norm {
@@ -57,7 +55,7 @@ func withPrefix[T ~string](norm string, candidates []T) string {
 
 func normalize(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r == ' ' {
+		if r == '_' || r == '-' || r == ' ' || r == '.' {
 			return -1
 		}
 		return r
@@ -86,9 +84,9 @@ func distance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// didYouMean is " did you mean "x"?" or "" when nothing is close.
-func didYouMean[T ~string](s string, candidates []T) string {
-	if c := suggest(s, candidates); c != "" {
+// DidYouMean is " did you mean "x"?" or "" when nothing is close.
+func DidYouMean[T ~string](s string, candidates []T) string {
+	if c := Suggest(s, candidates); c != "" {
 		return fmt.Sprintf(" did you mean %q?", c)
 	}
 	return ""
