@@ -174,24 +174,10 @@ func (d *decoder) threshold(n *yaml.Node, path string) (float64, bool) {
 // opsLevels describes the run-control mappings for the schema test.
 func opsLevels() []Level {
 	var d *decoder
-	levels := []struct {
-		name   string
-		fields []field
-	}{
+	levels := []namedFields{
 		{"approval", d.approvalFields(new(Approval))},
 		{"approval_decision", d.approvalDecisionFields(new(ApprovalDecision))},
 		{"budget", d.budgetFields(new(Budget))},
 	}
-	out := make([]Level, 0, len(levels))
-	for _, l := range levels {
-		lv := Level{Name: l.name, Fields: []string{}, Required: []string{}}
-		for _, f := range l.fields {
-			lv.Fields = append(lv.Fields, f.name)
-			if f.required {
-				lv.Required = append(lv.Required, f.name)
-			}
-		}
-		out = append(out, lv)
-	}
-	return out
+	return toLevels(levels)
 }

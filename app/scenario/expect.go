@@ -717,10 +717,7 @@ func (d *decoder) checkExpectations(s *Scenario) {
 func expectLevels() []Level {
 	var d *decoder
 	e := new(Expectation)
-	levels := []struct {
-		name   string
-		fields []field
-	}{
+	levels := []namedFields{
 		{"expectation", d.expectItemFields(new(expectState), ScopeScenario)},
 		{"expect_hook", d.hookRefFields(e, true)},
 		{"expect_not_hook", d.hookRefFields(e, false)},
@@ -731,16 +728,5 @@ func expectLevels() []Level {
 		{"expect_hook_outcome", d.outcomeFields(e)},
 		{"expect_event", d.eventFields(e)},
 	}
-	out := make([]Level, 0, len(levels))
-	for _, l := range levels {
-		lv := Level{Name: l.name, Fields: []string{}, Required: []string{}}
-		for _, f := range l.fields {
-			lv.Fields = append(lv.Fields, f.name)
-			if f.required {
-				lv.Required = append(lv.Required, f.name)
-			}
-		}
-		out = append(out, lv)
-	}
-	return out
+	return toLevels(levels)
 }

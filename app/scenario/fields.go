@@ -27,10 +27,7 @@ const ExtensionPrefix = "x-"
 // field tables the decoder runs, so it cannot drift from the parser.
 func Levels() []Level {
 	var d *decoder // the tables are only listed here, never run
-	levels := []struct {
-		name   string
-		fields []field
-	}{
+	levels := []namedFields{
 		{"scenario", d.scenarioFields(new(Scenario), new(scenarioPos))},
 		{"prompts", d.promptsFields(new(Prompts))},
 		{"tool", d.toolFields(new(Tool), new(toolPos))},
@@ -41,18 +38,7 @@ func Levels() []Level {
 		{"tool_call", d.toolCallFields(new(ToolCall), new(callPos))},
 		{"compact", d.compactFields(new(Compact))}, // hookfields.go
 	}
-	out := make([]Level, 0, len(levels))
-	for _, l := range levels {
-		lv := Level{Name: l.name, Fields: []string{}, Required: []string{}}
-		for _, f := range l.fields {
-			lv.Fields = append(lv.Fields, f.name)
-			if f.required {
-				lv.Required = append(lv.Required, f.name)
-			}
-		}
-		out = append(out, lv)
-	}
-	return append(append(append(out, expectLevels()...), requestLevels()...), opsLevels()...)
+	return append(append(append(toLevels(levels), expectLevels()...), requestLevels()...), opsLevels()...)
 }
 
 // field is one key of a mapping level and how to decode its value.
@@ -292,3 +278,25 @@ func validToolName(name string) bool {
 }
 
 func isExtension(key string) bool { return strings.HasPrefix(key, ExtensionPrefix) }
+
+// namedFields is one level of the format: its name and its field table.
+type namedFields struct {
+	name   string
+	fields []field
+}
+
+// toLevels describes field tables for the schema test.
+func toLevels(levels []namedFields) []Level {
+	out := make([]Level, 0, len(levels))
+	for _, l := range levels {
+		lv := Level{Name: l.name, Fields: []string{}, Required: []string{}}
+		for _, f := range l.fields {
+			lv.Fields = append(lv.Fields, f.name)
+			if f.required {
+				lv.Required = append(lv.Required, f.name)
+			}
+		}
+		out = append(out, lv)
+	}
+	return out
+}

@@ -108,23 +108,9 @@ func (d *decoder) attemptFields(a *Attempt) []field {
 // requestLevels describes the request-hook mappings for the schema test.
 func requestLevels() []Level {
 	var d *decoder
-	levels := []struct {
-		name   string
-		fields []field
-	}{
+	levels := []namedFields{
 		{"request_policy", d.requestPolicyFields(new(RequestPolicy))},
 		{"attempt", d.attemptFields(new(Attempt))},
 	}
-	out := make([]Level, 0, len(levels))
-	for _, l := range levels {
-		lv := Level{Name: l.name, Fields: []string{}, Required: []string{}}
-		for _, f := range l.fields {
-			lv.Fields = append(lv.Fields, f.name)
-			if f.required {
-				lv.Required = append(lv.Required, f.name)
-			}
-		}
-		out = append(out, lv)
-	}
-	return out
+	return toLevels(levels)
 }
