@@ -44,37 +44,53 @@ func commandFiles(ctx context.Context, root, skill string) ([]exportFile, []diag
 	if diag.HasErrors(ds) {
 		return nil, ds, &InvalidError{Skill: skill, Diagnostics: ds}
 	}
-	var out []exportFile
-	err := fs.WalkDir(os.DirFS(dir), "hooks", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if strings.HasPrefix(d.Name(), ".") || d.Name() == "__pycache__" || d.Name() == "node_modules" {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		if len(out) >= maxProcessFiles {
-			return fmt.Errorf("hooks/ holds more than %d files", maxProcessFiles)
-		}
-		b, err := readIn(dir, p)
-		if err != nil {
-			return err
-		}
-		out = append(out, exportFile{name: skill + "/" + p, data: b, exec: isExec(dir, p)})
-		return nil
-	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	out, err := collectFiles(ctx, dir, skill, []string{"hooks"})
+	if err != nil {
 		return nil, ds, err
 	}
 	return out, ds, nil
+}
+
+// collectFiles reads the regular files under each folder of dir (relative,
+// slash-separated; a missing one is skipped) for an export of skill: hidden
+// files, Python caches and installed packages stay out, and so does a file
+// reached twice; more than maxProcessFiles in all is an error.
+func collectFiles(ctx context.Context, dir, skill string, folders []string) ([]exportFile, error) {
+	var out []exportFile
+	seen := map[string]bool{}
+	for _, f := range folders {
+		err := fs.WalkDir(os.DirFS(dir), f, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if strings.HasPrefix(d.Name(), ".") || d.Name() == "__pycache__" || d.Name() == "node_modules" {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || seen[p] {
+				return nil
+			}
+			if len(out) >= maxProcessFiles {
+				return fmt.Errorf("%s holds more than %d files", f, maxProcessFiles)
+			}
+			seen[p] = true
+			b, err := readIn(dir, p)
+			if err != nil {
+				return err
+			}
+			out = append(out, exportFile{name: skill + "/" + p, data: b, exec: isExec(dir, p)})
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // isExec says whether the file rel inside dir has an executable bit.

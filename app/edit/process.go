@@ -3,9 +3,7 @@ package edit
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -41,39 +39,9 @@ func processFiles(ctx context.Context, root, skill string) ([]exportFile, []diag
 			folders = append(folders, filepath.ToSlash(r))
 		}
 	}
-	var out []exportFile
-	seen := map[string]bool{}
-	for _, f := range folders {
-		err := fs.WalkDir(os.DirFS(dir), f, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if strings.HasPrefix(d.Name(), ".") || d.Name() == "__pycache__" || d.Name() == "node_modules" {
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() || seen[p] {
-				return nil
-			}
-			if len(out) >= maxProcessFiles {
-				return fmt.Errorf("the process hooks' folders hold more than %d files", maxProcessFiles)
-			}
-			seen[p] = true
-			b, err := readIn(dir, p)
-			if err != nil {
-				return err
-			}
-			out = append(out, exportFile{name: skill + "/" + p, data: b, exec: isExec(dir, p)})
-			return nil
-		})
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, err
-		}
+	out, err := collectFiles(ctx, dir, skill, folders)
+	if err != nil {
+		return nil, nil, err
 	}
 	return out, ds, nil
 }
