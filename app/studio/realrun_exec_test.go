@@ -186,19 +186,31 @@ func TestRealRunUntrustedRunsPromptHooksOnly(t *testing.T) {
 }
 
 // TestRealRunCancelKillsHooks: cancelling a real run while a command hook
-// sleeps leaves neither the hook's shell nor its child running.
+// sleeps leaves neither the hook's shell nor its child nor the run's
+// process hook running.
 func TestRealRunCancelKillsHooks(t *testing.T) {
 	marks := t.TempDir()
 	armed := filepath.Join(marks, "armed")
-	root := execRoot(t, fmt.Sprintf(`pre_llm_request:
+	root := execRoot(t, fmt.Sprintf(`post_llm_response:
   - name: sleeper
     command: "cat >/dev/null; if [ -f %s ]; then echo $$ > %s/sh.pid; sleep 60 & echo $! > %s/sleep.pid; wait; fi; echo '{}'"
     timeout: 120
 `, armed, marks, marks), "")
+	// A process hook too: it lives for the whole run, and only the set's
+	// Close stops it when the run is cancelled.
+	copyTree(t, "../../skills/plugin-tools", filepath.Join(root, "plugin-tools"))
+	cfgPath := filepath.Join(root, "plugin-tools/hooks/picoclaw.json")
+	data, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "plugin-tools/hooks/wrap.sh"), fmt.Sprintf("echo $$ > %s/proc.pid\nexec python3 hook.py\n", marks))
+	write(t, cfgPath, strings.Replace(string(data), `["python3", "hook.py"]`, `["sh", "wrap.sh"]`, 1))
 	var a answering
 	srv := a.server(t, "{}")
 	s, ev, ctx := execRealService(t, srv.URL, root)
 	trustAndSettle(t, s, ev, ctx) // unarmed: the live simulation does not sleep
+	os.Remove(filepath.Join(marks, "proc.pid"))
 	write(t, armed, "")
 
 	from := ev.len()
@@ -207,12 +219,13 @@ func TestRealRunCancelKillsHooks(t *testing.T) {
 	}
 	var pids []int
 	deadline := time.Now().Add(60 * time.Second)
-	for len(pids) < 2 {
+	for len(pids) < 3 {
 		if time.Now().After(deadline) {
-			t.Fatal("the hook never started")
+			ents, _ := os.ReadDir(marks)
+			t.Fatalf("the hooks never started: %v; %+v", ents, s.Trace().Exec)
 		}
 		pids = pids[:0]
-		for _, f := range []string{"sh.pid", "sleep.pid"} {
+		for _, f := range []string{"sh.pid", "sleep.pid", "proc.pid"} {
 			if b, err := os.ReadFile(filepath.Join(marks, f)); err == nil {
 				if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
 					pids = append(pids, pid)
