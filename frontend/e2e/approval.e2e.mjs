@@ -1,6 +1,7 @@
 // A controlled run against the real backend (seed 002): the run pauses for the approval of a
 // dangerous tool, the dialog shows the exact call, why and a countdown that runs; the user denies
 // with feedback, and the run goes on with the denial in the tool message the model reads next.
+// HOOKSTUDIO_SCREENSHOTS=DIR saves approval.png there.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,6 +66,11 @@ test('a run pauses for approval, the countdown runs, a denial reaches the model'
   assert.equal(pending.tool, 'run_command');
   assert.equal(pending.arguments.command, 'sudo systemctl restart api');
 
+  const dir = process.env.HOOKSTUDIO_SCREENSHOTS;
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: join(dir, 'approval.png') });
+  }
   await page.getByTestId('approval-feedback').fill('Find the cause first; do not restart production.');
   await page.getByTestId('approval-deny').click();
   await dialog.waitFor({ state: 'detached' });
