@@ -234,7 +234,7 @@ func (a *applier) replace(id int32, content string, overlay bool) int32 {
 	nm := old
 	nm.content, nm.edit = content, a.ci+1
 	a.takeOut(id, overlay)
-	nid := a.t.addAt(nm, old.pos)
+	nid := a.t.addAt(nm, a.t.posOf(id))
 	if overlay {
 		a.r.overlayAdded = append(a.r.overlayAdded, nid)
 	} else {
@@ -304,7 +304,7 @@ func (a *applier) replaceList(want []NewMessage, overlay bool) int {
 	lo := a.r.firstPos() - 1
 	for i := 0; i < len(want); {
 		if keep[i] >= 0 {
-			lo = a.t.msgs[cur[keep[i]]].pos
+			lo = a.t.posOf(int32(cur[keep[i]]))
 			i++
 			continue
 		}
@@ -314,9 +314,9 @@ func (a *applier) replaceList(want []NewMessage, overlay bool) int {
 		}
 		hi := lo + 1
 		if end < len(want) {
-			hi = a.t.msgs[cur[keep[end]]].pos
+			hi = a.t.posOf(int32(cur[keep[end]]))
 		} else if len(cur) > 0 {
-			hi = max(lo, a.t.msgs[cur[len(cur)-1]].pos) + 1
+			hi = max(lo, a.t.posOf(int32(cur[len(cur)-1]))) + 1
 		}
 		n := float64(end - i + 1)
 		for j := i; j < end; j++ {

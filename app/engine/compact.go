@@ -66,7 +66,7 @@ func (r *runner) compact(ctx context.Context, round int) error {
 				continue
 			}
 			if !placed {
-				pos, placed = m.pos, true
+				pos, placed = t.posOf(int32(id)), true
 			}
 			t.remove(int32(id))
 		}
@@ -85,7 +85,7 @@ func (r *runner) replaceInPlace(id int32, content string) {
 	nm := old
 	nm.content = content
 	t.remove(id)
-	nid := t.addAt(nm, old.pos)
+	nid := t.addAt(nm, t.posOf(id))
 	if t.replacedBy == nil {
 		t.replacedBy = map[int32]int32{}
 	}

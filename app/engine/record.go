@@ -83,8 +83,7 @@ func (t *Trace) Record() Record {
 	for i, m := range t.msgs {
 		r.Messages[i] = MessageRecord{Content: m.content, Role: m.role, Origin: m.origin, HistoryOf: m.histOf,
 			Ref: m.ref, N: m.n, Request: m.req, Created: m.created, Removed: m.removed, Edit: m.edit}
-		if m.pos != float64(i) {
-			p := m.pos
+		if p, ok := t.pos[int32(i)]; ok {
 			r.Messages[i].Pos = &p
 		}
 	}
@@ -142,13 +141,9 @@ func FromRecord(r Record) (*Trace, error) {
 			return bad("message hook call of", i)
 		}
 		t.msgs[i] = msg{content: m.Content, role: m.Role, origin: m.Origin, histOf: m.HistoryOf,
-			ref: m.Ref, n: m.N, req: m.Request, created: m.Created, removed: m.Removed, edit: m.Edit, pos: float64(i)}
+			ref: m.Ref, n: m.N, req: m.Request, created: m.Created, removed: m.Removed, edit: m.Edit}
 		if m.Pos != nil {
-			t.msgs[i].pos = *m.Pos
-			if t.reordered == nil {
-				t.reordered = map[int32]bool{}
-			}
-			t.reordered[m.Request] = true
+			t.setPos(int32(i), *m.Pos, m.Request)
 		}
 	}
 	t.HookCalls = r.HookCalls

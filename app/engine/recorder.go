@@ -29,16 +29,28 @@ func (t *Trace) add(m msg) int32 { return t.addAt(m, float64(len(t.msgs))) }
 func (t *Trace) addAt(m msg, pos float64) int32 {
 	last := len(t.steps) - 1
 	id := int32(len(t.msgs))
-	m.created, m.removed, m.pos = int32(last), -1, pos
+	m.created, m.removed = int32(last), -1
 	if pos != float64(id) {
-		if t.reordered == nil {
-			t.reordered = map[int32]bool{}
-		}
-		t.reordered[m.req] = true
+		t.setPos(id, pos, m.req)
 	}
 	t.msgs = append(t.msgs, m)
 	t.steps[last].addTo = int32(len(t.msgs))
 	return id
+}
+
+// posOf is id's position in its request's list.
+func (t *Trace) posOf(id int32) float64 {
+	if p, ok := t.pos[id]; ok {
+		return p
+	}
+	return float64(id)
+}
+
+func (t *Trace) setPos(id int32, pos float64, req int32) {
+	if t.pos == nil {
+		t.pos, t.reordered = map[int32]float64{}, map[int32]bool{}
+	}
+	t.pos[id], t.reordered[req] = pos, true
 }
 
 // remove takes id out of the list for good; a message already removed

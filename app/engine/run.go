@@ -323,6 +323,9 @@ func (r *runner) flow(ctx context.Context, hm *HookManager, info func() *Request
 // stopPoint fires stop for an answer without tool calls; it says whether a
 // hook's retry_feedback sends the round again.
 func (r *runner) stopPoint(ctx context.Context, answer string) (bool, error) {
+	if len(r.cfg.Handlers) == 0 {
+		return false, nil
+	}
 	ev := &Event{Point: PointStop, Answer: answer}
 	if err := r.fire(ctx, ev); err != nil {
 		return false, err
@@ -384,21 +387,12 @@ func (r *runner) runTools(ctx context.Context, hm *HookManager, rep Reply, injec
 // a hook's answer, or the denial), the tool message, after_tool hooks.
 func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 	t := r.t
-	before := &Event{Point: PointBeforeTool, Tool: &t.toolCalls[ti]}
-	if err := r.fire(ctx, before); err != nil {
-		return err
-	}
-	st := before.state
-	if st == nil || (st.skipped == "" && st.respond == nil) {
-		approve := &Event{Point: PointApproveTool, Tool: &t.toolCalls[ti]}
-		if err := r.fire(ctx, approve); err != nil {
+	hooked := len(r.cfg.Handlers) > 0
+	var st *eventState
+	if hooked {
+		var err error
+		if st, err = r.toolDecision(ctx, ti); err != nil {
 			return err
-		}
-		if approve.state != nil {
-			st = approve.state
-			if st.approved != nil && *st.approved {
-				t.toolCalls[ti].Status = ToolApproved
-			}
 		}
 	}
 	tc := &t.toolCalls[ti]
@@ -407,7 +401,7 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 	case st != nil && st.skipped != "":
 		tc.Result = st.deny
 	case st != nil && st.respond != nil:
-		tc.Status, tc.By, tc.Result = ToolResponded, before.state.respondBy, *st.respond
+		tc.Status, tc.By, tc.Result = ToolResponded, st.respondBy, *st.respond
 	default:
 		ran = true
 		if r.cfg.Tools != nil {
@@ -427,11 +421,36 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 		content = "error: " + tc.Error
 	}
 	t.begin(StepToolCall, r.pos, "", ti)
-	r.toolMsg[tc.ID] = t.add(msg{content: content, role: "tool", origin: OriginTool, ref: ti, req: r.pos.req})
+	id := t.add(msg{content: content, role: "tool", origin: OriginTool, ref: ti, req: r.pos.req})
+	if !hooked {
+		return nil
+	}
+	r.toolMsg[tc.ID] = id
 	if tc.Status == ToolSkipped || tc.Status == ToolDenied {
 		return nil
 	}
 	return r.fire(ctx, &Event{Point: PointAfterTool, Tool: tc})
+}
+
+// toolDecision fires before_tool, then (unless a hook skipped the call or
+// answered it) approve_tool, and returns what the hooks decided.
+func (r *runner) toolDecision(ctx context.Context, ti int32) (*eventState, error) {
+	t := r.t
+	before := &Event{Point: PointBeforeTool, Tool: &t.toolCalls[ti]}
+	if err := r.fire(ctx, before); err != nil {
+		return nil, err
+	}
+	if st := before.state; st.skipped != "" || st.respond != nil {
+		return st, nil
+	}
+	approve := &Event{Point: PointApproveTool, Tool: &t.toolCalls[ti]}
+	if err := r.fire(ctx, approve); err != nil {
+		return nil, err
+	}
+	if a := approve.state.approved; a != nil && *a {
+		t.toolCalls[ti].Status = ToolApproved
+	}
+	return approve.state, nil
 }
 
 // call fires before_llm, records an llm_call step, asks the model, undoes
@@ -454,12 +473,15 @@ func (r *runner) callOnce(ctx context.Context, info func() *RequestInfo, tools [
 	// Quiet handlers (the event stream) keeps prompt-only call records.
 	fires := len(r.cfg.Handlers) > 0
 	hooked := fires && slices.ContainsFunc(r.cfg.Handlers, func(h Handler) bool { _, q := h.(Quiet); return !q })
-	before := &Event{Point: PointBeforeLLM, Call: ci, Model: r.cfg.ModelName, Tools: slices.Clone(tools)}
-	if err := r.fire(ctx, before); err != nil {
-		r.restore()
-		return Reply{}, false, err
+	var before *Event
+	if fires {
+		before = &Event{Point: PointBeforeLLM, Call: ci, Model: r.cfg.ModelName, Tools: slices.Clone(tools)}
+		if err := r.fire(ctx, before); err != nil {
+			r.restore()
+			return Reply{}, false, err
+		}
+		r.feedback(before)
 	}
-	r.feedback(before)
 	si := t.begin(StepLLMCall, r.pos, "", int32(ci))
 	lc := LLMCall{Index: ci, Request: int(r.pos.req), Phase: r.pos.phase, Step: si}
 	if r.pos.round >= 0 {
@@ -607,5 +629,5 @@ func (r *runner) firstPos() float64 {
 	if len(ids) == 0 || r.t.msgs[ids[0]].req != r.pos.req {
 		return float64(len(r.t.msgs))
 	}
-	return r.t.msgs[ids[0]].pos
+	return r.t.posOf(int32(ids[0]))
 }

@@ -203,9 +203,6 @@ type msg struct {
 	created int32 // step that added it
 	removed int32 // step that removed it, or -1
 	edit    int32 // 1 + the hook call that added or last rewrote it; 0 none
-	// pos orders the list: a message replaced in place gives its successor
-	// its pos, so the list stays in order without moving anything.
-	pos float64
 }
 
 // step is the compact record of an operation. Added messages are always a
@@ -247,6 +244,10 @@ type Trace struct {
 	replacedBy map[int32]int32
 	// reordered marks requests whose list is not in id order.
 	reordered map[int32]bool
+	// pos orders a list where executable hooks moved messages: a message
+	// replaced in place gives its successor its position. Only moved
+	// messages are here; any other's position is its id.
+	pos map[int32]float64
 }
 
 type span struct{ from, to int32 }
@@ -399,7 +400,7 @@ func (t *Trace) MessageIDsAt(i int) []int {
 		}
 	}
 	if t.reordered[req] {
-		sort.SliceStable(out, func(a, b int) bool { return t.msgs[out[a]].pos < t.msgs[out[b]].pos })
+		sort.SliceStable(out, func(a, b int) bool { return t.posOf(int32(out[a])) < t.posOf(int32(out[b])) })
 	}
 	return out
 }
