@@ -32,16 +32,6 @@ const trace = () => app.trace();
 const messages = () => page.locator('section[aria-label="Message list"]');
 const file = (rel) => join(backend.skillsDir, rel);
 
-async function waitTrace(pred, what, ms = 5000) {
-  const end = Date.now() + ms;
-  let v;
-  while (Date.now() < end) {
-    v = await trace();
-    if (pred(v)) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`${what}: not seen within ${ms} ms (draft=${v?.draft}, revision=${v?.revision})`);
-}
 const hookMessages = (v) => v.messages.filter((m) => m.origin === 'hook' && m.skill === SKILL);
 
 test('create a skill and a hook, preview the prompt while typing, save, validate', async () => {
@@ -67,7 +57,7 @@ test('create a skill and a hook, preview the prompt while typing, save, validate
   ].join('\n'));
   await page.click('[data-testid="scenario-picker"]');
   await page.locator('.scenario-item', { hasText: 'e2e-try' }).click();
-  await waitTrace((v) => v.file === SCENARIO && v.status === 'ok', 'the new scenario simulated');
+  await app.waitTrace((v) => v.file === SCENARIO && v.status === 'ok', 'the new scenario simulated');
   assert.equal(hookMessages(await trace()).length, 0, 'no hook yet');
 
   // a hook, made in the UI
@@ -82,7 +72,7 @@ test('create a skill and a hook, preview the prompt while typing, save, validate
   await page.keyboard.type(marker, { delay: 5 });
 
   // the simulation shows it before anything is saved
-  const v = await waitTrace((t) => t.draft && hookMessages(t).some((m) => m.content.includes(marker)), 'the draft in the simulation');
+  const v = await app.waitTrace((t) => t.draft && hookMessages(t).some((m) => m.content.includes(marker)), 'the draft in the simulation');
   assert.equal(v.draft, true);
   await page.locator('[data-testid="draft-preview"]').waitFor();
   // the message list at the last step of the request shows the hook's text
@@ -102,7 +92,7 @@ test('create a skill and a hook, preview the prompt while typing, save, validate
   const hooks = JSON.parse(readFileSync(file(`${SKILL}/hooks/hooks.json`), 'utf8'));
   assert.ok(hooks.$schema, '$schema kept');
   assert.deepEqual(hooks.hooks.map((h) => [h.name, h.file, h.timing]), [['hook-1', 'hook-1.md', 'after_user_input']]);
-  const saved = await waitTrace((t) => !t.draft && hookMessages(t).some((m) => m.content.includes(marker)), 'the saved hook simulated');
+  const saved = await app.waitTrace((t) => !t.draft && hookMessages(t).some((m) => m.content.includes(marker)), 'the saved hook simulated');
   assert.equal(saved.draft, false);
 
   // the folder validates with hookctl
@@ -116,7 +106,7 @@ test('a change on disk while unsaved edits exist offers the conflict', async () 
   await page.keyboard.press('End');
   await page.keyboard.type(' Mine.', { delay: 5 });
   await page.locator('[data-testid="tab-hook-1.md"] .dot').waitFor();
-  await waitTrace((t) => t.draft, 'the unsaved edit previewed');
+  await app.waitTrace((t) => t.draft, 'the unsaved edit previewed');
 
   writeFileSync(md, 'Changed on disk by the e2e test.\n');
   const conflict = page.locator('[data-testid="conflict"]');

@@ -24,16 +24,6 @@ after(async () => {
   await app?.close();
 });
 
-async function waitTrace(pred, what, ms = 20000) {
-  const end = Date.now() + ms;
-  let v;
-  while (Date.now() < end) {
-    v = await app.trace();
-    if (pred(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`${what}: not seen within ${ms} ms (status=${v?.status}, pending=${v?.pending}, revision=${v?.revision})`);
-}
 const hookCalls = (v) => v.steps.filter((s) => s.kind === 'hook_call');
 const guardStep = (v) => v.steps.find((s) => s.hook_call?.hook === 'block-rm-rf' && s.hook_call.input && JSON.stringify(s.hook_call.input).includes('rm -rf'));
 async function shot(name, { quiet = false } = {}) {
@@ -48,7 +38,7 @@ async function shot(name, { quiet = false } = {}) {
 
 test('trust a folder, break on the pre_tool_execution guard, read its stdin and stdout, edit the script', async () => {
   await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
-  await waitTrace((v) => v.scenario === 'guarded-session' && !v.pending, 'the untrusted simulation');
+  await app.waitTrace((v) => v.scenario === 'guarded-session' && !v.pending, 'the untrusted simulation');
 
   // Opening ran nothing: prompt hooks only, the banner lists exactly what would run.
   const untrusted = await app.trace();
@@ -66,7 +56,7 @@ test('trust a folder, break on the pre_tool_execution guard, read its stdin and 
   // Trust: the simulation runs the hooks in the background, then shows them.
   await page.getByTestId('trust-folder').click();
   await banner.waitFor({ state: 'detached' });
-  const v = await waitTrace((x) => !x.pending && x.exec?.ran && hookCalls(x).length > 0, 'the simulation with hooks');
+  const v = await app.waitTrace((x) => !x.pending && x.exec?.ran && hookCalls(x).length > 0, 'the simulation with hooks');
   assert.equal(v.status, 'ok', v.error);
   const guard = guardStep(v);
   assert.ok(guard, 'block-rm-rf ran on the rm -rf call');
@@ -111,7 +101,7 @@ test('trust a folder, break on the pre_tool_execution guard, read its stdin and 
     '',
   ].join('\n'));
   chmodSync(script, 0o755);
-  const next = await waitTrace((x) => !x.pending && x.revision > v.revision && guardStep(x)?.hook_call.output?.system_message === 'edited guard: rm -rf refused', 'the re-simulation after the edit');
+  const next = await app.waitTrace((x) => !x.pending && x.revision > v.revision && guardStep(x)?.hook_call.output?.system_message === 'edited guard: rm -rf refused', 'the re-simulation after the edit');
   assert.ok(!next.steps[guardStep(next).index].hook_call.reused, 'an edited script is run again, not reused');
   await page.getByTestId('hookcall-output').getByText('edited guard: rm -rf refused', { exact: false }).waitFor();
   assert.equal(guardStep(next).hook_call.outcome, 'skipped');
@@ -134,11 +124,11 @@ test('a slow hook shows progress and can be cancelled; the next edit runs again'
   await progress.getByText('pre_tool_execution', { exact: false }).or(progress.getByText('before_tool', { exact: false })).first().waitFor({ timeout: 10000 });
   await shot('progress.png');
   await page.getByTestId('sim-cancel').click();
-  const cancelled = await waitTrace((x) => !x.pending && x.revision > before.revision, 'the cancelled run');
+  const cancelled = await app.waitTrace((x) => !x.pending && x.revision > before.revision, 'the cancelled run');
   assert.equal(cancelled.status, 'cancelled');
   await progress.waitFor({ state: 'detached' });
   // an edit while nothing runs: a fast guard again, a complete run
   writeFileSync(script, '#!/bin/sh\ncat >/dev/null\necho \'{"action": "skip", "system_message": "fast guard"}\'\n');
-  const done = await waitTrace((x) => !x.pending && x.revision > cancelled.revision && x.status === 'ok', 'the run after the cancel');
+  const done = await app.waitTrace((x) => !x.pending && x.revision > cancelled.revision && x.status === 'ok', 'the run after the cancel');
   assert.equal(guardStep(done)?.hook_call.outcome, 'skipped');
 });

@@ -118,6 +118,17 @@ export async function openApp() {
     browser,
     page,
     trace: () => page.evaluate(() => window.go.bind.Studio.Trace()),
+    // waitTrace polls the trace view until pred holds, failing with what was awaited.
+    async waitTrace(pred, what, ms = 20000) {
+      const end = Date.now() + ms;
+      let v;
+      while (Date.now() < end) {
+        v = await this.trace();
+        if (pred(v)) return v;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`${what}: not seen within ${ms} ms (status=${v?.status}, pending=${v?.pending}, draft=${v?.draft}, revision=${v?.revision})`);
+    },
     async close() {
       await browser.close();
       await backend.stop();

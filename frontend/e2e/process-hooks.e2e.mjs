@@ -24,21 +24,11 @@ after(async () => {
   await app?.close();
 });
 
-async function waitTrace(pred, what, ms = 30000) {
-  const end = Date.now() + ms;
-  let v;
-  while (Date.now() < end) {
-    v = await app.trace();
-    if (pred(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`${what}: not seen within ${ms} ms (status=${v?.status}, pending=${v?.pending})`);
-}
 const denial = (v) => v.steps.find((s) => s.hook_call?.event === 'hook.approve_tool' && s.hook_call.outcome === 'denied');
 
 test('a process hook denies a tool; its JSON-RPC request and answer are visible at that step', async () => {
   await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
-  await waitTrace((v) => v.scenario === 'plugin-tools' && !v.pending, 'the untrusted simulation');
+  await app.waitTrace((v) => v.scenario === 'plugin-tools' && !v.pending, 'the untrusted simulation');
   const banner = page.getByTestId('trust-banner');
   await banner.waitFor();
   const commands = await banner.locator('.trust-cmd').allTextContents();
@@ -46,7 +36,7 @@ test('a process hook denies a tool; its JSON-RPC request and answer are visible 
 
   await page.getByTestId('trust-folder').click();
   await banner.waitFor({ state: 'detached' });
-  const v = await waitTrace((x) => !x.pending && x.exec?.ran && denial(x), 'the simulation with the process hook');
+  const v = await app.waitTrace((x) => !x.pending && x.exec?.ran && denial(x), 'the simulation with the process hook');
   assert.equal(v.status, 'ok', v.error);
   const denied = denial(v);
   assert.equal(denied.hook_call.system, 'process');

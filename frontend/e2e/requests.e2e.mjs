@@ -43,23 +43,13 @@ after(async () => {
   await app?.close();
 });
 
-async function waitTrace(pred, what, ms = 20000) {
-  const end = Date.now() + ms;
-  let v;
-  while (Date.now() < end) {
-    v = await app.trace();
-    if (pred(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`${what}: not seen within ${ms} ms (status=${v?.status}, pending=${v?.pending})`);
-}
 const requestCalls = (v) => v.steps.filter((s) => s.hook_call?.system === 'request');
 
 test('the request inspector shows a retried request', async () => {
   await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
-  await waitTrace((v) => v.scenario === 'retried' && !v.pending, 'the untrusted simulation');
+  await app.waitTrace((v) => v.scenario === 'retried' && !v.pending, 'the untrusted simulation');
   await page.getByTestId('trust-folder').click();
-  const v = await waitTrace((x) => !x.pending && requestCalls(x).length > 0, 'the simulation with request hooks');
+  const v = await app.waitTrace((x) => !x.pending && requestCalls(x).length > 0, 'the simulation with request hooks');
   assert.equal(v.status, 'ok', v.error);
 
   // The bound service agrees with the trace.
