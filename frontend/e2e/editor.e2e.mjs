@@ -4,7 +4,7 @@
 // disk under unsaved edits and check the conflict is offered.
 import assert from 'node:assert/strict';
 import {  execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openApp, repo, tempDir } from './harness.mjs';
@@ -108,11 +108,14 @@ test('a change on disk while unsaved edits exist offers the conflict', async () 
   await page.locator('[data-testid="tab-hook-1.md"] .dot').waitFor();
   await app.waitTrace((t) => t.draft, 'the unsaved edit previewed');
 
-  writeFileSync(md, 'Changed on disk by the e2e test.\n');
+  // Saved as editors save (a new file renamed over the old), so the watcher
+  // never sees the file truncated half-way through a write.
+  writeFileSync(`${md}.tmp`, 'Changed on disk by the e2e test.\n');
+  renameSync(`${md}.tmp`, md);
   const conflict = page.locator('[data-testid="conflict"]');
   await conflict.waitFor({ timeout: 5000 });
   assert.match(await conflict.getByLabel('my version').textContent(), /Mine\./);
-  assert.match(await conflict.getByLabel('version on disk').textContent(), /Changed on disk/);
+  await conflict.getByLabel('version on disk').getByText(/Changed on disk/).waitFor({ timeout: 5000 });
   for (const b of ['Keep mine', "Take disk's", 'Merge']) assert.ok(await conflict.getByRole('button', { name: b }).isVisible(), `${b} offered`);
 
   // merge: both edits kept as unsaved text, then saved
