@@ -625,44 +625,11 @@ func (d *decoder) textOr(v *yaml.Node, path string, t *Text, fields []field) boo
 // strict is object for expectations: an unknown key is an error, not a
 // warning, because an assertion that is silently ignored would pass.
 func (d *decoder) strict(n *yaml.Node, path string, fields []field, code, what string) bool {
-	v, ok := d.deref(n)
-	if !ok {
-		return false
-	}
-	if v.Kind != yaml.MappingNode {
-		d.errorf(n, CodeWrongType, "%s must be a mapping (key: value), not %s", path, describe(v))
-		return false
-	}
-	if d.active[v] {
-		d.errorf(n, CodeAliasCycle, "%s is an alias of a mapping that contains it; it would never end", path)
-		return false
-	}
-	d.active[v] = true
-	defer delete(d.active, v)
-	present := map[string]bool{}
 	before := len(d.diags)
-	for _, p := range d.pairs(v) {
-		f := lookupField(fields, p.name)
-		if f == nil {
-			if !isExtension(p.name) {
-				d.errorf(p.key, code, "%s has no %s %q; expected one of: %s.%s", path, what, p.name, strings.Join(fieldNames(fields), ", "), suggestion(p.name, fieldNames(fields)))
-			}
-			continue
-		}
-		present[p.name] = true
-		f.decode(p.key, p.val, path+"."+p.name)
-	}
-	for _, f := range fields {
-		if f.required && !present[f.name] {
-			d.errorf(n, CodeMissingField, "%s is missing %s; add %s: %s", path, f.name, f.name, f.hint)
-		}
-	}
-	for _, dg := range d.diags[before:] {
-		if dg.Severity == diag.Error {
-			return false
-		}
-	}
-	return true
+	ok := d.walk(n, path, fields, func(p pair) {
+		d.errorf(p.key, code, "%s has no %s %q; expected one of: %s.%s", path, what, p.name, strings.Join(fieldNames(fields), ", "), suggestion(p.name, fieldNames(fields)))
+	})
+	return ok && !diag.HasErrors(d.diags[before:])
 }
 
 // integer decodes a whole number.

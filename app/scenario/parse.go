@@ -302,6 +302,15 @@ func (d *decoder) list(n *yaml.Node, path string, item func(i int, n *yaml.Node,
 // warnings, missing required ones errors. It reports whether the value was a
 // mapping.
 func (d *decoder) object(n *yaml.Node, path string, fields []field) bool {
+	return d.walk(n, path, fields, func(p pair) {
+		d.warnf(p.key, CodeUnknownField, "%s has no field %q, so it is ignored.%s", path, p.name, suggestion(p.name, fieldNames(fields)))
+	})
+}
+
+// walk decodes a mapping against its field table, handing a key no field
+// names (and no extension) to unknown. It reports whether the value was a
+// mapping.
+func (d *decoder) walk(n *yaml.Node, path string, fields []field, unknown func(pair)) bool {
 	v, ok := d.deref(n)
 	if !ok {
 		return false
@@ -321,7 +330,7 @@ func (d *decoder) object(n *yaml.Node, path string, fields []field) bool {
 		f := lookupField(fields, p.name)
 		if f == nil {
 			if !isExtension(p.name) {
-				d.warnf(p.key, CodeUnknownField, "%s has no field %q, so it is ignored.%s", path, p.name, suggestion(p.name, fieldNames(fields)))
+				unknown(p)
 			}
 			continue
 		}
