@@ -16,6 +16,7 @@ import (
 
 	"hookstudio/app/bind"
 	"hookstudio/app/history"
+	"hookstudio/app/layout"
 	"hookstudio/app/studio"
 	"hookstudio/app/tokens"
 	"hookstudio/app/winstate"
@@ -122,7 +123,7 @@ func main() {
 			return false
 		},
 		OnShutdown: func(context.Context) { bind.StopOps(opsBinding); bind.Stop(studioBinding) },
-		Bind:       []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding},
+		Bind:       []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding, bind.NewLayout(layout.DefaultPath(dataDir))},
 	})
 	if err != nil {
 		log.Fatal(err)
