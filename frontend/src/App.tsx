@@ -31,6 +31,9 @@ import { HookCallsPanel } from './exec/HookCallsPanel';
 import { hookCallsOf, isFailure } from './exec/hookcalls';
 import { OpsDock } from './approval/OpsDock';
 import { requestTabs } from './requests/tab';
+import { useLayout, useSize } from './layout/useLayout';
+import { Splitter } from './layout/Splitter';
+import { bottomRange, fitHeights, fitWidths, flowRange, leftRange, messagesRange, toFraction } from './layout/panes';
 
 function readTheme(): Theme {
   try {
@@ -49,6 +52,10 @@ export function App() {
   const [mode, setMode] = useState<AppView>('simulator'); // the live simulator or the run history
 
   const fail = useCallback((e: unknown) => setError(String(e)), []);
+  // pane sizes: remembered per user in the backend's data folder, fitted to the window
+  const panes = useLayout(fail);
+  const [mainEl, setMainEl] = useState<HTMLDivElement | null>(null);
+  const mainSize = useSize(mainEl);
   // the editor: open files, unsaved text, histories; drafts re-simulate through traceUpdated
   const [store] = useState(() => new EditorStore(api, (v) => dispatch({ type: 'traceUpdated', view: v })));
   const editorSnap = useEditorSnapshot(store);
@@ -158,6 +165,7 @@ export function App() {
   }, [store]);
   const newHook = useCallback((skill: string) => { setEditing(skill); setNewHookRequest((n) => n + 1); }, []);
 
+  const togglePane = panes.toggle;
   // keyboard
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -168,6 +176,8 @@ export function App() {
       if (e.key === 'F1' || (e.key === '?' && !typing)) { e.preventDefault(); setHelp(true); return; }
       if (typing || mode === 'history') return; // the history view handles its own keys
       const ctrl = e.ctrlKey || e.metaKey;
+      if (ctrl && !e.altKey && !e.shiftKey && (e.key === 'j' || e.key === 'J')) { e.preventDefault(); togglePane('bottom_collapsed'); return; }
+      if (ctrl && !e.altKey && e.shiftKey && (e.key === 'f' || e.key === 'F')) { e.preventDefault(); togglePane('flow_collapsed'); return; }
       if (e.key === 'F10') { e.preventDefault(); dispatch({ type: e.shiftKey ? 'stepBack' : 'stepForward' }); }
       else if (e.key === 'F5' && ctrl && e.shiftKey) { e.preventDefault(); dispatch({ type: 'restart' }); }
       else if (e.key === 'F5' && !ctrl) { e.preventDefault(); dispatch({ type: 'continue' }); }
@@ -178,7 +188,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [help, step, view, toggleBp, mode]);
+  }, [help, step, view, toggleBp, mode, togglePane]);
 
   const problems = useMemo(() => {
     if (!studio) return [];
@@ -192,6 +202,16 @@ export function App() {
     });
   }, [studio]);
   const selected = studio?.scenarios.find((s) => s.file === studio.selected);
+  // the panes fitted to the main area (until it is measured, the stylesheet's sizes)
+  const lay = panes.layout;
+  const measured = mainSize.width > 0 && mainSize.height > 0;
+  const widths = fitWidths(mainSize.width, lay, editing !== null);
+  const heights = fitHeights(mainSize.height, lay);
+  const mainStyle = measured ? {
+    gridTemplateColumns: `${widths.left}px var(--split) minmax(0, 1fr) var(--split) ${widths.messages}px`,
+    gridTemplateRows: `minmax(0, 1fr) ${lay.bottom_collapsed ? '0' : 'var(--split)'} ${heights.bottom}px`,
+  } : undefined;
+  const setLeft = (px: number | undefined, save?: boolean) => panes.update(editing !== null ? { editor_width: px } : { skills_width: px }, save);
   const statusText =
     dbg.status === 'paused' ? (dbg.hit ? `paused at breakpoint (${dbg.hit.replace(':', ' ')})` : 'paused') :
     dbg.status === 'ended' ? 'ended — restart to step again' : dbg.status;
@@ -210,9 +230,9 @@ export function App() {
       {studio?.notice && (
         <div className="banner banner-warn" role="status">{studio.notice}</div>
       )}
-      {mode === 'simulator' && <TrustBanner exec={studio?.exec} onTrust={trustFolder} />}
+      {mode === 'simulator' && panes.loaded && <TrustBanner exec={studio?.exec} onTrust={trustFolder} readKey={panes.layout.trust_read} onRead={(k) => panes.update({ trust_read: k }, true)} />}
       {mode === 'history' ? <HistoryView studio={studio} color={color} onLive={() => setMode('simulator')} /> : (
-      <div className={cx('main', editing && 'editing')}>
+      <div className={cx('main', editing && 'editing')} ref={setMainEl} style={mainStyle}>
         {editing ? (
           <Suspense fallback={<aside className="editor"><div className="empty-state">Loading the editor…</div></aside>}>
             <EditorPanel key={editing} store={store} skill={editing} state={studio} view={view} onClose={() => { setEditing(null); setOpenConfig(undefined); }} newHookRequest={newHookRequest} openConfig={openConfig} />
@@ -224,13 +244,16 @@ export function App() {
             onEditSkill={setEditing} onNewHook={newHook} onNewSkill={createSkill} onImport={importSkills} drafts={[...(studio?.drafts ?? []), ...editorSnap.order.filter((f) => isDirty(editorSnap.files[f]))]}
           />
         )}
+        <Splitter axis="x" grows="right" size={widths.left} range={leftRange(mainSize.width, widths.messages, editing !== null)} testId="split-left" className="split-left"
+          label={editing !== null ? 'Resize the editor' : 'Resize the skills panel'} onResize={(px) => setLeft(px)} onCommit={panes.commit}
+          onReset={() => setLeft(undefined, true)} />
         <section className="centre" aria-label="Simulator">
           <div className="debugbar">
             <button type="button" className="iconbtn" title="Continue (F5)" aria-label="Continue" disabled={dbg.status !== 'paused'} onClick={() => dispatch({ type: 'continue' })}>▶</button>
             <button type="button" className="iconbtn" title="Step back (Shift+F10)" aria-label="Step back" disabled={!(dbg.status === 'paused' || dbg.status === 'ended') || cursor <= 0} onClick={() => dispatch({ type: 'stepBack' })}>↶</button>
             <button type="button" className="iconbtn" title="Step forward (F10)" aria-label="Step forward" disabled={dbg.status !== 'paused'} onClick={() => dispatch({ type: 'stepForward' })}>↷</button>
             <button type="button" className="iconbtn" title="Restart (Ctrl+Shift+F5)" aria-label="Restart" disabled={!hasCursor(dbg)} onClick={() => dispatch({ type: 'restart' })}>⟲</button>
-            <span className={`status status-${dbg.status}`} data-testid="status">{statusText}</span>
+            <span className={`status status-${dbg.status}`} data-testid="status" title={statusText}>{statusText}</span>
             {view?.draft && <span className="badge badge-unsaved" data-testid="draft-preview" title="The simulation includes unsaved editor text; save to make it permanent">preview of unsaved edits</span>}
             <SimProgress progress={progress} onCancel={cancelSimulation} />
             {studio?.exec?.trusted && (
@@ -241,7 +264,7 @@ export function App() {
             <span className="spacer" />
             <button type="button" className="btn" data-testid="run-open" title="Run the selected scenario against a real model" onClick={() => setRunOpen(true)}>Run with model ▸</button>
             {view && step && (
-              <span className="muted small">
+              <span className="muted small dbg-info" title={`${view.scenario} · step ${cursor + 1}/${view.steps.length} · ${view.calls.length} LLM calls · rev ${view.revision}${view.status !== 'ok' && view.status !== 'invalid' ? ` · ${view.status}${view.error ? `: ${view.error}` : ''}` : ''}`}>
                 {view.scenario} · step {cursor + 1}/{view.steps.length} · {view.calls.length} LLM calls · rev {view.revision}
                 {view.status !== 'ok' && view.status !== 'invalid' && <span className="count-err"> · {view.status}{view.error ? `: ${view.error}` : ''}</span>}
               </span>
@@ -267,7 +290,21 @@ export function App() {
             </div>
           ) : (
             <>
-              <FlowView view={view} cursor={cursor} breakpoints={dbg.breakpoints} onToggleCheckpoint={(cp) => toggleBp({ kind: 'checkpoint', key: cp })} onToggleEvent={(p) => toggleBp({ kind: 'event', key: p })} />
+              {lay.flow_collapsed ? (
+                <button type="button" className="pane-bar" onClick={() => togglePane('flow_collapsed')} aria-expanded={false} aria-controls="flow-pane" data-testid="flow-expand" title="Show the flowchart (Ctrl+Shift+F)">
+                  ▸ Flowchart
+                </button>
+              ) : (
+                <>
+                  <div className="flow-pane" id="flow-pane" style={measured ? { height: heights.flow } : undefined} data-testid="flow-pane">
+                    <FlowView view={view} cursor={cursor} breakpoints={dbg.breakpoints} onToggleCheckpoint={(cp) => toggleBp({ kind: 'checkpoint', key: cp })} onToggleEvent={(p) => toggleBp({ kind: 'event', key: p })} />
+                    <button type="button" className="iconbtn sm pane-collapse" onClick={() => togglePane('flow_collapsed')} aria-expanded aria-controls="flow-pane" aria-label="Collapse the flowchart" title="Collapse the flowchart (Ctrl+Shift+F)" data-testid="flow-collapse">▴</button>
+                  </div>
+                  <Splitter axis="y" grows="down" size={heights.flow} range={flowRange(mainSize.height, heights.bottom)} label="Resize the flowchart" controls="flow-pane" testId="split-flow"
+                    onResize={(px) => panes.update({ flow_height: toFraction(px, mainSize.height) })} onCommit={panes.commit}
+                    onReset={() => panes.update({ flow_height: undefined }, true)} onCollapse={() => togglePane('flow_collapsed')} />
+                </>
+              )}
               <RequestTabs view={view} current={step.request} onSelect={(r) => dispatch({ type: 'selectRequest', request: r })} />
               <StepList
                 view={view}
@@ -280,6 +317,8 @@ export function App() {
             </>
           )}
         </section>
+        <Splitter axis="x" grows="left" size={widths.messages} range={messagesRange(mainSize.width, widths.left)} label="Resize the message pane" testId="split-messages" className="split-messages"
+          onResize={(px) => panes.update({ messages_width: px })} onCommit={panes.commit} onReset={() => panes.update({ messages_width: undefined }, true)} />
         <section className="right" aria-label="Messages at the cursor">
           {view && step ? (
             <>
@@ -298,7 +337,14 @@ export function App() {
             </div>
           )}
         </section>
+        {!lay.bottom_collapsed && (
+          <Splitter axis="y" grows="up" size={heights.bottom} range={bottomRange(mainSize.height, heights.flow)} label="Resize the bottom panel" testId="split-bottom" className="split-bottom"
+            onResize={(px) => panes.update({ bottom_height: toFraction(px, mainSize.height) })} onCommit={panes.commit}
+            onReset={() => panes.update({ bottom_height: undefined }, true)} onCollapse={() => togglePane('bottom_collapsed')} />
+        )}
         <BottomPanel
+          collapsed={!!lay.bottom_collapsed}
+          onToggleCollapsed={() => togglePane('bottom_collapsed')}
           view={view}
           problems={problems}
           currentCall={step?.call ?? null}

@@ -133,6 +133,9 @@ interface PanelProps extends Omit<MatrixProps, 'view'> {
   view: TraceView | null;
   problems: readonly Diagnostic[];
   extraTabs?: readonly PanelTab[];
+  /** collapsed to its tab bar: a tab or the toggle opens it again */
+  collapsed?: boolean;
+  onToggleCollapsed?: () => void;
 }
 
 export function BottomPanel(props: PanelProps) {
@@ -150,13 +153,17 @@ export function BottomPanel(props: PanelProps) {
     <section className="bottom" aria-label="Panel">
       <div className="tabs panel-tabs" role="tablist">
         {tabs.map(([id, label, n]) => (
-          <button key={id} type="button" role="tab" aria-selected={tab === id} className={cx('tab', tab === id && 'active')} onClick={() => setTab(id)}>
+          <button key={id} type="button" role="tab" aria-selected={tab === id} className={cx('tab', tab === id && 'active')} onClick={() => { setTab(id); if (props.collapsed) props.onToggleCollapsed?.(); }}>
             {label}
             {n ? <span className={cx('count', id === 'changes' && 'count-changed', id === 'expectations' && 'count-err')}>{n}</span> : null}
           </button>
         ))}
+        {props.onToggleCollapsed && (
+          <button type="button" className="iconbtn sm pane-collapse" onClick={props.onToggleCollapsed} aria-expanded={!props.collapsed} aria-label={props.collapsed ? 'Open the panel' : 'Collapse the panel'}
+            title={`${props.collapsed ? 'Open' : 'Collapse'} the panel (Ctrl+J)`} data-testid="bottom-toggle">{props.collapsed ? '▴' : '▾'}</button>
+        )}
       </div>
-      <div className="panel-body">
+      {!props.collapsed && <div className="panel-body">
         {tab === 'problems' ? (
           problems.length ? <DiagnosticList items={problems} /> : <div className="empty-state">No problems in this folder.</div>
         ) : !view || view.steps.length === 0 ? (
@@ -170,7 +177,7 @@ export function BottomPanel(props: PanelProps) {
         ) : (
           <ChangesView view={view} onJumpToCall={props.onJumpToCall} />
         )}
-      </div>
+      </div>}
     </section>
   );
 }

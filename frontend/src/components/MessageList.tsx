@@ -77,7 +77,7 @@ export const MessageCard = memo(function MessageCard({ row, color, expanded, onT
     >
       <header className="msg-head">
         <span className={cx('role', `role-${m.role}`)}>{m.role}</span>
-        <span className="origin" style={c ? { color: c } : undefined} title={m.timing ? `timing: ${m.timing}` : undefined}>
+        <span className="origin" style={c ? { color: c } : undefined} title={`${originLabel(m)}${m.timing ? ` · timing: ${m.timing}` : ''}`}>
           {hookish && <span className="dot" style={{ background: c }} />}
           {originLabel(m)}
         </span>

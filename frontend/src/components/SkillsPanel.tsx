@@ -112,7 +112,7 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
                   title={s.enabled ? 'Disable for the simulation' : 'Enable for the simulation'}
                 />
                 <span className="swatch" style={{ background: s.color }} />
-                <span className="skill-name" style={{ color: s.color }}>{s.name}</span>
+                <span className="skill-name" style={{ color: s.color }} title={s.name}>{s.name}</span>
                 {s.broken && <span className="badge badge-broken">broken</span>}
                 <span className="spacer" />
                 {errors > 0 && <span className="count-err" title="errors"><ErrorIcon /> {errors}</span>}
@@ -137,11 +137,12 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
                           <span />
                         </button>
                         <span className={`chip cp cp${checkpointOf(h.timing)}`} title={h.timing}>{glyph(checkpointOf(h.timing))}</span>
-                        <span className="hook-name">{h.name}</span>
+                        <span className="hook-name" title={h.name}>{h.name}</span>
                         {h.persistent && <PinIcon title="persistent" />}
-                        <span className="spacer" />
-                        {h.tool_filter && <span className="filter" title="tool_filter">⛃ {h.tool_filter.join(', ')}</span>}
-                        <span className={cx('role-chip', `role-${h.role}`)}>{h.role}</span>
+                        <span className="hook-tail">
+                          {h.tool_filter && <span className="filter" title={`tool_filter: ${h.tool_filter.join(', ')}`}>⛃ {h.tool_filter.join(', ')}</span>}
+                          <span className={cx('role-chip', `role-${h.role}`)}>{h.role}</span>
+                        </span>
                       </li>
                     );
                   })}

@@ -87,7 +87,7 @@ export function TopBar({ state, theme, onTheme, onChooseFolder, onOpenRecent, on
               return (
                 <button key={s.file} type="button" role="menuitem" className={cx('menu-item', 'scenario-item', s.file === state.selected && 'active', !s.valid && 'is-invalid')} onClick={() => { close(); onSelectScenario(s.file); }}>
                   <span className="sc-name">{s.name}</span>
-                  <span className="sc-file">{s.file}</span>
+                  <span className="sc-file" title={s.file}>{s.file}</span>
                   {s.valid ? <span className="muted small">{s.requests} {s.requests === 1 ? 'request' : 'requests'}</span> : <span className="count-err"><ErrorIcon /> {errs} {errs === 1 ? 'error' : 'errors'}</span>}
                 </button>
               );

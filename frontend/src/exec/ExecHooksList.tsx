@@ -28,11 +28,12 @@ export function ExecHooksList({ hooks, breakpoints, notRun, onToggleBreakpoint, 
             </button>
             <SystemBadge system={h.system} />
             {onOpen ? (
-              <button type="button" className="linkbtn hook-name" title={`Edit ${h.source}`} onClick={() => onOpen(h)}>{h.hook}</button>
-            ) : <span className="hook-name">{h.hook}</span>}
-            <span className="spacer" />
-            <span className="filter exec-event">{h.event}</span>
-            {notRun && <span className="badge badge-notrun">not run</span>}
+              <button type="button" className="linkbtn hook-name" title={`${h.hook} — edit ${h.source}`} onClick={() => onOpen(h)}>{h.hook}</button>
+            ) : <span className="hook-name" title={h.hook}>{h.hook}</span>}
+            <span className="hook-tail">
+              <span className="filter exec-event" title={h.event}>{h.event}</span>
+              {notRun && <span className="badge badge-notrun">not run</span>}
+            </span>
           </li>
         );
       })}

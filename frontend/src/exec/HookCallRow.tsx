@@ -23,7 +23,7 @@ export function Duration({ ms }: { ms: number }) {
 export function HookCallRow({ call }: { call: HookCall }) {
   const tone = outcomeTone(call.outcome);
   return (
-    <span className={cx('hc-row', `tone-${tone}`, isSlow(call) && 'is-slow')} data-testid="hook-call-row">
+    <span className={cx('hc-row', `tone-${tone}`, isSlow(call) && 'is-slow')} data-testid="hook-call-row" title={`${call.system} hook ${call.hook} at ${call.event}: ${call.outcome}, ${formatMs(call.duration_ms)}`}>
       <SystemBadge system={call.system} />
       <span className="hc-event">{call.event}</span>
       <span className="hc-hook">{call.hook}</span>

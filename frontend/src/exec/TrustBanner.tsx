@@ -3,33 +3,53 @@
 // people's programs"). A changed configuration asks again.
 import { useState } from 'react';
 import type { ExecState } from '../lib/api';
+import { cx } from '../components/util';
 
 interface Props {
   exec: ExecState | undefined;
   onTrust: () => Promise<unknown>;
+  /** the trustKey of the banner the user has read: it opens as one line for those commands */
+  readKey?: string;
+  /** the user hid the commands: remember that this banner was read */
+  onRead?: (key: string) => void;
 }
 
-export function TrustBanner({ exec, onTrust }: Props) {
+/** What the banner asks about: the commands and files; a change to them asks again in full. */
+export function trustKey(exec: ExecState): string {
+  const text = JSON.stringify([exec.changed, exec.files, exec.commands.map((c) => [c.command, c.event, c.hook, c.skill, c.dir, c.source])]);
+  let h = 0x811c9dc5; // FNV-1a
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return `${exec.commands.length}:${(h >>> 0).toString(16)}`;
+}
+
+export function TrustBanner({ exec, onTrust, readKey, onRead }: Props) {
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string | null>(null);
-  const [open, setOpen] = useState(true);
+  // the user's show/hide for these commands; until then, in full unless read before
+  const [toggled, setToggled] = useState<{ key: string; open: boolean } | null>(null);
   if (!exec?.present || exec.trusted) return null;
+  const key = trustKey(exec);
+  const open = toggled?.key === key ? toggled.open : readKey !== key;
+  const setOpen = (o: boolean) => {
+    setToggled({ key, open: o });
+    if (!o) onRead?.(key);
+  };
   const trust = () => {
     setBusy(true);
     setErr(null);
     onTrust().catch((e) => setErr(String(e))).finally(() => setBusy(false));
   };
   return (
-    <div className="banner banner-trust" role="region" aria-label="Trust this folder" data-testid="trust-banner">
+    <div className={cx('banner', 'banner-trust', !open && 'is-collapsed')} role="region" aria-label="Trust this folder" data-testid="trust-banner">
       <div className="trust-head">
-        <b>{exec.changed ? 'The hook configuration changed since you trusted this folder.' : 'This folder has executable hooks.'}</b>{' '}
-        They did not run: the simulation shows prompt hooks only. Trusting the folder runs {exec.commands.length === 1 ? 'this command' : `these ${exec.commands.length} commands`} on your machine at each simulation.
+        <span className="trust-text"><b>{exec.changed ? 'The hook configuration changed since you trusted this folder.' : 'This folder has executable hooks.'}</b>{' '}
+        They did not run: the simulation shows prompt hooks only. Trusting the folder runs {exec.commands.length === 1 ? 'this command' : `these ${exec.commands.length} commands`} on your machine at each simulation.</span>
         <span className="spacer" />
-        <button type="button" className="linkbtn" onClick={() => setOpen((o) => !o)} aria-expanded={open}>{open ? 'hide commands' : 'show commands'}</button>
+        <button type="button" className="linkbtn" onClick={() => setOpen(!open)} aria-expanded={open} aria-controls="trust-commands" data-testid="trust-toggle">{open ? 'hide commands' : 'show commands'}</button>
         <button type="button" className="btn sm primary" onClick={trust} disabled={busy} data-testid="trust-folder">{busy ? 'Trusting…' : 'Trust folder and run hooks'}</button>
       </div>
       {open && (
-        <ul className="trust-commands" aria-label="Commands that would run">
+        <ul className="trust-commands" id="trust-commands" aria-label="Commands that would run">
           {exec.commands.map((c, i) => (
             <li key={i}>
               <code className="trust-cmd">{c.command}</code>

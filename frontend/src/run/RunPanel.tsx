@@ -1,7 +1,7 @@
 // "Run with a model": pick an endpoint, start the selected scenario against it, watch it stream,
 // stop before calls, answer tools, and keep the result as a mock scenario. Stays mounted while
 // hidden so a run keeps its state; all backend traffic goes through src/lib/api/run.ts.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import * as run from '../lib/api/run';
 import type { ProfileInfo } from '../lib/api/run';
 import type { BreakpointId } from '../debugger/machine';
@@ -107,19 +107,23 @@ export function RunPanel({ open, onClose, breakpoints, scenario, color, onOpenHi
   };
 
   // F5 / F10 drive the run while it is paused (before the simulator's keys see them)
+  // The key handler reads the state committed with the DOM (a layout effect), not the one a
+  // later passive effect would bind: a key pressed right after "Paused" shows must resume.
   const paused = state.status === 'paused';
-  useEffect(() => {
+  const keyState = useRef({ paused, resume });
+  useLayoutEffect(() => { keyState.current = { paused, resume }; }, [paused, resume]);
+  useLayoutEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'F5' && e.key !== 'F10') return;
       if (e.ctrlKey || e.metaKey || e.shiftKey) return;
       e.preventDefault();
       e.stopPropagation();
-      if (paused) resume(e.key === 'F10');
+      if (keyState.current.paused) keyState.current.resume(e.key === 'F10');
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [open, paused, resume]);
+  }, [open]);
 
   if (!open) return null;
   const view = state.status === 'idle' ? null : state.view;
