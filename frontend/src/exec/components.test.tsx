@@ -5,7 +5,7 @@ import execStateFixture from '../fixtures/exec-state.json';
 import type { ExecState, SimProgress as Progress, StudioState, TraceView } from '../lib/api';
 import { HookCallDetail } from './HookCallDetail';
 import { HookCallsPanel } from './HookCallsPanel';
-import { TrustBanner } from './TrustBanner';
+import { TrustBanner, trustKey } from './TrustBanner';
 import { SimProgress } from './SimProgress';
 import { NoticeToasts } from './NoticeToasts';
 import { HookCallRow } from './HookCallRow';
@@ -143,6 +143,26 @@ describe('trust, progress, notices', () => {
     expect(screen.getByText(/changed since you trusted/)).toBeTruthy();
     rerender(<TrustBanner exec={exec({ trusted: true })} onTrust={() => Promise.resolve()} />);
     expect(container.textContent).toBe('');
+  });
+  it('collapses to one line once read, remembers it for these commands, and asks in full when they change', () => {
+    const onRead = vi.fn();
+    const { rerender } = render(<TrustBanner exec={exec()} onTrust={() => Promise.resolve()} onRead={onRead} />);
+    expect(screen.getByText('./guard.sh')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('trust-toggle'));
+    expect(screen.queryByText('./guard.sh')).toBeNull();
+    expect(screen.getByTestId('trust-banner').className).toContain('is-collapsed');
+    const key = onRead.mock.calls[0]![0] as string;
+    expect(key).toBe(trustKey(exec()));
+    // reopened with the key read: one line, the commands one click away
+    rerender(<TrustBanner key="again" exec={exec()} onTrust={() => Promise.resolve()} readKey={key} onRead={onRead} />);
+    expect(screen.queryByText('./guard.sh')).toBeNull();
+    fireEvent.click(screen.getByTestId('trust-toggle'));
+    expect(screen.getByText('./guard.sh')).toBeTruthy();
+    // other commands: the read key no longer matches, the banner asks in full
+    const changed = exec({ commands: [...exec().commands, { ...exec().commands[0]!, command: './other.sh' }] });
+    expect(trustKey(changed)).not.toBe(key);
+    rerender(<TrustBanner key="changed" exec={changed} onTrust={() => Promise.resolve()} readKey={key} onRead={onRead} />);
+    expect(screen.getByText('./other.sh')).toBeTruthy();
   });
   it('shows a failed trust', async () => {
     render(<TrustBanner exec={exec()} onTrust={() => Promise.reject('disk full')} />);
