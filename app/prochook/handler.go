@@ -243,6 +243,9 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		if err := h.observe(ctx, ev, "agent.tool.exec_end", map[string]any{"Tool": ev.Tool.Name, "Duration": 0, "ForLLMLen": len(ev.Tool.Result), "IsError": ev.Tool.Error != ""}); err != nil {
 			return err
 		}
+		if ev.Tool.Status == engine.ToolResponded {
+			return nil // PicoClaw's code goes on to the next call: no after_tool for a hook's answer
+		}
 		return h.intercept(ctx, ev, "after_tool")
 	case engine.PointAfterCompact:
 		return h.observe(ctx, ev, "agent.context.compress", map[string]any{"Kind": string(ev.Compact)})

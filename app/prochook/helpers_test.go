@@ -20,8 +20,9 @@ import (
 	"hookstudio/app/skills"
 )
 
-// goHook is the test hook program (testdata/gohook), built once.
-var goHook string
+// goHook is the test hook program (testdata/gohook), built once;
+// picoclawHook answers as PicoClaw's own test helper (testdata/picoclawhook).
+var goHook, picoclawHook string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "prochook-test")
@@ -30,11 +31,14 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	goHook = filepath.Join(dir, "gohook")
-	build := exec.Command("go", "build", "-o", goHook, "./testdata/gohook")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build testdata/gohook:", err)
-		os.Exit(1)
+	picoclawHook = filepath.Join(dir, "picoclawhook")
+	for _, b := range [][2]string{{goHook, "./testdata/gohook"}, {picoclawHook, "./testdata/picoclawhook"}} {
+		build := exec.Command("go", "build", "-o", b[0], b[1])
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "build", b[1]+":", err)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

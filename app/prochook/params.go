@@ -334,24 +334,86 @@ func equalAny(a, b any) bool {
 	return string(x) == string(y)
 }
 
+// llmAnswer is what after_llm may rewrite of the answer.
+type llmAnswer struct {
+	Content   *string         `json:"content"`
+	ToolCalls *[]wireToolCall `json:"tool_calls"`
+}
+
+// readResponse reads an after_llm answer's response in either shape:
+// PicoClaw's code decodes it as the whole after_llm params (meta, context,
+// model, response: the answer), the seed as the answer itself. Keys only
+// the params have (response, meta, context, model) choose the code's shape,
+// and then its answer is response.response.
+func readResponse(raw json.RawMessage) (*llmAnswer, []string, error) {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil || keys == nil {
+		if err == nil {
+			return nil, nil, nil
+		}
+		return nil, nil, err
+	}
+	if !hasAny(keys, "response", "meta", "context", "model") {
+		var a llmAnswer
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return nil, nil, err
+		}
+		return &a, nil, nil
+	}
+	var warns []string
+	if hasAny(keys, "content", "tool_calls") {
+		warns = append(warns, "response has both the after_llm params' keys and the answer's (content, tool_calls); read as PicoClaw does: the answer is response.response, the outer content and tool_calls are ignored")
+	}
+	inner, ok := keys["response"]
+	if !ok || string(inner) == "null" {
+		return nil, warns, nil // PicoClaw keeps the answer it had
+	}
+	var a llmAnswer
+	if err := json.Unmarshal(inner, &a); err != nil {
+		return nil, warns, err
+	}
+	// PicoClaw replaces the whole answer with response.response: what it
+	// leaves out is gone.
+	if a.Content == nil {
+		a.Content = new(string)
+		warns = append(warns, "response.response has no content: PicoClaw's answer text becomes empty")
+	}
+	if a.ToolCalls == nil {
+		a.ToolCalls = &[]wireToolCall{}
+	}
+	return &a, warns, nil
+}
+
+func hasAny(keys map[string]json.RawMessage, names ...string) bool {
+	for _, n := range names {
+		if _, ok := keys[n]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 func modifyResponse(ev *engine.Event, result json.RawMessage, eff *engine.Effect) []string {
 	var r struct {
-		Response *struct {
-			Content   *string         `json:"content"`
-			ToolCalls *[]wireToolCall `json:"tool_calls"`
-		} `json:"response"`
+		Response json.RawMessage `json:"response"`
 	}
 	if err := json.Unmarshal(result, &r); err != nil {
 		return []string{fmt.Sprintf("the response cannot be read (%v); ignored", err)}
 	}
-	if r.Response == nil {
+	if len(r.Response) == 0 || string(r.Response) == "null" {
 		return nil
 	}
-	var warns []string
-	if c := r.Response.Content; c != nil && *c != ev.Answer {
+	a, warns, err := readResponse(r.Response)
+	if err != nil {
+		return append(warns, fmt.Sprintf("the response cannot be read (%v); ignored", err))
+	}
+	if a == nil {
+		return warns
+	}
+	if c := a.Content; c != nil && *c != ev.Answer {
 		eff.Answer = c
 	}
-	if tc := r.Response.ToolCalls; tc != nil {
+	if tc := a.ToolCalls; tc != nil {
 		calls, w := engineCalls(*tc, ev.ToolCalls)
 		warns = append(warns, w...)
 		if !equalAny(wireCalls(calls), wireCalls(ev.ToolCalls)) {
@@ -409,6 +471,10 @@ func modifyCall(ev *engine.Event, result json.RawMessage, respond bool, eff *eng
 		Call *struct {
 			Tool      string          `json:"tool"`
 			Arguments *map[string]any `json:"arguments"`
+			// PicoClaw's code carries a respond result here too
+			// (ToolCallHookRequest.HookResult); a top-level result wins,
+			// as there.
+			HookResult *toolResult `json:"hook_result"`
 		} `json:"call"`
 		Result *toolResult `json:"result"`
 	}
@@ -427,6 +493,9 @@ func modifyCall(ev *engine.Event, result json.RawMessage, respond bool, eff *eng
 			}
 		}
 	}
+	if r.Result == nil && r.Call != nil && r.Call.HookResult != nil {
+		r.Result = r.Call.HookResult
+	}
 	if respond {
 		text := ""
 		if r.Result == nil {
@@ -444,22 +513,61 @@ func modifyCall(ev *engine.Event, result json.RawMessage, respond bool, eff *eng
 	return warns
 }
 
+// readToolResult reads an after_tool answer's result in either shape:
+// PicoClaw's code decodes it as the whole after_tool params (meta, context,
+// tool, arguments, result, duration), whose result is the new tool result
+// and whose tool renames the call; the seed reads it as the tool result
+// itself. Keys only the params have choose the code's shape.
+func readToolResult(raw json.RawMessage) (res *toolResult, rename string, warns []string, err error) {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil || keys == nil {
+		return nil, "", nil, err
+	}
+	if !hasAny(keys, "result", "tool", "meta", "context", "arguments", "duration") {
+		var r toolResult
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, "", nil, err
+		}
+		return &r, "", nil, nil
+	}
+	if hasAny(keys, "for_llm", "for_user", "is_error", "silent") {
+		warns = append(warns, "result has both the after_tool params' keys and a tool result's (for_llm…); read as PicoClaw does: the new text is result.result.for_llm, the outer for_llm is ignored")
+	}
+	var w struct {
+		Tool   string      `json:"tool"`
+		Result *toolResult `json:"result"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, "", warns, err
+	}
+	return w.Result, w.Tool, warns, nil
+}
+
 func modifyResult(ev *engine.Event, result json.RawMessage, eff *engine.Effect) []string {
 	var r struct {
-		Result *toolResult `json:"result"`
+		Result json.RawMessage `json:"result"`
 	}
 	if err := json.Unmarshal(result, &r); err != nil {
 		return []string{fmt.Sprintf("the result cannot be read (%v); ignored", err)}
 	}
-	if r.Result == nil {
+	if len(r.Result) == 0 || string(r.Result) == "null" {
 		return nil
 	}
-	var warns []string
+	res, rename, warns, err := readToolResult(r.Result)
+	if err != nil {
+		return append(warns, fmt.Sprintf("the result cannot be read (%v); ignored", err))
+	}
+	if rename != "" && rename != ev.Tool.Name {
+		eff.Extra = append(eff.Extra, fmt.Sprintf("tool renamed to %s in agent.tool.exec_end and the turn's tool executions (the model's tool message keeps its call id)", rename))
+	}
+	if res == nil {
+		return warns // PicoClaw keeps the tool's result
+	}
 	failed := ev.Tool.Error != ""
-	if r.Result.IsError != failed {
+	if res.IsError != failed {
 		warns = append(warns, "the hook changed is_error; the simulator keeps whether the tool failed and rewrites only its text")
 	}
-	text := r.Result.ForLLM
+	text := res.ForLLM
 	switch {
 	case failed && text != ev.Tool.Error:
 		eff.ToolError = &text
