@@ -39,10 +39,10 @@ async function waitForHTTP(url, proc, ms) {
 }
 
 // startBackend starts the dev binary with a fresh data folder; the app opens
-// its example skills there on first start.
-export async function startBackend() {
+// its example skills there on first start. With { dataDir } it reopens that
+// folder (an app restarted), which stop({ keep: true }) leaves in place.
+export async function startBackend({ dataDir = tempDir('hs-data-') } = {}) {
   if (!process.env.DISPLAY) throw new Error('no DISPLAY: run the e2e tests under xvfb-run');
-  const dataDir = tempDir('hs-data-');
   const port = await freePort();
   const logs = [];
   // HOOKSTUDIO_DEV_BIN / HOOKSTUDIO_ASSETDIR run another build (one engineer's, beside the shared one)
@@ -65,22 +65,22 @@ export async function startBackend() {
     dataDir,
     skillsDir: join(dataDir, 'skills'),
     logs,
-    async stop() {
+    async stop({ keep = false } = {}) {
       proc.kill('SIGTERM');
       await new Promise((r) => { if (proc.exitCode !== null) r(); else proc.once('exit', r); setTimeout(r, 3000); });
       if (proc.exitCode === null) proc.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keep) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-export async function startBrowser() {
+export async function startBrowser({ viewport = { width: 1440, height: 900 } } = {}) {
   const profile = tempDir('hs-chrome-');
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    viewport: { width: 1440, height: 900 },
+    viewport,
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   const errors = [];
@@ -107,9 +107,10 @@ export function copySkills(to) {
 
 // openApp starts the backend and a browser on it, waits for the step list,
 // and returns them with close(), which fails the run if the page threw.
-export async function openApp() {
-  const backend = await startBackend();
-  const browser = await startBrowser();
+// { dataDir, keep } reopen a data folder and leave it for the next start.
+export async function openApp({ viewport, dataDir, keep = false } = {}) {
+  const backend = await startBackend({ dataDir });
+  const browser = await startBrowser({ viewport });
   const { page } = browser;
   await page.goto(backend.url);
   await page.waitForSelector('[role="option"]');
@@ -131,7 +132,7 @@ export async function openApp() {
     },
     async close() {
       await browser.close();
-      await backend.stop();
+      await backend.stop({ keep });
       if (browser.errors.length > 0) throw new Error(`the page threw:\n${browser.errors.join('\n')}`);
     },
   };
