@@ -15,7 +15,7 @@ LDFLAGS := -X hookstudio/app/version.Version=$(VERSION) -X hookstudio/app/versio
 # Windows: cgo (SQLite) through Debian's mingw-w64.
 WIN_ENV := CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOOS=windows GOARCH=amd64
 
-.PHONY: run test test-go test-frontend test-e2e test-windows frontend build build-dev hookctl \
+.PHONY: run test test-go test-frontend test-e2e test-windows frontend build build-dev hookctl screenshots \
 	release release-linux release-windows release-hookctl fuzz bench clean
 
 run: build
@@ -65,6 +65,11 @@ build-dev: frontend
 test-e2e: build build-dev
 	./scripts/setup.sh e2e
 	cd frontend && xvfb-run -a -s "-screen 0 1440x900x24 -nolisten tcp" node --test --test-concurrency=1 e2e/*.e2e.mjs
+
+# The README's screenshots (docs/screenshots), taken by the e2e tests at 1280×800.
+screenshots: build build-dev
+	./scripts/setup.sh e2e
+	cd frontend && HOOKSTUDIO_SCREENSHOTS=$(CURDIR)/docs/screenshots xvfb-run -a -s "-screen 0 1440x900x24 -nolisten tcp" node --test --test-concurrency=1 e2e/*.e2e.mjs
 
 hookctl:
 	go build -ldflags "$(LDFLAGS)" -o build/bin/hookctl ./cmd/hookctl

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, tempDir } from './harness.mjs';
+import { openApp, tempDir, screenshot } from './harness.mjs';
 
 let app;
 let root;
@@ -66,11 +66,7 @@ test('a run pauses for approval, the countdown runs, a denial reaches the model'
   assert.equal(pending.tool, 'run_command');
   assert.equal(pending.arguments.command, 'sudo systemctl restart api');
 
-  const dir = process.env.HOOKSTUDIO_SCREENSHOTS;
-  if (dir) {
-    mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: join(dir, 'approval.png') });
-  }
+  await screenshot(page, 'approval.png');
   await page.getByTestId('approval-feedback').fill('Find the cause first; do not restart production.');
   await page.getByTestId('approval-deny').click();
   await dialog.waitFor({ state: 'detached' });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, tempDir } from './harness.mjs';
+import { openApp, tempDir, screenshot } from './harness.mjs';
 
 const CALLS = 5000; // one answer with 5,000 tool calls: 1 + 5,000 tool + 5,000 hook messages
 
@@ -53,6 +53,7 @@ test('a 10,000-message checkpoint renders virtualised and scrolls', async () => 
   await list.getByText('What LLM call #3 receives').waitFor();
   const cards = await page.locator('[data-testid^="msg-"]').count();
   assert.ok(cards > 0 && cards < 200, `${cards} message cards in the DOM: the list must be virtualised`);
+  await screenshot(page, 'big-10000.png');
 
   // Scroll to the end a few screens per frame, as a flung wheel or a dragged
   // scrollbar does, until the end is reached (measured rows change the

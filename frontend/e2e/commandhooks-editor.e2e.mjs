@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp } from './harness.mjs';
+import { openApp, screenshot } from './harness.mjs';
 
 let app;
 let page;
@@ -39,7 +39,7 @@ test('a command hook opens its hooks.yaml in the form; an edit is a draft, saved
   await form.waitFor();
   await page.locator('[data-testid="yaml-row-block-rm-rf"].selected').waitFor();
   assert.equal(await page.getByLabel('filter.tool_name').inputValue(), 'run_command');
-  if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT });
+  await screenshot(page, 'command-hooks-editor.png');
 
   const cmd = page.getByLabel('command', { exact: true });
   await cmd.fill('sh "$JCLI_HOOK_DIR/block-rm-rf.sh" --strict');
@@ -64,5 +64,5 @@ test('the raw hooks.yaml view lints as you type with the backend diagnostics', a
   await page.keyboard.type('\nno_such_event:\n  - command: echo\n', { delay: 5 });
   await raw.locator('.cm-lintRange-error').first().waitFor({ timeout: 5000 });
   await page.locator('.raw-view .field-diags [data-code="unknown-event"]').waitFor();
-  if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT.replace(/\.png$/, '-raw.png') });
+  await screenshot(page, 'command-hooks-editor-raw.png');
 });

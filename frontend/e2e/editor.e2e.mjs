@@ -7,7 +7,7 @@ import {  execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, repo, tempDir } from './harness.mjs';
+import { openApp, repo, tempDir, screenshot } from './harness.mjs';
 
 const SKILL = 'e2e-skill';
 const SCENARIO = `${SKILL}/scenarios/try.yaml`;
@@ -78,7 +78,7 @@ test('create a skill and a hook, preview the prompt while typing, save, validate
   // the message list at the last step of the request shows the hook's text
   await page.locator('[role="option"]').last().click();
   await messages().getByText(marker, { exact: false }).first().waitFor({ timeout: 3000 });
-  if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT });
+  await screenshot(page, 'editor.png');
   assert.ok(!existsSync(file(`${SKILL}/hooks/hook-1.md`)), 'nothing written before saving');
   assert.match(await page.locator('[data-testid="prompt-tokens"]').textContent(), /^\d+ tokens$/, 'token count from the trace');
 

@@ -4,10 +4,10 @@
 // and stdout it got and gave, edit the script on disk and see the re-simulated change.
 // HOOKSTUDIO_SCREENSHOTS=DIR saves screenshots of the steps there.
 import assert from 'node:assert/strict';
-import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, repo, tempDir } from './harness.mjs';
+import { openApp, repo, tempDir, screenshot } from './harness.mjs';
 
 let app;
 let page;
@@ -27,13 +27,11 @@ after(async () => {
 const hookCalls = (v) => v.steps.filter((s) => s.kind === 'hook_call');
 const guardStep = (v) => v.steps.find((s) => s.hook_call?.hook === 'block-rm-rf' && s.hook_call.input && JSON.stringify(s.hook_call.input).includes('rm -rf'));
 async function shot(name, { quiet = false } = {}) {
-  const dir = process.env.HOOKSTUDIO_SCREENSHOTS;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
+  if (!process.env.HOOKSTUDIO_SCREENSHOTS) return;
   // the toasts cover the message list: a quiet screenshot dismisses them first
   while (quiet && await page.getByTestId('hook-notice').count() > 0) await page.getByTestId('hook-notice').first().getByLabel('dismiss').click();
   await page.waitForTimeout(300);
-  await page.screenshot({ path: join(dir, name) });
+  await screenshot(page, name);
 }
 
 test('trust a folder, break on the pre_tool_execution guard, read its stdin and stdout, edit the script', async () => {

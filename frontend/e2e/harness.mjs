@@ -2,7 +2,7 @@
 // binary, which serves dist/ and the Wails IPC on a local port) and Debian's
 // Chromium driven by playwright-core. Run under xvfb-run: GTK needs a display.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -74,7 +74,18 @@ export async function startBackend({ dataDir = tempDir('hs-data-') } = {}) {
   };
 }
 
-export async function startBrowser({ viewport = { width: 1440, height: 900 } } = {}) {
+// HOOKSTUDIO_SCREENSHOTS=DIR: the tests save the README's screenshots there
+// (`make screenshots`), taken on a laptop's 1280×800 as most users see the app.
+const shotDir = process.env.HOOKSTUDIO_SCREENSHOTS;
+export const SCREENSHOT_VIEWPORT = { width: 1280, height: 800 };
+
+export async function screenshot(page, name) {
+  if (!shotDir) return;
+  mkdirSync(shotDir, { recursive: true });
+  await page.screenshot({ path: join(shotDir, name) });
+}
+
+export async function startBrowser({ viewport = shotDir ? SCREENSHOT_VIEWPORT : { width: 1440, height: 900 } } = {}) {
   const profile = tempDir('hs-chrome-');
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {  readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp } from './harness.mjs';
+import { openApp, screenshot } from './harness.mjs';
 
 const SCENARIO = 'file-tools/scenarios/fix-line-limit.yaml';
 const HINT = 'file-tools/hooks/truncated-content-hint.md';
@@ -82,9 +82,9 @@ test('the History view lists the runs, filters them and draws the charts', async
   await page.waitForSelector('[data-testid="history-empty"]');
   await page.selectOption('select[aria-label="Source filter"]', '');
   await page.waitForSelector(`[data-testid="run-${runA.id}"]`);
-  if (process.env.HS_SCREENSHOTS) {
+  if (process.env.HOOKSTUDIO_SCREENSHOTS) {
     await page.hover(`.hist-charts [data-testid="bar"] >> nth=${Math.max(0, runB.llm_calls - 2)}`);
-    await page.screenshot({ path: join(process.env.HS_SCREENSHOTS, 'history.png') });
+    await screenshot(page, 'history.png');
   }
 });
 
@@ -108,10 +108,10 @@ test('comparing the two runs shows the changed calls with a positive token delta
   await diff.waitFor();
   assert.match(await diff.locator('code').first().textContent(), /truncated-content-hint/);
   assert.match(await diff.locator('ins').first().textContent(), /history e2e test/);
-  if (process.env.HS_SCREENSHOTS) {
-    await page.screenshot({ path: join(process.env.HS_SCREENSHOTS, 'history-compare.png') });
+  if (process.env.HOOKSTUDIO_SCREENSHOTS) {
+    await screenshot(page, 'history-compare.png');
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: join(process.env.HS_SCREENSHOTS, 'history-compare-dark.png') });
+    await screenshot(page, 'history-compare-dark.png');
     await page.emulateMedia({ colorScheme: 'light' });
   }
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openApp, repo, tempDir } from './harness.mjs';
+import { openApp, repo, screenshot, tempDir } from './harness.mjs';
 
 // The window the app opens (app/winstate): a 1280×800 screen less its margins, the default
 // size where the screen has room for it, and a maximised window on a 1920×1080 screen.
@@ -174,6 +174,44 @@ test('long skill and hook names are read whole at 1280×800: wrapped, or a toolt
       assert.ok(!r.cut || r.title === name, `${name}: cut without a tooltip`);
       assert.ok(r.width >= 120, `${name}: ${r.width}px wide`);
     }
+  } finally {
+    await app.close();
+  }
+});
+
+// At the size the README's screenshots are taken (1280×800 with HOOKSTUDIO_SCREENSHOTS).
+test('the first screen, in light and dark, the scenario picker and the help with the pane shortcuts', async () => {
+  const app = await openApp();
+  try {
+    const { page } = app;
+    await page.locator('.steps').click();
+    await stepToMessages(page, 3);
+    // the theme button cycles system → light → dark
+    const theme = async (want) => {
+      for (let i = 0; i < 3 && await page.evaluate(() => document.documentElement.getAttribute('data-theme')) !== want; i++) {
+        const was = await page.evaluate(() => document.documentElement.getAttribute('data-theme'));
+        await page.getByLabel('Toggle theme').click();
+        await page.waitForFunction((w) => document.documentElement.getAttribute('data-theme') !== w, was);
+      }
+      assert.equal(await page.evaluate(() => document.documentElement.getAttribute('data-theme')), want);
+    };
+    await theme('light');
+    await screenshot(page, 'main-light.png');
+    await theme('dark');
+    await screenshot(page, 'main-dark.png');
+    await theme('light');
+
+    await page.getByTestId('scenario-picker').click();
+    await page.getByRole('menu').waitFor();
+    await screenshot(page, 'scenario-picker.png');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+
+    await page.keyboard.press('F1');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    for (const k of ['Ctrl+Shift+F', 'Ctrl+J']) assert.ok(await help.getByText(k, { exact: true }).count() === 1, `help lists ${k}`);
+    await screenshot(page, 'help.png');
   } finally {
     await app.close();
   }

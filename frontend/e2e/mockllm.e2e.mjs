@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, repo } from './harness.mjs';
+import { openApp, repo, screenshot } from './harness.mjs';
 
 const RULES = join(repo, 'app/llm/testdata/mock-llm/rules.yaml');
 const EMPTY = 'empty answer: the model sent neither text nor tool calls, so the reply is empty';
@@ -96,7 +96,7 @@ test('a real run against mock-llm: an empty answer is a warning on its call', as
   const warning = panel.locator('.answer-warning');
   await warning.waitFor();
   assert.equal(await warning.textContent(), `⚠ ${EMPTY}`);
-  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: join(process.env.SCREENSHOT_DIR, 'mockllm-empty-answer.png') });
+  await screenshot(page, 'mockllm-empty-answer.png');
 });
 
 test('a real run against mock-llm: its own HTTP 500 is reported with host and message', async () => {
@@ -107,5 +107,5 @@ test('a real run against mock-llm: its own HTTP 500 is reported with host and me
   const text = await page.locator('[data-testid="run-end"]').textContent();
   assert.match(text, new RegExp(`server error 500 from ${mockHost.replace(/\./g, '\\.')}: Bad control character in string literal in JSON at position \\d+.*\\(gave up after 3 attempts\\)`));
   assert.doesNotMatch(text, /malformed|apierror|unmarshal/);
-  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: join(process.env.SCREENSHOT_DIR, 'mockllm-500.png') });
+  await screenshot(page, 'mockllm-500.png');
 });

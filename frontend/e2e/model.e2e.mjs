@@ -2,10 +2,8 @@
 // here — through the real Go backend, the real frontend and Debian's Chromium. No network.
 import assert from 'node:assert/strict';
 import {  createServer } from 'node:http';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, repo } from './harness.mjs';
+import { openApp, screenshot } from './harness.mjs';
 
 const SCENARIO = 'file-tools/scenarios/fix-line-limit.yaml';
 const KEY = 'sk-e2e-test';
@@ -133,10 +131,7 @@ test('a scenario runs against a local OpenAI-compatible server, paused before th
   // the live run's trace is rendered with the simulator's components
   assert.ok(await panel.locator('section[aria-label="Message list"]').count() >= 1);
   await noKeyInPage();
-  if (process.env.MODEL_RUN_SCREENSHOT) {
-    mkdirSync(join(repo, 'docs/screenshots'), { recursive: true });
-    await page.screenshot({ path: join(repo, 'docs/screenshots/model-run.png') });
-  }
+  await screenshot(page, 'model-run.png');
 
   // continue to the end: list_dir is answered from the scenario, then the final answer streams
   await paused.getByRole('button', { name: /Continue/ }).click();

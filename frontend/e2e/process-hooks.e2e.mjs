@@ -4,10 +4,10 @@
 // JSON-RPC request and answer at that step, then the denial the model reads in the tool message.
 // HOOKSTUDIO_SCREENSHOTS=DIR saves a screenshot of that step there.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, repo, tempDir } from './harness.mjs';
+import { openApp, repo, tempDir, screenshot } from './harness.mjs';
 
 let app;
 let page;
@@ -65,11 +65,7 @@ test('a process hook denies a tool; its JSON-RPC request and answer are visible 
   assert.equal(answer.result?.approved, false);
   assert.ok(answer.result?.reason, 'the hook gives a reason');
 
-  const dir = process.env.HOOKSTUDIO_SCREENSHOTS;
-  if (dir) {
-    mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: join(dir, 'process-hooks.png') });
-  }
+  await screenshot(page, 'process-hooks.png');
 
   // Its effect: the tool call denied, and the model reads the reason in the tool message.
   await page.getByTestId('hookcall-diff').getByText('denied', { exact: true }).first().waitFor();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, tempDir } from './harness.mjs';
+import { openApp, tempDir, screenshot } from './harness.mjs';
 
 let app;
 let page;
@@ -73,9 +73,5 @@ test('the request inspector shows a retried request', async () => {
   const detail = await page.getByTestId('request-detail').textContent();
   assert.match(detail, /audit/);
   assert.match(detail, /usage_stats/);
-  const dir = process.env.HOOKSTUDIO_SCREENSHOTS;
-  if (dir) {
-    mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: join(dir, 'requests.png') });
-  }
+  await screenshot(page, 'requests.png');
 });
