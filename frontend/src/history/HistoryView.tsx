@@ -49,7 +49,7 @@ function RunRow({ r, selected, focused, onSelect, onFocus, onOpen }: {
       <span role="cell"><input type="checkbox" aria-label={`Select run ${r.id}`} checked={selected} onClick={(e) => e.stopPropagation()} onChange={() => onSelect(r.id)} /></span>
       <span role="cell" className="mono muted">#{r.id}</span>
       <span role="cell" className="when" title={r.started}>{fmtDate(r.started)}</span>
-      <span role="cell" className="scn" title={r.scenario_file}>{r.scenario}</span>
+      <span role="cell" className="scn" title={`${r.scenario} — ${r.scenario_file}`}>{r.scenario}</span>
       <span role="cell" className="muted">{r.backend}</span>
       <span role="cell"><span className={`src src-${r.source}`}>{r.source}</span></span>
       <span role="cell"><span className={`run-status rs-${r.status}`} title={r.error}>{r.status}</span></span>
