@@ -51,9 +51,19 @@ async function open(dataDir) {
     assert.equal(proc.exitCode, null, `the app exited:\n${log}`);
     await sleep(200);
   }
-  assert.match(log, /hook studio: window \d+x\d+/, 'the window was never placed');
-  await sleep(500); // the resize reaches the X server
-  const id = appWindow();
+  const [, w, h] = log.match(/hook studio: window (\d+)x(\d+)/) ?? assert.fail('the window was never placed');
+  // the X server has the size the app logged, and the place has settled (two reads agree)
+  let id;
+  let g;
+  for (let i = 0; i < 150; i++) {
+    id = appWindow();
+    if (id) {
+      const now = geometry(id);
+      if (now.width === Number(w) && now.height === Number(h) && g && JSON.stringify(now) === JSON.stringify(g)) break;
+      g = now;
+    }
+    await sleep(100);
+  }
   assert.ok(id, 'no Hook Studio window');
   return { proc, id, geometry: geometry(id), log: () => log };
 }
