@@ -238,6 +238,9 @@ type HookCall struct {
 	Warnings   []string        `json:"warnings,omitempty"`
 	Notice     string          `json:"notice,omitempty"`    // system_message for the user
 	Truncated  bool            `json:"truncated,omitempty"` // output was capped
+	// Other says what would happen under the other host behaviour (the
+	// program's code or its document) where the two disagree about this call.
+	Other string `json:"other,omitempty"`
 }
 
 // HookInfo describes an executable hook for the skills panel and the

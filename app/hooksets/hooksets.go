@@ -13,6 +13,7 @@ import (
 	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 	"hookstudio/app/prochook"
 	"hookstudio/app/scenario"
 )
@@ -32,6 +33,10 @@ type Options struct {
 	Cache *cmdhook.Cache
 	// Trusted says the user trusted the folder's commands.
 	Trusted bool
+	// Mode is where the programs' documents and code disagree, which the
+	// run follows; "" reads the folder's setting (hostmode.File, code
+	// when absent).
+	Mode hostmode.Mode
 }
 
 // Set is the hook systems of one run. Close it when the run ends.
@@ -44,7 +49,11 @@ type Set struct {
 	handlers []engine.Handler
 	diags    []diag.Diagnostic
 	req      requestSet // request hooks (requests.go)
+	mode     hostmode.Mode
 }
+
+// Mode is the host behaviour the run follows.
+func (s *Set) Mode() hostmode.Mode { return s.mode }
 
 // ErrNotTrusted is cmdhook.ErrNotTrusted: the folder has commands to run
 // and opts.Trusted is false.
@@ -60,7 +69,15 @@ func Load(root string, opts Options) (*Set, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load hooks: %w", err)
 	}
-	s := &Set{cmdCfg: cfg, diags: cfg.Diagnostics}
+	s := &Set{cmdCfg: cfg, diags: cfg.Diagnostics, mode: opts.Mode}
+	if s.mode == "" {
+		mode, ds, err := hostmode.Load(root)
+		if err != nil {
+			return nil, fmt.Errorf("load hooks: %w", err)
+		}
+		s.mode = mode
+		s.diags = append(s.diags, ds...)
+	}
 	// Command hooks: only what this scenario can reach (a skill it never
 	// enables needs no trust), plus what its register_hook calls add.
 	s.commands = append(cfg.CommandsFor(opts.Scenario), cmdhook.ScenarioCommands(opts.Scenario)...)
@@ -91,7 +108,7 @@ func Load(root string, opts Options) (*Set, error) {
 		s.handlers = append(s.handlers, h)
 	}
 	if len(procs) > 0 {
-		s.proc = prochook.New(procs, prochook.Options{})
+		s.proc = prochook.New(procs, prochook.Options{Mode: s.mode})
 		s.handlers = append(s.handlers, s.proc)
 	}
 	// Request hooks (seed 004) go here: command hooks are outermost,

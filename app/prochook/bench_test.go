@@ -20,8 +20,9 @@ import (
 )
 
 // beforeToolParams is a typical hook.before_tool request's params.
-var beforeToolParams = toolParams{Meta: meta{AgentID: agentID, TurnID: "turn-1", SessionKey: "s", Iteration: 1, TracePath: "runTurn", Source: "turn.tool.before"},
-	Tool: "read_file", Arguments: map[string]any{"path": "internal/config/loader.go", "limit": 200}, Channel: channel, ChatID: "chat-s"}
+var beforeToolParams = toolParams{Meta: meta{AgentID: agentID, TurnID: "main-turn-1", SessionKey: "s", Iteration: 1, TracePath: "turn.tool.before", Source: "runTurn"},
+	Context: &turnContext{Inbound: inbound{Channel: channel, ChatID: "chat-s", SenderID: senderID}},
+	Tool:    "read_file", Arguments: map[string]any{"path": "internal/config/loader.go", "limit": 200}}
 
 // cpuTime is this process's user+system CPU time so far.
 func cpuTime() time.Duration {

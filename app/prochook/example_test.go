@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 	"hookstudio/app/llm"
 	"hookstudio/app/scenario"
 )
@@ -22,14 +23,21 @@ func needPython(t *testing.T) {
 	}
 }
 
-// The example skill, unchanged, end to end: the plugin tool is offered,
-// called and answered by respond; read_file's arguments are rewritten; the
+// The example skill, unchanged, end to end: the plugin tool is offered
+// (as seed 003 describes; PicoClaw's code reverts it and says so), called
+// and answered by respond; read_file's arguments are rewritten; the
 // destructive command is denied; notifications and stderr are kept.
 func TestExamplePluginTools(t *testing.T) {
 	needPython(t)
+	for _, mode := range []hostmode.Mode{hostmode.Code, hostmode.Document} {
+		t.Run(string(mode), func(t *testing.T) { examplePluginTools(t, mode) })
+	}
+}
+
+func examplePluginTools(t *testing.T, mode hostmode.Mode) {
 	const skillsRoot = "../../skills"
 	before := runtime.NumGoroutine()
-	h, ds, err := Load(context.Background(), skillsRoot, []string{"plugin-tools"}, Options{Grace: time.Second})
+	h, ds, err := Load(context.Background(), skillsRoot, []string{"plugin-tools"}, Options{Grace: time.Second, Mode: mode})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,8 +64,14 @@ func TestExamplePluginTools(t *testing.T) {
 			t.Errorf("%s %s failed: %s", c.Hook, c.Event, c.Error)
 		}
 	}
-	if !slices.Contains(tr.Calls[1].AddedTools, "lookup_docs") || len(tr.Calls[0].AddedTools) != 0 {
+	offered := slices.Contains(tr.Calls[1].AddedTools, "lookup_docs")
+	if offered != (mode == hostmode.Document) || len(tr.Calls[0].AddedTools) != 0 {
 		t.Errorf("added tools: planning %q, round 0 %q", tr.Calls[0].AddedTools, tr.Calls[1].AddedTools)
+	}
+	// Either way the offer's call says what the other behaviour does.
+	noted := slices.ContainsFunc(calls(tr, "hook.before_llm"), func(c engine.HookCall) bool { return strings.Contains(c.Other, "lookup_docs") })
+	if !noted {
+		t.Errorf("no before_llm call notes what the other behaviour does with lookup_docs")
 	}
 	docs := tool(tr, "lookup_docs")
 	if docs.Status != engine.ToolResponded || !strings.HasPrefix(docs.Result, "[docs v2.3] Build:") {

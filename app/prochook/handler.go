@@ -3,6 +3,7 @@ package prochook
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 )
 
 // System is the engine's name for this hook system.
@@ -26,9 +28,15 @@ type Options struct {
 	// Grace before a process that ignores the closed stdin is killed
 	// (DefaultGrace if 0).
 	Grace time.Duration
-	// Env is the environment every hook starts from (nil: CleanEnv()).
-	// The config's env is laid over it.
+	// Env is the environment every hook starts from (nil: the app's whole
+	// environment as PicoClaw's code passes it, or CleanEnv() under
+	// hostmode.Document). The config's env is laid over it.
 	Env []string
+	// Mode is where seed 003 and PicoClaw's code disagree, which the run
+	// follows ("" is hostmode.Code).
+	Mode hostmode.Mode
+
+	custom bool // Env was given
 }
 
 // CleanEnv is the environment hooks get: only what finding programs and
@@ -43,6 +51,14 @@ func CleanEnv() []string {
 		}
 	}
 	return env
+}
+
+// FullEnv is the environment PicoClaw's code gives a hook: its own, whole
+// (exec.Cmd with the config's env appended to os.Environ()). Python is
+// still asked not to write __pycache__ into the skill folder, which the
+// watcher would take for an edit.
+func FullEnv() []string {
+	return append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
 }
 
 // Metrics are one process's figures for the current run.
@@ -79,10 +95,26 @@ type Handler struct {
 	mu    sync.Mutex // guards slots against Close from another goroutine
 	slots []*slot
 	turn  int // 1 + the request whose turn is open, 0 none
-	// aborted: a process hook ended the open turn (abort_turn, hard_abort).
-	aborted bool
+	// status is how the open turn ends: PicoClaw's "error" after
+	// abort_turn, "aborted" after hard_abort, else "completed".
+	status    string
+	abortTurn bool // the open turn ended by abort_turn (the behaviours report it differently)
+	iter      int  // the open turn's iteration: its LLM calls so far
+	events    int  // runtime events sent this run (their ids)
+	// What agent.turn.end reports of the open turn.
+	final string
+	execs []toolExecution
 
+	failed  error          // a hook failed to start under PicoClaw's code: the run ends
 	options map[string]any // before_llm options as the chain left them
+	renamed string         // after_tool: the tool name the chain left ("" kept)
+	note    string         // the other behaviour's note for the notification being sent
+}
+
+// toolExecution is PicoClaw's ToolExecutionRecord.
+type toolExecution struct {
+	Name    string `json:"name"`
+	Success bool   `json:"success"`
 }
 
 // New returns a handler for hooks (in any order: they run by priority,
@@ -91,8 +123,12 @@ func New(hooks []Hook, opts Options) *Handler {
 	if opts.Grace <= 0 {
 		opts.Grace = DefaultGrace
 	}
+	opts.custom = opts.Env != nil
 	if opts.Env == nil {
 		opts.Env = CleanEnv()
+		if opts.Mode != hostmode.Document {
+			opts.Env = FullEnv()
+		}
 	}
 	hs := slices.Clone(hooks)
 	sort.SliceStable(hs, func(i, j int) bool {
@@ -205,57 +241,93 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		if err := h.endTurn(ctx, ev); err != nil {
 			return err
 		}
-		h.turn, h.aborted = ev.Request+1, false
-		return h.observe(ctx, ev, "agent.turn.start", map[string]any{"UserMessage": ev.UserInput, "Channel": channel})
+		h.turn, h.status, h.abortTurn, h.iter, h.final, h.execs = ev.Request+1, "completed", false, 0, "", nil
+		return h.observe(ctx, ev, "agent.turn.start", "turn.start", map[string]any{"UserMessage": ev.UserInput, "MediaCount": 0})
 	case engine.PointBeforeLLM:
-		h.options = nil
+		h.iter++
+		h.options = defaultOptions()
 		if err := h.intercept(ctx, ev, "before_llm"); err != nil || ev.Stopped() {
 			return err
 		}
 		if !h.observed(ev, "agent.llm.request") {
 			return nil // spare building the message list
 		}
-		return h.observe(ctx, ev, "agent.llm.request", map[string]any{"Model": ev.Model, "MessagesCount": len(ev.Messages()), "ToolsCount": len(ev.Tools), "Iteration": h.meta(ev, "").Iteration})
+		return h.observe(ctx, ev, "agent.llm.request", "turn.llm.request", map[string]any{"Model": ev.Model, "MessagesCount": len(ev.Messages()),
+			"ToolsCount": len(ev.Tools), "MaxTokens": defaultMaxTokens, "Temperature": defaultTemperature})
 	case engine.PointAfterLLM:
 		if ev.Err != nil {
-			return h.observe(ctx, ev, "agent.error", map[string]any{"Stage": "llm", "Error": ev.Err.Error()})
+			h.status = "error"
+			return h.observe(ctx, ev, "agent.error", "turn.error", map[string]any{"Stage": "llm", "Message": ev.Err.Error()})
 		}
-		if err := h.observe(ctx, ev, "agent.llm.response", map[string]any{"Model": ev.Model, "Content": ev.Answer, "ToolCalls": len(ev.ToolCalls)}); err != nil {
+		// PicoClaw reports the answer after its after_llm hooks changed it.
+		if err := h.intercept(ctx, ev, "after_llm"); err != nil || ev.Stopped() {
 			return err
 		}
-		return h.intercept(ctx, ev, "after_llm")
+		return h.observe(ctx, ev, "agent.llm.response", "turn.llm.response", map[string]any{"ContentLen": len(ev.Answer), "ToolCalls": len(ev.ToolCalls), "HasReasoning": false})
 	case engine.PointBeforeTool:
 		if err := h.intercept(ctx, ev, "before_tool"); err != nil {
 			return err
 		}
 		if ev.Stopped() {
-			return h.observe(ctx, ev, "agent.tool.exec_skipped", map[string]any{"Tool": ev.Tool.Name, "Reason": string(ev.Tool.Status)})
+			return h.toolSkipped(ctx, ev)
 		}
 	case engine.PointApproveTool:
 		if err := h.intercept(ctx, ev, "approve_tool"); err != nil {
 			return err
 		}
 		if ev.Stopped() {
-			return h.observe(ctx, ev, "agent.tool.exec_skipped", map[string]any{"Tool": ev.Tool.Name, "Reason": string(ev.Tool.Status)})
+			return h.toolSkipped(ctx, ev)
 		}
-		return h.observe(ctx, ev, "agent.tool.exec_start", map[string]any{"Tool": ev.Tool.Name, "Arguments": orEmpty(ev.Tool.Arguments)})
+		return h.observe(ctx, ev, "agent.tool.exec_start", "turn.tool.start", map[string]any{"Tool": ev.Tool.Name, "Arguments": ev.Tool.Arguments})
 	case engine.PointAfterTool:
-		if err := h.observe(ctx, ev, "agent.tool.exec_end", map[string]any{"Tool": ev.Tool.Name, "Duration": 0, "ForLLMLen": len(ev.Tool.Result), "IsError": ev.Tool.Error != ""}); err != nil {
-			return err
-		}
+		h.renamed = ""
 		if ev.Tool.Status == engine.ToolResponded {
-			return nil // PicoClaw's code goes on to the next call: no after_tool for a hook's answer
-		}
-		return h.intercept(ctx, ev, "after_tool")
-	case engine.PointAfterCompact:
-		return h.observe(ctx, ev, "agent.context.compress", map[string]any{"Kind": string(ev.Compact)})
-	case engine.PointSessionEnd:
-		if err := h.endTurn(ctx, ev); err != nil {
+			// PicoClaw's code reports a hook's answer as started and ended,
+			// and asks no after_tool hook about it.
+			if err := h.observe(ctx, ev, "agent.tool.exec_start", "turn.tool.start", map[string]any{"Tool": ev.Tool.Name, "Arguments": ev.Tool.Arguments}); err != nil {
+				return err
+			}
+		} else if err := h.intercept(ctx, ev, "after_tool"); err != nil || ev.Stopped() {
 			return err
+		}
+		name := ev.Tool.Name
+		if h.renamed != "" {
+			name = h.renamed
+		}
+		text, failed := ev.Tool.Result, ev.Tool.Error != ""
+		if failed {
+			text = ev.Tool.Error
+		}
+		h.execs = append(h.execs, toolExecution{Name: name, Success: !failed})
+		return h.observe(ctx, ev, "agent.tool.exec_end", "turn.tool.end", map[string]any{"Tool": name, "Duration": 0, "ForLLMLen": len(text),
+			"ForUserLen": 0, "IsError": failed, "Async": false})
+	case engine.PointStop:
+		h.final = ev.Answer
+	case engine.PointAfterCompact:
+		return h.observe(ctx, ev, "agent.context.compress", "turn.context.compress", map[string]any{"Reason": compressReason(ev.Compact), "DroppedMessages": 0, "RemainingMessages": len(ev.Messages())})
+	case engine.PointSessionEnd:
+		var err error
+		if h.failed == nil {
+			err = h.endTurn(ctx, ev)
 		}
 		h.shutdown(ev)
+		return err
 	}
 	return nil
+}
+
+// compressReason is PicoClaw's ContextCompressReason for a compaction.
+func compressReason(c engine.Compaction) string {
+	if c == engine.CompactAuto {
+		return "summarize"
+	}
+	return "proactive_budget"
+}
+
+// toolSkipped reports a tool a hook kept from running, with the text the
+// model reads.
+func (h *Handler) toolSkipped(ctx context.Context, ev *engine.Event) error {
+	return h.observe(ctx, ev, "agent.tool.exec_skipped", "turn.tool.skipped", map[string]any{"Tool": ev.Tool.Name, "Reason": ev.Tool.Result})
 }
 
 // reset starts a run: leftover processes of an earlier run stop, every
@@ -267,7 +339,7 @@ func (h *Handler) reset() {
 	for _, s := range h.slots {
 		*s = slot{hook: s.hook, m: Metrics{Hook: s.hook.Name, File: s.hook.File}}
 	}
-	h.turn = 0
+	h.turn, h.events, h.failed = 0, 0, nil
 }
 
 // endTurn emits agent.turn.end for the open turn. The engine has no
@@ -279,28 +351,81 @@ func (h *Handler) endTurn(ctx context.Context, ev *engine.Event) error {
 	}
 	t := h.turn
 	h.turn = 0
-	status := "completed"
-	if h.aborted {
-		status = "aborted"
+	kinds := []string{}
+	for _, x := range h.execs {
+		if !slices.Contains(kinds, x.Name) {
+			kinds = append(kinds, x.Name)
+		}
 	}
-	return h.observeTurn(ctx, ev, "agent.turn.end", map[string]any{"Status": status}, t-1)
+	var path []string
+	if h.status == "completed" {
+		path = []string{}
+	}
+	payload := map[string]any{"Status": h.status, "Workspace": "", "Iterations": h.iter, "Duration": 0,
+		"FinalContentLen": len(h.final), "UserMessage": ev.UserInput, "FinalContent": h.final,
+		"ActiveSkills": orNone(ev.EnabledSkills()), "AttemptedSkills": nil, "FinalSuccessfulPath": path,
+		"SkillContextSnapshots": nil, "ToolKinds": kinds, "ToolExecutions": h.execs}
+	h.note = ""
+	if h.abortTurn {
+		h.note = "PicoClaw's code ends a turn stopped by abort_turn with status error"
+		if h.opts.Mode != hostmode.Document {
+			h.note = "as seed 003 describes, a turn stopped by abort_turn ends with status aborted"
+		}
+	}
+	defer func() { h.note = "" }()
+	return h.observeTurn(ctx, ev, "agent.turn.end", "turn.end", payload, t-1)
 }
 
-// runtimeEvent is PicoClaw's hook.runtime_event params.
+func orNone(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// runtimeEvent is PicoClaw's runtime event envelope (pkg/events.Event).
 type runtimeEvent struct {
+	ID     string `json:"id"`
 	Kind   string `json:"kind"`
+	Time   string `json:"time"`
 	Source struct {
 		Component string `json:"component"`
-		Name      string `json:"name"`
+		Name      string `json:"name,omitempty"`
 	} `json:"source"`
 	Scope struct {
-		AgentID    string `json:"agent_id"`
-		SessionKey string `json:"session_key"`
-		TurnID     string `json:"turn_id"`
-		Channel    string `json:"channel"`
-		ChatID     string `json:"chat_id"`
+		AgentID    string `json:"agent_id,omitempty"`
+		SessionKey string `json:"session_key,omitempty"`
+		TurnID     string `json:"turn_id,omitempty"`
+		Channel    string `json:"channel,omitempty"`
+		ChatID     string `json:"chat_id,omitempty"`
+		SenderID   string `json:"sender_id,omitempty"`
 	} `json:"scope"`
-	Payload any `json:"payload"`
+	Correlation struct {
+		TraceID string `json:"trace_id,omitempty"`
+	} `json:"correlation"`
+	Severity string         `json:"severity"`
+	Payload  any            `json:"payload,omitempty"`
+	Attrs    map[string]any `json:"attrs,omitempty"`
+}
+
+// severity is PicoClaw's runtimeSeverityForAgentEvent.
+func severity(kind string, payload any) string {
+	switch kind {
+	case "agent.error":
+		return "error"
+	case "agent.context.compress", "agent.tool.exec_skipped":
+		return "warn"
+	}
+	p, _ := payload.(map[string]any)
+	switch {
+	case kind == "agent.turn.end" && p["Status"] == "error":
+		return "error"
+	case kind == "agent.turn.end" && p["Status"] == "aborted":
+		return "warn"
+	case kind == "agent.tool.exec_end" && p["IsError"] == true:
+		return "warn"
+	}
+	return "info"
 }
 
 // observed says whether an active hook observes kind.
@@ -313,30 +438,44 @@ func (h *Handler) observed(ev *engine.Event, kind string) bool {
 	return false
 }
 
-func (h *Handler) observe(ctx context.Context, ev *engine.Event, kind string, payload any) error {
-	return h.observeTurn(ctx, ev, kind, payload, ev.Request)
+func (h *Handler) observe(ctx context.Context, ev *engine.Event, kind, tracePath string, payload any) error {
+	return h.observeTurn(ctx, ev, kind, tracePath, payload, ev.Request)
 }
 
-// observeTurn sends kind to every active hook that observes it. Nothing
-// is awaited: a notification has no answer.
-func (h *Handler) observeTurn(ctx context.Context, ev *engine.Event, kind string, payload any, req int) error {
+// observeTurn sends kind to every active hook that observes it, as
+// PicoClaw's emitEvent builds it. Nothing is awaited: a notification has
+// no answer.
+func (h *Handler) observeTurn(ctx context.Context, ev *engine.Event, kind, tracePath string, payload any, req int) error {
+	if !h.observed(ev, kind) {
+		return nil
+	}
+	h.events++
 	var re runtimeEvent
-	re.Kind, re.Payload = kind, payload
+	re.ID, re.Kind, re.Time, re.Payload = fmt.Sprintf("evt-%d", h.events), kind, time.Now().UTC().Format(time.RFC3339Nano), payload
 	re.Source.Component, re.Source.Name = "agent", agentID
 	re.Scope.AgentID, re.Scope.SessionKey, re.Scope.TurnID = agentID, h.session(ev), turnID(req)
-	re.Scope.Channel, re.Scope.ChatID = channel, h.chatID(ev)
+	re.Scope.Channel, re.Scope.ChatID, re.Scope.SenderID = channel, h.chatID(ev), senderID
+	re.Correlation.TraceID = tracePath
+	re.Severity = severity(kind, payload)
+	re.Attrs = map[string]any{"agent_source": "runTurn"}
+	if h.iter != 0 {
+		re.Attrs["iteration"] = h.iter
+	}
 	for _, s := range h.slots {
 		if !s.hook.Observes(kind) || !active(s, ev) {
 			continue
 		}
 		p := h.ensure(ctx, ev, s, "hook.runtime_event")
+		if h.failed != nil {
+			return h.failed
+		}
 		if p == nil {
 			continue
 		}
 		x := p.notify("hook.runtime_event", re, s.hook.Defaults.Observer)
 		h.count(s, func(m *Metrics) { m.Notifications++ })
 		call := h.record(s, p, "hook.runtime_event", x)
-		call.Notify = true
+		call.Notify, call.Other = true, h.note
 		ev.Record(call)
 		h.afterExchange(ev, s, p, x)
 		if err := ctx.Err(); err != nil {
@@ -344,6 +483,57 @@ func (h *Handler) observeTurn(ctx context.Context, ev *engine.Event, kind string
 		}
 	}
 	return nil
+}
+
+// intercepts says whether hk is sent method. PicoClaw's code turns the
+// intercept list into modes: before_llm or after_llm sends both LLM
+// methods, before_tool or after_tool both tool methods; seed 003 sends
+// exactly the methods listed.
+func (h *Handler) intercepts(hk *Hook, method string) bool {
+	if hk.Intercepts(method) || h.opts.Mode == hostmode.Document {
+		return hk.Intercepts(method)
+	}
+	if pair := pairOf(method); pair != "" {
+		return hk.Intercepts(pair)
+	}
+	return false
+}
+
+// pairNote says, on a call the two behaviours send differently, what the
+// other would send.
+func (h *Handler) pairNote(hk *Hook, method string) string {
+	pair := pairOf(method)
+	if pair == "" {
+		return ""
+	}
+	if !hk.Intercepts(method) {
+		return fmt.Sprintf("as seed 003 describes, hook.%s would not be sent: the hook's intercept lists %s only", method, pair)
+	}
+	if !hk.Intercepts(pair) && h.opts.Mode == hostmode.Document {
+		return fmt.Sprintf("PicoClaw's code would also send this hook hook.%s (one intercept entry enables both)", pair)
+	}
+	return ""
+}
+
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
+}
+
+func pairOf(method string) string {
+	switch method {
+	case "before_llm":
+		return "after_llm"
+	case "after_llm":
+		return "before_llm"
+	case "before_tool":
+		return "after_tool"
+	case "after_tool":
+		return "before_tool"
+	}
+	return ""
 }
 
 func (h *Handler) timeout(s *slot, method string) time.Duration {
@@ -358,18 +548,21 @@ func (h *Handler) timeout(s *slot, method string) time.Duration {
 func (h *Handler) intercept(ctx context.Context, ev *engine.Event, method string) error {
 	rpc := "hook." + method
 	for _, s := range h.slots {
-		if !s.hook.Intercepts(method) || !active(s, ev) {
+		if !h.intercepts(s.hook, method) || !active(s, ev) {
 			continue
 		}
 		if ev.Stopped() {
 			return nil
 		}
 		p := h.ensure(ctx, ev, s, rpc)
+		if h.failed != nil {
+			return h.failed
+		}
 		if p == nil {
 			if method == "approve_tool" && s.disabled != "" {
 				// PicoClaw denies when an approval hook fails.
 				ev.Apply(engine.HookCall{System: System, Event: rpc, Hook: s.hook.Name, Source: source(s), Outcome: engine.OutcomeSkipped,
-					Error: "not asked: " + s.disabled}, denied(fmt.Sprintf("tool approval hook %q failed", s.hook.Name)))
+					Error: "not asked: " + s.disabled}, h.denied(fmt.Sprintf("tool approval hook %q failed", s.hook.Name)))
 			}
 			if err := ctx.Err(); err != nil {
 				return err
@@ -377,7 +570,7 @@ func (h *Handler) intercept(ctx context.Context, ev *engine.Event, method string
 			continue
 		}
 		params := h.params(ev, method)
-		if method == "before_llm" {
+		if method == "before_llm" && h.options != nil {
 			bp := params.(beforeLLMParams)
 			bp.Options = h.options
 			params = bp
@@ -393,14 +586,21 @@ func (h *Handler) intercept(ctx context.Context, ev *engine.Event, method string
 		var eff engine.Effect
 		if x.kind == okay {
 			var warns []string
-			eff, warns = h.effect(ev, method, params, x.msg.Result)
+			eff, warns, call.Other = h.effect(ev, method, params, x.msg.Result)
 			call.Warnings = append(call.Warnings, warns...)
 		} else if method == "approve_tool" {
-			eff = denied(fmt.Sprintf("tool approval hook %q failed", s.hook.Name))
+			eff = h.denied(fmt.Sprintf("tool approval hook %q failed", s.hook.Name))
 		}
+		call.Other = joinNotes(call.Other, h.pairNote(s.hook, method))
 		ev.Apply(call, eff)
-		if eff.Action == engine.ActionStop || eff.Action == engine.ActionHardAbort {
-			h.aborted = true
+		switch eff.Action {
+		case engine.ActionStop:
+			h.status, h.abortTurn = "error", true // PicoClaw's code ends an abort_turn as an error
+			if h.opts.Mode == hostmode.Document {
+				h.status = "aborted"
+			}
+		case engine.ActionHardAbort:
+			h.status = "aborted"
 		}
 		h.afterExchange(ev, s, p, x)
 		if x.kind == failCancel {
@@ -509,12 +709,12 @@ func (h *Handler) ensure(ctx context.Context, ev *engine.Event, s *slot, method 
 	if err != nil {
 		s.disabled = "it could not be started"
 		ev.Record(engine.HookCall{System: System, Event: "process.start", Hook: hk.Name, Source: source(s), Outcome: engine.OutcomeError,
-			Input: input, Error: err.Error(), DurationMS: ms(time.Since(start))})
+			Input: input, Error: err.Error(), DurationMS: ms(time.Since(start)), Other: h.startFailed(hk, err)})
 		return nil
 	}
 	out, _ := json.Marshal(map[string]any{"pid": p.cmd.Process.Pid, "start": s.starts})
 	ev.Record(engine.HookCall{System: System, Event: "process.start", Hook: hk.Name, Source: source(s), Input: input, Output: out,
-		DurationMS: ms(time.Since(start))})
+		DurationMS: ms(time.Since(start)), Other: h.envNote()})
 	h.mu.Lock()
 	s.p = p
 	h.mu.Unlock()
@@ -537,6 +737,7 @@ func (h *Handler) ensure(ctx context.Context, ev *engine.Event, s *slot, method 
 		if call.Error != "" {
 			call.Error += "; the process is stopped and not used this run"
 		}
+		call.Other = h.startFailed(hk, errors.New(orText(call.Error, "hook.hello failed")))
 		ev.Record(call)
 		killed := p.stop(0)
 		h.mu.Lock()
@@ -550,6 +751,42 @@ func (h *Handler) ensure(ctx context.Context, ev *engine.Event, s *slot, method 
 	}
 	ev.Record(call)
 	return p
+}
+
+// envNote says how the other behaviour's environment differs, unless the
+// caller chose the environment.
+func (h *Handler) envNote() string {
+	if h.opts.custom {
+		return ""
+	}
+	if h.opts.Mode == hostmode.Document {
+		return "PicoClaw's code gives the process its own whole environment"
+	}
+	return "as seed 003 describes, the process's environment would be only PATH, HOME, LANG, LC_*, TZ, TMPDIR and the config's env"
+}
+
+// ErrStartFailed ends a run (PicoClaw's code) when a hook could not be
+// started or did not answer hook.hello.
+var ErrStartFailed = errors.New("a process hook failed to start")
+
+// startFailed decides what a start failure does: under PicoClaw's code
+// every hook is unmounted and the run fails (h.failed), as seed 003
+// describes the hook is left out. It returns the other behaviour's note.
+func (h *Handler) startFailed(hk *Hook, err error) string {
+	if h.opts.Mode == hostmode.Document {
+		return "PicoClaw's code unmounts every hook and the run fails when one cannot start"
+	}
+	if h.failed == nil {
+		h.failed = fmt.Errorf("%w: %s: %w (PicoClaw unmounts every hook and the agent does not run)", ErrStartFailed, hk.Name, err)
+	}
+	return "as seed 003 describes, this hook would be left out and the run would go on without it"
+}
+
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 func stoppedText(killed bool, st string) string {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 )
 
 // Every method reaches a hook that intercepts it, with the seed's params,
@@ -53,11 +54,18 @@ func TestEveryMethodAndLifecycle(t *testing.T) {
 	}
 	bl := msgs[1]["params"].(map[string]any)
 	meta := bl["meta"].(map[string]any)
-	if meta["TurnID"] != "turn-1" || meta["AgentID"] == "" || meta["SessionKey"] == "" {
+	// As PicoClaw's code sends it: meta.Source is the function, TracePath
+	// the place; the channel travels in context, not beside it.
+	if meta["TurnID"] != "main-turn-1" || meta["AgentID"] == "" || meta["SessionKey"] == "" || meta["Source"] != "runTurn" ||
+		meta["TracePath"] != "turn.llm.request" || meta["Iteration"] != float64(1) {
 		t.Errorf("meta %v", meta)
 	}
-	if bl["model"] != "mock" || bl["channel"] == "" || bl["chat_id"] == "" {
+	in, _ := bl["context"].(map[string]any)["inbound"].(map[string]any)
+	if bl["model"] != "mock" || bl["channel"] != nil || bl["chat_id"] != nil || in["channel"] != "cli" || in["chat_id"] == "" {
 		t.Errorf("before_llm params %v", bl)
+	}
+	if opts, _ := bl["options"].(map[string]any); opts["max_tokens"] != float64(32768) || opts["temperature"] != 0.7 {
+		t.Errorf("before_llm options %v", bl["options"])
 	}
 	if ms := bl["messages"].([]any); len(ms) < 2 || ms[0].(map[string]any)["role"] != "system" {
 		t.Errorf("messages %v", ms)
@@ -99,7 +107,7 @@ func TestEveryMethodAndLifecycle(t *testing.T) {
 func TestInterceptAndObserveFiltering(t *testing.T) {
 	tools, tlog := testHook(t, "tools", plan{}, []string{"before_tool"})
 	obs, olog := testHook(t, "obs", plan{}, nil, "agent.tool.exec_start", "agent.tool.exec_end", "agent.turn.start", "agent.turn.end")
-	tr, err := simulate(t, toolScenario(t, "bash"), tools, obs)
+	tr, err := simulateDoc(t, toolScenario(t, "bash"), tools, obs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +198,7 @@ func TestActions(t *testing.T) {
 	}{
 		{"deny_tool", "before_tool", map[string]any{"action": "deny_tool", "reason": "not allowed"}, func(t *testing.T, tr *engine.Trace, err error) {
 			tc := tool(tr, "bash")
-			if err != nil || tc.Status != engine.ToolDenied || tc.Result != "not allowed" {
+			if err != nil || tc.Status != engine.ToolDenied || tc.Result != "Tool execution denied by hook: not allowed" {
 				t.Errorf("err %v, call %+v", err, tc)
 			}
 		}},
@@ -212,7 +220,7 @@ func TestActions(t *testing.T) {
 					end = m.Params["payload"].(map[string]any)
 				}
 			}
-			if end == nil || end["Status"] != "aborted" {
+			if end == nil || end["Status"] != "error" { // PicoClaw's code: abort_turn ends the turn as an error
 				t.Errorf("turn end payload %v", end)
 			}
 		}},
@@ -242,7 +250,7 @@ func TestActions(t *testing.T) {
 		}},
 		{"approve denied", "approve_tool", map[string]any{"approved": false, "reason": "dangerous"}, func(t *testing.T, tr *engine.Trace, err error) {
 			tc := tool(tr, "bash")
-			if err != nil || tc.Status != engine.ToolDenied || tc.Result != "dangerous" {
+			if err != nil || tc.Status != engine.ToolDenied || tc.Result != "Tool execution denied by approval hook: dangerous" {
 				t.Errorf("err %v, call %+v", err, tc)
 			}
 			if c := calls(tr, "hook.approve_tool")[0]; c.Outcome != engine.OutcomeDenied {
@@ -279,7 +287,7 @@ func TestBeforeLLMModify(t *testing.T) {
 	h, _ := testHook(t, "h", plan{Methods: map[string]behavior{"before_llm": {Result: res, Nth: 2}}}, []string{"before_llm"})
 	next, nlog := testHook(t, "next", plan{}, []string{"before_llm"})
 	next.Priority = 1
-	tr, err := simulate(t, toolScenario(t, "bash"), h, next)
+	tr, err := simulateDoc(t, toolScenario(t, "bash"), h, next)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +431,7 @@ func TestStderrKept(t *testing.T) {
 // second crash; the run goes on.
 func TestCrashRestartOnceThenDisabled(t *testing.T) {
 	h, log := testHook(t, "crashy", plan{Methods: map[string]behavior{"before_tool": {Exit: intp(3), Stderr: "panic: oh no"}}}, []string{"before_tool"})
-	tr, err := simulate(t, toolScenario(t, "a", "b", "c"), h)
+	tr, err := simulateDoc(t, toolScenario(t, "a", "b", "c"), h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,7 +479,7 @@ func TestCrashOnceRestarted(t *testing.T) {
 func TestHelloNotAnsweredStopsTheHook(t *testing.T) {
 	h, log := testHook(t, "mute", plan{Methods: map[string]behavior{"hello": {NoAnswer: true}}}, []string{"before_tool"})
 	h.Defaults.Interceptor = 200 * time.Millisecond
-	tr, err := simulate(t, toolScenario(t, "a", "b"), h)
+	tr, err := simulateDoc(t, toolScenario(t, "a", "b"), h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,7 +543,7 @@ func TestLateAnswerNeverMixedUp(t *testing.T) {
 		"before_tool": {SleepMS: 600, Result: map[string]any{"action": "deny_tool", "reason": "late"}, Once: true},
 	}}, []string{"before_tool"})
 	h.Defaults.Interceptor = 400 * time.Millisecond
-	tr, err := simulate(t, toolScenario(t, "a", "b"), h)
+	tr, err := simulateDoc(t, toolScenario(t, "a", "b"), h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -575,7 +583,7 @@ func TestSkillEnablement(t *testing.T) {
 // Every run starts its processes anew, so an edited script is used at once.
 func TestEachRunStartsAfresh(t *testing.T) {
 	h, log := testHook(t, "h", plan{}, []string{"before_tool"})
-	hd := New([]Hook{h}, Options{Grace: 200 * time.Millisecond})
+	hd := New([]Hook{h}, Options{Grace: 200 * time.Millisecond, Mode: hostmode.Document})
 	defer hd.Close()
 	sc := toolScenario(t, "bash")
 	for range 2 {

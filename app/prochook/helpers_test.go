@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 	"hookstudio/app/llm"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
@@ -151,8 +152,20 @@ func toolScenario(t *testing.T, calls ...string) *scenario.Scenario {
 // closed and no goroutine of it outlives the run.
 func simulate(t *testing.T, sc *scenario.Scenario, hooks ...Hook) (*engine.Trace, error) {
 	t.Helper()
+	return simulateIn(t, hostmode.Code, sc, hooks...)
+}
+
+// simulateDoc is simulate as seed 003 describes PicoClaw: for the tests of
+// what both behaviours share, written against the seed's intercept list.
+func simulateDoc(t *testing.T, sc *scenario.Scenario, hooks ...Hook) (*engine.Trace, error) {
+	t.Helper()
+	return simulateIn(t, hostmode.Document, sc, hooks...)
+}
+
+func simulateIn(t *testing.T, mode hostmode.Mode, sc *scenario.Scenario, hooks ...Hook) (*engine.Trace, error) {
+	t.Helper()
 	before := runtime.NumGoroutine()
-	h := New(hooks, Options{Grace: 500 * time.Millisecond})
+	h := New(hooks, Options{Grace: 500 * time.Millisecond, Mode: mode})
 	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
 	h.Close()
 	noLeak(t, before)

@@ -8,16 +8,27 @@ import (
 	"strings"
 
 	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 	"hookstudio/app/scenario"
 )
 
-// The identity the simulated agent gives itself in meta and scope.
+// The identity the simulated agent gives itself in meta, context and scope:
+// a CLI message, as PicoClaw's own tests send them.
 const (
-	agentID = "main"
-	channel = "cli"
+	agentID  = "main"
+	channel  = "cli"
+	senderID = "user"
 )
 
-// meta is PicoClaw's EventMeta (Go field names, no JSON tags).
+// PicoClaw's agent defaults (pkg/config/defaults.go, instance.go): the
+// options every before_llm request carries and llm.request reports.
+const (
+	defaultMaxTokens   = 32768
+	defaultTemperature = 0.7
+)
+
+// meta is PicoClaw's HookMeta (Go field names, no JSON tags). Source is the
+// function that raised it ("runTurn"), TracePath where in the turn.
 type meta struct {
 	AgentID      string
 	TurnID       string
@@ -28,16 +39,15 @@ type meta struct {
 	Source       string
 }
 
-func (h *Handler) meta(ev *engine.Event, source string) meta {
-	it := 0
-	if ev.Round >= 0 {
-		it = ev.Round + 1 // 0 is the planning (or direct) call
-	}
-	return meta{AgentID: agentID, TurnID: turnID(ev.Request), SessionKey: h.session(ev), Iteration: it,
-		TracePath: "runTurn", Source: source}
+// meta is the request's HookMeta at tracePath: the turn of ev's request and
+// the iteration (LLM call of the turn, from 1) it is in.
+func (h *Handler) meta(ev *engine.Event, tracePath string) meta {
+	return meta{AgentID: agentID, TurnID: turnID(ev.Request), SessionKey: h.session(ev), Iteration: h.iter,
+		TracePath: tracePath, Source: "runTurn"}
 }
 
-func turnID(req int) string { return fmt.Sprintf("turn-%d", req+1) }
+// turnID is PicoClaw's "<agent>-turn-<n>", n counting the loop's turns.
+func turnID(req int) string { return fmt.Sprintf("%s-turn-%d", agentID, req+1) }
 
 func (h *Handler) session(ev *engine.Event) string {
 	if ev.Session != "" {
@@ -47,6 +57,22 @@ func (h *Handler) session(ev *engine.Event) string {
 }
 
 func (h *Handler) chatID(ev *engine.Event) string { return "chat-" + h.session(ev) }
+
+// turnContext is PicoClaw's TurnContext: where the message came from. The
+// channel and chat travel here, not as fields of the hook requests.
+type turnContext struct {
+	Inbound inbound `json:"inbound"`
+}
+
+type inbound struct {
+	Channel  string `json:"channel"`
+	ChatID   string `json:"chat_id"`
+	SenderID string `json:"sender_id"`
+}
+
+func (h *Handler) context(ev *engine.Event) *turnContext {
+	return &turnContext{Inbound: inbound{Channel: channel, ChatID: h.chatID(ev), SenderID: senderID}}
+}
 
 // wire types: PicoClaw's providers.Message, ToolDefinition, ToolCall.
 type wireMessage struct {
@@ -77,13 +103,13 @@ type wireTool struct {
 // toolResult is PicoClaw's tools.ToolResult.
 type toolResult struct {
 	ForLLM          string   `json:"for_llm"`
-	ForUser         string   `json:"for_user"`
+	ForUser         string   `json:"for_user,omitempty"`
 	Silent          bool     `json:"silent"`
 	IsError         bool     `json:"is_error"`
 	Async           bool     `json:"async"`
-	Media           []string `json:"media"`
-	ArtifactTags    []string `json:"artifact_tags"`
-	ResponseHandled bool     `json:"response_handled"`
+	Media           []string `json:"media,omitempty"`
+	ArtifactTags    []string `json:"artifact_tags,omitempty"`
+	ResponseHandled bool     `json:"response_handled,omitempty"`
 }
 
 func wireCalls(calls []engine.ToolCall) []wireToolCall {
@@ -129,63 +155,90 @@ func wireTools(ts []scenario.Tool) []wireTool {
 	return out
 }
 
+// beforeLLMParams is PicoClaw's LLMHookRequest.
 type beforeLLMParams struct {
 	Meta     meta           `json:"meta"`
+	Context  *turnContext   `json:"context,omitempty"`
 	Model    string         `json:"model"`
-	Messages []wireMessage  `json:"messages"`
-	Tools    []wireTool     `json:"tools"`
+	Messages []wireMessage  `json:"messages,omitempty"`
+	Tools    []wireTool     `json:"tools,omitempty"`
 	Options  map[string]any `json:"options,omitempty"`
-	Channel  string         `json:"channel"`
-	ChatID   string         `json:"chat_id"`
 }
 
+// llmResponse is PicoClaw's providers.LLMResponse.
 type llmResponse struct {
-	Role      string         `json:"role"`
-	Content   string         `json:"content"`
-	ToolCalls []wireToolCall `json:"tool_calls,omitempty"`
+	Content          string         `json:"content"`
+	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
+	FinishReason     string         `json:"finish_reason"`
+	Usage            *usageInfo     `json:"usage,omitempty"`
+	Reasoning        string         `json:"reasoning"`
+	ReasoningDetails []any          `json:"reasoning_details"`
 }
 
+type usageInfo struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// afterLLMParams is PicoClaw's LLMHookResponse.
 type afterLLMParams struct {
-	Meta     meta        `json:"meta"`
-	Model    string      `json:"model"`
-	Response llmResponse `json:"response"`
-	Channel  string      `json:"channel"`
-	ChatID   string      `json:"chat_id"`
+	Meta     meta         `json:"meta"`
+	Context  *turnContext `json:"context,omitempty"`
+	Model    string       `json:"model"`
+	Response *llmResponse `json:"response,omitempty"`
 }
 
+// toolParams is PicoClaw's ToolCallHookRequest (before_tool),
+// ToolApprovalRequest (approve_tool) and ToolResultHookResponse
+// (after_tool: result and duration).
 type toolParams struct {
 	Meta      meta           `json:"meta"`
+	Context   *turnContext   `json:"context,omitempty"`
 	Tool      string         `json:"tool"`
-	Arguments map[string]any `json:"arguments"`
+	Arguments map[string]any `json:"arguments,omitempty"`
 	Result    *toolResult    `json:"result,omitempty"`
 	Duration  *int64         `json:"duration,omitempty"` // nanoseconds, after_tool only
-	Channel   string         `json:"channel"`
-	ChatID    string         `json:"chat_id"`
+}
+
+// defaultOptions are the options PicoClaw puts on every LLM request.
+func defaultOptions() map[string]any {
+	return map[string]any{"max_tokens": defaultMaxTokens, "temperature": defaultTemperature, "prompt_cache_key": agentID}
 }
 
 // params builds the request of an intercepted method.
 func (h *Handler) params(ev *engine.Event, method string) any {
-	ch, chat := channel, h.chatID(ev)
+	ctx := h.context(ev)
 	switch method {
 	case "before_llm":
-		return beforeLLMParams{Meta: h.meta(ev, "turn.llm.request"), Model: ev.Model, Messages: wireMessages(ev.Messages()),
-			Tools: wireTools(ev.Tools), Channel: ch, ChatID: chat}
+		return beforeLLMParams{Meta: h.meta(ev, "turn.llm.request"), Context: ctx, Model: ev.Model, Messages: wireMessages(ev.Messages()),
+			Tools: wireTools(ev.Tools), Options: defaultOptions()}
 	case "after_llm":
-		return afterLLMParams{Meta: h.meta(ev, "turn.llm.response"), Model: ev.Model, Channel: ch, ChatID: chat,
-			Response: llmResponse{Role: "assistant", Content: ev.Answer, ToolCalls: wireCalls(ev.ToolCalls)}}
+		return afterLLMParams{Meta: h.meta(ev, "turn.llm.response"), Context: ctx, Model: ev.Model, Response: responseOf(ev)}
 	case "after_tool":
 		var d int64 // the simulated tool takes no time
-		return toolParams{Meta: h.meta(ev, "turn.tool.after"), Tool: ev.Tool.Name, Arguments: orEmpty(ev.Tool.Arguments),
-			Result: resultOf(ev.Tool), Duration: &d, Channel: ch, ChatID: chat}
+		return toolParams{Meta: h.meta(ev, "turn.tool.after"), Context: ctx, Tool: ev.Tool.Name, Arguments: ev.Tool.Arguments,
+			Result: resultOf(ev.Tool), Duration: &d}
 	case "approve_tool":
-		return toolParams{Meta: h.meta(ev, "turn.tool.approve"), Tool: ev.Tool.Name, Arguments: orEmpty(ev.Tool.Arguments), Channel: ch, ChatID: chat}
+		return toolParams{Meta: h.meta(ev, "turn.tool.approve"), Context: ctx, Tool: ev.Tool.Name, Arguments: ev.Tool.Arguments}
 	default: // before_tool
-		return toolParams{Meta: h.meta(ev, "turn.tool.before"), Tool: ev.Tool.Name, Arguments: orEmpty(ev.Tool.Arguments), Channel: ch, ChatID: chat}
+		return toolParams{Meta: h.meta(ev, "turn.tool.before"), Context: ctx, Tool: ev.Tool.Name, Arguments: ev.Tool.Arguments}
 	}
 }
 
+func responseOf(ev *engine.Event) *llmResponse {
+	r := &llmResponse{Content: ev.Answer, FinishReason: "stop"}
+	if len(ev.ToolCalls) > 0 {
+		r.ToolCalls, r.FinishReason = wireCalls(ev.ToolCalls), "tool_calls"
+	}
+	if u := ev.Usage; u != nil {
+		r.Usage = &usageInfo{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
+	}
+	return r
+}
+
 func resultOf(tc *engine.ToolCall) *toolResult {
-	r := &toolResult{ForLLM: tc.Result, Media: []string{}, ArtifactTags: []string{}}
+	r := &toolResult{ForLLM: tc.Result}
 	if tc.Error != "" {
 		r.ForLLM, r.IsError = tc.Error, true
 	}
@@ -199,27 +252,30 @@ type decision struct {
 }
 
 // effect turns an interceptor's result into an engine effect. Warnings
-// say what the simulator could not do with it.
-func (h *Handler) effect(ev *engine.Event, method string, sent any, result json.RawMessage) (engine.Effect, []string) {
-	var eff engine.Effect
-	var warns []string
+// say what the simulator could not do with it; other what the other host
+// behaviour would do where seed 003 and PicoClaw's code disagree.
+func (h *Handler) effect(ev *engine.Event, method string, sent any, result json.RawMessage) (eff engine.Effect, warns []string, other string) {
+	code := h.opts.Mode != hostmode.Document
 	if method == "approve_tool" {
 		var d struct {
 			Approved bool   `json:"approved"`
 			Reason   string `json:"reason"`
 		}
 		if err := json.Unmarshal(result, &d); err != nil {
-			return denied(fmt.Sprintf("the approve_tool answer cannot be read: %v", err)), []string{"the answer is not {\"approved\": bool}; the tool is denied"}
+			return h.denied(fmt.Sprintf("the approve_tool answer cannot be read: %v", err)), []string{"the answer is not {\"approved\": bool}; the tool is denied"}, ""
 		}
 		eff.Approved, eff.Reason = &d.Approved, d.Reason
-		return eff, nil
+		if !d.Approved {
+			eff.Reason, other = h.denial("Tool execution denied by approval hook", d.Reason)
+		}
+		return eff, nil, other
 	}
 	var d decision
 	if len(result) == 0 || string(result) == "null" {
-		return eff, nil
+		return eff, nil, ""
 	}
 	if err := json.Unmarshal(result, &d); err != nil {
-		return eff, []string{fmt.Sprintf("the result is not an object with an action (%v); treated as continue", err)}
+		return eff, []string{fmt.Sprintf("the result is not an object with an action (%v); treated as continue", err)}, ""
 	}
 	action := d.Action
 	switch action {
@@ -230,7 +286,8 @@ func (h *Handler) effect(ev *engine.Event, method string, sent any, result json.
 		eff.Action, eff.Reason = engine.ActionHardAbort, d.Reason
 	case "deny_tool":
 		if method == "before_tool" {
-			eff.Action, eff.Reason = engine.ActionDeny, d.Reason
+			eff.Action = engine.ActionDeny
+			eff.Reason, other = h.denial("Tool execution denied by hook", d.Reason)
 		} else {
 			warns = append(warns, fmt.Sprintf("action deny_tool is only valid for before_tool; PicoClaw ignores it at %s", method))
 		}
@@ -244,24 +301,67 @@ func (h *Handler) effect(ev *engine.Event, method string, sent any, result json.
 	if action == "" || action == "continue" || action == "modify" || action == "respond" {
 		switch method {
 		case "before_llm":
-			warns = append(warns, h.modifyRequest(ev, sent.(beforeLLMParams), result, &eff)...)
+			var w []string
+			w, other = h.modifyRequest(ev, sent.(beforeLLMParams), result, &eff)
+			warns = append(warns, w...)
 		case "after_llm":
 			warns = append(warns, modifyResponse(ev, result, &eff)...)
 		case "before_tool":
-			warns = append(warns, modifyCall(ev, result, action == "respond", &eff)...)
+			var w []string
+			w, other = modifyCall(ev, result, action == "respond", code, &eff)
+			warns = append(warns, w...)
 		case "after_tool":
 			warns = append(warns, modifyResult(ev, result, &eff)...)
+			h.renamed = renamedTo(ev, result)
 		}
 	}
-	return eff, warns
+	return eff, warns, other
 }
 
-func denied(reason string) engine.Effect {
+// denial is the text the model reads for a denied tool: PicoClaw's code
+// prefixes the hook's reason (hookDeniedToolContent), seed 003 gives the
+// reason alone (or Hook Studio's own sentence without one).
+func (h *Handler) denial(prefix, reason string) (text, other string) {
+	coded := prefix
+	if reason != "" {
+		coded += ": " + reason
+	}
+	if h.opts.Mode == hostmode.Document {
+		return reason, fmt.Sprintf("PicoClaw's code tells the model %q", coded)
+	}
+	if reason == "" {
+		return coded, "as seed 003 describes, the model would read Hook Studio's own denial sentence"
+	}
+	return coded, fmt.Sprintf("as seed 003 describes, the model would read the reason alone: %q", reason)
+}
+
+// renamedTo is the tool name an after_tool answer in PicoClaw's shape
+// gives the call ("" none).
+func renamedTo(ev *engine.Event, result json.RawMessage) string {
+	var r struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(result, &r) != nil || len(r.Result) == 0 {
+		return ""
+	}
+	if _, name, _, err := readToolResult(r.Result); err == nil && name != ev.Tool.Name {
+		return name
+	}
+	return ""
+}
+
+// denied is the effect of a failed approval hook: PicoClaw denies.
+func (h *Handler) denied(reason string) engine.Effect {
 	f := false
-	return engine.Effect{Approved: &f, Reason: reason}
+	text, _ := h.denial("Tool execution denied by approval hook", reason)
+	return engine.Effect{Approved: &f, Reason: text}
 }
 
-func (h *Handler) modifyRequest(ev *engine.Event, sent beforeLLMParams, result json.RawMessage, eff *engine.Effect) []string {
+// modifyRequest applies a before_llm answer's request. Where PicoClaw's
+// code and seed 003 disagree (a changed system message or tool list:
+// applied by the seed, reverted by the code's applyBeforeLLMControls) the
+// handler's mode decides, and other says what the other mode would do.
+func (h *Handler) modifyRequest(ev *engine.Event, sent beforeLLMParams, result json.RawMessage, eff *engine.Effect) (warns []string, other string) {
 	var r struct {
 		Request *struct {
 			Model    *string         `json:"model"`
@@ -271,29 +371,41 @@ func (h *Handler) modifyRequest(ev *engine.Event, sent beforeLLMParams, result j
 		} `json:"request"`
 	}
 	if err := json.Unmarshal(result, &r); err != nil {
-		return []string{fmt.Sprintf("the request cannot be read (%v); ignored", err)}
+		return []string{fmt.Sprintf("the request cannot be read (%v); ignored", err)}, ""
 	}
 	if r.Request == nil {
-		return nil
+		return nil, ""
 	}
-	var warns []string
+	code := h.opts.Mode != hostmode.Document
+	var notes []string
 	q := r.Request
 	if q.Model != nil && *q.Model != "" && *q.Model != ev.Model {
 		eff.Model = q.Model
 	}
 	if q.Messages != nil && !sameMessages(*q.Messages, sent.Messages) {
-		ms := make([]engine.NewMessage, 0, len(*q.Messages))
-		for _, m := range *q.Messages {
-			ms = append(ms, engine.NewMessage{Role: m.Role, Content: m.Content})
+		if !sameSystem(*q.Messages, sent.Messages) {
+			if code {
+				warns = append(warns, "the hook changed a system message: PicoClaw's code keeps the original messages (\"Hook attempted to modify system prompt; preserving original messages\")")
+				notes = append(notes, "as seed 003 describes, the model would read the hook's messages, its system message changes included")
+			} else {
+				notes = append(notes, "PicoClaw's code reverts this message list (a system message changed): the model would read the original messages")
+			}
 		}
-		eff.Messages = ms
+		if !code || sameSystem(*q.Messages, sent.Messages) {
+			ms := make([]engine.NewMessage, 0, len(*q.Messages))
+			for _, m := range *q.Messages {
+				ms = append(ms, engine.NewMessage{Role: m.Role, Content: m.Content})
+			}
+			eff.Messages = ms
+		}
 	}
-	if q.Tools != nil {
+	if q.Tools != nil && !equalAny(*q.Tools, sent.Tools) {
 		have := map[string]bool{}
 		for _, t := range ev.Tools {
 			have[t.Name] = true
 		}
 		kept := map[string]bool{}
+		var added []scenario.Tool
 		for _, t := range *q.Tools {
 			name := t.Function.Name
 			kept[name] = true
@@ -301,11 +413,31 @@ func (h *Handler) modifyRequest(ev *engine.Event, sent beforeLLMParams, result j
 				continue
 			}
 			have[name] = true
-			eff.AddTools = append(eff.AddTools, scenario.Tool{Name: name, Description: t.Function.Description, Parameters: t.Function.Parameters})
+			added = append(added, scenario.Tool{Name: name, Description: t.Function.Description, Parameters: t.Function.Parameters})
 		}
-		for _, t := range ev.Tools {
-			if !kept[t.Name] {
-				warns = append(warns, fmt.Sprintf("the hook dropped tool %s; the simulator cannot take a tool away from a call, it is still offered", t.Name))
+		var names []string
+		for _, t := range added {
+			names = append(names, t.Name)
+		}
+		list := strings.Join(names, ", ")
+		if code {
+			warns = append(warns, "the hook changed the tool definitions: PicoClaw's code keeps the original tools (\"Hook attempted to modify tool definitions; preserving original tools\")")
+			if list != "" {
+				notes = append(notes, "as seed 003 and PicoClaw's plugin-tool-injection guide describe, the model would see "+list)
+			} else {
+				notes = append(notes, "as seed 003 describes, the hook's tool definitions would be used")
+			}
+		} else {
+			eff.AddTools = added
+			if list != "" {
+				notes = append(notes, "PicoClaw's code reverts this tool definition: the model would not see "+list)
+			} else {
+				notes = append(notes, "PicoClaw's code reverts these tool definitions")
+			}
+			for _, t := range ev.Tools {
+				if !kept[t.Name] {
+					warns = append(warns, fmt.Sprintf("the hook dropped tool %s; the simulator cannot take a tool away from a call, it is still offered", t.Name))
+				}
 			}
 		}
 	}
@@ -314,7 +446,22 @@ func (h *Handler) modifyRequest(ev *engine.Event, sent beforeLLMParams, result j
 		eff.Extra = append(eff.Extra, fmt.Sprintf("options set to %s (sent with a real model's request; the mock ignores them)", b))
 		h.setOptions(ev, *q.Options)
 	}
-	return warns
+	return warns, strings.Join(notes, "; ")
+}
+
+// sameSystem compares the system messages of two lists by position and
+// content, as PicoClaw's llmHookSystemMessagesUnchanged does.
+func sameSystem(a, b []wireMessage) bool {
+	sys := func(ms []wireMessage) []string {
+		var out []string
+		for i, m := range ms {
+			if m.Role == "system" {
+				out = append(out, fmt.Sprintf("%d\x00%s", i, m.Content))
+			}
+		}
+		return out
+	}
+	return slices.Equal(sys(a), sys(b))
 }
 
 func orEmptyAny(m map[string]any) map[string]any {
@@ -466,7 +613,10 @@ func decodeArguments(raw json.RawMessage) (map[string]any, error) {
 	return m, nil
 }
 
-func modifyCall(ev *engine.Event, result json.RawMessage, respond bool, eff *engine.Effect) []string {
+// modifyCall applies a before_tool answer. A respond without a result is
+// where the two behaviours differ: PicoClaw's code runs the tool as if the
+// hook had said continue, seed 003 leaves the tool's result empty.
+func modifyCall(ev *engine.Event, result json.RawMessage, respond, code bool, eff *engine.Effect) (warns []string, other string) {
 	var r struct {
 		Call *struct {
 			Tool      string          `json:"tool"`
@@ -479,9 +629,8 @@ func modifyCall(ev *engine.Event, result json.RawMessage, respond bool, eff *eng
 		Result *toolResult `json:"result"`
 	}
 	if err := json.Unmarshal(result, &r); err != nil {
-		return []string{fmt.Sprintf("the call cannot be read (%v); ignored", err)}
+		return []string{fmt.Sprintf("the call cannot be read (%v); ignored", err)}, ""
 	}
-	var warns []string
 	if r.Call != nil {
 		if r.Call.Tool != "" && r.Call.Tool != ev.Tool.Name {
 			warns = append(warns, fmt.Sprintf("the hook renamed the call to %s; the simulator keeps the model's tool name %s", r.Call.Tool, ev.Tool.Name))
@@ -496,10 +645,16 @@ func modifyCall(ev *engine.Event, result json.RawMessage, respond bool, eff *eng
 	if r.Result == nil && r.Call != nil && r.Call.HookResult != nil {
 		r.Result = r.Call.HookResult
 	}
-	if respond {
+	switch {
+	case respond && r.Result == nil && code:
+		warns = append(warns, "respond without a result: PicoClaw's code runs the tool normally (\"Hook returned respond action but no HookResult provided\")")
+		other = "as seed 003 describes, the tool would not run and its result would be empty"
+		eff.ToolArguments = nil // PicoClaw runs the call as the model made it
+	case respond:
 		text := ""
 		if r.Result == nil {
 			warns = append(warns, "respond without a result: the tool's result is empty")
+			other = "PicoClaw's code runs the tool normally when respond has no result"
 		} else {
 			text = r.Result.ForLLM
 			if r.Result.IsError {
@@ -507,10 +662,10 @@ func modifyCall(ev *engine.Event, result json.RawMessage, respond bool, eff *eng
 			}
 		}
 		eff.Respond = &text
-	} else if r.Result != nil {
+	case r.Result != nil:
 		warns = append(warns, "a result is only used with action respond; ignored")
 	}
-	return warns
+	return warns, other
 }
 
 // readToolResult reads an after_tool answer's result in either shape:

@@ -3,12 +3,15 @@
 package prochook
 
 import (
+	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 )
 
 // picoclawTestHook runs testdata/picoclawhook, which answers exactly as
@@ -137,5 +140,133 @@ func TestAnswerShapes(t *testing.T) {
 				t.Errorf("answer %q warnings %q; want %q, warning %v", got, warns, c.answer, c.warn)
 			}
 		})
+	}
+}
+
+// One test per row of host-differences.md where seed 003 and PicoClaw's
+// code disagree: each behaviour does its own thing, and the call that
+// differs carries a note saying what the other would do.
+func TestHostBehaviourRows(t *testing.T) {
+	plugin := map[string]any{"type": "function", "function": map[string]any{"name": "lookup_docs", "description": "docs"}}
+	type row struct {
+		name  string
+		hook  func(t *testing.T) Hook
+		check func(t *testing.T, mode hostmode.Mode, tr *engine.Trace, err error)
+	}
+	beforeLLM := func(req map[string]any) func(t *testing.T) Hook {
+		return func(t *testing.T) Hook {
+			h, _ := testHook(t, "h", plan{Methods: map[string]behavior{"before_llm": {Result: map[string]any{"action": "modify", "request": req}, Nth: 2}}}, []string{"before_llm"})
+			return h
+		}
+	}
+	noted := func(t *testing.T, tr *engine.Trace, event, want string) {
+		t.Helper()
+		for _, c := range calls(tr, event) {
+			if strings.Contains(c.Other, want) {
+				return
+			}
+		}
+		t.Errorf("no %s call notes %q", event, want)
+	}
+	rows := []row{
+		{"tool definitions at before_llm", beforeLLM(map[string]any{"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": "bash", "description": "the bash tool"}}, plugin}}),
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace, err error) {
+				added := slices.Contains(tr.Calls[1].AddedTools, "lookup_docs")
+				if err != nil || added != (mode == hostmode.Document) {
+					t.Errorf("err %v, added tools %q", err, tr.Calls[1].AddedTools)
+				}
+				if mode == hostmode.Code {
+					noted(t, tr, "hook.before_llm", "the model would see lookup_docs")
+				} else {
+					noted(t, tr, "hook.before_llm", "PicoClaw's code reverts this tool definition: the model would not see lookup_docs")
+				}
+			}},
+		{"system message at before_llm", beforeLLM(map[string]any{"messages": []any{map[string]any{"role": "system", "content": "replaced"}, map[string]any{"role": "user", "content": "do it"}}}),
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace, err error) {
+				replaced := tr.CallMessages(1)[0].Content == "replaced"
+				if err != nil || replaced != (mode == hostmode.Document) {
+					t.Errorf("err %v, call 1 system message %q", err, tr.CallMessages(1)[0].Content)
+				}
+				noted(t, tr, "hook.before_llm", "system message")
+			}},
+		{"respond without a result", func(t *testing.T) Hook {
+			h, _ := testHook(t, "h", plan{Methods: map[string]behavior{"before_tool": {Result: map[string]any{"action": "respond"}}}}, []string{"before_tool"})
+			return h
+		}, func(t *testing.T, mode hostmode.Mode, tr *engine.Trace, err error) {
+			tc := tool(tr, "bash")
+			if mode == hostmode.Code && (tc.Status == engine.ToolResponded || tc.Result != "ok:bash") {
+				t.Errorf("code: the tool runs normally, got %+v", tc)
+			}
+			if mode == hostmode.Document && (tc.Status != engine.ToolResponded || tc.Result != "") {
+				t.Errorf("document: an empty answer, got %+v", tc)
+			}
+			noted(t, tr, "hook.before_tool", map[hostmode.Mode]string{hostmode.Code: "seed 003", hostmode.Document: "PicoClaw's code"}[mode])
+		}},
+		{"denial text", func(t *testing.T) Hook {
+			h, _ := testHook(t, "h", plan{Methods: map[string]behavior{"before_tool": {Result: map[string]any{"action": "deny_tool", "reason": "no"}}}}, []string{"before_tool"})
+			return h
+		}, func(t *testing.T, mode hostmode.Mode, tr *engine.Trace, err error) {
+			want := map[hostmode.Mode]string{hostmode.Code: "Tool execution denied by hook: no", hostmode.Document: "no"}[mode]
+			if tc := tool(tr, "bash"); tc.Result != want {
+				t.Errorf("denial %q, want %q", tc.Result, want)
+			}
+			noted(t, tr, "hook.before_tool", "")
+		}},
+		{"turn status after abort_turn", func(t *testing.T) Hook {
+			h, _ := testHook(t, "h", plan{Methods: map[string]behavior{"before_tool": {Result: map[string]any{"action": "abort_turn"}}}}, []string{"before_tool"}, "agent.turn.end")
+			return h
+		}, func(t *testing.T, mode hostmode.Mode, tr *engine.Trace, err error) {
+			want := map[hostmode.Mode]string{hostmode.Code: `"Status":"error"`, hostmode.Document: `"Status":"aborted"`}[mode]
+			ends := calls(tr, "hook.runtime_event")
+			if len(ends) != 1 || !strings.Contains(string(ends[0].Input), want) || ends[0].Other == "" {
+				t.Errorf("turn.end %+v, want %s and a note", ends, want)
+			}
+		}},
+		{"start failure", func(t *testing.T) Hook {
+			h, _ := testHook(t, "h", plan{}, []string{"before_tool"})
+			h.Command = []string{filepath.Join(t.TempDir(), "missing")}
+			return h
+		}, func(t *testing.T, mode hostmode.Mode, tr *engine.Trace, err error) {
+			if failed := errors.Is(err, ErrStartFailed); failed != (mode == hostmode.Code) {
+				t.Errorf("err %v", err)
+			}
+			noted(t, tr, "process.start", "")
+		}},
+		{"intercept pairs", func(t *testing.T) Hook {
+			h, _ := testHook(t, "h", plan{}, []string{"before_tool"})
+			return h
+		}, func(t *testing.T, mode hostmode.Mode, tr *engine.Trace, err error) {
+			if sent := len(calls(tr, "hook.after_tool")) > 0; sent != (mode == hostmode.Code) {
+				t.Errorf("after_tool sent: %v", sent)
+			}
+			if mode == hostmode.Code {
+				noted(t, tr, "hook.after_tool", "would not be sent")
+			} else {
+				noted(t, tr, "hook.before_tool", "would also send this hook hook.after_tool")
+			}
+		}},
+		{"environment", func(t *testing.T) Hook {
+			t.Setenv("HOOKSTUDIO_ROW_VAR", "inherited")
+			h, _ := testHook(t, "h", plan{}, []string{"before_tool"})
+			return h
+		}, func(t *testing.T, mode hostmode.Mode, tr *engine.Trace, err error) {
+			// gohook writes its environment's HOOKSTUDIO_ROW_VAR to stderr at start.
+			var stderr strings.Builder
+			for _, c := range calls(tr, "") {
+				stderr.WriteString(c.Stderr)
+			}
+			if got := strings.Contains(stderr.String(), "HOOKSTUDIO_ROW_VAR=inherited"); got != (mode == hostmode.Code) {
+				t.Errorf("inherited: %v (stderr %q)", got, stderr.String())
+			}
+			noted(t, tr, "process.start", "environment")
+		}},
+	}
+	for _, r := range rows {
+		for _, mode := range []hostmode.Mode{hostmode.Code, hostmode.Document} {
+			t.Run(r.name+"/"+string(mode), func(t *testing.T) {
+				tr, err := simulateIn(t, mode, toolScenario(t, "bash"), r.hook(t))
+				r.check(t, mode, tr, err)
+			})
+		}
 	}
 }

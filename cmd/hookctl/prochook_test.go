@@ -45,7 +45,7 @@ func TestSimulateProcessHooks(t *testing.T) {
 			seen[c.Event+" "+c.Outcome] = in.String()
 		}
 	}
-	for _, want := range []string{"process.start ok", "hook.hello ok", "hook.before_llm modified", "hook.before_tool modified", "hook.approve_tool denied", "hook.runtime_event ok", "process.exit ok"} {
+	for _, want := range []string{"process.start ok", "hook.hello ok", "hook.before_llm ok", "hook.before_tool modified", "hook.approve_tool denied", "hook.runtime_event ok", "process.exit ok"} {
 		if _, ok := seen[want]; !ok {
 			t.Errorf("no %q in the trace; seen %v", want, keys(seen))
 		}

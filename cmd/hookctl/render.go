@@ -160,6 +160,9 @@ func (r *renderer) hookCall(hc *engine.HookCall) {
 	if hc.Notice != "" {
 		detail("notice:", cyan, hc.Notice)
 	}
+	if hc.Other != "" {
+		detail("otherwise:", dim, hc.Other)
+	}
 }
 
 // call prints one LLM call. Messages added after step prev are marked +,

@@ -47,6 +47,10 @@ func main() {
 			os.Exit(2)
 		}
 	}
+	// The environment test reads whether the app's environment reached it.
+	if v := os.Getenv("HOOKSTUDIO_ROW_VAR"); v != "" {
+		fmt.Fprintln(os.Stderr, "HOOKSTUDIO_ROW_VAR="+v)
+	}
 	if pl.IgnoreEOF {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	}
