@@ -30,6 +30,7 @@ export function HookCallRow({ call }: { call: HookCall }) {
       {call.notify && <span className="muted small" title="a notification: nothing was awaited">notify</span>}
       <OutcomeBadge outcome={call.outcome} />
       {call.warnings && call.warnings.length > 0 && <span className="hc-warn" title={call.warnings.join('\n')}>⚠ {call.warnings.length}</span>}
+      {call.other && <span className="hc-other" data-testid="hook-call-other" title={`Under the other host behaviour: ${call.other}`}>⇄ {call.other}</span>}
       {call.reused && <span className="reused" title="result reused from the previous run: same input, same files">reused</span>}
       <Duration ms={call.duration_ms} />
     </span>

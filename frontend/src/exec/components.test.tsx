@@ -71,6 +71,10 @@ describe('step list, flow, skills panel, messages', () => {
     const lint = render(<HookCallRow call={{ ...stepOf('polish').hook_call!, outcome: 'error' }} />);
     expect(lint.container.querySelector('.outcome.tone-fail')).toBeTruthy();
     expect(lint.container.textContent).toContain('reused');
+    const other = 'PicoClaw\'s code reverts this tool definition: the model would not see lookup_docs';
+    const noted = render(<HookCallRow call={{ ...stepOf('polish').hook_call!, other }} />);
+    expect(noted.container.querySelector('[data-testid="hook-call-other"]')?.textContent).toContain(other);
+    expect(lint.container.querySelector('[data-testid="hook-call-other"]')).toBeNull();
   });
   it('puts hook invocations at their node and lights the node and its tag', () => {
     expect(nodeOf(stepOf('guard'))).toBe('run');

@@ -45,6 +45,8 @@ export interface HookCall {
   stderr?: string; exit_code?: number; rpc_error?: string; error?: string;
   duration_ms: number; reused?: boolean; notify?: boolean;
   changes?: string[]; warnings?: string[]; notice?: string; truncated?: boolean;
+  /** what the other host behaviour (the program's code or its document) would do with this call */
+  other?: string;
 }
 /** An executable hook as declared (engine.HookInfo). */
 export interface HookInfo { system: HookSystem; event: string; hook: string; skill?: string; source: string; detail?: string }
