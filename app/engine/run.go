@@ -249,7 +249,7 @@ func (r *runner) keepHistory(user string, yielded []int32, reply *string) {
 
 // flow is chat_stream after the first inject; it returns the final reply.
 func (r *runner) flow(ctx context.Context, hm *HookManager, info func() *RequestInfo, inject func(Checkpoint)) (string, error) {
-	if !r.sc.EnableTools || len(r.sc.Tools) == 0 {
+	if !r.sc.EnableTools || (len(r.sc.Tools) == 0 && !r.hooksOfferTools()) {
 		r.pos.phase = PhaseDirect
 		for {
 			rep, err := r.call(ctx, info, nil)
@@ -318,6 +318,22 @@ func (r *runner) flow(ctx context.Context, hm *HookManager, info func() *Request
 	hm.Remove(skills.BeforeFirstAgent)
 	hm.Remove(skills.AfterToolCall)
 	return final, nil
+}
+
+// ToolOfferer is a Handler whose hooks may offer the model tools of their
+// own at before_llm (Effect.AddTools). An agent that declares no tools but
+// is given some by such a hook still runs its agent loop.
+type ToolOfferer interface {
+	Handler
+	OffersTools() bool
+}
+
+// hooksOfferTools says whether a handler's hooks may offer tools.
+func (r *runner) hooksOfferTools() bool {
+	return slices.ContainsFunc(r.cfg.Handlers, func(h Handler) bool {
+		o, ok := h.(ToolOfferer)
+		return ok && o.OffersTools()
+	})
 }
 
 // stopPoint fires stop for an answer without tool calls; it says whether a

@@ -149,6 +149,17 @@ func New(hooks []Hook, opts Options) *Handler {
 	return h
 }
 
+// OffersTools says whether a hook may offer the model tools of its own
+// (engine.ToolOfferer): one that intercepts before_llm, where seed 003 lets
+// it add tool definitions. PicoClaw's code reverts such additions, so under
+// it a hook offers none.
+func (h *Handler) OffersTools() bool {
+	if h.opts.Mode != hostmode.Document {
+		return false
+	}
+	return slices.ContainsFunc(h.hooks, func(hk Hook) bool { return hk.Intercepts("before_llm") })
+}
+
 // Hooks lists every hook and method it intercepts or observes, for the
 // skills panel and breakpoints.
 func (h *Handler) Hooks() []engine.HookInfo {

@@ -12,6 +12,7 @@ import (
 
 	"hookstudio/app/engine"
 	"hookstudio/app/hostmode"
+	"hookstudio/app/scenario"
 )
 
 // picoclawTestHook runs testdata/picoclawhook, which answers exactly as
@@ -268,5 +269,55 @@ func TestHostBehaviourRows(t *testing.T) {
 				r.check(t, mode, tr, err)
 			})
 		}
+	}
+}
+
+// PicoClaw's weather-plugin guide: an agent with no tools of its own whose
+// hook offers get_weather at before_llm and answers it at before_tool. As
+// seed 003 describes, the agent loop runs; PicoClaw's code reverts the
+// offer, so the agent makes one direct call and the call says so.
+func TestPluginToolOnlyAgent(t *testing.T) {
+	sc, ds := scenario.Parse("weather.yaml", []byte(`name: weather
+system_prompt: sys
+requests:
+  - user: What is the weather in Paris?
+    reply: I have no tools to look that up.
+    planning: {need_tool: true, content: ask the plugin}
+    rounds:
+      - tool_calls: [{name: get_weather, arguments: {city: Paris}}]
+      - content: It is sunny in Paris.
+`))
+	for _, d := range ds {
+		if d.Severity == "error" {
+			t.Fatal(d)
+		}
+	}
+	weather := map[string]any{"type": "function", "function": map[string]any{"name": "get_weather", "description": "Get the weather of a city",
+		"parameters": map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}}}}
+	h, _ := testHook(t, "weather", plan{Methods: map[string]behavior{
+		"before_llm":  {Result: map[string]any{"action": "modify", "request": map[string]any{"tools": []any{weather}}}},
+		"before_tool": {Result: map[string]any{"action": "respond", "result": map[string]any{"for_llm": "sunny, 21°C"}}},
+	}}, []string{"before_llm", "before_tool"})
+
+	tr, err := simulateDoc(t, sc, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.Requests[0].Reply; got != "It is sunny in Paris." {
+		t.Errorf("document: reply %q, want the agent loop's answer", got)
+	}
+	if tc := tool(tr, "get_weather"); tc == nil || tc.Status != engine.ToolResponded || tc.Result != "sunny, 21°C" {
+		t.Errorf("document: get_weather %+v", tc)
+	}
+
+	tr, err = simulate(t, sc, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.Requests[0].Reply; got != "I have no tools to look that up." || len(tr.Calls) != 1 {
+		t.Errorf("code: reply %q after %d calls, want one direct call", got, len(tr.Calls))
+	}
+	if c := calls(tr, "hook.before_llm"); len(c) != 1 || !strings.Contains(c[0].Other, "the model would see get_weather") {
+		t.Errorf("code: before_llm %+v, want a note that seed 003 offers get_weather", c)
 	}
 }

@@ -83,7 +83,7 @@ func (d *decoder) check(s *Scenario, sp *scenarioPos) {
 				d.warnf(rp.planning, CodeUnusedPlanning, "%s.planning is never used: %s, so the request makes one direct call answered by reply", path, why)
 			}
 			if len(r.Rounds) > 0 {
-				d.warnf(rp.rounds, CodeUnreachableRounds, "%s.rounds never play: %s, so there is no agent loop. Declare tools and enable them, or remove the rounds", path, why)
+				d.warnf(rp.rounds, CodeUnreachableRounds, "%s.rounds never play: %s, so there is no agent loop (unless a process hook offers tools at before_llm, as seed 003 describes). Declare tools and enable them, or remove the rounds", path, why)
 			}
 			continue
 		}
@@ -120,7 +120,9 @@ func (d *decoder) checkCalls(r *Request, rp *requestPos, path string, declared [
 				if len(declared) > 0 {
 					list = "declared: " + strings.Join(declared, ", ")
 				}
-				if hint := suggestion(c.Name, declared); hint != "" || len(declared) == 0 {
+				// With none declared the agent's tools can only come from a
+				// hook (a plugin-tool-only agent), so that is a warning too.
+				if hint := suggestion(c.Name, declared); hint != "" {
 					d.errorf(cp.name, CodeUnknownTool, "%s calls tool %q, which tools does not declare (%s); the model can only call declared tools, so declare it or fix the name.%s", cpath, c.Name, list, hint)
 				} else {
 					// Not a typo of a declared tool: a hook may offer it (a PicoClaw

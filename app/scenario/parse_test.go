@@ -137,7 +137,7 @@ func TestParseRules(t *testing.T) {
 		{"call with empty name", ok + "requests: [{user: hi, rounds: [{tool_calls: [{name: ''}]}, {content: x}]}]\n", []string{"3:53 error empty-value"}},
 		{"call of undeclared tool", ok + "requests: [{user: hi, rounds: [{tool_calls: [{name: read_fil}]}, {content: x}]}]\n", []string{"3:53 error unknown-tool"}},
 		{"call of a tool only a hook offers", ok + "requests: [{user: hi, rounds: [{tool_calls: [{name: lookup_docs}]}, {content: x}]}]\n", []string{"3:53 warning unknown-tool"}},
-		{"call with no tools declared", "name: t\nrequests:\n  - user: hi\n    rounds: [{tool_calls: [{name: x}]}, {content: x}]\n", []string{"4:5 warning unreachable-rounds", "4:35 error unknown-tool"}},
+		{"call with no tools declared", "name: t\nrequests:\n  - user: hi\n    rounds: [{tool_calls: [{name: x}]}, {content: x}]\n", []string{"4:5 warning unreachable-rounds", "4:35 warning unknown-tool"}},
 		{"tool declared after the call", "name: t\nrequests: [{user: hi, rounds: [{tool_calls: [{name: a}]}, {content: x}]}]\ntools: [{name: a}]\n", nil},
 		{"duplicate call id", ok + "requests:\n  - user: hi\n    rounds:\n      - tool_calls: [{id: c1, name: read_file}, {id: c1, name: read_file}]\n      - content: x\n", []string{"6:54 error duplicate-call-id"}},
 		{"call ids per request", ok + "requests:\n  - {user: a, rounds: [{tool_calls: [{id: c1, name: read_file}]}, {content: x}]}\n  - {user: b, rounds: [{tool_calls: [{id: c1, name: read_file}]}, {content: x}]}\n", nil},
