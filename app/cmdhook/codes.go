@@ -24,6 +24,8 @@ const (
 	CodeScriptMissing  = "script-not-found" // interpreter + script path: the script does not exist
 	CodeUnreadable     = "unreadable-file"  // hooks.yaml exists but cannot be read
 	CodeFileTooLarge   = "file-too-large"   // hooks.yaml is larger than MaxFileSize
+	CodeMissingEvents  = "missing-events"   // a HOOK.yaml without events
+	CodeInvalidRetry   = "invalid-retry"    // retry is not a whole number from 0 to 10
 )
 
 // Codes lists every diagnostic code this package emits.
@@ -32,5 +34,5 @@ func Codes() []string {
 		CodeUnknownField, CodeUnknownType, CodeMissingCommand, CodeMissingPrompt, CodeInvalidOnError,
 		CodeInvalidTimeout, CodeFieldIgnored, CodeFilterNoTool, CodeEmptyMatcher, CodeEmptyName,
 		CodeDuplicateName, CodeCommandMissing, CodeNotExecutable, CodeScriptMissing, CodeUnreadable,
-		CodeFileTooLarge}
+		CodeFileTooLarge, CodeMissingEvents, CodeInvalidRetry}
 }

@@ -144,6 +144,12 @@ func ScenarioCommands(sc *scenario.Scenario) []Command {
 	for _, rq := range sc.Requests {
 		for _, rd := range rq.Rounds {
 			for _, tc := range rd.ToolCalls {
+				if tc.Name == RegisterFlatTool {
+					if ev, cmd := flatCommand(tc.Arguments); cmd != "" {
+						out = append(out, Command{Source: fmt.Sprintf("%s:%d", sc.File, rq.Line), Event: Event(ev), Hook: RegisterFlatTool, Command: cmd})
+					}
+					continue
+				}
 				if tc.Name != RegisterTool {
 					continue
 				}
@@ -268,7 +274,7 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		return nil
 	}
 	chain := h.chain(name, ev)
-	register := name == PreToolExecution && ev.Tool != nil && ev.Tool.Name == RegisterTool
+	register := name == PreToolExecution && ev.Tool != nil && IsRegister(ev.Tool.Name)
 	if len(chain) == 0 && !register {
 		return nil
 	}
@@ -291,12 +297,19 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 			break
 		}
 		call, eff, failed, err := h.invoke(ctx, cctx, hk, name, ev)
+		// retry (HOOK.yaml): a failed hook runs again, each attempt a step.
+		for a := 1; failed && err == nil && a <= hk.Retry && cctx.Err() == nil; a++ {
+			call.Warnings = append(call.Warnings, fmt.Sprintf("attempt %d of %d failed; retry: %d runs it again", a, hk.Retry+1, hk.Retry))
+			ev.Record(call)
+			h.count(hk, &call)
+			call, eff, failed, err = h.invoke(ctx, cctx, hk, name, ev)
+		}
 		if err != nil {
 			return err
 		}
-		abort := failed && hk.OnError == OnErrorAbort
+		abort := failed && (hk.OnError == OnErrorAbort || hk.OnError == OnErrorStop)
 		if abort && i+1 < len(chain) {
-			call.Warnings = append(call.Warnings, fmt.Sprintf("on_error: abort: the %d hook(s) after it in the chain were not run", len(chain)-i-1))
+			call.Warnings = append(call.Warnings, fmt.Sprintf("on_error: %s: the %d hook(s) after it in the chain were not run", hk.OnError, len(chain)-i-1))
 		}
 		ev.Apply(call, eff)
 		h.count(hk, &call)
@@ -598,6 +611,10 @@ func commandFiles(hk *Hook, root string) []string {
 // register handles a register_hook tool call: the hook is validated,
 // added for the rest of the run, and the call answered in place of a tool.
 func (h *Handler) register(ev *engine.Event) {
+	if ev.Tool.Name == RegisterFlatTool {
+		h.registerFlat(ev)
+		return
+	}
 	args := ev.Tool.Arguments
 	call := engine.HookCall{System: System, Event: RegisterTool, Hook: RegisterTool, Source: "tool call " + ev.Tool.ID, Input: marshal(args)}
 	answer := func(text string) {

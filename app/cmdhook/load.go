@@ -40,6 +40,46 @@ type LoadOptions struct {
 	// Drafts are unsaved editor texts by path relative to the root
 	// ("guard-rails/hooks/hooks.yaml"), read instead of the file.
 	Drafts map[string][]byte
+	// UserDir is jcli's user data folder (~/.jdata/agent), whose
+	// hooks/<name>/HOOK.yaml are user-level hooks; "" is UserFile's folder
+	// (none without a user file).
+	UserDir string
+}
+
+func (o LoadOptions) userDir() string {
+	if o.UserDir != "" || o.UserFile == "" {
+		return o.UserDir
+	}
+	if uf, err := filepath.Abs(o.UserFile); err == nil {
+		return filepath.Dir(uf)
+	}
+	return ""
+}
+
+// ProjectHookDirs holds the project's hook folders in jcli's current
+// format (<name>/HOOK.yaml), relative to the skills root.
+const ProjectHookDirs = ".jcli/hooks"
+
+// hookDirs lists the hook folders under dir in byte order, leaving out
+// jcli's example template.
+func hookDirs(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Name() == HookDirExample || strings.HasPrefix(e.Name(), ".") || !isDir(dir, e) {
+			continue
+		}
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+func exists(file string) bool {
+	_, err := os.Stat(file)
+	return err == nil
 }
 
 // Load reads and validates every hooks.yaml: the user file, the project
@@ -56,7 +96,25 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	}
 	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}, Files: []string{}}
 	sum := sha256.New()
-	read := func(rel, file, dir string, level Level, skill string) {
+	var readWith func(rel, file, dir string, level Level, skill string, parse func(string, []byte) ([]Hook, []diag.Diagnostic))
+	// readHookDirs reads jcli's current format: every <name>/HOOK.yaml
+	// (or HOOK.yml) under dir, in folder byte order; rel names dir in
+	// diagnostics.
+	readHookDirs := func(rel, dir string, level Level) {
+		for _, name := range hookDirs(dir) {
+			file, fileRel := HookDirFile, path.Join(rel, name, HookDirFile)
+			if _, draft := opts.Drafts[fileRel]; !draft && !exists(filepath.Join(dir, name, HookDirFile)) {
+				file, fileRel = HookDirAltFile, path.Join(rel, name, HookDirAltFile)
+			}
+			hookDir := filepath.Join(dir, name)
+			readWith(fileRel, filepath.Join(hookDir, file), hookDir, level, "", func(r string, data []byte) ([]Hook, []diag.Diagnostic) {
+				return ParseHookDir(r, name, data)
+			})
+		}
+	}
+	seed := func(rel string, data []byte) ([]Hook, []diag.Diagnostic) { return Parse(rel, data) }
+	read := func(rel, file, dir string, level Level, skill string) { readWith(rel, file, dir, level, skill, seed) }
+	readWith = func(rel, file, dir string, level Level, skill string, parse func(string, []byte) ([]Hook, []diag.Diagnostic)) {
 		data, ok := opts.Drafts[rel]
 		if !ok {
 			var code, msg string
@@ -73,7 +131,7 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 		fmt.Fprintf(sum, "%s\x00%d\x00", rel, len(data))
 		sum.Write(data)
 		c.Files = append(c.Files, rel)
-		hooks, ds := Parse(rel, data)
+		hooks, ds := parse(rel, data)
 		c.Diagnostics = append(c.Diagnostics, ds...)
 		for i := range hooks {
 			h := &hooks[i]
@@ -88,7 +146,11 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 			read(filepath.ToSlash(opts.UserFile), uf, filepath.Dir(uf), LevelUser, "")
 		}
 	}
+	if ud := opts.userDir(); ud != "" {
+		readHookDirs(filepath.ToSlash(filepath.Join(ud, "hooks")), filepath.Join(ud, "hooks"), LevelUser)
+	}
 	read(ProjectFile, filepath.Join(abs, filepath.FromSlash(ProjectFile)), filepath.Join(abs, ".jcli"), LevelProject, "")
+	readHookDirs(ProjectHookDirs, filepath.Join(abs, filepath.FromSlash(ProjectHookDirs)), LevelProject)
 	for _, e := range entries { // sorted by name: byte order, as skills.Load
 		name := e.Name()
 		if strings.HasPrefix(name, ".") || !isDir(abs, e) {

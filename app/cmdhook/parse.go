@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,9 @@ type OnError string
 const (
 	OnErrorSkip  OnError = "skip"  // record the failure, run the next hook (the default)
 	OnErrorAbort OnError = "abort" // record the failure, end the chain
+	// OnErrorStop is jcli's current name (HOOK.yaml): the failure stops
+	// the operation, as abort ends the chain.
+	OnErrorStop OnError = "stop"
 )
 
 // Default timeouts (seed 001).
@@ -66,6 +70,7 @@ type Hook struct {
 	Prompt  string        `json:"prompt,omitempty"`
 	Model   string        `json:"model,omitempty"`
 	Timeout time.Duration `json:"timeout,omitempty"` // 0: the type's default
+	Retry   int           `json:"retry,omitempty"`   // extra attempts after a failure (HOOK.yaml)
 	OnError OnError       `json:"on_error"`
 	Filter  Filter        `json:"filter"`
 
@@ -151,6 +156,100 @@ func Parse(file string, data []byte) ([]Hook, []diag.Diagnostic) {
 type parser struct {
 	file  string
 	diags []diag.Diagnostic
+	// hookDir: the file is jcli's current one-hook HOOK.yaml, whose fields
+	// are events, retry and on_error skip|stop besides the hook's.
+	hookDir bool
+}
+
+// HookDirFile and HookDirAltFile are jcli's current format: one folder
+// per hook, .jcli/hooks/<name>/HOOK.yaml (HOOK.yml when there is no
+// HOOK.yaml) in the project and hooks/<name>/HOOK.yaml in the user's data
+// folder. A folder named example is a template jcli never loads.
+const (
+	HookDirFile    = "HOOK.yaml"
+	HookDirAltFile = "HOOK.yml"
+	HookDirExample = "example"
+)
+
+// HookDirFields lists the fields of a HOOK.yaml.
+func HookDirFields() []string {
+	return []string{"events", "type", "command", "prompt", "model", "timeout", "retry", "on_error", "filter"}
+}
+
+// ParseHookDir decodes one HOOK.yaml of the hook folder name: one hook for
+// each of its events, named after the folder. As in jcli, any error fails
+// the whole file (no hook of it is used); every problem is reported at
+// once with its position.
+func ParseHookDir(file, name string, data []byte) ([]Hook, []diag.Diagnostic) {
+	p := &parser{file: file, hookDir: true}
+	root := p.load(data)
+	var hooks []Hook
+	if root != nil {
+		hooks = p.hookDirDoc(name, root)
+	} else if len(p.diags) == 0 {
+		p.errorf(nil, CodeMissingEvents, "%s is empty; a HOOK.yaml needs events: [...] and the hook's fields", file)
+	}
+	if p.errorCount() > 0 {
+		hooks = nil
+	}
+	diag.Sort(p.diags)
+	return hooks, p.diags
+}
+
+func (p *parser) hookDirDoc(name string, root *yaml.Node) []Hook {
+	r := deref(root)
+	if r.Kind != yaml.MappingNode {
+		p.errorf(root, CodeWrongType, "HOOK.yaml must be a mapping (events: [...], command: ...), not %s", describe(r))
+		return nil
+	}
+	var events []Event
+	var at *yaml.Node
+	for _, e := range p.pairs(r) {
+		if e.name != "events" {
+			continue
+		}
+		at = e.key
+		list := deref(e.val)
+		if list == nil || list.Kind != yaml.SequenceNode {
+			p.errorf(e.val, CodeWrongType, "events must be a list of event names (events: [pre_tool_execution]), not %s", describe(list))
+			return nil
+		}
+		for _, item := range list.Content {
+			s, ok := p.str(item, "events[]")
+			if !ok {
+				continue
+			}
+			if ev := Event(s); !ev.Valid() {
+				p.errorf(item, CodeUnknownEvent, "unknown event %q; events are jcli's events.%s", s, diag.DidYouMean(s, Events))
+			} else {
+				events = append(events, ev)
+			}
+		}
+	}
+	switch {
+	case at == nil:
+		p.errorf(root, CodeMissingEvents, "HOOK.yaml has no events; add events: [pre_tool_execution] (the events the hook runs at)")
+	case len(events) == 0 && p.errorCount() == 0:
+		p.errorf(at, CodeMissingEvents, "events is empty, so jcli skips the hook; list the events it runs at")
+	}
+	// The fields are checked once (against the first event, or a tool
+	// event when none is valid, so every problem shows at once); each
+	// event gets its copy of the hook.
+	first := PreToolExecution
+	if len(events) > 0 {
+		first = events[0]
+	}
+	h, ok := p.hook(first, 0, root)
+	if !ok || len(events) == 0 {
+		return nil
+	}
+	h.Name = name
+	hooks := make([]Hook, 0, len(events))
+	for _, ev := range events {
+		h.Event = ev
+		hooks = append(hooks, h)
+	}
+	return hooks
 }
 
 func (p *parser) add(n *yaml.Node, sev diag.Severity, code, format string, args ...any) {
@@ -394,8 +493,27 @@ func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 	for _, f := range p.pairs(m) {
 		present[f.name] = f.key
 		sub := path + "." + f.name
+		if p.hookDir {
+			sub = f.name
+		}
 		switch f.name {
+		case "events":
+			if !p.hookDir {
+				p.warnf(f.key, CodeUnknownField, "%s has no field %q, so it is ignored; events: belongs to a HOOK.yaml, hooks.yaml lists hooks under their event", path, f.name)
+			}
+		case "retry":
+			if !p.hookDir {
+				p.warnf(f.key, CodeUnknownField, "%s has no field %q in seed 001's hooks.yaml, so it is ignored; jcli's HOOK.yaml has it", path, f.name)
+			} else if n, good := p.count(f.val, sub); good {
+				h.Retry = n
+			} else {
+				fail()
+			}
 		case "name":
+			if p.hookDir {
+				p.warnf(f.key, CodeUnknownField, "a HOOK.yaml has no field name, so it is ignored: the hook is named after its folder")
+				continue
+			}
 			if s, good := p.str(f.val, sub); good {
 				if strings.TrimSpace(s) == "" {
 					p.errorf(f.val, CodeEmptyName, "%s is empty; give the hook a name or remove the field", sub)
@@ -443,12 +561,15 @@ func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 				fail()
 			}
 		case "on_error":
+			allowed := []OnError{OnErrorSkip, OnErrorAbort}
+			if p.hookDir {
+				allowed = []OnError{OnErrorSkip, OnErrorStop}
+			}
 			if s, good := p.str(f.val, sub); good {
-				switch OnError(s) {
-				case OnErrorSkip, OnErrorAbort:
+				if slices.Contains(allowed, OnError(s)) {
 					h.OnError = OnError(s)
-				default:
-					p.errorf(f.val, CodeInvalidOnError, "%s is %q; it must be skip (log and go on) or abort (end the chain).%s", sub, s, diag.DidYouMean(s, []OnError{OnErrorSkip, OnErrorAbort}))
+				} else {
+					p.errorf(f.val, CodeInvalidOnError, "%s is %q; it must be skip (log and go on) or %s (end the chain).%s", sub, s, allowed[1], diag.DidYouMean(s, allowed))
 					fail()
 				}
 			} else {
@@ -459,10 +580,17 @@ func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 				fail()
 			}
 		default:
-			if !strings.HasPrefix(f.name, ExtensionPrefix) {
+			switch {
+			case strings.HasPrefix(f.name, ExtensionPrefix):
+			case p.hookDir:
+				p.warnf(f.key, CodeUnknownField, "HOOK.yaml has no field %q, so jcli ignores it.%s", f.name, diag.DidYouMean(f.name, HookDirFields()))
+			default:
 				p.warnf(f.key, CodeUnknownField, "%s has no field %q, so it is ignored.%s", path, f.name, diag.DidYouMean(f.name, HookFields()))
 			}
 		}
+	}
+	if p.hookDir {
+		path = "the hook"
 	}
 	switch h.Type {
 	case TypeBash:
@@ -505,12 +633,25 @@ func (p *parser) errorCount() int {
 	return n
 }
 
-// seconds decodes a timeout: a positive number of seconds.
+// count decodes retry: a whole number of extra attempts, 0 to 10.
+func (p *parser) count(n *yaml.Node, path string) (int, bool) {
+	v := deref(n)
+	if v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!int" {
+		if k, err := strconv.Atoi(v.Value); err == nil && k >= 0 && k <= 10 {
+			return k, true
+		}
+	}
+	p.errorf(n, CodeInvalidRetry, "%s must be a whole number of extra attempts from 0 to 10 (jcli reads it as an unsigned integer; a bad value fails the whole HOOK.yaml)", path)
+	return 0, false
+}
+
+// seconds decodes a timeout: a positive number of seconds (in a HOOK.yaml
+// 0 too, which jcli accepts: the type's default applies).
 func (p *parser) seconds(n *yaml.Node, path string) (time.Duration, bool) {
 	v := deref(n)
 	if v != nil && v.Kind == yaml.ScalarNode && (v.ShortTag() == "!!int" || v.ShortTag() == "!!float") {
 		f, err := strconv.ParseFloat(strings.ReplaceAll(v.Value, "_", ""), 64)
-		if err == nil && f > 0 && !math.IsInf(f, 0) && f <= 24*3600 {
+		if err == nil && (f > 0 || (f == 0 && p.hookDir)) && !math.IsInf(f, 0) && f <= 24*3600 {
 			return time.Duration(f * float64(time.Second)), true
 		}
 		p.errorf(n, CodeInvalidTimeout, "%s is %s; it must be a positive number of seconds (at most a day), e.g. timeout: 5", path, v.Value)

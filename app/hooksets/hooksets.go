@@ -135,7 +135,7 @@ func hasRegister(sc *scenario.Scenario) bool {
 	for _, r := range sc.Requests {
 		for _, rd := range r.Rounds {
 			for _, tc := range rd.ToolCalls {
-				if tc.Name == cmdhook.RegisterTool {
+				if cmdhook.IsRegister(tc.Name) {
 					return true
 				}
 			}

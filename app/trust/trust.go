@@ -26,6 +26,8 @@ import (
 // skill folder).
 var ConfigNames = []string{
 	".jcli/hooks.yaml",
+	".jcli/hooks/*/HOOK.yaml", // jcli's current format: a folder per hook
+	".jcli/hooks/*/HOOK.yml",
 	".picoclaw/hooks.json",
 	".hookstudio/request-hooks.yaml",
 	"*/hooks/hooks.yaml",
