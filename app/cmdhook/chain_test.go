@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 )
 
 // appendHook appends its tag to the user input it reads on stdin: the
@@ -125,7 +126,9 @@ func TestFilters(t *testing.T) {
 				yaml += "    filter: " + tt.filter + "\n"
 			}
 			root := writeTree(t, map[string]string{ProjectFile: yaml})
-			tr, h, err := simulate(t, root, parseScenario(t, full), nil)
+			// As seed 001 describes (a model_prefix at pre_tool_execution
+			// filters by the model); TestHostBehaviourRows has jcli's code.
+			tr, h, err := simulate(t, root, parseScenario(t, full), func(o *Options) { o.Mode = hostmode.Document })
 			if err != nil {
 				t.Fatal(err)
 			}

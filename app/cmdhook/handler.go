@@ -15,6 +15,7 @@ import (
 
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 	"hookstudio/app/scenario"
 )
 
@@ -50,6 +51,9 @@ type Options struct {
 	ChainTimeout time.Duration
 	// Session is session_id when the engine's event carries none.
 	Session string
+	// Mode is where seed 001 and jcli's code disagree, which the run
+	// follows ("" is hostmode.Code; behaviour.go).
+	Mode hostmode.Mode
 }
 
 // Handler runs command hooks for the engine: one per run. Handle is
@@ -66,6 +70,7 @@ type Handler struct {
 	trusted  map[string]bool // commands that may run (file hooks and scripted register_hook)
 	baseEnv  []string
 	byEvent  map[Event][]*Hook
+	envNoted map[*Hook]bool // the environment's note is on a hook's first call
 
 	mu      sync.Mutex
 	session []*Hook
@@ -88,7 +93,7 @@ func New(opts Options) (*Handler, error) {
 		}
 	}
 	h := &Handler{opts: opts, cfg: cfg, procs: newProcs(), trusted: map[string]bool{}, byEvent: map[Event][]*Hook{},
-		metrics: map[string]*engine.HookMetric{}, hashes: map[string][32]byte{}}
+		metrics: map[string]*engine.HookMetric{}, hashes: map[string][32]byte{}, envNoted: map[*Hook]bool{}}
 	h.exec = h.procs.run
 	if h.opts.Session == "" {
 		h.opts.Session = "hookstudio"
@@ -115,6 +120,9 @@ func New(opts Options) (*Handler, error) {
 		if v, ok := os.LookupEnv(k); ok {
 			h.baseEnv = append(h.baseEnv, k+"="+v)
 		}
+	}
+	if h.code() {
+		h.baseEnv = codeEnv()
 	}
 	return h, nil
 }
@@ -249,9 +257,16 @@ func (h *Handler) chain(name Event, ev *engine.Event) []*Hook {
 		tool = ev.Tool.Name
 	}
 	add := func(hk *Hook) {
-		if hk.Event == name && h.enabled(hk, ev) && hk.matches(tool, ev.Model) {
-			out = append(out, hk)
+		if hk.Event != name || !h.enabled(hk, ev) || !hk.matches(tool, ev.Model) {
+			return
 		}
+		if why := filterNote(hk, name); why != "" && h.code() {
+			// jcli's code never runs it here; say so where it would have run.
+			ev.Record(engine.HookCall{System: System, Event: string(name), Hook: hk.Name, Source: hk.Source(), Outcome: engine.OutcomeSkipped,
+				Error: "not run: " + why + " (jcli's code)", Other: "as seed 001 describes, the filter would be ignored here and the hook would run"})
+			return
+		}
+		out = append(out, hk)
 	}
 	for _, hk := range h.byEvent[name] {
 		add(hk)
@@ -276,6 +291,15 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	chain := h.chain(name, ev)
 	register := name == PreToolExecution && ev.Tool != nil && IsRegister(ev.Tool.Name)
 	if len(chain) == 0 && !register {
+		return nil
+	}
+	once := postLLMOnce(name, ev)
+	if once && h.code() {
+		for _, hk := range chain {
+			ev.Record(engine.HookCall{System: System, Event: string(name), Hook: hk.Name, Source: hk.Source(), Outcome: engine.OutcomeSkipped,
+				Error: "not run: jcli's code sends post_llm_response once, for the answer that ends the loop",
+				Other: "as seed 001 describes, post_llm_response would run after every model answer"})
+		}
 		return nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, h.opts.ChainTimeout)
@@ -306,6 +330,27 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		}
 		if err != nil {
 			return err
+		}
+		var notes []string
+		if once {
+			notes = append(notes, "jcli's code sends post_llm_response once, for the answer that ends the loop: not for this one")
+		}
+		if why := filterNote(hk, name); why != "" {
+			notes = append(notes, "jcli's code never runs this hook here: "+why)
+		}
+		if name == Stop && hk.Type == TypeBash {
+			notes = append(notes, h.stopInputNote())
+		}
+		if hk.Type == TypeBash && !call.Reused {
+			notes = append(notes, h.envNote(hk))
+		}
+		if failed && (hk.OnError == OnErrorAbort || hk.OnError == OnErrorStop) {
+			notes = append(notes, h.failedStop(name, &eff))
+		} else if !failed {
+			notes = append(notes, h.halting(name, &eff))
+		}
+		for _, n := range notes {
+			call.Other = joinNotes(call.Other, n)
 		}
 		abort := failed && (hk.OnError == OnErrorAbort || hk.OnError == OnErrorStop)
 		if abort && i+1 < len(chain) {
@@ -338,6 +383,11 @@ func (h *Handler) invoke(ctx, cctx context.Context, hk *Hook, name Event, ev *en
 		return h.invokeLLM(ctx, cctx, hctx, hk, name, ev, call)
 	}
 	hc := buildContext(name, ev, session, h.cfg.Root)
+	if name == Stop && h.code() {
+		// jcli's code: stop's user_input is the assistant's reply.
+		answer := ev.Answer
+		hc.UserInput = &answer
+	}
 	stdin := marshal(hc)
 	call.Input = stdin
 	var key [32]byte

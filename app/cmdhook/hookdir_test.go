@@ -10,6 +10,7 @@ import (
 
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 )
 
 // jcli's current format: one HOOK.yaml per hook folder, events: listing
@@ -126,7 +127,9 @@ func TestHookDirRun(t *testing.T) {
 		".jcli/hooks/b-fail/HOOK.yaml":  "events: [pre_send_message]\ncommand: \"exit 2\"\non_error: stop\n",
 		".jcli/hooks/c-never/HOOK.yaml": "events: [pre_send_message]\ncommand: \"cat >/dev/null; echo '{\\\"user_input\\\": \\\"never\\\"}'\"\n",
 	})
-	tr, _, err := simulate(t, root, parseScenario(t, direct), nil)
+	// As seed 001 describes, the failure under stop ends the chain only;
+	// jcli's code stops the request (TestHostBehaviourRows).
+	tr, _, err := simulate(t, root, parseScenario(t, direct), func(o *Options) { o.Mode = hostmode.Document })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 )
 
 // TestFailures: every way a hook can fail is a visible outcome, never a
@@ -249,16 +250,28 @@ func TestCancelledRun(t *testing.T) {
 	}
 }
 
-// TestEnvironment: hooks get a clean environment with jcli's variables and
-// never the parent's API keys.
+// TestEnvironment: hooks get jcli's variables and never the parent's API
+// keys; as seed 001 describes, nothing else of the parent's either, while
+// jcli's code passes the rest of it on.
 func TestEnvironment(t *testing.T) {
+	for _, mode := range []hostmode.Mode{hostmode.Code, hostmode.Document} {
+		t.Run(string(mode), func(t *testing.T) { testEnvironment(t, mode) })
+	}
+}
+
+func testEnvironment(t *testing.T, mode hostmode.Mode) {
 	t.Setenv("OPENAI_API_KEY", "sk-test-secret")
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
 	t.Setenv("HOOKSTUDIO_SECRET_THING", "x")
+	t.Setenv("SOME_USER_SETTING", "inherited")
 	out := filepath.Join(t.TempDir(), "env")
 	root := writeTree(t, map[string]string{"guard/hooks/hooks.yaml": "pre_send_message:\n  - command: \"env > " + out + "; pwd >> " + out + "\"\n"})
-	if _, _, err := simulate(t, root, parseScenario(t, direct), nil); err != nil {
+	tr, _, err := simulate(t, root, parseScenario(t, direct), func(o *Options) { o.Mode = mode })
+	if err != nil {
 		t.Fatal(err)
+	}
+	if c := callsOf(tr, "pre_send_message"); len(c) != 1 || !strings.Contains(c[0].Other, "environment") {
+		t.Errorf("calls %+v: want a note on the environment", c)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
@@ -275,6 +288,9 @@ func TestEnvironment(t *testing.T) {
 		if strings.Contains(k, "API_KEY") || strings.HasPrefix(k, "HOOKSTUDIO_") {
 			t.Errorf("the hook sees %s", k)
 		}
+	}
+	if inherited := env["SOME_USER_SETTING"] == "inherited"; inherited != (mode == hostmode.Code) {
+		t.Errorf("the parent's SOME_USER_SETTING reached the hook: %v", inherited)
 	}
 	hookDir := filepath.Join(root, "guard", "hooks")
 	if env["JCLI_HOOK_EVENT"] != "pre_send_message" || env["JCLI_CWD"] != root || env["JCLI_HOOK_DIR"] != hookDir {

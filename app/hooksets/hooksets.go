@@ -100,7 +100,7 @@ func Load(root string, opts Options) (*Set, error) {
 	}
 	if len(cfg.HooksFor(opts.Scenario)) > 0 || hasRegister(opts.Scenario) {
 		h, err := cmdhook.New(cmdhook.Options{Root: root, Config: cfg, Scenario: opts.Scenario, Completer: opts.Completer,
-			Cache: opts.Cache, Trusted: true})
+			Cache: opts.Cache, Trusted: true, Mode: s.mode})
 		if err != nil {
 			return s, fmt.Errorf("command hooks: %w", err)
 		}

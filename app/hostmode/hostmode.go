@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -83,4 +85,24 @@ func Load(root string) (Mode, []diag.Diagnostic, error) {
 		return mode, nil, nil
 	}
 	return Code, nil, nil
+}
+
+// withheld are the variables Hook Studio never hands a hook, whichever the
+// behaviour: the model keys it reads (app/profiles) and its own settings.
+// The programs' code passes them on; the trace must never hold a key.
+var withheld = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY"}
+
+// InheritedEnv is the environment the programs' code gives a hook — the
+// parent's, whole — less Hook Studio's own keys and HOOKSTUDIO_* settings,
+// and less the names in drop (which the caller sets itself).
+func InheritedEnv(drop ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(withheld, k) || strings.HasPrefix(k, "HOOKSTUDIO_") || slices.Contains(drop, k) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }

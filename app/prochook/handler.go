@@ -54,11 +54,12 @@ func CleanEnv() []string {
 }
 
 // FullEnv is the environment PicoClaw's code gives a hook: its own, whole
-// (exec.Cmd with the config's env appended to os.Environ()). Python is
+// (exec.Cmd with the config's env appended to os.Environ()), less Hook
+// Studio's API keys, which never reach a hook or a trace. Python is
 // still asked not to write __pycache__ into the skill folder, which the
 // watcher would take for an edit.
 func FullEnv() []string {
-	return append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	return append(hostmode.InheritedEnv(), "PYTHONDONTWRITEBYTECODE=1")
 }
 
 // Metrics are one process's figures for the current run.
@@ -771,7 +772,7 @@ func (h *Handler) envNote() string {
 		return ""
 	}
 	if h.opts.Mode == hostmode.Document {
-		return "PicoClaw's code gives the process its own whole environment"
+		return "PicoClaw's code gives the process its own whole environment (Hook Studio's API keys withheld)"
 	}
 	return "as seed 003 describes, the process's environment would be only PATH, HOME, LANG, LC_*, TZ, TMPDIR and the config's env"
 }

@@ -247,16 +247,16 @@ func TestHostBehaviourRows(t *testing.T) {
 			}
 		}},
 		{"environment", func(t *testing.T) Hook {
-			t.Setenv("HOOKSTUDIO_ROW_VAR", "inherited")
+			t.Setenv("ROW_TEST_VAR", "inherited")
 			h, _ := testHook(t, "h", plan{}, []string{"before_tool"})
 			return h
 		}, func(t *testing.T, mode hostmode.Mode, tr *engine.Trace, err error) {
-			// gohook writes its environment's HOOKSTUDIO_ROW_VAR to stderr at start.
+			// gohook writes its environment's ROW_TEST_VAR to stderr at start.
 			var stderr strings.Builder
 			for _, c := range calls(tr, "") {
 				stderr.WriteString(c.Stderr)
 			}
-			if got := strings.Contains(stderr.String(), "HOOKSTUDIO_ROW_VAR=inherited"); got != (mode == hostmode.Code) {
+			if got := strings.Contains(stderr.String(), "ROW_TEST_VAR=inherited"); got != (mode == hostmode.Code) {
 				t.Errorf("inherited: %v (stderr %q)", got, stderr.String())
 			}
 			noted(t, tr, "process.start", "environment")

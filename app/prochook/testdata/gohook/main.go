@@ -48,8 +48,8 @@ func main() {
 		}
 	}
 	// The environment test reads whether the app's environment reached it.
-	if v := os.Getenv("HOOKSTUDIO_ROW_VAR"); v != "" {
-		fmt.Fprintln(os.Stderr, "HOOKSTUDIO_ROW_VAR="+v)
+	if v := os.Getenv("ROW_TEST_VAR"); v != "" {
+		fmt.Fprintln(os.Stderr, "ROW_TEST_VAR="+v)
 	}
 	if pl.IgnoreEOF {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)

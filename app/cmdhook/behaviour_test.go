@@ -1,0 +1,114 @@
+package cmdhook
+
+import (
+	"strings"
+	"testing"
+
+	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
+)
+
+// One test per row of host-differences.md where seed 001 and jcli's code
+// disagree (the format and RegisterHook: hookdir_test.go; the environment:
+// TestEnvironment): each behaviour does its own thing, and the call that
+// differs says what the other would do.
+func TestHostBehaviourRows(t *testing.T) {
+	rows := []struct {
+		name, hooks, scenario string
+		check                 func(t *testing.T, mode hostmode.Mode, tr *engine.Trace)
+	}{
+		{"on_error stop: a failure stops the operation", "pre_send_message:\n  - {name: bad, command: \"exit 3\", on_error: abort}\n", direct,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				stopped := tr.Requests[0].Status == "stopped"
+				if stopped != (mode == hostmode.Code) {
+					t.Errorf("request %+v", tr.Requests[0])
+				}
+				noted(t, tr, "pre_send_message", "bad")
+			}},
+		{"a stopping answer keeps only action, retry_feedback, system_message", "stop:\n  - {name: halt, command: \"cat >/dev/null; echo '{\\\"action\\\": \\\"stop\\\", \\\"additional_context\\\": \\\"extra\\\"}'\"}\n", direct,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				c := callsOf(tr, "stop")[0]
+				applied := strings.Contains(strings.Join(c.Changes, " "), "extra") || strings.Contains(strings.Join(c.Changes, " "), "system prompt")
+				if applied != (mode == hostmode.Document) {
+					t.Errorf("changes %q", c.Changes)
+				}
+				noted(t, tr, "stop", "halt")
+			}},
+		{"a tool filter on an event without a tool", "pre_send_message:\n  - {name: tooly, command: \"cat >/dev/null\", filter: {tool_name: read_file}}\n", direct,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				c := callsOf(tr, "pre_send_message")
+				ran := len(c) == 1 && c[0].Outcome == engine.OutcomeOK
+				if ran != (mode == hostmode.Document) || len(c) != 1 || c[0].Other == "" {
+					t.Errorf("calls %+v", c)
+				}
+			}},
+		{"model_prefix on an event without a model", "pre_send_message:\n  - {name: modelly, command: \"cat >/dev/null\", filter: {model_prefix: mock}}\n", direct,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				c := callsOf(tr, "pre_send_message")
+				ran := len(c) == 1 && c[0].Outcome == engine.OutcomeOK
+				if ran != (mode == hostmode.Document) || len(c) != 1 || c[0].Other == "" {
+					t.Errorf("calls %+v", c)
+				}
+			}},
+		{"stop's user_input", "stop:\n  - {name: reader, command: \"cat >/dev/null\"}\n", direct,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				c := callsOf(tr, "stop")[0]
+				want := map[hostmode.Mode]string{hostmode.Code: `"user_input":"hi there"`, hostmode.Document: `"user_input":"hello"`}[mode]
+				if !strings.Contains(string(c.Input), want) {
+					t.Errorf("stdin %s, want %s", c.Input, want)
+				}
+				noted(t, tr, "stop", "reader")
+			}},
+		{"post_llm_response once", "post_llm_response:\n  - {name: after, command: \"cat >/dev/null\"}\n", full,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				ran := 0
+				for _, c := range callsOf(tr, "post_llm_response") {
+					if c.Outcome == engine.OutcomeOK {
+						ran++
+					}
+				}
+				want := map[hostmode.Mode]int{hostmode.Code: 1, hostmode.Document: len(tr.Calls)}[mode]
+				if ran != want {
+					t.Errorf("post_llm_response ran %d times over %d calls, want %d", ran, len(tr.Calls), want)
+				}
+				noted(t, tr, "post_llm_response", "after")
+			}},
+		{"action stop at pre_tool_execution", "pre_tool_execution:\n  - {name: stopper, command: \"cat >/dev/null; echo '{\\\"action\\\": \\\"stop\\\"}'\"}\n", full,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				stopped := tr.Requests[0].Status == "stopped"
+				if stopped != (mode == hostmode.Document) {
+					t.Errorf("request %+v", tr.Requests[0])
+				}
+				noted(t, tr, "pre_tool_execution", "stopper")
+			}},
+	}
+	for _, r := range rows {
+		for _, mode := range []hostmode.Mode{hostmode.Code, hostmode.Document} {
+			t.Run(r.name+"/"+string(mode), func(t *testing.T) {
+				root := writeTree(t, map[string]string{ProjectFile: r.hooks})
+				tr, _, err := simulate(t, root, parseScenario(t, r.scenario), func(o *Options) { o.Mode = mode })
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.check(t, mode, tr)
+			})
+		}
+	}
+}
+
+// noted fails unless a call of hook at event says what the other
+// behaviour does, besides the environment (which every first call notes).
+func noted(t *testing.T, tr *engine.Trace, event, hook string) {
+	t.Helper()
+	for _, c := range callsOf(tr, event) {
+		if c.Hook != hook {
+			continue
+		}
+		for _, n := range strings.Split(c.Other, "; ") {
+			if n != "" && !strings.Contains(n, "environment") {
+				return
+			}
+		}
+	}
+	t.Errorf("no %s call of %s notes the other behaviour: %+v", event, hook, callsOf(tr, event))
+}
