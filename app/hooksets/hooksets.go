@@ -90,7 +90,7 @@ func Load(root string, opts Options) (*Set, error) {
 	s.diags = append(s.diags, pc.Diagnostics...)
 	diag.Sort(s.diags)
 	// Like command hooks, only the process hooks this scenario can reach.
-	procs := prochook.Reachable(pc.Hooks, opts.Scenario)
+	procs := prochook.Reachable(prochook.Runnable(pc.Hooks, s.mode), opts.Scenario)
 	s.commands = append(s.commands, processCommands(procs)...)
 	if err := s.loadRequests(root, opts.Drafts, opts.Scenario, opts.Trusted); err != nil { // requests.go
 		return nil, err

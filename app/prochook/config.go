@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"hookstudio/app/diag"
+	"hookstudio/app/hostmode"
 	"hookstudio/app/jsondoc"
 )
 
@@ -51,6 +52,7 @@ const (
 	CodeNegativeTimeout  = "negative-timeout"
 	CodeNotInteger       = "not-integer"
 	CodeDisabled         = "disabled"
+	CodeEnabledDefault   = "enabled-default" // hooks.enabled is absent: true in PicoClaw's code, false in seed 003
 	CodeEmptyName        = "empty-name"
 	CodeBuiltins         = "builtins-ignored"
 	CodeUnreadable       = "unreadable-file"
@@ -150,6 +152,18 @@ type Hook struct {
 	Defaults   Defaults          `json:"defaults"`
 	// OK is false when an error points into the entry: it is not run.
 	OK bool `json:"ok"`
+	// DefaultEnabled: hooks.enabled is absent, which PicoClaw's code takes
+	// for true and seed 003 for false (Runnable).
+	DefaultEnabled bool `json:"default_enabled,omitempty"`
+}
+
+// Runnable keeps the hooks the host behaviour starts: under seed 003's
+// behaviour not those whose config leaves hooks.enabled out.
+func Runnable(hooks []Hook, mode hostmode.Mode) []Hook {
+	if mode != hostmode.Document {
+		return hooks
+	}
+	return slices.DeleteFunc(slices.Clone(hooks), func(h Hook) bool { return h.DefaultEnabled })
 }
 
 // Intercepts reports whether the hook is sent method ("before_llm", ...).
@@ -292,18 +306,20 @@ func (p *parser) document() {
 	if !p.kind(procs, `"hooks.processes"`, jsondoc.Object) {
 		return
 	}
-	if enabled == nil || !*enabled {
-		where := hooks.Offset
-		if n := hooks.Get("enabled"); n != nil {
-			where = n.Offset
-		}
-		if len(procs.Children) > 0 {
-			p.warnf(where, CodeDisabled, `"hooks.enabled" is not true, so PicoClaw starts none of these processes; set "enabled": true`)
-		}
+	// An absent hooks.enabled is true in PicoClaw's code (its default
+	// config); seed 003 starts nothing then. The hooks are kept, marked, and
+	// the host behaviour decides (Runnable).
+	implicit := hooks.Get("enabled") == nil
+	switch {
+	case implicit && len(procs.Children) > 0:
+		p.warnf(hooks.Offset, CodeEnabledDefault, `"hooks" has no "enabled": PicoClaw's code starts these processes (its default is true), seed 003 starts none; Hook Studio follows the folder's host behaviour. Write "enabled": true to be sure`)
+	case !implicit && (enabled == nil || !*enabled) && len(procs.Children) > 0:
+		p.warnf(hooks.Get("enabled").Offset, CodeDisabled, `"hooks.enabled" is not true, so PicoClaw starts none of these processes; set "enabled": true`)
 	}
 	for _, m := range procs.Children {
 		h, ok := p.process(m, defs)
-		if ok && enabled != nil && *enabled && h.Enabled {
+		if ok && h.Enabled && (implicit || (enabled != nil && *enabled)) {
+			h.DefaultEnabled = implicit
 			p.hooks = append(p.hooks, h)
 		}
 	}

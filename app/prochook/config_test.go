@@ -49,8 +49,10 @@ func TestConfigDiagnostics(t *testing.T) {
   "processes": {"a": {"enabled": true, "priority": 2, "transport": "stdio", "command": ["python3", "hook.py"], "observe": ["turn_end", "agent.tool.exec_start"], "intercept": ["before_tool", "approve_tool"]}}}}`, nil, 1},
 		{"syntax", `{"hooks": {"enabled": true,}}`, []want{{code: CodeSyntax, sev: diag.Error, at: ",}"}}, 0},
 		{"unknown fields", `{"hooks": {"enabld": true, "processes": {"a": {"enabled": true, "comand": ["x"], "command": ["python3", "hook.py"], "intercept": ["before_tool"]}}}}`,
-			[]want{{code: CodeDisabled, sev: diag.Warning, at: `{"enabld"`}, {code: CodeUnknownField, sev: diag.Warning, at: `"enabld"`, mention: `"enabled"`},
-				{code: CodeUnknownField, sev: diag.Warning, at: `"comand"`, mention: `"command"`}}, 0},
+			// hooks.enabled is absent: PicoClaw's code runs the hook (New
+			// drops it under seed 003's behaviour: TestEnabledDefault).
+			[]want{{code: CodeEnabledDefault, sev: diag.Warning, at: `{"enabld"`}, {code: CodeUnknownField, sev: diag.Warning, at: `"enabld"`, mention: `"enabled"`},
+				{code: CodeUnknownField, sev: diag.Warning, at: `"comand"`, mention: `"command"`}}, 1},
 		{"wrong types", `{"hooks": {"enabled": "yes", "processes": {"a": {"enabled": true, "priority": 1.5, "command": "python3 hook.py", "intercept": "before_tool"}}}}`,
 			[]want{{code: CodeDisabled, sev: diag.Warning, at: `"yes"`}, {code: CodeType, sev: diag.Error, at: `"yes"`},
 				{code: CodeNotInteger, sev: diag.Error, at: "1.5"}, {code: CodeType, sev: diag.Error, at: `"python3 hook.py"`},

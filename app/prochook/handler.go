@@ -131,7 +131,7 @@ func New(hooks []Hook, opts Options) *Handler {
 			opts.Env = FullEnv()
 		}
 	}
-	hs := slices.Clone(hooks)
+	hs := Runnable(hooks, opts.Mode)
 	sort.SliceStable(hs, func(i, j int) bool {
 		a, b := &hs[i], &hs[j]
 		if a.Priority != b.Priority {
@@ -726,7 +726,7 @@ func (h *Handler) ensure(ctx context.Context, ev *engine.Event, s *slot, method 
 	}
 	out, _ := json.Marshal(map[string]any{"pid": p.cmd.Process.Pid, "start": s.starts})
 	ev.Record(engine.HookCall{System: System, Event: "process.start", Hook: hk.Name, Source: source(s), Input: input, Output: out,
-		DurationMS: ms(time.Since(start)), Other: h.envNote()})
+		DurationMS: ms(time.Since(start)), Other: joinNotes(h.envNote(), enabledNote(hk))})
 	h.mu.Lock()
 	s.p = p
 	h.mu.Unlock()
@@ -775,6 +775,15 @@ func (h *Handler) envNote() string {
 		return "PicoClaw's code gives the process its own whole environment (Hook Studio's API keys withheld)"
 	}
 	return "as seed 003 describes, the process's environment would be only PATH, HOME, LANG, LC_*, TZ, TMPDIR and the config's env"
+}
+
+// enabledNote is the note of a hook that runs because PicoClaw's code
+// takes an absent hooks.enabled for true.
+func enabledNote(hk *Hook) string {
+	if !hk.DefaultEnabled {
+		return ""
+	}
+	return "as seed 003 describes, this process would not start: its config has no hooks.enabled"
 }
 
 // ErrStartFailed ends a run (PicoClaw's code) when a hook could not be

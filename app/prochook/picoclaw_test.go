@@ -321,3 +321,35 @@ requests:
 		t.Errorf("code: before_llm %+v, want a note that seed 003 offers get_weather", c)
 	}
 }
+
+// The row "a missing hooks.enabled means true": PicoClaw's code starts the
+// process (and its start says what seed 003 would do); seed 003's
+// behaviour starts none.
+func TestEnabledDefault(t *testing.T) {
+	hooks, ds := Parse(t.TempDir(), "s/hooks/picoclaw.json", "s", []byte(`{"hooks": {"processes": {"h": {"enabled": true, "command": ["sh"], "intercept": ["before_tool"]}}}}`))
+	if len(hooks) != 1 || !hooks[0].DefaultEnabled || len(ds) != 1 || ds[0].Code != CodeEnabledDefault {
+		t.Fatalf("hooks %+v, diagnostics %+v", hooks, ds)
+	}
+	if n := len(Runnable(hooks, hostmode.Code)); n != 1 {
+		t.Errorf("code: %d runnable, want 1", n)
+	}
+	if n := len(Runnable(hooks, hostmode.Document)); n != 0 {
+		t.Errorf("document: %d runnable, want 0", n)
+	}
+	h, _ := testHook(t, "h", plan{}, []string{"before_tool"})
+	h.DefaultEnabled = true
+	tr, err := simulate(t, toolScenario(t, "bash"), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := calls(tr, "process.start"); len(s) != 1 || !strings.Contains(s[0].Other, "hooks.enabled") {
+		t.Errorf("process.start %+v", s)
+	}
+	tr, err = simulateDoc(t, toolScenario(t, "bash"), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(calls(tr, "")); n != 0 {
+		t.Errorf("document: %d process hook calls, want none", n)
+	}
+}
