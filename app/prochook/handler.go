@@ -726,7 +726,7 @@ func (h *Handler) ensure(ctx context.Context, ev *engine.Event, s *slot, method 
 	}
 	out, _ := json.Marshal(map[string]any{"pid": p.cmd.Process.Pid, "start": s.starts})
 	ev.Record(engine.HookCall{System: System, Event: "process.start", Hook: hk.Name, Source: source(s), Input: input, Output: out,
-		DurationMS: ms(time.Since(start)), Other: joinNotes(h.envNote(), enabledNote(hk))})
+		DurationMS: ms(time.Since(start)), Other: joinNotes(joinNotes(h.envNote(), enabledNote(hk)), dirNote)})
 	h.mu.Lock()
 	s.p = p
 	h.mu.Unlock()
@@ -776,6 +776,11 @@ func (h *Handler) envNote() string {
 	}
 	return "as seed 003 describes, the process's environment would be only PATH, HOME, LANG, LC_*, TZ, TMPDIR and the config's env"
 }
+
+// dirNote: where PicoClaw's code starts a process differs from where Hook
+// Studio does in both behaviours (a skill's config folder, so the examples
+// run wherever the folder is opened); the start says so.
+const dirNote = "PicoClaw's code starts the process in its own working directory (a relative dir is resolved there), not in the config's folder as Hook Studio does"
 
 // enabledNote is the note of a hook that runs because PicoClaw's code
 // takes an absent hooks.enabled for true.
