@@ -101,7 +101,16 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	// (or HOOK.yml) under dir, in folder byte order; rel names dir in
 	// diagnostics.
 	readHookDirs := func(rel, dir string, level Level) {
-		for _, name := range hookDirs(dir) {
+		names := hookDirs(dir)
+		for d := range opts.Drafts { // an unsaved HOOK.yaml of a folder not made yet
+			sub, ok := strings.CutPrefix(d, rel+"/")
+			name, file, _ := strings.Cut(sub, "/")
+			if ok && (file == HookDirFile || file == HookDirAltFile) && name != HookDirExample && !strings.HasPrefix(name, ".") && !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+		slices.Sort(names)
+		for _, name := range names {
 			file, fileRel := HookDirFile, path.Join(rel, name, HookDirFile)
 			if _, draft := opts.Drafts[fileRel]; !draft && !exists(filepath.Join(dir, name, HookDirFile)) {
 				file, fileRel = HookDirAltFile, path.Join(rel, name, HookDirAltFile)

@@ -14,6 +14,7 @@ import (
 	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
 	"hookstudio/app/edit"
+	"hookstudio/app/hostmode"
 	"hookstudio/app/prochook"
 	"hookstudio/app/reqhook"
 )
@@ -24,17 +25,31 @@ import (
 var RootConfigs = []string{cmdhook.ProjectFile, prochook.RootFile, reqhook.ProjectFile}
 
 // IsRootConfig says whether file (root-relative, slashes) is one of
-// RootConfigs.
-func IsRootConfig(file string) bool { return slices.Contains(RootConfigs, file) }
+// RootConfigs, a project hook's HOOK.yaml (jcli's current format) or the
+// folder's settings (hostmode.File).
+func IsRootConfig(file string) bool {
+	return slices.Contains(RootConfigs, file) || isHookDirFile(file) || file == hostmode.File
+}
+
+// isHookDirFile says whether file is .jcli/hooks/<name>/HOOK.yaml (or .yml).
+func isHookDirFile(file string) bool {
+	dir, base := path.Split(file)
+	name := strings.TrimSuffix(strings.TrimPrefix(dir, cmdhook.ProjectHookDirs+"/"), "/")
+	return strings.HasPrefix(dir, cmdhook.ProjectHookDirs+"/") && name != "" && !strings.ContainsAny(name, `/\`) &&
+		!strings.HasPrefix(name, ".") && (base == cmdhook.HookDirFile || base == cmdhook.HookDirAltFile)
+}
 
 // ConfigKind names what a file is for the editor: "hooks-json",
-// "hooks-yaml" (jcli command hooks), "picoclaw" (process hooks),
+// "hooks-yaml" (jcli command hooks), "hook-yaml" (jcli's current
+// one-hook HOOK.yaml), "picoclaw" (process hooks),
 // "request-hooks", "prompt" (.md), "scenario", or "text" (a script).
 func ConfigKind(file string) string {
 	base := path.Base(file)
 	switch {
 	case file == cmdhook.ProjectFile || strings.HasSuffix(file, "/hooks/hooks.yaml"):
 		return "hooks-yaml"
+	case isHookDirFile(file):
+		return "hook-yaml"
 	case file == prochook.RootFile || strings.HasSuffix(file, "/"+prochook.SkillFile):
 		return "picoclaw"
 	case file == reqhook.ProjectFile || strings.HasSuffix(file, "/"+reqhook.SkillFile):
@@ -78,6 +93,14 @@ func (s *Service) LintFile(ctx context.Context, file, text string) []diag.Diagno
 			}
 		}
 		_, ds := cmdhook.Parse(file, []byte(text))
+		return own(ds)
+	case "hook-yaml":
+		if root != "" {
+			if cfg, err := cmdhook.Load(root, cmdhook.LoadOptions{Drafts: drafts}); err == nil {
+				return own(cfg.Diagnostics)
+			}
+		}
+		_, ds := cmdhook.ParseHookDir(file, path.Base(path.Dir(file)), []byte(text))
 		return own(ds)
 	case "picoclaw":
 		if root != "" {
@@ -147,7 +170,17 @@ func (s *Service) HookFiles(skill string) ([]HookFile, error) {
 			return nil, fmt.Errorf("list %s/hooks: %w", skill, err)
 		}
 	}
-	for _, f := range RootConfigs {
+	roots := slices.Clone(RootConfigs)
+	for _, pat := range []string{cmdhook.HookDirFile, cmdhook.HookDirAltFile} {
+		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(cmdhook.ProjectHookDirs), "*", pat))
+		for _, m := range matches {
+			if rel, err := filepath.Rel(root, m); err == nil {
+				roots = append(roots, filepath.ToSlash(rel))
+			}
+		}
+	}
+	roots = append(roots, hostmode.File)
+	for _, f := range roots {
 		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(f))); err == nil && fi.Mode().IsRegular() {
 			out = append(out, HookFile{File: f, Kind: ConfigKind(f), Exists: true})
 		}

@@ -141,3 +141,24 @@ func TestInspectAndEditCommandHooks(t *testing.T) {
 		t.Error("edited a broken file")
 	}
 }
+
+// jcli's current HOOK.yaml and the folder's settings open, lint and save
+// like the root's other configs; nothing outside .jcli/hooks/<name>/ does.
+func TestHookDirFilesInTheEditor(t *testing.T) {
+	for file, want := range map[string]bool{
+		".jcli/hooks/guard/HOOK.yaml": true, ".jcli/hooks/guard/HOOK.yml": true, ".hookstudio/settings.yaml": true,
+		".jcli/hooks/../x/HOOK.yaml": false, ".jcli/hooks/a/b/HOOK.yaml": false, ".jcli/hooks/HOOK.yaml": false, ".jcli/hooks/guard/run.sh": false,
+	} {
+		if got := IsRootConfig(file); got != want {
+			t.Errorf("IsRootConfig(%q) = %v", file, got)
+		}
+	}
+	if k := ConfigKind(".jcli/hooks/guard/HOOK.yaml"); k != "hook-yaml" {
+		t.Errorf("kind %q", k)
+	}
+	s := &Service{root: t.TempDir()}
+	ds := s.LintFile(t.Context(), ".jcli/hooks/guard/HOOK.yaml", "events: [stop]\ncommand: \"true\"\non_error: abort\n")
+	if len(ds) != 1 || ds[0].Line != 3 || ds[0].File != ".jcli/hooks/guard/HOOK.yaml" {
+		t.Errorf("lint %+v, want on_error at line 3", ds)
+	}
+}

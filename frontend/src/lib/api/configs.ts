@@ -4,7 +4,7 @@
 import { binding } from './wails';
 import type { Diagnostic } from './types';
 
-export type ConfigKind = 'hooks-json' | 'hooks-yaml' | 'picoclaw' | 'request-hooks' | 'prompt' | 'scenario' | 'text';
+export type ConfigKind = 'hooks-json' | 'hooks-yaml' | 'hook-yaml' | 'picoclaw' | 'request-hooks' | 'prompt' | 'scenario' | 'text';
 export interface HookFile { file: string; kind: ConfigKind; exists: boolean }
 
 /** hookstudio/app/edit.CommandHook: one hook of a hooks.yaml as written. */
@@ -42,6 +42,7 @@ const missing = (name: string) => Promise.reject(`the backend has no ${name} yet
 /** The kind of a root-relative file, as the backend's studio.ConfigKind. */
 export function configKind(file: string): ConfigKind {
   if (file === '.jcli/hooks.yaml' || file.endsWith('/hooks/hooks.yaml')) return 'hooks-yaml';
+  if (/^\.jcli\/hooks\/[^/.][^/]*\/HOOK\.ya?ml$/.test(file)) return 'hook-yaml';
   if (file === '.picoclaw/hooks.json' || file.endsWith('/hooks/picoclaw.json')) return 'picoclaw';
   if (file === '.hookstudio/request-hooks.yaml' || file.endsWith('/hooks/request-hooks.yaml')) return 'request-hooks';
   if (file.endsWith('/hooks.json')) return 'hooks-json';
