@@ -86,6 +86,15 @@ func (h *Handler) halting(name Event, eff *engine.Effect) string {
 			notes = append(notes, "jcli's code keeps only action, retry_feedback and system_message of an answer that stops or skips: "+list+" would not be applied")
 		}
 	}
+	if name == Stop && eff.Action == engine.ActionStop && eff.RetryFeedback != "" {
+		// jcli's loop reads retry_feedback before the stop.
+		if h.code() {
+			eff.Action, eff.Reason = "", ""
+			notes = append(notes, "as seed 001 describes, action stop would end the reply here and retry_feedback would be dropped")
+		} else {
+			notes = append(notes, "jcli's code checks retry_feedback before stop: the round would be sent again with the feedback")
+		}
+	}
 	if name == PreToolExecution && eff.Action == engine.ActionStop {
 		if h.code() {
 			eff.Action, eff.Reason = "", ""

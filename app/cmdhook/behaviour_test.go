@@ -73,6 +73,14 @@ func TestHostBehaviourRows(t *testing.T) {
 				}
 				noted(t, tr, "post_llm_response", "after")
 			}},
+		{"retry_feedback before stop", "stop:\n  - {name: both, command: \"cat >/dev/null; echo '{\\\"action\\\": \\\"stop\\\", \\\"retry_feedback\\\": \\\"again\\\"}'\"}\n", direct,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				retried := len(tr.Calls) > 1
+				if retried != (mode == hostmode.Code) {
+					t.Errorf("%d calls: retried %v", len(tr.Calls), retried)
+				}
+				noted(t, tr, "stop", "both")
+			}},
 		{"action stop at pre_tool_execution", "pre_tool_execution:\n  - {name: stopper, command: \"cat >/dev/null; echo '{\\\"action\\\": \\\"stop\\\"}'\"}\n", full,
 			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
 				stopped := tr.Requests[0].Status == "stopped"
