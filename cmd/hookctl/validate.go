@@ -9,6 +9,7 @@ import (
 
 	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
+	"hookstudio/app/hostmode"
 	"hookstudio/app/prochook"
 	"hookstudio/app/reqhook"
 	"hookstudio/app/scenario"
@@ -72,6 +73,11 @@ func check(ctx context.Context, root string) ([]diag.Diagnostic, error) {
 		return nil, err
 	}
 	ds = append(ds, rh.Diagnostics...)
+	_, hds, err := hostmode.Load(root) // the folder's host_behaviour setting
+	if err != nil {
+		return nil, err
+	}
+	ds = append(ds, hds...)
 	files, err := scenario.Discover(ctx, root)
 	if err != nil {
 		return nil, err
