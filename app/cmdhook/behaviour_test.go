@@ -81,6 +81,14 @@ func TestHostBehaviourRows(t *testing.T) {
 				}
 				noted(t, tr, "stop", "both")
 			}},
+		{"timeout 0", "events: [pre_send_message]\ncommand: \"cat >/dev/null\"\ntimeout: 0\n", direct,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				c := callsOf(tr, "pre_send_message")
+				timedOut := len(c) == 1 && c[0].Outcome == engine.OutcomeTimeout
+				if timedOut != (mode == hostmode.Code) || len(c) != 1 || c[0].Other == "" {
+					t.Errorf("calls %+v", c)
+				}
+			}},
 		{"action stop at pre_tool_execution", "pre_tool_execution:\n  - {name: stopper, command: \"cat >/dev/null; echo '{\\\"action\\\": \\\"stop\\\"}'\"}\n", full,
 			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
 				stopped := tr.Requests[0].Status == "stopped"
@@ -93,7 +101,11 @@ func TestHostBehaviourRows(t *testing.T) {
 	for _, r := range rows {
 		for _, mode := range []hostmode.Mode{hostmode.Code, hostmode.Document} {
 			t.Run(r.name+"/"+string(mode), func(t *testing.T) {
-				root := writeTree(t, map[string]string{ProjectFile: r.hooks})
+				file := ProjectFile
+				if !strings.Contains(r.hooks, ":\n  - ") {
+					file = ".jcli/hooks/" + r.name[:4] + "/HOOK.yaml" // jcli's current format
+				}
+				root := writeTree(t, map[string]string{file: r.hooks})
 				tr, _, err := simulate(t, root, parseScenario(t, r.scenario), func(o *Options) { o.Mode = mode })
 				if err != nil {
 					t.Fatal(err)

@@ -377,6 +377,15 @@ func (h *Handler) invoke(ctx, cctx context.Context, hk *Hook, name Event, ev *en
 		session = h.opts.Session
 	}
 	call := engine.HookCall{System: System, Event: string(name), Hook: hk.Name, Source: hk.Source()}
+	if hk.ZeroTimeout {
+		if h.code() {
+			// jcli waits 0 s for the hook (recv_timeout(0)): it times out at once.
+			call.Outcome, call.Error = engine.OutcomeTimeout, "timed out at once: timeout: 0 (jcli's code waits 0 s)"
+			call.Other = fmt.Sprintf("as Hook Studio reads seed 001, timeout: 0 would mean the default %s", hk.timeout())
+			return call, engine.Effect{}, true, nil
+		}
+		call.Other = "jcli's code waits 0 s for a hook with timeout: 0: it would time out at once"
+	}
 	hctx, cancel := context.WithTimeout(cctx, hk.timeout())
 	defer cancel()
 	if hk.Type == TypeLLM {

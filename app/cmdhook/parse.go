@@ -71,8 +71,11 @@ type Hook struct {
 	Model   string        `json:"model,omitempty"`
 	Timeout time.Duration `json:"timeout,omitempty"` // 0: the type's default
 	Retry   int           `json:"retry,omitempty"`   // extra attempts after a failure (HOOK.yaml)
-	OnError OnError       `json:"on_error"`
-	Filter  Filter        `json:"filter"`
+	// ZeroTimeout: a HOOK.yaml's timeout: 0, which jcli's code takes
+	// literally (it waits 0 s) and Hook Studio's seed behaviour as the default.
+	ZeroTimeout bool    `json:"zero_timeout,omitempty"`
+	OnError     OnError `json:"on_error"`
+	Filter      Filter  `json:"filter"`
 
 	Level Level  `json:"level"`
 	Skill string `json:"skill,omitempty"`
@@ -556,7 +559,7 @@ func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 			}
 		case "timeout":
 			if d, good := p.seconds(f.val, sub); good {
-				h.Timeout = d
+				h.Timeout, h.ZeroTimeout = d, d == 0
 			} else {
 				fail()
 			}
