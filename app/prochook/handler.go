@@ -601,7 +601,11 @@ func (h *Handler) intercept(ctx context.Context, ev *engine.Event, method string
 			eff, warns, call.Other = h.effect(ev, method, params, x.msg.Result)
 			call.Warnings = append(call.Warnings, warns...)
 		} else if method == "approve_tool" {
-			eff = h.denied(fmt.Sprintf("tool approval hook %q failed", s.hook.Name))
+			verb := "failed"
+			if x.kind == failTimeout {
+				verb = "timed out" // PicoClaw's runApprovalHook words a timeout so
+			}
+			eff = h.denied(fmt.Sprintf("tool approval hook %q %s", s.hook.Name, verb))
 		}
 		call.Other = joinNotes(call.Other, h.pairNote(s.hook, method))
 		ev.Apply(call, eff)

@@ -379,7 +379,8 @@ func TestFaults(t *testing.T) {
 	}
 }
 
-// A failing approval hook denies (PicoClaw: "tool approval hook failed").
+// An approval hook that does not answer in time denies, in PicoClaw's
+// words ("tool approval hook %q timed out", behind its denial prefix).
 func TestApprovalTimeoutDenies(t *testing.T) {
 	h, _ := testHook(t, "gate", plan{Methods: map[string]behavior{"approve_tool": {SleepMS: 600}}}, []string{"approve_tool"})
 	h.Defaults.Approval = 200 * time.Millisecond
@@ -392,8 +393,8 @@ func TestApprovalTimeoutDenies(t *testing.T) {
 	if c.Outcome != engine.OutcomeTimeout || c.DurationMS > 3000 {
 		t.Errorf("approve call %+v", c)
 	}
-	if tc := tool(tr, "bash"); tc.Status != engine.ToolDenied {
-		t.Errorf("tool %+v: a failed approval denies", tc)
+	if tc := tool(tr, "bash"); tc.Status != engine.ToolDenied || tc.Result != `Tool execution denied by approval hook: tool approval hook "gate" timed out` {
+		t.Errorf("tool %+v: a late approval denies", tc)
 	}
 }
 
