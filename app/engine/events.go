@@ -125,6 +125,16 @@ func (e *Event) Messages() []Message {
 	return e.r.t.MessagesAt(len(e.r.t.steps) - 1)
 }
 
+// Trace is the run's trace so far, for an observer that shows it while the
+// run waits at this event (a pause, an approval). Read it only within the
+// handler's call: the run goes on changing it afterwards.
+func (e *Event) Trace() *Trace {
+	if e.r == nil {
+		return nil
+	}
+	return e.r.t
+}
+
 // Step is the index of the trace's last recorded step when the event fires
 // (-1 before the first), so observers can point at the step (app/events).
 func (e *Event) Step() int {

@@ -31,7 +31,20 @@ type Options struct {
 	// Tokens counts the mock's usage for Budget (real models report theirs).
 	Tokens TokenCounter
 	Now    func() time.Time
+	// OnWait, if set, is told when the run stops to wait for the user —
+	// paused at a checkpoint, or asking for an approval — with the trace so
+	// far and the step it waits at, so a view can follow the run there. It
+	// runs on the run's goroutine before the wait: t may be read only there.
+	OnWait func(t *engine.Trace, step int, why WaitReason)
 }
+
+// WaitReason says why the run waits for the user.
+type WaitReason string
+
+const (
+	WaitPaused   WaitReason = "paused"
+	WaitApproval WaitReason = "approval"
+)
 
 // ForScenario fills the policy, scripted approver and budget a scenario
 // declares; the app replaces Approver with the user.
@@ -114,7 +127,7 @@ func (m *Monitor) Handle(ctx context.Context, ev *engine.Event) error {
 	if ev.Point != engine.PointApproveTool { // the call being approved is still pending
 		m.flushTool(step)
 	}
-	if err := m.checkpoint(ctx, ev.Point, step); err != nil {
+	if err := m.checkpoint(ctx, ev, step); err != nil {
 		return err
 	}
 	switch ev.Point {
@@ -201,7 +214,8 @@ func (m *Monitor) observation(tc *engine.ToolCall, step int) {
 
 // checkpoint is Shannon's CheckPausePoint: a cancelled run ends here, a
 // paused one waits here (blocking, not polling) until resumed or cancelled.
-func (m *Monitor) checkpoint(ctx context.Context, p engine.Point, step int) error {
+func (m *Monitor) checkpoint(ctx context.Context, ev *engine.Event, step int) error {
+	p := ev.Point
 	c := m.o.Control
 	if c == nil {
 		return nil
@@ -222,6 +236,7 @@ func (m *Monitor) checkpoint(ctx context.Context, p engine.Point, step int) erro
 		if m.pausedAt == "" {
 			m.pausedAt = p
 			m.emit(WorkflowPaused, step, "Paused at "+string(p), map[string]any{"checkpoint": string(p), "reason": st.PauseReason})
+			m.waiting(ev, step, WaitPaused)
 		}
 		select {
 		case <-wake:
@@ -229,6 +244,14 @@ func (m *Monitor) checkpoint(ctx context.Context, p engine.Point, step int) erro
 			if !c.State().Cancelled {
 				return fmt.Errorf("paused at %s: %w", p, ctx.Err())
 			}
+		}
+	}
+}
+
+func (m *Monitor) waiting(ev *engine.Event, step int, why WaitReason) {
+	if m.o.OnWait != nil {
+		if t := ev.Trace(); t != nil {
+			m.o.OnWait(t, step, why)
 		}
 	}
 }
@@ -376,6 +399,7 @@ func (m *Monitor) approve(ctx context.Context, ev *engine.Event, step int) error
 	m.emit(ApprovalRequested, step, "Approval requested: "+reason, map[string]any{"id": req.ID, "tool": tc.Name, "tool_call_id": tc.ID,
 		"arguments": tc.Arguments, "reason": reason, "timeout_ms": req.TimeoutMS, "deadline": req.Deadline})
 	wall := time.Now()
+	m.waiting(ev, step, WaitApproval)
 	d, err := m.ask(ctx, req, timeout)
 	if err != nil {
 		return err

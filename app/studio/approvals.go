@@ -25,6 +25,7 @@ const (
 	EventApproval        = "run:approval"      // PendingApproval: the run waits for the user's decision
 	EventApprovalDecided = "run:approval-done" // ApprovalDone: the decision (or the timeout) came
 	EventRunControl      = "run:control"       // RunControl: paused, resumed, cancelling
+	EventRunWaiting      = "run:waiting"       // RunWaiting: the run waits for the user (paused, an approval) at this step
 	// EventRunTrace and EventRunEnded (realrun.go) carry the trace view
 	// after each call and how the run ended.
 )
@@ -37,6 +38,21 @@ var ErrNoApproval = errors.New("no approval is waiting for a decision")
 type PendingApproval struct {
 	events.ApprovalRequest
 	Scenario string `json:"scenario"`
+}
+
+// RunWaiting is where a run waits for the user, with its trace so far, so
+// the step list, flowchart and message list can show that point.
+type RunWaiting struct {
+	Step   int               `json:"step"`
+	Reason events.WaitReason `json:"reason"`
+	View   TraceView         `json:"view"`
+}
+
+// onWait returns the events.Options.OnWait that sends RunWaiting.
+func onWait(emit func(string, any), view func(*engine.Trace) TraceView) func(*engine.Trace, int, events.WaitReason) {
+	return func(t *engine.Trace, step int, why events.WaitReason) {
+		emit(EventRunWaiting, RunWaiting{Step: step, Reason: why, View: view(t)})
+	}
 }
 
 // ApprovalDone says how a pending approval ended.
@@ -177,8 +193,10 @@ func (o *Operations) Start() error {
 	st := events.NewStream(events.StreamOptions{})
 	opts := events.Options{Stream: st}.ForScenario(sc)
 	opts.Approver, opts.Control, opts.Tokens = h, ctl, s.cfg.Tokens
+	view := func(t *engine.Trace) TraceView { return buildView(t, file, s.cfg.Tokens) }
+	opts.OnWait = onWait(emit, view)
 	cfg := engine.Config{Model: llm.NewMock(sc), ModelName: sc.Model, Session: sc.Name,
-		AfterCall: func(t *engine.Trace, c int) { emit(EventRunTrace, buildView(t, file, s.cfg.Tokens)) }}
+		AfterCall: func(t *engine.Trace, c int) { emit(EventRunTrace, view(t)) }}
 	mon := events.Attach(&cfg, opts)
 	ctx, release := ctl.Context(base)
 	pumped := make(chan struct{})
@@ -300,11 +318,12 @@ type watchedRun struct {
 // watchRun attaches the event stream to cfg. Call context on the run's
 // context, finish after engine.Run and save once the run is stored. s.mu
 // is held (StartRun).
-func (s *Service) watchRun(cfg *engine.Config, sc *scenario.Scenario) *watchedRun {
+func (s *Service) watchRun(cfg *engine.Config, sc *scenario.Scenario, view func(*engine.Trace) TraceView) *watchedRun {
 	o := s.ops
 	w := &watchedRun{st: events.NewStream(events.StreamOptions{}), pumped: make(chan struct{}), release: func() {}}
 	opts := events.Options{Stream: w.st}.ForScenario(sc)
 	opts.Tokens, opts.Approver, opts.Policy = s.cfg.Tokens, nil, nil
+	opts.OnWait = onWait(s.cfg.Emit, view)
 	if o != nil {
 		o.mu.Lock()
 		if o.run == nil { // a controlled run would own the approvals and the control

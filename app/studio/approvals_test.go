@@ -65,6 +65,11 @@ func TestControlledRunAsksTheUser(t *testing.T) {
 	if p := o.Pending(); p == nil || p.ID != first.ID {
 		t.Fatalf("pending %+v", p)
 	}
+	// the views can follow the run to the approval: the trace so far, at its step
+	w := rec.waitFor(t, 0, func(e event) bool { return e.name == EventRunWaiting }).payload.(RunWaiting)
+	if w.Reason != events.WaitApproval || w.Step != first.Step || w.Step != len(w.View.Steps)-1 {
+		t.Fatalf("waiting %+v at %d of %d steps", w.Reason, w.Step, len(w.View.Steps))
+	}
 	if err := o.Decide(false, "not on prod"); err != nil {
 		t.Fatal(err)
 	}
@@ -136,17 +141,25 @@ func TestControlledRunPauseCancel(t *testing.T) {
 	if err := o.Decide(true, ""); err != nil {
 		t.Fatal(err)
 	}
+	var pausedAt int
 	rec.waitFor(t, 0, func(e event) bool {
 		if e.name != EventRunEvents {
 			return false
 		}
 		for _, ev := range e.payload.([]events.Event) {
 			if ev.Type == events.WorkflowPaused {
+				pausedAt = ev.Step
 				return true
 			}
 		}
 		return false
 	})
+	w := rec.waitFor(t, 0, func(e event) bool {
+		return e.name == EventRunWaiting && e.payload.(RunWaiting).Reason == events.WaitPaused
+	}).payload.(RunWaiting)
+	if w.Step != pausedAt || w.Step >= len(w.View.Steps) {
+		t.Errorf("paused at step %d; waiting at %d of %d steps", pausedAt, w.Step, len(w.View.Steps))
+	}
 	if err := o.Cancel(); err != nil {
 		t.Fatal(err)
 	}
@@ -194,6 +207,9 @@ requests:
 	p := ev.waitFor(t, 0, func(e event) bool { return e.name == EventApproval }).payload.(PendingApproval)
 	if p.Tool != "list_dir" || p.Arguments["path"] != "." || p.Scenario != "real" {
 		t.Fatalf("approval %+v", p)
+	}
+	if w := ev.waitFor(t, 0, func(e event) bool { return e.name == EventRunWaiting }).payload.(RunWaiting); w.Step != p.Step || w.Reason != events.WaitApproval || w.Step != len(w.View.Steps)-1 {
+		t.Errorf("waiting %s at %d (approval at %d) of %d steps", w.Reason, w.Step, p.Step, len(w.View.Steps))
 	}
 	if err := o.Pause(); err != nil { // the real run is the one steered
 		t.Fatal(err)

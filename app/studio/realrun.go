@@ -185,7 +185,7 @@ func (s *Service) StartRun(opts RunOptions) error {
 		hookModel.Model = cfg.Model
 	}
 	started, root := time.Now(), s.root
-	w := s.watchRun(&cfg, &sc) // approvals.go: the event stream, control, approvals, budget
+	w := s.watchRun(&cfg, &sc, view) // approvals.go: the event stream, control, approvals, budget
 	ctx = w.context(ctx)
 	s.workers.Add(1) // Close waits for the run and its hooks to end
 	go func() {
