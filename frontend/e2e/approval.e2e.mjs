@@ -66,6 +66,18 @@ test('a run pauses for approval, the countdown runs, a denial reaches the model'
   assert.equal(pending.tool, 'run_command');
   assert.equal(pending.arguments.command, 'sudo systemctl restart api');
 
+  // The views follow the run to the approval: the step cursor is at the approval's step (the
+  // last step of the run so far), and the message list is what the run has at that point.
+  await page.waitForFunction((at) => document.querySelector('.steps [aria-selected="true"]')?.getAttribute('data-testid') === `step-${at}`, pending.step);
+  const status = await page.getByTestId('status').getAttribute('title') ?? '';
+  assert.doesNotMatch(await page.locator('.dbg-info').textContent(), /step 1\//, `the view left at the first step (${status})`);
+  await page.locator('section.right .msg').first().waitFor();
+  // The open dock lies over the bottom panel, not over the message list.
+  const overlap = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const dock = await page.getByTestId('ops-dock').boundingBox();
+  const right = await page.locator('section.right').boundingBox();
+  assert.ok(!overlap(dock, right), `the dock ${JSON.stringify(dock)} covers the message list ${JSON.stringify(right)}`);
+
   await screenshot(page, 'approval.png');
   await page.getByTestId('approval-feedback').fill('Find the cause first; do not restart production.');
   await page.getByTestId('approval-deny').click();
@@ -85,4 +97,11 @@ test('a run pauses for approval, the countdown runs, a denial reaches the model'
   await rows.first().click();
   const messages = page.locator('section[aria-label="Messages at the cursor"]');
   await messages.getByText(denial).first().waitFor({ timeout: 5000 });
+
+  // The History view is not covered by the dock: it is not shown there at all.
+  await page.keyboard.press('Control+h');
+  await page.locator('.history').waitFor();
+  assert.equal(await page.getByTestId('ops-dock').count(), 0, 'the controlled run dock shows over the History view');
+  await page.keyboard.press('Control+h');
+  await page.getByTestId('ops-toggle').waitFor();
 });

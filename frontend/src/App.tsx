@@ -55,6 +55,9 @@ export function App() {
   // pane sizes: remembered per user in the backend's data folder, fitted to the window
   const panes = useLayout(fail);
   const [mainEl, setMainEl] = useState<HTMLDivElement | null>(null);
+  // the controlled run's dock: its toggle in the debug bar, the open dock over the bottom panel
+  const [opsButtonSlot, setOpsButtonSlot] = useState<HTMLSpanElement | null>(null);
+  const [opsPanelSlot, setOpsPanelSlot] = useState<HTMLDivElement | null>(null);
   const mainSize = useSize(mainEl);
   // the editor: open files, unsaved text, histories; drafts re-simulate through traceUpdated
   const [store] = useState(() => new EditorStore(api, (v) => dispatch({ type: 'traceUpdated', view: v })));
@@ -166,6 +169,8 @@ export function App() {
   const newHook = useCallback((skill: string) => { setEditing(skill); setNewHookRequest((n) => n + 1); }, []);
 
   const togglePane = panes.toggle;
+  const bottomCollapsed = !!panes.layout.bottom_collapsed;
+  const openBottom = useCallback(() => { if (bottomCollapsed) togglePane('bottom_collapsed'); }, [bottomCollapsed, togglePane]);
   // keyboard
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -262,6 +267,7 @@ export function App() {
               </button>
             )}
             <span className="spacer" />
+            <span className="ops-button-slot" ref={setOpsButtonSlot} />
             <button type="button" className="btn" data-testid="run-open" title="Run the selected scenario against a real model" onClick={() => setRunOpen(true)}>Run with model ▸</button>
             {view && step && (
               <span className="muted small dbg-info" title={`${view.scenario} · step ${cursor + 1}/${view.steps.length} · ${view.calls.length} LLM calls · rev ${view.revision}${view.status !== 'ok' && view.status !== 'invalid' ? ` · ${view.status}${view.error ? `: ${view.error}` : ''}` : ''}`}>
@@ -355,10 +361,11 @@ export function App() {
           onToggleEveryCall={() => toggleBp({ kind: 'call', key: '*' })}
           extraTabs={hookTabs}
         />
+        <div className="ops-slot" ref={setOpsPanelSlot} />
       </div>
       )}
       <RunPanel open={runOpen} onClose={() => setRunOpen(false)} breakpoints={dbg.breakpoints} color={color} onOpenHistory={() => { setRunOpen(false); setMode('history'); }} scenario={selected ? { file: selected.file, name: selected.name, valid: selected.valid } : undefined} />
-      <OpsDock cursor={cursor} onShow={showRun} />
+      <OpsDock cursor={cursor} onShow={showRun} buttonSlot={opsButtonSlot} panelSlot={opsPanelSlot} hidden={mode === 'history'} onOpen={openBottom} />
       {help && <HelpOverlay onClose={() => setHelp(false)} />}
       {mode === 'simulator' && <NoticeToasts view={view} onJump={(i) => dispatch({ type: 'jumpToStep', step: i })} />}
       {editorSnap.toast && (

@@ -22,6 +22,17 @@ function fakeApi() {
 const view = { file: 'x.yaml', steps: [] } as unknown as TraceView;
 
 describe('OpsDock', () => {
+  it('brings the views to where the run waits: an approval, a pause', () => {
+    const { api, emit } = fakeApi();
+    const onShow = vi.fn();
+    render(<OpsDock cursor={-1} onShow={onShow} api={api} />);
+    const at7 = { ...view, revision: 7 } as TraceView;
+    emit('run:waiting', { step: 7, reason: 'approval', view: at7 });
+    expect(onShow).toHaveBeenLastCalledWith(at7, 7);
+    const at9 = { ...view, revision: 9 } as TraceView;
+    emit('run:waiting', { step: 9, reason: 'paused', view: at9 });
+    expect(onShow).toHaveBeenLastCalledWith(at9, 9);
+  });
   it('starts a run, asks for the approval, sends the denial, shows the end', () => {
     const { api, emit } = fakeApi();
     const onShow = vi.fn();

@@ -39,6 +39,8 @@ export function useRunMachine() {
       run.onRun('run:tool', (p) => dispatch({ type: 'tool', payload: p })),
       run.onRun('run:retry', (p) => dispatch({ type: 'retry', payload: p })),
       run.onRun('run:trace', (v) => dispatch({ type: 'trace', view: v })),
+      // waiting for the user (an approval, a pause): the trace up to that step, which is its last
+      run.onRun('run:waiting', (w) => dispatch({ type: 'trace', view: w.view })),
       run.onRun('run:ended', (p) => dispatch({ type: 'ended', payload: p })),
     ];
     return () => { for (const off of offs) off(); };
@@ -55,6 +57,12 @@ export function RunPanel({ open, onClose, breakpoints, scenario, color, onOpenHi
   const [toast, setToast] = useState<{ text: string; err: boolean } | null>(null);
   const [saving, setSaving] = useState(false);
   const [cursor, setCursor] = useState<number | null>(null); // null: follow the newest step
+  // a pause or a wait for the user brings the cursor to where the run stopped, even after the
+  // user looked at an earlier step
+  useEffect(() => {
+    const offs = [run.onRun('run:paused', () => setCursor(null)), run.onRun('run:waiting', () => setCursor(null))];
+    return () => { for (const off of offs) off(); };
+  }, []);
   const active = isActive(state);
   const [top, setTop] = useState(0); // the drawer starts below the app's top bar
   useLayoutEffect(() => {

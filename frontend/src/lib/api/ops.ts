@@ -47,8 +47,12 @@ export interface RunControl { running: boolean; paused: boolean; pause_reason?: 
 /** studio.RunEnded */
 export interface OpsRunEnded { status: string; error?: string; run_id?: number; view: TraceView }
 
+/** studio.RunWaiting: the run waits for the user at step (the last of view) */
+export interface RunWaiting { step: number; reason: 'paused' | 'approval'; view: TraceView }
+
 export interface OpsEvents {
   'run:events': RunEvent[];
+  'run:waiting': RunWaiting;
   'run:approval': PendingApproval;
   'run:approval-done': ApprovalDone;
   'run:control': RunControl;

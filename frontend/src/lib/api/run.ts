@@ -31,6 +31,8 @@ export interface RunDelta { call: number; text: string }
 export interface RunTool { id: string; name: string; arguments?: Record<string, unknown> }
 export interface RunRetry { attempt: number; wait_ms: number; error: string }
 export interface RunEnded { status: RunEndStatus; error?: string; run_id?: number; view: TraceView }
+/** studio.RunWaiting: the run waits for the user (paused at a checkpoint, an approval) at step, the last of view */
+export interface RunWaiting { step: number; reason: 'paused' | 'approval'; view: TraceView }
 
 export interface RunEvents {
   'run:paused': RunPaused;
@@ -38,10 +40,11 @@ export interface RunEvents {
   'run:tool': RunTool;
   'run:retry': RunRetry;
   'run:trace': TraceView;
+  'run:waiting': RunWaiting;
   'run:ended': RunEnded;
 }
 export type RunEventName = keyof RunEvents;
-export const RUN_EVENTS: readonly RunEventName[] = ['run:paused', 'run:delta', 'run:tool', 'run:retry', 'run:trace', 'run:ended'];
+export const RUN_EVENTS: readonly RunEventName[] = ['run:paused', 'run:delta', 'run:tool', 'run:retry', 'run:trace', 'run:waiting', 'run:ended'];
 
 /** The part of window.go.bind.Studio this module calls. */
 export interface RunBinding {
@@ -234,8 +237,8 @@ export function normalizeView(v: TraceView | null | undefined): TraceView {
 /** Normalises the views inside run events (see normalizeView). */
 export function normalizeRunEvent<E extends RunEventName>(event: E, p: RunEvents[E]): RunEvents[E] {
   if (event === 'run:trace') return normalizeView(p as TraceView) as RunEvents[E];
-  if (event === 'run:paused' || event === 'run:ended') {
-    const q = p as RunPaused | RunEnded;
+  if (event === 'run:paused' || event === 'run:ended' || event === 'run:waiting') {
+    const q = p as RunPaused | RunEnded | RunWaiting;
     return { ...q, view: normalizeView(q.view) } as RunEvents[E];
   }
   return p;
