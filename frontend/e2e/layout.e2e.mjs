@@ -58,6 +58,14 @@ async function stepToMessages(page, n) {
   assert.fail(`no step with ${n} messages`);
 }
 
+// The example folder as it opens (untrusted: the trust banner shows), at a call with history.
+async function atACallWithHistory(page) {
+  await page.waitForSelector('[data-testid="trust-banner"]');
+  await page.locator('.steps').click();
+  await stepToMessages(page, 3);
+  return measure(page);
+}
+
 async function drag(page, testId, dx, dy) {
   const box = await page.getByTestId(testId).boundingBox();
   const x = box.x + box.width / 2;
@@ -74,10 +82,7 @@ test('a 1280×800 screen: 8 step rows and 3 messages with the trust banner; a dr
   let saved;
   try {
     const { page } = app;
-    await page.waitForSelector('[data-testid="trust-banner"]');
-    await page.locator('.steps').click();
-    await stepToMessages(page, 3);
-    const m = await measure(page);
+    const m = await atACallWithHistory(page);
     assert.ok(m.banner, 'the trust banner shows');
     assert.ok(m.rows >= 8, `step rows visible: ${m.rows}`);
     assert.ok(m.messages >= 3, `messages visible: ${m.messages} of ${m.allMessages}`);
@@ -137,10 +142,7 @@ test('bigger windows show more: 1440×900 and a maximised window on 1920×1080',
     const app = await openApp({ viewport });
     try {
       const { page } = app;
-      await page.waitForSelector('[data-testid="trust-banner"]');
-      await page.locator('.steps').click();
-      await stepToMessages(page, 3);
-      const m = await measure(page);
+      const m = await atACallWithHistory(page);
       assert.equal(m.pageScrolls, false, `${name}: nothing below the window`);
       assert.ok(m.messages >= 3, `${name}: messages visible ${m.messages}`);
       rows[name] = m.rows;
