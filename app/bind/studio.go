@@ -157,6 +157,15 @@ func (s *Studio) TrustFolder() (studio.State, error) { return s.svc.TrustFolder(
 // UntrustFolder forgets the open folder's trust: prompt hooks only.
 func (s *Studio) UntrustFolder() (studio.State, error) { return s.svc.UntrustFolder(s.context()) }
 
+// HostBehaviour is what the folder's hosted hook systems follow where a
+// program's code and its document disagree: "code" (default) or "document".
+func (s *Studio) HostBehaviour() (string, error) { return s.svc.HostBehaviour() }
+
+// SetHostBehaviour writes the folder's setting and simulates again.
+func (s *Studio) SetHostBehaviour(mode string) (studio.State, error) {
+	return s.svc.SetHostBehaviour(s.context(), mode)
+}
+
 // CancelSimulation stops the simulation running in the background.
 func (s *Studio) CancelSimulation() error { return s.svc.CancelSimulation() }
 

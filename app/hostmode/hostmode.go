@@ -87,6 +87,37 @@ func Load(root string) (Mode, []diag.Diagnostic, error) {
 	return Code, nil, nil
 }
 
+// Set returns the folder settings file's text (data; nil when there is none)
+// with host_behaviour set to m, keeping its other keys and comments. A file
+// that is not a YAML mapping is an error: it is left for the user to fix.
+func Set(data []byte, m Mode) ([]byte, error) {
+	if _, err := Parse(string(m)); err != nil {
+		return nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s is not valid YAML, so it is left as it is (fix it in the editor): %w", File, err)
+	}
+	if len(doc.Content) == 0 {
+		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s is not a mapping of settings, so it is left as it is (fix it in the editor)", File)
+	}
+	set := false
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == "host_behaviour" {
+			top.Content[i+1].SetString(string(m))
+			set = true
+		}
+	}
+	if !set {
+		top.Content = append(top.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "host_behaviour"}, &yaml.Node{Kind: yaml.ScalarNode, Value: string(m)})
+	}
+	return yaml.Marshal(&doc)
+}
+
 // withheld are the variables Hook Studio never hands a hook, whichever the
 // behaviour: the model keys it reads (app/profiles) and its own settings.
 // The programs' code passes them on; the trace must never hold a key.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +52,39 @@ func TestParse(t *testing.T) {
 	}
 	if Code.Other() != Document || Document.Other() != Code {
 		t.Error("Other")
+	}
+}
+
+func TestSetKeepsTheRest(t *testing.T) {
+	out, err := Set(nil, Document)
+	if err != nil || strings.TrimSpace(string(out)) != "host_behaviour: document" {
+		t.Fatalf("new file: %q %v", out, err)
+	}
+	out, err = Set([]byte("# why: the team's agents run PicoClaw 0.9\nother: 1\nhost_behaviour: document # for now\n"), Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# why: the team's agents run PicoClaw 0.9", "other: 1", "host_behaviour: code"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+	root := t.TempDir()
+	path := filepath.Join(root, filepath.FromSlash(File))
+	_ = os.MkdirAll(filepath.Dir(path), 0o755)
+	_ = os.WriteFile(path, out, 0o644)
+	if m, ds, err := Load(root); err != nil || len(ds) > 0 || m != Code {
+		t.Errorf("reads back as %s %v %v", m, ds, err)
+	}
+}
+
+func TestSetRefusesWhatItCannotKeep(t *testing.T) {
+	if _, err := Set(nil, Mode("sometimes")); !errors.Is(err, ErrUnknown) {
+		t.Errorf("unknown mode: %v", err)
+	}
+	for _, bad := range []string{"host_behaviour: [code\n", "- a list\n"} {
+		if _, err := Set([]byte(bad), Document); err == nil {
+			t.Errorf("set in %q", bad)
+		}
 	}
 }

@@ -4,7 +4,7 @@
 // JSON-RPC request and answer at that step, then the denial the model reads in the tool message.
 // HOOKSTUDIO_SCREENSHOTS=DIR saves a screenshot of that step there.
 import assert from 'node:assert/strict';
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openApp, repo, tempDir, screenshot } from './harness.mjs';
@@ -74,4 +74,18 @@ test('a process hook denies a tool; its JSON-RPC request and answer are visible 
   const toolMessage = v.messages.find((m) => m.id === tool.added[0]);
   assert.equal(toolMessage.role, 'tool');
   assert.ok(toolMessage.content.includes(answer.result.reason), `the model reads the denial: ${toolMessage.content}`);
+});
+
+test('the folder follows PicoClaw\'s document instead of its code: the setting is written and the trace says what differs', async () => {
+  const before = await app.trace();
+  const pick = page.getByTestId('host-behaviour');
+  assert.equal(await pick.inputValue(), 'code', 'PicoClaw\'s code is the default');
+  await pick.selectOption('document');
+  const v = await app.waitTrace((x) => !x.pending && x.revision > before.revision && x.exec?.ran, 'the simulation under the document');
+  assert.match(readFileSync(join(root, '.hookstudio/settings.yaml'), 'utf8'), /host_behaviour: document/);
+  const noted = v.steps.filter((s) => s.hook_call?.other);
+  assert.ok(noted.length > 0, 'hook calls say what PicoClaw\'s code would do instead');
+  await pick.selectOption('code');
+  await app.waitTrace((x) => !x.pending && x.revision > v.revision, 'the simulation under the code again');
+  assert.match(readFileSync(join(root, '.hookstudio/settings.yaml'), 'utf8'), /host_behaviour: code/);
 });

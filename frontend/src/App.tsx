@@ -30,6 +30,7 @@ import { HookCallDetail } from './exec/HookCallDetail';
 import { HookCallsPanel } from './exec/HookCallsPanel';
 import { hookCallsOf, isFailure } from './exec/hookcalls';
 import { OpsDock } from './approval/OpsDock';
+import { HostBehaviourPick } from './exec/HostBehaviourPick';
 import { requestTabs } from './requests/tab';
 import { useLayout, useSize } from './layout/useLayout';
 import { Splitter } from './layout/Splitter';
@@ -266,6 +267,7 @@ export function App() {
                 ϟ trusted
               </button>
             )}
+            {studio?.exec?.present && <HostBehaviourPick root={studio.root} onState={setStudio} onError={fail} />}
             <span className="spacer" />
             <span className="ops-button-slot" ref={setOpsButtonSlot} />
             <button type="button" className="btn" data-testid="run-open" title="Run the selected scenario against a real model" onClick={() => setRunOpen(true)}>Run with model ▸</button>

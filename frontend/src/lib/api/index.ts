@@ -2,7 +2,7 @@
 // Without them (plain `vite dev`/`vite preview`) it falls back to a fixture-backed mock.
 import { binding, runtime } from './wails';
 import { createMockBackend } from './mock';
-import type { FileSnapshot, HookOp, HooksEdit, MergeResult, SaveResult, SimProgress, StudioBinding, StudioEventName, StudioEvents, StudioState, TraceView } from './types';
+import type { FileSnapshot, HookOp, HooksEdit, HostBehaviour, MergeResult, SaveResult, SimProgress, StudioBinding, StudioEventName, StudioEvents, StudioState, TraceView } from './types';
 
 export * from './types';
 export { messagesAt, rowsAt, listAt, carriedIn, LIST_CACHE_STEPS, tag, totalTokens, stepLabel, messageById } from './messages';
@@ -32,7 +32,7 @@ export const getTrace = (): Promise<TraceView> => studio().Trace();
 
 // ---- editing (issue 4) ----
 type EditMethod = 'SetDraft' | 'DiscardDraft' | 'OpenFile' | 'InspectHooks' | 'EditHooks' | 'SaveFile' | 'MergeFile' | 'CreateSkill' | 'ExportSkill' | 'HooksJSONText' | 'ImportSkills' | 'HooksSchema';
-type ExecMethod = 'TrustFolder' | 'UntrustFolder' | 'CancelSimulation' | 'Progress';
+type ExecMethod = 'TrustFolder' | 'UntrustFolder' | 'HostBehaviour' | 'SetHostBehaviour' | 'CancelSimulation' | 'Progress';
 function method<M extends EditMethod | ExecMethod>(name: M): NonNullable<StudioBinding[M]> {
   const s = studio();
   const f = s[name];
@@ -65,6 +65,10 @@ export const hooksSchema = (): Promise<string> => method('HooksSchema')();
 export const trustFolder = (): Promise<StudioState> => method('TrustFolder')();
 /** Forget the open folder's trust: prompt hooks only. */
 export const untrustFolder = (): Promise<StudioState> => method('UntrustFolder')();
+/** What the folder's hosted hook systems follow where a program's code and its document disagree. */
+export const hostBehaviour = (): Promise<HostBehaviour> => method('HostBehaviour')();
+/** Write the folder's setting (.hookstudio/settings.yaml) and simulate again. */
+export const setHostBehaviour = (mode: HostBehaviour): Promise<StudioState> => method('SetHostBehaviour')(mode);
 /** Stop the simulation running in the background; what it recorded is shown, status cancelled. */
 export const cancelSimulation = (): Promise<void> => method('CancelSimulation')();
 export const getProgress = (): Promise<SimProgress> => method('Progress')();

@@ -7,7 +7,7 @@ import stateFixture from '../../fixtures/studio-state.json';
 import { bigTrace } from '../../fixtures/big';
 import execTrace from '../../fixtures/exec-trace.json';
 import execState from '../../fixtures/exec-state.json';
-import type { Hook, Skill, StudioBinding, StudioEventName, StudioEvents, StudioState, Timing, TraceView } from './types';
+import type { Hook, HostBehaviour, Skill, StudioBinding, StudioEventName, StudioEvents, StudioState, Timing, TraceView } from './types';
 import { emptyTrace } from './types';
 import { applyOp, canonical, inspect, merge, MOCK_SCHEMA, mockHash, saveResult, SCHEMA_REF } from './mockEdit';
 
@@ -27,6 +27,7 @@ export function createMockBackend(search = ''): MockBackend {
   const params = new URLSearchParams(search);
   const listeners = new Map<string, Set<Listener>>();
   let state: StudioState = structuredClone(stateFixture as StudioState);
+  let hostMode: HostBehaviour = 'code';
   const big = Number(params.get('big') ?? 0);
   if (params.has('empty')) state = { ...state, root: '', skills: [], scenarios: [], selected: '', errors: 0, warnings: 0, diagnostics: [] };
   // `?exec` serves a run with executable hooks (command and process hooks); `?exec=untrusted` before trusting
@@ -202,6 +203,13 @@ export function createMockBackend(search = ''): MockBackend {
     },
     UntrustFolder: async () => {
       if (state.exec) state = { ...state, exec: { ...state.exec, trusted: false, changed: false } };
+      emit('studio:state', state);
+      return state;
+    },
+    HostBehaviour: async () => hostMode,
+    SetHostBehaviour: async (mode) => {
+      if (mode !== 'code' && mode !== 'document') throw `unknown host behaviour "${String(mode)}": use code or document`;
+      hostMode = mode;
       emit('studio:state', state);
       return state;
     },

@@ -168,9 +168,14 @@ export interface StudioBinding {
   // executable hooks (issue 9)
   TrustFolder?(): Promise<StudioState>;
   UntrustFolder?(): Promise<StudioState>;
+  HostBehaviour?(): Promise<HostBehaviour>;
+  SetHostBehaviour?(mode: HostBehaviour): Promise<StudioState>;
   CancelSimulation?(): Promise<void>;
   Progress?(): Promise<SimProgress>;
 }
+
+/** hostmode.Mode: where a hosted program's code and its document disagree, which one runs */
+export type HostBehaviour = 'code' | 'document';
 
 // ---- editing (docs/trace-view.md, "Editing (issue 4)") ----
 export interface FileSnapshot { file: string; content: string; hash: string; exists: boolean }
