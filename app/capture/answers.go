@@ -1,0 +1,141 @@
+package capture
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ErrNoAnswer is returned for a request beyond the answers file.
+var ErrNoAnswer = errors.New("no answer left")
+
+// Script answers the requests in order from an answers file.
+type Script struct {
+	file    string
+	answers []Answer
+}
+
+// answersFile is the answers file: per call, in order, text, tool calls or
+// an error status — the keys of a scenario's mock rounds.
+type answersFile struct {
+	Answers []struct {
+		Content   string `yaml:"content"`
+		ToolCalls []struct {
+			ID        string         `yaml:"id"`
+			Name      string         `yaml:"name"`
+			Arguments map[string]any `yaml:"arguments"`
+		} `yaml:"tool_calls"`
+		Error *struct {
+			Status  int    `yaml:"status"`
+			Message string `yaml:"message"`
+		} `yaml:"error"`
+	} `yaml:"answers"`
+}
+
+// LoadScript reads an answers file, reporting every problem at once with
+// its line.
+func LoadScript(path string) (*Script, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read the answers file: %w", err)
+	}
+	return ParseScript(path, data)
+}
+
+// ParseScript reads an answers file's text (path names it in errors).
+func ParseScript(path string, data []byte) (*Script, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var f answersFile
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s: %w (an answers file is `answers:` with, per call, content, tool_calls or error)", path, err)
+	}
+	var problems []string
+	s := &Script{file: path}
+	for i, a := range f.Answers {
+		at := fmt.Sprintf("%s: answers[%d]", path, i)
+		if n := len(doc.Content); n > 0 {
+			if node := answerNode(doc.Content[0], i); node != nil {
+				at = fmt.Sprintf("%s:%d:%d: answers[%d]", path, node.Line, node.Column, i)
+			}
+		}
+		out := Answer{Content: a.Content}
+		kinds := 0
+		if a.Content != "" {
+			kinds++
+		}
+		if len(a.ToolCalls) > 0 {
+			kinds++
+		}
+		if a.Error != nil {
+			if a.Error.Status < 400 || a.Error.Status > 599 {
+				problems = append(problems, fmt.Sprintf("%s: error.status %d is not an HTTP error status (400-599)", at, a.Error.Status))
+			}
+			out.Error = &AnswerError{Status: a.Error.Status, Message: a.Error.Message}
+			if a.Content != "" || len(a.ToolCalls) > 0 {
+				problems = append(problems, at+": an error answer has no content or tool_calls")
+			}
+		}
+		if kinds == 0 && a.Error == nil {
+			problems = append(problems, at+": give content, tool_calls or error")
+		}
+		for j, tc := range a.ToolCalls {
+			if tc.Name == "" {
+				problems = append(problems, fmt.Sprintf("%s.tool_calls[%d]: name is required", at, j))
+			}
+			args, err := json.Marshal(orEmpty(tc.Arguments))
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("%s.tool_calls[%d].arguments: %v", at, j, err))
+			}
+			out.ToolCalls = append(out.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Name, Arguments: args})
+		}
+		s.answers = append(s.answers, out)
+	}
+	if len(f.Answers) == 0 {
+		problems = append(problems, path+": no answers (write `answers:` and one entry per expected call)")
+	}
+	if len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "\n"))
+	}
+	return s, nil
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+func answerNode(top *yaml.Node, i int) *yaml.Node {
+	if top.Kind != yaml.MappingNode {
+		return nil
+	}
+	for k := 0; k+1 < len(top.Content); k += 2 {
+		if top.Content[k].Value == "answers" && top.Content[k+1].Kind == yaml.SequenceNode && i < len(top.Content[k+1].Content) {
+			return top.Content[k+1].Content[i]
+		}
+	}
+	return nil
+}
+
+// Len is how many answers the file has.
+func (s *Script) Len() int { return len(s.answers) }
+
+// Answer implements Answerer.
+func (s *Script) Answer(_ context.Context, n int, _ *Request) (*Answer, error) {
+	if n >= len(s.answers) {
+		return nil, fmt.Errorf("%w: %s has %d answers and this is request #%d; add an answer for it", ErrNoAnswer, s.file, len(s.answers), n+1)
+	}
+	a := s.answers[n]
+	return &a, nil
+}

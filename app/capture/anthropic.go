@@ -1,0 +1,205 @@
+package capture
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// The Anthropic Messages API's request, as much of it as is recorded.
+type anthropicRequest struct {
+	Model    string          `json:"model"`
+	System   json.RawMessage `json:"system"`
+	Messages []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+	Tools []struct {
+		Name string `json:"name"`
+	} `json:"tools"`
+	Stream bool `json:"stream"`
+}
+
+type anthropicBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+func parseAnthropic(data []byte) (*Request, error) {
+	var in anthropicRequest
+	if err := json.Unmarshal(data, &in); err != nil {
+		return nil, fmt.Errorf("the body is not a Messages API request: %w", err)
+	}
+	if in.Messages == nil {
+		return nil, errors.New("messages: field required")
+	}
+	req := &Request{API: Anthropic, Model: in.Model, Stream: in.Stream, Tools: []string{}}
+	for _, t := range in.Tools {
+		req.Tools = append(req.Tools, t.Name)
+	}
+	system, err := blocks(in.System)
+	if err != nil {
+		return nil, fmt.Errorf("system: %w", err)
+	}
+	for _, b := range system {
+		if b.Type == "text" {
+			req.Messages = append(req.Messages, Message{Role: "system", Content: b.Text, Origin: OriginSystem})
+		}
+	}
+	for i, m := range in.Messages {
+		bs, err := blocks(m.Content)
+		if err != nil {
+			return nil, fmt.Errorf("messages[%d].content: %w", i, err)
+		}
+		if m.Role == "assistant" {
+			req.Messages = append(req.Messages, assistantMessage(bs))
+			continue
+		}
+		for _, b := range bs {
+			switch b.Type {
+			case "text":
+				req.Messages = append(req.Messages, userText(b.Text))
+			case "tool_result":
+				inner, err := blocks(b.Content)
+				if err != nil {
+					return nil, fmt.Errorf("messages[%d].content: tool_result: %w", i, err)
+				}
+				req.Messages = append(req.Messages, toolResult(b.ToolUseID, joinText(inner), b.IsError))
+			default:
+				req.Messages = append(req.Messages, Message{Role: m.Role, Content: "[" + b.Type + "]", Origin: OriginUser})
+			}
+		}
+	}
+	return req, nil
+}
+
+// blocks reads a content that is a string or a list of blocks.
+func blocks(raw json.RawMessage) ([]anthropicBlock, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return []anthropicBlock{{Type: "text", Text: s}}, nil
+	}
+	var bs []anthropicBlock
+	if err := json.Unmarshal(raw, &bs); err != nil {
+		return nil, errors.New("neither a string nor a list of content blocks")
+	}
+	return bs, nil
+}
+
+func joinText(bs []anthropicBlock) string {
+	var parts []string
+	for _, b := range bs {
+		if b.Type == "text" {
+			parts = append(parts, b.Text)
+		} else {
+			parts = append(parts, "["+b.Type+"]")
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func assistantMessage(bs []anthropicBlock) Message {
+	m := Message{Role: "assistant", Origin: OriginAssistant}
+	var text []string
+	for _, b := range bs {
+		switch b.Type {
+		case "text":
+			text = append(text, b.Text)
+		case "tool_use":
+			m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Input})
+		}
+	}
+	m.Content = strings.Join(text, "\n")
+	return m
+}
+
+// A hook's voice: Claude Code's "<Event>[:<Tool>] hook ..." wording, and the
+// context it wraps in <system-reminder> blocks.
+var hookNameRe = regexp.MustCompile(`\b((?:PreToolUse|PostToolUse|PostToolUseFailure|UserPromptSubmit|SessionStart|Stop|SubagentStop|PreCompact|Notification|PermissionRequest)(?::[\w.-]+)?) hook`)
+
+func hookOf(text string) string {
+	if m := hookNameRe.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+func userText(text string) Message {
+	m := Message{Role: "user", Content: text, Origin: OriginUser}
+	if strings.Contains(text, "<system-reminder>") {
+		m.Origin, m.Hook = OriginHook, hookOf(text)
+	}
+	return m
+}
+
+func toolResult(id, text string, isError bool) Message {
+	m := Message{Role: "tool", Content: text, Origin: OriginToolResult, ToolCallID: id, IsError: isError}
+	if h := hookOf(text); h != "" && (isError || strings.Contains(text, "<system-reminder>")) {
+		m.Origin, m.Hook = OriginHook, h
+	}
+	return m
+}
+
+func anthropicContent(a *Answer) []map[string]any {
+	var out []map[string]any
+	if a.Content != "" || len(a.ToolCalls) == 0 {
+		out = append(out, map[string]any{"type": "text", "text": a.Content})
+	}
+	for _, tc := range a.ToolCalls {
+		out = append(out, map[string]any{"type": "tool_use", "id": tc.ID, "name": tc.Name, "input": tc.Arguments})
+	}
+	return out
+}
+
+func stopReason(a *Answer) string {
+	if len(a.ToolCalls) > 0 {
+		return "tool_use"
+	}
+	return "end_turn"
+}
+
+func anthropicMessage(model string, n int, a *Answer, u usage) map[string]any {
+	return map[string]any{"id": fmt.Sprintf("msg_capture_%04d", n+1), "type": "message", "role": "assistant", "model": model,
+		"content": anthropicContent(a), "stop_reason": stopReason(a), "stop_sequence": nil,
+		"usage": map[string]int{"input_tokens": u.in, "output_tokens": u.out}}
+}
+
+// streamAnthropic sends the answer as the Messages API streams one.
+func streamAnthropic(w http.ResponseWriter, model string, n int, a *Answer, u usage) error {
+	e := newSSE(w)
+	start := anthropicMessage(model, n, a, usage{in: u.in, out: 1})
+	start["content"], start["stop_reason"] = []any{}, nil
+	e.send("message_start", map[string]any{"type": "message_start", "message": start})
+	e.send("ping", map[string]string{"type": "ping"})
+	for i, b := range anthropicContent(a) {
+		if b["type"] == "text" {
+			e.send("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}})
+			for _, c := range chunks(a.Content) {
+				e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": c}})
+			}
+		} else {
+			e.send("content_block_start", map[string]any{"type": "content_block_start", "index": i,
+				"content_block": map[string]any{"type": "tool_use", "id": b["id"], "name": b["name"], "input": map[string]any{}}})
+			for _, c := range chunks(string(b["input"].(json.RawMessage))) {
+				e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": c}})
+			}
+		}
+		e.send("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+	}
+	e.send("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stopReason(a), "stop_sequence": nil},
+		"usage": map[string]int{"output_tokens": u.out}})
+	e.send("message_stop", map[string]string{"type": "message_stop"})
+	return e.err
+}
