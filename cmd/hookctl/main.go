@@ -35,6 +35,7 @@ Usage:
   hookctl history diff RUN_A RUN_B [--json] [--db PATH]
   hookctl export SKILL_DIR -o OUT.zip|DIR/ [--scenarios]
   hookctl import FILE.zip [--skills DIR] [--overwrite]
+  hookctl capture --answers FILE [--port N] [--max-requests N] [--json FILE]
   hookctl help
   hookctl --version
 
@@ -43,6 +44,9 @@ simulate records each run in the history (history.db in the app's data
 folder, or --db PATH); history reads it. --provider runs the scenario against
 a real model endpoint from profiles.json (docs/providers.md); its key comes
 from the OS keyring or OPENAI_API_KEY / ANTHROPIC_API_KEY.
+capture serves the Anthropic and OpenAI APIs on 127.0.0.1 for a real agent
+(ANTHROPIC_BASE_URL / OPENAI_BASE_URL), answers from FILE and records what
+the agent sends its model (docs/capture.md).
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
 `
 
@@ -90,6 +94,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = exportCmd(ctx, args[1:], stdout)
 	case "import":
 		code, err = importCmd(ctx, args[1:], stdout)
+	case "capture":
+		code, err = captureCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

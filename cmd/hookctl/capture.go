@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+
+	"hookstudio/app/capture"
+	"hookstudio/app/edit"
+	"hookstudio/app/tokens"
+)
+
+// captureDoc is a capture as hookctl writes it: the shape of simulate
+// --json (requests → llm_calls → messages), each call with its raw request.
+type captureDoc struct {
+	Capture  bool                `json:"capture"`
+	BaseURL  string              `json:"base_url"`
+	Status   string              `json:"status"`
+	Requests []captureRequestDoc `json:"requests"`
+}
+
+type captureRequestDoc struct {
+	Index    int            `json:"index"`
+	LLMCalls []capture.Call `json:"llm_calls"`
+}
+
+// captureCmd serves the capture endpoint until SIGINT/SIGTERM or
+// --max-requests, then writes what the agent sent.
+func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("capture", flag.ContinueOnError)
+	port := fs.Int("port", 0, "port on 127.0.0.1 (0: a free one)")
+	answers := fs.String("answers", "", "the answers file: per call, in order, content, tool_calls or error")
+	maxRequests := fs.Int("max-requests", 0, "stop after this many requests (0: at SIGINT/SIGTERM)")
+	jsonFile := fs.String("json", "", "write the capture as JSON to FILE (default: stdout)")
+	noHistory := fs.Bool("no-history", false, "do not record the capture in the run history")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(pos) > 0 || *answers == "" || *port < 0 || *port > 65535 || *maxRequests < 0 {
+		return 0, fmt.Errorf("%w: capture takes --answers FILE, and optionally --port N, --max-requests N, --json FILE", errUsage)
+	}
+	script, err := capture.LoadScript(*answers)
+	if err != nil {
+		return 0, err
+	}
+	counter, err := tokens.NewCounter()
+	if err != nil {
+		return 0, err
+	}
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
+	defer stop()
+	enough := make(chan struct{})
+	var once sync.Once
+	n := 0
+	srv, err := capture.Listen(capture.Options{Addr: fmt.Sprintf("127.0.0.1:%d", *port), Answerer: script, Tokens: counter,
+		OnCall: func(c capture.Call) {
+			n++
+			line := fmt.Sprintf("#%d %s %s → %d, %d messages, %d tokens in", c.N+1, c.API, c.Path, c.Status, len(c.Messages), c.InputTokens)
+			if c.Error != "" {
+				line += ": " + c.Error
+			}
+			fmt.Fprintln(stderr, line)
+			if *maxRequests > 0 && n >= *maxRequests {
+				once.Do(func() { close(enough) })
+			}
+		}})
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(stdout, "listening on %s\n", srv.URL())
+	if f, ok := stdout.(*os.File); ok {
+		_ = f.Sync()
+	}
+	select {
+	case <-ctx.Done():
+	case <-enough:
+	}
+	if err := srv.Close(); err != nil {
+		return 0, err
+	}
+	calls := srv.Calls()
+	doc := captureDoc{Capture: true, BaseURL: srv.URL(), Status: "ok", Requests: []captureRequestDoc{{LLMCalls: calls}}}
+	if calls == nil {
+		doc.Requests[0].LLMCalls = []capture.Call{}
+	}
+	if !*noHistory {
+		fmt.Fprintln(stderr, "hookctl: note: captures are not kept in the run history yet; this one is in the JSON")
+	}
+	if *jsonFile == "" {
+		return exitOK, writeJSON(stdout, doc)
+	}
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return 0, err
+	}
+	if err := edit.WriteFileAtomic(*jsonFile, append(data, '\n'), 0o644); err != nil {
+		return 0, fmt.Errorf("write %s: %w", *jsonFile, err)
+	}
+	fmt.Fprintf(stderr, "hookctl: %d request(s) captured into %s\n", len(calls), *jsonFile)
+	return exitOK, nil
+}

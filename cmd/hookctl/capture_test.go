@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCaptureCommand: hookctl capture prints where it listens first, answers
+// an agent from the answers file, stops after --max-requests and writes the
+// capture as JSON in simulate --json's shape, exit 0.
+func TestCaptureCommand(t *testing.T) {
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.yaml")
+	if err := os.WriteFile(answers, []byte("answers:\n  - tool_calls: [{name: Bash, arguments: {command: ls}}]\n  - content: done\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "capture.json")
+	pr, pw := io.Pipe()
+	var errOut strings.Builder
+	code := make(chan int, 1)
+	go func() {
+		code <- run(context.Background(), []string{"capture", "--answers", answers, "--max-requests", "2", "--json", out}, pw, &errOut)
+		pw.Close()
+	}()
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no first line: %v (%s)", err, errOut.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	base, ok := strings.CutPrefix(strings.TrimSpace(first), "listening on http://127.0.0.1:")
+	if !ok || base == "" {
+		t.Fatalf("first line %q", first)
+	}
+	url := "http://127.0.0.1:" + base
+	for i, body := range []string{
+		`{"model":"m","stream":true,"messages":[{"role":"user","content":"list"}],"tools":[{"name":"Bash"}]}`,
+		`{"model":"m","messages":[{"role":"user","content":"list"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01_1","name":"Bash","input":{"command":"ls"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01_1","content":"a b"}]}]}`,
+	} {
+		req, _ := http.NewRequest(http.MethodPost, url+"/v1/messages", strings.NewReader(body))
+		req.Header.Set("x-api-key", "sk-never-stored")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("request %d: %d", i, res.StatusCode)
+		}
+	}
+	if c := <-code; c != exitOK {
+		t.Fatalf("exit %d: %s", c, errOut.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "sk-never-stored") {
+		t.Error("the client's key is in the capture")
+	}
+	var doc struct {
+		Capture  bool `json:"capture"`
+		Requests []struct {
+			LLMCalls []struct {
+				Body     json.RawMessage `json:"body"`
+				Messages []struct{ Role, Origin string }
+				Answer   struct{ Content string } `json:"answer"`
+			} `json:"llm_calls"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil || !doc.Capture || len(doc.Requests) != 1 || len(doc.Requests[0].LLMCalls) != 2 {
+		t.Fatalf("%v: %s", err, data)
+	}
+	second := doc.Requests[0].LLMCalls[1]
+	if len(second.Messages) != 3 || second.Messages[2].Role != "tool" || second.Answer.Content != "done" || !strings.Contains(string(second.Body), "tool_result") {
+		t.Errorf("second call %+v", second)
+	}
+	if !strings.Contains(errOut.String(), "#2 anthropic /v1/messages → 200") {
+		t.Errorf("progress lines: %s", errOut.String())
+	}
+}
+
+func TestCaptureUsage(t *testing.T) {
+	var out, errOut strings.Builder
+	if c := run(context.Background(), []string{"capture"}, &out, &errOut); c != exitUsage {
+		t.Errorf("without --answers: exit %d", c)
+	}
+	if c := run(context.Background(), []string{"capture", "--answers", filepath.Join(t.TempDir(), "none.yaml")}, &out, &errOut); c != exitProblems {
+		t.Errorf("a missing answers file: exit %d", c)
+	}
+}
