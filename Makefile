@@ -24,7 +24,7 @@ run: build
 	  exec xvfb-run -a ./build/bin/hookstudio; \
 	fi; exec ./build/bin/hookstudio
 
-test: test-go test-thirdparty test-frontend test-e2e test-windows
+test: test-go test-thirdparty test-agents test-frontend test-e2e test-windows
 
 # The runs against @dwmkerr/mock-llm, a third-party OpenAI-compatible server
 # (a frontend devDependency): test-go skips them without frontend/node_modules,
@@ -33,6 +33,14 @@ test: test-go test-thirdparty test-frontend test-e2e test-windows
 test-thirdparty:
 	./scripts/setup.sh go frontend
 	HOOKSTUDIO_REQUIRE_MOCK_LLM=1 go test $(GO_TEST_FLAGS) -run 'MockLLM' ./app/llm ./cmd/hookctl
+
+# The real agents against hookctl capture: Claude Code's CLI (offline, a
+# throw-away HOME, a project's hooks) and the official OpenAI client, from
+# tools/agents (their own npm folder; never the app's dependencies).
+.PHONY: test-agents
+test-agents:
+	./scripts/setup.sh go agents
+	HOOKSTUDIO_REQUIRE_AGENTS=1 go test $(GO_TEST_FLAGS) -run 'RealAgent' ./cmd/hookctl
 
 test-go:
 	./scripts/setup.sh go

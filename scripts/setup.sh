@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a target needs on a fresh Debian machine, and nothing twice.
-# Usage: scripts/setup.sh [go] [frontend] [desktop] [e2e] [windows] [release]
+# Usage: scripts/setup.sh [go] [frontend] [desktop] [e2e] [agents] [windows] [release]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -74,6 +74,16 @@ need_release() {
   apt_install gcc-aarch64-linux-gnu libc6-dev-arm64-cross dpkg-dev
 }
 
+# make test-agents: the real agents the capture tests drive — Claude Code's CLI and the
+# official OpenAI client — in their own folder (tools/agents), never the app's dependencies.
+need_agents() {
+  command -v npm >/dev/null || apt_install nodejs npm
+  if [ ! -d tools/agents/node_modules ] || [ tools/agents/package-lock.json -nt tools/agents/node_modules/.package-lock.json ]; then
+    log "npm ci (tools/agents: Claude Code's CLI, the OpenAI client)"
+    (cd tools/agents && retry 3 npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
 need_e2e() {
   apt_install xvfb xauth x11-utils imagemagick chromium fonts-noto-cjk
 }
@@ -85,6 +95,7 @@ for target in "$@"; do
     frontend) need_frontend ;;
     desktop) need_desktop ;;
     e2e) need_e2e ;;
+    agents) need_agents ;;
     windows) need_windows ;;
     release) need_release ;;
     *) log "unknown target $target"; exit 2 ;;

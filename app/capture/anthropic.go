@@ -67,7 +67,7 @@ func parseAnthropic(data []byte) (*Request, error) {
 		for _, b := range bs {
 			switch b.Type {
 			case "text":
-				req.Messages = append(req.Messages, userText(b.Text))
+				req.Messages = append(req.Messages, userText(b.Text)...)
 			case "tool_result":
 				inner, err := blocks(b.Content)
 				if err != nil {
@@ -125,29 +125,44 @@ func assistantMessage(bs []anthropicBlock) Message {
 	return m
 }
 
-// A hook's voice: Claude Code's "<Event>[:<Tool>] hook ..." wording, and the
-// context it wraps in <system-reminder> blocks.
-var hookNameRe = regexp.MustCompile(`\b((?:PreToolUse|PostToolUse|PostToolUseFailure|UserPromptSubmit|SessionStart|Stop|SubagentStop|PreCompact|Notification|PermissionRequest)(?::[\w.-]+)?) hook`)
+// A hook's voice, as Claude Code words hook output for the model (measured
+// with the real CLI, docs/capture.md): "<Event>[:<Tool>] hook <kind>: …".
+var hookLineRe = regexp.MustCompile(`(?m)^((?:PreToolUse|PostToolUse|PostToolUseFailure|PostToolBatch|UserPromptSubmit|SessionStart|SessionEnd|Stop|SubagentStop|PreCompact|PostCompact|Notification|PermissionRequest)(?::[\w.-]+)?) hook (?:success|feedback|error|blocking error|additional context|stopped continuation)\b`)
 
-func hookOf(text string) string {
-	if m := hookNameRe.FindStringSubmatch(text); m != nil {
-		return m[1]
+// hookAt is where the hook's text starts in text and the hook's name.
+func hookAt(text string) (int, string) {
+	if m := hookLineRe.FindStringSubmatchIndex(text); m != nil {
+		return m[0], text[m[2]:m[3]]
 	}
-	return ""
+	return -1, ""
 }
 
-func userText(text string) Message {
-	m := Message{Role: "user", Content: text, Origin: OriginUser}
-	if strings.Contains(text, "<system-reminder>") {
-		m.Origin, m.Hook = OriginHook, hookOf(text)
+// userText is one user text block: the user's words, the agent's own
+// context, and hook output the agent appended — split where a hook's text
+// starts, so each part shows its own origin.
+func userText(text string) []Message {
+	at, hook := hookAt(text)
+	if at < 0 {
+		return []Message{plainUser(text)}
 	}
-	return m
+	var out []Message
+	if before := strings.TrimRight(text[:at], "\n"); strings.TrimSpace(before) != "" {
+		out = append(out, plainUser(before))
+	}
+	return append(out, Message{Role: "user", Content: text[at:], Origin: OriginHook, Hook: hook})
+}
+
+func plainUser(text string) Message {
+	if strings.Contains(text, "<system-reminder>") {
+		return Message{Role: "user", Content: text, Origin: OriginContext}
+	}
+	return Message{Role: "user", Content: text, Origin: OriginUser}
 }
 
 func toolResult(id, text string, isError bool) Message {
 	m := Message{Role: "tool", Content: text, Origin: OriginToolResult, ToolCallID: id, IsError: isError}
-	if h := hookOf(text); h != "" && (isError || strings.Contains(text, "<system-reminder>")) {
-		m.Origin, m.Hook = OriginHook, h
+	if at, hook := hookAt(text); at >= 0 {
+		m.Origin, m.Hook = OriginHook, hook
 	}
 	return m
 }

@@ -26,9 +26,13 @@ const (
 	OriginUser       = "user_input"
 	OriginAssistant  = "assistant"
 	OriginToolResult = "tool_result"
-	// OriginHook is text a hook put there: Claude Code's <system-reminder>
-	// context, or a hook's error text in a tool result.
+	// OriginHook is text a hook put there, in the agent's wording of hook
+	// output ("UserPromptSubmit hook success: …", "Stop hook feedback: …",
+	// "PreToolUse:Bash hook error: …" in a tool result).
 	OriginHook = "hook"
+	// OriginContext is context the agent itself adds (Claude Code's
+	// <system-reminder> blocks: the date, CLAUDE.md, the skills list).
+	OriginContext = "agent_context"
 )
 
 // ToolCall is a call the model asked for (or, in an answer, will ask for).

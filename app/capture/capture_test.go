@@ -77,13 +77,15 @@ func events(t *testing.T, body []byte) [][2]string {
 const claudeFirst = `{"model":"claude-sonnet-4-5","stream":true,"max_tokens":32000,
  "system":[{"type":"text","text":"You are Claude Code."}],
  "tools":[{"name":"Bash","input_schema":{"type":"object"}},{"name":"Read","input_schema":{"type":"object"}}],
- "messages":[{"role":"user","content":[{"type":"text","text":"<system-reminder>\nUserPromptSubmit hook additional context: the build folder is shared\n</system-reminder>"},{"type":"text","text":"clean the build"}]}]}`
+ "messages":[{"role":"user","content":[{"type":"text","text":"<system-reminder>\nToday's date is 2026-11-24.\n</system-reminder>"},{"type":"text","text":"clean the build"},{"type":"text","text":"Skills:\n- init\n\nUserPromptSubmit hook success: the build folder is shared"}]}]}`
 
 const claudeSecond = `{"model":"claude-sonnet-4-5","stream":false,
  "system":"You are Claude Code.",
  "messages":[{"role":"user","content":"clean the build"},
   {"role":"assistant","content":[{"type":"tool_use","id":"toolu_01_1","name":"Bash","input":{"command":"rm -rf build"}}]},
-  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01_1","is_error":true,"content":"PreToolUse:Bash hook error: [./guard.sh]: blocked by test hook"}]}]}`
+  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01_1","is_error":true,"content":"PreToolUse:Bash hook error: [./guard.sh]: blocked by test hook"}]},
+  {"role":"assistant","content":"Blocked."},
+  {"role":"user","content":[{"type":"text","text":"Stop hook feedback:\nRun the tests before you stop."}]}]}`
 
 func TestAnthropicStreamThenJSON(t *testing.T) {
 	var seen []Call
@@ -129,14 +131,18 @@ func TestAnthropicStreamThenJSON(t *testing.T) {
 	if first.API != Anthropic || first.Path != "/v1/messages?beta=true" || !first.Stream || first.Model != "claude-sonnet-4-5" || strings.Join(first.Tools, ",") != "Bash,Read" {
 		t.Errorf("first call %+v", first)
 	}
-	want := []struct{ role, origin, hook string }{{"system", OriginSystem, ""}, {"user", OriginHook, "UserPromptSubmit"}, {"user", OriginUser, ""}}
+	want := []struct{ role, origin, hook string }{{"system", OriginSystem, ""}, {"user", OriginContext, ""}, {"user", OriginUser, ""},
+		{"user", OriginUser, ""}, {"user", OriginHook, "UserPromptSubmit"}} // the hook's line split from the block it ends
 	for i, w := range want {
 		if m := first.Messages[i]; m.Role != w.role || m.Origin != w.origin || m.Hook != w.hook {
 			t.Errorf("message %d: %+v, want %+v", i, m, w)
 		}
 	}
 	second := calls[1].Messages
-	last := second[len(second)-1]
+	if stop := second[len(second)-1]; stop.Origin != OriginHook || stop.Hook != "Stop" {
+		t.Errorf("the Stop hook's reason: %+v", stop)
+	}
+	last := second[len(second)-3]
 	if last.Role != "tool" || !last.IsError || last.Origin != OriginHook || last.Hook != "PreToolUse:Bash" || last.ToolCallID != "toolu_01_1" {
 		t.Errorf("the hook's block in the tool result: %+v", last)
 	}

@@ -68,7 +68,7 @@ func parseOpenAI(data []byte) (*Request, error) {
 		case "tool":
 			req.Messages = append(req.Messages, toolResult(m.ToolCallID, text, false))
 		default:
-			req.Messages = append(req.Messages, userText(text))
+			req.Messages = append(req.Messages, userText(text)...)
 		}
 	}
 	return req, nil

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -84,9 +85,16 @@ func Listen(opts Options) (*Server, error) {
 // URL is the base URL to give an agent (http://127.0.0.1:PORT).
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
 
-// Close stops accepting, ends the requests in flight and waits for them.
+// Close stops accepting and lets the answers in flight finish (the last
+// request of a --max-requests capture is answered whole), up to a few
+// seconds, then cuts what is left.
 func (s *Server) Close() error {
-	err := s.srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if err != nil {
+		err = s.srv.Close()
+	}
 	<-s.done
 	return err
 }

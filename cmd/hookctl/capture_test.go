@@ -22,23 +22,7 @@ func TestCaptureCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "capture.json")
-	pr, pw := io.Pipe()
-	var errOut strings.Builder
-	code := make(chan int, 1)
-	go func() {
-		code <- run(context.Background(), []string{"capture", "--answers", answers, "--max-requests", "2", "--json", out}, pw, &errOut)
-		pw.Close()
-	}()
-	first, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatalf("no first line: %v (%s)", err, errOut.String())
-	}
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	base, ok := strings.CutPrefix(strings.TrimSpace(first), "listening on http://127.0.0.1:")
-	if !ok || base == "" {
-		t.Fatalf("first line %q", first)
-	}
-	url := "http://127.0.0.1:" + base
+	url, wait := startCapture(t, "--answers", answers, "--max-requests", "2", "--json", out)
 	for i, body := range []string{
 		`{"model":"m","stream":true,"messages":[{"role":"user","content":"list"}],"tools":[{"name":"Bash"}]}`,
 		`{"model":"m","messages":[{"role":"user","content":"list"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01_1","name":"Bash","input":{"command":"ls"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01_1","content":"a b"}]}]}`,
@@ -55,8 +39,9 @@ func TestCaptureCommand(t *testing.T) {
 			t.Fatalf("request %d: %d", i, res.StatusCode)
 		}
 	}
-	if c := <-code; c != exitOK {
-		t.Fatalf("exit %d: %s", c, errOut.String())
+	c, stderr := wait()
+	if c != exitOK {
+		t.Fatalf("exit %d: %s", c, stderr)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
@@ -82,9 +67,32 @@ func TestCaptureCommand(t *testing.T) {
 	if len(second.Messages) != 3 || second.Messages[2].Role != "tool" || second.Answer.Content != "done" || !strings.Contains(string(second.Body), "tool_result") {
 		t.Errorf("second call %+v", second)
 	}
-	if !strings.Contains(errOut.String(), "#2 anthropic /v1/messages → 200") {
-		t.Errorf("progress lines: %s", errOut.String())
+	if !strings.Contains(stderr, "#2 anthropic /v1/messages → 200") {
+		t.Errorf("progress lines: %s", stderr)
 	}
+}
+
+// startCapture runs hookctl capture ARGS, waits for its first line and
+// returns the base URL and a wait for its exit code and stderr.
+func startCapture(t *testing.T, args ...string) (string, func() (int, string)) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	var errOut strings.Builder
+	code := make(chan int, 1)
+	go func() {
+		code <- run(context.Background(), append([]string{"capture"}, args...), pw, &errOut)
+		pw.Close()
+	}()
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	if err != nil {
+		t.Fatalf("no first line: %v (%s)", err, errOut.String())
+	}
+	url, ok := strings.CutPrefix(strings.TrimSpace(first), "listening on ")
+	if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("first line %q", first)
+	}
+	return url, func() (int, string) { c := <-code; return c, errOut.String() }
 }
 
 func TestCaptureUsage(t *testing.T) {
