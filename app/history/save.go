@@ -27,6 +27,9 @@ const (
 	SourceCLI  Source = "cli"  // hookctl simulate
 	SourceApp  Source = "app"  // the app's run button
 	SourceLive Source = "live" // the app's re-simulation after a save
+	// SourceCapture is a real agent's requests to the capture endpoint
+	// (app/capture), recorded as a run.
+	SourceCapture Source = "capture"
 )
 
 // TokenCounter counts what a chat message costs in a request;

@@ -70,7 +70,7 @@ func TestRealAgentClaudeCode(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "capture.json")
-	url, wait := startCapture(t, "--answers", answers, "--max-requests", "3", "--json", out)
+	url, wait := startCapture(t, "--answers", answers, "--max-requests", "3", "--json", out, "--no-history")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -135,7 +135,7 @@ func TestRealAgentOpenAIClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "capture.json")
-	url, wait := startCapture(t, "--answers", answers, "--max-requests", "2", "--json", out)
+	url, wait := startCapture(t, "--answers", answers, "--max-requests", "2", "--json", out, "--no-history")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	printed, err := exec.CommandContext(ctx, "node", script, url).Output()
@@ -146,7 +146,7 @@ func TestRealAgentOpenAIClient(t *testing.T) {
 		t.Fatalf("capture exit %d: %s", code, stderr)
 	}
 	var got struct {
-		Calls []struct{ Name, Arguments string } `json:"calls"`
+		Calls  []struct{ Name, Arguments string } `json:"calls"`
 		Finish string                             `json:"finish"`
 		Usage  *struct {
 			TotalTokens int `json:"total_tokens"`

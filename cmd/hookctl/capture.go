@@ -10,9 +10,11 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 
 	"hookstudio/app/capture"
 	"hookstudio/app/edit"
+	"hookstudio/app/history"
 	"hookstudio/app/tokens"
 )
 
@@ -39,6 +41,7 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	maxRequests := fs.Int("max-requests", 0, "stop after this many requests (0: at SIGINT/SIGTERM)")
 	jsonFile := fs.String("json", "", "write the capture as JSON to FILE (default: stdout)")
 	noHistory := fs.Bool("no-history", false, "do not record the capture in the run history")
+	db := fs.String("db", "", "history database (default: history.db in the app's data folder)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -74,6 +77,7 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if err != nil {
 		return 0, err
 	}
+	started := time.Now()
 	fmt.Fprintf(stdout, "listening on %s\n", srv.URL())
 	if f, ok := stdout.(*os.File); ok {
 		_ = f.Sync()
@@ -90,8 +94,14 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if calls == nil {
 		doc.Requests[0].LLMCalls = []capture.Call{}
 	}
-	if !*noHistory {
-		fmt.Fprintln(stderr, "hookctl: note: captures are not kept in the run history yet; this one is in the JSON")
+	if !*noHistory && len(calls) > 0 {
+		// kept as a run (source capture): the app's History opens it in the simulator's views
+		if tr, err := capture.Trace(captureName(calls), calls); err != nil {
+			fmt.Fprintf(stderr, "hookctl: warning: capture not recorded in the history: %v\n", err)
+		} else {
+			recordRun(ctx, stderr, *db, history.RunInput{Trace: tr, ScenarioFile: "capture", Backend: "capture:" + string(calls[0].API),
+				Source: history.SourceCapture, Started: started, Ended: time.Now()})
+		}
 	}
 	if *jsonFile == "" {
 		return exitOK, writeJSON(stdout, doc)
@@ -105,4 +115,21 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	}
 	fmt.Fprintf(stderr, "hookctl: %d request(s) captured into %s\n", len(calls), *jsonFile)
 	return exitOK, nil
+}
+
+// captureName names a capture in the history: "capture: " and the first
+// words the user typed.
+func captureName(calls []capture.Call) string {
+	for _, c := range calls {
+		for _, m := range c.Messages {
+			if m.Origin == capture.OriginUser {
+				text := []rune(m.Content)
+				if len(text) > 48 {
+					text = append(text[:47], '…')
+				}
+				return "capture: " + string(text)
+			}
+		}
+	}
+	return "capture"
 }

@@ -22,7 +22,8 @@ func TestCaptureCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "capture.json")
-	url, wait := startCapture(t, "--answers", answers, "--max-requests", "2", "--json", out)
+	db := filepath.Join(dir, "history.db")
+	url, wait := startCapture(t, "--answers", answers, "--max-requests", "2", "--json", out, "--db", db)
 	for i, body := range []string{
 		`{"model":"m","stream":true,"messages":[{"role":"user","content":"list"}],"tools":[{"name":"Bash"}]}`,
 		`{"model":"m","messages":[{"role":"user","content":"list"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01_1","name":"Bash","input":{"command":"ls"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01_1","content":"a b"}]}]}`,
@@ -69,6 +70,17 @@ func TestCaptureCommand(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "#2 anthropic /v1/messages → 200") {
 		t.Errorf("progress lines: %s", stderr)
+	}
+	// kept in the history as a run of source capture, with its two calls
+	listed, _, code := runCLI(t, "history", "list", "--source", "capture", "--json", "--db", db)
+	var list struct {
+		Runs []struct {
+			Scenario string `json:"scenario"`
+			LLMCalls int    `json:"llm_calls"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(listed), &list); code != exitOK || err != nil || len(list.Runs) != 1 || list.Runs[0].LLMCalls != 2 || list.Runs[0].Scenario != "capture: list" {
+		t.Errorf("history: %d %v %s", code, err, listed)
 	}
 }
 

@@ -125,7 +125,7 @@ func historyList(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	var f history.Filter
 	fs.StringVar(&f.Scenario, "scenario", "", "only runs of this scenario (its name)")
 	fs.StringVar(&f.Skill, "skill", "", "only runs of this skill's scenarios or hooks")
-	source := fs.String("source", "", "only runs from cli, app or live")
+	source := fs.String("source", "", "only runs from cli, app, live or capture")
 	since := fs.String("since", "", "only runs started on or after this date")
 	until := fs.String("until", "", "only runs started before this date")
 	fs.IntVar(&f.Limit, "limit", 20, "at most this many runs (0: all)")

@@ -29,7 +29,7 @@ Usage:
   hookctl simulate [--skills DIR] SCENARIO [--json] [--full] [--color=auto|always|never]
                    [--db PATH] [--no-history] [--provider PROFILE [--profiles PATH]]
   hookctl test [SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust]
-  hookctl history list [--scenario S] [--skill K] [--source cli|app|live]
+  hookctl history list [--scenario S] [--skill K] [--source cli|app|live|capture]
                        [--since DATE] [--until DATE] [--limit N] [--json] [--db PATH]
   hookctl history show RUN [--json [--trace]] [--db PATH]
   hookctl history diff RUN_A RUN_B [--json] [--db PATH]

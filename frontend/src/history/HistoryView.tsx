@@ -166,6 +166,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
                   <option value="live">live</option>
                   <option value="app">app</option>
                   <option value="cli">cli</option>
+                  <option value="capture">capture</option>
                 </select>
               </label>
               {filtering && <button type="button" className="linkbtn" onClick={() => setFilters(noFilters)}>clear</button>}

@@ -6,7 +6,7 @@ import seed from '../../fixtures/seed-diagrams.json';
 import type { TraceView } from './types';
 import { binding, runtime } from './wails';
 
-export type RunSource = 'live' | 'app' | 'cli';
+export type RunSource = 'live' | 'app' | 'cli' | 'capture';
 export type RunStatus = TraceView['status'];
 
 /** app/history.RunSummary */
