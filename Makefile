@@ -70,13 +70,13 @@ build-dev: frontend
 	./scripts/setup.sh go desktop
 	go build -tags dev -ldflags "$(LDFLAGS)" -o build/bin/hookstudio-dev .
 
-test-e2e: build build-dev
-	./scripts/setup.sh e2e
+test-e2e: build build-dev hookctl
+	./scripts/setup.sh e2e agents
 	cd frontend && xvfb-run -a -s "-screen 0 1440x900x24 -nolisten tcp" node --test --test-concurrency=1 e2e/*.e2e.mjs
 
 # The README's screenshots (docs/screenshots), taken by the e2e tests at 1280×800.
-screenshots: build build-dev
-	./scripts/setup.sh e2e
+screenshots: build build-dev hookctl
+	./scripts/setup.sh e2e agents
 	cd frontend && HOOKSTUDIO_SCREENSHOTS=$(CURDIR)/docs/screenshots xvfb-run -a -s "-screen 0 1440x900x24 -nolisten tcp" node --test --test-concurrency=1 e2e/*.e2e.mjs
 
 hookctl:

@@ -1,0 +1,99 @@
+// Capture a real agent: the real Claude Code CLI (tools/agents) runs offline against
+// `hookctl capture`, with a project's UserPromptSubmit, PreToolUse (exit 2) and Stop hooks; the
+// capture is kept in the history, and the app opens it in the simulator's views: the
+// visibility matrix lists the agent's hooks, and the last call's message list shows what each
+// hook made the model read, in Claude Code's words. HOOKSTUDIO_SCREENSHOTS=DIR saves capture.png.
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { repo, screenshot, startBackend, startBrowser, tempDir } from './harness.mjs';
+
+const claude = join(repo, 'tools/agents/node_modules/.bin/claude');
+const hookctl = process.env.HOOKSTUDIO_HOOKCTL ?? join(repo, 'build/bin/hookctl');
+
+const settings = {
+  hooks: {
+    UserPromptSubmit: [{ hooks: [{ type: 'command', command: "echo 'Context from hook: the build folder is shared with CI'" }] }],
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: "echo 'blocked: build/ is shared with CI' >&2; exit 2" }] }],
+    Stop: [{ hooks: [{ type: 'command', command: 'f="$CLAUDE_PROJECT_DIR/.stopped"; [ -e "$f" ] && exit 0; touch "$f"; echo \'{"decision":"block","reason":"Run the tests before you stop."}\'' }] }],
+  },
+};
+
+// Runs hookctl capture until the agent's three requests are answered.
+async function captureClaude(dataDir) {
+  const dir = tempDir('hs-capture-');
+  const project = join(dir, 'project');
+  mkdirSync(join(project, '.claude'), { recursive: true });
+  mkdirSync(join(dir, 'home'));
+  writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify(settings, null, 2));
+  writeFileSync(join(dir, 'answers.yaml'), [
+    'answers:',
+    '  - tool_calls: [{name: Bash, arguments: {command: "rm -rf build", description: Remove the build folder}}]',
+    '  - content: The hook blocked it, so build/ stays.',
+    '  - content: There are no tests in this folder.',
+    '',
+  ].join('\n'));
+  const cap = spawn(hookctl, ['capture', '--answers', join(dir, 'answers.yaml'), '--max-requests', '3', '--db', join(dataDir, 'history.db'), '--json', join(dir, 'capture.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  cap.stderr.on('data', (d) => { log += d; });
+  const url = await new Promise((ok, fail) => {
+    let out = '';
+    cap.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/^listening on (\S+)\n/);
+      if (m) ok(m[1]);
+    });
+    cap.on('exit', (code) => fail(new Error(`hookctl capture exited ${code}: ${log}`)));
+  });
+  const exited = new Promise((ok) => cap.on('exit', ok));
+  await promisify(execFile)(claude, ['-p', 'clean the build folder', '--allowedTools', 'Bash'], {
+    cwd: project, timeout: 180000,
+    env: { ...process.env, HOME: join(dir, 'home'), ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-e2e-never-shown', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' },
+  });
+  assert.equal(await exited, 0, `hookctl capture: ${log}`);
+}
+
+test('a real Claude Code session, captured, opens in the views with its hooks', async () => {
+  const dataDir = tempDir('hs-data-');
+  await captureClaude(dataDir);
+  const backend = await startBackend({ dataDir });
+  const browser = await startBrowser();
+  try {
+    const { page } = browser;
+    await page.goto(backend.url);
+    await page.waitForSelector('[role="option"]');
+    await page.keyboard.press('Control+h');
+    await page.selectOption('select[aria-label="Source filter"]', 'capture');
+    const row = page.locator('[data-testid="run-1"]');
+    await row.waitFor();
+    assert.match(await row.textContent(), /capture: clean the build folder/);
+    await row.getByText('Open', { exact: true }).click();
+    await page.getByTestId('readonly-banner').waitFor();
+
+    // the visibility matrix: the agent's three hooks, with the calls that saw their text
+    const matrix = page.locator('.bottom');
+    for (const hook of ['UserPromptSubmit', 'PreToolUse:Bash', 'Stop']) {
+      await matrix.locator('tr, [role="row"]').filter({ hasText: hook }).first().waitFor();
+    }
+    // the last call: what the model read from each hook, in Claude Code's words
+    await page.getByText('LLM call #3', { exact: true }).click();
+    const messages = page.locator('section[aria-label="Messages at the cursor"]');
+    await messages.getByText('What LLM call #3 receives').waitFor();
+    const list = messages.locator('section[aria-label="Message list"]');
+    const texts = async () => (await list.locator('.msg').allTextContents()).join('\n');
+    // the list is virtualised: scroll to its end
+    await list.evaluate((el) => { const s = el.querySelector('.vlist') ?? el; s.scrollTop = s.scrollHeight; });
+    await messages.getByText(/Stop hook feedback/).first().waitFor();
+    const all = await texts();
+    assert.match(all, /PreToolUse:Bash hook error: \[.*\]: blocked: build\/ is shared with CI/s);
+    assert.match(all, /hook Stop · agent[\s\S]*Run the tests before you stop\./);
+    assert.ok(!(await page.content()).includes('sk-ant-e2e-never-shown'), 'the CLI\'s key is on screen');
+    await screenshot(page, 'capture.png');
+  } finally {
+    await browser.close();
+    await backend.stop();
+  }
+});
