@@ -46,6 +46,7 @@ type Set struct {
 	procCfg  *prochook.Config
 	proc     *prochook.Handler
 	commands []cmdhook.Command
+	folder   []cmdhook.Command // every command of the folder (the trust prompt's list)
 	handlers []engine.Handler
 	diags    []diag.Diagnostic
 	req      requestSet // request hooks (requests.go)
@@ -79,8 +80,10 @@ func Load(root string, opts Options) (*Set, error) {
 		s.diags = append(s.diags, ds...)
 	}
 	// Command hooks: only what this scenario can reach (a skill it never
-	// enables needs no trust), plus what its register_hook calls add.
+	// enables needs no trust), plus what its register_hook calls add; the
+	// trust prompt lists the whole folder's.
 	s.commands = append(cfg.CommandsFor(opts.Scenario), cmdhook.ScenarioCommands(opts.Scenario)...)
+	s.folder = append(cfg.Commands(), cmdhook.ScenarioCommands(opts.Scenario)...)
 	// Process hooks (seed 003): PicoClaw configs, read now, started by the run.
 	pc, err := prochook.Read(context.Background(), root, nil, opts.Drafts)
 	if err != nil {
@@ -90,8 +93,10 @@ func Load(root string, opts Options) (*Set, error) {
 	s.diags = append(s.diags, pc.Diagnostics...)
 	diag.Sort(s.diags)
 	// Like command hooks, only the process hooks this scenario can reach.
-	procs := prochook.Reachable(prochook.Runnable(pc.Hooks, s.mode), opts.Scenario)
+	runnable := prochook.Runnable(pc.Hooks, s.mode)
+	procs := prochook.Reachable(runnable, opts.Scenario)
 	s.commands = append(s.commands, processCommands(procs)...)
+	s.folder = append(s.folder, processCommands(runnable)...)
 	if err := s.loadRequests(root, opts.Drafts, opts.Scenario, opts.Trusted); err != nil { // requests.go
 		return nil, err
 	}
@@ -149,6 +154,10 @@ func (s *Set) Handlers() []engine.Handler { return s.handlers }
 
 // Commands lists exactly what would run, for the trust prompt.
 func (s *Set) Commands() []cmdhook.Command { return s.commands }
+
+// FolderCommands lists every command the folder's hooks may run, whichever
+// scenario runs: what trusting the folder allows.
+func (s *Set) FolderCommands() []cmdhook.Command { return s.folder }
 
 // Fingerprint hashes every hook configuration read: trust is remembered
 // by root and fingerprint.

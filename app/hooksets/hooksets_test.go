@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"hookstudio/app/diag"
@@ -82,8 +83,41 @@ func TestUnusedSkillNeedsNoTrust(t *testing.T) {
 	if err != nil || len(s.Handlers()) != 0 || len(s.Commands()) != 0 {
 		t.Errorf("err %v, %d handlers, %d commands", err, len(s.Handlers()), len(s.Commands()))
 	}
+	// trusting the folder allows its commands whichever scenario runs: the prompt lists them all
+	if got := s.FolderCommands(); len(got) != 1 || got[0].Command != "true" {
+		t.Errorf("folder commands %+v", got)
+	}
 	sc, _ = scenario.Parse("s.yaml", []byte("enabled_skills: [other]\nenable_tools: false\nrequests:\n  - user: hi\n    reply: hello\n    enabled_skills: [guard]\n"))
 	if _, err := Load(root, Options{Scenario: sc}); !errors.Is(err, ErrNotTrusted) {
 		t.Errorf("a request enabling the skill: err %v", err)
+	}
+}
+
+// TestExampleFolderCommands: the example folder's trust prompt lists every
+// command its hooks may run (15 command hooks' bash lines, the process
+// hook), though the selected scenario reaches none of them.
+func TestExampleFolderCommands(t *testing.T) {
+	root := filepath.Join("..", "..", "skills")
+	sc, _, err := scenario.LoadFile(root, "file-tools/scenarios/fix-line-limit.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(root, Options{Scenario: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.Commands()); n != 0 {
+		t.Errorf("the scenario reaches %d commands", n)
+	}
+	var bash, process int
+	for _, c := range s.FolderCommands() {
+		if strings.HasPrefix(string(c.Event), "process:") {
+			process++
+		} else {
+			bash++
+		}
+	}
+	if bash < 10 || process != 1 {
+		t.Errorf("folder commands: %d bash, %d process: %+v", bash, process, s.FolderCommands())
 	}
 }

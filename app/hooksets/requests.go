@@ -31,8 +31,10 @@ func (s *Set) loadRequests(root string, drafts map[string][]byte, sc *scenario.S
 	diag.Sort(s.diags)
 	for _, hs := range [][]reqhook.Hook{cfg.Start, cfg.End} {
 		for _, h := range hs {
-			s.commands = append(s.commands, cmdhook.Command{Source: h.Source, Event: cmdhook.Event("request: " + h.Event), Hook: h.Name,
-				Skill: h.Skill, Command: h.Command, Dir: h.Dir})
+			c := cmdhook.Command{Source: h.Source, Event: cmdhook.Event("request: " + h.Event), Hook: h.Name,
+				Skill: h.Skill, Command: h.Command, Dir: h.Dir}
+			s.commands = append(s.commands, c)
+			s.folder = append(s.folder, c)
 		}
 	}
 	return nil

@@ -184,8 +184,13 @@ func (s *Service) refreshExecLocked(ctx context.Context, i int) {
 		}
 		if set != nil {
 			s.exec.hooks, s.exec.commands, s.exec.diags = set.Hooks(), set.Commands(), set.Diagnostics()
+			// a run that reaches no command needs no trust; the trust asked
+			// for is the folder's, so the prompt lists all its commands
 			if a, ok := set.(interface{ Active() bool }); ok && len(s.exec.commands) == 0 {
 				s.exec.free = a.Active()
+			}
+			if f, ok := set.(interface{ FolderCommands() []ExecCommand }); ok {
+				s.exec.commands = f.FolderCommands()
 			}
 			if err := set.Close(); err != nil && s.exec.err == "" {
 				s.exec.err = err.Error()

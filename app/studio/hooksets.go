@@ -51,8 +51,12 @@ func (h hooksetsSet) Diagnostics() []diag.Diagnostic { return h.set.Diagnostics(
 func (h hooksetsSet) Metrics() []engine.HookMetric   { return h.set.Metrics() }
 func (h hooksetsSet) Close() error                   { return h.set.Close() }
 
-func (h hooksetsSet) Commands() []ExecCommand {
-	cs := h.set.Commands()
+func (h hooksetsSet) Commands() []ExecCommand { return execCommands(h.set.Commands()) }
+
+// FolderCommands lists every command trusting the folder allows.
+func (h hooksetsSet) FolderCommands() []ExecCommand { return execCommands(h.set.FolderCommands()) }
+
+func execCommands(cs []cmdhook.Command) []ExecCommand {
 	out := make([]ExecCommand, len(cs))
 	for i, c := range cs {
 		out[i] = ExecCommand{Source: c.Source, Event: string(c.Event), Hook: c.Hook, Skill: c.Skill, Command: c.Command, Dir: c.Dir}

@@ -267,7 +267,7 @@ export function App() {
                 ϟ trusted
               </button>
             )}
-            {studio?.exec?.present && <HostBehaviourPick root={studio.root} onState={setStudio} onError={fail} />}
+            {studio?.exec?.trusted && <HostBehaviourPick root={studio.root} onState={setStudio} onError={fail} />}
             <span className="spacer" />
             <span className="ops-button-slot" ref={setOpsButtonSlot} />
             <button type="button" className="btn" data-testid="run-open" title="Run the selected scenario against a real model" onClick={() => setRunOpen(true)}>Run with model ▸</button>

@@ -43,7 +43,7 @@ export function TrustBanner({ exec, onTrust, readKey, onRead }: Props) {
     <div className={cx('banner', 'banner-trust', !open && 'is-collapsed')} role="region" aria-label="Trust this folder" data-testid="trust-banner">
       <div className="trust-head">
         <span className="trust-text"><b>{exec.changed ? 'The hook configuration changed since you trusted this folder.' : 'This folder has executable hooks.'}</b>{' '}
-        They did not run: the simulation shows prompt hooks only. Trusting the folder runs {exec.commands.length === 1 ? 'this command' : `these ${exec.commands.length} commands`} on your machine at each simulation.</span>
+        They did not run: the simulation shows prompt hooks only. Trusting the folder lets {exec.commands.length === 1 ? 'this command' : `these ${exec.commands.length} commands`} run on your machine whenever a simulation reaches {exec.commands.length === 1 ? 'it' : 'them'}.</span>
         <span className="spacer" />
         <button type="button" className="linkbtn" onClick={() => setOpen(!open)} aria-expanded={open} aria-controls="trust-commands" data-testid="trust-toggle">{open ? 'hide commands' : 'show commands'}</button>
         <button type="button" className="btn sm primary" onClick={trust} disabled={busy} data-testid="trust-folder">{busy ? 'Trusting…' : 'Trust folder and run hooks'}</button>
@@ -51,7 +51,7 @@ export function TrustBanner({ exec, onTrust, readKey, onRead }: Props) {
       {open && (
         <ul className="trust-commands" id="trust-commands" aria-label="Commands that would run">
           {exec.commands.map((c, i) => (
-            <li key={i}>
+            <li key={i} title={`${c.command} · ${c.event} · ${c.hook}${c.skill ? ` (${c.skill})` : ''} · in ${c.dir || '.'} · ${c.source}`}>
               <code className="trust-cmd">{c.command}</code>
               <span className="muted small"> · {c.event} · {c.hook}{c.skill ? ` (${c.skill})` : ''} · in {c.dir || '.'} · {c.source}</span>
             </li>
