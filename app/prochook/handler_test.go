@@ -3,6 +3,7 @@
 package prochook
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -338,19 +339,29 @@ func TestFaults(t *testing.T) {
 		b       behavior
 		outcome engine.Outcome
 		check   func(t *testing.T, c engine.HookCall)
+		wait    time.Duration // the hook's answer time limit (300 ms unless set)
 	}{
-		{"timeout", behavior{SleepMS: 800}, engine.OutcomeTimeout, nil},
-		{"rpc error", behavior{Error: map[string]any{"code": -32000, "message": "boom"}}, engine.OutcomeError, func(t *testing.T, c engine.HookCall) {
+		{name: "timeout", b: behavior{SleepMS: 800}, outcome: engine.OutcomeTimeout},
+		{name: "rpc error", b: behavior{Error: map[string]any{"code": -32000, "message": "boom"}}, outcome: engine.OutcomeError, check: func(t *testing.T, c engine.HookCall) {
 			if !strings.Contains(c.RPCError, "-32000") || !strings.Contains(c.RPCError, "boom") {
 				t.Errorf("rpc error %q", c.RPCError)
 			}
 		}},
-		{"not json", behavior{Raw: "this is not json"}, engine.OutcomeError, func(t *testing.T, c engine.HookCall) {
+		{name: "not json", b: behavior{Raw: "this is not json"}, outcome: engine.OutcomeError, check: func(t *testing.T, c engine.HookCall) {
 			if c.OutputText != "this is not json" {
 				t.Errorf("output text %q", c.OutputText)
 			}
 		}},
-		{"unknown id", behavior{Raw: `{"jsonrpc":"2.0","id":999,"result":{"action":"deny_tool"}}`}, engine.OutcomeTimeout, func(t *testing.T, c engine.HookCall) {
+		// a line over the limit names the limit, and the trace keeps only its start
+		{name: "line too long", b: behavior{BigMiB: 30}, outcome: engine.OutcomeError, check: func(t *testing.T, c engine.HookCall) {
+			if !strings.Contains(c.Error, "30.0 MiB") || !strings.Contains(c.Error, "16 MiB") || strings.Contains(c.Error, "not JSON") {
+				t.Errorf("error %q: it must name the size and the limit", c.Error)
+			}
+			if len(c.OutputText) > 8<<10 || !strings.Contains(c.OutputText, "not kept") {
+				t.Errorf("the trace keeps %d bytes of the line", len(c.OutputText))
+			}
+		}, wait: time.Minute}, // 30 MiB through a pipe takes a while on a busy machine
+		{name: "unknown id", b: behavior{Raw: `{"jsonrpc":"2.0","id":999,"result":{"action":"deny_tool"}}`}, outcome: engine.OutcomeTimeout, check: func(t *testing.T, c engine.HookCall) {
 			if !slices.ContainsFunc(c.Warnings, func(s string) bool { return strings.Contains(s, "999") }) {
 				t.Errorf("warnings %q: the stray answer must be shown", c.Warnings)
 			}
@@ -359,7 +370,7 @@ func TestFaults(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h, _ := testHook(t, "h", plan{Methods: map[string]behavior{"before_tool": c.b}}, []string{"before_tool"})
-			h.Defaults.Interceptor = 300 * time.Millisecond
+			h.Defaults.Interceptor = cmp.Or(c.wait, 300*time.Millisecond)
 			tr, err := simulate(t, toolScenario(t, "bash"), h)
 			if err != nil {
 				t.Fatal(err)

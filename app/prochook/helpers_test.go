@@ -57,6 +57,7 @@ type behavior struct {
 	Result   any    `json:"result,omitempty"`
 	Error    any    `json:"error,omitempty"`
 	Raw      string `json:"raw,omitempty"`
+	BigMiB   int    `json:"big_mib,omitempty"`
 	SleepMS  int    `json:"sleep_ms,omitempty"`
 	Exit     *int   `json:"exit,omitempty"`
 	Stderr   string `json:"stderr,omitempty"`

@@ -48,7 +48,8 @@ func (e *rpcError) String() string { return fmt.Sprintf("%d: %s", e.Code, e.Mess
 type answer struct {
 	line  []byte
 	msg   rpcMessage
-	isRPC bool // line parsed as JSON
+	isRPC bool  // line parsed as JSON
+	size  int64 // a line over MaxLine: its whole length (line holds its start)
 }
 
 // proc is one running hook process: a reader goroutine dispatches the
@@ -139,9 +140,9 @@ func (p *proc) read(r io.Reader) {
 	defer close(p.readDone)
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		line, err := readLine(br)
+		line, size, err := readLine(br)
 		if len(bytes.TrimSpace(line)) > 0 {
-			p.dispatch(line)
+			p.dispatch(line, size)
 		}
 		if err != nil {
 			return
@@ -149,29 +150,42 @@ func (p *proc) read(r io.Reader) {
 	}
 }
 
-// readLine reads one line without its end, refusing lines over MaxLine
-// (the rest of such a line is skipped).
-func readLine(br *bufio.Reader) ([]byte, error) {
+// readLine reads one line without its end. A line over MaxLine is not
+// kept: it returns the line's first bytes and its whole size (0 for a line
+// within the limit), reading the rest without holding it.
+func readLine(br *bufio.Reader) ([]byte, int64, error) {
 	var buf []byte
+	var size int64
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) <= MaxLine {
+		size += int64(len(chunk))
+		switch {
+		case size <= MaxLine:
 			buf = append(buf, chunk...)
+		case len(buf) > tooLongHead:
+			buf = buf[:tooLongHead]
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		return bytes.TrimRight(buf, "\r\n"), err
+		line := bytes.TrimRight(buf, "\r\n")
+		if size > MaxLine {
+			return line, size - int64(len(chunk)-len(bytes.TrimRight(chunk, "\r\n"))), err
+		}
+		return line, 0, err
 	}
 }
+
+// tooLongHead is how much of a line over MaxLine the trace keeps.
+const tooLongHead = 4 << 10
 
 // dispatch hands a line to the request it answers. A line that is not
 // JSON goes to the oldest waiting request (a request-answer protocol has
 // only one in flight here); anything else nobody waits for is kept as a
 // stray for the next exchange's warnings.
-func (p *proc) dispatch(line []byte) {
-	a := answer{line: line}
-	a.isRPC = json.Unmarshal(line, &a.msg) == nil
+func (p *proc) dispatch(line []byte, size int64) {
+	a := answer{line: line, size: size}
+	a.isRPC = size == 0 && json.Unmarshal(line, &a.msg) == nil
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var id int64 = -1
@@ -200,6 +214,8 @@ func (p *proc) dispatch(line []byte) {
 
 func describeStray(a answer) string {
 	switch {
+	case a.size > 0:
+		return fmt.Sprintf("the hook wrote a line of %s while no request was waiting, over the %d MiB a line may have; ignored: %s…", mib(a.size), MaxLine>>20, clip(a.line, 200))
 	case !a.isRPC:
 		return fmt.Sprintf("the hook wrote a line that is not JSON while no request was waiting; ignored: %s", clip(a.line, 200))
 	case a.msg.Method != "" && len(a.msg.ID) == 0:
@@ -309,6 +325,7 @@ const (
 	failTimeout
 	failRPC     // a JSON-RPC error answer
 	failNotJSON // the answer line is not JSON
+	failTooLong // the answer line is over MaxLine
 	failExit    // the process exited (or its stdin broke)
 	failWrite   // the message could not be written in time
 	failCancel  // the run was cancelled
@@ -413,6 +430,9 @@ func (p *proc) call(ctx context.Context, method string, params any, timeout time
 func (x *exchange) take(a answer, method string) {
 	x.answer = a.line
 	switch {
+	case a.size > 0:
+		x.answer = append(append([]byte(nil), a.line...), fmt.Sprintf("… [%s in all, not kept]", mib(a.size))...)
+		x.kind, x.err = failTooLong, fmt.Sprintf("the answer to %s is a line of %s, over the %d MiB a JSON-RPC line may have here (PicoClaw itself reads at most 1 MiB): answer with less, or write the data to a file and answer with its path", method, mib(a.size), MaxLine>>20)
 	case !a.isRPC:
 		x.kind, x.err = failNotJSON, fmt.Sprintf("the answer to %s is not JSON", method)
 	case a.msg.Error != nil:
@@ -467,3 +487,6 @@ func (p *proc) stop(grace time.Duration) (killed bool) {
 	<-p.errDone
 	return killed
 }
+
+// mib says a size in MiB ("30.0 MiB").
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }

@@ -18,6 +18,7 @@ type behavior struct {
 	Result   json.RawMessage `json:"result"`   // the result object
 	Error    *rpcError       `json:"error"`    // answer with a JSON-RPC error
 	Raw      string          `json:"raw"`      // write this line instead ({id} is replaced)
+	BigMiB   int             `json:"big_mib"`  // answer with a valid line this many MiB long
 	SleepMS  int             `json:"sleep_ms"` // before answering
 	Exit     *int            `json:"exit"`     // exit with this status instead of answering
 	Stderr   string          `json:"stderr"`   // written to stderr before answering
@@ -116,6 +117,11 @@ func handle(pl *plan, line []byte, out *bufio.Writer) {
 		os.Exit(*b.Exit)
 	}
 	if b.NoAnswer {
+		return
+	}
+	if b.BigMiB > 0 {
+		fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%d,"result":{"action":"continue","pad":"%s"}}`+"\n", *msg.ID, strings.Repeat("x", b.BigMiB<<20))
+		out.Flush()
 		return
 	}
 	if b.Raw != "" {
