@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"hookstudio/app/engine"
@@ -82,21 +83,43 @@ func TestSimulateEventsAndHistory(t *testing.T) {
 	}
 }
 
-// pauseThenInterrupt is a hook that, at the first before_tool, pauses the
-// run and interrupts hookctl as SIGINT does (main's context ends).
-type pauseThenInterrupt struct {
-	e         **eventRun
-	interrupt context.CancelFunc
-	done      bool
+// pauseAtFirstTool is a hook that pauses the run at the first before_tool.
+type pauseAtFirstTool struct {
+	e    **eventRun
+	done bool
 }
 
-func (p *pauseThenInterrupt) Handle(_ context.Context, ev *engine.Event) error {
+func (p *pauseAtFirstTool) Handle(_ context.Context, ev *engine.Event) error {
 	if ev.Point == engine.PointBeforeTool && !p.done {
 		p.done = true
 		(*p.e).ctl.Pause("test")
-		p.interrupt()
 	}
 	return nil
+}
+
+// onPaused is the event stream's output: once it carries WORKFLOW_PAUSED —
+// the run waits at its checkpoint — it interrupts hookctl as SIGINT does.
+// (Interrupting together with the pause raced the checkpoint: a cancel
+// seen first ends the run without ever pausing.)
+type onPaused struct {
+	mu        sync.Mutex
+	buf       bytes.Buffer
+	interrupt context.CancelFunc
+}
+
+func (w *onPaused) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if bytes.Contains(p, []byte(`"type":"`+string(events.WorkflowPaused)+`"`)) {
+		w.interrupt()
+	}
+	return w.buf.Write(p)
+}
+
+func (w *onPaused) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }
 
 // TestInterruptCancelsAtCheckpoint: an interrupt (the context main cancels
@@ -112,11 +135,12 @@ func TestInterruptCancelsAtCheckpoint(t *testing.T) {
 	defer interrupt()
 	var e *eventRun
 	run := &providerRun{ctx: context.Background(), cfg: engine.Config{Model: llm.NewMock(sc),
-		Handlers: []engine.Handler{&pauseThenInterrupt{e: &e, interrupt: interrupt}}}}
+		Handlers: []engine.Handler{&pauseAtFirstTool{e: &e}}}}
 	on := true
 	ctl := ""
-	var out, errOut bytes.Buffer
-	e, err = (&eventFlags{events: &on, control: &ctl}).start(ctx, run, sc, &out, &errOut, false)
+	out := &onPaused{interrupt: interrupt}
+	var errOut bytes.Buffer
+	e, err = (&eventFlags{events: &on, control: &ctl}).start(ctx, run, sc, out, &errOut, false)
 	if err != nil {
 		t.Fatal(err)
 	}
