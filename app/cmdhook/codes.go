@@ -22,6 +22,7 @@ const (
 	CodeCommandMissing = "command-not-found" // the command's program does not exist
 	CodeNotExecutable  = "command-not-executable"
 	CodeScriptMissing  = "script-not-found" // interpreter + script path: the script does not exist
+	CodeShellSyntax    = "shell-syntax"     // sh -c cannot read the command
 	CodeUnreadable     = "unreadable-file"  // hooks.yaml exists but cannot be read
 	CodeFileTooLarge   = "file-too-large"   // hooks.yaml is larger than MaxFileSize
 	CodeMissingEvents  = "missing-events"   // a HOOK.yaml without events

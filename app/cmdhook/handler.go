@@ -17,6 +17,7 @@ import (
 	"hookstudio/app/engine"
 	"hookstudio/app/hostmode"
 	"hookstudio/app/scenario"
+	"hookstudio/app/shellcmd"
 )
 
 // ErrNotTrusted is returned by New when the folder is not trusted: no
@@ -638,30 +639,30 @@ func hashFile(f string) [32]byte {
 	return cacheKey(data)
 }
 
-// commandFiles are the files a command names inside root (its program
-// when that is a path, the script of an interpreter).
+// commandFiles are the files a command names inside root (its programs
+// when they are paths, an interpreter's script).
 func commandFiles(hk *Hook, root string) []string {
-	words, ok := shellWords(hk.Command)
-	if !ok {
+	cmd, err := shellcmd.Parse(hk.Command)
+	if err != nil {
 		return nil
 	}
-	for len(words) > 0 && isAssignment(words[0]) {
-		words = words[1:]
-	}
 	var out []string
-	for i, w := range words {
-		if i > 1 {
-			break
+	for _, p := range cmd.Programs {
+		words := []shellcmd.Word{p.Word}
+		if len(p.Args) > 0 {
+			words = append(words, p.Args[0])
 		}
-		w = strings.NewReplacer("${JCLI_HOOK_DIR}", hk.Dir, "$JCLI_HOOK_DIR", hk.Dir, "${JCLI_CWD}", root, "$JCLI_CWD", root).Replace(w)
-		if !strings.Contains(w, "/") && !strings.Contains(w, ".") {
-			continue
-		}
-		if !filepath.IsAbs(w) {
-			w = filepath.Join(root, w)
-		}
-		if rel, err := filepath.Rel(root, w); err == nil && filepath.IsLocal(rel) {
-			out = append(out, w)
+		for _, w := range words {
+			path, ok := resolveWord(w, hk.Dir, root)
+			if !ok || !strings.ContainsAny(path, "/.") {
+				continue
+			}
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(root, path)
+			}
+			if rel, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(rel) && !slices.Contains(out, path) {
+				out = append(out, path)
+			}
 		}
 	}
 	return out

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"hookstudio/app/diag"
+	"hookstudio/app/shellcmd"
 	"hookstudio/app/scenario"
 )
 
@@ -266,102 +267,102 @@ func readFile(file string) (data []byte, code, msg string) {
 	return data, "", ""
 }
 
-// builtins are the shell's own commands and keywords: nothing to resolve.
-var builtins = []string{"echo", "true", "false", "printf", "test", "[", "cd", "exit", ":", ".", "source",
-	"export", "set", "unset", "read", "eval", "exec", "if", "for", "while", "until", "case", "{", "(", "!",
-	"return", "shift", "trap", "wait", "command", "type", "umask", "ulimit", "alias", "local"}
-
 // interpreters take a script file as their first argument.
 var interpreters = []string{"sh", "bash", "dash", "zsh", "ksh", "python", "python3", "node", "ruby", "perl", "php", "deno", "bun"}
 
-// checkCommand resolves a bash hook's program the way sh -c will: the
-// first word on PATH (the hook's folder first) or as a path from the
-// working directory (the skills root); for an interpreter, its script too.
+// checkCommand resolves the programs a bash hook's command calls, read as
+// sh -c will (app/shellcmd): each one the parser is sure of must be on PATH
+// (the hook's folder first) or a path from the working directory (the
+// skills root); an interpreter's script must exist. A command sh cannot
+// read is reported as that. Every problem is reported.
 func checkCommand(h *Hook, root string) []diag.Diagnostic {
 	if h.Type != TypeBash || h.cmdAt == nil {
 		return nil
 	}
-	words, ok := shellWords(h.Command)
-	if !ok || len(words) == 0 {
-		return nil // something only the shell can read (quotes left open, $(...)): leave it to the run
+	var out []diag.Diagnostic
+	d := func(code, format string, args ...any) {
+		out = append(out, diag.Diagnostic{File: h.File, Line: h.cmdAt.Line, Column: h.cmdAt.Column, Severity: diag.Error, Code: code,
+			Message: fmt.Sprintf(format, args...)})
 	}
-	env := func(w string) (string, bool) {
-		w = strings.NewReplacer("${JCLI_HOOK_DIR}", h.Dir, "$JCLI_HOOK_DIR", h.Dir, "${JCLI_CWD}", root, "$JCLI_CWD", root).Replace(w)
-		if strings.HasPrefix(w, "~/") {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return "", false
-			}
-			w = filepath.Join(home, w[2:])
+	cmd, err := shellcmd.Parse(h.Command)
+	var pe *shellcmd.ParseError
+	if errors.As(err, &pe) {
+		d(CodeShellSyntax, "%s: sh -c cannot read this command (at %d:%d of it: %s); fix its quoting or syntax", h.Name, pe.Line, pe.Col, pe.Msg)
+		return out
+	}
+	if err != nil {
+		return nil
+	}
+	resolve := func(w shellcmd.Word) (string, bool) { return resolveWord(w, h.Dir, root) }
+	for _, p := range cmd.Programs {
+		prog, ok := resolve(p.Word)
+		if !ok || p.Builtin {
+			continue
 		}
-		return w, !strings.ContainsAny(w, "$`*?")
-	}
-	for len(words) > 0 && isAssignment(words[0]) {
-		words = words[1:]
-	}
-	if len(words) == 0 {
-		return nil
-	}
-	prog, ok := env(words[0])
-	if !ok || slices.Contains(builtins, prog) {
-		return nil
-	}
-	d := func(code, format string, args ...any) []diag.Diagnostic {
-		return []diag.Diagnostic{{File: h.File, Line: h.cmdAt.Line, Column: h.cmdAt.Column, Severity: diag.Error, Code: code,
-			Message: fmt.Sprintf(format, args...)}}
-	}
-	if strings.Contains(prog, "/") {
-		file := prog
+		if strings.Contains(prog, "/") {
+			file := prog
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(root, file)
+			}
+			fi, err := os.Stat(file)
+			switch {
+			case err != nil:
+				d(CodeCommandMissing, "%s: %q does not exist (relative paths start at the skills root, the hook's working directory; use $JCLI_HOOK_DIR/... for the hook's folder)", h.Name, prog)
+				continue
+			case fi.IsDir() || fi.Mode().Perm()&0o111 == 0:
+				d(CodeNotExecutable, "%s: %q is not executable; chmod +x it or run it through its interpreter (sh %s)", h.Name, prog, prog)
+				continue
+			}
+		} else {
+			switch lookPath(prog, h.Dir) {
+			case "missing":
+				d(CodeCommandMissing, "%s: command %q is not on PATH nor in the hook's folder", h.Name, prog)
+				continue
+			case "not-executable":
+				d(CodeNotExecutable, "%s: %q is in the hook's folder or on PATH but not executable; chmod +x it or run it as sh %s", h.Name, prog, prog)
+				continue
+			}
+		}
+		if !slices.Contains(interpreters, filepath.Base(prog)) || len(p.Args) == 0 || strings.HasPrefix(p.Args[0].Text, "-") {
+			continue
+		}
+		script, ok := resolve(p.Args[0])
+		if !ok {
+			continue
+		}
+		file := script
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(root, file)
 		}
-		fi, err := os.Stat(file)
-		switch {
-		case err != nil:
-			return d(CodeCommandMissing, "%s: %q does not exist (relative paths start at the skills root, the hook's working directory; use $JCLI_HOOK_DIR/... for the hook's folder)", h.Name, prog)
-		case fi.IsDir() || fi.Mode().Perm()&0o111 == 0:
-			return d(CodeNotExecutable, "%s: %q is not executable; chmod +x it or run it through its interpreter (sh %s)", h.Name, prog, prog)
-		}
-	} else {
-		switch lookPath(prog, h.Dir) {
-		case "missing":
-			return d(CodeCommandMissing, "%s: command %q is not on PATH nor in the hook's folder", h.Name, prog)
-		case "not-executable":
-			return d(CodeNotExecutable, "%s: %q is in the hook's folder or on PATH but not executable; chmod +x it or run it as sh %s", h.Name, prog, prog)
+		if _, err := os.Stat(file); err != nil {
+			hint := ""
+			if _, err := os.Stat(filepath.Join(h.Dir, script)); err == nil && !filepath.IsAbs(script) {
+				hint = fmt.Sprintf("; it is in the hook's folder: write %s \"$JCLI_HOOK_DIR/%s\"", p.Text, script)
+			}
+			d(CodeScriptMissing, "%s: script %q does not exist (relative paths start at the skills root, the hook's working directory)%s", h.Name, script, hint)
 		}
 	}
-	if !slices.Contains(interpreters, filepath.Base(prog)) || len(words) < 2 {
-		return nil
-	}
-	script, ok := env(words[1])
-	if !ok || strings.HasPrefix(script, "-") {
-		return nil
-	}
-	file := script
-	if !filepath.IsAbs(file) {
-		file = filepath.Join(root, file)
-	}
-	if _, err := os.Stat(file); err != nil {
-		hint := ""
-		if _, err := os.Stat(filepath.Join(h.Dir, script)); err == nil && !filepath.IsAbs(script) {
-			hint = fmt.Sprintf("; it is in the hook's folder: write %s \"$JCLI_HOOK_DIR/%s\"", words[0], script)
-		}
-		return d(CodeScriptMissing, "%s: script %q does not exist (relative paths start at the skills root, the hook's working directory)%s", h.Name, script, hint)
-	}
-	return nil
+	return out
 }
 
-func isAssignment(w string) bool {
-	i := strings.IndexByte(w, '=')
-	if i <= 0 {
-		return false
+// resolveWord is the path a word names when the shell runs the hook in
+// root: $JCLI_HOOK_DIR is the hook's folder dir, $JCLI_CWD the root, ~ the
+// home folder; false for a word known only at run time.
+func resolveWord(w shellcmd.Word, dir, root string) (string, bool) {
+	switch {
+	case !w.Sure:
+		return "", false
+	case w.Var == "JCLI_HOOK_DIR":
+		return filepath.Join(dir, w.Text), true
+	case w.Var == "JCLI_CWD":
+		return filepath.Join(root, w.Text), true
+	case w.Var != "": // another system's variable: not set for jcli's hooks
+		return "", false
+	case strings.HasPrefix(w.Text, "~/"):
+		home, err := os.UserHomeDir()
+		return filepath.Join(home, w.Text[2:]), err == nil
 	}
-	for _, r := range w[:i] {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
+	return w.Text, true
 }
 
 // lookPath finds prog in dir, then on PATH: "" found, "missing", or
@@ -384,52 +385,3 @@ func lookPath(prog, dir string) string {
 	return res
 }
 
-// shellWords splits the start of a command line into words with sh's
-// quoting; it stops at the first operator (; | & < > newline) and reports
-// false when it meets something it does not model ($( or an open quote).
-func shellWords(s string) ([]string, bool) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	flush := func() {
-		if inWord {
-			words = append(words, cur.String())
-			cur.Reset()
-			inWord = false
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t':
-			flush()
-		case c == ';' || c == '|' || c == '&' || c == '<' || c == '>' || c == '\n':
-			flush()
-			return words, true
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, false
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			inWord, i = true, i+1+j
-		case c == '"':
-			j := strings.IndexByte(s[i+1:], '"')
-			if j < 0 {
-				return nil, false
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			inWord, i = true, i+1+j
-		case c == '\\' && i+1 < len(s):
-			cur.WriteByte(s[i+1])
-			inWord, i = true, i+1
-		case c == '$' && i+1 < len(s) && s[i+1] == '(', c == '`':
-			return nil, false
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
-	}
-	flush()
-	return words, true
-}

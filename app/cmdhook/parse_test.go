@@ -158,22 +158,3 @@ func TestCommandChecks(t *testing.T) {
 	}
 }
 
-func TestShellWords(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-		ok   bool
-	}{
-		{`sh "a b.sh" c`, []string{"sh", "a b.sh", "c"}, true},
-		{`echo 'x' | jq`, []string{"echo", "x"}, true},
-		{`a\ b`, []string{"a b"}, true},
-		{`echo "open`, nil, false},
-		{"`date`", nil, false},
-	}
-	for _, tt := range tests {
-		got, ok := shellWords(tt.in)
-		if ok != tt.ok || !slices.Equal(got, tt.want) {
-			t.Errorf("%q: %q %v", tt.in, got, ok)
-		}
-	}
-}

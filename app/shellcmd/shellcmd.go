@@ -60,7 +60,8 @@ func (e *ParseError) Error() string { return e.Msg }
 // builtins are the shell's own commands: nothing on PATH to find.
 var builtins = []string{"echo", "printf", "true", "false", ":", ".", "source", "exit", "return", "cd", "test", "[",
 	"export", "set", "unset", "read", "eval", "shift", "trap", "wait", "local", "umask", "ulimit", "alias",
-	"unalias", "type", "hash", "getopts", "readonly", "times", "break", "continue", "let", "declare", "jobs", "fg", "bg", "kill", "pwd"}
+	"unalias", "type", "hash", "getopts", "readonly", "times", "break", "continue", "let", "declare", "jobs", "fg", "bg", "kill", "pwd",
+	"exec", "command", "builtin", "time"}
 
 // wrappers run the program that follows them (after their own options).
 var wrappers = map[string]func(args []*syntax.Word) int{

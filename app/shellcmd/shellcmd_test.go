@@ -24,7 +24,7 @@ func TestPrograms(t *testing.T) {
 		{`"$JCLI_HOOK_DIR/check.sh" --strict`, []prog{{"check.sh", "JCLI_HOOK_DIR", true, false}}, nil},
 		{`${CLAUDE_PLUGIN_ROOT}/scripts/fmt.sh`, []prog{{"scripts/fmt.sh", "CLAUDE_PLUGIN_ROOT", true, false}}, nil},
 		{`$EDITOR file`, []prog{{"$EDITOR", "", false, false}}, nil},
-		{`exec env -i PATH=/bin nice -n 5 timeout -s KILL 5 mytool x`, []prog{{"exec", "", true, false}, {"env", "", true, false}, {"nice", "", true, false}, {"timeout", "", true, false}, {"mytool", "", true, false}}, nil},
+		{`exec env -i PATH=/bin nice -n 5 timeout -s KILL 5 mytool x`, []prog{{"exec", "", true, true}, {"env", "", true, false}, {"nice", "", true, false}, {"timeout", "", true, false}, {"mytool", "", true, false}}, nil},
 		{`f() { helper; }; f`, []prog{{"helper", "", true, false}, {"f", "", true, true}}, nil},
 		{`X=1`, nil, nil},
 		{`echo "$(whoami)"`, []prog{{"echo", "", true, true}, {"whoami", "", true, false}}, nil},

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -171,5 +172,49 @@ func writeFileT(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestValidateReadsCommandsAsTheShell: a command is read as sh -c will, so
+// a valid one is never refused ("(sleep" is no program), a missing program
+// inside a pipeline is found, and a command sh cannot read is said so.
+func TestValidateReadsCommandsAsTheShell(t *testing.T) {
+	cases := []struct {
+		command string
+		code    string // "" valid
+	}{
+		{`(sleep 300 &) ; echo '{}'`, ""},
+		{`FOO=1 cat | grep -q x && "$JCLI_HOOK_DIR/check.sh" --strict 2>/dev/null || true`, ""},
+		{`f() { true; }; f; $UNKNOWN_TOOL x`, ""}, // a function, and a program known only at run time
+		{`cat | no-such-program-hookctl --flag`, "command-not-found"},
+		{`echo 'unterminated`, "shell-syntax"},
+	}
+	for _, c := range cases {
+		t.Run(c.command, func(t *testing.T) {
+			root := t.TempDir()
+			yaml, _ := json.Marshal(c.command) // a JSON string is a YAML string
+			writeFileT(t, filepath.Join(root, "guard", "hooks", "hooks.yaml"), "stop:\n  - command: "+string(yaml)+"\n")
+			writeFileT(t, filepath.Join(root, "guard", "hooks", "check.sh"), "#!/bin/sh\nexit 0\n")
+			if err := os.Chmod(filepath.Join(root, "guard", "hooks", "check.sh"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			out, _, code := runCLI(t, "validate", "--json", root)
+			var doc struct {
+				Diagnostics []jsonDiag `json:"diagnostics"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			var codes []string
+			for _, d := range doc.Diagnostics {
+				codes = append(codes, d.Code)
+			}
+			switch {
+			case c.code == "" && (code != exitOK || len(codes) > 0):
+				t.Errorf("exit %d, diagnostics %v, want none", code, codes)
+			case c.code != "" && (code != exitProblems || !slices.Contains(codes, c.code)):
+				t.Errorf("exit %d, diagnostics %v, want %s", code, codes, c.code)
+			}
+		})
 	}
 }
