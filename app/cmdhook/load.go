@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	"hookstudio/app/diag"
-	"hookstudio/app/shellcmd"
 	"hookstudio/app/scenario"
+	"hookstudio/app/shellcmd"
 )
 
 // ProjectFile is the project-level hooks.yaml, relative to the skills root.
@@ -384,4 +384,3 @@ func lookPath(prog, dir string) string {
 	}
 	return res
 }
-

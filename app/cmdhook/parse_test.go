@@ -157,4 +157,3 @@ func TestCommandChecks(t *testing.T) {
 		})
 	}
 }
-
