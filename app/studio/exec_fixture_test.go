@@ -55,7 +55,8 @@ func (r *richSet) Handle(_ context.Context, ev *engine.Event) error {
 				Output: raw(map[string]any{"system_prompt": sp})}, engine.Effect{SystemPrompt: &sp})
 			ev.Apply(engine.HookCall{System: "process", Event: "hook.before_llm", Hook: "audit", DurationMS: 0.8,
 				Input:  raw(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "hook.before_llm", "params": map[string]any{"model": ev.Model}}),
-				Output: raw(map[string]any{"jsonrpc": "2.0", "id": 2, "result": map[string]any{"action": "continue"}})}, engine.Effect{})
+				Output: raw(map[string]any{"jsonrpc": "2.0", "id": 2, "result": map[string]any{"action": "modify", "inject": "Audit: this session is recorded."}})},
+				engine.Effect{Inject: []engine.NewMessage{{Role: "system", Content: "Audit: this session is recorded."}}})
 		}
 	case engine.PointBeforeTool:
 		ev.Apply(engine.HookCall{System: "command", Event: "pre_tool_execution", Hook: "guard", Source: "guarded/hooks/hooks.yaml:2", ExitCode: &zero, DurationMS: 3.4,
@@ -121,6 +122,17 @@ func TestRichExecView(t *testing.T) {
 	}
 	if len(v.Exec.Metrics) != 1 || !v.Exec.Ran {
 		t.Fatalf("exec %+v", v.Exec)
+	}
+	// every hook in the matrix: the messages executable hooks added are
+	// their hooks' rows, with their system
+	var execRows []string
+	for i, sys := range v.Matrix.Systems {
+		if sys != "" && v.Matrix.Totals[i] > 0 {
+			execRows = append(execRows, v.Matrix.Hooks[i])
+		}
+	}
+	if len(v.Matrix.Systems) != len(v.Matrix.Hooks) || len(execRows) == 0 {
+		t.Fatalf("matrix rows %v (systems %v): no executable hook's messages counted", v.Matrix.Hooks, v.Matrix.Systems)
 	}
 	if os.Getenv("HOOKSTUDIO_UPDATE_FIXTURES") != "" {
 		v.Exec.DurationMS = 25

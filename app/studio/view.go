@@ -37,7 +37,10 @@ type Call struct {
 // Matrix is hooks × LLM calls: the copies of each hook a call sees (history
 // copies included) and the tokens they cost.
 type Matrix struct {
-	Hooks  []string `json:"hooks"` // skill/name
+	Hooks []string `json:"hooks"` // skill/name; for an executable hook, system/name
+	// Systems says, per row, which executable hook system added the
+	// messages ("command", "process", "request"; "" a prompt hook's row).
+	Systems []string `json:"systems"`
 	Copies [][]int  `json:"copies"`
 	Tokens [][]int  `json:"tokens"`
 	Totals []int    `json:"totals"` // tokens per hook over all calls
@@ -84,7 +87,7 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 		Status: status, File: file, Diagnostics: ds,
 		Hooks: []skills.Hook{}, Messages: []Message{}, Steps: []engine.Step{}, Calls: []Call{},
 		Requests: []engine.RequestInfo{}, Changes: []CallChange{}, Tools: []string{}, Expectations: []expect.Result{}, Exec: ExecRun{Hooks: []engine.HookInfo{}, Metrics: []engine.HookMetric{}},
-		Matrix: Matrix{Hooks: []string{}, Copies: [][]int{}, Tokens: [][]int{}, Totals: []int{}},
+		Matrix: Matrix{Hooks: []string{}, Systems: []string{}, Copies: [][]int{}, Tokens: [][]int{}, Totals: []int{}},
 	}
 }
 
@@ -123,13 +126,18 @@ func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
 	}
 
 	hookRow := make(map[string]int, len(tr.Hooks))
-	for i := range tr.Hooks {
-		hookRow[tr.Hooks[i].ID()] = i
-		v.Matrix.Hooks = append(v.Matrix.Hooks, tr.Hooks[i].ID())
+	addRow := func(key, id, system string) int {
+		hookRow[key] = len(v.Matrix.Hooks)
+		v.Matrix.Hooks = append(v.Matrix.Hooks, id)
+		v.Matrix.Systems = append(v.Matrix.Systems, system)
 		v.Matrix.Copies = append(v.Matrix.Copies, make([]int, len(tr.Calls)))
 		v.Matrix.Tokens = append(v.Matrix.Tokens, make([]int, len(tr.Calls)))
+		v.Matrix.Totals = append(v.Matrix.Totals, 0)
+		return hookRow[key]
 	}
-	v.Matrix.Totals = make([]int, len(tr.Hooks))
+	for i := range tr.Hooks {
+		addRow(tr.Hooks[i].ID(), tr.Hooks[i].ID(), "")
+	}
 	v.callIDs = make([][]int, len(tr.Calls))
 	for c, lc := range tr.Calls {
 		ids := tr.MessageIDsAt(lc.Step)
@@ -141,9 +149,17 @@ func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
 			if m.Hook == "" {
 				continue
 			}
-			// Messages of executable hooks (System set) are no prompt hook's.
-			row, ok := hookRow[m.Skill+"/"+m.Hook]
-			if !ok || m.System != "" {
+			// A message an executable hook added is its system's hook's row
+			// (added as met); one it only edited stays its prompt hook's.
+			key := m.Skill + "/" + m.Hook
+			if m.System != "" && m.EditedBy == "" {
+				key = "\x00" + m.System + "/" + m.Hook
+			}
+			row, ok := hookRow[key]
+			if !ok && m.System != "" && m.EditedBy == "" {
+				row, ok = addRow(key, m.System+"/"+m.Hook, m.System), true
+			}
+			if !ok {
 				continue
 			}
 			v.Matrix.Copies[row][c]++

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import seed from '../fixtures/seed-diagrams.json';
+import execTrace from '../fixtures/exec-trace.json';
 import type { TraceView } from '../lib/api';
 import { BottomPanel } from './BottomPanel';
 import { skillColors } from './util';
@@ -25,6 +26,19 @@ describe('visibility matrix', () => {
     expect(cell.getAttribute('title')).toMatch(/demo\/memory in LLM call #6 .*: 2 copies, \d+ tokens/);
     expect(screen.getByText(String(view.matrix.totals[mem]))).toBeTruthy();
     expect(screen.getByTestId(`cell-${mem}-2`).className).toContain('is-changed');
+  });
+
+  it('counts the messages executable hooks added, as their system\'s rows, with their tokens', () => {
+    const exec = execTrace as unknown as TraceView;
+    render(<BottomPanel view={exec} problems={[]} currentCall={0} changedCalls={new Set()} everyCallArmed={false} color={skillColors([])}
+      onJumpToCall={() => {}} onToggleEveryCall={() => {}} />);
+    const row = exec.matrix.hooks.indexOf('process/audit');
+    expect(exec.matrix.systems?.[row]).toBe('process');
+    const head = screen.getByTitle(/process hook audit/);
+    expect(head.textContent).toContain('audit');
+    expect(head.querySelector('.sysbadge')).toBeTruthy();
+    expect(screen.getByTestId(`cell-${row}-0`).textContent).toBe('1');
+    expect(screen.getByText(String(exec.matrix.totals[row]))).toBeTruthy();
   });
 
   it('jumps to the LLM call of a clicked cell', () => {

@@ -5,6 +5,7 @@ import { cx, fmt } from './util';
 import { ExpectationsPanel } from '../expect/ExpectationsPanel';
 import { CallDot } from '../expect/CallExpectations';
 import { expectationCounts, expectationsOf } from '../lib/api/expect';
+import { SystemBadge } from '../exec/HookCallRow';
 
 export const callLabel = (c: LLMCall) =>
   `request ${c.request + 1} · ${c.phase}${c.round !== null ? ` round ${c.round}` : ''}`;
@@ -51,13 +52,20 @@ export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArm
         <tbody>
           {matrix.hooks.map((hid, h) => {
             const [skill, name] = hid.split('/');
+            const system = matrix.systems?.[h];
             return (
               <tr key={hid}>
-                <th className="rowhead" title={hid}>
-                  <span className="dot" style={{ background: color(skill) }} />
-                  {name}
-                  <span className="muted small"> {skill}</span>
-                </th>
+                {system ? (
+                  <th className="rowhead" title={`${system} hook ${name}: the messages it added`}>
+                    <SystemBadge system={system} /> {name}
+                  </th>
+                ) : (
+                  <th className="rowhead" title={hid}>
+                    <span className="dot" style={{ background: color(skill) }} />
+                    {name}
+                    <span className="muted small"> {skill}</span>
+                  </th>
+                )}
                 {calls.map((c) => {
                   const n = matrix.copies[h]?.[c.index] ?? 0;
                   const t = matrix.tokens[h]?.[c.index] ?? 0;

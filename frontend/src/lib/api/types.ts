@@ -118,7 +118,8 @@ export interface RequestInfo {
   /** 'stopped' when a hook ended the request */
   status?: 'stopped'; stopped_by?: string;
 }
-export interface Matrix { hooks: string[]; copies: number[][]; tokens: number[][]; totals: number[] }
+/** hooks × LLM calls; systems[h] names the executable hook system of row h ("" or absent: a prompt hook) */
+export interface Matrix { hooks: string[]; systems?: string[]; copies: number[][]; tokens: number[][]; totals: number[] }
 export interface CallChange { call: number; added: number; removed: number; changed: number; summary: string }
 export type TraceStatus = 'ok' | 'error' | 'cancelled' | 'max_rounds' | 'invalid' | 'none' | 'stopped' | 'running';
 export interface TraceView {
