@@ -41,9 +41,9 @@ type Matrix struct {
 	// Systems says, per row, which executable hook system added the
 	// messages ("command", "process", "request"; "" a prompt hook's row).
 	Systems []string `json:"systems"`
-	Copies [][]int  `json:"copies"`
-	Tokens [][]int  `json:"tokens"`
-	Totals []int    `json:"totals"` // tokens per hook over all calls
+	Copies  [][]int  `json:"copies"`
+	Tokens  [][]int  `json:"tokens"`
+	Totals  []int    `json:"totals"` // tokens per hook over all calls
 }
 
 // TraceView is a simulated run as the frontend shows it (docs/trace-view.md).
