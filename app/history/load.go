@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"hookstudio/app/engine"
@@ -160,7 +161,9 @@ func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
 			return err
 		}
 		m.Hook, m.Skill, m.Name, m.Timing, m.ContentHash = h.ID(), h.Skill, h.Name, string(h.Timing), hashes[cid]
-		rec.Hooks = append(rec.Hooks, h)
+		if !strings.HasPrefix(m.Timing, ExecTiming) { // an executable hook's row is metrics only
+			rec.Hooks = append(rec.Hooks, h)
+		}
 		run.Hooks = append(run.Hooks, m)
 		return nil
 	})

@@ -48,6 +48,10 @@ type HookMetrics struct {
 	TotalDurationMS int64 `json:"total_duration_ms"`
 }
 
+// ExecTiming starts the Timing of an executable hook's metrics row
+// ("exec:process"): the messages it added, counted like a prompt hook's.
+const ExecTiming = "exec:"
+
 type metrics struct {
 	msgTokens []int
 	calls     []CallMetrics
@@ -67,6 +71,7 @@ func computeMetrics(rec *engine.Record, tc TokenCounter) (*metrics, error) {
 
 	type key struct{ role, content string }
 	counted := map[key]int{}
+	execRow := map[string]int32{}
 	hookOf := make([]int32, nm)
 	for i := range rec.Messages {
 		msg := &rec.Messages[i]
@@ -78,8 +83,27 @@ func computeMetrics(rec *engine.Record, tc TokenCounter) (*metrics, error) {
 		}
 		m.msgTokens[i] = n
 		hookOf[i] = -1
-		if msg.Origin == engine.OriginHook && msg.Ref == -1 && msg.Edit != 0 {
-			continue // added by an executable hook: not a prompt hook's copy
+		if msg.Ref == -1 && msg.Edit != 0 && (msg.Origin == engine.OriginHook || msg.Origin == engine.OriginHistory && msg.HistoryOf == engine.OriginHook) {
+			// added by an executable hook: its own row, after the prompt hooks
+			if int(msg.Edit) > len(rec.HookCalls) {
+				return nil, fmt.Errorf("message %d refers to hook call %d of %d", i, msg.Edit-1, len(rec.HookCalls))
+			}
+			hc := &rec.HookCalls[msg.Edit-1]
+			k := hc.System + "/" + hc.Hook
+			x, ok := execRow[k]
+			if !ok {
+				x = int32(len(m.hooks))
+				execRow[k] = x
+				m.hooks = append(m.hooks, HookMetrics{Hook: k, Skill: hc.System, Name: hc.Hook, Timing: ExecTiming + hc.System, TokensPerCall: make([]int, len(rec.Calls))})
+			}
+			hookOf[i] = x
+			if msg.Origin == engine.OriginHook {
+				m.hooks[x].Injected++
+				if msg.Removed >= 0 {
+					m.hooks[x].Removed++
+				}
+			}
+			continue
 		}
 		if msg.Origin == engine.OriginHook || (msg.Origin == engine.OriginHistory && msg.HistoryOf == engine.OriginHook) {
 			if msg.Ref < 0 || int(msg.Ref) >= nh {
@@ -114,6 +138,7 @@ func computeMetrics(rec *engine.Record, tc TokenCounter) (*metrics, error) {
 		m.tokensOut += out
 	}
 
+	nh = len(m.hooks) // prompt hooks, then the executable hooks' rows
 	var (
 		req       int32 = -1
 		size      int

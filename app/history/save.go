@@ -198,11 +198,14 @@ func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record
 	hookCols := []string{"run_id", "idx", "hook_id", "skill", "name", "file", "timing", "role", "persistent", "tool_filter",
 		"content_id", "line", "injected", "removed", "calls_seen", "copies_seen", "tokens_total", "tokens_per_call",
 		"executions", "successes", "failures", "skipped", "duration_ms"}
-	perCall := make([][]byte, len(rec.Hooks))
-	filters := make([]any, len(rec.Hooks))
-	for i := range rec.Hooks {
+	perCall := make([][]byte, len(met.hooks))
+	filters := make([]any, len(met.hooks))
+	for i := range met.hooks {
 		if perCall[i], err = json.Marshal(met.hooks[i].TokensPerCall); err != nil {
 			return 0, err
+		}
+		if i >= len(rec.Hooks) {
+			continue
 		}
 		if f := rec.Hooks[i].ToolFilter; f != nil {
 			b, err := json.Marshal(f)
@@ -212,8 +215,12 @@ func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record
 			filters[i] = string(b)
 		}
 	}
-	err = batchInsert(ctx, tx, "run_hooks", hookCols, len(rec.Hooks), func(i int, a []any) []any {
-		h, m := &rec.Hooks[i], &met.hooks[i]
+	err = batchInsert(ctx, tx, "run_hooks", hookCols, len(met.hooks), func(i int, a []any) []any {
+		m := &met.hooks[i]
+		h := &skills.Hook{Skill: m.Skill, Name: m.Name, Timing: skills.Timing(m.Timing)} // an executable hook's row
+		if i < len(rec.Hooks) {
+			h = &rec.Hooks[i]
+		}
 		return append(a, rid, i, h.ID(), h.Skill, h.Name, h.File, string(h.Timing), string(h.Role), h.Persistent, filters[i],
 			blobs.id(h.Content), h.Line, m.Injected, m.Removed, m.CallsSeen, m.CopiesSeen, m.TokensTotal, perCall[i],
 			m.Executions, m.Successes, m.Failures, m.Skipped, m.TotalDurationMS)
