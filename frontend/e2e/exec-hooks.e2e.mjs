@@ -60,6 +60,16 @@ test('trust a folder, break on the pre_tool_execution guard, read its stdin and 
   assert.ok(guard, 'block-rm-rf ran on the rm -rf call');
   assert.equal(guard.hook_call.outcome, 'skipped');
 
+  // Every hook in the visibility matrix: the messages command hooks added are their rows, with a
+  // CMD badge, the calls that read them and their tokens (the matrix once said no hook reached any call).
+  const execRows = v.matrix.hooks.map((h, i) => [h, v.matrix.systems?.[i], v.matrix.totals[i]]).filter(([, sys]) => sys === 'command');
+  assert.ok(execRows.length > 0 && execRows.every(([, , tok]) => tok > 0), `matrix rows ${JSON.stringify(v.matrix.hooks)}`);
+  const [firstHook] = execRows[0];
+  const matrixRow = page.locator('table.matrix tbody tr').filter({ has: page.locator('.sysbadge') }).first();
+  await matrixRow.waitFor();
+  assert.match(await matrixRow.textContent(), new RegExp(firstHook.split('/')[1]));
+  assert.ok(await matrixRow.locator('td.cell:not(.zero)').count() > 0, 'the row counts the calls that read the hook');
+
   // A breakpoint on the hook (skills panel gutter), restart, continue: paused at the guard.
   await page.getByLabel('breakpoint on command/block-rm-rf').click();
   await page.keyboard.press('Control+Shift+F5');
