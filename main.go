@@ -81,6 +81,7 @@ func main() {
 		storedRuns = store
 	}
 	requestsBinding := bind.NewRequests(svc, storedRuns).WithPolicy(reqPolicy)
+	captureBinding := bind.NewCapture(emitter.Emit, store, counter) // the app as a real agent's model endpoint
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)
@@ -122,8 +123,12 @@ func main() {
 			bind.RememberWindow(ctx, winPath)
 			return false
 		},
-		OnShutdown: func(context.Context) { bind.StopOps(opsBinding); bind.Stop(studioBinding) },
-		Bind:       []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding, bind.NewLayout(layout.DefaultPath(dataDir))},
+		OnShutdown: func(context.Context) {
+			bind.StopCapture(captureBinding)
+			bind.StopOps(opsBinding)
+			bind.Stop(studioBinding)
+		},
+		Bind: []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding, bind.NewLayout(layout.DefaultPath(dataDir)), captureBinding},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -96,7 +96,7 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	}
 	if !*noHistory && len(calls) > 0 {
 		// kept as a run (source capture): the app's History opens it in the simulator's views
-		if tr, err := capture.Trace(captureName(calls), calls); err != nil {
+		if tr, err := capture.Trace(capture.Name(calls), calls); err != nil {
 			fmt.Fprintf(stderr, "hookctl: warning: capture not recorded in the history: %v\n", err)
 		} else {
 			recordRun(ctx, stderr, *db, history.RunInput{Trace: tr, ScenarioFile: "capture", Backend: "capture:" + string(calls[0].API),
@@ -115,21 +115,4 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	}
 	fmt.Fprintf(stderr, "hookctl: %d request(s) captured into %s\n", len(calls), *jsonFile)
 	return exitOK, nil
-}
-
-// captureName names a capture in the history: "capture: " and the first
-// words the user typed.
-func captureName(calls []capture.Call) string {
-	for _, c := range calls {
-		for _, m := range c.Messages {
-			if m.Origin == capture.OriginUser {
-				text := []rune(m.Content)
-				if len(text) > 48 {
-					text = append(text[:47], '…')
-				}
-				return "capture: " + string(text)
-			}
-		}
-	}
-	return "capture"
 }

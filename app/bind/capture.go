@@ -1,0 +1,61 @@
+package bind
+
+import (
+	"context"
+	"time"
+
+	"hookstudio/app/capture"
+	"hookstudio/app/engine"
+	"hookstudio/app/history"
+)
+
+// Capture is bound as window.go.bind.Capture: the app as a real agent's
+// model endpoint (app/capture), its captures kept in the run history.
+type Capture struct {
+	session *capture.Session
+}
+
+// captureCounter counts tokens both ways the capture and the history do.
+type captureCounter interface {
+	capture.TokenCounter
+	history.TokenCounter
+}
+
+// historySaver keeps a capture as a run of source capture.
+type historySaver struct {
+	store  *history.Store
+	tokens history.TokenCounter
+}
+
+func (h historySaver) SaveCapture(ctx context.Context, tr *engine.Trace, api string, started, ended time.Time) (int64, error) {
+	id, err := h.store.SaveRun(ctx, history.RunInput{Trace: tr, ScenarioFile: "capture", Backend: "capture:" + api,
+		Source: history.SourceCapture, Started: started, Ended: ended, Tokens: h.tokens})
+	return int64(id), err
+}
+
+// NewCapture binds a capture session; store may be nil (nothing is kept).
+func NewCapture(emit func(string, any), store *history.Store, tokens captureCounter) *Capture {
+	var saver capture.RunSaver
+	if store != nil {
+		saver = historySaver{store: store, tokens: tokens}
+	}
+	return &Capture{session: capture.NewSession(emit, saver, tokens)}
+}
+
+// State is the capture as it is now.
+func (c *Capture) State() (capture.SessionState, error) { return c.session.State(), nil }
+
+// Start listens on 127.0.0.1 and answers the agent from the answers file.
+func (c *Capture) Start(opts capture.SessionOptions) (capture.SessionState, error) {
+	return c.session.Start(opts)
+}
+
+// Stop closes the endpoint and keeps the capture in the history.
+func (c *Capture) Stop() (capture.SessionState, error) { return c.session.Stop(context.Background()) }
+
+// StopCapture ends a capture still running when the app closes (kept).
+func StopCapture(c *Capture) {
+	if c.session.State().Running {
+		_, _ = c.session.Stop(context.Background())
+	}
+}

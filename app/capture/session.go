@@ -1,0 +1,183 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"hookstudio/app/engine"
+)
+
+// EventState is the app event a session sends after every change.
+const EventState = "capture:state"
+
+// RunSaver keeps a finished capture as a run (app/history).
+type RunSaver interface {
+	SaveCapture(ctx context.Context, tr *engine.Trace, api string, started, ended time.Time) (int64, error)
+}
+
+// SessionOptions configure a capture the app runs.
+type SessionOptions struct {
+	Port        int    `json:"port"`         // 0: a free one
+	AnswersFile string `json:"answers_file"` // the answers file (required)
+}
+
+// CallSummary is one recorded request as the app lists it.
+type CallSummary struct {
+	N           int      `json:"n"`
+	API         API      `json:"api"`
+	Path        string   `json:"path"`
+	Status      int      `json:"status"`
+	Error       string   `json:"error,omitempty"`
+	Messages    int      `json:"messages"`
+	InputTokens int      `json:"input_tokens"`
+	Hooks       []string `json:"hooks"` // the hooks whose text it carries
+	Answer      string   `json:"answer"`
+}
+
+// SessionState is what the app shows of a capture.
+type SessionState struct {
+	Running bool   `json:"running"`
+	BaseURL string `json:"base_url,omitempty"`
+	// Lines are what to paste before starting an agent, one per API.
+	Lines       []string      `json:"lines"`
+	AnswersFile string        `json:"answers_file,omitempty"`
+	Answers     int           `json:"answers"`
+	Calls       []CallSummary `json:"calls"`
+	// RunID is the history run the stopped capture was kept as (0: none).
+	RunID int64  `json:"run_id,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// Session is the app's capture: one endpoint at a time, kept as a history
+// run when it stops.
+type Session struct {
+	emit   func(string, any)
+	saver  RunSaver
+	tokens TokenCounter
+
+	mu      sync.Mutex
+	srv     *Server
+	state   SessionState
+	started time.Time
+}
+
+// NewSession makes the app's capture; saver and tokens may be nil.
+func NewSession(emit func(string, any), saver RunSaver, tokens TokenCounter) *Session {
+	return &Session{emit: emit, saver: saver, tokens: tokens, state: SessionState{Lines: []string{}, Calls: []CallSummary{}}}
+}
+
+// State is the capture as it is now.
+func (s *Session) State() SessionState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.copyLocked()
+}
+
+func (s *Session) copyLocked() SessionState {
+	st := s.state
+	st.Lines = append([]string{}, st.Lines...)
+	st.Calls = append([]CallSummary{}, st.Calls...)
+	return st
+}
+
+// Start listens on 127.0.0.1 and answers from the answers file.
+func (s *Session) Start(opts SessionOptions) (SessionState, error) {
+	if opts.AnswersFile == "" {
+		return s.State(), fmt.Errorf("choose an answers file: the capture answers the agent from it")
+	}
+	script, err := LoadScript(opts.AnswersFile)
+	if err != nil {
+		return s.State(), err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv != nil {
+		return s.copyLocked(), fmt.Errorf("a capture is running at %s; stop it first", s.state.BaseURL)
+	}
+	srv, err := Listen(Options{Addr: fmt.Sprintf("127.0.0.1:%d", opts.Port), Answerer: script, Tokens: s.tokens, OnCall: s.onCall})
+	if err != nil {
+		return s.copyLocked(), err
+	}
+	s.srv, s.started = srv, time.Now()
+	url := srv.URL()
+	s.state = SessionState{Running: true, BaseURL: url, AnswersFile: opts.AnswersFile, Answers: script.Len(), Calls: []CallSummary{},
+		Lines: []string{
+			"ANTHROPIC_BASE_URL=" + url + " ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+			"OPENAI_BASE_URL=" + url + "/v1 OPENAI_API_KEY=capture",
+		}}
+	s.emit(EventState, s.copyLocked())
+	return s.copyLocked(), nil
+}
+
+// onCall runs on the server's goroutine, under the server's lock: calls
+// arrive in order.
+func (s *Session) onCall(c Call) {
+	sum := CallSummary{N: c.N, API: c.API, Path: c.Path, Status: c.Status, Error: c.Error, Messages: len(c.Messages), InputTokens: c.InputTokens, Hooks: []string{}}
+	for _, m := range c.Messages {
+		if m.Origin == OriginHook && m.Hook != "" && !slices.Contains(sum.Hooks, m.Hook) {
+			sum.Hooks = append(sum.Hooks, m.Hook)
+		}
+	}
+	if c.Answer != nil {
+		sum.Answer = c.Answer.Content
+		for _, tc := range c.Answer.ToolCalls {
+			sum.Answer += fmt.Sprintf(" → %s", tc.Name)
+		}
+	}
+	s.mu.Lock()
+	s.state.Calls = append(s.state.Calls, sum)
+	st := s.copyLocked()
+	s.mu.Unlock()
+	s.emit(EventState, st)
+}
+
+// Stop closes the endpoint and keeps what it recorded as a history run.
+func (s *Session) Stop(ctx context.Context) (SessionState, error) {
+	s.mu.Lock()
+	srv, started := s.srv, s.started
+	s.srv = nil
+	s.mu.Unlock()
+	if srv == nil {
+		return s.State(), fmt.Errorf("no capture is running")
+	}
+	err := srv.Close()
+	calls := srv.Calls()
+	var id int64
+	if len(calls) > 0 && s.saver != nil {
+		tr, terr := Trace(Name(calls), calls)
+		if terr == nil {
+			id, terr = s.saver.SaveCapture(ctx, tr, string(calls[0].API), started, time.Now())
+		}
+		if terr != nil && err == nil {
+			err = fmt.Errorf("the capture could not be kept in the history: %w", terr)
+		}
+	}
+	s.mu.Lock()
+	s.state.Running, s.state.RunID = false, id
+	if err != nil {
+		s.state.Error = err.Error()
+	}
+	st := s.copyLocked()
+	s.mu.Unlock()
+	s.emit(EventState, st)
+	return st, err
+}
+
+// Name names a capture: "capture: " and the first words the user typed.
+func Name(calls []Call) string {
+	for _, c := range calls {
+		for _, m := range c.Messages {
+			if m.Origin == OriginUser {
+				text := []rune(m.Content)
+				if len(text) > 48 {
+					text = append(text[:47], '…')
+				}
+				return "capture: " + string(text)
+			}
+		}
+	}
+	return "capture"
+}
