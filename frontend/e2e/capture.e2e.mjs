@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { repo, screenshot, startBackend, startBrowser, tempDir } from './harness.mjs';
+import { openApp, repo, screenshot, startBackend, startBrowser, tempDir } from './harness.mjs';
 
 const claude = join(repo, 'tools/agents/node_modules/.bin/claude');
 const hookctl = process.env.HOOKSTUDIO_HOOKCTL ?? join(repo, 'build/bin/hookctl');
@@ -22,13 +22,13 @@ const settings = {
   },
 };
 
-// Runs hookctl capture until the agent's three requests are answered.
-async function captureClaude(dataDir) {
+// A project with the three hooks, and the answers for its three requests.
+function project() {
   const dir = tempDir('hs-capture-');
-  const project = join(dir, 'project');
-  mkdirSync(join(project, '.claude'), { recursive: true });
+  const proj = join(dir, 'project');
+  mkdirSync(join(proj, '.claude'), { recursive: true });
   mkdirSync(join(dir, 'home'));
-  writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify(settings, null, 2));
+  writeFileSync(join(proj, '.claude', 'settings.json'), JSON.stringify(settings, null, 2));
   writeFileSync(join(dir, 'answers.yaml'), [
     'answers:',
     '  - tool_calls: [{name: Bash, arguments: {command: "rm -rf build", description: Remove the build folder}}]',
@@ -36,6 +36,19 @@ async function captureClaude(dataDir) {
     '  - content: There are no tests in this folder.',
     '',
   ].join('\n'));
+  return { dir, project: proj };
+}
+
+function runClaude(dir, proj, url) {
+  return promisify(execFile)(claude, ['-p', 'clean the build folder', '--allowedTools', 'Bash'], {
+    cwd: proj, timeout: 180000,
+    env: { ...process.env, HOME: join(dir, 'home'), ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-e2e-never-shown', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' },
+  });
+}
+
+// Runs hookctl capture until the agent's three requests are answered.
+async function captureClaude(dataDir) {
+  const { dir, project: proj } = project();
   const cap = spawn(hookctl, ['capture', '--answers', join(dir, 'answers.yaml'), '--max-requests', '3', '--db', join(dataDir, 'history.db'), '--json', join(dir, 'capture.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   cap.stderr.on('data', (d) => { log += d; });
@@ -49,10 +62,7 @@ async function captureClaude(dataDir) {
     cap.on('exit', (code) => fail(new Error(`hookctl capture exited ${code}: ${log}`)));
   });
   const exited = new Promise((ok) => cap.on('exit', ok));
-  await promisify(execFile)(claude, ['-p', 'clean the build folder', '--allowedTools', 'Bash'], {
-    cwd: project, timeout: 180000,
-    env: { ...process.env, HOME: join(dir, 'home'), ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-e2e-never-shown', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' },
-  });
+  await runClaude(dir, proj, url);
   assert.equal(await exited, 0, `hookctl capture: ${log}`);
 }
 
@@ -95,5 +105,31 @@ test('a real Claude Code session, captured, opens in the views with its hooks', 
   } finally {
     await browser.close();
     await backend.stop();
+  }
+});
+
+test('the app captures a real Claude Code session: the lines to paste, each request with its hooks, kept in the history', async () => {
+  const { dir, project: proj } = project();
+  const app = await openApp();
+  try {
+    const { page } = app;
+    await page.getByTestId('capture-open').click();
+    await page.getByTestId('capture-answers').fill(join(dir, 'answers.yaml'));
+    await page.getByTestId('capture-start').click();
+    const line = await page.getByTestId('capture-line-0').textContent();
+    const url = line.match(/^ANTHROPIC_BASE_URL=(\S+)/)[1];
+    assert.match(await page.getByTestId('capture-line-1').textContent(), new RegExp(`^OPENAI_BASE_URL=${url}/v1 `));
+    await runClaude(dir, proj, url);
+    await page.getByTestId('capture-call-2').waitFor();
+    assert.match(await page.getByTestId('capture-call-1').textContent(), /PreToolUse:Bash/);
+    assert.match(await page.getByTestId('capture-call-2').textContent(), /Stop/);
+    await page.getByTestId('capture-stop').click();
+    assert.match(await page.getByTestId('capture-kept').textContent(), /run #\d+/);
+    await page.getByText('Open in History').click();
+    await page.selectOption('select[aria-label="Source filter"]', 'capture');
+    await page.locator('[role="row"]').filter({ hasText: 'capture: clean the build folder' }).first().waitFor();
+    assert.ok(!(await page.content()).includes('sk-ant-e2e-never-shown'), 'the CLI\'s key is on screen');
+  } finally {
+    await app.close();
   }
 });

@@ -100,16 +100,18 @@ test('a 1280×800 screen: 8 step rows and 3 messages with the trust banner; a dr
     // drag the flowchart's divider up (the step list gets the room) and the message pane's left
     await drag(page, 'split-flow', 0, -50);
     await drag(page, 'split-messages', -60, 0);
+    // the layout is written to the data folder when the drag ends; the panes show what it says
+    // (a drag's last move may render after the pointer is up on a busy machine)
+    const file = join(dataDir, 'layout.json');
+    for (let i = 0; i < 200 && !(existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).messages_width); i++) await new Promise((r) => setTimeout(r, 50));
+    const layout = JSON.parse(readFileSync(file, 'utf8'));
+    assert.ok(layout.messages_width > 0 && layout.flow_height > 0, `layout.json: ${JSON.stringify(layout)}`);
+    await page.waitForFunction((w) => Math.abs(document.querySelector('section.right').getBoundingClientRect().width - w) <= 1, layout.messages_width);
     const after = await measure(page);
     assert.ok(after.flow <= m.flow - 30, `flowchart ${m.flow} → ${after.flow}`);
     assert.ok(after.rows > m.rows, `step rows ${m.rows} → ${after.rows}`);
     assert.ok(after.messagesWidth >= m.messagesWidth + 45, `message pane ${m.messagesWidth} → ${after.messagesWidth}`);
     saved = after;
-    // the layout is written to the data folder when the drag ends
-    const file = join(dataDir, 'layout.json');
-    for (let i = 0; i < 200 && !(existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).messages_width); i++) await new Promise((r) => setTimeout(r, 50));
-    const layout = JSON.parse(readFileSync(file, 'utf8'));
-    assert.ok(layout.messages_width > 0 && layout.flow_height > 0, `layout.json: ${JSON.stringify(layout)}`);
   } finally {
     await app.close();
   }
@@ -218,6 +220,30 @@ test('the first screen, in light and dark, the scenario picker and the help with
     await help.waitFor();
     for (const k of ['Ctrl+Shift+F', 'Ctrl+J']) assert.ok(await help.getByText(k, { exact: true }).count() === 1, `help lists ${k}`);
     await screenshot(page, 'help.png');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+
+    // an invalid scenario: nothing is simulated, and every problem is listed with its position
+    writeFileSync(join(app.backend.skillsDir, 'file-tools/scenarios/read-and-fix.yaml'), [
+      'name: read-and-fix',
+      'enable_tools: "yes"',
+      'tools: [{name: read_file, description: Read a file}]',
+      'requests:',
+      '  - user: Fix the loader.',
+      '    rounds:',
+      '      - tool_calls: [{name: grep, arguments: {pattern: limit}}]',
+      '',
+    ].join('\n'));
+    // picked from the scenario menu once the watcher has brought it in
+    await page.waitForFunction(() => window.go.bind.Studio.State().then((s) => s.scenarios.some((x) => x.file === 'file-tools/scenarios/read-and-fix.yaml' && !x.valid)));
+    await page.getByTestId('scenario-picker').click();
+    await page.getByRole('menuitem').filter({ hasText: 'read-and-fix' }).first().click();
+    await page.getByText('Scenario “read-and-fix” is invalid').waitFor();
+    await page.getByTestId('scenario-picker').getByText('read-and-fix').waitFor(); // the top bar names it too
+    const diags = await page.locator('.centre').textContent();
+    assert.match(diags, /read-and-fix\.yaml:2:\d+/);
+    assert.match(diags, /grep/);
+    await screenshot(page, 'invalid-scenario.png');
   } finally {
     await app.close();
   }

@@ -31,6 +31,7 @@ import { HookCallsPanel } from './exec/HookCallsPanel';
 import { hookCallsOf, isFailure } from './exec/hookcalls';
 import { OpsDock } from './approval/OpsDock';
 import { HostBehaviourPick } from './exec/HostBehaviourPick';
+import { CapturePanel } from './capture/CapturePanel';
 import { requestTabs } from './requests/tab';
 import { useLayout, useSize } from './layout/useLayout';
 import { Splitter } from './layout/Splitter';
@@ -51,6 +52,8 @@ export function App() {
   const [theme, setTheme] = useState<Theme>(readTheme);
   const [runOpen, setRunOpen] = useState(false);
   const [mode, setMode] = useState<AppView>('simulator'); // the live simulator or the run history
+  const [captureOpen, setCaptureOpen] = useState(false);
+  const closeCapture = useCallback(() => setCaptureOpen(false), []);
 
   const fail = useCallback((e: unknown) => setError(String(e)), []);
   // pane sizes: remembered per user in the backend's data folder, fitted to the window
@@ -149,7 +152,10 @@ export function App() {
 
   const selectScenario = useCallback((file: string) => {
     dispatch({ type: 'loadStart' });
-    api.selectScenario(file).then((v) => dispatch({ type: 'load', view: v })).catch(fail);
+    api.selectScenario(file).then((v) => {
+      dispatch({ type: 'load', view: v });
+      return api.getState().then(setStudio); // the top bar names the scenario picked
+    }).catch(fail);
   }, [fail]);
   const afterFolder = useCallback((s: StudioState) => {
     setStudio(s);
@@ -227,6 +233,7 @@ export function App() {
       <div className="topline">
       <TopBar unsaved={unsaved} state={studio} theme={theme} onTheme={setTheme} onChooseFolder={chooseFolder} onOpenRecent={openRecent} onSelectScenario={selectScenario} onHelp={() => setHelp(true)} />
       <ViewToggle view={mode} onChange={setMode} />
+      <button type="button" className="btn capture-open" data-testid="capture-open" title="Capture a real agent: be its model endpoint and record what it sends" onClick={() => setCaptureOpen(true)}>Capture ▸</button>
       </div>
       {error && (
         <div className="banner banner-err" role="alert">
@@ -369,6 +376,7 @@ export function App() {
       <RunPanel open={runOpen} onClose={() => setRunOpen(false)} breakpoints={dbg.breakpoints} color={color} onOpenHistory={() => { setRunOpen(false); setMode('history'); }} scenario={selected ? { file: selected.file, name: selected.name, valid: selected.valid } : undefined} />
       <OpsDock cursor={cursor} onShow={showRun} buttonSlot={opsButtonSlot} panelSlot={opsPanelSlot} hidden={mode === 'history'} onOpen={openBottom} />
       {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {captureOpen && <CapturePanel onClose={closeCapture} onOpenHistory={() => { setCaptureOpen(false); setMode('history'); }} />}
       {mode === 'simulator' && <NoticeToasts view={view} onJump={(i) => dispatch({ type: 'jumpToStep', step: i })} />}
       {editorSnap.toast && (
         <div key={editorSnap.toast.id} className={cx('toast', editorSnap.toast.kind === 'err' && 'toast-err')} role="status" data-testid="toast">

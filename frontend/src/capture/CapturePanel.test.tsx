@@ -1,0 +1,49 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { resetCaptureMock, type createCaptureMock } from '../lib/api/capture';
+import { CapturePanel } from './CapturePanel';
+
+let mock: ReturnType<typeof createCaptureMock>;
+beforeEach(() => { mock = resetCaptureMock(); });
+afterEach(() => { resetCaptureMock(); });
+
+describe('CapturePanel', () => {
+  it('starts from an answers file, shows the lines to paste, lists requests with their hooks, keeps the capture', async () => {
+    const onOpenHistory = vi.fn();
+    render(<CapturePanel onClose={() => {}} onOpenHistory={onOpenHistory} />);
+    const start = await screen.findByTestId('capture-start') as HTMLButtonElement;
+    expect(start.disabled).toBe(true); // no answers file yet
+    fireEvent.change(screen.getByTestId('capture-answers'), { target: { value: '/tmp/answers.yaml' } });
+    await act(async () => { fireEvent.click(start); });
+    expect(screen.getByTestId('capture-status').textContent).toContain('listening on http://127.0.0.1:');
+    expect(screen.getByTestId('capture-line-0').textContent).toMatch(/^ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:\d+ /);
+    expect(screen.getByTestId('capture-line-1').textContent).toMatch(/^OPENAI_BASE_URL=.*\/v1 /);
+    act(() => mock.call({ n: 0, api: 'anthropic', path: '/v1/messages?beta=true', status: 200, messages: 9, input_tokens: 2906, hooks: ['PreToolUse:Bash'], answer: 'The hook blocked it.' }));
+    const row = screen.getByTestId('capture-call-0');
+    expect(row.textContent).toContain('PreToolUse:Bash');
+    expect(row.textContent).toContain('2,906');
+    await act(async () => { fireEvent.click(screen.getByTestId('capture-stop')); });
+    expect(screen.getByTestId('capture-kept').textContent).toContain('run #1');
+    fireEvent.click(screen.getByText('Open in History'));
+    expect(onOpenHistory).toHaveBeenCalledWith(1);
+  });
+
+  it('says what is wrong with the port, and shows the backend\'s refusal', async () => {
+    render(<CapturePanel onClose={() => {}} onOpenHistory={() => {}} />);
+    fireEvent.change(await screen.findByTestId('capture-answers'), { target: { value: '/a.yaml' } });
+    fireEvent.change(screen.getByLabelText('Port'), { target: { value: '70000' } });
+    fireEvent.click(screen.getByTestId('capture-start'));
+    expect(screen.getByRole('alert').textContent).toContain('port 70000');
+    fireEvent.change(screen.getByLabelText('Port'), { target: { value: '0' } });
+    fireEvent.change(screen.getByTestId('capture-answers'), { target: { value: '   ' } });
+    expect((screen.getByTestId('capture-start') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('closes on Escape, and the capture goes on', async () => {
+    const onClose = vi.fn();
+    render(<CapturePanel onClose={onClose} onOpenHistory={() => {}} />);
+    await screen.findByTestId('capture-start');
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalled();
+  });
+});

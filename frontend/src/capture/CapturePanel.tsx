@@ -1,0 +1,116 @@
+// Capture a real agent: Hook Studio answers a real agent (Claude Code, an SDK script) from an
+// answers file and records what it sends its model; the capture is kept in the history, where
+// the simulator's views open it. All backend traffic goes through src/lib/api/capture.ts.
+import { useEffect, useRef, useState } from 'react';
+import { captureState, onCaptureState, startCapture, stopCapture, type CaptureState } from '../lib/api/capture';
+import { SystemBadge } from '../exec/HookCallRow';
+import './capture.css';
+
+interface Props {
+  onClose: () => void;
+  /** open the History on the kept capture */
+  onOpenHistory: (runId: number) => void;
+}
+
+export function CapturePanel({ onClose, onOpenHistory }: Props) {
+  const [state, setState] = useState<CaptureState | null>(null);
+  const [answers, setAnswers] = useState('');
+  const [port, setPort] = useState('0');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [copied, setCopied] = useState<number | null>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    captureState().then((s) => { if (live) { setState(s); if (s.answers_file) setAnswers(s.answers_file); } }, (e: unknown) => { if (live) setError(String(e)); });
+    const off = onCaptureState((s) => setState(s));
+    dialog.current?.focus();
+    return () => { live = false; off(); };
+  }, []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.preventDefault(); onClose(); } };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  const act = (f: () => Promise<CaptureState>) => {
+    setBusy(true);
+    setError(null);
+    f().then(setState, (e: unknown) => setError(String(e))).finally(() => setBusy(false));
+  };
+  const start = () => {
+    const p = Number(port);
+    if (!Number.isInteger(p) || p < 0 || p > 65535) { setError(`port ${port}: give 0 (a free port) or a number up to 65535`); return; }
+    act(() => startCapture({ answers_file: answers.trim(), port: p }));
+  };
+  const copy = (i: number, text: string) => {
+    navigator.clipboard?.writeText(text).then(() => setCopied(i), () => setError('the clipboard is not available: select the line and copy it'));
+  };
+  const running = !!state?.running;
+
+  return (
+    <div className="capture-backdrop" onClick={onClose}>
+      <div className="dialog capture-dialog" role="dialog" aria-modal="true" aria-label="Capture a real agent" tabIndex={-1} ref={dialog} onClick={(e) => e.stopPropagation()} data-testid="capture-panel" data-running={running}>
+        <header className="capture-head">
+          <h2>Capture a real agent</h2>
+          <span className={running ? 'badge capture-live' : 'muted small'} data-testid="capture-status">{running ? `● listening on ${state?.base_url}` : 'not running'}</span>
+          <span className="spacer" />
+          <button type="button" className="iconbtn" aria-label="Close" title={running ? 'Hide (the capture goes on)' : 'Close (Esc)'} onClick={onClose}>✕</button>
+        </header>
+        <p className="muted small">Hook Studio becomes the agent's model endpoint: the agent runs its real hooks, and each request it sends is recorded — its messages, where each came from (hook output named), the tools and the answer. The answers file scripts the model: per call, in order, <code>content</code>, <code>tool_calls</code> or <code>error</code> (docs/capture.md).</p>
+        {!running && (
+          <form className="capture-form" onSubmit={(e) => { e.preventDefault(); start(); }}>
+            <label htmlFor="capture-answers">Answers file</label>
+            <input id="capture-answers" className="input" value={answers} onChange={(e) => setAnswers(e.target.value)} placeholder="/path/to/answers.yaml" data-testid="capture-answers" spellCheck={false} />
+            <label htmlFor="capture-port">Port</label>
+            <input id="capture-port" className="input capture-port" value={port} onChange={(e) => setPort(e.target.value)} inputMode="numeric" title="0: a free port" />
+            <button type="submit" className="btn primary" disabled={busy || !answers.trim()} data-testid="capture-start">▶ Start capture</button>
+          </form>
+        )}
+        {running && state && (
+          <section className="capture-lines" aria-label="Lines to paste">
+            <p className="small">Start the agent with one of these, in a terminal:</p>
+            {state.lines.map((l, i) => (
+              <div className="capture-line" key={l}>
+                <code data-testid={`capture-line-${i}`}>{l}</code>
+                <button type="button" className="btn sm" onClick={() => copy(i, l)} data-testid={`capture-copy-${i}`}>{copied === i ? 'Copied' : 'Copy'}</button>
+              </div>
+            ))}
+            <div className="capture-actions">
+              <span className="muted small">{state.calls.length} of {state.answers} scripted answers used</span>
+              <span className="spacer" />
+              <button type="button" className="btn danger" onClick={() => act(stopCapture)} disabled={busy} data-testid="capture-stop">■ Stop and keep</button>
+            </div>
+          </section>
+        )}
+        {error && <div className="banner banner-err" role="alert">{error}</div>}
+        {state?.error && !error && <div className="banner banner-err" role="alert">{state.error}</div>}
+        {state && state.calls.length > 0 && (
+          <table className="capture-calls" aria-label="Captured requests">
+            <thead><tr><th>#</th><th>API</th><th>status</th><th>messages</th><th>tokens in</th><th>hooks the model read</th><th>answer</th></tr></thead>
+            <tbody>
+              {state.calls.map((c) => (
+                <tr key={c.n} className={c.status !== 200 ? 'is-error' : undefined} data-testid={`capture-call-${c.n}`}>
+                  <td>{c.n + 1}</td>
+                  <td title={c.path}>{c.api}</td>
+                  <td title={c.error}>{c.status}</td>
+                  <td className="num">{c.messages}</td>
+                  <td className="num">{c.input_tokens.toLocaleString()}</td>
+                  <td>{c.hooks.length ? c.hooks.map((h) => <span key={h} className="capture-hook"><SystemBadge system="agent" /> {h}</span>) : <span className="muted">—</span>}</td>
+                  <td className="capture-answer" title={c.error ?? c.answer}>{c.error ? <span className="count-err">{c.error}</span> : c.answer}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {!running && state?.run_id ? (
+          <div className="capture-kept" data-testid="capture-kept">
+            Kept in the history as run #{state.run_id}.{' '}
+            <button type="button" className="btn" onClick={() => onOpenHistory(state.run_id!)}>Open in History</button>
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

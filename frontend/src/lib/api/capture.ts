@@ -1,0 +1,80 @@
+// Typed calls for window.go.bind.Capture: the app as a real agent's model endpoint
+// (app/capture). Without the Go backend (vite dev, tests) a mock plays the endpoint.
+import { binding, runtime } from './wails';
+
+/** capture.SessionOptions */
+export interface CaptureOptions { port: number; answers_file: string }
+/** capture.CallSummary */
+export interface CaptureCall {
+  n: number; api: 'anthropic' | 'openai'; path: string; status: number; error?: string;
+  messages: number; input_tokens: number; hooks: string[]; answer: string;
+}
+/** capture.SessionState */
+export interface CaptureState {
+  running: boolean; base_url?: string; lines: string[]; answers_file?: string; answers: number;
+  calls: CaptureCall[]; run_id?: number; error?: string;
+}
+
+interface CaptureBinding {
+  State(): Promise<CaptureState>;
+  Start(opts: CaptureOptions): Promise<CaptureState>;
+  Stop(): Promise<CaptureState>;
+}
+
+function real(): CaptureBinding | undefined {
+  if (!binding()) return undefined;
+  return (window.go?.bind as { Capture?: CaptureBinding } | undefined)?.Capture;
+}
+
+type Listener = (s: CaptureState) => void;
+
+/** The mock: an endpoint that records what tests push through mockCaptureCall. */
+export function createCaptureMock() {
+  const listeners = new Set<Listener>();
+  let state: CaptureState = { running: false, lines: [], answers: 0, calls: [] };
+  let runs = 0;
+  const emit = () => { for (const l of [...listeners]) l(state); };
+  const api: CaptureBinding = {
+    State: async () => state,
+    Start: async (opts) => {
+      if (!opts.answers_file) throw 'choose an answers file: the capture answers the agent from it';
+      if (state.running) throw `a capture is running at ${state.base_url}; stop it first`;
+      const url = `http://127.0.0.1:${opts.port || 41237}`;
+      state = { running: true, base_url: url, answers_file: opts.answers_file, answers: 3, calls: [],
+        lines: [`ANTHROPIC_BASE_URL=${url} ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`, `OPENAI_BASE_URL=${url}/v1 OPENAI_API_KEY=capture`] };
+      emit();
+      return state;
+    },
+    Stop: async () => {
+      if (!state.running) throw 'no capture is running';
+      state = { ...state, running: false, run_id: state.calls.length ? ++runs : undefined };
+      emit();
+      return state;
+    },
+  };
+  return {
+    api,
+    on: (l: Listener) => { listeners.add(l); return () => { listeners.delete(l); }; },
+    call: (c: CaptureCall) => { state = { ...state, calls: [...state.calls, c] }; emit(); },
+  };
+}
+
+let mock: ReturnType<typeof createCaptureMock> | null = null;
+/** The mock backend (tests reset it). */
+export function captureMock() { return (mock ??= createCaptureMock()); }
+export function resetCaptureMock() { mock = createCaptureMock(); return mock; }
+
+const api = (): CaptureBinding => real() ?? captureMock().api;
+export const captureState = (): Promise<CaptureState> => api().State();
+export const startCapture = (opts: CaptureOptions): Promise<CaptureState> => api().Start(opts);
+export const stopCapture = (): Promise<CaptureState> => api().Stop();
+
+/** Listens to capture:state; returns the function that stops listening. */
+export function onCaptureState(cb: Listener): () => void {
+  const rt = runtime();
+  if (real() && rt) {
+    const off = rt.EventsOn('capture:state', (...data: unknown[]) => cb(data[0] as CaptureState));
+    return typeof off === 'function' ? off : () => rt.EventsOff('capture:state');
+  }
+  return captureMock().on(cb);
+}
