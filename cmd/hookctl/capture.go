@@ -37,6 +37,8 @@ type captureRequestDoc struct {
 func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("capture", flag.ContinueOnError)
 	port := fs.Int("port", 0, "port on 127.0.0.1 (0: a free one)")
+	listen := fs.String("listen", "", "listen on HOST:PORT instead of 127.0.0.1 (beyond loopback, --token is required)")
+	token := fs.String("token", "", "the API key clients must send (x-api-key or Authorization: Bearer)")
 	answers := fs.String("answers", "", "the answers file: per call, in order, content, tool_calls or error")
 	maxRequests := fs.Int("max-requests", 0, "stop after this many requests (0: at SIGINT/SIGTERM)")
 	jsonFile := fs.String("json", "", "write the capture as JSON to FILE (default: stdout)")
@@ -47,7 +49,7 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 		return 0, err
 	}
 	if len(pos) > 0 || *answers == "" || *port < 0 || *port > 65535 || *maxRequests < 0 {
-		return 0, fmt.Errorf("%w: capture takes --answers FILE, and optionally --port N, --max-requests N, --json FILE", errUsage)
+		return 0, fmt.Errorf("%w: capture takes --answers FILE, and optionally --port N (or --listen HOST:PORT --token T), --max-requests N, --json FILE", errUsage)
 	}
 	script, err := capture.LoadScript(*answers)
 	if err != nil {
@@ -62,7 +64,11 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	enough := make(chan struct{})
 	var once sync.Once
 	n := 0
-	srv, err := capture.Listen(capture.Options{Addr: fmt.Sprintf("127.0.0.1:%d", *port), Answerer: script, Tokens: counter,
+	addr := fmt.Sprintf("127.0.0.1:%d", *port)
+	if *listen != "" {
+		addr = *listen
+	}
+	srv, err := capture.Listen(capture.Options{Addr: addr, Token: *token, Answerer: script, Tokens: counter,
 		OnCall: func(c capture.Call) {
 			n++
 			line := fmt.Sprintf("#%d %s %s → %d, %d messages, %d tokens in", c.N+1, c.API, c.Path, c.Status, len(c.Messages), c.InputTokens)

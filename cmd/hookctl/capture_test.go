@@ -115,4 +115,12 @@ func TestCaptureUsage(t *testing.T) {
 	if c := run(context.Background(), []string{"capture", "--answers", filepath.Join(t.TempDir(), "none.yaml")}, &out, &errOut); c != exitProblems {
 		t.Errorf("a missing answers file: exit %d", c)
 	}
+	answers := filepath.Join(t.TempDir(), "a.yaml")
+	if err := os.WriteFile(answers, []byte("answers:\n  - content: hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errOut.Reset()
+	if c := run(context.Background(), []string{"capture", "--answers", answers, "--listen", "0.0.0.0:0"}, &out, &errOut); c != exitProblems || !strings.Contains(errOut.String(), "token") {
+		t.Errorf("beyond loopback without a token: exit %d: %s", c, errOut.String())
+	}
 }

@@ -35,7 +35,8 @@ Usage:
   hookctl history diff RUN_A RUN_B [--json] [--db PATH]
   hookctl export SKILL_DIR -o OUT.zip|DIR/ [--scenarios]
   hookctl import FILE.zip [--skills DIR] [--overwrite]
-  hookctl capture --answers FILE [--port N] [--max-requests N] [--json FILE]
+  hookctl capture --answers FILE [--port N | --listen HOST:PORT --token T]
+                  [--max-requests N] [--json FILE] [--db PATH] [--no-history]
   hookctl help
   hookctl --version
 
