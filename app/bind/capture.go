@@ -59,3 +59,8 @@ func StopCapture(c *Capture) {
 		_, _ = c.session.Stop(context.Background())
 	}
 }
+
+// Reply answers the request waiting for the user (a manual capture).
+func (c *Capture) Reply(n int, answer capture.Answer) (capture.SessionState, error) {
+	return c.session.Reply(n, &answer)
+}

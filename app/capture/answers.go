@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -138,4 +139,116 @@ func (s *Script) Answer(_ context.Context, n int, _ *Request) (*Answer, error) {
 	}
 	a := s.answers[n]
 	return &a, nil
+}
+
+// ErrNoPending is returned for a reply to a request nobody waits for.
+var ErrNoPending = errors.New("no request is waiting for that answer")
+
+// PendingRequest is a request the user answers in the app (the app as the
+// agent's model).
+type PendingRequest struct {
+	N        int       `json:"n"`
+	API      API       `json:"api"`
+	Model    string    `json:"model"`
+	Messages []Message `json:"messages"`
+	Tools    []string  `json:"tools"`
+}
+
+// Manual answers each request with what the user replies (Reply), waiting
+// until then or until the client goes away.
+type Manual struct {
+	// OnPending is told when a request starts or stops waiting (nil: none).
+	OnPending func(p *PendingRequest)
+
+	mu      sync.Mutex
+	pending map[int]chan *Answer
+	current *PendingRequest
+	stopped bool
+	stop    chan struct{} // closed by Stop
+}
+
+// Stop fails the requests still waiting: the capture is ending.
+func (m *Manual) Stop() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.stopped {
+		m.stopped = true
+		if m.stop == nil {
+			m.stop = make(chan struct{})
+		}
+		close(m.stop)
+	}
+}
+
+// Answer implements Answerer.
+func (m *Manual) Answer(ctx context.Context, n int, req *Request) (*Answer, error) {
+	ch := make(chan *Answer, 1)
+	p := &PendingRequest{N: n, API: req.API, Model: req.Model, Messages: req.Messages, Tools: req.Tools}
+	m.mu.Lock()
+	if m.pending == nil {
+		m.pending = map[int]chan *Answer{}
+	}
+	if m.stop == nil {
+		m.stop = make(chan struct{})
+	}
+	stop := m.stop
+	m.pending[n], m.current = ch, p
+	on := m.OnPending
+	m.mu.Unlock()
+	if on != nil {
+		on(p)
+	}
+	defer func() {
+		m.mu.Lock()
+		delete(m.pending, n)
+		if m.current != nil && m.current.N == n {
+			m.current = nil
+		}
+		m.mu.Unlock()
+		if on != nil {
+			on(nil)
+		}
+	}()
+	select {
+	case a := <-ch:
+		return a, nil
+	case <-stop:
+		return nil, errors.New("the capture stopped before this request was answered")
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Pending is the request waiting for the user (nil: none).
+func (m *Manual) Pending() *PendingRequest {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.current
+}
+
+// Reply answers request n.
+func (m *Manual) Reply(n int, a *Answer) error {
+	if a == nil || a.Content == "" && len(a.ToolCalls) == 0 && a.Error == nil {
+		return errors.New("write the answer's text, or give a tool call")
+	}
+	for i, tc := range a.ToolCalls {
+		if tc.Name == "" {
+			return fmt.Errorf("tool call %d has no name", i+1)
+		}
+		if len(tc.Arguments) > 0 && !json.Valid(tc.Arguments) {
+			return fmt.Errorf("tool call %s: the arguments are not JSON", tc.Name)
+		}
+	}
+	m.mu.Lock()
+	ch, ok := m.pending[n]
+	m.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("request #%d: %w", n+1, ErrNoPending)
+	}
+	select {
+	case ch <- a:
+		return nil
+	default:
+		return fmt.Errorf("request #%d: %w", n+1, ErrNoPending)
+	}
 }

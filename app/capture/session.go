@@ -21,7 +21,10 @@ type RunSaver interface {
 // SessionOptions configure a capture the app runs.
 type SessionOptions struct {
 	Port        int    `json:"port"`         // 0: a free one
-	AnswersFile string `json:"answers_file"` // the answers file (required)
+	AnswersFile string `json:"answers_file"` // the answers file, unless Manual
+	// Manual: the user answers each request in the app (the app is the
+	// agent's model, each request a breakpoint).
+	Manual bool `json:"manual"`
 }
 
 // CallSummary is one recorded request as the app lists it.
@@ -46,6 +49,9 @@ type SessionState struct {
 	AnswersFile string        `json:"answers_file,omitempty"`
 	Answers     int           `json:"answers"`
 	Calls       []CallSummary `json:"calls"`
+	Manual      bool          `json:"manual,omitempty"`
+	// Pending is the request waiting for the user's answer (Manual).
+	Pending *PendingRequest `json:"pending,omitempty"`
 	// RunID is the history run the stopped capture was kept as (0: none).
 	RunID int64  `json:"run_id,omitempty"`
 	Error string `json:"error,omitempty"`
@@ -60,6 +66,7 @@ type Session struct {
 
 	mu      sync.Mutex
 	srv     *Server
+	manual  *Manual
 	state   SessionState
 	started time.Time
 }
@@ -83,27 +90,37 @@ func (s *Session) copyLocked() SessionState {
 	return st
 }
 
-// Start listens on 127.0.0.1 and answers from the answers file.
+// Start listens on 127.0.0.1 and answers from the answers file, or asks
+// the user for each answer (Manual).
 func (s *Session) Start(opts SessionOptions) (SessionState, error) {
-	if opts.AnswersFile == "" {
-		return s.State(), fmt.Errorf("choose an answers file: the capture answers the agent from it")
-	}
-	script, err := LoadScript(opts.AnswersFile)
-	if err != nil {
-		return s.State(), err
+	var answerer Answerer
+	var manual *Manual
+	answers := 0
+	switch {
+	case opts.Manual:
+		manual = &Manual{OnPending: s.onPending}
+		answerer = manual
+	case opts.AnswersFile == "":
+		return s.State(), fmt.Errorf("choose an answers file, or answer each request yourself")
+	default:
+		script, err := LoadScript(opts.AnswersFile)
+		if err != nil {
+			return s.State(), err
+		}
+		answerer, answers = script, script.Len()
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.srv != nil {
 		return s.copyLocked(), fmt.Errorf("a capture is running at %s; stop it first", s.state.BaseURL)
 	}
-	srv, err := Listen(Options{Addr: fmt.Sprintf("127.0.0.1:%d", opts.Port), Answerer: script, Tokens: s.tokens, OnCall: s.onCall})
+	srv, err := Listen(Options{Addr: fmt.Sprintf("127.0.0.1:%d", opts.Port), Answerer: answerer, Tokens: s.tokens, OnCall: s.onCall})
 	if err != nil {
 		return s.copyLocked(), err
 	}
-	s.srv, s.started = srv, time.Now()
+	s.srv, s.manual, s.started = srv, manual, time.Now()
 	url := srv.URL()
-	s.state = SessionState{Running: true, BaseURL: url, AnswersFile: opts.AnswersFile, Answers: script.Len(), Calls: []CallSummary{},
+	s.state = SessionState{Running: true, BaseURL: url, AnswersFile: opts.AnswersFile, Answers: answers, Manual: opts.Manual, Calls: []CallSummary{},
 		Lines: []string{
 			"ANTHROPIC_BASE_URL=" + url + " ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 			"OPENAI_BASE_URL=" + url + "/v1 OPENAI_API_KEY=capture",
@@ -134,14 +151,38 @@ func (s *Session) onCall(c Call) {
 	s.emit(EventState, st)
 }
 
+// onPending tells the app a request waits for its answer (nil: none now).
+func (s *Session) onPending(p *PendingRequest) {
+	s.mu.Lock()
+	s.state.Pending = p
+	st := s.copyLocked()
+	s.mu.Unlock()
+	s.emit(EventState, st)
+}
+
+// Reply answers the request waiting for the user.
+func (s *Session) Reply(n int, a *Answer) (SessionState, error) {
+	s.mu.Lock()
+	m := s.manual
+	s.mu.Unlock()
+	if m == nil {
+		return s.State(), fmt.Errorf("this capture answers from its answers file: %w", ErrNoPending)
+	}
+	err := m.Reply(n, a)
+	return s.State(), err
+}
+
 // Stop closes the endpoint and keeps what it recorded as a history run.
 func (s *Session) Stop(ctx context.Context) (SessionState, error) {
 	s.mu.Lock()
-	srv, started := s.srv, s.started
+	srv, started, manual := s.srv, s.started, s.manual
 	s.srv = nil
 	s.mu.Unlock()
 	if srv == nil {
 		return s.State(), fmt.Errorf("no capture is running")
+	}
+	if manual != nil {
+		manual.Stop() // a request waiting for the user is answered with an error, not left hanging
 	}
 	err := srv.Close()
 	calls := srv.Calls()
@@ -156,7 +197,7 @@ func (s *Session) Stop(ctx context.Context) (SessionState, error) {
 		}
 	}
 	s.mu.Lock()
-	s.state.Running, s.state.RunID = false, id
+	s.state.Running, s.state.RunID, s.state.Pending, s.manual = false, id, nil, nil
 	if err != nil {
 		s.state.Error = err.Error()
 	}

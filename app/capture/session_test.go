@@ -2,7 +2,10 @@ package capture
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,5 +79,74 @@ func TestSession(t *testing.T) {
 	defer mu.Unlock()
 	if len(states) < 3 || states[len(states)-1].RunID != 1 {
 		t.Errorf("%d states sent", len(states))
+	}
+}
+
+// TestManualSession: the app is the model — a request waits, shown with its
+// messages and tools, until the user answers; a bad answer is refused with
+// why; stopping answers a waiting request with an error.
+func TestManualSession(t *testing.T) {
+	pending := make(chan *PendingRequest, 8)
+	s := NewSession(func(name string, v any) {
+		if st := v.(SessionState); st.Pending != nil {
+			pending <- st.Pending
+		}
+	}, nil, nil)
+	st, err := s.Start(SessionOptions{Manual: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		body string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := http.Post(st.BaseURL+"/v1/messages", "application/json", strings.NewReader(claudeSecond))
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		done <- result{body: string(b)}
+	}()
+	p := <-pending
+	if p.N != 0 || len(p.Messages) == 0 || p.Messages[len(p.Messages)-1].Hook != "Stop" {
+		t.Fatalf("pending %+v", p)
+	}
+	if _, err := s.Reply(0, &Answer{}); err == nil {
+		t.Error("an empty answer was accepted")
+	}
+	if _, err := s.Reply(0, &Answer{ToolCalls: []ToolCall{{Name: "Bash", Arguments: json.RawMessage(`{"command":`)}}}); err == nil {
+		t.Error("arguments that are not JSON were accepted")
+	}
+	if _, err := s.Reply(5, &Answer{Content: "x"}); !errors.Is(err, ErrNoPending) {
+		t.Errorf("a reply to no request: %v", err)
+	}
+	if _, err := s.Reply(0, &Answer{Content: "Tests pass now."}); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil || !strings.Contains(r.body, "Tests pass now.") {
+		t.Fatalf("the agent got %q (%v)", r.body, r.err)
+	}
+	// a second request waits; stopping answers it with an error at once
+	go func() {
+		res, err := http.Post(st.BaseURL+"/v1/messages", "application/json", strings.NewReader(claudeSecond))
+		if err == nil {
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			done <- result{body: string(b)}
+			return
+		}
+		done <- result{err: err}
+	}()
+	<-pending
+	if _, err := s.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-done; r.err == nil && !strings.Contains(r.body, "capture stopped") {
+		t.Errorf("the waiting request got %q", r.body)
 	}
 }

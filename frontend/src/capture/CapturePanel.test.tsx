@@ -39,6 +39,27 @@ describe('CapturePanel', () => {
     expect((screen.getByTestId('capture-start') as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('a manual capture: the waiting request shows its last messages, the answer goes back as text or a tool call', async () => {
+    render(<CapturePanel onClose={() => {}} onOpenHistory={() => {}} />);
+    fireEvent.click(await screen.findByTestId('capture-manual'));
+    await act(async () => { fireEvent.click(screen.getByTestId('capture-start')); });
+    act(() => mock.wait({ n: 0, api: 'anthropic', model: 'claude-x', tools: ['Bash', 'Read'], messages: [
+      { role: 'user', content: 'clean the build', origin: 'user_input' },
+      { role: 'user', content: 'UserPromptSubmit hook success: the build folder is shared', origin: 'hook', hook: 'UserPromptSubmit' },
+    ] }));
+    const pending = screen.getByTestId('capture-pending');
+    expect(pending.textContent).toContain('Request #1 waits for your answer');
+    expect(pending.textContent).toContain('hook UserPromptSubmit');
+    fireEvent.change(screen.getByTestId('capture-tool'), { target: { value: 'Bash' } });
+    fireEvent.change(screen.getByTestId('capture-args'), { target: { value: '{"command": ' } });
+    fireEvent.click(screen.getByTestId('capture-send'));
+    expect(screen.getByRole('alert').textContent).toContain('not JSON');
+    fireEvent.change(screen.getByTestId('capture-args'), { target: { value: '{"command": "ls"}' } });
+    await act(async () => { fireEvent.click(screen.getByTestId('capture-send')); });
+    expect(mock.replies).toEqual([{ n: 0, answer: { content: undefined, tool_calls: [{ name: 'Bash', arguments: { command: 'ls' } }] } }]);
+    expect(screen.queryByTestId('capture-pending')).toBeNull();
+  });
+
   it('closes on Escape, and the capture goes on', async () => {
     const onClose = vi.fn();
     render(<CapturePanel onClose={onClose} onOpenHistory={() => {}} />);

@@ -2,7 +2,8 @@
 // answers file and records what it sends its model; the capture is kept in the history, where
 // the simulator's views open it. All backend traffic goes through src/lib/api/capture.ts.
 import { useEffect, useRef, useState } from 'react';
-import { captureState, onCaptureState, startCapture, stopCapture, type CaptureState } from '../lib/api/capture';
+import { captureState, onCaptureState, replyCapture, startCapture, stopCapture, type CaptureState } from '../lib/api/capture';
+import { PendingAnswer } from './PendingAnswer';
 import { SystemBadge } from '../exec/HookCallRow';
 import './capture.css';
 
@@ -15,6 +16,7 @@ interface Props {
 export function CapturePanel({ onClose, onOpenHistory }: Props) {
   const [state, setState] = useState<CaptureState | null>(null);
   const [answers, setAnswers] = useState('');
+  const [manual, setManual] = useState(false);
   const [port, setPort] = useState('0');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -42,7 +44,7 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
   const start = () => {
     const p = Number(port);
     if (!Number.isInteger(p) || p < 0 || p > 65535) { setError(`port ${port}: give 0 (a free port) or a number up to 65535`); return; }
-    act(() => startCapture({ answers_file: answers.trim(), port: p }));
+    act(() => startCapture({ answers_file: manual ? '' : answers.trim(), port: p, manual }));
   };
   const copy = (i: number, text: string) => {
     navigator.clipboard?.writeText(text).then(() => setCopied(i), () => setError('the clipboard is not available: select the line and copy it'));
@@ -62,10 +64,11 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
         {!running && (
           <form className="capture-form" onSubmit={(e) => { e.preventDefault(); start(); }}>
             <label htmlFor="capture-answers">Answers file</label>
-            <input id="capture-answers" className="input" value={answers} onChange={(e) => setAnswers(e.target.value)} placeholder="/path/to/answers.yaml" data-testid="capture-answers" spellCheck={false} />
+            <input id="capture-answers" className="input" value={answers} onChange={(e) => setAnswers(e.target.value)} placeholder="/path/to/answers.yaml" data-testid="capture-answers" spellCheck={false} disabled={manual} />
             <label htmlFor="capture-port">Port</label>
             <input id="capture-port" className="input capture-port" value={port} onChange={(e) => setPort(e.target.value)} inputMode="numeric" title="0: a free port" />
-            <button type="submit" className="btn primary" disabled={busy || !answers.trim()} data-testid="capture-start">▶ Start capture</button>
+            <button type="submit" className="btn primary" disabled={busy || (!manual && !answers.trim())} data-testid="capture-start">▶ Start capture</button>
+            <label className="check capture-manual"><input type="checkbox" checked={manual} onChange={(e) => setManual(e.target.checked)} data-testid="capture-manual" /> I answer each request myself (the app is the model: every request waits here)</label>
           </form>
         )}
         {running && state && (
@@ -78,11 +81,14 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
               </div>
             ))}
             <div className="capture-actions">
-              <span className="muted small">{state.calls.length} of {state.answers} scripted answers used</span>
+              <span className="muted small">{state.manual ? `${state.calls.length} requests answered by you` : `${state.calls.length} of ${state.answers} scripted answers used`}</span>
               <span className="spacer" />
               <button type="button" className="btn danger" onClick={() => act(stopCapture)} disabled={busy} data-testid="capture-stop">■ Stop and keep</button>
             </div>
           </section>
+        )}
+        {running && state?.pending && (
+          <PendingAnswer key={state.pending.n} pending={state.pending} busy={busy} onReply={(a) => act(() => replyCapture(state.pending!.n, a))} />
         )}
         {error && <div className="banner banner-err" role="alert">{error}</div>}
         {state?.error && !error && <div className="banner banner-err" role="alert">{state.error}</div>}

@@ -2,8 +2,14 @@
 // (app/capture). Without the Go backend (vite dev, tests) a mock plays the endpoint.
 import { binding, runtime } from './wails';
 
-/** capture.SessionOptions */
-export interface CaptureOptions { port: number; answers_file: string }
+/** capture.SessionOptions: answers from the file, or manual (the user answers each request) */
+export interface CaptureOptions { port: number; answers_file: string; manual?: boolean }
+/** capture.Message */
+export interface CaptureMessage { role: string; content: string; origin: string; hook?: string; tool_calls?: { id: string; name: string; arguments: unknown }[]; is_error?: boolean }
+/** capture.PendingRequest: a request waiting for the user's answer */
+export interface CapturePending { n: number; api: string; model: string; messages: CaptureMessage[]; tools: string[] }
+/** capture.Answer */
+export interface CaptureAnswer { content?: string; tool_calls?: { id?: string; name: string; arguments: unknown }[] }
 /** capture.CallSummary */
 export interface CaptureCall {
   n: number; api: 'anthropic' | 'openai'; path: string; status: number; error?: string;
@@ -12,13 +18,14 @@ export interface CaptureCall {
 /** capture.SessionState */
 export interface CaptureState {
   running: boolean; base_url?: string; lines: string[]; answers_file?: string; answers: number;
-  calls: CaptureCall[]; run_id?: number; error?: string;
+  calls: CaptureCall[]; run_id?: number; error?: string; manual?: boolean; pending?: CapturePending;
 }
 
 interface CaptureBinding {
   State(): Promise<CaptureState>;
   Start(opts: CaptureOptions): Promise<CaptureState>;
   Stop(): Promise<CaptureState>;
+  Reply(n: number, answer: CaptureAnswer): Promise<CaptureState>;
 }
 
 function real(): CaptureBinding | undefined {
@@ -33,15 +40,24 @@ export function createCaptureMock() {
   const listeners = new Set<Listener>();
   let state: CaptureState = { running: false, lines: [], answers: 0, calls: [] };
   let runs = 0;
+  const replies: { n: number; answer: CaptureAnswer }[] = [];
   const emit = () => { for (const l of [...listeners]) l(state); };
   const api: CaptureBinding = {
     State: async () => state,
     Start: async (opts) => {
-      if (!opts.answers_file) throw 'choose an answers file: the capture answers the agent from it';
+      if (!opts.answers_file && !opts.manual) throw 'choose an answers file, or answer each request yourself';
       if (state.running) throw `a capture is running at ${state.base_url}; stop it first`;
       const url = `http://127.0.0.1:${opts.port || 41237}`;
-      state = { running: true, base_url: url, answers_file: opts.answers_file, answers: 3, calls: [],
+      state = { running: true, base_url: url, answers_file: opts.answers_file, answers: opts.manual ? 0 : 3, manual: !!opts.manual, calls: [],
         lines: [`ANTHROPIC_BASE_URL=${url} ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`, `OPENAI_BASE_URL=${url}/v1 OPENAI_API_KEY=capture`] };
+      emit();
+      return state;
+    },
+    Reply: async (n, answer) => {
+      if (!state.pending || state.pending.n !== n) throw `request #${n + 1}: no request is waiting for that answer`;
+      if (!answer.content && !answer.tool_calls?.length) throw "write the answer's text, or give a tool call";
+      replies.push({ n, answer });
+      state = { ...state, pending: undefined };
       emit();
       return state;
     },
@@ -56,6 +72,8 @@ export function createCaptureMock() {
     api,
     on: (l: Listener) => { listeners.add(l); return () => { listeners.delete(l); }; },
     call: (c: CaptureCall) => { state = { ...state, calls: [...state.calls, c] }; emit(); },
+    wait: (p: CapturePending) => { state = { ...state, pending: p }; emit(); },
+    replies,
   };
 }
 
@@ -68,6 +86,7 @@ const api = (): CaptureBinding => real() ?? captureMock().api;
 export const captureState = (): Promise<CaptureState> => api().State();
 export const startCapture = (opts: CaptureOptions): Promise<CaptureState> => api().Start(opts);
 export const stopCapture = (): Promise<CaptureState> => api().Stop();
+export const replyCapture = (n: number, answer: CaptureAnswer): Promise<CaptureState> => api().Reply(n, answer);
 
 /** Listens to capture:state; returns the function that stops listening. */
 export function onCaptureState(cb: Listener): () => void {
