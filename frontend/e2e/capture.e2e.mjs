@@ -133,3 +133,39 @@ test('the app captures a real Claude Code session: the lines to paste, each requ
     await app.close();
   }
 });
+
+test('the app is the model: a real Claude Code session waits for each answer typed in the dialog', async () => {
+  const { dir, project: proj } = project();
+  const app = await openApp();
+  try {
+    const { page } = app;
+    await page.getByTestId('capture-open').click();
+    await page.getByTestId('capture-manual').check();
+    await page.getByTestId('capture-start').click();
+    const url = (await page.getByTestId('capture-line-0').textContent()).match(/^ANTHROPIC_BASE_URL=(\S+)/)[1];
+    const agent = runClaude(dir, proj, url);
+    // 1: the model calls Bash; the project's PreToolUse hook blocks it
+    const pending = page.getByTestId('capture-pending');
+    await pending.getByText('Request #1 waits for your answer').waitFor();
+    assert.match(await pending.textContent(), /hook UserPromptSubmit/);
+    await page.getByTestId('capture-tool').selectOption('Bash');
+    await page.getByTestId('capture-args').fill('{"command": "rm -rf build", "description": "Remove build"}');
+    await page.getByTestId('capture-send').click();
+    // 2: the block's text is what the model reads next
+    await pending.getByText('Request #2 waits for your answer').waitFor();
+    assert.match(await pending.textContent(), /hook PreToolUse:Bash[\s\S]*blocked: build\/ is shared with CI/);
+    await page.getByTestId('capture-reply').fill('The hook blocked it.');
+    await page.getByTestId('capture-send').click();
+    // 3: the Stop hook sends the model back to work once
+    await pending.getByText('Request #3 waits for your answer').waitFor();
+    assert.match(await pending.textContent(), /Run the tests before you stop\./);
+    await page.getByTestId('capture-reply').fill('There are no tests here.');
+    await page.getByTestId('capture-reply').press('Control+Enter');
+    await agent;
+    await page.getByTestId('capture-call-2').waitFor();
+    await page.getByTestId('capture-stop').click();
+    await page.getByTestId('capture-kept').waitFor();
+  } finally {
+    await app.close();
+  }
+});
