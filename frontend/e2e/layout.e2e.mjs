@@ -100,13 +100,13 @@ test('a 1280×800 screen: 8 step rows and 3 messages with the trust banner; a dr
     // drag the flowchart's divider up (the step list gets the room) and the message pane's left
     await drag(page, 'split-flow', 0, -50);
     await drag(page, 'split-messages', -60, 0);
-    // the layout is written to the data folder when the drag ends; the panes show what it says
-    // (a drag's last move may render after the pointer is up on a busy machine)
+    // the layout is written to the data folder when the drag ends: it says what the panes show
     const file = join(dataDir, 'layout.json');
-    for (let i = 0; i < 200 && !(existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).messages_width); i++) await new Promise((r) => setTimeout(r, 50));
-    const layout = JSON.parse(readFileSync(file, 'utf8'));
-    assert.ok(layout.messages_width > 0 && layout.flow_height > 0, `layout.json: ${JSON.stringify(layout)}`);
-    await page.waitForFunction((w) => Math.abs(document.querySelector('section.right').getBoundingClientRect().width - w) <= 1, layout.messages_width);
+    const shown = () => page.evaluate(() => document.querySelector('section.right').getBoundingClientRect().width);
+    const saved_ = () => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {});
+    for (let i = 0; i < 100 && Math.abs(await shown() - (saved_().messages_width ?? 0)) > 1; i++) await new Promise((r) => setTimeout(r, 100));
+    const layout = saved_();
+    assert.ok(layout.flow_height > 0 && Math.abs(await shown() - layout.messages_width) <= 1, `the message pane shows ${await shown()} px; layout.json: ${JSON.stringify(layout)}`);
     const after = await measure(page);
     assert.ok(after.flow <= m.flow - 30, `flowchart ${m.flow} → ${after.flow}`);
     assert.ok(after.rows > m.rows, `step rows ${m.rows} → ${after.rows}`);

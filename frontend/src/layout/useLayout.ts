@@ -1,18 +1,17 @@
 // The remembered layout: loaded once from the backend, changed live while a splitter is
-// dragged, saved when the drag ends (a burst of key presses is saved once).
+// dragged, saved as soon as the drag (or a key) ends — at once, not after a delay, so a window
+// closed right after a drag keeps it; saves never overlap (one in flight, the latest next).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { getLayout, setLayout, type SavedLayout } from '../lib/api/layout';
 import { sanitize } from './panes';
-
-export const SAVE_DELAY = 250;
 
 export interface LayoutStore {
   layout: SavedLayout;
   /** false until the remembered layout is read (the panes keep their defaults meanwhile) */
   loaded: boolean;
-  /** change the layout now; save: remember it too (after SAVE_DELAY) */
+  /** change the layout now; save: remember it too */
   update: (patch: SavedLayout, save?: boolean) => void;
-  /** remember the layout as it is (after SAVE_DELAY) */
+  /** remember the layout as it is */
   commit: () => void;
   /** collapse or open a pane, and remember it */
   toggle: (pane: 'flow_collapsed' | 'bottom_collapsed') => void;
@@ -23,18 +22,21 @@ export function useLayout(onError: (e: unknown) => void): LayoutStore {
   const [loaded, setLoaded] = useState(false);
   const latest = useRef<SavedLayout>({});
   const touched = useRef(false); // changed before the load answered: the user's change wins
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const inFlight = useRef(false);
+  const again = useRef(false); // changed while a save was in flight: save the latest after it
   const onErrorRef = useRef(onError);
   useEffect(() => { onErrorRef.current = onError; }, [onError]);
 
-  const save = useCallback(() => {
-    timer.current = null;
-    setLayout(latest.current).catch((e: unknown) => onErrorRef.current(e));
+  const commit = useCallback(function save() {
+    if (inFlight.current) { again.current = true; return; }
+    inFlight.current = true;
+    setLayout(latest.current)
+      .catch((e: unknown) => onErrorRef.current(e))
+      .finally(() => {
+        inFlight.current = false;
+        if (again.current) { again.current = false; save(); }
+      });
   }, []);
-  const commit = useCallback(() => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(save, SAVE_DELAY);
-  }, [save]);
   const update = useCallback((patch: SavedLayout, persist = false) => {
     touched.current = true;
     latest.current = { ...latest.current, ...patch };
@@ -54,12 +56,8 @@ export function useLayout(onError: (e: unknown) => void): LayoutStore {
       })
       .catch((e: unknown) => { if (alive) onErrorRef.current(e); })
       .finally(() => { if (alive) setLoaded(true); });
-    return () => {
-      alive = false;
-      // a save still waiting is done now, not lost
-      if (timer.current) { clearTimeout(timer.current); save(); }
-    };
-  }, [save]);
+    return () => { alive = false; };
+  }, []);
 
   return { layout, loaded, update, commit, toggle };
 }
