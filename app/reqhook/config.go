@@ -17,6 +17,7 @@ import (
 
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
+	"hookstudio/app/shellcmd"
 )
 
 // Where request hooks are declared, relative to the skills root: the
@@ -36,6 +37,7 @@ const (
 	CodeUnknownField = "unknown-field"
 	CodeMissingField = "missing-field"
 	CodeInvalidValue = "invalid-value"
+	CodeShellSyntax  = "shell-syntax" // sh -c cannot read the command
 )
 
 // Hook is one declared command hook.
@@ -233,8 +235,12 @@ func (p *parser) hook(n *yaml.Node, where, event, skill string) (Hook, bool) {
 		case "command":
 			hasCommand = true
 			if s, good := str(v, key); good {
+				var pe *shellcmd.ParseError
 				if strings.TrimSpace(s) == "" {
 					p.errorf(v, CodeInvalidValue, "%s.command is empty; give the command to run, e.g. command: ./check.sh", where)
+					ok = false
+				} else if _, err := shellcmd.Parse(s); errors.As(err, &pe) {
+					p.errorf(v, CodeShellSyntax, "%s.command: sh -c cannot read it (at %d:%d of it: %s); fix its quoting or syntax", where, pe.Line, pe.Col, pe.Msg)
 					ok = false
 				}
 				h.Command = s
@@ -258,8 +264,8 @@ func (p *parser) hook(n *yaml.Node, where, event, skill string) (Hook, bool) {
 		p.errorf(n, CodeMissingField, "%s has no command; add command: ./check.sh", where)
 		ok = false
 	}
-	if f := strings.Fields(h.Command); h.Name == "" && len(f) > 0 {
-		h.Name = path.Base(f[0])
+	if c, err := shellcmd.Parse(h.Command); h.Name == "" && err == nil && len(c.Programs) > 0 {
+		h.Name = path.Base(c.Programs[0].Text) // "(sleep 1 &); x" is named sleep, as sh runs it
 	}
 	return h, ok
 }

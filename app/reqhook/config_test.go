@@ -165,3 +165,16 @@ func TestSchemaMatchesParser(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsReadAsTheShell: a command is read as sh -c will (app/shellcmd):
+// one sh cannot read is an error at its position, and a hook without a name
+// is named after the first program sh runs.
+func TestCommandsReadAsTheShell(t *testing.T) {
+	start, _, ds := Parse("f.yaml", []byte("start:\n  - command: \"(sleep 1 &) ; echo '{}'\"\n  - command: \"echo 'open\"\n"), "")
+	if len(ds) != 1 || ds[0].Code != CodeShellSyntax || ds[0].Line != 3 || ds[0].Severity != diag.Error {
+		t.Fatalf("diagnostics %+v", ds)
+	}
+	if len(start) == 0 || start[0].Name != "sleep" {
+		t.Errorf("hooks %+v", start)
+	}
+}
