@@ -147,11 +147,8 @@ var ErrNoPending = errors.New("no request is waiting for that answer")
 // PendingRequest is a request the user answers in the app (the app as the
 // agent's model).
 type PendingRequest struct {
-	N        int       `json:"n"`
-	API      API       `json:"api"`
-	Model    string    `json:"model"`
-	Messages []Message `json:"messages"`
-	Tools    []string  `json:"tools"`
+	N int `json:"n"`
+	Request
 }
 
 // Manual answers each request with what the user replies (Reply), waiting
@@ -183,7 +180,7 @@ func (m *Manual) Stop() {
 // Answer implements Answerer.
 func (m *Manual) Answer(ctx context.Context, n int, req *Request) (*Answer, error) {
 	ch := make(chan *Answer, 1)
-	p := &PendingRequest{N: n, API: req.API, Model: req.Model, Messages: req.Messages, Tools: req.Tools}
+	p := &PendingRequest{N: n, Request: *req}
 	m.mu.Lock()
 	if m.pending == nil {
 		m.pending = map[int]chan *Answer{}
