@@ -137,14 +137,16 @@ type Defaults struct {
 
 // Hook is one configured process, validated.
 type Hook struct {
-	Name       string            `json:"name"`
-	Skill      string            `json:"skill,omitempty"` // "" for <root>/.picoclaw/hooks.json
-	File       string            `json:"file"`            // the config, relative to the skills root
-	Line       int               `json:"line"`            // where the process entry starts
-	Enabled    bool              `json:"enabled"`
-	Priority   int               `json:"priority"`
-	Command    []string          `json:"command"`
-	Dir        string            `json:"dir"` // absolute working directory
+	Name     string   `json:"name"`
+	Skill    string   `json:"skill,omitempty"` // "" for <root>/.picoclaw/hooks.json
+	File     string   `json:"file"`            // the config, relative to the skills root
+	Line     int      `json:"line"`            // where the process entry starts
+	Enabled  bool     `json:"enabled"`
+	Priority int      `json:"priority"`
+	Command  []string `json:"command"`
+	Dir      string   `json:"dir"` // absolute working directory, as the host behaviour resolves it
+	// DirSpec is the config's "dir" as written ("" when it has none).
+	DirSpec    string            `json:"dir_spec,omitempty"`
 	Env        map[string]string `json:"env,omitempty"`
 	Observe    []string          `json:"observe,omitempty"` // normalised kinds; nil with ObserveAll
 	ObserveAll bool              `json:"observe_all,omitempty"`
@@ -155,15 +157,69 @@ type Hook struct {
 	// DefaultEnabled: hooks.enabled is absent, which PicoClaw's code takes
 	// for true and seed 003 for false (Runnable).
 	DefaultEnabled bool `json:"default_enabled,omitempty"`
+
+	// Where each host behaviour starts the process (Parse fills them; a
+	// Hook built by hand has neither and runs in Dir under both).
+	codeDir, documentDir place
+	// dirProblem is why the process cannot start in Dir under the
+	// behaviour Runnable chose ("" it can).
+	dirProblem string
+}
+
+// place is a hook's working directory under one host behaviour: a relative
+// dir is resolved against PicoClaw's working directory (taken to be the
+// skills root, where its user runs it) by PicoClaw's code, against the
+// config's folder as Hook Studio reads seed 003. An empty dir is the
+// config's folder under both, so a skill's hook runs next to its script
+// wherever the folder is opened.
+type place struct {
+	dir     string // absolute
+	rel     string // relative to the skills root, for notes
+	problem string // why the process cannot start there ("" it can)
+}
+
+// placeFor is the hook's place under mode (ok false for a Hook built by
+// hand, which has none).
+func (h *Hook) placeFor(mode hostmode.Mode) (place, bool) {
+	pl := h.codeDir
+	if mode == hostmode.Document {
+		pl = h.documentDir
+	}
+	return pl, pl.dir != ""
+}
+
+// dirNote is the other behaviour's note on a process.start: where it
+// would start the process, when that is another folder ("" the same).
+func (h *Hook) dirNote(mode hostmode.Mode) string {
+	cur, ok1 := h.placeFor(mode)
+	other, ok2 := h.placeFor(mode.Other())
+	if !ok1 || !ok2 || cur.dir == other.dir {
+		return ""
+	}
+	note := fmt.Sprintf("PicoClaw's code resolves dir %q against its working directory (the skills root): the process would start in %s", h.DirSpec, other.rel)
+	if mode != hostmode.Document {
+		note = fmt.Sprintf("as seed 003 describes, dir %q is resolved against the config's folder: the process would start in %s", h.DirSpec, other.rel)
+	}
+	if other.problem != "" {
+		note += ", where it could not start (" + other.problem + ")"
+	}
+	return note
 }
 
 // Runnable keeps the hooks the host behaviour starts: under seed 003's
 // behaviour not those whose config leaves hooks.enabled out.
+// Each keeps the working directory that behaviour resolves its dir to.
 func Runnable(hooks []Hook, mode hostmode.Mode) []Hook {
-	if mode != hostmode.Document {
-		return hooks
+	out := slices.Clone(hooks)
+	if mode == hostmode.Document {
+		out = slices.DeleteFunc(out, func(h Hook) bool { return h.DefaultEnabled })
 	}
-	return slices.DeleteFunc(slices.Clone(hooks), func(h Hook) bool { return h.DefaultEnabled })
+	for i := range out {
+		if pl, ok := out[i].placeFor(mode); ok {
+			out[i].Dir, out[i].dirProblem = pl.dir, pl.problem
+		}
+	}
+	return out
 }
 
 // Intercepts reports whether the hook is sent method ("before_llm", ...).
@@ -217,6 +273,9 @@ type parser struct {
 	diags []diag.Diagnostic
 	hooks []Hook
 	stat  func(string) (os.FileInfo, error)
+	// mode is the folder's host behaviour: a dir or path that only its
+	// resolution breaks is an error, one only the other's breaks a warning.
+	mode hostmode.Mode
 }
 
 // Parse validates a PicoClaw hooks config. root is the skills root, file
@@ -230,6 +289,9 @@ func Parse(root, file, skill string, data []byte) ([]Hook, []diag.Diagnostic) {
 	}
 	p := &parser{root: absRoot, file: file, skill: skill, data: data, lines: jsondoc.NewLines(data),
 		dir: filepath.Dir(filepath.Join(absRoot, filepath.FromSlash(file))), stat: os.Stat}
+	// The folder setting's problems are reported by whoever loads the
+	// folder (app/hooksets); here an unreadable one is the default.
+	p.mode, _, _ = hostmode.Load(absRoot)
 	p.document()
 	sort.SliceStable(p.hooks, func(i, j int) bool {
 		if p.hooks[i].Priority != p.hooks[j].Priority {
@@ -420,8 +482,9 @@ func (p *parser) process(m *jsondoc.Node, defs Defaults) (Hook, bool) {
 	if n := m.Get("transport"); n != nil && p.kind(n, what+` "transport"`, jsondoc.String) && n.Str != "stdio" && n.Str != "" {
 		p.errorf(n.Offset, CodeTransport, `%s has transport %q; PicoClaw process hooks speak only "stdio"`, what, n.Str)
 	}
-	if n := m.Get("dir"); n != nil && p.kind(n, what+` "dir"`, jsondoc.String) {
-		p.checkDir(&h, n)
+	var dirNode *jsondoc.Node
+	if n := m.Get("dir"); n != nil && p.kind(n, what+` "dir"`, jsondoc.String) && n.Str != "" {
+		dirNode, h.DirSpec = n, n.Str
 	}
 	if n := m.Get("env"); n != nil && p.kind(n, what+` "env"`, jsondoc.Object) {
 		h.Env = map[string]string{}
@@ -462,7 +525,7 @@ func (p *parser) process(m *jsondoc.Node, defs Defaults) (Hook, bool) {
 			h.Observe = nil
 		}
 	}
-	p.command(&h, m)
+	p.places(&h, dirNode, p.command(&h, m))
 	if len(p.diags) == errs || !diag.HasErrors(p.diags[errs:]) {
 		if len(h.Modes()) == 0 {
 			p.errorf(m.Offset, CodeNoModes, `%s neither observes nor intercepts anything, so PicoClaw refuses it ("no hook modes enabled"); add "intercept": [...] or "observe": [...]`, what)
@@ -485,78 +548,145 @@ func (p *parser) strings(n *jsondoc.Node, what string) []*jsondoc.Node {
 	return out
 }
 
-// checkDir resolves dir against the config's folder and keeps it inside
-// the skills root (symlinks resolved).
-func (p *parser) checkDir(h *Hook, n *jsondoc.Node) {
-	dir := n.Str
-	if dir == "" {
-		return
+// problem is a diagnostic not yet reported: whether it is an error or a
+// warning depends on which host behaviour it belongs to (places).
+type problem struct {
+	off        int
+	code, text string
+}
+
+// places resolves the hook's working directory as each host behaviour does
+// and checks the directory and the command's paths there. What breaks
+// under the folder's behaviour is an error (the hook does not run); what
+// breaks only under the other is a warning, and a run under the other
+// (hookctl --host-behaviour) fails that start with the reason.
+func (p *parser) places(h *Hook, dirNode *jsondoc.Node, items []*jsondoc.Node) {
+	resolve := func(base string) string {
+		if dirNode == nil {
+			return p.dir
+		}
+		if filepath.IsAbs(dirNode.Str) {
+			return filepath.Clean(dirNode.Str)
+		}
+		return filepath.Join(base, filepath.FromSlash(dirNode.Str))
 	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(p.dir, filepath.FromSlash(dir))
+	check := func(mode hostmode.Mode, dir string) (place, []problem) {
+		probs := p.dirProblems(mode, dirNode, dir)
+		if len(probs) == 0 {
+			probs = p.commandProblems(h, items, dir)
+		}
+		pl := place{dir: dir, rel: filepath.ToSlash(rel(p.root, dir))}
+		if len(probs) > 0 {
+			pl.problem = probs[0].text
+		}
+		return pl, probs
 	}
-	dir = filepath.Clean(dir)
+	code, codeProbs := check(hostmode.Code, resolve(p.root))
+	doc, docProbs := check(hostmode.Document, resolve(p.dir))
+	h.codeDir, h.documentDir = code, doc
+	cur, curProbs, other, otherProbs := code, codeProbs, doc, docProbs
+	if p.mode == hostmode.Document {
+		cur, curProbs, other, otherProbs = doc, docProbs, code, codeProbs
+	}
+	h.Dir = cur.dir
+	for i, pr := range curProbs {
+		if i == 0 && cur.dir != other.dir && len(otherProbs) == 0 {
+			pr.text += fmt.Sprintf(". %s: %s, which works", behaviourName(p.mode.Other()), other.rel)
+		}
+		p.errorf(pr.off, pr.code, "%s", pr.text)
+	}
+	if len(curProbs) == 0 && len(otherProbs) > 0 && cur.dir != other.dir {
+		pr := otherProbs[0]
+		p.warnf(pr.off, pr.code, "%s: %s — %q could not start under that behaviour (under the folder's it starts in %s)",
+			behaviourName(p.mode.Other()), pr.text, h.Name, cur.rel)
+	}
+}
+
+// behaviourName says how a behaviour resolves a dir, for diagnostics.
+func behaviourName(m hostmode.Mode) string {
+	if m == hostmode.Document {
+		return "As seed 003 describes (host_behaviour: document), dir is relative to the config's folder"
+	}
+	return "Under PicoClaw's code (host_behaviour: code), dir is relative to PicoClaw's working directory, the skills root"
+}
+
+// dirProblems checks that dir, the mode's resolution of the config's dir,
+// is a folder inside the skills root (symlinks resolved).
+func (p *parser) dirProblems(mode hostmode.Mode, n *jsondoc.Node, dir string) []problem {
+	if n == nil {
+		return nil
+	}
+	base := "the skills root"
+	if mode == hostmode.Document {
+		base = filepath.ToSlash(filepath.Dir(p.file))
+	}
 	if !inside(p.root, dir) {
-		p.errorf(n.Offset, CodeEscapingDir, "dir %q leaves the skills root; a process hook runs inside the skills folder, give a folder relative to %s", n.Str, filepath.ToSlash(filepath.Dir(p.file)))
-		return
+		return []problem{{n.Offset, CodeEscapingDir, fmt.Sprintf("dir %q leaves the skills root; a process hook runs inside the skills folder, give a folder relative to %s", n.Str, base)}}
 	}
 	fi, err := p.stat(dir)
 	if err != nil || !fi.IsDir() {
-		p.errorf(n.Offset, CodeMissingDir, "dir %q is not a folder (%s); create it or fix the path", n.Str, filepath.ToSlash(rel(p.root, dir)))
-		return
+		return []problem{{n.Offset, CodeMissingDir, fmt.Sprintf("dir %q is not a folder (%s, relative to %s); create it or fix the path", n.Str, filepath.ToSlash(rel(p.root, dir)), base)}}
 	}
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		rr, _ := filepath.EvalSymlinks(p.root)
 		if rr != "" && !inside(rr, real) {
-			p.errorf(n.Offset, CodeEscapingDir, "dir %q is a link that leaves the skills root; process hooks run inside the skills folder", n.Str)
-			return
+			return []problem{{n.Offset, CodeEscapingDir, fmt.Sprintf("dir %q is a link that leaves the skills root; process hooks run inside the skills folder", n.Str)}}
 		}
 	}
-	h.Dir = dir
+	return nil
 }
 
-func (p *parser) command(h *Hook, m *jsondoc.Node) {
+// command reads the argv; it returns its items, or nil when it is not one
+// (reported).
+func (p *parser) command(h *Hook, m *jsondoc.Node) []*jsondoc.Node {
 	n := m.Get("command")
 	what := fmt.Sprintf("process %q", h.Name)
 	if n == nil {
 		p.errorf(m.Offset, CodeMissingField, `%s has no "command"; add "command": ["python3", "hook.py"]`, what)
-		return
+		return nil
 	}
 	if n.Kind == jsondoc.String {
 		p.errorf(n.Offset, CodeType, `%s "command" is a string; PicoClaw wants the argv as an array, e.g. ["python3", "hook.py"]`, what)
-		return
+		return nil
 	}
 	items := p.strings(n, what+` "command"`)
 	if len(items) != len(n.Children) {
-		return
+		return nil
 	}
 	if len(items) == 0 || strings.TrimSpace(items[0].Str) == "" {
 		p.errorf(n.Offset, CodeEmptyCommand, `%s has an empty "command"; give the program and its arguments, e.g. ["python3", "hook.py"]`, what)
-		return
+		return nil
 	}
 	for _, it := range items {
 		h.Command = append(h.Command, it.Str)
 	}
-	exe := h.Command[0]
+	return items
+}
+
+// commandProblems checks the program and an interpreter's script as they
+// are found from dir, the process's working directory.
+func (p *parser) commandProblems(h *Hook, items []*jsondoc.Node, dir string) []problem {
+	if len(items) == 0 {
+		return nil
+	}
+	what := fmt.Sprintf("process %q", h.Name)
+	exe := items[0].Str
 	if strings.ContainsRune(exe, '/') || strings.ContainsRune(exe, filepath.Separator) {
 		path := exe
 		if !filepath.IsAbs(path) {
-			path = filepath.Join(h.Dir, filepath.FromSlash(path))
+			path = filepath.Join(dir, filepath.FromSlash(path))
 		}
 		fi, err := p.stat(path)
 		switch {
 		case err != nil:
-			p.errorf(items[0].Offset, CodeMissingExec, "%s: %q does not exist (looked in %s); fix the path", what, exe, filepath.ToSlash(rel(p.root, h.Dir)))
-			return
+			return []problem{{items[0].Offset, CodeMissingExec, fmt.Sprintf("%s: %q does not exist (looked in %s); fix the path", what, exe, filepath.ToSlash(rel(p.root, dir)))}}
 		case fi.IsDir() || fi.Mode()&0o111 == 0:
-			p.errorf(items[0].Offset, CodeNotExecutable, "%s: %q is not an executable file; run it through its interpreter, e.g. [\"python3\", %q]", what, exe, exe)
-			return
+			return []problem{{items[0].Offset, CodeNotExecutable, fmt.Sprintf("%s: %q is not an executable file; run it through its interpreter, e.g. [\"python3\", %q]", what, exe, exe)}}
 		}
 	} else if _, err := lookPath(exe, h.Env); err != nil {
-		p.errorf(items[0].Offset, CodeMissingExec, "%s: %q is not found on PATH; install it or give its path", what, exe)
-		return
+		return []problem{{items[0].Offset, CodeMissingExec, fmt.Sprintf("%s: %q is not found on PATH; install it or give its path", what, exe)}}
 	}
-	// An interpreter's script: warn when it is missing.
+	// An interpreter's script: missing is a problem.
 	for _, it := range items[1:] {
 		a := it.Str
 		if strings.HasPrefix(a, "-") {
@@ -565,14 +695,15 @@ func (p *parser) command(h *Hook, m *jsondoc.Node) {
 		if ext := filepath.Ext(a); ext == ".py" || ext == ".js" || ext == ".sh" || ext == ".rb" || ext == ".mjs" || ext == ".ts" {
 			path := a
 			if !filepath.IsAbs(path) {
-				path = filepath.Join(h.Dir, filepath.FromSlash(a))
+				path = filepath.Join(dir, filepath.FromSlash(a))
 			}
 			if _, err := p.stat(path); err != nil {
-				p.errorf(it.Offset, CodeMissingScript, "%s: the script %q does not exist in %s", what, a, filepath.ToSlash(rel(p.root, h.Dir)))
+				return []problem{{it.Offset, CodeMissingScript, fmt.Sprintf("%s: the script %q does not exist in %s", what, a, filepath.ToSlash(rel(p.root, dir)))}}
 			}
 		}
 		break
 	}
+	return nil
 }
 
 // lookPath finds a program on the PATH the process will get.

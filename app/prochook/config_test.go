@@ -3,6 +3,10 @@ package prochook
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"hookstudio/app/engine"
+	"hookstudio/app/hostmode"
 	"maps"
 	"os"
 	"path/filepath"
@@ -113,6 +117,7 @@ func TestConfigValues(t *testing.T) {
   "a": {"enabled": true, "priority": 1, "command": ["python3", "sub/hook.py"], "intercept": ["approve_tool", "after_tool"]},
   "z": {"enabled": true, "priority": -3, "command": ["python3", "sub/hook.py"], "observe": ["tool_exec_end"]}}}}`,
 		"s/hooks/sub/hook.py":         "",
+		"sub/hook.py":                 "", // b's dir under PicoClaw's code: relative to the root
 		".picoclaw/hooks.json":        `{"hooks": {"enabled": true, "processes": {"root": {"enabled": true, "command": ["sh"], "intercept": ["before_tool"]}}}}`,
 		".hidden/hooks/picoclaw.json": `not even json`,
 	})
@@ -132,7 +137,7 @@ func TestConfigValues(t *testing.T) {
 		t.Errorf("order %q", order)
 	}
 	b := h.hooks[3]
-	if b.Dir != filepath.Join(dir, "s/hooks/sub") || b.Env["X"] != "1" || !b.ObserveAll || b.Defaults.Interceptor != 250*time.Millisecond ||
+	if b.Dir != filepath.Join(dir, "sub") || b.Env["X"] != "1" || !b.ObserveAll || b.Defaults.Interceptor != 250*time.Millisecond ||
 		b.Defaults.Approval != DefaultApprovalTimeout || b.Skill != "s" || b.Line != 3 {
 		t.Errorf("hook b %+v", b)
 	}
@@ -227,5 +232,137 @@ func TestReachable(t *testing.T) {
 	sc = &scenario.Scenario{Requests: []scenario.Request{{}}} // nil: every skill
 	if got := names(Reachable(hooks, sc)); len(got) != 3 {
 		t.Errorf("reachable %q", got)
+	}
+}
+
+// The row "dir": PicoClaw's code resolves a relative dir against its own
+// working directory (the skills root, where its user runs it), seed 003's
+// reading against the config's folder. What breaks under the folder's
+// behaviour is an error, what breaks only under the other a warning (and
+// that behaviour's start fails with why); each start says where the other
+// behaviour would start the process, when that is another folder.
+func TestDirByBehaviour(t *testing.T) {
+	cmd, _ := json.Marshal([]string{goHook, "{}"})
+	config := func(dir string) string {
+		d := ""
+		if dir != "" {
+			d = fmt.Sprintf(`"dir": %q, `, dir)
+		}
+		return fmt.Sprintf(`{"hooks": {"enabled": true, "processes": {"h": {"enabled": true, %s"command": %s, "intercept": ["before_tool"]}}}}`, d, cmd)
+	}
+	abs := "" // filled with an absolute folder inside the root
+	cases := []struct {
+		name       string
+		folder     hostmode.Mode // the folder's setting
+		file, dir  string
+		mk         []string      // folders to create, relative to the root
+		link       string        // a link root/link → outside the root
+		errCode    string        // an error: the hook does not run
+		warnCode   string        // a warning about the other behaviour
+		code, doc  string        // where each behaviour starts it, relative to the root
+		fails      hostmode.Mode // the behaviour under which it cannot start ("" none)
+		noteInCode string        // in the Other note of the start under code ("" none)
+		noteInDoc  string
+	}{
+		{name: "both exist", folder: hostmode.Code, file: "s/hooks/picoclaw.json", dir: "sub", mk: []string{"sub", "s/hooks/sub"},
+			code: "sub", doc: "s/hooks/sub", noteInCode: "the process would start in s/hooks/sub", noteInDoc: "against its working directory (the skills root): the process would start in sub"},
+		{name: "only the root's", folder: hostmode.Code, file: "s/hooks/picoclaw.json", dir: "sub", mk: []string{"sub"},
+			warnCode: CodeMissingDir, code: "sub", doc: "s/hooks/sub", fails: hostmode.Document,
+			noteInCode: "s/hooks/sub, where it could not start", noteInDoc: "the process would start in sub"},
+		{name: "only the config's, folder code", folder: hostmode.Code, file: "s/hooks/picoclaw.json", dir: "sub", mk: []string{"s/hooks/sub"},
+			errCode: CodeMissingDir},
+		{name: "only the config's, folder document", folder: hostmode.Document, file: "s/hooks/picoclaw.json", dir: "sub", mk: []string{"s/hooks/sub"},
+			warnCode: CodeMissingDir, code: "sub", doc: "s/hooks/sub", fails: hostmode.Code,
+			noteInCode: "the process would start in s/hooks/sub", noteInDoc: "would start in sub, where it could not start"},
+		{name: "leaves the root under code only", folder: hostmode.Code, file: "s/hooks/picoclaw.json", dir: "../..",
+			errCode: CodeEscapingDir},
+		{name: "a link out of the root", folder: hostmode.Document, file: ".picoclaw/hooks.json", dir: "../out", link: "out",
+			errCode: CodeEscapingDir},
+		{name: "the same folder: no note", folder: hostmode.Code, file: "s/hooks/picoclaw.json", dir: "ABS", mk: []string{"a"},
+			code: "a", doc: "a"},
+		{name: "no dir: the config's folder under both", folder: hostmode.Code, file: "s/hooks/picoclaw.json",
+			code: "s/hooks", doc: "s/hooks"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, d := range append(c.mk, filepath.Dir(c.file)) {
+				if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.link != "" {
+				if err := os.Symlink(t.TempDir(), filepath.Join(root, c.link)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.folder == hostmode.Document {
+				os.MkdirAll(filepath.Join(root, ".hookstudio"), 0o755)
+				os.WriteFile(filepath.Join(root, hostmode.File), []byte("host_behaviour: document\n"), 0o644)
+			}
+			dir := c.dir
+			if dir == "ABS" {
+				abs = filepath.Join(root, "a")
+				dir = abs
+			}
+			text := config(dir)
+			if err := os.WriteFile(filepath.Join(root, c.file), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := Read(context.Background(), root, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var codes []string
+			for _, d := range cfg.Diagnostics {
+				codes = append(codes, string(d.Severity)+":"+d.Code)
+				if d.Line != 1 || d.Column != strings.Index(text, `"dir"`)+len(`"dir": `)+1 {
+					t.Errorf("diagnostic %+v does not point at the dir", d)
+				}
+			}
+			var want []string
+			if c.errCode != "" {
+				want = append(want, "error:"+c.errCode)
+			}
+			if c.warnCode != "" {
+				want = append(want, "warning:"+c.warnCode)
+			}
+			if !slices.Equal(codes, want) {
+				t.Fatalf("diagnostics %+v, want %q", cfg.Diagnostics, want)
+			}
+			if c.errCode != "" {
+				if len(cfg.Hooks) != 0 {
+					t.Errorf("a hook with an error would run: %+v", cfg.Hooks)
+				}
+				return
+			}
+			for _, m := range []struct {
+				mode       hostmode.Mode
+				where, got string
+			}{{hostmode.Code, c.code, c.noteInCode}, {hostmode.Document, c.doc, c.noteInDoc}} {
+				tr, err := simulateIn(t, m.mode, toolScenario(t, "bash"), cfg.Hooks...)
+				starts := calls(tr, "process.start")
+				if len(starts) != 1 {
+					t.Fatalf("%s: starts %+v (%v)", m.mode, starts, err)
+				}
+				st := starts[0]
+				var in struct{ Dir string }
+				json.Unmarshal(st.Input, &in)
+				if in.Dir != filepath.Join(root, filepath.FromSlash(m.where)) {
+					t.Errorf("%s: started in %q", m.mode, in.Dir)
+				}
+				fails := m.mode == c.fails
+				if failed := st.Outcome == engine.OutcomeError; failed != fails || fails && !strings.Contains(st.Error, "is not a folder") {
+					t.Errorf("%s: start %s %q, want it to fail: %v", m.mode, st.Outcome, st.Error, fails)
+				}
+				// A start that fails ends the run under PicoClaw's code.
+				if fails && (m.mode == hostmode.Code) != errors.Is(err, ErrStartFailed) || !fails && err != nil {
+					t.Errorf("%s: run error %v", m.mode, err)
+				}
+				if m.got == "" && strings.Contains(st.Other, "dir") || m.got != "" && !strings.Contains(st.Other, m.got) {
+					t.Errorf("%s: note %q, want %q", m.mode, st.Other, m.got)
+				}
+			}
+		})
 	}
 }

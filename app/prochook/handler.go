@@ -721,16 +721,23 @@ func (h *Handler) ensure(ctx context.Context, ev *engine.Event, s *slot, method 
 		env = append(env, k+"="+hk.Env[k])
 	}
 	input, _ := json.Marshal(map[string]any{"command": hk.Command, "dir": hk.Dir, "env": hk.Env})
-	p, err := spawn(hk.Name, hk.Command, hk.Dir, env)
+	var p *proc
+	var err error
+	if hk.dirProblem != "" {
+		// Only this behaviour's dir breaks it (a warning when validated).
+		err = fmt.Errorf("cannot start in %s: %s", hk.Dir, hk.dirProblem)
+	} else {
+		p, err = spawn(hk.Name, hk.Command, hk.Dir, env)
+	}
 	if err != nil {
 		s.disabled = "it could not be started"
 		ev.Record(engine.HookCall{System: System, Event: "process.start", Hook: hk.Name, Source: source(s), Outcome: engine.OutcomeError,
-			Input: input, Error: err.Error(), DurationMS: ms(time.Since(start)), Other: h.startFailed(hk, err)})
+			Input: input, Error: err.Error(), DurationMS: ms(time.Since(start)), Other: joinNotes(h.startFailed(hk, err), hk.dirNote(h.opts.Mode))})
 		return nil
 	}
 	out, _ := json.Marshal(map[string]any{"pid": p.cmd.Process.Pid, "start": s.starts})
 	ev.Record(engine.HookCall{System: System, Event: "process.start", Hook: hk.Name, Source: source(s), Input: input, Output: out,
-		DurationMS: ms(time.Since(start)), Other: joinNotes(joinNotes(h.envNote(), enabledNote(hk)), dirNote)})
+		DurationMS: ms(time.Since(start)), Other: joinNotes(joinNotes(h.envNote(), enabledNote(hk)), hk.dirNote(h.opts.Mode))})
 	h.mu.Lock()
 	s.p = p
 	h.mu.Unlock()
@@ -780,11 +787,6 @@ func (h *Handler) envNote() string {
 	}
 	return "as seed 003 describes, the process's environment would be only PATH, HOME, LANG, LC_*, TZ, TMPDIR and the config's env"
 }
-
-// dirNote: where PicoClaw's code starts a process differs from where Hook
-// Studio does in both behaviours (a skill's config folder, so the examples
-// run wherever the folder is opened); the start says so.
-const dirNote = "PicoClaw's code starts the process in its own working directory (a relative dir is resolved there), not in the config's folder as Hook Studio does"
 
 // enabledNote is the note of a hook that runs because PicoClaw's code
 // takes an absent hooks.enabled for true.
