@@ -70,10 +70,12 @@ func TestControlledRunAsksTheUser(t *testing.T) {
 	if w.Reason != events.WaitApproval || w.Step != first.Step || w.Step != len(w.View.Steps)-1 {
 		t.Fatalf("waiting %+v at %d of %d steps", w.Reason, w.Step, len(w.View.Steps))
 	}
+	// counted before the decision: the run may reach the next approval
+	// before Decide returns
+	n := rec.len()
 	if err := o.Decide(false, "not on prod"); err != nil {
 		t.Fatal(err)
 	}
-	n := rec.len()
 	second := rec.waitFor(t, n, func(e event) bool { return e.name == EventApproval }).payload.(PendingApproval)
 	if second.Arguments["command"] != "status" {
 		t.Fatalf("second approval %+v", second)

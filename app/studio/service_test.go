@@ -35,7 +35,8 @@ func (r *recorder) emit(name string, payload any) {
 // waitFor polls until a matching event arrives after index from.
 func (r *recorder) waitFor(t testing.TB, from int, match func(event) bool) event {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	// a deadline only for failing: a loaded CI machine can be slow
+	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		r.mu.Lock()
 		for _, e := range r.events[min(from, len(r.events)):] {
@@ -47,7 +48,7 @@ func (r *recorder) waitFor(t testing.TB, from int, match func(event) bool) event
 		r.mu.Unlock()
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("no matching event within 5s")
+	t.Fatalf("no matching event within 30s")
 	return event{}
 }
 
