@@ -97,6 +97,42 @@ func TestHostBehaviourRows(t *testing.T) {
 				}
 				noted(t, tr, "pre_tool_execution", "stopper")
 			}},
+		{"a failure under on_error: stop drops the chain's earlier changes", `pre_tool_execution:
+  - {name: rewrite, command: "cat >/dev/null; echo '{\"tool_arguments\": {\"path\": \"other.txt\"}}'", filter: {tool_name: read_file}}
+  - {name: broken, command: "cat >/dev/null; exit 3", on_error: abort, filter: {tool_name: read_file}}
+`, full,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				rf := firstTool(t, tr, "read_file")
+				want := map[hostmode.Mode]string{hostmode.Code: "notes.txt", hostmode.Document: "other.txt"}[mode]
+				if rf.Arguments["path"] != want {
+					t.Errorf("read_file ran with %v, want path %s", rf.Arguments, want)
+				}
+				c := callsOf(tr, "pre_tool_execution")[0]
+				dropped := c.Hook == "rewrite" && len(c.Changes) == 0 && strings.Contains(strings.Join(c.Warnings, " "), "not applied: broken")
+				if dropped != (mode == hostmode.Code) {
+					t.Errorf("rewrite %+v", c)
+				}
+				wantNote := map[hostmode.Mode]string{hostmode.Code: "its tool_arguments would apply", hostmode.Document: "jcli's code would not apply this hook's changes: broken"}[mode]
+				if !strings.Contains(c.Other, wantNote) {
+					t.Errorf("rewrite's note %q, want %q", c.Other, wantNote)
+				}
+			}},
+		{"a stop answer drops them too; the next hook reads the earlier answers", `pre_send_message:
+  - {name: edit, command: "cat >/dev/null; echo '{\"user_input\": \"edited\"}'"}
+  - {name: halt, command: "grep -q '\"user_input\":\"edited\"' && echo '{\"action\": \"stop\"}'"}
+`, direct,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				// halt stops only if it read edit's answer: both behaviours hand it on.
+				if tr.Requests[0].Status != "stopped" {
+					t.Errorf("request %+v: halt did not read edit's user_input", tr.Requests[0])
+				}
+				c := callsOf(tr, "pre_send_message")[0]
+				applied := strings.Contains(strings.Join(c.Changes, " "), "user input replaced")
+				if applied != (mode == hostmode.Document) {
+					t.Errorf("edit %+v", c)
+				}
+				noted(t, tr, "pre_send_message", "edit")
+			}},
 	}
 	for _, r := range rows {
 		for _, mode := range []hostmode.Mode{hostmode.Code, hostmode.Document} {
@@ -131,4 +167,18 @@ func noted(t *testing.T, tr *engine.Trace, event, hook string) {
 		}
 	}
 	t.Errorf("no %s call of %s notes the other behaviour: %+v", event, hook, callsOf(tr, event))
+}
+
+// firstTool is the first call of the named tool in the trace.
+func firstTool(t *testing.T, tr *engine.Trace, name string) engine.ToolCall {
+	t.Helper()
+	for _, c := range tr.Calls {
+		for _, tc := range c.ToolCalls {
+			if tc.Name == name {
+				return tc
+			}
+		}
+	}
+	t.Fatalf("no %s call", name)
+	return engine.ToolCall{}
 }

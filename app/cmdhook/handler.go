@@ -283,7 +283,8 @@ func (h *Handler) chain(name Event, ev *engine.Event) []*Hook {
 
 // Handle runs the event's chain: each hook sees what the previous ones
 // changed; a stop, a skip, an on_error: abort failure or the chain's
-// timeout ends it. Only a cancelled run is an error.
+// timeout ends it. Only a cancelled run is an error. Under jcli's code the
+// chain's effects are applied when it ends (chain.go).
 func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	name := eventOf(ev)
 	if name == "" {
@@ -294,8 +295,7 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	if len(chain) == 0 && !register {
 		return nil
 	}
-	once := postLLMOnce(name, ev)
-	if once && h.code() {
+	if postLLMOnce(name, ev) && h.code() {
 		for _, hk := range chain {
 			ev.Record(engine.HookCall{System: System, Event: string(name), Hook: hk.Name, Source: hk.Source(), Outcome: engine.OutcomeSkipped,
 				Error: "not run: jcli's code sends post_llm_response once, for the answer that ends the loop",
@@ -303,6 +303,41 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		}
 		return nil
 	}
+	list, end, err := h.runChain(ctx, name, ev, chain, &view{}, h.code())
+	if h.code() {
+		h.flush(ev, list, end)
+	}
+	if err != nil {
+		return err
+	}
+	if register && !ev.Stopped() {
+		h.register(ev)
+	}
+	return nil
+}
+
+// runChain runs chain at name. When hold is set (jcli's code) every call
+// and its effect is returned, not applied, and the next hook reads the
+// earlier answers from v; otherwise (seed 001) each is applied as the hook
+// answers. end is the call that ended the chain with a stop or skip, or a
+// failure under on_error: stop (at -1: none).
+func (h *Handler) runChain(ctx context.Context, name Event, ev *engine.Event, chain []*Hook, v *view, hold bool) ([]held, chainEnd, error) {
+	var list []held
+	end := chainEnd{at: -1}
+	var changed []int   // seed 001: the trace indices of applied calls that changed something
+	var unseen []string // answered fields seed 001 shows the next hooks and jcli's code does not
+	emit := func(hk *Hook, call engine.HookCall, eff engine.Effect) int {
+		if hold {
+			list = append(list, held{hk: hk, call: call, eff: eff})
+			return -1
+		}
+		i := ev.Apply(call, eff)
+		if len(ev.Trace().HookCalls[i].Changes) > 0 {
+			changed = append(changed, i)
+		}
+		return i
+	}
+	once := postLLMOnce(name, ev)
 	cctx, cancel := context.WithTimeout(ctx, h.opts.ChainTimeout)
 	defer cancel()
 	for i, hk := range chain {
@@ -312,32 +347,42 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		}
 		if cctx.Err() != nil {
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("command hooks: %w", err)
+				return list, end, fmt.Errorf("command hooks: %w", err)
 			}
 			for _, rest := range chain[i:] {
-				ev.Record(engine.HookCall{System: System, Event: string(name), Hook: rest.Name, Source: rest.Source(),
-					Outcome: engine.OutcomeSkipped, Error: fmt.Sprintf("not run: the chain's %s timeout ran out", h.opts.ChainTimeout)})
+				emit(rest, engine.HookCall{System: System, Event: string(name), Hook: rest.Name, Source: rest.Source(),
+					Outcome: engine.OutcomeSkipped, Error: fmt.Sprintf("not run: the chain's %s timeout ran out", h.opts.ChainTimeout)}, engine.Effect{})
 			}
 			h.countSkips(chain[i:])
 			break
 		}
-		call, eff, failed, err := h.invoke(ctx, cctx, hk, name, ev)
+		call, eff, failed, err := h.invoke(ctx, cctx, hk, name, ev, v)
 		// retry (HOOK.yaml): a failed hook runs again, each attempt a step.
 		for a := 1; failed && err == nil && a <= hk.Retry && cctx.Err() == nil; a++ {
 			call.Warnings = append(call.Warnings, fmt.Sprintf("attempt %d of %d failed; retry: %d runs it again", a, hk.Retry+1, hk.Retry))
-			ev.Record(call)
 			h.count(hk, &call)
-			call, eff, failed, err = h.invoke(ctx, cctx, hk, name, ev)
+			emit(hk, call, engine.Effect{})
+			call, eff, failed, err = h.invoke(ctx, cctx, hk, name, ev, v)
 		}
 		if err != nil {
-			return err
+			return list, end, err
+		}
+		abort := failed && (hk.OnError == OnErrorAbort || hk.OnError == OnErrorStop)
+		// jcli's code ends the chain at any stop or skip answer, wherever
+		// the event then applies the action.
+		why := ""
+		switch {
+		case abort:
+			why = fmt.Sprintf("failed under on_error: %s", hk.OnError)
+		case !failed && (eff.Action == engine.ActionStop || eff.Action == engine.ActionSkip):
+			why = "answered action " + string(eff.Action)
 		}
 		var notes []string
 		if once {
 			notes = append(notes, "jcli's code sends post_llm_response once, for the answer that ends the loop: not for this one")
 		}
-		if why := filterNote(hk, name); why != "" {
-			notes = append(notes, "jcli's code never runs this hook here: "+why)
+		if fw := filterNote(hk, name); fw != "" {
+			notes = append(notes, "jcli's code never runs this hook here: "+fw)
 		}
 		if name == Stop && hk.Type == TypeBash {
 			notes = append(notes, h.stopInputNote())
@@ -345,34 +390,63 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		if hk.Type == TypeBash && !call.Reused {
 			notes = append(notes, h.envNote(hk))
 		}
-		if failed && (hk.OnError == OnErrorAbort || hk.OnError == OnErrorStop) {
+		if abort {
 			notes = append(notes, h.failedStop(name, &eff))
 		} else if !failed {
 			notes = append(notes, h.halting(name, &eff))
 		}
+		if len(unseen) > 0 {
+			list := strings.Join(unseen, ", ")
+			if hold {
+				notes = append(notes, "as seed 001 describes, this hook's input would include the earlier hooks' "+list)
+			} else {
+				notes = append(notes, "jcli's code does not show this hook the earlier hooks' "+list+": they reach only the chain's result")
+			}
+		}
 		for _, n := range notes {
 			call.Other = joinNotes(call.Other, n)
 		}
-		abort := failed && (hk.OnError == OnErrorAbort || hk.OnError == OnErrorStop)
-		if abort && i+1 < len(chain) {
-			call.Warnings = append(call.Warnings, fmt.Sprintf("on_error: %s: the %d hook(s) after it in the chain were not run", hk.OnError, len(chain)-i-1))
+		if why != "" && !hold {
+			// Seed 001 applied the earlier answers already; jcli's code
+			// would have dropped them.
+			for _, ci := range changed {
+				hc := &ev.Trace().HookCalls[ci]
+				hc.Other = joinNotes(hc.Other, dropNote(hk.Name, why))
+			}
 		}
-		ev.Apply(call, eff)
+		if abort && i+1 < len(chain) {
+			call.Warnings = append(call.Warnings, fmt.Sprintf("the %d hook(s) after it in the chain were not run", len(chain)-i-1))
+		}
 		h.count(hk, &call)
-		if abort {
+		if why != "" && hold {
+			end = chainEnd{at: len(list), why: why}
+		}
+		ci := emit(hk, call, eff)
+		if why != "" && !hold && !abort && !ev.Stopped() && i+1 < len(chain) {
+			hc := &ev.Trace().HookCalls[ci]
+			hc.Other = joinNotes(hc.Other, fmt.Sprintf("jcli's code ends the chain at a %s: the %d hook(s) after it would not run", eff.Action, len(chain)-i-1))
+		}
+		if !failed && why == "" {
+			if hold {
+				v.merge(eff)
+			}
+			for _, f := range unmerged(name, eff) {
+				if !slices.Contains(unseen, f) {
+					unseen = append(unseen, f)
+				}
+			}
+		}
+		if abort || (why != "" && hold) {
 			h.countSkips(chain[i+1:])
 			break
 		}
 	}
-	if register && !ev.Stopped() {
-		h.register(ev)
-	}
-	return nil
+	return list, end, nil
 }
 
 // invoke runs one hook and returns its record and effect; failed says it
 // errored or timed out. err is set only when the run itself was cancelled.
-func (h *Handler) invoke(ctx, cctx context.Context, hk *Hook, name Event, ev *engine.Event) (engine.HookCall, engine.Effect, bool, error) {
+func (h *Handler) invoke(ctx, cctx context.Context, hk *Hook, name Event, ev *engine.Event, v *view) (engine.HookCall, engine.Effect, bool, error) {
 	session := ev.Session
 	if session == "" {
 		session = h.opts.Session
@@ -390,7 +464,7 @@ func (h *Handler) invoke(ctx, cctx context.Context, hk *Hook, name Event, ev *en
 	hctx, cancel := context.WithTimeout(cctx, hk.timeout())
 	defer cancel()
 	if hk.Type == TypeLLM {
-		return h.invokeLLM(ctx, cctx, hctx, hk, name, ev, call)
+		return h.invokeLLM(ctx, cctx, hctx, hk, name, ev, call, v)
 	}
 	hc := buildContext(name, ev, session, h.cfg.Root)
 	if name == Stop && h.code() {
@@ -398,6 +472,7 @@ func (h *Handler) invoke(ctx, cctx context.Context, hk *Hook, name Event, ev *en
 		answer := ev.Answer
 		hc.UserInput = &answer
 	}
+	v.apply(&hc)
 	stdin := marshal(hc)
 	call.Input = stdin
 	var key [32]byte
@@ -467,8 +542,8 @@ func setOutput(call *engine.HookCall, out []byte) {
 	}
 }
 
-func (h *Handler) invokeLLM(ctx, cctx, hctx context.Context, hk *Hook, name Event, ev *engine.Event, call engine.HookCall) (engine.HookCall, engine.Effect, bool, error) {
-	prompt := render(hk.Prompt, name, ev, h.cfg.Root)
+func (h *Handler) invokeLLM(ctx, cctx, hctx context.Context, hk *Hook, name Event, ev *engine.Event, call engine.HookCall, v *view) (engine.HookCall, engine.Effect, bool, error) {
+	prompt := render(hk.Prompt, name, ev, h.cfg.Root, v)
 	model := hk.Model
 	if model == "" {
 		model = ev.Model

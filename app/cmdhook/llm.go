@@ -55,13 +55,28 @@ func (s *Scripted) Answer(keys ...string) (string, error) {
 // render fills the prompt template and appends the instruction saying
 // what JSON the answer may hold. Every variable is filled from the event,
 // whether or not the event's HookContext carries the field.
-func render(prompt string, name Event, ev *engine.Event, cwd string) string {
+func render(prompt string, name Event, ev *engine.Event, cwd string, v *view) string {
 	var tool, args, result string
 	if ev.Tool != nil {
 		tool, args, result = ev.Tool.Name, argumentsJSON(ev.Tool.Arguments), ev.Tool.Result
 	}
+	input, answer := ev.UserInput, ev.Answer
+	if v != nil {
+		// The earlier hooks' answers of a held chain (chain.go).
+		for _, o := range []struct {
+			dst *string
+			src *string
+		}{{&input, v.userInput}, {&answer, v.answer}, {&result, v.toolResult}} {
+			if o.src != nil {
+				*o.dst = *o.src
+			}
+		}
+		if v.toolArgs != nil {
+			args = argumentsJSON(v.toolArgs)
+		}
+	}
 	pairs := []string{
-		"{{event}}", string(name), "{{user_input}}", ev.UserInput, "{{assistant_output}}", ev.Answer,
+		"{{event}}", string(name), "{{user_input}}", input, "{{assistant_output}}", answer,
 		"{{tool_name}}", tool, "{{tool_arguments}}", args, "{{tool_result}}", result,
 		"{{model}}", ev.Model, "{{cwd}}", cwd,
 	}
