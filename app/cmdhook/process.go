@@ -77,6 +77,11 @@ func (p *procs) closeAll() {
 // and as soon as the shell exits (a child it left behind dies with it).
 // Every goroutine it starts has ended when it returns.
 func (p *procs) run(ctx context.Context, command, dir string, env []string, stdin []byte) procResult {
+	return p.runArgv(ctx, []string{"/bin/sh", "-c", command}, dir, env, stdin)
+}
+
+// runArgv is run for a program and its arguments, without a shell.
+func (p *procs) runArgv(ctx context.Context, argv []string, dir string, env []string, stdin []byte) procResult {
 	start := time.Now()
 	res := procResult{exitCode: -1}
 	inR, inW, err := os.Pipe()
@@ -100,7 +105,7 @@ func (p *procs) run(ctx context.Context, command, dir string, env []string, stdi
 		res.err = fmt.Errorf("stderr pipe: %w", err)
 		return res
 	}
-	cmd := exec.Command("/bin/sh", "-c", command)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = ownGroup()

@@ -111,6 +111,18 @@ func (a *applier) apply(eff *Effect) {
 			a.changed("context appended to the system prompt")
 		}
 	}
+	if a.allowed("context", len(eff.Context) > 0, PointSessionStart, PointBeforeSend, PointBeforeTool, PointAfterTool, PointAfterTools) {
+		for _, m := range eff.Context {
+			nm := msg{content: m.Content, role: skills.Role(m.Role), origin: OriginHook, ref: -1, req: a.r.pos.req, edit: a.ci + 1}
+			switch e.Point {
+			case PointSessionStart, PointBeforeSend, PointBeforeTool:
+				a.r.pendingContext = append(a.r.pendingContext, nm) // placed after the message to come
+			default:
+				a.t.add(nm)
+			}
+		}
+		a.changed("%d context message(s) added to the conversation", len(eff.Context))
+	}
 	if a.allowed("model", eff.Model != nil, PointBeforeLLM) && *eff.Model != e.Model {
 		a.changed("model %s → %s", e.Model, *eff.Model)
 		e.Model = *eff.Model

@@ -23,6 +23,7 @@ const (
 	PointBeforeTool    Point = "before_tool"   // a tool call, before approval and execution
 	PointApproveTool   Point = "approve_tool"  // may the tool run
 	PointAfterTool     Point = "after_tool"    // the tool ran (or failed: Event.Tool.Error)
+	PointAfterTools    Point = "after_tools"   // every tool call of the answer ran (Event.ToolCalls)
 	PointStop          Point = "stop"          // an agent answer without tool calls, before the loop ends
 	PointBeforeCompact Point = "before_compact"
 	PointAfterCompact  Point = "after_compact"
@@ -30,13 +31,13 @@ const (
 
 // Points lists every point in flow order.
 var Points = []Point{PointSessionStart, PointBeforeSend, PointAfterSend, PointBeforeLLM, PointAfterLLM,
-	PointBeforeTool, PointApproveTool, PointAfterTool, PointStop, PointBeforeCompact, PointAfterCompact, PointSessionEnd}
+	PointBeforeTool, PointApproveTool, PointAfterTool, PointAfterTools, PointStop, PointBeforeCompact, PointAfterCompact, PointSessionEnd}
 
 // before says whether hooks at p wrap inward (declaration order) or, after
 // the model or tool ran, outward (reverse order), like middleware.
 func (p Point) before() bool {
 	switch p {
-	case PointAfterLLM, PointAfterTool, PointAfterCompact, PointSessionEnd, PointAfterSend, PointStop:
+	case PointAfterLLM, PointAfterTool, PointAfterTools, PointAfterCompact, PointSessionEnd, PointAfterSend, PointStop:
 		return false
 	}
 	return true
@@ -76,7 +77,7 @@ type Event struct {
 	Model     string // the model of the call (before_llm may change it)
 	Tools     []scenario.Tool
 	Answer    string     // after_llm, stop: the assistant's text
-	ToolCalls []ToolCall // after_llm: the answer's tool calls (process hooks may rewrite them)
+	ToolCalls []ToolCall // after_llm: the answer's tool calls (process hooks may rewrite them); after_tools: as they ran
 	Tool      *ToolCall  // tool points: the call (arguments as hooks left them; Result/Error after the tool)
 	Compact   Compaction
 	Err       error  // after_llm: the model failed; request hooks still see the end
@@ -211,6 +212,11 @@ type Effect struct {
 	RetryFeedback string   // before_send, before_llm, after_llm, stop
 	Notice        string   // system_message: shown to the user
 	Extra         []string // changes the engine cannot apply but the system reports (e.g. process option changes)
+	// Context are messages added to the conversation for the rest of the
+	// request, placed after the message the point leads to: the user's
+	// (session_start, before_send), the tool's (before_tool, after_tool),
+	// else at the end (after_tools) — as Claude Code places hook context.
+	Context []NewMessage
 }
 
 // Outcome is how a hook invocation ended.
@@ -224,6 +230,8 @@ const (
 	OutcomeSkipped  Outcome = "skipped" // the hook did not run (filter, earlier stop, disabled) or skipped the tool
 	OutcomeDenied   Outcome = "denied"
 	OutcomeStopped  Outcome = "stopped"
+	OutcomeBlocked  Outcome = "blocked" // the hook blocked the action (Claude Code's exit 2, decision: block)
+	OutcomeAsked    Outcome = "asked"   // the hook asked the user (Claude Code's permissionDecision: ask)
 )
 
 // HookCall is one invocation of an executable hook, as the trace keeps it.

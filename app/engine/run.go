@@ -157,6 +157,17 @@ type runner struct {
 	toolMsg        map[string]int32
 	compactContext []string
 	retries        int
+	pendingContext []msg // hook context waiting for the message it follows (Effect.Context)
+}
+
+// placeContext adds the hook context that waited for the message just
+// added, after it.
+func (r *runner) placeContext() {
+	for _, m := range r.pendingContext {
+		m.req = r.pos.req
+		r.t.add(m)
+	}
+	r.pendingContext = nil
 }
 
 func (r *runner) request(ctx context.Context, i int) error {
@@ -204,6 +215,7 @@ func (r *runner) request(ctx context.Context, i int) error {
 			t.add(msg{content: h.content, role: h.role, origin: OriginHistory, histOf: h.of, ref: h.ref, req: int32(i)})
 		}
 		t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: int32(i), edit: r.userEdit})
+		r.placeContext()
 		r.feedback(send)
 		err = r.fire(ctx, &Event{Point: PointAfterSend, UserInput: user})
 	}
@@ -217,6 +229,7 @@ func (r *runner) request(ctx context.Context, i int) error {
 		// The request ends here; the run goes on with the next one. What the
 		// frontend would have kept of it: the user's message and the yields.
 		info().Status, info().StoppedBy = "stopped", stop.by
+		r.pendingContext = nil // its message never came
 		info().LastStep = len(t.steps) - 1
 		r.keepHistory(user, yielded, nil)
 		return nil
@@ -392,6 +405,11 @@ func (r *runner) runTools(ctx context.Context, hm *HookManager, rep Reply, injec
 		}
 	}
 	t.Calls[len(t.Calls)-1].ToolCalls = slices.Clone(t.toolCalls[first:])
+	if len(r.cfg.Handlers) > 0 {
+		if err := r.fire(ctx, &Event{Point: PointAfterTools, ToolCalls: slices.Clone(t.toolCalls[first:])}); err != nil {
+			return err
+		}
+	}
 	hm.Remove(skills.AfterToolCall)
 	for k := range rep.ToolCalls {
 		inject(Checkpoint{Timing: skills.AfterToolCall, Tool: first + int32(k)})
@@ -438,6 +456,7 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 	}
 	t.begin(StepToolCall, r.pos, "", ti)
 	id := t.add(msg{content: content, role: "tool", origin: OriginTool, ref: ti, req: r.pos.req})
+	r.placeContext()
 	if !hooked {
 		return nil
 	}

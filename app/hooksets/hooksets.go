@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"hookstudio/app/claudehook"
 	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
 	"hookstudio/app/engine"
@@ -22,6 +23,9 @@ import (
 type Options struct {
 	// UserFile is the user-level command hooks file (settings; "" none).
 	UserFile string
+	// ClaudeUserSettings is Claude Code's user-level settings.json (an app
+	// setting, hookctl --claude-user-settings; "" none).
+	ClaudeUserSettings string
 	// Drafts are unsaved editor texts by path relative to the root.
 	Drafts map[string][]byte
 	// Scenario is the scenario to run: the skills enabled per request,
@@ -51,6 +55,8 @@ type Set struct {
 	diags    []diag.Diagnostic
 	req      requestSet // request hooks (requests.go)
 	mode     hostmode.Mode
+	ccCfg    *claudehook.Config
+	cc       *claudehook.Handler
 }
 
 // Mode is the host behaviour the run follows.
@@ -97,6 +103,16 @@ func Load(root string, opts Options) (*Set, error) {
 	procs := prochook.Reachable(runnable, opts.Scenario)
 	s.commands = append(s.commands, processCommands(procs)...)
 	s.folder = append(s.folder, processCommands(runnable)...)
+	// Claude Code's hooks: settings files, plugins, SKILL.md frontmatter.
+	cc, err := claudehook.Load(root, claudehook.LoadOptions{UserSettings: opts.ClaudeUserSettings, Drafts: opts.Drafts})
+	if err != nil {
+		return nil, fmt.Errorf("load hooks: %w", err)
+	}
+	s.ccCfg = cc
+	s.diags = append(s.diags, cc.Diagnostics...)
+	diag.Sort(s.diags)
+	s.commands = append(s.commands, claudeCommands(cc.Commands(enabledSkills(opts.Scenario)))...)
+	s.folder = append(s.folder, claudeCommands(cc.Commands(nil))...)
 	if err := s.loadRequests(root, opts.Drafts, opts.Scenario, opts.Trusted); err != nil { // requests.go
 		return nil, err
 	}
@@ -116,9 +132,43 @@ func Load(root string, opts Options) (*Set, error) {
 		s.proc = prochook.New(procs, prochook.Options{Mode: s.mode})
 		s.handlers = append(s.handlers, s.proc)
 	}
+	if len(cc.Hooks) > 0 {
+		h, err := claudehook.New(claudehook.Options{Config: cc, Scenario: opts.Scenario, Completer: opts.Completer})
+		if err != nil {
+			return s, err
+		}
+		s.cc = h
+		s.handlers = append(s.handlers, h)
+	}
 	// Request hooks (seed 004) go here: command hooks are outermost,
-	// process hooks next, request hooks innermost.
+	// process hooks next, then Claude Code's, request hooks innermost.
 	return s, nil
+}
+
+// claudeCommands lists Claude Code's command and http handlers in the
+// trust prompt's shape.
+func claudeCommands(cs []claudehook.Command) []cmdhook.Command {
+	var out []cmdhook.Command
+	for _, c := range cs {
+		out = append(out, cmdhook.Command{Source: c.Source, Event: cmdhook.Event("claude-code: " + c.Event), Hook: c.Command,
+			Skill: c.Skill, Command: c.Command, Dir: c.Dir})
+	}
+	return out
+}
+
+// enabledSkills are the skills some request of sc enables (nil: every skill).
+func enabledSkills(sc *scenario.Scenario) []string {
+	if sc == nil || sc.EnabledSkills == nil {
+		return nil
+	}
+	out := append([]string{}, sc.EnabledSkills...)
+	for _, r := range sc.Requests {
+		if r.EnabledSkills == nil {
+			return nil
+		}
+		out = append(out, r.EnabledSkills...)
+	}
+	return out
 }
 
 // processCommands lists what the process hooks would start, in the trust
@@ -162,10 +212,14 @@ func (s *Set) FolderCommands() []cmdhook.Command { return s.folder }
 // Fingerprint hashes every hook configuration read: trust is remembered
 // by root and fingerprint.
 func (s *Set) Fingerprint() string {
-	if s.procCfg == nil || s.procCfg.Fingerprint == "" {
-		return s.requestFingerprint(s.cmdCfg.Fingerprint())
+	fp := s.cmdCfg.Fingerprint()
+	if s.procCfg != nil && s.procCfg.Fingerprint != "" {
+		fp += "+" + s.procCfg.Fingerprint
 	}
-	return s.requestFingerprint(s.cmdCfg.Fingerprint() + "+" + s.procCfg.Fingerprint)
+	if s.ccCfg != nil && len(s.ccCfg.Files) > 0 {
+		fp += "+cc:" + s.ccCfg.Fingerprint()
+	}
+	return s.requestFingerprint(fp)
 }
 
 // Diagnostics are the problems of every hook configuration, sorted.
@@ -176,6 +230,9 @@ func (s *Set) Hooks() []engine.HookInfo {
 	out := s.cmdCfg.HookInfos()
 	if s.procCfg != nil {
 		out = append(out, prochook.New(s.procCfg.Hooks, prochook.Options{}).Hooks()...)
+	}
+	if s.ccCfg != nil {
+		out = append(out, s.ccCfg.HookInfos()...)
 	}
 	return append(out, s.requestInfos()...)
 }
@@ -189,6 +246,9 @@ func (s *Set) Metrics() []engine.HookMetric {
 	if s.proc != nil {
 		out = append(out, s.proc.HookMetrics()...)
 	}
+	if s.cc != nil {
+		out = append(out, s.cc.Metrics()...)
+	}
 	return out
 }
 
@@ -201,6 +261,9 @@ func (s *Set) Close() error {
 	}
 	if s.proc != nil {
 		errs = append(errs, s.proc.Close())
+	}
+	if s.cc != nil {
+		errs = append(errs, s.cc.Close())
 	}
 	return errors.Join(errs...)
 }

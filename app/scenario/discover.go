@@ -21,6 +21,10 @@ const MaxFileSize = 8 << 20
 // ScenarioDir is the folder inside a skill that holds its scenarios.
 const ScenarioDir = "scenarios"
 
+// ProjectScenarioDir holds the scenarios of the folder itself, relative to
+// the root (a Claude Code project opened as a skills folder).
+const ProjectScenarioDir = ".hookstudio/scenarios"
+
 // IsScenarioFile reports whether a file name has a scenario extension
 // (.yaml, .yml or .json, lower case, as the design notes spell them) and is
 // not hidden, so watchers can filter events the way Discover lists files.
@@ -53,6 +57,15 @@ func Discover(ctx context.Context, root string) ([]string, error) {
 	}
 	// fs.ReadDir sorts by name, which is byte order.
 	out := []string{}
+	// A project (a Claude Code project's .claude/ beside it) keeps its
+	// scenarios in .hookstudio/scenarios: its own folders are not skills.
+	if entries, err := fs.ReadDir(fsys, ProjectScenarioDir); err == nil {
+		for _, e := range entries {
+			if IsScenarioFile(e.Name()) && isRegular(fsys, ProjectScenarioDir, e) {
+				out = append(out, ProjectScenarioDir+"/"+e.Name())
+			}
+		}
+	}
 	for _, sk := range skills {
 		if err := ctx.Err(); err != nil {
 			return nil, err

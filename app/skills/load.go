@@ -157,6 +157,10 @@ func (l *skillLoader) fileDiag(file, code, format string, args ...any) {
 }
 
 func (l *skillLoader) load() {
+	// A Claude Code plugin's hooks/hooks.json is Claude Code's (app/claudehook).
+	if _, err := os.Stat(filepath.Join(l.skill.Dir, ".claude-plugin", "plugin.json")); err == nil {
+		return
+	}
 	hooksDir := filepath.Join(l.skill.Dir, "hooks")
 	// Every read below goes through this root, so neither hooks.json nor a
 	// "file" entry can reach outside hooks/, whatever symlinks say.

@@ -32,6 +32,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	noHistory := fs.Bool("no-history", false, "do not record the run in the history")
 	trust := fs.Bool("trust", false, "run the folder's executable hooks (hooks.yaml commands); without it a folder with any is refused")
 	userHooks := fs.String("user-hooks", "", "the user-level command hooks file (hooks.yaml), run before the folder's")
+	claudeUser := fs.String("claude-user-settings", "", "Claude Code's user-level settings.json (~/.claude/settings.json), whose hooks run before the project's")
 	behaviour := addBehaviourFlag(fs)
 	otlp := fs.String("otlp", "", "send the run to an OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318")
 	prov := addProviderFlags(fs)
@@ -74,7 +75,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if sc != nil {
 		ds = append(ds, scenario.CheckSkills(sc, skillNames(set))...)
 		ds = append(ds, usedSkillDiagnostics(set, sc)...)
-		hooks, trustErr = hooksets.Load(*root, hooksets.Options{UserFile: *userHooks, Scenario: sc, Trusted: *trust, Completer: completer, Mode: mode})
+		hooks, trustErr = hooksets.Load(*root, hooksets.Options{UserFile: *userHooks, ClaudeUserSettings: *claudeUser, Scenario: sc, Trusted: *trust, Completer: completer, Mode: mode})
 		if hooks == nil {
 			return 0, trustErr
 		}

@@ -50,6 +50,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	update := fs.Bool("update", false, "write what the run observes into each scenario as its expectations")
 	trust := fs.Bool("trust", false, "run the folder's executable hooks (hooks.yaml commands, process hooks); without it a folder with any is refused")
 	userHooks := fs.String("user-hooks", "", "the user-level command hooks file (hooks.yaml), run before the folder's")
+	claudeUser := fs.String("claude-user-settings", "", "Claude Code's user-level settings.json (~/.claude/settings.json), whose hooks run before the project's")
 	behaviour := addBehaviourFlag(fs)
 	color := fs.String("color", "auto", "colour output: auto, always or never")
 	pos, err := parseArgs(fs, args)
@@ -80,7 +81,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	var reports []*scenarioReport
 	for _, f := range files {
-		rep, err := testScenario(ctx, root, f, set, tc, hooksets.Options{UserFile: *userHooks, Trusted: *trust, Mode: mode}, *update)
+		rep, err := testScenario(ctx, root, f, set, tc, hooksets.Options{UserFile: *userHooks, ClaudeUserSettings: *claudeUser, Trusted: *trust, Mode: mode}, *update)
 		if err != nil {
 			return 0, err
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"hookstudio/app/claudehook"
 	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
 	"hookstudio/app/hostmode"
@@ -19,6 +20,7 @@ import (
 func validateCmd(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print diagnostics as JSON")
+	claudeUser := fs.String("claude-user-settings", "", "Claude Code's user-level settings.json (~/.claude/settings.json) to validate too")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -30,7 +32,7 @@ func validateCmd(ctx context.Context, args []string, stdout io.Writer) (int, err
 	if len(pos) == 1 {
 		root = pos[0]
 	}
-	ds, err := check(ctx, root)
+	ds, err := check(ctx, root, *claudeUser)
 	if err != nil {
 		return 0, err
 	}
@@ -52,7 +54,7 @@ func validateCmd(ctx context.Context, args []string, stdout io.Writer) (int, err
 }
 
 // check validates every skill and every scenario under root.
-func check(ctx context.Context, root string) ([]diag.Diagnostic, error) {
+func check(ctx context.Context, root, claudeUser string) ([]diag.Diagnostic, error) {
 	set, err := skills.Load(ctx, root)
 	if err != nil {
 		return nil, err
@@ -73,6 +75,11 @@ func check(ctx context.Context, root string) ([]diag.Diagnostic, error) {
 		return nil, err
 	}
 	ds = append(ds, rh.Diagnostics...)
+	cc, err := claudehook.Load(root, claudehook.LoadOptions{UserSettings: claudeUser}) // Claude Code's settings, plugins, SKILL.md: read, never run
+	if err != nil {
+		return nil, err
+	}
+	ds = append(ds, cc.Diagnostics...)
 	_, hds, err := hostmode.Load(root) // the folder's host_behaviour setting
 	if err != nil {
 		return nil, err

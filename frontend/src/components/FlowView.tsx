@@ -16,7 +16,7 @@ export function nodeOfPoint(point: HookPoint, phase?: Step['phase']): NodeId {
   switch (point) {
     case 'session_start': case 'before_send': case 'after_send': return 'input';
     case 'before_llm': case 'after_llm': return llm;
-    case 'before_tool': case 'approve_tool': case 'after_tool': return 'run';
+    case 'before_tool': case 'approve_tool': case 'after_tool': case 'after_tools': return 'run';
     case 'stop': return phase === 'agent' ? 'exit' : 'end';
     case 'before_compact': case 'after_compact': return 'cp3';
     case 'session_end': return 'end';
@@ -26,7 +26,7 @@ export function nodeOfPoint(point: HookPoint, phase?: Step['phase']): NodeId {
 export const NODE_POINTS: Partial<Record<NodeId, HookPoint[]>> = {
   input: ['before_send', 'after_send', 'session_start'],
   direct: ['before_llm', 'after_llm', 'stop'], plan: ['before_llm', 'after_llm'], agent: ['before_llm', 'after_llm'],
-  run: ['before_tool', 'approve_tool', 'after_tool'], exit: ['stop'], end: ['session_end', 'stop'], cp3: ['before_compact', 'after_compact'],
+  run: ['before_tool', 'approve_tool', 'after_tool', 'after_tools'], exit: ['stop'], end: ['session_end', 'stop'], cp3: ['before_compact', 'after_compact'],
 };
 
 /** Which flowchart node a step belongs to. */

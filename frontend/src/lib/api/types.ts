@@ -23,16 +23,16 @@ export interface StudioState {
 }
 
 // ---- executable hooks (issue 9; process and request hooks of issues 10/11 use the same shapes) ----
-export type HookSystem = 'command' | 'process' | 'request' | (string & {});
+export type HookSystem = 'command' | 'process' | 'request' | 'claude-code' | (string & {});
 /** Engine points where executable hooks fire (design-hooks.md's flow). */
 export type HookPoint =
   | 'session_start' | 'before_send' | 'after_send' | 'before_llm' | 'after_llm' | 'before_tool' | 'approve_tool'
-  | 'after_tool' | 'stop' | 'before_compact' | 'after_compact' | 'session_end';
+  | 'after_tool' | 'after_tools' | 'stop' | 'before_compact' | 'after_compact' | 'session_end';
 export const HOOK_POINTS: readonly HookPoint[] = [
-  'session_start', 'before_send', 'after_send', 'before_llm', 'after_llm', 'before_tool', 'approve_tool', 'after_tool', 'stop',
-  'before_compact', 'after_compact', 'session_end',
+  'session_start', 'before_send', 'after_send', 'before_llm', 'after_llm', 'before_tool', 'approve_tool', 'after_tool', 'after_tools',
+  'stop', 'before_compact', 'after_compact', 'session_end',
 ];
-export type HookOutcome = 'ok' | 'modified' | 'error' | 'timeout' | 'skipped' | 'denied' | 'stopped';
+export type HookOutcome = 'ok' | 'modified' | 'error' | 'timeout' | 'skipped' | 'denied' | 'stopped' | 'blocked' | 'asked';
 /** One invocation of an executable hook (engine.HookCall). */
 export interface HookCall {
   system: HookSystem; event: string; point: HookPoint; hook: string; source?: string; outcome: HookOutcome;
