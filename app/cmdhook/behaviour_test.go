@@ -133,6 +133,38 @@ func TestHostBehaviourRows(t *testing.T) {
 				}
 				noted(t, tr, "pre_send_message", "edit")
 			}},
+		{"a skip at pre_tool_execution fails the tool", `pre_tool_execution:
+  - {name: skipper, command: "cat >/dev/null; echo '{\"action\": \"skip\"}'", filter: {tool_name: read_file}}
+post_tool_execution_failure:
+  - {name: on-fail, command: "grep -q 'skipped by hook skipper' && echo '{\"tool_error\": \"FAILED-NOTE\", \"additional_context\": \"ctx\"}'"}
+post_tool_execution:
+  - {name: on-result, command: "grep -q FAILED-NOTE && echo '{\"tool_result\": \"seen: FAILED-NOTE\"}'"}
+`, full,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				rf := firstTool(t, tr, "read_file")
+				want := map[hostmode.Mode]string{hostmode.Code: "seen: FAILED-NOTE", hostmode.Document: "Tool call read_file was skipped by hook skipper."}[mode]
+				if rf.Status != engine.ToolSkipped || rf.Result != want {
+					t.Errorf("read_file %+v, want the result %q", rf, want)
+				}
+				var failures, results int
+				for _, c := range tr.HookCalls {
+					switch {
+					case c.Event == "post_tool_execution_failure" && strings.Contains(string(c.Input), "skipped by hook skipper"):
+						failures++
+					case c.Event == "post_tool_execution" && c.Hook == "on-result":
+						results++
+					}
+				}
+				// Two read_file calls in full: each is skipped.
+				n := map[hostmode.Mode]int{hostmode.Code: 2, hostmode.Document: 0}[mode]
+				if failures != n || results != n {
+					t.Errorf("for the skipped tools: %d post_tool_execution_failure, %d post_tool_execution calls, want %d each", failures, results, n)
+				}
+				noted(t, tr, "pre_tool_execution", "skipper")
+				if mode == hostmode.Code {
+					noted(t, tr, "post_tool_execution_failure", "on-fail")
+				}
+			}},
 	}
 	for _, r := range rows {
 		for _, mode := range []hostmode.Mode{hostmode.Code, hostmode.Document} {

@@ -1,6 +1,7 @@
 package cmdhook
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"strings"
@@ -28,7 +29,8 @@ type held struct {
 // hands it to the next hook (merge_hook_result_into): messages,
 // system_prompt, user_input, assistant_output, tool_arguments and
 // tool_result. inject_messages, additional_context and tool_error reach
-// only the chain's result.
+// only the chain's result. toolError is also the text jcli gives the hooks
+// it fires for a skipped tool (skippedTool).
 type view struct {
 	messages                                               []engine.NewMessage
 	systemPrompt, userInput, answer, toolResult, toolError *string
@@ -156,4 +158,88 @@ func dropEarlier(x *held, by, why string) {
 // jcli's code would drop because a later hook ended the chain.
 func dropNote(by, why string) string {
 	return fmt.Sprintf("jcli's code would not apply this hook's changes: %s, later in the chain, %s, and only that answer's action, retry_feedback and system_message count", by, why)
+}
+
+// skippedTool plays what jcli's code does after a skip at
+// pre_tool_execution: the tool is marked failed with the skip text, so
+// post_tool_execution_failure runs with it as tool_error and then
+// post_tool_execution with the (rewritten) text as tool_result; the model
+// reads the last text. It sets the skip's text and returns the calls, to be
+// recorded after the skip's (they show at the tool's before_tool point,
+// where the engine stands: a skipped tool has no after_tool).
+func (h *Handler) skippedTool(ctx context.Context, ev *engine.Event, skip *held) ([]held, error) {
+	text := skip.eff.Reason
+	if text == "" {
+		// What the engine writes for a skip without a reason (engine.applier.deny).
+		text = fmt.Sprintf("Tool call %s was skipped by hook %s.", ev.Tool.Name, skip.hk.Name)
+	}
+	start := text
+	var out []held
+	for _, name := range []Event{PostToolExecutionFailure, PostToolExecution} {
+		chain := h.chain(name, ev)
+		if len(chain) == 0 {
+			continue
+		}
+		v := &view{toolError: &text}
+		field := "tool_error"
+		if name == PostToolExecution {
+			v = &view{toolResult: &text}
+			field = "tool_result"
+		}
+		list, end, err := h.runChain(ctx, name, ev, chain, v, true)
+		for i := range list {
+			x := &list[i]
+			if i < end.at {
+				dropEarlier(x, list[end.at].hk.Name, end.why)
+			}
+			val := x.eff.ToolError
+			if name == PostToolExecution {
+				val = x.eff.ToolResult
+			}
+			if val != nil && *val != text {
+				x.call.Changes = append(x.call.Changes, fmt.Sprintf("%s of the skipped %s rewritten: the model reads it", field, ev.Tool.Name))
+				text = *val
+			}
+			var ignored []string
+			for _, f := range effectFields(x.eff) {
+				if f != field && f != "system_message" {
+					ignored = append(ignored, f)
+				}
+			}
+			if len(ignored) > 0 {
+				// Not the hook's mistake (the same answer works after a real
+				// failure), so a change line rather than a warning.
+				x.call.Changes = append(x.call.Changes, fmt.Sprintf("%s not applied: for a skipped tool jcli's code reads only %s of this answer", strings.Join(ignored, ", "), field))
+			}
+			x.call.Other = joinNotes(x.call.Other, "as seed 001 describes, a skipped tool is not a failure: this hook would not run for it")
+			x.eff = engine.Effect{Notice: x.eff.Notice}
+		}
+		out = append(out, list...)
+		if err != nil {
+			return out, err
+		}
+	}
+	if len(out) > 0 {
+		skip.call.Other = joinNotes(skip.call.Other, "as seed 001 describes, no post_tool_execution hook would run for the skipped tool")
+		if text != start {
+			skip.eff.Reason = text
+		}
+	}
+	return out, nil
+}
+
+// skipNote is the note, as seed 001 is followed, on a skip at
+// pre_tool_execution that jcli's code would follow with the failure hooks
+// ("" when no such hook would run).
+func (h *Handler) skipNote(ev *engine.Event) string {
+	var names []string
+	for _, name := range []Event{PostToolExecutionFailure, PostToolExecution} {
+		for _, hk := range h.chain(name, ev) {
+			names = append(names, fmt.Sprintf("%s (%s)", hk.Name, name))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "jcli's code marks the skipped tool failed: " + strings.Join(names, ", ") + " would run with the skip text as the tool error, and the model would read the text they leave"
 }

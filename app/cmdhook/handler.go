@@ -305,7 +305,14 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	}
 	list, end, err := h.runChain(ctx, name, ev, chain, &view{}, h.code())
 	if h.code() {
+		var after []held
+		if err == nil && name == PreToolExecution && end.at >= 0 && list[end.at].eff.Action == engine.ActionSkip {
+			after, err = h.skippedTool(ctx, ev, &list[end.at])
+		}
 		h.flush(ev, list, end)
+		for _, x := range after {
+			ev.Apply(x.call, x.eff)
+		}
 	}
 	if err != nil {
 		return err
@@ -377,6 +384,7 @@ func (h *Handler) runChain(ctx context.Context, name Event, ev *engine.Event, ch
 		case !failed && (eff.Action == engine.ActionStop || eff.Action == engine.ActionSkip):
 			why = "answered action " + string(eff.Action)
 		}
+		skipped := !failed && eff.Action == engine.ActionSkip && name == PreToolExecution
 		var notes []string
 		if once {
 			notes = append(notes, "jcli's code sends post_llm_response once, for the answer that ends the loop: not for this one")
@@ -394,6 +402,9 @@ func (h *Handler) runChain(ctx context.Context, name Event, ev *engine.Event, ch
 			notes = append(notes, h.failedStop(name, &eff))
 		} else if !failed {
 			notes = append(notes, h.halting(name, &eff))
+		}
+		if skipped && !hold {
+			notes = append(notes, h.skipNote(ev))
 		}
 		if len(unseen) > 0 {
 			list := strings.Join(unseen, ", ")
