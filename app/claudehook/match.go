@@ -193,8 +193,13 @@ func checkHandler(h *Hook, root string) []diag.Diagnostic {
 			if !filepath.IsAbs(file) {
 				file = filepath.Join(root, file)
 			}
-			if _, err := os.Stat(file); err != nil {
+			fi, err := os.Stat(file)
+			if err != nil {
 				missing(prog)
+				continue
+			}
+			if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+				d(diag.Error, CodeNotExecutable, "%q is not executable: sh exits 126, a non-blocking error, so this %s hook silently does nothing; chmod +x it or run it as sh %s", prog, h.Event, prog)
 				continue
 			}
 			checkGuard(h, file, d)

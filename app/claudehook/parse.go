@@ -28,6 +28,7 @@ const (
 	CodeIfNeverRuns    = "claude-if-never-runs"
 	CodeBadIf          = "claude-bad-if"
 	CodeMissingScript  = "claude-missing-script"
+	CodeNotExecutable  = "claude-not-executable"
 	CodeExit1Guard     = "claude-exit1-guard"
 	CodeShellSyntax    = "claude-shell-syntax"
 	CodeOnceIgnored    = "claude-once-ignored"
