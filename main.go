@@ -81,7 +81,7 @@ func main() {
 		storedRuns = store
 	}
 	requestsBinding := bind.NewRequests(svc, storedRuns).WithPolicy(reqPolicy)
-	captureBinding := bind.NewCapture(emitter.Emit, store, counter) // the app as a real agent's model endpoint
+	captureBinding := bind.NewCapture(emitter.Emit, store, counter).WithProfiles(svc.Profiles) // the app as a real agent's model endpoint
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"hookstudio/app/capture"
 	"hookstudio/app/engine"
 	"hookstudio/app/history"
+	"hookstudio/app/profiles"
 )
 
 // Capture is bound as window.go.bind.Capture: the app as a real agent's
@@ -42,10 +43,18 @@ func NewCapture(emit func(string, any), store *history.Store, tokens captureCoun
 	return &Capture{session: capture.NewSession(emit, saver, tokens)}
 }
 
+// WithProfiles lets the capture forward to the app's model profiles, each
+// resolved with its key when a capture starts.
+func (c *Capture) WithProfiles(store func() *profiles.Store) *Capture {
+	c.session.WithUpstreams(func(name string) (*capture.Upstream, error) { return capture.UpstreamOf(store(), name) })
+	return c
+}
+
 // State is the capture as it is now.
 func (c *Capture) State() (capture.SessionState, error) { return c.session.State(), nil }
 
-// Start listens on 127.0.0.1 and answers the agent from the answers file.
+// Start listens on 127.0.0.1 and answers the agent from the answers file,
+// the user, or a forward to a model profile.
 func (c *Capture) Start(opts capture.SessionOptions) (capture.SessionState, error) {
 	return c.session.Start(opts)
 }

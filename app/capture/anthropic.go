@@ -131,6 +131,9 @@ var hookLineRe = regexp.MustCompile(`(?m)^((?:PreToolUse|PostToolUse|PostToolUse
 
 // hookAt is where the hook's text starts in text and the hook's name.
 func hookAt(text string) (int, string) {
+	if !strings.Contains(text, " hook ") {
+		return -1, "" // most text: the regexp's scan of a long prompt costs far more
+	}
 	if m := hookLineRe.FindStringSubmatchIndex(text); m != nil {
 		return m[0], text[m[2]:m[3]]
 	}

@@ -100,6 +100,8 @@ type Call struct {
 	Messages []Message       `json:"messages"`
 	Tools    []string        `json:"tools"`
 	Answer   *Answer         `json:"answer,omitempty"`
+	// Upstream is where a forwarding capture relayed the call.
+	Upstream *UpstreamCall `json:"upstream,omitempty"`
 	// Status is the HTTP status answered; Error why it was not a 200.
 	Status       int    `json:"status"`
 	Error        string `json:"error,omitempty"`

@@ -33,6 +33,9 @@ type Options struct {
 	// "x-api-key: TOKEN". Required beyond loopback.
 	Token    string
 	Answerer Answerer
+	// Upstream, when set, answers instead of Answerer: each request is
+	// relayed to it and its answer relayed back unchanged (forward mode).
+	Upstream *Upstream
 	// OnCall is told each call once it is answered, in order, so it can
 	// be kept as it arrives (no partial capture is lost).
 	OnCall func(Call)
@@ -51,6 +54,14 @@ type Server struct {
 	mu    sync.Mutex
 	next  int // the next request's index
 	calls []Call
+
+	// Forward mode records off the request's path: a relayed call is read
+	// (its messages parsed, its answer read back from what was relayed) by
+	// one goroutine, in the order the answers finished, so parsing a large
+	// request adds nothing to the agent's wait.
+	jobs     chan func()
+	inflight sync.WaitGroup // relaying handlers yet to queue their job
+	recorded chan struct{}  // closed when the recorder has run every job
 }
 
 // Listen binds the endpoint and starts serving; Close stops it.
@@ -74,6 +85,15 @@ func Listen(opts Options) (*Server, error) {
 		opts.MaxBody = MaxBody
 	}
 	s := &Server{opts: opts, ln: ln, done: make(chan struct{})}
+	if opts.Upstream != nil {
+		s.jobs, s.recorded = make(chan func(), 256), make(chan struct{})
+		go func() {
+			defer close(s.recorded)
+			for job := range s.jobs {
+				job()
+			}
+		}()
+	}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		defer close(s.done)
@@ -96,6 +116,12 @@ func (s *Server) Close() error {
 		err = s.srv.Close()
 	}
 	<-s.done
+	if s.jobs != nil {
+		// handlers cut by Close return once their connection is gone
+		s.inflight.Wait()
+		close(s.jobs)
+		<-s.recorded
+	}
 	return err
 }
 
@@ -189,6 +215,10 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request, api API) {
 	if err != nil {
 		writeError(w, api, status, err.Error())
 		finish(status, err)
+		return
+	}
+	if s.opts.Upstream != nil {
+		s.relay(w, r, c, data)
 		return
 	}
 	var req *Request

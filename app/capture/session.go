@@ -25,6 +25,9 @@ type SessionOptions struct {
 	// Manual: the user answers each request in the app (the app is the
 	// agent's model, each request a breakpoint).
 	Manual bool `json:"manual"`
+	// Profile: each request is forwarded to this model profile's endpoint
+	// with its model and key, and its answer relayed back unchanged.
+	Profile string `json:"profile"`
 }
 
 // CallSummary is one recorded request as the app lists it.
@@ -50,6 +53,8 @@ type SessionState struct {
 	Answers     int           `json:"answers"`
 	Calls       []CallSummary `json:"calls"`
 	Manual      bool          `json:"manual,omitempty"`
+	// Forward is the profile a forwarding capture relays to (never its key).
+	Forward *UpstreamCall `json:"forward,omitempty"`
 	// Pending is the request waiting for the user's answer (Manual).
 	Pending *PendingRequest `json:"pending,omitempty"`
 	// RunID is the history run the stopped capture was kept as (0: none).
@@ -63,6 +68,8 @@ type Session struct {
 	emit   func(string, any)
 	saver  RunSaver
 	tokens TokenCounter
+	// upstream resolves a profile's endpoint and key (nil: no profiles).
+	upstream func(profile string) (*Upstream, error)
 
 	mu      sync.Mutex
 	srv     *Server
@@ -74,6 +81,13 @@ type Session struct {
 // NewSession makes the app's capture; saver and tokens may be nil.
 func NewSession(emit func(string, any), saver RunSaver, tokens TokenCounter) *Session {
 	return &Session{emit: emit, saver: saver, tokens: tokens, state: SessionState{Lines: []string{}, Calls: []CallSummary{}}}
+}
+
+// WithUpstreams lets the session forward to model profiles: resolve gives
+// a profile's endpoint with its key (UpstreamOf over the app's profiles).
+func (s *Session) WithUpstreams(resolve func(profile string) (*Upstream, error)) *Session {
+	s.upstream = resolve
+	return s
 }
 
 // State is the capture as it is now.
@@ -95,13 +109,24 @@ func (s *Session) copyLocked() SessionState {
 func (s *Session) Start(opts SessionOptions) (SessionState, error) {
 	var answerer Answerer
 	var manual *Manual
+	var up *Upstream
 	answers := 0
 	switch {
+	case opts.Profile != "" && opts.Manual:
+		return s.State(), fmt.Errorf("choose one: forward to profile %s, or answer each request yourself", opts.Profile)
+	case opts.Profile != "":
+		if s.upstream == nil {
+			return s.State(), fmt.Errorf("forward to profile %s: this app has no model profiles", opts.Profile)
+		}
+		var err error
+		if up, err = s.upstream(opts.Profile); err != nil {
+			return s.State(), fmt.Errorf("forward to profile %s: %w", opts.Profile, err)
+		}
 	case opts.Manual:
 		manual = &Manual{OnPending: s.onPending}
 		answerer = manual
 	case opts.AnswersFile == "":
-		return s.State(), fmt.Errorf("choose an answers file, or answer each request yourself")
+		return s.State(), fmt.Errorf("choose an answers file, a profile to forward to, or answer each request yourself")
 	default:
 		script, err := LoadScript(opts.AnswersFile)
 		if err != nil {
@@ -114,19 +139,36 @@ func (s *Session) Start(opts SessionOptions) (SessionState, error) {
 	if s.srv != nil {
 		return s.copyLocked(), fmt.Errorf("a capture is running at %s; stop it first", s.state.BaseURL)
 	}
-	srv, err := Listen(Options{Addr: fmt.Sprintf("127.0.0.1:%d", opts.Port), Answerer: answerer, Tokens: s.tokens, OnCall: s.onCall})
+	srv, err := Listen(Options{Addr: fmt.Sprintf("127.0.0.1:%d", opts.Port), Answerer: answerer, Upstream: up, Tokens: s.tokens, OnCall: s.onCall})
 	if err != nil {
 		return s.copyLocked(), err
 	}
 	s.srv, s.manual, s.started = srv, manual, time.Now()
 	url := srv.URL()
 	s.state = SessionState{Running: true, BaseURL: url, AnswersFile: opts.AnswersFile, Answers: answers, Manual: opts.Manual, Calls: []CallSummary{},
-		Lines: []string{
-			"ANTHROPIC_BASE_URL=" + url + " ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-			"OPENAI_BASE_URL=" + url + "/v1 OPENAI_API_KEY=capture",
-		}}
+		Lines: PasteLines(url, up)}
+	if up != nil {
+		s.state.AnswersFile = ""
+		s.state.Forward = &UpstreamCall{Profile: up.Profile, Host: up.Host(), Model: up.Model}
+	}
 	s.emit(EventState, s.copyLocked())
 	return s.copyLocked(), nil
+}
+
+// PasteLines are what to set before starting an agent against url: both
+// APIs' lines, or, forwarding, only the line of the API the profile
+// speaks (a request in the other one cannot be relayed unchanged).
+func PasteLines(url string, up *Upstream) []string {
+	anthropic := "ANTHROPIC_BASE_URL=" + url + " ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"
+	openai := "OPENAI_BASE_URL=" + url + "/v1 OPENAI_API_KEY=capture"
+	switch {
+	case up == nil:
+		return []string{anthropic, openai}
+	case up.API == Anthropic:
+		return []string{anthropic}
+	default:
+		return []string{openai}
+	}
 }
 
 // onCall runs on the server's goroutine, under the server's lock: calls

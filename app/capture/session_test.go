@@ -150,3 +150,46 @@ func TestManualSession(t *testing.T) {
 		t.Errorf("the waiting request got %q", r.body)
 	}
 }
+
+// TestForwardSession: the app forwards to a profile — only the line of the
+// profile's API to paste, the profile named (never its key), each relayed
+// call listed with its answer and kept when the capture stops.
+func TestForwardSession(t *testing.T) {
+	up, _ := fakeUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":"msg_up","type":"message","role":"assistant","content":[{"type":"text","text":"relayed"}],"usage":{"input_tokens":5,"output_tokens":1}}`)
+	})
+	runs := &savedRuns{}
+	s := NewSession(func(string, any) {}, runs, nil)
+	if _, err := s.Start(SessionOptions{Profile: "claude"}); err == nil || !strings.Contains(err.Error(), "no model profiles") {
+		t.Errorf("without profiles: %v", err)
+	}
+	s.WithUpstreams(func(name string) (*Upstream, error) {
+		if name != "claude" {
+			return nil, errors.New(`no profile "` + name + `"`)
+		}
+		return &Upstream{Profile: "claude", API: Anthropic, BaseURL: up.URL, Model: "claude-up", Key: profileKey}, nil
+	})
+	if _, err := s.Start(SessionOptions{Profile: "other"}); err == nil || !strings.Contains(err.Error(), `forward to profile other: no profile "other"`) {
+		t.Errorf("an unknown profile: %v", err)
+	}
+	st, err := s.Start(SessionOptions{Profile: "claude"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Forward == nil || st.Forward.Profile != "claude" || st.Forward.Model != "claude-up" || len(st.Lines) != 1 || !strings.HasPrefix(st.Lines[0], "ANTHROPIC_BASE_URL=") {
+		t.Fatalf("state %+v", st)
+	}
+	res, body := post(t, st.BaseURL+"/v1/messages", claudeSecond, map[string]string{"x-api-key": clientKey})
+	if res.StatusCode != 200 || !strings.Contains(string(body), "relayed") {
+		t.Fatalf("%d %s", res.StatusCode, body)
+	}
+	st, err = s.Stop(context.Background())
+	if err != nil || len(st.Calls) != 1 || st.Calls[0].Answer != "relayed" || len(runs.saved) != 1 {
+		t.Fatalf("stop: %v %+v", err, st)
+	}
+	data, _ := json.Marshal(st)
+	if strings.Contains(string(data), profileKey) || strings.Contains(string(data), clientKey) {
+		t.Errorf("a key is in the state: %s", data)
+	}
+}

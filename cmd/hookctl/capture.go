@@ -15,6 +15,8 @@ import (
 	"hookstudio/app/capture"
 	"hookstudio/app/edit"
 	"hookstudio/app/history"
+	"hookstudio/app/profiles"
+	"hookstudio/app/studio"
 	"hookstudio/app/tokens"
 )
 
@@ -40,6 +42,8 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	listen := fs.String("listen", "", "listen on HOST:PORT instead of 127.0.0.1 (beyond loopback, --token is required)")
 	token := fs.String("token", "", "the API key clients must send (x-api-key or Authorization: Bearer)")
 	answers := fs.String("answers", "", "the answers file: per call, in order, content, tool_calls or error")
+	profile := fs.String("profile", "", "forward each request to this model profile (its base URL, model and key) and relay its answer")
+	profilesFile := fs.String("profiles", "", "profiles file for --profile (default: profiles.json in the app's data folder)")
 	maxRequests := fs.Int("max-requests", 0, "stop after this many requests (0: at SIGINT/SIGTERM)")
 	jsonFile := fs.String("json", "", "write the capture as JSON to FILE (default: stdout)")
 	noHistory := fs.Bool("no-history", false, "do not record the capture in the run history")
@@ -48,11 +52,24 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if err != nil {
 		return 0, err
 	}
-	if len(pos) > 0 || *answers == "" || *port < 0 || *port > 65535 || *maxRequests < 0 {
-		return 0, fmt.Errorf("%w: capture takes --answers FILE, and optionally --port N (or --listen HOST:PORT --token T), --max-requests N, --json FILE", errUsage)
+	if len(pos) > 0 || (*answers == "") == (*profile == "") || *port < 0 || *port > 65535 || *maxRequests < 0 || *profilesFile != "" && *profile == "" {
+		return 0, fmt.Errorf("%w: capture takes --answers FILE or --profile NAME, and optionally --port N (or --listen HOST:PORT --token T), --max-requests N, --json FILE", errUsage)
 	}
-	script, err := capture.LoadScript(*answers)
-	if err != nil {
+	var script *capture.Script
+	var up *capture.Upstream
+	if *profile != "" {
+		path := *profilesFile
+		if path == "" {
+			dir, err := studio.DefaultDataDir()
+			if err != nil {
+				return 0, err
+			}
+			path = profiles.DefaultPath(dir)
+		}
+		if up, err = capture.UpstreamOf(profiles.NewStore(path), *profile); err != nil {
+			return 0, fmt.Errorf("%w (profiles file %s)", err, path)
+		}
+	} else if script, err = capture.LoadScript(*answers); err != nil {
 		return 0, err
 	}
 	counter, err := tokens.NewCounter()
@@ -68,7 +85,11 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if *listen != "" {
 		addr = *listen
 	}
-	srv, err := capture.Listen(capture.Options{Addr: addr, Token: *token, Answerer: script, Tokens: counter,
+	var answerer capture.Answerer = script
+	if up != nil {
+		answerer = nil // the upstream answers
+	}
+	srv, err := capture.Listen(capture.Options{Addr: addr, Token: *token, Answerer: answerer, Upstream: up, Tokens: counter,
 		OnCall: func(c capture.Call) {
 			n++
 			line := fmt.Sprintf("#%d %s %s → %d, %d messages, %d tokens in", c.N+1, c.API, c.Path, c.Status, len(c.Messages), c.InputTokens)
@@ -85,6 +106,9 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	}
 	started := time.Now()
 	fmt.Fprintf(stdout, "listening on %s\n", srv.URL())
+	if up != nil {
+		fmt.Fprintf(stderr, "hookctl: forwarding to profile %s (%s, model %s)\n", up.Profile, up.Host(), up.Model)
+	}
 	if f, ok := stdout.(*os.File); ok {
 		_ = f.Sync()
 	}

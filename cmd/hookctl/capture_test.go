@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,5 +123,65 @@ func TestCaptureUsage(t *testing.T) {
 	errOut.Reset()
 	if c := run(context.Background(), []string{"capture", "--answers", answers, "--listen", "0.0.0.0:0"}, &out, &errOut); c != exitProblems || !strings.Contains(errOut.String(), "token") {
 		t.Errorf("beyond loopback without a token: exit %d: %s", c, errOut.String())
+	}
+}
+
+// TestCaptureForward: hookctl capture --profile relays each request to the
+// profile's endpoint with the profile's key (here from the provider's
+// variable: no keyring on a test machine) and writes the relayed answers,
+// with no key anywhere in its output.
+func TestCaptureForward(t *testing.T) {
+	const profileKey = "sk-ant-profile-only-9f2c"
+	var sawKey, sawModel string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct{ Model string }
+		_ = json.Unmarshal(body, &req)
+		sawKey, sawModel = r.Header.Get("x-api-key"), req.Model
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":"msg_up","type":"message","role":"assistant","content":[{"type":"text","text":"from upstream"}],"usage":{"input_tokens":9,"output_tokens":2}}`)
+	}))
+	defer up.Close()
+	dir := t.TempDir()
+	profilesFile := filepath.Join(dir, "profiles.json")
+	if err := os.WriteFile(profilesFile, []byte(`{"version":1,"profiles":[{"name":"hookctl-capture-test","provider":"anthropic","base_url":"`+up.URL+`","model":"claude-up"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ANTHROPIC_API_KEY", profileKey)
+	out := filepath.Join(dir, "capture.json")
+	url, wait := startCapture(t, "--profile", "hookctl-capture-test", "--profiles", profilesFile, "--max-requests", "1", "--json", out, "--no-history")
+	req, _ := http.NewRequest(http.MethodPost, url+"/v1/messages", strings.NewReader(`{"model":"claude-asked","messages":[{"role":"user","content":"hi"}]}`))
+	req.Header.Set("x-api-key", "sk-client-side")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), "from upstream") {
+		t.Fatalf("%d %s", res.StatusCode, body)
+	}
+	c, stderr := wait()
+	if c != exitOK || sawKey != profileKey || sawModel != "claude-up" {
+		t.Fatalf("exit %d, upstream saw key %q model %q: %s", c, sawKey, sawModel, stderr)
+	}
+	if !strings.Contains(stderr, "forwarding to profile hookctl-capture-test") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{profileKey, "sk-client-side"} {
+		if strings.Contains(string(data)+stderr, key) {
+			t.Errorf("key %s in the output", key)
+		}
+	}
+	if !strings.Contains(string(data), `"content": "from upstream"`) || !strings.Contains(string(data), `"profile": "hookctl-capture-test"`) {
+		t.Errorf("capture: %s", data)
+	}
+	var o, e strings.Builder
+	if c := run(context.Background(), []string{"capture", "--profile", "x", "--answers", "a.yaml"}, &o, &e); c != exitUsage {
+		t.Errorf("--profile with --answers: exit %d", c)
 	}
 }

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { resetCaptureMock, type createCaptureMock } from '../lib/api/capture';
 import { CapturePanel } from './CapturePanel';
+import { resetRunMock, saveProfile } from '../lib/api/run';
 
 let mock: ReturnType<typeof createCaptureMock>;
 beforeEach(() => { mock = resetCaptureMock(); });
@@ -58,6 +59,30 @@ describe('CapturePanel', () => {
     await act(async () => { fireEvent.click(screen.getByTestId('capture-send')); });
     expect(mock.replies).toEqual([{ n: 0, answer: { content: undefined, tool_calls: [{ name: 'Bash', arguments: { command: 'ls' } }] } }]);
     expect(screen.queryByTestId('capture-pending')).toBeNull();
+  });
+
+  it('forwards to a model profile: the profile is picked from the list, only its API\'s line is shown, the progress names it', async () => {
+    resetRunMock();
+    render(<CapturePanel onClose={() => {}} onOpenHistory={() => {}} />);
+    fireEvent.click(await screen.findByTestId('capture-mode-profile'));
+    expect(await screen.findByTestId('capture-no-profiles')).toBeTruthy();
+    expect((screen.getByTestId('capture-start') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('starts a forward with the picked profile', async () => {
+    resetRunMock();
+    await saveProfile({ name: 'claude', provider: 'anthropic', base_url: 'https://api.anthropic.com', model: 'claude-sonnet-4-5' }, 'sk-x');
+    await saveProfile({ name: 'local', provider: 'openai', base_url: 'http://127.0.0.1:11434/v1', model: 'qwen' }, '');
+    render(<CapturePanel onClose={() => {}} onOpenHistory={() => {}} />);
+    fireEvent.click(await screen.findByTestId('capture-mode-profile'));
+    const select = await screen.findByTestId('capture-profile') as HTMLSelectElement;
+    await screen.findByText(/local — openai, qwen \(no key\)/);
+    expect(select.value).toBe('claude');
+    expect(screen.queryByTestId('capture-answers')).toBeNull();
+    await act(async () => { fireEvent.click(screen.getByTestId('capture-start')); });
+    expect(mock.started).toEqual([{ answers_file: '', port: 0, manual: false, profile: 'claude' }]);
+    expect(screen.getByTestId('capture-progress').textContent).toContain('forwarded to profile claude');
+    expect(screen.queryByTestId('capture-line-1')).toBeNull();
   });
 
   it('closes on Escape, and the capture goes on', async () => {

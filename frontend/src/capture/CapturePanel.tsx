@@ -3,6 +3,7 @@
 // the simulator's views open it. All backend traffic goes through src/lib/api/capture.ts.
 import { useEffect, useRef, useState } from 'react';
 import { captureState, onCaptureState, replyCapture, startCapture, stopCapture, type CaptureState } from '../lib/api/capture';
+import { listProfiles, type ProfileInfo } from '../lib/api/run';
 import { PendingAnswer } from './PendingAnswer';
 import { SystemBadge } from '../exec/HookCallRow';
 import './capture.css';
@@ -16,7 +17,11 @@ interface Props {
 export function CapturePanel({ onClose, onOpenHistory }: Props) {
   const [state, setState] = useState<CaptureState | null>(null);
   const [answers, setAnswers] = useState('');
-  const [manual, setManual] = useState(false);
+  /** who answers: the answers file, a model profile (forward), or the user */
+  const [mode, setMode] = useState<'file' | 'profile' | 'manual'>('file');
+  const manual = mode === 'manual';
+  const [profiles, setProfiles] = useState<ProfileInfo[] | null>(null);
+  const [profile, setProfile] = useState('');
   const [port, setPort] = useState('0');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -31,6 +36,12 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
     return () => { live = false; off(); };
   }, []);
   useEffect(() => {
+    if (mode !== 'profile' || profiles !== null) return;
+    let live = true;
+    listProfiles().then((l) => { if (live) { setProfiles(l); setProfile((p) => p || (l[0]?.name ?? '')); } }, (e: unknown) => { if (live) { setProfiles([]); setError(String(e)); } });
+    return () => { live = false; };
+  }, [mode, profiles]);
+  useEffect(() => {
     const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.preventDefault(); onClose(); } };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -44,7 +55,7 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
   const start = () => {
     const p = Number(port);
     if (!Number.isInteger(p) || p < 0 || p > 65535) { setError(`port ${port}: give 0 (a free port) or a number up to 65535`); return; }
-    act(() => startCapture({ answers_file: manual ? '' : answers.trim(), port: p, manual }));
+    act(() => startCapture({ answers_file: mode === 'file' ? answers.trim() : '', port: p, manual, profile: mode === 'profile' ? profile : undefined }));
   };
   const copy = (i: number, text: string) => {
     navigator.clipboard?.writeText(text).then(() => setCopied(i), () => setError('the clipboard is not available: select the line and copy it'));
@@ -63,12 +74,29 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
         <p className="muted small">Hook Studio becomes the agent's model endpoint: the agent runs its real hooks, and each request it sends is recorded — its messages, where each came from (hook output named), the tools and the answer. The answers file scripts the model: per call, in order, <code>content</code>, <code>tool_calls</code> or <code>error</code> (docs/capture.md).</p>
         {!running && (
           <form className="capture-form" onSubmit={(e) => { e.preventDefault(); start(); }}>
-            <label htmlFor="capture-answers">Answers file</label>
-            <input id="capture-answers" className="input" value={answers} onChange={(e) => setAnswers(e.target.value)} placeholder="/path/to/answers.yaml" data-testid="capture-answers" spellCheck={false} disabled={manual} />
+            <fieldset className="capture-modes">
+              <legend className="small">Who answers the agent</legend>
+              <label className="check"><input type="radio" name="capture-mode" checked={mode === 'file'} onChange={() => setMode('file')} data-testid="capture-mode-file" /> An answers file (scripted, in order)</label>
+              <label className="check"><input type="radio" name="capture-mode" checked={mode === 'profile'} onChange={() => setMode('profile')} data-testid="capture-mode-profile" /> Forward to a model profile (its endpoint, model and key; the answer goes back unchanged)</label>
+              <label className="check capture-manual"><input type="radio" name="capture-mode" checked={manual} onChange={() => setMode('manual')} data-testid="capture-manual" /> I answer each request myself (the app is the model: every request waits here)</label>
+            </fieldset>
+            {mode === 'file' && (<>
+              <label htmlFor="capture-answers">Answers file</label>
+              <input id="capture-answers" className="input" value={answers} onChange={(e) => setAnswers(e.target.value)} placeholder="/path/to/answers.yaml" data-testid="capture-answers" spellCheck={false} />
+            </>)}
+            {mode === 'profile' && (<>
+              <label htmlFor="capture-profile">Profile</label>
+              {profiles && profiles.length === 0
+                ? <span className="muted small" data-testid="capture-no-profiles">No model profiles yet: add one under Run ▸ Settings.</span>
+                : (
+                  <select id="capture-profile" className="input" value={profile} onChange={(e) => setProfile(e.target.value)} data-testid="capture-profile">
+                    {(profiles ?? []).map((p) => <option key={p.name} value={p.name}>{p.name} — {p.provider}, {p.model}{p.key_source === 'none' ? ' (no key)' : ''}</option>)}
+                  </select>
+                )}
+            </>)}
             <label htmlFor="capture-port">Port</label>
             <input id="capture-port" className="input capture-port" value={port} onChange={(e) => setPort(e.target.value)} inputMode="numeric" title="0: a free port" />
-            <button type="submit" className="btn primary" disabled={busy || (!manual && !answers.trim())} data-testid="capture-start">▶ Start capture</button>
-            <label className="check capture-manual"><input type="checkbox" checked={manual} onChange={(e) => setManual(e.target.checked)} data-testid="capture-manual" /> I answer each request myself (the app is the model: every request waits here)</label>
+            <button type="submit" className="btn primary" disabled={busy || (mode === 'file' && !answers.trim()) || (mode === 'profile' && !profile)} data-testid="capture-start">▶ Start capture</button>
           </form>
         )}
         {running && state && (
@@ -81,7 +109,9 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
               </div>
             ))}
             <div className="capture-actions">
-              <span className="muted small">{state.manual ? `${state.calls.length} requests answered by you` : `${state.calls.length} of ${state.answers} scripted answers used`}</span>
+              <span className="muted small" data-testid="capture-progress">{state.forward
+                ? `${state.calls.length} requests forwarded to profile ${state.forward.profile} (${state.forward.host}, model ${state.forward.model})`
+                : state.manual ? `${state.calls.length} requests answered by you` : `${state.calls.length} of ${state.answers} scripted answers used`}</span>
               <span className="spacer" />
               <button type="button" className="btn danger" onClick={() => act(stopCapture)} disabled={busy} data-testid="capture-stop">■ Stop and keep</button>
             </div>

@@ -2,8 +2,10 @@
 // (app/capture). Without the Go backend (vite dev, tests) a mock plays the endpoint.
 import { binding, runtime } from './wails';
 
-/** capture.SessionOptions: answers from the file, or manual (the user answers each request) */
-export interface CaptureOptions { port: number; answers_file: string; manual?: boolean }
+/** capture.SessionOptions: answers from the file, manual (the user answers each request), or forwarded to a model profile */
+export interface CaptureOptions { port: number; answers_file: string; manual?: boolean; profile?: string }
+/** capture.UpstreamCall: the profile a forwarding capture relays to (never its key) */
+export interface CaptureForward { profile: string; host: string; model: string }
 /** capture.Message */
 export interface CaptureMessage { role: string; content: string; origin: string; hook?: string; tool_calls?: { id: string; name: string; arguments: unknown }[]; is_error?: boolean }
 /** capture.PendingRequest: a request waiting for the user's answer */
@@ -19,6 +21,7 @@ export interface CaptureCall {
 export interface CaptureState {
   running: boolean; base_url?: string; lines: string[]; answers_file?: string; answers: number;
   calls: CaptureCall[]; run_id?: number; error?: string; manual?: boolean; pending?: CapturePending;
+  forward?: CaptureForward;
 }
 
 interface CaptureBinding {
@@ -41,15 +44,19 @@ export function createCaptureMock() {
   let state: CaptureState = { running: false, lines: [], answers: 0, calls: [] };
   let runs = 0;
   const replies: { n: number; answer: CaptureAnswer }[] = [];
+  const started: CaptureOptions[] = [];
   const emit = () => { for (const l of [...listeners]) l(state); };
   const api: CaptureBinding = {
     State: async () => state,
     Start: async (opts) => {
-      if (!opts.answers_file && !opts.manual) throw 'choose an answers file, or answer each request yourself';
+      if (!opts.answers_file && !opts.manual && !opts.profile) throw 'choose an answers file, a profile to forward to, or answer each request yourself';
       if (state.running) throw `a capture is running at ${state.base_url}; stop it first`;
       const url = `http://127.0.0.1:${opts.port || 41237}`;
-      state = { running: true, base_url: url, answers_file: opts.answers_file, answers: opts.manual ? 0 : 3, manual: !!opts.manual, calls: [],
-        lines: [`ANTHROPIC_BASE_URL=${url} ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`, `OPENAI_BASE_URL=${url}/v1 OPENAI_API_KEY=capture`] };
+      const anthropic = `ANTHROPIC_BASE_URL=${url} ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`;
+      state = { running: true, base_url: url, answers_file: opts.profile ? '' : opts.answers_file, answers: opts.manual || opts.profile ? 0 : 3, manual: !!opts.manual, calls: [],
+        lines: opts.profile ? [anthropic] : [anthropic, `OPENAI_BASE_URL=${url}/v1 OPENAI_API_KEY=capture`],
+        forward: opts.profile ? { profile: opts.profile, host: 'api.anthropic.com', model: 'claude-sonnet-4-5' } : undefined };
+      started.push(opts);
       emit();
       return state;
     },
@@ -74,6 +81,7 @@ export function createCaptureMock() {
     call: (c: CaptureCall) => { state = { ...state, calls: [...state.calls, c] }; emit(); },
     wait: (p: CapturePending) => { state = { ...state, pending: p }; emit(); },
     replies,
+    started,
   };
 }
 
