@@ -56,4 +56,20 @@ func TestConfigBinding(t *testing.T) {
 	if _, err := s.SetUserHooksFile("relative.yaml"); err == nil {
 		t.Error("a relative path was accepted")
 	}
+
+	// Claude Code's user-level settings.json: kept beside the hooks.yaml,
+	// each set leaves the other as it was.
+	cc := filepath.Join(t.TempDir(), "settings.json")
+	if _, err := s.SetClaudeUserSettings(cc); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.ClaudeUserSettings(); got != cc {
+		t.Errorf("ClaudeUserSettings = %q", got)
+	}
+	if got, _ := s.UserHooksFile(); got != file {
+		t.Errorf("setting Claude Code's file changed the hooks.yaml: %q", got)
+	}
+	if _, err := s.SetClaudeUserSettings("settings.json"); err == nil {
+		t.Error("a relative Claude Code settings path was accepted")
+	}
 }

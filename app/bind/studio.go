@@ -289,6 +289,24 @@ func (s *Studio) SetUserHooksFile(file string) (studio.State, error) {
 	return s.svc.State(), nil
 }
 
+// ClaudeUserSettings is the settings' Claude Code user-level
+// settings.json ("" none).
+func (s *Studio) ClaudeUserSettings() (string, error) { return s.user.Claude(), nil }
+
+// SetClaudeUserSettings changes Claude Code's user-level settings.json
+// ("" none) and re-reads the folder: its hooks' commands join the trust
+// prompt.
+func (s *Studio) SetClaudeUserSettings(file string) (studio.State, error) {
+	if s.user == nil {
+		return s.svc.State(), fmt.Errorf("this build has no user hooks setting")
+	}
+	if err := s.user.SetClaude(file); err != nil {
+		return s.svc.State(), err
+	}
+	s.svc.Reload(s.context())
+	return s.svc.State(), nil
+}
+
 // LintFile validates a hook file's text (hooks.json, hooks.yaml,
 // picoclaw.json, request-hooks.yaml) with positioned diagnostics.
 func (s *Studio) LintFile(file, text string) ([]diag.Diagnostic, error) {

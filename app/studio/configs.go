@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"hookstudio/app/claudehook"
 	"hookstudio/app/cmdhook"
 	"hookstudio/app/diag"
 	"hookstudio/app/edit"
@@ -21,8 +22,9 @@ import (
 
 // RootConfigs are the hook configs of the skills root itself (not of a
 // skill): jcli's project hooks.yaml, PicoClaw's hooks.json and the request
-// hooks. The editor opens, lints and drafts them like a skill's files.
-var RootConfigs = []string{cmdhook.ProjectFile, prochook.RootFile, reqhook.ProjectFile}
+// hooks, Claude Code's project settings files. The editor opens, lints and
+// drafts them like a skill's files.
+var RootConfigs = []string{cmdhook.ProjectFile, prochook.RootFile, reqhook.ProjectFile, claudehook.ProjectSettings, claudehook.LocalSettings}
 
 // IsRootConfig says whether file (root-relative, slashes) is one of
 // RootConfigs, a project hook's HOOK.yaml (jcli's current format) or the
@@ -39,12 +41,28 @@ func isHookDirFile(file string) bool {
 		!strings.HasPrefix(name, ".") && (base == cmdhook.HookDirFile || base == cmdhook.HookDirAltFile)
 }
 
+// ConfigKindIn is ConfigKind with the folder looked at: Claude Code's
+// files (claudeKind) are told from the other systems' by where they are,
+// and a plugin's hooks/hooks.json from seed 000's by the plugin manifest
+// beside it.
+func ConfigKindIn(root, file string) string {
+	if k := claudeKind(root, file); k != "" {
+		return k
+	}
+	return ConfigKind(file)
+}
+
 // ConfigKind names what a file is for the editor: "hooks-json",
 // "hooks-yaml" (jcli command hooks), "hook-yaml" (jcli's current
 // one-hook HOOK.yaml), "picoclaw" (process hooks),
-// "request-hooks", "prompt" (.md), "scenario", or "text" (a script).
+// "request-hooks", "claude-settings" and "claude-skill" (Claude Code's
+// project files; a plugin's need ConfigKindIn), "prompt" (.md),
+// "scenario", or "text" (a script).
 func ConfigKind(file string) string {
 	base := path.Base(file)
+	if k := claudeKind("", file); k != "" {
+		return k
+	}
 	switch {
 	case file == cmdhook.ProjectFile || strings.HasSuffix(file, "/hooks/hooks.yaml"):
 		return "hooks-yaml"
@@ -83,7 +101,17 @@ func (s *Service) LintFile(ctx context.Context, file, text string) []diag.Diagno
 		return out
 	}
 	drafts := map[string][]byte{file: []byte(text)}
-	switch ConfigKind(file) {
+	switch ConfigKindIn(root, file) {
+	case KindClaudeSettings, KindClaudeSkill:
+		if root == "" {
+			return out
+		}
+		// The whole folder is read, as a run reads it, so the file's
+		// handlers are checked with their scripts and plugin root.
+		if cfg, err := claudehook.Load(root, claudehook.LoadOptions{Drafts: drafts}); err == nil {
+			return own(cfg.Diagnostics)
+		}
+		return out
 	case "hooks-json":
 		return InspectHooks(file, text).Diagnostics
 	case "hooks-yaml":
@@ -162,12 +190,20 @@ func (s *Service) HookFiles(skill string) ([]HookFile, error) {
 			}
 			if d.Type().IsRegular() && len(out) < 500 {
 				f := skill + "/" + p
-				out = append(out, HookFile{File: f, Kind: ConfigKind(f), Exists: true})
+				out = append(out, HookFile{File: f, Kind: ConfigKindIn(root, f), Exists: true})
 			}
 			return nil
 		})
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("list %s/hooks: %w", skill, err)
+		}
+	}
+	// A plugin skill's SKILL.md files (its hooks.json is in the walk above).
+	if skill != "" {
+		for _, f := range claudeFiles(root, skill) {
+			if !slices.ContainsFunc(out, func(h HookFile) bool { return h.File == f }) {
+				out = append(out, HookFile{File: f, Kind: ConfigKindIn(root, f), Exists: true})
+			}
 		}
 	}
 	roots := slices.Clone(RootConfigs)
@@ -184,6 +220,10 @@ func (s *Service) HookFiles(skill string) ([]HookFile, error) {
 		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(f))); err == nil && fi.Mode().IsRegular() {
 			out = append(out, HookFile{File: f, Kind: ConfigKind(f), Exists: true})
 		}
+	}
+	// Claude Code's project skills and root plugin, after the root's configs.
+	for _, f := range claudeFiles(root, "") {
+		out = append(out, HookFile{File: f, Kind: ConfigKindIn(root, f), Exists: true})
 	}
 	return out, nil
 }

@@ -72,14 +72,14 @@ func hashOf(data []byte) string {
 // editablePath checks file is <skill>/hooks/... or <skill>/scenarios/...
 // under the root and returns its absolute path.
 func (s *Service) editablePath(file string) (string, error) {
-	parts := strings.Split(file, "/")
-	if !IsRootConfig(file) && (!filepath.IsLocal(filepath.FromSlash(file)) || strings.Contains(file, "\\") || len(parts) < 3 ||
-		(parts[1] != "hooks" && parts[1] != "scenarios")) {
-		return "", fmt.Errorf("%w: %q is not inside <skill>/hooks/ or <skill>/scenarios/, nor a hooks config of the root", ErrNotEditable, file)
-	}
 	s.mu.Lock()
 	root := s.root
 	s.mu.Unlock()
+	parts := strings.Split(file, "/")
+	if !IsRootConfig(file) && !claudeEditable(root, file) && (!filepath.IsLocal(filepath.FromSlash(file)) || strings.Contains(file, "\\") || len(parts) < 3 ||
+		(parts[1] != "hooks" && parts[1] != "scenarios")) {
+		return "", fmt.Errorf("%w: %q is not inside <skill>/hooks/ or <skill>/scenarios/, nor a hooks config of the root", ErrNotEditable, file)
+	}
 	if root == "" {
 		return "", errors.New("no skills folder is open")
 	}

@@ -25,7 +25,7 @@ func HooksetsLoader(counter reqhook.TokenCounter, opts ...LoaderOption) ExecLoad
 		for _, o := range opts {
 			o(&hs)
 		}
-		set, err := hooksets.Load(req.Root, hooksets.Options{UserFile: hs.user.Get(), Drafts: req.Drafts,
+		set, err := hooksets.Load(req.Root, hooksets.Options{UserFile: hs.user.Get(), ClaudeUserSettings: hs.user.Claude(), Drafts: req.Drafts,
 			Scenario: withoutSkills(req.Scenario, req.Skills, req.Disabled), Cache: req.cache(cache), Trusted: req.Trusted, Completer: req.Completer})
 		if set == nil {
 			return nil, err
@@ -42,7 +42,7 @@ type hooksetsSet struct {
 	set     *hooksets.Set
 	counter reqhook.TokenCounter
 	policy  *RequestPolicySetting // the settings' request policy (reqpolicy.go)
-	user    *UserHooksSetting     // the settings' user-level hooks.yaml (userhooks.go)
+	user    *UserHooksSetting     // the settings' user-level hooks.yaml and Claude Code settings.json (userhooks.go)
 }
 
 func (h hooksetsSet) Handlers() []engine.Handler     { return h.set.Handlers() }

@@ -315,7 +315,10 @@ func (s *Service) SetSkillEnabled(ctx context.Context, name string, enabled bool
 // SetDraft shows unsaved text of a hook file (hooks.json or a prompt, path
 // relative to the root) in the simulation without writing it.
 func (s *Service) SetDraft(ctx context.Context, file, content string) (TraceView, error) {
-	if err := checkDraftPath(file); err != nil {
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	if err := checkDraftPath(root, file); err != nil {
 		return s.Trace(), err
 	}
 	s.mu.Lock()
@@ -338,12 +341,12 @@ func (s *Service) DiscardDraft(ctx context.Context, file string) (TraceView, err
 	return s.Trace(), nil
 }
 
-// checkDraftPath accepts only files inside a skill's hooks/ folder and the
-// root's hook configs (RootConfigs): drafts are read like those files and
-// nothing else.
-func checkDraftPath(file string) error {
+// checkDraftPath accepts only files inside a skill's hooks/ folder, the
+// root's hook configs (RootConfigs) and Claude Code's hook files and
+// scripts in root: drafts are read like those files and nothing else.
+func checkDraftPath(root, file string) error {
 	parts := strings.Split(file, "/")
-	if IsRootConfig(file) {
+	if IsRootConfig(file) || claudeDraftable(root, file) {
 		return nil
 	}
 	if !filepath.IsLocal(filepath.FromSlash(file)) || len(parts) < 3 || parts[1] != "hooks" || strings.Contains(file, "\\") {

@@ -19,15 +19,22 @@ const UserHooksFile = "user-hooks.json"
 // first, before the project's and the skills', in every folder. Its
 // commands are listed in the trust prompt with the folder's, so a folder
 // is trusted with them (and a change to them asks again).
+//
+// The same setting holds Claude Code's user-level settings.json
+// (~/.claude/settings.json, issue 19): Claude Code reads it before the
+// project's .claude/settings.json, so its hooks run in every folder too and
+// are trusted with the folder in the same way.
 type UserHooksSetting struct {
 	path string
 
-	mu   sync.Mutex
-	file string
+	mu     sync.Mutex
+	file   string
+	claude string
 }
 
 type userHooksJSON struct {
-	File string `json:"file"`
+	File   string `json:"file"`
+	Claude string `json:"claude_user_settings,omitempty"`
 }
 
 // LoadUserHooks reads the setting from dataDir (none yet: no user file).
@@ -44,7 +51,7 @@ func LoadUserHooks(dataDir string) (*UserHooksSetting, error) {
 	if err := json.Unmarshal(data, &v); err != nil {
 		return u, fmt.Errorf("user hooks setting %s: %w", u.path, err)
 	}
-	u.file = v.File
+	u.file, u.claude = v.File, v.Claude
 	return u, nil
 }
 
@@ -62,33 +69,78 @@ func (u *UserHooksSetting) Get() string {
 // atomically. The path must be absolute (~/ is expanded); the file need not
 // exist yet (a missing file has no hooks).
 func (u *UserHooksSetting) Set(file string) error {
+	file, err := userFile(file, "user hooks file", "hooks.yaml")
+	if err != nil {
+		return err
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if err := u.save(userHooksJSON{File: file, Claude: u.claude}); err != nil {
+		return err
+	}
+	u.file = file
+	return nil
+}
+
+// Claude is Claude Code's user-level settings.json ("" none). A nil
+// setting has none.
+func (u *UserHooksSetting) Claude() string {
+	if u == nil {
+		return ""
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.claude
+}
+
+// SetClaude changes Claude Code's user-level settings.json ("" none), with
+// the rules of Set.
+func (u *UserHooksSetting) SetClaude(file string) error {
+	file, err := userFile(file, "claude code user settings", "settings.json")
+	if err != nil {
+		return err
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if err := u.save(userHooksJSON{File: u.file, Claude: file}); err != nil {
+		return err
+	}
+	u.claude = file
+	return nil
+}
+
+// userFile checks a user-level file's path: absolute after ~/ expansion,
+// not a folder; "" stays "".
+func userFile(file, what, name string) (string, error) {
 	file = strings.TrimSpace(file)
 	if rest, ok := strings.CutPrefix(file, "~/"); ok {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return fmt.Errorf("user hooks file: %w", err)
+			return "", fmt.Errorf("%s: %w", what, err)
 		}
 		file = filepath.Join(home, rest)
 	}
-	if file != "" {
-		if !filepath.IsAbs(file) {
-			return fmt.Errorf("user hooks file %q: give an absolute path", file)
-		}
-		if fi, err := os.Stat(file); err == nil && fi.IsDir() {
-			return fmt.Errorf("user hooks file %s is a folder; name the hooks.yaml in it", file)
-		}
-		file = filepath.Clean(file)
+	if file == "" {
+		return "", nil
 	}
-	data, err := json.MarshalIndent(userHooksJSON{File: file}, "", "  ")
+	if !filepath.IsAbs(file) {
+		return "", fmt.Errorf("%s %q: give an absolute path", what, file)
+	}
+	if fi, err := os.Stat(file); err == nil && fi.IsDir() {
+		return "", fmt.Errorf("%s %s is a folder; name the %s in it", what, file, name)
+	}
+	return filepath.Clean(file), nil
+}
+
+// save writes the setting atomically; u.mu is held.
+func (u *UserHooksSetting) save(v userHooksJSON) error {
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("user hooks setting: %w", err)
 	}
-	u.mu.Lock()
-	defer u.mu.Unlock()
 	if err := writeFileAtomic(u.path, data); err != nil {
 		return fmt.Errorf("user hooks setting: %w", err)
 	}
-	u.file = file
 	return nil
 }
 

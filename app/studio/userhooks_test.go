@@ -74,3 +74,70 @@ func TestUserHooksInTrustPrompt(t *testing.T) {
 		t.Errorf("a changed user command is still trusted: %+v", st.Exec)
 	}
 }
+
+// Claude Code's user-level settings.json is persisted beside the hooks.yaml
+// (one setting file), each set keeps the other, and the same path rules
+// hold.
+func TestClaudeUserSettingsSetting(t *testing.T) {
+	dir := t.TempDir()
+	u, err := LoadUserHooks(dir)
+	if err != nil || u.Claude() != "" {
+		t.Fatalf("fresh setting: %q %v", u.Claude(), err)
+	}
+	for _, bad := range []string{"relative/settings.json", dir} {
+		if err := u.SetClaude(bad); err == nil {
+			t.Errorf("SetClaude(%q) accepted", bad)
+		}
+	}
+	yaml, cc := filepath.Join(dir, "hooks.yaml"), filepath.Join(dir, ".claude", "settings.json")
+	if err := u.Set(yaml); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.SetClaude(cc + " "); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LoadUserHooks(dir)
+	if err != nil || again.Claude() != cc || again.Get() != yaml {
+		t.Errorf("reloaded %q %q %v", again.Claude(), again.Get(), err)
+	}
+	if err := again.Set(""); err != nil {
+		t.Fatal(err)
+	}
+	if third, _ := LoadUserHooks(dir); third.Claude() != cc || third.Get() != "" {
+		t.Errorf("clearing the hooks.yaml touched Claude Code's file: %q %q", third.Claude(), third.Get())
+	}
+	var none *UserHooksSetting
+	if none.Claude() != "" {
+		t.Error("a nil setting has a Claude Code file")
+	}
+}
+
+// The user-level settings.json's hooks are loaded for every folder: their
+// commands are in the trust prompt with the folder's.
+func TestClaudeUserSettingsInTrustPrompt(t *testing.T) {
+	dir := t.TempDir()
+	user := filepath.Join(dir, "settings.json")
+	write(t, user, `{"model": "x", "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo from-claude-user"}]}]}}`)
+	u, _ := LoadUserHooks(dir)
+	if err := u.SetClaude(user); err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit, ExecHooks: HooksetsLoader(nil, WithUserHooks(u))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); s.Close() })
+	if _, err := s.Open(ctx, skillsRoot(t)); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.State(); !slices.ContainsFunc(st.Exec.Commands, func(c ExecCommand) bool {
+		return c.Command == "echo from-claude-user" && strings.HasPrefix(c.Source, filepath.ToSlash(user))
+	}) {
+		t.Fatalf("the Claude Code user command is not in the trust prompt: %+v", st.Exec.Commands)
+	}
+}

@@ -5,6 +5,7 @@ import * as run from '../lib/api/run';
 import type { ConnectionResult, Profile, ProfileInfo, Provider } from '../lib/api/run';
 import { PolicySettings } from '../requests/PolicySettings';
 import { UserHooksSettings } from '../editor/UserHooksSettings';
+import { ClaudeUserSettings } from '../editor/ClaudeUserSettings';
 
 const KEY_LABELS: Record<run.KeySource, string> = { keyring: 'key in OS keyring', env: 'key from environment', none: 'no key' };
 const ENV_OF: Record<Provider, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
@@ -176,6 +177,7 @@ export function SettingsDialog({ onClose, onChanged }: Props) {
         )}
         <PolicySettings />
         <UserHooksSettings />
+        <ClaudeUserSettings />
       </div>
     </div>
   );

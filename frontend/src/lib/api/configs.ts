@@ -25,6 +25,8 @@ interface ConfigBinding {
   ConfigSchema?(kind: string): Promise<string>;
   UserHooksFile?(): Promise<string>;
   SetUserHooksFile?(file: string): Promise<unknown>;
+  ClaudeUserSettings?(): Promise<string>;
+  SetClaudeUserSettings?(file: string): Promise<unknown>;
 }
 
 /** The calls the config editor makes; components take it as a prop so tests can fake it. */
@@ -69,4 +71,15 @@ export function userHooksFile(): Promise<string | null> {
 export function setUserHooksFile(file: string): Promise<unknown> {
   const f = b()?.SetUserHooksFile;
   return f ? f.call(b(), file) : missing('SetUserHooksFile');
+}
+
+/** The settings' Claude Code user-level settings.json ("" none); null without the app. */
+export function claudeUserSettings(): Promise<string | null> {
+  const f = b()?.ClaudeUserSettings;
+  return f ? f.call(b()) : Promise.resolve(null);
+}
+/** Change Claude Code's user-level settings.json ("" none): an absolute path; the folder is re-read. */
+export function setClaudeUserSettings(file: string): Promise<unknown> {
+  const f = b()?.SetClaudeUserSettings;
+  return f ? f.call(b(), file) : missing('SetClaudeUserSettings');
 }

@@ -1,0 +1,138 @@
+package studio
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"hookstudio/app/claudehook"
+)
+
+// Kinds of Claude Code's hook files for the editor (ConfigKind).
+const (
+	// KindClaudeSettings is a settings.json, settings.local.json or a
+	// plugin's hooks/hooks.json: Claude Code's shape, a "hooks" object of
+	// events, beside other settings.
+	KindClaudeSettings = "claude-settings"
+	// KindClaudeSkill is a Claude Code skill's SKILL.md, whose frontmatter
+	// may declare hooks.
+	KindClaudeSkill = "claude-skill"
+)
+
+// claudeKind is the kind of a file Claude Code reads hooks from, looked
+// up in root ("" when it is none): the project's settings files, the
+// project's skills' SKILL.md, and — when the folder holding them is a
+// plugin (.claude-plugin/plugin.json) — a plugin's hooks/hooks.json and
+// its skills' SKILL.md, at the root or in a skill folder. Without a root
+// (nothing open) a plugin cannot be told from a seed 000 skill: only the
+// project's files are named.
+func claudeKind(root, file string) string {
+	if !localSlash(file) {
+		return ""
+	}
+	parts := strings.Split(file, "/")
+	switch {
+	case file == claudehook.ProjectSettings || file == claudehook.LocalSettings:
+		return KindClaudeSettings
+	case len(parts) == 4 && strings.HasPrefix(file, claudehook.ProjectSkills+"/") && skillName(parts[2]) && parts[3] == "SKILL.md":
+		return KindClaudeSkill
+	}
+	plugin, rest := "", parts
+	if len(parts) > 0 && parts[0] != "hooks" && parts[0] != "skills" {
+		plugin, rest = parts[0], parts[1:]
+	}
+	if root == "" || !claudehook.IsPlugin(filepath.Join(root, filepath.FromSlash(plugin))) {
+		return ""
+	}
+	switch {
+	case len(rest) == 2 && rest[0]+"/"+rest[1] == claudehook.PluginHooks:
+		return KindClaudeSettings
+	case len(rest) == 3 && rest[0] == "skills" && skillName(rest[1]) && rest[2] == "SKILL.md":
+		return KindClaudeSkill
+	}
+	return ""
+}
+
+// claudeScript says whether file is in the project's .claude/hooks/, where
+// Claude Code projects keep their hook scripts
+// ("$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh), or in a root plugin's
+// hooks/ (a skill plugin's hooks/ is a skill's hooks/ already).
+func claudeScript(root, file string) bool {
+	if !localSlash(file) {
+		return false
+	}
+	parts := strings.Split(file, "/")
+	switch {
+	case len(parts) >= 3 && parts[0] == ".claude" && parts[1] == "hooks":
+		return true
+	case len(parts) >= 2 && parts[0] == "hooks" && root != "" && claudehook.IsPlugin(root):
+		return true
+	}
+	return false
+}
+
+func localSlash(file string) bool {
+	return file != "" && filepath.IsLocal(filepath.FromSlash(file)) && !strings.Contains(file, `\`) && path.Clean(file) == file
+}
+
+func skillName(s string) bool { return s != "" && !strings.HasPrefix(s, ".") }
+
+// claudeFiles lists the Claude Code hook files that exist in root, for the
+// editor's file list (the settings files are RootConfigs): the project's
+// skills and the root plugin's (skill ""), or a plugin skill's.
+func claudeFiles(root, skill string) []string {
+	var out []string
+	exists := func(rel string) bool {
+		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		return err == nil && fi.Mode().IsRegular()
+	}
+	skillsIn := func(dir string) {
+		entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+		if err != nil {
+			return
+		}
+		names := []string{}
+		for _, e := range entries {
+			if e.IsDir() && skillName(e.Name()) && exists(path.Join(dir, e.Name(), "SKILL.md")) {
+				names = append(names, path.Join(dir, e.Name(), "SKILL.md"))
+			}
+		}
+		sort.Strings(names)
+		out = append(out, names...)
+	}
+	plugin := func(dir string) {
+		if !claudehook.IsPlugin(filepath.Join(root, filepath.FromSlash(dir))) {
+			return
+		}
+		if f := path.Join(dir, claudehook.PluginHooks); exists(f) {
+			out = append(out, f)
+		}
+		skillsIn(path.Join(dir, "skills"))
+	}
+	if skill != "" {
+		plugin(skill)
+		return out
+	}
+	skillsIn(claudehook.ProjectSkills)
+	plugin(".")
+	return out
+}
+
+// claudeEditable says whether the editor opens and saves file as one of
+// Claude Code's: its hook files, its hook scripts, and the project's own
+// scenarios (.hookstudio/scenarios/, a project has no skill to hold them).
+func claudeEditable(root, file string) bool {
+	if claudeKind(root, file) != "" || claudeScript(root, file) {
+		return true
+	}
+	dir, base := path.Split(file)
+	return localSlash(file) && dir == claudehook.ScenarioDir+"/" && skillName(base)
+}
+
+// claudeDraftable says whether a draft of file is read by a run: Claude
+// Code's hook files and scripts (scenarios are not drafted anywhere).
+func claudeDraftable(root, file string) bool {
+	return claudeKind(root, file) != "" || claudeScript(root, file)
+}
