@@ -67,7 +67,11 @@ func parseAnthropic(data []byte) (*Request, error) {
 		for _, b := range bs {
 			switch b.Type {
 			case "text":
-				req.Messages = append(req.Messages, userText(b.Text)...)
+				if m.Role == "system" {
+					req.Messages = append(req.Messages, systemText(b.Text)...)
+				} else {
+					req.Messages = append(req.Messages, userText(b.Text)...)
+				}
 			case "tool_result":
 				inner, err := blocks(b.Content)
 				if err != nil {
@@ -144,6 +148,13 @@ func hookAt(text string) (int, string) {
 // context, and hook output the agent appended — split where a hook's text
 // starts, so each part shows its own origin.
 func userText(text string) []Message {
+	// A reminder that is all hook output (Claude Code wraps tool hooks'
+	// context so) is the hook's message, wrapper and all.
+	if inner, ok := strings.CutPrefix(text, "<system-reminder>\n"); ok {
+		if at, hook := hookAt(inner); at == 0 && strings.Count(text, "<system-reminder>") == 1 {
+			return []Message{{Role: "user", Content: text, Origin: OriginHook, Hook: hook}}
+		}
+	}
 	at, hook := hookAt(text)
 	if at < 0 {
 		return []Message{plainUser(text)}
@@ -153,6 +164,34 @@ func userText(text string) []Message {
 		out = append(out, plainUser(before))
 	}
 	return append(out, Message{Role: "user", Content: text[at:], Origin: OriginHook, Hook: hook})
+}
+
+// systemText is a system-role message of the list (Claude Code 2.1.197
+// sends hook output and its own attachments so, one paragraph each): a
+// paragraph that starts with a hook's words is that hook's message, the
+// paragraphs between them the agent's context.
+func systemText(text string) []Message {
+	var out []Message
+	var ctx []string
+	flush := func() {
+		if len(ctx) > 0 {
+			out = append(out, Message{Role: "system", Content: strings.Join(ctx, "\n\n"), Origin: OriginContext})
+			ctx = nil
+		}
+	}
+	for _, para := range strings.Split(text, "\n\n") {
+		if strings.TrimSpace(para) == "" {
+			continue
+		}
+		if at, hook := hookAt(para); at == 0 {
+			flush()
+			out = append(out, Message{Role: "system", Content: para, Origin: OriginHook, Hook: hook})
+			continue
+		}
+		ctx = append(ctx, para)
+	}
+	flush()
+	return out
 }
 
 func plainUser(text string) Message {

@@ -111,7 +111,7 @@ func TestRealAgentClaudeCode(t *testing.T) {
 		}
 	}
 	for hook, want := range map[string]string{
-		"UserPromptSubmit": "user: UserPromptSubmit hook success: Context from hook: the build folder is shared with CI",
+		"UserPromptSubmit": "system: UserPromptSubmit hook success: Context from hook: the build folder is shared with CI",
 		"PreToolUse:Bash":  "tool: PreToolUse:Bash hook error: [",
 		"Stop":             "user: Stop hook feedback:\nRun the tests before you stop.",
 	} {

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"hookstudio/app/scenario"
+)
+
+// TestRealAgentClaudeCodeConformance: the same Claude Code hooks and the
+// same scripted answers, once through the simulator and once through the
+// real `claude -p` against hookctl capture, give the model the same
+// hook-visible messages (testdata/claude-conformance: one project per
+// case, its scenario in .hookstudio/scenarios/case.yaml). What differs by
+// nature (Claude Code's own system prompt, tools and attachments; the
+// simulated agent's planning round) is not compared.
+func TestRealAgentClaudeCodeConformance(t *testing.T) {
+	claude := agentTool(t, "node_modules/.bin/claude")
+	cases, err := os.ReadDir(filepath.Join("testdata", "claude-conformance"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name(), func(t *testing.T) {
+			src := filepath.Join("testdata", "claude-conformance", c.Name())
+			sc := loadCase(t, src)
+			simulated := simulateCase(t, copyProject(t, src))
+			real := claudeCase(t, claude, copyProject(t, src), sc)
+			if !slices.Equal(simulated.hooks, real.hooks) {
+				t.Errorf("hook messages of the last call\nsimulator %q\nclaude -p  %q", simulated.hooks, real.hooks)
+			}
+			if !slices.Equal(simulated.tools, real.tools) {
+				t.Errorf("tool results that carry hook text\nsimulator %q\nclaude -p  %q", simulated.tools, real.tools)
+			}
+			t.Logf("hook text the model read: %q %q", real.hooks, real.tools)
+			if len(real.hooks)+len(real.tools) == 0 {
+				t.Error("the case shows no hook text: it proves nothing")
+			}
+		})
+	}
+}
+
+// visible is what hooks put before the model in the last call: messages
+// hooks added (role: content) and tool results that are a hook's words.
+type visible struct{ hooks, tools []string }
+
+func loadCase(t *testing.T, dir string) *scenario.Scenario {
+	t.Helper()
+	sc, _, err := scenario.LoadFile(dir, ".hookstudio/scenarios/case.yaml")
+	if err != nil || sc == nil {
+		t.Fatalf("scenario: %v", err)
+	}
+	return sc
+}
+
+// copyProject copies a case (scripts keep their mode) so hooks that write
+// files leave the testdata alone.
+func copyProject(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "project")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, fi.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func simulateCase(t *testing.T, proj string) visible {
+	t.Helper()
+	out, errOut, code := runCLI(t, "simulate", "--skills", proj, "--trust", "--no-history", "--json",
+		filepath.Join(proj, ".hookstudio", "scenarios", "case.yaml"))
+	if code != exitOK {
+		t.Fatalf("simulate: exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Requests []struct {
+			LLMCalls []struct {
+				Messages []struct {
+					Role, Content, Origin, System string
+				} `json:"messages"`
+			} `json:"llm_calls"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Requests) == 0 {
+		t.Fatalf("simulate --json: %v", err)
+	}
+	calls := doc.Requests[0].LLMCalls
+	var v visible
+	for _, m := range calls[len(calls)-1].Messages {
+		switch {
+		case m.Origin == "hook" && m.System == "claude-code":
+			v.hooks = append(v.hooks, m.Role+": "+m.Content)
+		case m.Role == "tool" && strings.Contains(m.Content, " hook "):
+			v.tools = append(v.tools, m.Content)
+		}
+	}
+	return v
+}
+
+// claudeCase runs the real CLI in proj against hookctl capture answering
+// what the scenario's rounds script.
+func claudeCase(t *testing.T, claude, proj string, sc *scenario.Scenario) visible {
+	t.Helper()
+	type call struct {
+		Name      string         `yaml:"name"`
+		Arguments map[string]any `yaml:"arguments"`
+	}
+	type answer struct {
+		Content   string `yaml:"content,omitempty"`
+		ToolCalls []call `yaml:"tool_calls,omitempty"`
+	}
+	var answers []answer
+	var allowed []string
+	for _, rd := range sc.Requests[0].Rounds {
+		a := answer{Content: rd.Content}
+		for _, tc := range rd.ToolCalls {
+			a.ToolCalls = append(a.ToolCalls, call{Name: tc.Name, Arguments: tc.Arguments})
+			if !slices.Contains(allowed, tc.Name) {
+				allowed = append(allowed, tc.Name)
+			}
+		}
+		answers = append(answers, a)
+	}
+	data, err := yaml.Marshal(map[string]any{"answers": answers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file, home := filepath.Join(dir, "answers.yaml"), filepath.Join(dir, "home")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "capture.json")
+	url, wait := startCapture(t, "--answers", file, "--max-requests", itoa(len(answers)), "--json", out, "--no-history")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	args := []string{"-p", sc.Requests[0].User}
+	if len(allowed) > 0 {
+		args = append(args, "--allowedTools", strings.Join(allowed, " "))
+	}
+	cmd := exec.CommandContext(ctx, claude, args...)
+	cmd.Dir = proj
+	cmd.Env = append(os.Environ(), "HOME="+home, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY=sk-ant-test",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
+	if printed, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("claude -p: %v\n%s", err, printed)
+	}
+	if code, stderr := wait(); code != exitOK {
+		t.Fatalf("capture exit %d: %s", code, stderr)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc capturedDoc
+	if err := json.Unmarshal(raw, &doc); err != nil || len(doc.Requests) != 1 {
+		t.Fatalf("capture: %v", err)
+	}
+	calls := doc.Requests[0].LLMCalls
+	if len(calls) != len(answers) {
+		t.Fatalf("claude -p made %d model calls, the scenario scripts %d", len(calls), len(answers))
+	}
+	var v visible
+	for _, m := range calls[len(calls)-1].Messages {
+		switch {
+		case m.Role == "tool" && m.Origin == "hook":
+			v.tools = append(v.tools, m.Content)
+		case m.Origin == "hook":
+			v.hooks = append(v.hooks, m.Role+": "+m.Content)
+		}
+	}
+	return v
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
