@@ -28,9 +28,9 @@ type historySaver struct {
 	tokens history.TokenCounter
 }
 
-func (h historySaver) SaveCapture(ctx context.Context, tr *engine.Trace, api string, started, ended time.Time) (int64, error) {
+func (h historySaver) SaveCapture(ctx context.Context, replaces int64, tr *engine.Trace, api string, started, ended time.Time) (int64, error) {
 	id, err := h.store.SaveRun(ctx, history.RunInput{Trace: tr, ScenarioFile: "capture", Backend: "capture:" + api,
-		Source: history.SourceCapture, Started: started, Ended: ended, Tokens: h.tokens})
+		Source: history.SourceCapture, Started: started, Ended: ended, Tokens: h.tokens, Replaces: history.RunID(replaces)})
 	return int64(id), err
 }
 

@@ -6,17 +6,10 @@ import (
 	"slices"
 	"sync"
 	"time"
-
-	"hookstudio/app/engine"
 )
 
 // EventState is the app event a session sends after every change.
 const EventState = "capture:state"
-
-// RunSaver keeps a finished capture as a run (app/history).
-type RunSaver interface {
-	SaveCapture(ctx context.Context, tr *engine.Trace, api string, started, ended time.Time) (int64, error)
-}
 
 // SessionOptions configure a capture the app runs.
 type SessionOptions struct {
@@ -73,6 +66,7 @@ type Session struct {
 
 	mu      sync.Mutex
 	srv     *Server
+	keeper  *Keeper // nil: nothing kept
 	manual  *Manual
 	state   SessionState
 	started time.Time
@@ -143,7 +137,12 @@ func (s *Session) Start(opts SessionOptions) (SessionState, error) {
 	if err != nil {
 		return s.copyLocked(), err
 	}
-	s.srv, s.manual, s.started = srv, manual, time.Now()
+	s.srv, s.manual, s.started, s.keeper = srv, manual, time.Now(), nil
+	if s.saver != nil {
+		// kept as calls arrive: an app that dies keeps the calls so far
+		s.keeper = NewKeeper(s.saver, s.started)
+		s.keeper.OnSaved = s.onSaved
+	}
 	url := srv.URL()
 	s.state = SessionState{Running: true, BaseURL: url, AnswersFile: opts.AnswersFile, Answers: answers, Manual: opts.Manual, Calls: []CallSummary{},
 		Lines: PasteLines(url, up)}
@@ -188,6 +187,22 @@ func (s *Session) onCall(c Call) {
 	}
 	s.mu.Lock()
 	s.state.Calls = append(s.state.Calls, sum)
+	if s.keeper != nil {
+		s.keeper.Add(c)
+	}
+	st := s.copyLocked()
+	s.mu.Unlock()
+	s.emit(EventState, st)
+}
+
+// onSaved tells the app which run the capture is kept as so far.
+func (s *Session) onSaved(id int64, err error) {
+	s.mu.Lock()
+	if err != nil {
+		s.state.Error = err.Error()
+	} else if s.state.Running {
+		s.state.RunID, s.state.Error = id, ""
+	}
 	st := s.copyLocked()
 	s.mu.Unlock()
 	s.emit(EventState, st)
@@ -217,7 +232,7 @@ func (s *Session) Reply(n int, a *Answer) (SessionState, error) {
 // Stop closes the endpoint and keeps what it recorded as a history run.
 func (s *Session) Stop(ctx context.Context) (SessionState, error) {
 	s.mu.Lock()
-	srv, started, manual := s.srv, s.started, s.manual
+	srv, keeper, manual := s.srv, s.keeper, s.manual
 	s.srv = nil
 	s.mu.Unlock()
 	if srv == nil {
@@ -226,20 +241,16 @@ func (s *Session) Stop(ctx context.Context) (SessionState, error) {
 	if manual != nil {
 		manual.Stop() // a request waiting for the user is answered with an error, not left hanging
 	}
-	err := srv.Close()
-	calls := srv.Calls()
+	err := srv.Close() // every call answered is recorded, so kept below
 	var id int64
-	if len(calls) > 0 && s.saver != nil {
-		tr, terr := Trace(Name(calls), calls)
-		if terr == nil {
-			id, terr = s.saver.SaveCapture(ctx, tr, string(calls[0].API), started, time.Now())
-		}
-		if terr != nil && err == nil {
-			err = fmt.Errorf("the capture could not be kept in the history: %w", terr)
+	if keeper != nil {
+		var kerr error
+		if id, kerr = keeper.Close(); kerr != nil && err == nil {
+			err = kerr
 		}
 	}
 	s.mu.Lock()
-	s.state.Running, s.state.RunID, s.state.Pending, s.manual = false, id, nil, nil
+	s.state.Running, s.state.RunID, s.state.Pending, s.manual, s.keeper = false, id, nil, nil, nil
 	if err != nil {
 		s.state.Error = err.Error()
 	}

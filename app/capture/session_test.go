@@ -21,11 +21,17 @@ type savedRuns struct {
 	saved []*engine.Trace
 }
 
-func (s *savedRuns) SaveCapture(_ context.Context, tr *engine.Trace, api string, _, _ time.Time) (int64, error) {
+// SaveCapture keeps one run per capture: a save that replaces a run
+// stands in for it.
+func (s *savedRuns) SaveCapture(_ context.Context, replaces int64, tr *engine.Trace, api string, _, _ time.Time) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if api != "anthropic" {
 		return 0, errors.New("api " + api)
+	}
+	if replaces > 0 {
+		s.saved[replaces-1] = tr
+		return replaces, nil
 	}
 	s.saved = append(s.saved, tr)
 	return int64(len(s.saved)), nil

@@ -50,6 +50,10 @@ type RunInput struct {
 	// Tokens counts message tokens for the metrics; nil estimates four
 	// bytes per token, which is only good for tests.
 	Tokens TokenCounter
+	// Replaces, when set, is a run this one stands in for under the same
+	// id, in the same transaction: a run kept while it goes on (a capture
+	// saved as each call arrives, so a killed process loses nothing).
+	Replaces RunID
 }
 
 // estimate is the fallback counter: ~4 bytes a token plus the framing.
@@ -87,9 +91,27 @@ func (s *Store) SaveRun(ctx context.Context, in RunInput) (RunID, error) {
 	var id RunID
 	var deleted int
 	err = s.write(ctx, func(tx *sql.Tx) error {
+		var oldBlobs []RunID
+		if in.Replaces != 0 {
+			// its rows go by cascade; its texts are kept for the new rows,
+			// and only those they no longer use are collected after
+			var err error
+			if oldBlobs, err = queryIDs(ctx, tx, `SELECT blob_id FROM run_blobs WHERE run_id = ?`, int64(in.Replaces)); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE id = ?`, int64(in.Replaces)); err != nil {
+				return fmt.Errorf("replace run %d: %w", in.Replaces, err)
+			}
+		}
 		var err error
 		if id, err = insertRun(ctx, tx, &in, &rec, met, hex.EncodeToString(sum[:])); err != nil {
 			return err
+		}
+		for _, b := range oldBlobs {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM blobs WHERE id = ?1
+				AND NOT EXISTS (SELECT 1 FROM run_blobs WHERE blob_id = ?1)`, int64(b)); err != nil {
+				return fmt.Errorf("collect blob %d: %w", b, err)
+			}
 		}
 		deleted, err = s.applyRetention(ctx, tx, id, rec.Scenario, in.Source)
 		return err
@@ -155,10 +177,14 @@ func storeToolCalls(tcs []engine.ToolCall, blobs *blobSet) ([]byte, error) {
 
 func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record, met *metrics, scenarioHash string) (RunID, error) {
 	// The run row goes first so every other row can reference its id.
-	res, err := tx.ExecContext(ctx, `INSERT INTO runs (scenario, scenario_file, scenario_hash, backend, source, status, error,
+	var rowID any // NULL: a new id
+	if in.Replaces != 0 {
+		rowID = int64(in.Replaces)
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO runs (id, scenario, scenario_file, scenario_hash, backend, source, status, error,
 		started_ms, ended_ms, steps, llm_calls, tokens_in, tokens_out, max_prompt_tokens, wall_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		rec.Scenario, in.ScenarioFile, scenarioHash, in.Backend, string(in.Source), string(rec.Status), rec.Error,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rowID, rec.Scenario, in.ScenarioFile, scenarioHash, in.Backend, string(in.Source), string(rec.Status), rec.Error,
 		in.Started.UnixMilli(), in.Ended.UnixMilli(), len(rec.Steps), len(rec.Calls),
 		met.tokensIn, met.tokensOut, met.maxPrompt, in.Ended.Sub(in.Started).Milliseconds())
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"hookstudio/app/capture"
 	"hookstudio/app/edit"
+	"hookstudio/app/engine"
 	"hookstudio/app/history"
 	"hookstudio/app/profiles"
 	"hookstudio/app/studio"
@@ -78,6 +79,23 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
+	// The capture is kept in the history as calls arrive: a hookctl
+	// killed mid-capture leaves the calls it had.
+	var keeper *capture.Keeper
+	if !*noHistory {
+		store, err := openHistory(ctx, *db, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "hookctl: warning: capture not recorded in the history: %v\n", err)
+		} else {
+			defer store.Close()
+			keeper = capture.NewKeeper(captureSaver{store: store, tokens: counter}, time.Now())
+			keeper.OnSaved = func(_ int64, err error) {
+				if err != nil {
+					fmt.Fprintf(stderr, "hookctl: warning: %v\n", err)
+				}
+			}
+		}
+	}
 	enough := make(chan struct{})
 	var once sync.Once
 	n := 0
@@ -92,6 +110,9 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	srv, err := capture.Listen(capture.Options{Addr: addr, Token: *token, Answerer: answerer, Upstream: up, Tokens: counter,
 		OnCall: func(c capture.Call) {
 			n++
+			if keeper != nil {
+				keeper.Add(c)
+			}
 			line := fmt.Sprintf("#%d %s %s → %d, %d messages, %d tokens in", c.N+1, c.API, c.Path, c.Status, len(c.Messages), c.InputTokens)
 			if c.Error != "" {
 				line += ": " + c.Error
@@ -102,9 +123,11 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 			}
 		}})
 	if err != nil {
+		if keeper != nil {
+			_, _ = keeper.Close()
+		}
 		return 0, err
 	}
-	started := time.Now()
 	fmt.Fprintf(stdout, "listening on %s\n", srv.URL())
 	if up != nil {
 		fmt.Fprintf(stderr, "hookctl: forwarding to profile %s (%s, model %s)\n", up.Profile, up.Host(), up.Model)
@@ -124,13 +147,10 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if calls == nil {
 		doc.Requests[0].LLMCalls = []capture.Call{}
 	}
-	if !*noHistory && len(calls) > 0 {
-		// kept as a run (source capture): the app's History opens it in the simulator's views
-		if tr, err := capture.Trace(capture.Name(calls), calls); err != nil {
-			fmt.Fprintf(stderr, "hookctl: warning: capture not recorded in the history: %v\n", err)
-		} else {
-			recordRun(ctx, stderr, *db, history.RunInput{Trace: tr, ScenarioFile: "capture", Backend: "capture:" + string(calls[0].API),
-				Source: history.SourceCapture, Started: started, Ended: time.Now()})
+	if keeper != nil {
+		// the last calls saved (the app's History opens the run in the simulator's views)
+		if _, err := keeper.Close(); err != nil {
+			fmt.Fprintf(stderr, "hookctl: warning: %v\n", err)
 		}
 	}
 	if *jsonFile == "" {
@@ -145,4 +165,17 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	}
 	fmt.Fprintf(stderr, "hookctl: %d request(s) captured into %s\n", len(calls), *jsonFile)
 	return exitOK, nil
+}
+
+// captureSaver keeps a capture as a run of source capture, each save
+// standing in for the previous one.
+type captureSaver struct {
+	store  *history.Store
+	tokens history.TokenCounter
+}
+
+func (h captureSaver) SaveCapture(ctx context.Context, replaces int64, tr *engine.Trace, api string, started, ended time.Time) (int64, error) {
+	id, err := h.store.SaveRun(ctx, history.RunInput{Trace: tr, ScenarioFile: "capture", Backend: "capture:" + api,
+		Source: history.SourceCapture, Started: started, Ended: ended, Tokens: h.tokens, Replaces: history.RunID(replaces)})
+	return int64(id), err
 }

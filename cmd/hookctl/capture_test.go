@@ -8,9 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"hookstudio/app/history"
 )
 
 // TestCaptureCommand: hookctl capture prints where it listens first, answers
@@ -183,5 +188,71 @@ func TestCaptureForward(t *testing.T) {
 	var o, e strings.Builder
 	if c := run(context.Background(), []string{"capture", "--profile", "x", "--answers", "a.yaml"}, &o, &e); c != exitUsage {
 		t.Errorf("--profile with --answers: exit %d", c)
+	}
+}
+
+// TestCaptureKeptAsCallsArrive: the history row is written as calls
+// arrive — another handle on the database finds both calls while the
+// capture still runs, and a hookctl killed outright leaves them there.
+func TestCaptureKeptAsCallsArrive(t *testing.T) {
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.yaml")
+	if err := os.WriteFile(answers, []byte("answers:\n  - content: one\n  - content: two\n  - content: three\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "history.db")
+	cmd := exec.Command(hookctl, "capture", "--answers", answers, "--db", db, "--json", filepath.Join(dir, "never.json"))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	first, err := bufio.NewReader(stdout).ReadString('\n')
+	url, ok := strings.CutPrefix(strings.TrimSpace(first), "listening on ")
+	if err != nil || !ok {
+		t.Fatalf("first line %q: %v", first, err)
+	}
+	for _, user := range []string{"first question", "second question"} {
+		res, err := http.Post(url+"/v1/messages", "application/json", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"`+user+`"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+
+	ctx := context.Background()
+	other, err := history.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	calls := func() (history.RunID, int) {
+		runs, err := other.ListRuns(ctx, history.Filter{Source: history.SourceCapture})
+		if err != nil || len(runs) != 1 {
+			return 0, 0
+		}
+		return runs[0].ID, runs[0].LLMCalls
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for _, n := calls(); n != 2; _, n = calls() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the history never held both calls while the capture ran (%d): %s", n, stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	id, n := calls()
+	run, err := other.LoadRun(ctx, id)
+	if err != nil || n != 2 || len(run.Trace.Calls) != 2 || run.Trace.Calls[1].Content != "two" || run.Scenario != "capture: first question" {
+		t.Fatalf("after kill -9: %d calls, %v", n, err)
 	}
 }
