@@ -214,3 +214,25 @@ func firstTool(t *testing.T, tr *engine.Trace, name string) engine.ToolCall {
 	t.Fatalf("no %s call", name)
 	return engine.ToolCall{}
 }
+
+// The hooks jcli's code runs for a skipped tool keep the skip's order:
+// one it never runs (a model_prefix filter where the context has no
+// model) shows after the skip, not before it.
+func TestSkippedToolOrder(t *testing.T) {
+	root := writeTree(t, map[string]string{ProjectFile: `pre_tool_execution:
+  - {name: skipper, command: "cat >/dev/null; echo '{\"action\": \"skip\"}'", filter: {tool_name: read_file}}
+post_tool_execution_failure:
+  - {name: modelly, command: "cat >/dev/null", filter: {model_prefix: gpt}}
+`})
+	tr, _, err := simulate(t, root, parseScenario(t, full), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, c := range tr.HookCalls {
+		order = append(order, c.Hook+":"+string(c.Outcome))
+	}
+	if len(order) < 2 || order[0] != "skipper:skipped" || order[1] != "modelly:skipped" {
+		t.Errorf("hook calls %q, want the skip first, then the failure hook that is not run", order)
+	}
+}

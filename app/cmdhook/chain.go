@@ -176,7 +176,10 @@ func (h *Handler) skippedTool(ctx context.Context, ev *engine.Event, skip *held)
 	start := text
 	var out []held
 	for _, name := range []Event{PostToolExecutionFailure, PostToolExecution} {
-		chain := h.chain(name, ev)
+		chain, notRun := h.chain(name, ev)
+		for _, c := range notRun {
+			out = append(out, held{call: c})
+		}
 		if len(chain) == 0 {
 			continue
 		}
@@ -234,7 +237,8 @@ func (h *Handler) skippedTool(ctx context.Context, ev *engine.Event, skip *held)
 func (h *Handler) skipNote(ev *engine.Event) string {
 	var names []string
 	for _, name := range []Event{PostToolExecutionFailure, PostToolExecution} {
-		for _, hk := range h.chain(name, ev) {
+		hooks, _ := h.chain(name, ev)
+		for _, hk := range hooks {
 			names = append(names, fmt.Sprintf("%s (%s)", hk.Name, name))
 		}
 	}

@@ -251,8 +251,10 @@ func (h *Handler) enabled(hk *Hook, ev *engine.Event) bool {
 
 // chain is the event's hooks in order (user → project → skills → session)
 // that are active and whose filters match.
-func (h *Handler) chain(name Event, ev *engine.Event) []*Hook {
-	var out []*Hook
+//
+// notRun are the steps of hooks jcli's code never runs here (their
+// filters), for the caller to record where the chain's calls go.
+func (h *Handler) chain(name Event, ev *engine.Event) (out []*Hook, notRun []engine.HookCall) {
 	tool := ""
 	if ev.Tool != nil {
 		tool = ev.Tool.Name
@@ -263,7 +265,7 @@ func (h *Handler) chain(name Event, ev *engine.Event) []*Hook {
 		}
 		if why := filterNote(hk, name); why != "" && h.code() {
 			// jcli's code never runs it here; say so where it would have run.
-			ev.Record(engine.HookCall{System: System, Event: string(name), Hook: hk.Name, Source: hk.Source(), Outcome: engine.OutcomeSkipped,
+			notRun = append(notRun, engine.HookCall{System: System, Event: string(name), Hook: hk.Name, Source: hk.Source(), Outcome: engine.OutcomeSkipped,
 				Error: "not run: " + why + " (jcli's code)", Other: "as seed 001 describes, the filter would be ignored here and the hook would run"})
 			return
 		}
@@ -278,7 +280,7 @@ func (h *Handler) chain(name Event, ev *engine.Event) []*Hook {
 	for _, hk := range session {
 		add(hk)
 	}
-	return out
+	return out, notRun
 }
 
 // Handle runs the event's chain: each hook sees what the previous ones
@@ -290,7 +292,10 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	if name == "" {
 		return nil
 	}
-	chain := h.chain(name, ev)
+	chain, notRun := h.chain(name, ev)
+	for _, c := range notRun {
+		ev.Record(c)
+	}
 	register := name == PreToolExecution && ev.Tool != nil && IsRegister(ev.Tool.Name)
 	if len(chain) == 0 && !register {
 		return nil
