@@ -412,11 +412,11 @@ func (h *Handler) runChain(ctx context.Context, name Event, ev *engine.Event, ch
 			notes = append(notes, h.skipNote(ev))
 		}
 		if len(unseen) > 0 {
-			list := strings.Join(unseen, ", ")
+			fields := strings.Join(unseen, ", ")
 			if hold {
-				notes = append(notes, "as seed 001 describes, this hook's input would include the earlier hooks' "+list)
+				notes = append(notes, "as seed 001 describes, this hook's input would include the earlier hooks' "+fields)
 			} else {
-				notes = append(notes, "jcli's code does not show this hook the earlier hooks' "+list+": they reach only the chain's result")
+				notes = append(notes, "jcli's code does not show this hook the earlier hooks' "+fields+": they reach only the chain's result")
 			}
 		}
 		for _, n := range notes {
