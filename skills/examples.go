@@ -4,7 +4,8 @@ package examples
 
 import "embed"
 
-// FS holds every example skill, rooted at this folder.
+// FS holds every example skill, rooted at this folder; all: keeps a
+// plugin's .claude-plugin/ folder.
 //
-//go:embed *
+//go:embed all:*
 var FS embed.FS

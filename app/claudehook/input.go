@@ -129,8 +129,19 @@ func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
 		case "system":
 			kind = "system"
 		}
+		var content any = m.Content
+		if len(m.ToolCalls) > 0 { // as Claude Code's transcript: text and tool_use blocks
+			blocks := []any{}
+			if m.Content != "" {
+				blocks = append(blocks, map[string]any{"type": "text", "text": m.Content})
+			}
+			for _, tc := range m.ToolCalls {
+				blocks = append(blocks, map[string]any{"type": "tool_use", "id": tc.ID, "name": tc.Name, "input": args(&tc)})
+			}
+			content = blocks
+		}
 		line, err := json.Marshal(map[string]any{"type": kind, "sessionId": h.session, "cwd": h.cfg.Root,
-			"message": map[string]any{"role": m.Role, "content": m.Content}})
+			"message": map[string]any{"role": m.Role, "content": content}})
 		if err != nil {
 			return "", fmt.Errorf("claude code hooks: transcript: %w", err)
 		}

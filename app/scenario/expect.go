@@ -60,7 +60,7 @@ const (
 // Values the evaluator understands, listed so the parser can reject typos.
 var (
 	ToolStatuses  = []string{"ran", "error", "approved", "denied", "skipped", "responded"}
-	HookOutcomes  = []string{"ok", "modified", "error", "timeout", "skipped", "denied", "stopped"}
+	HookOutcomes  = []string{"ok", "modified", "error", "timeout", "skipped", "denied", "stopped", "blocked", "asked"}
 	RunStatuses   = []string{"ok", "error", "cancelled", "max_rounds", "stopped"}
 	ExpectPhases  = []string{"direct", "planning", "agent"}
 	MessageRoles  = []string{"system", "user", "assistant", "tool"}

@@ -1,6 +1,7 @@
 package studio
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,7 +85,13 @@ func copyExamples(examples fs.FS, dir string) error {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, 0o644)
+		// The binary keeps no file modes: a script (it starts with #!) was
+		// executable, as hook commands that name it directly expect.
+		mode := os.FileMode(0o644)
+		if bytes.HasPrefix(data, []byte("#!")) {
+			mode = 0o755
+		}
+		return os.WriteFile(target, data, mode)
 	})
 	if err != nil {
 		os.RemoveAll(tmp)
