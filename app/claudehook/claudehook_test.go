@@ -20,7 +20,7 @@ type noHooks struct{}
 
 func (noHooks) Hooks([]string) []skills.Hook { return nil }
 
-func write(t *testing.T, root, rel, text string, mode os.FileMode) {
+func write(t testing.TB, root, rel, text string, mode os.FileMode) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

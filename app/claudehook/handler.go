@@ -54,17 +54,19 @@ type Handler struct {
 	scripted *cmdhook.Scripted
 	client   *http.Client
 	runner   *cmdhook.Runner
-	tmp      string // the run's folder: transcript, CLAUDE_ENV_FILE
+	exec     func(ctx context.Context, argv []string, dir string, env []string, stdin []byte) cmdhook.RunResult // runner.Run; a fake in benchmarks
+	tmp      string                                                                                             // the run's folder: transcript, CLAUDE_ENV_FILE
 	session  string
 
-	mu         sync.Mutex
-	used       map[string]bool // Claude Code skills the model used: their frontmatter hooks are on
-	onceDone   map[string]bool
-	stopActive bool // the previous stop of this request was blocked by a Stop hook
-	prompt     int  // prompt_id counter (per user prompt)
-	envFiles   int
-	metrics    map[string]*engine.HookMetric
-	order      []string
+	mu            sync.Mutex
+	used          map[string]bool // Claude Code skills the model used: their frontmatter hooks are on
+	onceDone      map[string]bool
+	stopActive    bool   // the previous stop of this request was blocked by a Stop hook
+	prompt        int    // prompt_id counter (per user prompt)
+	transcriptKey string // what the transcript file holds (writeTranscript)
+	envFiles      int
+	metrics       map[string]*engine.HookMetric
+	order         []string
 }
 
 // New prepares the hooks of cfg for a run; Close it when the run ends.
@@ -83,6 +85,7 @@ func New(opts Options) (*Handler, error) {
 	if h.client == nil {
 		h.client = &http.Client{}
 	}
+	h.exec = h.runner.Run
 	var answers map[string][]string
 	if opts.Scenario != nil {
 		answers = opts.Scenario.HookAnswers
@@ -313,7 +316,7 @@ func (h *Handler) run(ctx context.Context, hd *Hook, event Event, input []byte) 
 		if len(hd.Args) > 0 {
 			argv = append([]string{hd.Command}, hd.Args...)
 		}
-		return result{ran: true, res: h.runner.Run(cctx, argv, h.cfg.Root, h.env(hd, event), input)}
+		return result{ran: true, res: h.exec(cctx, argv, h.cfg.Root, h.env(hd, event), input)}
 	case TypePrompt:
 		start := time.Now()
 		prompt := strings.ReplaceAll(hd.Prompt, "$ARGUMENTS", string(input))

@@ -116,12 +116,21 @@ func (f *fields) json() []byte {
 // writeTranscript writes the conversation so far as Claude Code's JSONL
 // transcript (one entry per message), which some hooks read.
 func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
-	file := filepath.Join(h.tmp, "projects", h.session+".jsonl")
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return "", fmt.Errorf("claude code hooks: transcript: %w", err)
+	file := filepath.Join(h.tmp, h.session+".jsonl")
+	msgs := ev.Messages()
+	key := fmt.Sprint(len(msgs))
+	if n := len(msgs); n > 0 {
+		key += fmt.Sprintf("/%d/%d", msgs[n-1].ID, len(msgs[n-1].Content))
+	}
+	h.mu.Lock()
+	same := h.transcriptKey == key
+	h.transcriptKey = key
+	h.mu.Unlock()
+	if same { // the conversation has not changed since the last event
+		return file, nil
 	}
 	var buf []byte
-	for _, m := range ev.Messages() {
+	for _, m := range msgs {
 		kind := "user"
 		switch m.Role {
 		case "assistant":
