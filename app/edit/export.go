@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"hookstudio/app/claudehook"
 	"hookstudio/app/diag"
 	"hookstudio/app/jsondoc"
 	"hookstudio/app/scenario"
@@ -52,6 +53,9 @@ type exportFile struct {
 // collect reads everything an export of skill contains, after checking the
 // skill loads without errors.
 func collect(ctx context.Context, root, skill string, opts ExportOptions) ([]exportFile, []diag.Diagnostic, error) {
+	if skill == ClaudeProject {
+		return exportClaudeProject(ctx, root)
+	}
 	if err := ValidateSkillName(skill); err != nil {
 		return nil, nil, fmt.Errorf("export: %w", err)
 	}
@@ -67,6 +71,20 @@ func collect(ctx context.Context, root, skill string, opts ExportOptions) ([]exp
 		return nil, sk.Diagnostics, fmt.Errorf("export: %w", &InvalidError{Skill: skill, Diagnostics: sk.Diagnostics})
 	}
 	dir := filepath.Join(root, skill)
+	if claudehook.IsPlugin(dir) {
+		// A Claude Code plugin: its hooks/hooks.json is Claude Code's, kept
+		// as written, with every file the plugin holds (claude.go).
+		files, ds, err := claudeFiles(ctx, root, skill)
+		if err != nil {
+			return nil, ds, fmt.Errorf("export %s: %w", skill, err)
+		}
+		if opts.Scenarios {
+			if files, err = scenarioFiles(dir, skill, files); err != nil {
+				return nil, nil, err
+			}
+		}
+		return files, append(sk.Diagnostics, ds...), nil
+	}
 	var files []exportFile
 	hooksJSON := New("").Bytes()
 	if sk.HasHooks {
@@ -118,22 +136,30 @@ func collect(ctx context.Context, root, skill string, opts ExportOptions) ([]exp
 		return nil, nil, fmt.Errorf("export %s: %w", skill, err)
 	}
 	if opts.Scenarios {
-		entries, err := os.ReadDir(filepath.Join(dir, "scenarios"))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("export %s: %w", skill, err)
-		}
-		for _, e := range entries {
-			if !e.Type().IsRegular() || !scenario.IsScenarioFile(e.Name()) {
-				continue
-			}
-			data, err := readIn(dir, "scenarios/"+e.Name())
-			if err != nil {
-				return nil, nil, fmt.Errorf("export %s: %w", skill, err)
-			}
-			files = append(files, exportFile{name: skill + "/scenarios/" + e.Name(), data: data})
+		if files, err = scenarioFiles(dir, skill, files); err != nil {
+			return nil, nil, err
 		}
 	}
 	return files, append(sk.Diagnostics, procDiags...), nil
+}
+
+// scenarioFiles adds the skill's scenarios/*.yaml to files.
+func scenarioFiles(dir, skill string, files []exportFile) ([]exportFile, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, "scenarios"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("export %s: %w", skill, err)
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !scenario.IsScenarioFile(e.Name()) {
+			continue
+		}
+		data, err := readIn(dir, "scenarios/"+e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("export %s: %w", skill, err)
+		}
+		files = append(files, exportFile{name: skill + "/scenarios/" + e.Name(), data: data})
+	}
+	return files, nil
 }
 
 // readIn reads a regular file inside dir, refusing symlinks that leave it.

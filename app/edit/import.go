@@ -180,7 +180,7 @@ func checkEntryName(name string) (clean string, skip bool, reason string) {
 	if first == "__MACOSX" || path.Base(trimmed) == ".DS_Store" {
 		return "", true, ""
 	}
-	if err := ValidateSkillName(first); err != nil {
+	if err := ValidateSkillName(first); err != nil && !isClaudeTop(first) {
 		return "", false, fmt.Sprintf("is not inside a skill folder with a valid name: %v", err)
 	}
 	if !strings.Contains(trimmed, "/") && !strings.HasSuffix(name, "/") {
@@ -286,6 +286,9 @@ func install(ctx context.Context, root string, files []exportFile, opts ImportOp
 	}
 	var ds []diag.Diagnostic
 	for _, n := range names {
+		if n == ClaudeProject {
+			continue // a project's .claude: Claude Code's hooks, checked below
+		}
 		sk := set.Skill(n)
 		if sk == nil {
 			return nil, nil, fmt.Errorf("import: %w: %s is not a skill folder", ErrBadArchive, n)
@@ -305,6 +308,11 @@ func install(ctx context.Context, root string, files []exportFile, opts ImportOp
 		return nil, cds, fmt.Errorf("import: %w", err)
 	}
 	ds = append(ds, cds...)
+	ccds, err := checkClaudeImport(stage, names) // plugins' hooks.json, .claude: checked, never run
+	if err != nil {
+		return nil, ccds, fmt.Errorf("import: %w", err)
+	}
+	ds = append(ds, ccds...)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, fmt.Errorf("import: %w", err)
 	}

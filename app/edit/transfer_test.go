@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"hookstudio/app/claudehook"
 	"hookstudio/app/diag"
 	"hookstudio/app/skills"
 )
@@ -71,7 +72,12 @@ func TestExportImportRoundTrip(t *testing.T) {
 				t.Errorf("hooks differ after the round trip:\n%+v\n%+v", orig.Hooks, got.Hooks)
 			}
 			data := readFile(t, filepath.Join(root, e.Name(), "hooks", "hooks.json"))
-			if !strings.Contains(data, `"$schema": "`+SchemaRef+`"`) {
+			if claudehook.IsPlugin(filepath.Join(examples, e.Name())) {
+				// Claude Code's hooks.json is kept as written: no seed 000 $schema.
+				if want := readFile(t, filepath.Join(examples, e.Name(), "hooks", "hooks.json")); data != want {
+					t.Errorf("a plugin's hooks.json changed on export:\n%s", data)
+				}
+			} else if !strings.Contains(data, `"$schema": "`+SchemaRef+`"`) {
 				t.Errorf("exported hooks.json has no $schema:\n%s", data)
 			}
 			if _, err := os.Stat(filepath.Join(root, e.Name(), "scenarios")); err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// unzip extracts a trusted zip written by the test itself.
+// unzip extracts a trusted zip written by the test itself, with its modes.
 func unzip(t *testing.T, file, dest string) {
 	t.Helper()
 	zr, err := zip.OpenReader(file)
@@ -31,7 +31,8 @@ func unzip(t *testing.T, file, dest string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
+		// The zip's modes, as unzip(1) keeps them: hook scripts stay executable.
+		if err := os.WriteFile(p, data, f.Mode().Perm()|0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
