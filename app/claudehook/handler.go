@@ -9,9 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -355,19 +353,6 @@ func (h *Handler) post(ctx context.Context, hd *Hook, input []byte) result {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, cmdhook.MaxStdout))
 	r.status, r.text = resp.StatusCode, string(body)
 	return r
-}
-
-// IsLoopback says whether an http handler's URL stays on this machine.
-func IsLoopback(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	if u.Hostname() == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(u.Hostname())
-	return ip != nil && ip.IsLoopback()
 }
 
 // env is what a command handler gets: Hook Studio's environment less its
