@@ -133,6 +133,35 @@ func TestHostBehaviourRows(t *testing.T) {
 				}
 				noted(t, tr, "pre_send_message", "edit")
 			}},
+		{"the next hook does not read an earlier additional_context", `pre_llm_request:
+  - {name: ctx, command: "cat >/dev/null; echo '{\"additional_context\": \"CTX-A\"}'"}
+  - {name: reader, command: "cat >/dev/null"}
+`, direct,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				c := callsOf(tr, "pre_llm_request")[1]
+				read := strings.Contains(string(c.Input), "CTX-A")
+				if c.Hook != "reader" || read != (mode == hostmode.Document) {
+					t.Errorf("reader's stdin %s", c.Input)
+				}
+				// Both apply it to the call.
+				if msgs := tr.CallMessages(0); len(msgs) == 0 || !strings.Contains(msgs[0].Content, "CTX-A") {
+					t.Errorf("the call's messages %+v", msgs)
+				}
+				noted(t, tr, "pre_llm_request", "reader")
+			}},
+		{"a stop the event ignores still ends jcli's chain", `post_send_message:
+  - {name: halt, command: "cat >/dev/null; echo '{\"action\": \"stop\"}'"}
+  - {name: after, command: "cat >/dev/null"}
+`, direct,
+			func(t *testing.T, mode hostmode.Mode, tr *engine.Trace) {
+				ran := len(callsOf(tr, "post_send_message")) == 2
+				if ran != (mode == hostmode.Document) {
+					t.Errorf("calls %+v", callsOf(tr, "post_send_message"))
+				}
+				if mode == hostmode.Document {
+					noted(t, tr, "post_send_message", "halt")
+				}
+			}},
 		{"a skip at pre_tool_execution fails the tool", `pre_tool_execution:
   - {name: skipper, command: "cat >/dev/null; echo '{\"action\": \"skip\"}'", filter: {tool_name: read_file}}
 post_tool_execution_failure:

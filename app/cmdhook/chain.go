@@ -2,6 +2,7 @@ package cmdhook
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"strings"
@@ -104,6 +105,26 @@ func unmerged(name Event, eff engine.Effect) []string {
 		out = append(out, "tool_error")
 	}
 	return out
+}
+
+// answeredAction is the stop or skip a hook's JSON answer asks for, read
+// from the answer itself ("" none): jcli's chain ends at it even where the
+// event does not apply it.
+func answeredAction(out json.RawMessage) engine.Action {
+	var r struct {
+		Action string `json:"action"`
+		Abort  bool   `json:"abort"`
+	}
+	if len(out) == 0 || json.Unmarshal(out, &r) != nil {
+		return ""
+	}
+	switch {
+	case r.Action == "stop" || r.Action == "skip":
+		return engine.Action(r.Action)
+	case r.Abort:
+		return engine.ActionStop
+	}
+	return ""
 }
 
 // effectFields names the HookResult fields an effect sets.

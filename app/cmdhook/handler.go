@@ -382,12 +382,17 @@ func (h *Handler) runChain(ctx context.Context, name Event, ev *engine.Event, ch
 		abort := failed && (hk.OnError == OnErrorAbort || hk.OnError == OnErrorStop)
 		// jcli's code ends the chain at any stop or skip answer, wherever
 		// the event then applies the action.
-		why := ""
+		// (An action the event does not apply is dropped when the answer is
+		// read; jcli's chain still ends there.)
+		why, act := "", eff.Action
+		if act == "" && !failed {
+			act = answeredAction(call.Output)
+		}
 		switch {
 		case abort:
 			why = fmt.Sprintf("failed under on_error: %s", hk.OnError)
-		case !failed && (eff.Action == engine.ActionStop || eff.Action == engine.ActionSkip):
-			why = "answered action " + string(eff.Action)
+		case !failed && (act == engine.ActionStop || act == engine.ActionSkip):
+			why = "answered action " + string(act)
 		}
 		skipped := !failed && eff.Action == engine.ActionSkip && name == PreToolExecution
 		var notes []string
@@ -440,7 +445,7 @@ func (h *Handler) runChain(ctx context.Context, name Event, ev *engine.Event, ch
 		ci := emit(hk, call, eff)
 		if why != "" && !hold && !abort && !ev.Stopped() && i+1 < len(chain) {
 			hc := &ev.Trace().HookCalls[ci]
-			hc.Other = joinNotes(hc.Other, fmt.Sprintf("jcli's code ends the chain at a %s: the %d hook(s) after it would not run", eff.Action, len(chain)-i-1))
+			hc.Other = joinNotes(hc.Other, fmt.Sprintf("jcli's code ends the chain at a %s: the %d hook(s) after it would not run", act, len(chain)-i-1))
 		}
 		if !failed && why == "" {
 			if hold {
