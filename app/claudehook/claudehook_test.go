@@ -3,6 +3,9 @@ package claudehook
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -385,5 +388,39 @@ func TestPluginHooksAndDedupe(t *testing.T) {
 	want := []string{"system: UserPromptSubmit hook success: same", "system: UserPromptSubmit hook success: from guard"}
 	if got := hookMessages(tr); !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestPromptAndHTTPHandlers: a prompt handler is answered by the
+// scenario's hook_answers (the mock) and blocks with ok: false; an http
+// handler gets the stdin JSON as a POST and its 2xx JSON body is its
+// output.
+func TestPromptAndHTTPHandlers(t *testing.T) {
+	var got []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, _ = io.ReadAll(r.Body)
+		_, _ = io.WriteString(w, `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "the policy server says no"}}`)
+	}))
+	defer srv.Close()
+	files := map[string]string{".claude/settings.json": settings(`{
+ "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": "` + srv.URL + `"}]}],
+ "Stop": [{"hooks": [{"type": "prompt", "prompt": "Did the agent run the tests? $ARGUMENTS"}]}]}`)}
+	tr, _ := run(t, files, "name: r\n"+bashTool+`hook_answers:
+  Stop: ['{"ok": false, "reason": "No tests ran."}', '{"ok": true}']
+requests:
+  - user: do it
+    rounds:
+      - tool_calls: [{name: Bash, arguments: {command: ls}, result: x}]
+      - content: Done.
+      - content: Done, tests ran.
+`)
+	if !strings.Contains(string(got), `"hook_event_name":"PreToolUse"`) {
+		t.Errorf("the http handler got %s", got)
+	}
+	if tools := toolMessages(tr); len(tools) != 1 || tools[0] != "the policy server says no" {
+		t.Errorf("tool messages %q", tools)
+	}
+	if hooks := hookMessages(tr); !slices.Equal(hooks, []string{"user: Stop hook feedback:\nNo tests ran."}) {
+		t.Errorf("hook messages %q", hooks)
 	}
 }
