@@ -244,6 +244,16 @@ describe('executable hooks', () => {
     // the next continue runs to the end: the guard fires once
     expect(cont(s).status).toBe('ended');
   });
+  it('breaks on a Claude Code handler by its command, and on its native event with or without the tool', () => {
+    const cc = { ...guard, hook_call: { ...guard.hook_call!, system: 'claude-code', event: 'PreToolUse:Bash', hook: 'sh .claude/hooks/guard.sh', outcome: 'blocked' as const } };
+    expect(hitAt(cc, ['exec:claude-code/sh .claude/hooks/guard.sh'])).toBe('exec:claude-code/sh .claude/hooks/guard.sh');
+    expect(hitAt(cc, ['exec:command/sh .claude/hooks/guard.sh'])).toBeNull();
+    expect(hitAt(cc, ['event:PreToolUse'])).toBe('event:PreToolUse');
+    expect(hitAt(cc, ['event:PreToolUse:Bash'])).toBe('event:PreToolUse:Bash');
+    expect(hitAt(cc, ['event:PreToolUse:Read'])).toBeNull();
+    expect(hitAt(cc, ['event:PreTool'])).toBeNull();
+    expect(breakpointForStep(cc)).toEqual({ kind: 'exec', key: 'claude-code/sh .claude/hooks/guard.sh' });
+  });
   it('F9 on a hook_call step toggles a breakpoint on that hook', () => {
     expect(breakpointForStep(guard)).toEqual({ kind: 'exec', key: 'command/guard' });
     for (const b of [{ kind: 'event', key: 'hook.before_llm' }, { kind: 'exec', key: 'process/audit' }] as Breakpoint[]) {

@@ -70,7 +70,8 @@ export function hitAt(step: Step | undefined, breakpoints: readonly BreakpointId
         if (step.kind === 'llm_call' && (b.key === '*' || step.call === b.key)) return id;
         break;
       case 'event':
-        if (step.kind === 'hook_call' && step.hook_call && (step.hook_call.point === b.key || step.hook_call.event === b.key)) return id;
+        // Claude Code names a tool event with the tool ("PreToolUse:Bash"): the bare event breaks on every tool
+        if (step.kind === 'hook_call' && step.hook_call && (step.hook_call.point === b.key || step.hook_call.event === b.key || step.hook_call.event.startsWith(`${b.key}:`))) return id;
         break;
       case 'exec':
         if (step.kind === 'hook_call' && step.hook_call && `${step.hook_call.system}/${step.hook_call.hook}` === b.key) return id;

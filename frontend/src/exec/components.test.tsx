@@ -76,6 +76,18 @@ describe('step list, flow, skills panel, messages', () => {
     expect(noted.container.querySelector('[data-testid="hook-call-other"]')?.textContent).toContain(other);
     expect(lint.container.querySelector('[data-testid="hook-call-other"]')).toBeNull();
   });
+  it('shows a Claude Code hook call with its badge, and blocked and asked outcomes styled', () => {
+    const base = stepOf('guard').hook_call!;
+    const blocked = render(<HookCallRow call={{ ...base, system: 'claude-code', event: 'PreToolUse:Bash', hook: 'sh .claude/hooks/guard.sh', outcome: 'blocked' }} />);
+    const badge = blocked.container.querySelector('.sysbadge')!;
+    expect(badge.textContent).toBe('Claude Code');
+    expect(badge.className).toContain('sys-claude-code');
+    const out = blocked.container.querySelector('.outcome')!;
+    expect(out.getAttribute('data-outcome')).toBe('blocked');
+    expect(out.className).toContain('tone-blocked');
+    const asked = render(<HookCallRow call={{ ...base, system: 'claude-code', outcome: 'asked' }} />);
+    expect(asked.container.querySelector('.outcome.tone-asked')?.textContent).toBe('asked');
+  });
   it('puts hook invocations at their node and lights the node and its tag', () => {
     expect(nodeOf(stepOf('guard'))).toBe('run');
     expect(nodeOf(stepOf('branch'))).toBe('plan');
@@ -100,6 +112,21 @@ describe('step list, flow, skills panel, messages', () => {
     expect(within(screen.getByTestId('folder-hooks')).getByText('polish')).toBeTruthy();
     fireEvent.click(screen.getByLabelText('breakpoint on command/branch'));
     expect(onToggleExecBreakpoint).toHaveBeenCalledWith('command/branch');
+  });
+  it('lists a Claude Code handler among the folder hooks, with a breakpoint on it and its source to open', () => {
+    const onToggleExecBreakpoint = vi.fn(), onOpenExecHook = vi.fn();
+    const cc = { system: 'claude-code', event: 'PreToolUse', hook: 'sh .claude/hooks/guard.sh', source: '.claude/settings.json:6', detail: 'Bash' };
+    const withCC = { ...state, exec: { ...state.exec!, hooks: [...state.exec!.hooks, cc] } } as StudioState;
+    render(<SkillsPanel state={withCC} breakpoints={['exec:claude-code/sh .claude/hooks/guard.sh']} onToggleSkill={() => undefined} onToggleHookBreakpoint={() => undefined}
+      onToggleExecBreakpoint={onToggleExecBreakpoint} onOpenExecHook={onOpenExecHook} />);
+    const folder = screen.getByTestId('folder-hooks');
+    const gutter = within(folder).getByLabelText('breakpoint on claude-code/sh .claude/hooks/guard.sh');
+    expect(gutter.className).toContain('armed');
+    expect(within(folder).getByText('Claude Code')).toBeTruthy();
+    fireEvent.click(gutter);
+    expect(onToggleExecBreakpoint).toHaveBeenCalledWith('claude-code/sh .claude/hooks/guard.sh');
+    fireEvent.click(within(folder).getByText('sh .claude/hooks/guard.sh'));
+    expect(onOpenExecHook).toHaveBeenCalledWith(cc);
   });
   it('labels messages added or rewritten by a hook and tool calls a hook decided', () => {
     render(<MessageList view={view} cursor={view.calls[0]!.step} color={() => '#888'} />);

@@ -11,18 +11,20 @@ export const SLOW_MS = 1000;
 export const isFailure = (hc: Pick<HookCall, 'outcome'>) => hc.outcome === 'error' || hc.outcome === 'timeout';
 export const isSlow = (hc: Pick<HookCall, 'duration_ms'>) => hc.duration_ms >= SLOW_MS;
 
-export type Tone = 'ok' | 'changed' | 'blocked' | 'fail';
-/** How an outcome reads at a glance: fine, changed something, blocked the flow, failed. */
+export type Tone = 'ok' | 'changed' | 'blocked' | 'asked' | 'fail';
+/** How an outcome reads at a glance: fine, changed something, blocked the flow, handed the decision to the user, failed. */
 export function outcomeTone(o: HookOutcome): Tone {
   switch (o) {
     case 'ok': return 'ok';
     case 'modified': return 'changed';
-    case 'skipped': case 'denied': case 'stopped': return 'blocked';
+    case 'skipped': case 'denied': case 'stopped': case 'blocked': return 'blocked';
+    case 'asked': return 'asked';
     case 'error': case 'timeout': return 'fail';
+    default: return 'ok'; // an outcome a newer backend added
   }
 }
 
-export const SYSTEM_LABEL: Record<string, string> = { command: 'cmd', process: 'proc', request: 'req' };
+export const SYSTEM_LABEL: Record<string, string> = { command: 'cmd', process: 'proc', request: 'req', 'claude-code': 'Claude Code' };
 export const systemLabel = (s: string) => SYSTEM_LABEL[s] ?? s;
 
 /** "3.4 ms", "1.45 s" */
