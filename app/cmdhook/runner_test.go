@@ -222,7 +222,7 @@ func TestCloseKillsRunningHooks(t *testing.T) {
 		if c := callsOf(tr, "pre_llm_request"); len(c) != 1 || c[0].Outcome != engine.OutcomeError {
 			t.Errorf("calls %+v", c)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(20 * time.Second):
 		t.Fatal("the run did not end after Close")
 	}
 	assertDead(t, pid)

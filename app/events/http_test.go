@@ -54,7 +54,7 @@ func TestCancelAbortsModelRequest(t *testing.T) {
 	}
 	select {
 	case <-aborted:
-	case <-time.After(5 * time.Second):
+	case <-time.After(20 * time.Second):
 		t.Fatal("the server never saw the request aborted")
 	}
 	evs := st.Persistent()

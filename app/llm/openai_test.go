@@ -516,10 +516,10 @@ func TestOpenAICancelMidStream(t *testing.T) {
 	}
 	select {
 	case <-observed:
-	case <-time.After(3 * time.Second):
+	case <-time.After(20 * time.Second):
 		t.Fatal("the server never saw the request cancelled")
 	}
-	if el := time.Since(start); el > 3*time.Second {
+	if el := time.Since(start); el > 15*time.Second {
 		t.Errorf("cancellation took %s", el)
 	}
 }

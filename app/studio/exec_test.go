@@ -249,7 +249,7 @@ func TestEditCancelsSlowRun(t *testing.T) {
 	}
 	select {
 	case <-f.started:
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("the slow hook never started")
 	}
 	if p := s.Progress(); !p.Active || p.File != "files/scenarios/demo.yaml" {
@@ -283,7 +283,7 @@ func TestEditCancelsSlowRun(t *testing.T) {
 	}
 	select {
 	case <-f.started:
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("the slow hook never started")
 	}
 	if err := s.CancelSimulation(); err != nil {
