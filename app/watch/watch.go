@@ -521,7 +521,8 @@ func ignoredName(name string) bool {
 	switch {
 	case name == "", hookConfigDirs[name]:
 		return false
-	case strings.HasPrefix(name, "."), // .git, .DS_Store, .a.md.swp, emacs .#lock
+	case name == "node_modules", // a project's dependencies: never hook configuration, often 10,000s of folders
+		strings.HasPrefix(name, "."),                                 // .git, .DS_Store, .a.md.swp, emacs .#lock
 		strings.HasPrefix(name, "~"),                                 // ~$office locks
 		strings.HasSuffix(name, "~"),                                 // backups (vim, emacs)
 		strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"), // emacs autosave
@@ -533,9 +534,11 @@ func ignoredName(name string) bool {
 }
 
 // hookConfigDirs are hidden folders that hold hook configuration
-// (design-hooks.md: <root>/.jcli/hooks.yaml, <root>/.picoclaw/hooks.json):
-// saving one re-simulates like any other hook file.
-var hookConfigDirs = map[string]bool{".jcli": true, ".picoclaw": true}
+// (design-hooks.md: <root>/.jcli/hooks.yaml, <root>/.picoclaw/hooks.json;
+// Claude Code's .claude/settings.json, a plugin's .claude-plugin/, a
+// project's .hookstudio/scenarios): saving one re-simulates like any
+// other hook file.
+var hookConfigDirs = map[string]bool{".jcli": true, ".picoclaw": true, ".claude": true, ".claude-plugin": true, ".hookstudio": true}
 
 // vimProbe reports whether name is one of the files vim creates to test
 // whether it may write in a directory: "4913", or 4913+k*123 when that

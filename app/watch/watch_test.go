@@ -588,6 +588,7 @@ func TestIgnoredName(t *testing.T) {
 		".git": true, "a.md~": true, ".a.md.swp": true, "a.swx": true, "#a.md#": true,
 		"a.md___jb_tmp___": true, "~$doc": true, "123": false, "": false,
 		".jcli": false, ".picoclaw": false, "hooks.yaml": false, ".hooks.yaml.123.tmp": true,
+		".claude": false, ".claude-plugin": false, ".hookstudio": false, "node_modules": true,
 	}
 	for name, want := range tests {
 		if got := ignoredName(name); got != want {
