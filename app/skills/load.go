@@ -108,14 +108,31 @@ func skillNames(root string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read skills root: %w", err)
 	}
+	// A Claude Code project (.claude/ at its root) is opened as it is: its
+	// src/, docs/ … are not skills, only folders that hold hooks, scenarios
+	// or a plugin are.
+	_, err = os.Stat(filepath.Join(root, ".claude"))
+	project := err == nil
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".") || !isDir(root, e) {
 			continue
 		}
+		if project && !holdsSkill(filepath.Join(root, e.Name())) {
+			continue
+		}
 		names = append(names, e.Name())
 	}
 	return names, nil
+}
+
+func holdsSkill(dir string) bool {
+	for _, sub := range []string{"hooks", "scenarios", ".claude-plugin"} {
+		if fi, err := os.Stat(filepath.Join(dir, sub)); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
 }
 
 func isDir(root string, e fs.DirEntry) bool {

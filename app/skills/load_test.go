@@ -257,3 +257,25 @@ func TestLoadFileTooLarge(t *testing.T) {
 	l, c := at(t, doc(okEntry), `"a.md"`, 0)
 	checkDiags(t, set.Diagnostics(), want{"s/hooks/hooks.json", l, c, diag.Error, CodeFileTooLarge})
 }
+
+// TestClaudeProjectFoldersAreNotSkills: in a Claude Code project only the
+// folders that hold hooks, scenarios or a plugin are skills.
+func TestClaudeProjectFoldersAreNotSkills(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{".claude", "src/pkg", "node_modules/x", "guard/hooks", "plugin/.claude-plugin", "flows/scenarios"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set, err := Load(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range set.Skills {
+		names = append(names, s.Name)
+	}
+	if want := []string{"flows", "guard", "plugin"}; !slices.Equal(names, want) {
+		t.Errorf("skills %v, want %v", names, want)
+	}
+}
