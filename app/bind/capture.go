@@ -2,6 +2,7 @@ package bind
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"hookstudio/app/capture"
@@ -14,6 +15,7 @@ import (
 // model endpoint (app/capture), its captures kept in the run history.
 type Capture struct {
 	session *capture.Session
+	store   *history.Store // nil: no history
 }
 
 // captureCounter counts tokens both ways the capture and the history do.
@@ -40,7 +42,7 @@ func NewCapture(emit func(string, any), store *history.Store, tokens captureCoun
 	if store != nil {
 		saver = historySaver{store: store, tokens: tokens}
 	}
-	return &Capture{session: capture.NewSession(emit, saver, tokens)}
+	return &Capture{session: capture.NewSession(emit, saver, tokens), store: store}
 }
 
 // WithProfiles lets the capture forward to the app's model profiles, each
@@ -72,4 +74,39 @@ func StopCapture(c *Capture) {
 // Reply answers the request waiting for the user (a manual capture).
 func (c *Capture) Reply(n int, answer capture.Answer) (capture.SessionState, error) {
 	return c.session.Reply(n, &answer)
+}
+
+// SavedScenario is where a capture was saved as a scenario, and what it
+// does not replay.
+type SavedScenario struct {
+	Path  string   `json:"path"`
+	Notes []string `json:"notes"`
+}
+
+// SaveScenario saves the capture kept as run runID as a scenario file at
+// path whose mock replays its answers: the last capture from its calls,
+// an older one read back from the history.
+func (c *Capture) SaveScenario(runID int64, path string) (SavedScenario, error) {
+	calls, name := c.session.LastCalls(runID), ""
+	if calls == nil {
+		if c.store == nil {
+			return SavedScenario{}, fmt.Errorf("run #%d: no history to read it from", runID)
+		}
+		run, err := c.store.LoadRun(context.Background(), history.RunID(runID))
+		if err != nil {
+			return SavedScenario{}, err
+		}
+		if run.Source != history.SourceCapture {
+			return SavedScenario{}, fmt.Errorf("run #%d is a %s run, not a capture", runID, run.Source)
+		}
+		calls, name = capture.CallsFromTrace(run.Trace), run.Scenario
+	}
+	if name == "" {
+		name = capture.Name(calls)
+	}
+	notes, err := capture.SaveScenario(path, name, calls)
+	if notes == nil {
+		notes = []string{}
+	}
+	return SavedScenario{Path: path, Notes: notes}, err
 }

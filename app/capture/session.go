@@ -70,6 +70,10 @@ type Session struct {
 	manual  *Manual
 	state   SessionState
 	started time.Time
+	// the last capture's calls and run: saved as a scenario whole (a run
+	// read back from the history lacks a few things, see CallsFromTrace)
+	lastCalls []Call
+	lastRun   int64
 }
 
 // NewSession makes the app's capture; saver and tokens may be nil.
@@ -250,6 +254,7 @@ func (s *Session) Stop(ctx context.Context) (SessionState, error) {
 		}
 	}
 	s.mu.Lock()
+	s.lastCalls, s.lastRun = srv.Calls(), id
 	s.state.Running, s.state.RunID, s.state.Pending, s.manual, s.keeper = false, id, nil, nil, nil
 	if err != nil {
 		s.state.Error = err.Error()
@@ -258,6 +263,17 @@ func (s *Session) Stop(ctx context.Context) (SessionState, error) {
 	s.mu.Unlock()
 	s.emit(EventState, st)
 	return st, err
+}
+
+// LastCalls are the calls of the capture kept as run (nil: it is not the
+// last capture this session ran).
+func (s *Session) LastCalls(run int64) []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if run == 0 || run != s.lastRun {
+		return nil
+	}
+	return s.lastCalls
 }
 
 // Name names a capture: "capture: " and the first words the user typed.

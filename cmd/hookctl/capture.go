@@ -48,6 +48,7 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	maxRequests := fs.Int("max-requests", 0, "stop after this many requests (0: at SIGINT/SIGTERM)")
 	jsonFile := fs.String("json", "", "write the capture as JSON to FILE (default: stdout)")
 	noHistory := fs.Bool("no-history", false, "do not record the capture in the run history")
+	saveScenario := fs.String("save-scenario", "", "also save the capture as a scenario FILE whose mock replays the recorded answers")
 	db := fs.String("db", "", "history database (default: history.db in the app's data folder)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -153,6 +154,11 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 			fmt.Fprintf(stderr, "hookctl: warning: %v\n", err)
 		}
 	}
+	if *saveScenario != "" {
+		if err := writeCaptureScenario(*saveScenario, calls, stderr); err != nil {
+			return 0, err
+		}
+	}
 	if *jsonFile == "" {
 		return exitOK, writeJSON(stdout, doc)
 	}
@@ -178,4 +184,21 @@ func (h captureSaver) SaveCapture(ctx context.Context, replaces int64, tr *engin
 	id, err := h.store.SaveRun(ctx, history.RunInput{Trace: tr, ScenarioFile: "capture", Backend: "capture:" + api,
 		Source: history.SourceCapture, Started: started, Ended: ended, Tokens: h.tokens, Replaces: history.RunID(replaces)})
 	return int64(id), err
+}
+
+// writeCaptureScenario saves the capture as a scenario file (its mock
+// replays the recorded answers), saying what it does not replay.
+func writeCaptureScenario(path string, calls []capture.Call, stderr io.Writer) error {
+	data, notes, err := capture.ScenarioYAML(capture.Name(calls), calls)
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "hookctl: note: %s\n", n)
+	}
+	if err != nil {
+		return fmt.Errorf("save the capture as a scenario: %w", err)
+	}
+	if err := edit.WriteFileAtomic(path, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	fmt.Fprintf(stderr, "hookctl: the capture saved as scenario %s (hookctl simulate %s replays it)\n", path, path)
+	return nil
 }

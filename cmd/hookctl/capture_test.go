@@ -256,3 +256,65 @@ func TestCaptureKeptAsCallsArrive(t *testing.T) {
 		t.Fatalf("after kill -9: %d calls, %v", n, err)
 	}
 }
+
+// TestCaptureSaveScenario: --save-scenario writes the capture as a
+// scenario, and hookctl simulate of it gives the captured answers and
+// tool calls in the same order.
+func TestCaptureSaveScenario(t *testing.T) {
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.yaml")
+	if err := os.WriteFile(answers, []byte("answers:\n  - {content: Looking., tool_calls: [{name: Bash, arguments: {command: ls}}]}\n  - error: {status: 529, message: overloaded}\n  - content: a and b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	saved := filepath.Join(dir, "replay.yaml")
+	url, wait := startCapture(t, "--answers", answers, "--max-requests", "3", "--no-history", "--json", filepath.Join(dir, "c.json"), "--save-scenario", saved)
+	first := `{"model":"m","system":"sys","tools":[{"name":"Bash"}],"messages":[{"role":"user","content":"list"}]}`
+	second := `{"model":"m","system":"sys","tools":[{"name":"Bash"}],"messages":[{"role":"user","content":"list"},{"role":"assistant","content":[{"type":"text","text":"Looking."},{"type":"tool_use","id":"toolu_01_1","name":"Bash","input":{"command":"ls"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01_1","content":"a b"}]}]}`
+	for _, body := range []string{first, second, second} { // the second is retried after the 529
+		res, err := http.Post(url+"/v1/messages", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+	if c, stderr := wait(); c != exitOK || !strings.Contains(stderr, "call #2 is not replayed") || !strings.Contains(stderr, "saved as scenario") {
+		t.Fatalf("exit %d: %s", c, stderr)
+	}
+	out, stderr, code := runCLI(t, "simulate", saved, "--json", "--no-history")
+	if code != exitOK {
+		t.Fatalf("simulate: %d %s", code, stderr)
+	}
+	var run struct {
+		Requests []struct {
+			LLMCalls []struct {
+				Phase     string `json:"phase"`
+				Content   string `json:"content"`
+				ToolCalls []struct {
+					Name      string         `json:"name"`
+					Arguments map[string]any `json:"arguments"`
+					Result    string         `json:"result"`
+				} `json:"tool_calls"`
+			} `json:"llm_calls"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(out), &run); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range run.Requests {
+		for _, c := range r.LLMCalls {
+			if c.Phase != "agent" {
+				continue
+			}
+			s := c.Content
+			for _, tc := range c.ToolCalls {
+				s += " → " + tc.Name + " " + tc.Arguments["command"].(string) + " = " + tc.Result
+			}
+			got = append(got, s)
+		}
+	}
+	if want := []string{"Looking. → Bash ls = a b", "a and b"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("simulated answers %q, captured %q", got, want)
+	}
+}

@@ -85,6 +85,27 @@ describe('CapturePanel', () => {
     expect(screen.queryByTestId('capture-line-1')).toBeNull();
   });
 
+  it('saves the kept capture as a scenario at the path given, with what it does not replay', async () => {
+    render(<CapturePanel onClose={() => {}} onOpenHistory={() => {}} />);
+    fireEvent.change(await screen.findByTestId('capture-answers'), { target: { value: '/work/answers.yaml' } });
+    await act(async () => { fireEvent.click(screen.getByTestId('capture-start')); });
+    act(() => mock.call({ n: 0, api: 'anthropic', path: '/v1/messages', status: 200, messages: 2, input_tokens: 10, hooks: [], answer: 'done' }));
+    act(() => mock.call({ n: 1, api: 'anthropic', path: '/v1/messages', status: 529, error: 'overloaded', messages: 4, input_tokens: 20, hooks: [], answer: '' }));
+    await act(async () => { fireEvent.click(screen.getByTestId('capture-stop')); });
+    fireEvent.click(screen.getByTestId('capture-save-scenario'));
+    const path = screen.getByTestId('capture-scenario-path') as HTMLInputElement;
+    expect(path.value).toBe('/work/capture-1.yaml');
+    fireEvent.change(path, { target: { value: 'replay.yaml' } });
+    await act(async () => { fireEvent.click(screen.getByTestId('capture-scenario-save')); });
+    expect(screen.getByRole('alert').textContent).toContain('full path');
+    fireEvent.change(screen.getByTestId('capture-scenario-path'), { target: { value: '/work/replay.yaml' } });
+    await act(async () => { fireEvent.click(screen.getByTestId('capture-scenario-save')); });
+    expect(mock.savedScenarios).toEqual([{ runId: 1, path: '/work/replay.yaml' }]);
+    const saved = screen.getByTestId('capture-scenario-saved').textContent;
+    expect(saved).toContain('hookctl simulate /work/replay.yaml');
+    expect(saved).toContain('call #2 is not replayed');
+  });
+
   it('closes on Escape, and the capture goes on', async () => {
     const onClose = vi.fn();
     render(<CapturePanel onClose={onClose} onOpenHistory={() => {}} />);

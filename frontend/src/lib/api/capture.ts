@@ -24,7 +24,11 @@ export interface CaptureState {
   forward?: CaptureForward;
 }
 
+/** bind.SavedScenario: where a capture was saved as a scenario, and what it does not replay */
+export interface SavedScenario { path: string; notes: string[] }
+
 interface CaptureBinding {
+  SaveScenario(runId: number, path: string): Promise<SavedScenario>;
   State(): Promise<CaptureState>;
   Start(opts: CaptureOptions): Promise<CaptureState>;
   Stop(): Promise<CaptureState>;
@@ -45,6 +49,7 @@ export function createCaptureMock() {
   let runs = 0;
   const replies: { n: number; answer: CaptureAnswer }[] = [];
   const started: CaptureOptions[] = [];
+  const savedScenarios: { runId: number; path: string }[] = [];
   const emit = () => { for (const l of [...listeners]) l(state); };
   const api: CaptureBinding = {
     State: async () => state,
@@ -68,6 +73,12 @@ export function createCaptureMock() {
       emit();
       return state;
     },
+    SaveScenario: async (runId, path) => {
+      if (!path.startsWith('/')) throw `"${path}": give the scenario file's full path`;
+      if (!/\.ya?ml$/.test(path)) throw `${path}: a scenario file ends in .yaml or .yml`;
+      savedScenarios.push({ runId, path });
+      return { path, notes: state.calls.filter((c) => c.status !== 200).map((c) => `call #${c.n + 1} is not replayed: it got no answer (${c.error ?? c.status})`) };
+    },
     Stop: async () => {
       if (!state.running) throw 'no capture is running';
       state = { ...state, running: false, run_id: state.calls.length ? ++runs : undefined };
@@ -82,6 +93,7 @@ export function createCaptureMock() {
     wait: (p: CapturePending) => { state = { ...state, pending: p }; emit(); },
     replies,
     started,
+    savedScenarios,
   };
 }
 
@@ -94,6 +106,7 @@ const api = (): CaptureBinding => real() ?? captureMock().api;
 export const captureState = (): Promise<CaptureState> => api().State();
 export const startCapture = (opts: CaptureOptions): Promise<CaptureState> => api().Start(opts);
 export const stopCapture = (): Promise<CaptureState> => api().Stop();
+export const saveCaptureScenario = (runId: number, path: string): Promise<SavedScenario> => api().SaveScenario(runId, path);
 export const replyCapture = (n: number, answer: CaptureAnswer): Promise<CaptureState> => api().Reply(n, answer);
 
 /** Listens to capture:state; returns the function that stops listening. */
