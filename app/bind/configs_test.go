@@ -72,4 +72,13 @@ func TestConfigBinding(t *testing.T) {
 	if _, err := s.SetClaudeUserSettings("settings.json"); err == nil {
 		t.Error("a relative Claude Code settings path was accepted")
 	}
+
+	// The Claude Code settings form: parse and write back.
+	cr, err := s.EditClaudeHooks(".claude/settings.json", "{\"model\": \"x\"}", `{"Stop":[{"hooks":[{"type":"command","command":"echo"}]}]}`)
+	if err != nil || !cr.Editable || !strings.Contains(cr.Text, `"model": "x"`) || cr.Lines["Stop/0/0"] == 0 {
+		t.Errorf("claude edit: %v %+v", err, cr)
+	}
+	if cr, err := s.InspectClaudeHooks(".claude/settings.json", cr.Text); err != nil || string(cr.Hooks) != `{"Stop":[{"hooks":[{"type":"command","command":"echo"}]}]}` {
+		t.Errorf("claude inspect: %v %+v", err, cr)
+	}
 }

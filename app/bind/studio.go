@@ -5,6 +5,7 @@ package bind
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -325,6 +326,18 @@ func (s *Studio) InspectCommandHooks(file, text string) (studio.CommandHooksEdit
 // EditCommandHooks applies one form edit to a hooks.yaml text.
 func (s *Studio) EditCommandHooks(file, text string, op edit.CommandHookOp) (studio.CommandHooksEdit, error) {
 	return s.svc.EditCommandHooks(s.context(), file, text, op)
+}
+
+// InspectClaudeHooks parses a Claude Code settings.json, plugin
+// hooks.json or SKILL.md text for the form.
+func (s *Studio) InspectClaudeHooks(file, text string) (studio.ClaudeHooksEdit, error) {
+	return s.svc.InspectClaudeHooks(s.context(), file, text), nil
+}
+
+// EditClaudeHooks writes the form's hooks (a JSON object of events) into
+// a Claude Code text, the rest of it as written.
+func (s *Studio) EditClaudeHooks(file, text, hooks string) (studio.ClaudeHooksEdit, error) {
+	return s.svc.EditClaudeHooks(s.context(), file, text, json.RawMessage(hooks))
 }
 
 // Profiles lists endpoint profiles with where each key comes from.

@@ -1,6 +1,9 @@
 package studio
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -8,6 +11,8 @@ import (
 	"strings"
 
 	"hookstudio/app/claudehook"
+	"hookstudio/app/diag"
+	"hookstudio/app/edit"
 )
 
 // Kinds of Claude Code's hook files for the editor (ConfigKind).
@@ -135,4 +140,59 @@ func claudeEditable(root, file string) bool {
 // Code's hook files and scripts (scenarios are not drafted anywhere).
 func claudeDraftable(root, file string) bool {
 	return claudeKind(root, file) != "" || claudeScript(root, file)
+}
+
+// ClaudeEventInfo is what the form knows of an event: whether it fires in
+// the simulated agent, has a matcher, reads handlers' "if".
+type ClaudeEventInfo struct {
+	Name    string `json:"name"`
+	Fires   bool   `json:"fires"`
+	Matcher bool   `json:"matcher"`
+	If      bool   `json:"if"`
+}
+
+// ClaudeHooksEdit is a Claude Code settings text for the form: its hooks
+// (JSON, key order as written), where each event, group and handler is,
+// the events Claude Code knows and the file's diagnostics. Editable is
+// false (Error says why) for a text the form cannot edit: raw only.
+type ClaudeHooksEdit struct {
+	Text        string            `json:"text"`
+	Editable    bool              `json:"editable"`
+	Error       string            `json:"error,omitempty"`
+	Hooks       json.RawMessage   `json:"hooks"`
+	Lines       map[string]int    `json:"lines"`
+	Events      []ClaudeEventInfo `json:"events"`
+	Diagnostics []diag.Diagnostic `json:"diagnostics"`
+}
+
+func claudeEvents() []ClaudeEventInfo {
+	var out []ClaudeEventInfo
+	for _, e := range claudehook.KnownEvents() {
+		out = append(out, ClaudeEventInfo{Name: string(e), Fires: e.Fires(), Matcher: e.HasMatcher(), If: e.HasIf()})
+	}
+	return out
+}
+
+// InspectClaudeHooks parses a Claude Code settings.json, plugin
+// hooks.json or SKILL.md text for the form.
+func (s *Service) InspectClaudeHooks(ctx context.Context, file, text string) ClaudeHooksEdit {
+	r := ClaudeHooksEdit{Text: text, Hooks: json.RawMessage("{}"), Lines: map[string]int{}, Events: claudeEvents(),
+		Diagnostics: s.LintFile(ctx, file, text)}
+	h, err := edit.InspectClaudeHooks(file, []byte(text))
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	r.Editable, r.Hooks, r.Lines = true, h.Hooks, h.Lines
+	return r
+}
+
+// EditClaudeHooks writes the form's hooks into a Claude Code text, the
+// rest of it as written.
+func (s *Service) EditClaudeHooks(ctx context.Context, file, text string, hooks json.RawMessage) (ClaudeHooksEdit, error) {
+	out, err := edit.EditClaudeHooks(file, []byte(text), hooks)
+	if err != nil {
+		return ClaudeHooksEdit{}, fmt.Errorf("%s: %w", file, err)
+	}
+	return s.InspectClaudeHooks(ctx, file, string(out)), nil
 }

@@ -167,3 +167,37 @@ func TestLintClaudeFiles(t *testing.T) {
 		})
 	}
 }
+
+// The form's round trip through the service: hooks and lines read, the
+// events catalogue, an edit written with the other keys kept, and the
+// diagnostics of the new text.
+func TestClaudeHooksForm(t *testing.T) {
+	s, _, ctx := newService(t)
+	root := claudeRoot(t)
+	if _, err := s.Open(ctx, root); err != nil {
+		t.Fatal(err)
+	}
+	const file = ".claude/settings.json"
+	text := "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUze\": []\n  }\n}\n"
+	r := s.InspectClaudeHooks(ctx, file, text)
+	if !r.Editable || r.Lines["PreToolUze"] != 4 || len(r.Diagnostics) != 1 || r.Diagnostics[0].Line != 4 {
+		t.Fatalf("inspect %+v", r)
+	}
+	i := slices.IndexFunc(r.Events, func(e ClaudeEventInfo) bool { return e.Name == "PreToolUse" })
+	if i < 0 || !r.Events[i].Fires || !r.Events[i].Matcher || !r.Events[i].If {
+		t.Errorf("events %+v", r.Events)
+	}
+	if j := slices.IndexFunc(r.Events, func(e ClaudeEventInfo) bool { return e.Name == "Notification" }); j < 0 || r.Events[j].Fires {
+		t.Errorf("Notification: %+v", r.Events)
+	}
+	r, err := s.EditClaudeHooks(ctx, file, text, []byte(`{"Stop":[{"hooks":[{"type":"command","command":"echo done"}]}]}`))
+	if err != nil || !r.Editable || len(r.Diagnostics) != 0 || !strings.HasPrefix(r.Text, "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"Stop\"") {
+		t.Fatalf("edit: %v %+v", err, r)
+	}
+	if bad := s.InspectClaudeHooks(ctx, file, "{\"hooks\": ["); bad.Editable || bad.Error == "" || len(bad.Diagnostics) == 0 {
+		t.Errorf("a broken file is editable: %+v", bad)
+	}
+	if _, err := s.EditClaudeHooks(ctx, file, "{\"hooks\": [", []byte(`{}`)); err == nil {
+		t.Error("edited a broken file")
+	}
+}

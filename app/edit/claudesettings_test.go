@@ -1,0 +1,148 @@
+package edit
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const settingsText = `{
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [{"type": "command", "command": "sh guard.sh", "x-note": "kept"}]
+      }
+    ]
+  },
+  "permissions": {"allow": ["Bash(ls:*)"]}
+}
+`
+
+func TestInspectClaudeHooks(t *testing.T) {
+	got, err := InspectClaudeHooks(".claude/settings.json", []byte(settingsText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Hooks) != `{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"sh guard.sh","x-note":"kept"}]}]}` {
+		t.Errorf("hooks %s", got.Hooks)
+	}
+	if got.Lines["PreToolUse"] != 4 || got.Lines["PreToolUse/0"] != 5 || got.Lines["PreToolUse/0/0"] != 7 {
+		t.Errorf("lines %v", got.Lines)
+	}
+	for _, bad := range []string{`{"hooks": [`, `[1]`, `{"hooks": []}`} {
+		if _, err := InspectClaudeHooks(".claude/settings.json", []byte(bad)); !errors.Is(err, ErrClaudeNotEditable) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	if got, err := InspectClaudeHooks(".claude/settings.json", nil); err != nil || string(got.Hooks) != "{}" {
+		t.Errorf("empty: %s %v", got.Hooks, err)
+	}
+}
+
+func TestEditClaudeHooks(t *testing.T) {
+	added := `{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"sh guard.sh","x-note":"kept"}]}],"Stop":[{"hooks":[{"type":"command","command":"echo done","timeout":30}]}]}`
+	cases := []struct {
+		name, file, text, hooks string
+		want                    string
+	}{
+		{"replace, other keys as written", ".claude/settings.json", settingsText, added, `{
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {"type": "command", "command": "sh guard.sh", "x-note": "kept"}
+        ]
+      }
+    ],
+    "Stop": [
+      {
+        "hooks": [
+          {"type": "command", "command": "echo done", "timeout": 30}
+        ]
+      }
+    ]
+  },
+  "permissions": {"allow": ["Bash(ls:*)"]}
+}
+`},
+		{"added to a file without hooks", ".claude/settings.json", "{\n  \"model\": \"opus\"\n}\n", `{"Stop":[{"hooks":[{"type":"command","command":"echo"}]}]}`, `{
+  "model": "opus",
+  "hooks": {
+    "Stop": [
+      {
+        "hooks": [
+          {"type": "command", "command": "echo"}
+        ]
+      }
+    ]
+  }
+}
+`},
+		{"a new file", "plug/hooks/hooks.json", "", `{"Stop":[{"hooks":[{"type":"command","command":"echo"}]}]}`, `{
+  "hooks": {
+    "Stop": [
+      {
+        "hooks": [
+          {"type": "command", "command": "echo"}
+        ]
+      }
+    ]
+  }
+}
+`},
+		{"all removed", ".claude/settings.json", settingsText, `{}`, `{
+  "model": "opus",
+  "permissions": {"allow": ["Bash(ls:*)"]}
+}
+`},
+		{"frontmatter added, body kept", ".claude/skills/x/SKILL.md", "---\nname: x\ndescription: Does x.\n---\n# X\n\nBody.\n",
+			`{"Stop":[{"hooks":[{"type":"command","command":"echo once","once":true}]}]}`,
+			"---\nname: x\ndescription: Does x.\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo once\n          once: true\n---\n# X\n\nBody.\n"},
+		{"frontmatter made", ".claude/skills/x/SKILL.md", "# X\n", `{"Stop":[{"hooks":[{"type":"command","command":"echo","timeout":5}]}]}`,
+			"---\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo\n          timeout: 5\n---\n# X\n"},
+		{"frontmatter hooks removed", ".claude/skills/x/SKILL.md", "---\nname: x\nhooks:\n  Stop: []\n---\nBody.\n", `{}`, "---\nname: x\n---\nBody.\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := EditClaudeHooks(c.file, []byte(c.text), json.RawMessage(c.hooks))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != c.want {
+				t.Fatalf("got\n%s\nwant\n%s", out, c.want)
+			}
+			// What the form reads back is what it wrote.
+			back, err := InspectClaudeHooks(c.file, out)
+			if err != nil || string(back.Hooks) != c.hooks {
+				t.Errorf("read back %s %v", back.Hooks, err)
+			}
+		})
+	}
+	if _, err := EditClaudeHooks(".claude/settings.json", []byte(settingsText), json.RawMessage(`[1]`)); err == nil {
+		t.Error("hooks that are not an object were written")
+	}
+	if _, err := EditClaudeHooks(".claude/settings.json", []byte(`{"hooks": `), json.RawMessage(`{}`)); !errors.Is(err, ErrClaudeNotEditable) {
+		t.Errorf("a broken file was edited: %v", err)
+	}
+}
+
+// The frontmatter's lines point at the file's lines, where claudehook
+// puts the handlers.
+func TestInspectSkillHookLines(t *testing.T) {
+	text := "---\nname: x\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo\n---\nBody.\n"
+	got, err := InspectClaudeHooks(".claude/skills/x/SKILL.md", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Hooks) != `{"Stop":[{"hooks":[{"type":"command","command":"echo"}]}]}` {
+		t.Errorf("hooks %s", got.Hooks)
+	}
+	if !strings.HasPrefix(text, "---") || got.Lines["Stop"] != 4 || got.Lines["Stop/0/0"] != 6 {
+		t.Errorf("lines %v", got.Lines)
+	}
+}
