@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"strings"
 	"testing"
 
 	"hookstudio/app/engine"
@@ -46,5 +47,61 @@ func TestTrace(t *testing.T) {
 	}
 	if _, err := Trace("none", nil); err == nil {
 		t.Error("an empty capture made a trace")
+	}
+}
+
+// TestTraceDiffBetweenCalls: the simulator's views show per call what
+// changed since the previous call through the build-messages step before
+// it (its added messages, and its removed ones as ghost rows): for a
+// capture that step holds exactly what the agent added to its list since
+// the previous call, and what it dropped or rewrote (a rewritten message
+// is a removal and an addition, as the list the model got says).
+func TestTraceDiffBetweenCalls(t *testing.T) {
+	sys := Message{Role: "system", Content: "You are Claude Code.", Origin: OriginSystem}
+	reminder := Message{Role: "user", Content: "<system-reminder>\nToday is Monday.\n</system-reminder>", Origin: OriginContext}
+	user := Message{Role: "user", Content: "clean the build", Origin: OriginUser}
+	bash := ToolCall{ID: "toolu_1", Name: "Bash", Arguments: []byte(`{"command":"rm -rf build"}`)}
+	asked := Message{Role: "assistant", Origin: OriginAssistant, ToolCalls: []ToolCall{bash}}
+	blocked := Message{Role: "tool", Content: "PreToolUse:Bash hook error: blocked", Origin: OriginHook, Hook: "PreToolUse:Bash", ToolCallID: "toolu_1", IsError: true}
+	said := Message{Role: "assistant", Content: "Blocked.", Origin: OriginAssistant}
+	stop := Message{Role: "user", Content: "Stop hook feedback: say why", Origin: OriginHook, Hook: "Stop"}
+	user2 := Message{Role: "user", Content: "clean the build, please", Origin: OriginUser} // the agent rewrote the turn
+	calls := []Call{
+		{N: 0, Status: 200, Messages: []Message{sys, reminder, user}, Answer: &Answer{ToolCalls: []ToolCall{bash}}},
+		{N: 1, Status: 200, Messages: []Message{sys, reminder, user, asked, blocked}, Answer: &Answer{Content: "Blocked."}},
+		{N: 2, Status: 200, Messages: []Message{sys, reminder, user, asked, blocked, said, stop}, Answer: &Answer{Content: "Because."}},
+		{N: 3, Status: 200, Messages: []Message{sys, user2}, Answer: &Answer{Content: "Done."}},
+	}
+	tr, err := Trace("diff", calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contents := func(ids []int) []string {
+		out := []string{}
+		for _, id := range ids {
+			out = append(out, tr.Message(id).Content)
+		}
+		return out
+	}
+	tests := []struct {
+		call           int
+		added, removed []string
+	}{
+		{call: 0, added: []string{sys.Content, reminder.Content, user.Content}, removed: []string{}},
+		{call: 1, added: []string{"", blocked.Content}, removed: []string{}},
+		{call: 2, added: []string{said.Content, stop.Content}, removed: []string{}},
+		{call: 3, added: []string{user2.Content}, removed: []string{reminder.Content, user.Content, "", blocked.Content, said.Content, stop.Content}},
+	}
+	for _, tt := range tests {
+		build := tr.Step(tr.Calls[tt.call].Step - 1)
+		if build.Kind != engine.StepBuildMessages {
+			t.Fatalf("call %d: the step before is %s", tt.call, build.Kind)
+		}
+		if got := contents(build.Added); strings.Join(got, "|") != strings.Join(tt.added, "|") {
+			t.Errorf("call %d added %q, want %q", tt.call, got, tt.added)
+		}
+		if got := contents(build.Removed); strings.Join(got, "|") != strings.Join(tt.removed, "|") {
+			t.Errorf("call %d removed %q, want %q", tt.call, got, tt.removed)
+		}
 	}
 }
