@@ -64,21 +64,41 @@ type Hook struct {
 // Source is where the handler is declared, file:line.
 func (h *Hook) Source() string { return fmt.Sprintf("%s:%d", h.File, h.Line) }
 
-// Name is how the trace names the handler: its command, prompt or URL.
+// Name is how the trace and the panels name the handler (Claude Code's
+// handlers have none): a script it runs by path, by its file name; else
+// the command, prompt or URL, cut to a readable length.
 func (h *Hook) Name() string {
 	switch h.Type {
 	case TypeCommand:
-		if len(h.Args) > 0 {
-			return h.Command + " " + strings.Join(h.Args, " ")
+		if first := strings.Fields(h.Command); len(h.Args) == 0 && len(first) > 0 && strings.Contains(first[0], "/") &&
+			(len(first) == 1 || strings.HasPrefix(first[1], "-") || !strings.ContainsAny(h.Command, "|;&><")) {
+			return path.Base(strings.Trim(first[0], `"'`))
 		}
-		return h.Command
+		return cut(h.CommandLine(), 48)
 	case TypePrompt:
 		first, _, _ := strings.Cut(h.Prompt, "\n")
-		return "prompt: " + first
+		return cut("prompt: "+first, 48)
 	case TypeHTTP:
-		return h.URL
+		return cut("POST "+h.URL, 48)
 	}
 	return h.Type
+}
+
+// CommandLine is the command as written (with its args), as the real CLI
+// quotes it in the model's text ("[<command>]: …").
+func (h *Hook) CommandLine() string {
+	if len(h.Args) > 0 {
+		return h.Command + " " + strings.Join(h.Args, " ")
+	}
+	return h.Command
+}
+
+func cut(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // identity is what makes two handlers the same one: Claude Code runs

@@ -112,7 +112,7 @@ func (h *Handler) effect(hd *Hook, event Event, ev *engine.Event, input []byte, 
 	switch code := r.res.ExitCode; {
 	case code == 2:
 		call.OutputText = stdout
-		return h.blocking(hd, event, ev, "["+hd.Name()+"]: "+string(r.res.Stderr), string(r.res.Stderr), call)
+		return h.blocking(hd, event, ev, "["+hd.CommandLine()+"]: "+string(r.res.Stderr), string(r.res.Stderr), call)
 	case code != 0:
 		call.OutputText = stdout
 		call.Outcome = engine.OutcomeError
@@ -146,7 +146,7 @@ func (h *Handler) blocking(hd *Hook, event Event, ev *engine.Event, reason, plai
 		no := false
 		eff.Approved, eff.Reason = &no, label(event, ev)+" hook error: "+reason
 	case PostToolUse, PostToolUseFailure:
-		eff.Context = []engine.NewMessage{{Role: "user", Content: reminder(label(event, ev) + " hook blocking error from command: \"" + hd.Name() + "\": " + reason)}}
+		eff.Context = []engine.NewMessage{{Role: "user", Content: reminder(label(event, ev) + " hook blocking error from command: \"" + hd.CommandLine() + "\": " + reason)}}
 	case UserPromptSubmit:
 		eff.Action, eff.Reason, eff.Notice = engine.ActionStop, strings.TrimSpace(plain), "prompt blocked by hook: "+strings.TrimSpace(plain)
 	case Stop:
@@ -188,7 +188,7 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 			eff.RetryFeedback = "Stop hook feedback:\n" + reason
 		case PostToolUse, PostToolUseFailure:
 			call.Outcome = engine.OutcomeBlocked
-			eff.Context = append(eff.Context, engine.NewMessage{Role: "user", Content: reminder(label(event, ev) + " hook blocking error from command: \"" + hd.Name() + "\": " + reason)})
+			eff.Context = append(eff.Context, engine.NewMessage{Role: "user", Content: reminder(label(event, ev) + " hook blocking error from command: \"" + hd.CommandLine() + "\": " + reason)})
 		case UserPromptSubmit:
 			call.Outcome = engine.OutcomeBlocked
 			eff.Action, eff.Reason, eff.Notice = engine.ActionStop, reason, "prompt blocked by hook: "+reason

@@ -379,9 +379,18 @@ func (c *Config) HookInfos() []engine.HookInfo {
 	out := []engine.HookInfo{}
 	for i := range c.Hooks {
 		hd := &c.Hooks[i]
-		detail := hd.Matcher
+		detail := hd.CommandLine()
+		switch hd.Type {
+		case TypePrompt:
+			detail = hd.Prompt
+		case TypeHTTP:
+			detail = "POST " + hd.URL
+		}
 		if hd.If != "" {
-			detail = strings.TrimSpace(detail + " if " + hd.If)
+			detail = "if " + hd.If + ": " + detail
+		}
+		if hd.Matcher != "" && hd.Matcher != "*" {
+			detail = hd.Matcher + " · " + detail
 		}
 		out = append(out, engine.HookInfo{System: System, Event: string(hd.Event), Hook: hd.Name(), Skill: hd.Skill, Source: hd.Source(), Detail: detail})
 	}
@@ -405,7 +414,7 @@ func (c *Config) Commands(enabled []string) []Command {
 		if !hd.Runs || (hd.Type != TypeCommand && hd.Type != TypeHTTP) {
 			continue
 		}
-		text := hd.Name()
+		text := hd.CommandLine()
 		if hd.Type == TypeHTTP {
 			text = "POST " + hd.URL
 		}

@@ -51,7 +51,9 @@ export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArm
         </thead>
         <tbody>
           {matrix.hooks.map((hid, h) => {
-            const [skill, name] = hid.split('/');
+            // the name after the first '/' (a Claude Code hook's command may hold more)
+            const cut = hid.indexOf('/');
+            const [skill, name] = [hid.slice(0, cut), hid.slice(cut + 1)];
             const system = matrix.systems?.[h];
             return (
               <tr key={hid}>

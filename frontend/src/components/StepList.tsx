@@ -66,7 +66,7 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
             <span className="icon" aria-hidden>{STEP_ICONS[s.kind]}</span>
             {s.kind === 'hook_call' && s.hook_call ? <HookCallRow call={s.hook_call} /> : <span className="label" title={stepLabel(s)}>{stepLabel(s)}</span>}
             {s.checkpoint ? <span className={`chip cp cp${s.checkpoint}`}>{glyph(s.checkpoint)}</span> : null}
-            {s.hooks && s.kind !== 'yield' && <span className="hooks" title={s.hooks.join(', ')}>{s.hooks.map((h) => h.split('/')[1]).join(', ')}</span>}
+            {s.hooks && s.kind !== 'yield' && <span className="hooks" title={s.hooks.join(', ')}>{s.hooks.map((h) => h.slice(h.indexOf('/') + 1)).join(', ')}</span>}
             <span className="spacer" />
             {s.round !== null && <span className="round">r{s.round}</span>}
             {changed && <span className="badge badge-changed">changed</span>}
