@@ -156,17 +156,15 @@ func claudeCommands(cs []claudehook.Command) []cmdhook.Command {
 	return out
 }
 
-// enabledSkills are the skills some request of sc enables (nil: every skill).
+// enabledSkills are the skills some request of sc enables (nil: every
+// skill, when the scenario names none).
 func enabledSkills(sc *scenario.Scenario) []string {
 	if sc == nil || sc.EnabledSkills == nil {
 		return nil
 	}
 	out := append([]string{}, sc.EnabledSkills...)
 	for _, r := range sc.Requests {
-		if r.EnabledSkills == nil {
-			return nil
-		}
-		out = append(out, r.EnabledSkills...)
+		out = append(out, r.EnabledSkills...) // nil: the scenario's, already in
 	}
 	return out
 }
