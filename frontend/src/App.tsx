@@ -73,8 +73,8 @@ export function App() {
     const at = h.source.lastIndexOf(':');
     const file = at > 0 ? h.source.slice(0, at) : h.source;
     const line = at > 0 ? Number(h.source.slice(at + 1)) || undefined : undefined;
-    const skill = h.skill || studio?.skills[0]?.name;
-    if (!skill) return;
+    // a folder hook opens beside the first skill, as before; a folder without skills (a Claude Code project) in the folder's editor
+    const skill = h.skill || studio?.skills[0]?.name || '';
     setOpenConfig({ file, line });
     setEditing(skill);
   }, [studio]);
@@ -245,8 +245,8 @@ export function App() {
       )}
       {mode === 'simulator' && panes.loaded && <TrustBanner exec={studio?.exec} onTrust={trustFolder} readKey={panes.layout.trust_read} onRead={(k) => panes.update({ trust_read: k }, true)} />}
       {mode === 'history' ? <HistoryView studio={studio} color={color} onLive={() => setMode('simulator')} /> : (
-      <div className={cx('main', editing && 'editing')} ref={setMainEl} style={mainStyle}>
-        {editing ? (
+      <div className={cx('main', editing !== null && 'editing')} ref={setMainEl} style={mainStyle}>
+        {editing !== null ? (
           <Suspense fallback={<aside className="editor"><div className="empty-state">Loading the editor…</div></aside>}>
             <EditorPanel key={editing} store={store} skill={editing} state={studio} view={view} onClose={() => { setEditing(null); setOpenConfig(undefined); }} newHookRequest={newHookRequest} openConfig={openConfig} />
           </Suspense>

@@ -35,7 +35,7 @@ export function fieldOf(d: Diagnostic): string {
   return '';
 }
 
-function Input({ label, value, onCommit, multiline, diags, placeholder }: { label: string; value: string; onCommit: (v: string) => void; multiline?: boolean; diags: readonly Diagnostic[]; placeholder?: string }) {
+export function Input({ label, value, onCommit, multiline, diags, placeholder }: { label: string; value: string; onCommit: (v: string) => void; multiline?: boolean; diags: readonly Diagnostic[]; placeholder?: string }) {
   const id = useId();
   const [draft, setDraft] = useState<string | null>(null);
   const commit = () => { if (draft !== null && draft !== value) onCommit(draft); setDraft(null); };
@@ -57,7 +57,7 @@ function Input({ label, value, onCommit, multiline, diags, placeholder }: { labe
   );
 }
 
-function Choice({ label, value, options, onChange, diags }: { label: string; value: string; options: readonly string[]; onChange: (v: string) => void; diags: readonly Diagnostic[] }) {
+export function Choice({ label, value, options, onChange, diags }: { label: string; value: string; options: readonly string[]; onChange: (v: string) => void; diags: readonly Diagnostic[] }) {
   const id = useId();
   return (
     <div className={cx('field', diags.length > 0 && 'has-error')} data-field={label}>

@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ConfigPane } from './ConfigPane';
 import { EditorStore } from './store';
 import { fakeApi } from './testApi';
-import type { ConfigApi } from '../lib/api/configs';
+import type { ClaudeApi, ConfigApi } from '../lib/api/configs';
 import type { Diagnostic } from '../lib/api';
 
 function configApi(diags: Diagnostic[]): ConfigApi & { lintFile: ReturnType<typeof vi.fn>; configSchema: ReturnType<typeof vi.fn> } {
@@ -42,5 +42,26 @@ describe('ConfigPane', () => {
     unmount();
     render(<ConfigPane store={store} file="demo/hooks/run.sh" api={api} />);
     await waitFor(() => expect(document.querySelector('.cm-content')?.textContent).toContain('echo hi'));
+  });
+
+  it('opens Claude Code settings in their form, a plugin\'s hooks.json by the kind the backend gave; Raw JSON is linted', async () => {
+    const settings = '.claude/settings.json', plugin = 'plug/hooks/hooks.json';
+    const text = '{"hooks": {"Stop": []}}';
+    const store = new EditorStore(fakeApi({ [settings]: text, [plugin]: text }));
+    const d: Diagnostic = { file: settings, line: 1, column: 12, severity: 'warning', code: 'claude-unknown-event', message: '"Stp" is not a Claude Code hook event' };
+    const api = configApi([d]);
+    const claude: ClaudeApi = {
+      inspectClaudeHooks: vi.fn(async (_f: string, t: string) => ({ text: t, editable: true, hooks: {}, lines: {}, events: [], diagnostics: [] })),
+      editClaudeHooks: vi.fn(async () => { throw new Error('not here'); }),
+    };
+    const { unmount } = render(<ConfigPane store={store} file={settings} api={api} claude={claude} />);
+    await screen.findByText(/No Claude Code hooks yet/);
+    fireEvent.click(screen.getByRole('button', { name: 'Raw JSON' }));
+    await screen.findByTestId('config-editor');
+    await screen.findByText(/is not a Claude Code hook event/);
+    unmount();
+    render(<ConfigPane store={store} file={plugin} api={api} claude={claude} kind="claude-settings" />);
+    await screen.findByTestId('claude-form');
+    expect(claude.inspectClaudeHooks).toHaveBeenCalledWith(plugin, text);
   });
 });

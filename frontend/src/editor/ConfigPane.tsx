@@ -4,10 +4,11 @@
 // a draft the simulation picks up, saved with Ctrl+S like any open file.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Diagnostic } from '../lib/api';
-import { configApi, configKind, type ConfigApi } from '../lib/api/configs';
+import { claudeApi, configApi, configKind, type ClaudeApi, type ConfigApi, type ConfigKind } from '../lib/api/configs';
 import { cx } from '../components/util';
 import { CodeEditor } from './CodeEditor';
 import { CommandHookForm } from './CommandHookForm';
+import { ClaudeHookForm } from './ClaudeHookForm';
 import { FieldDiags } from './HookForm';
 import { typeText } from './history';
 import { jsonSchemaCompletion, yamlCompletion, yamlSchemaInfo } from './schemaCompletion';
@@ -22,12 +23,18 @@ interface Props {
   /** the line to show (a hook's "file:line") */
   line?: number;
   api?: ConfigApi;
+  claude?: ClaudeApi;
+  /** the backend's kind of the file (HookFile.kind): a plugin's hooks/hooks.json is Claude Code's only the folder tells */
+  kind?: ConfigKind;
 }
 
-export function ConfigPane({ store, file, line, api = configApi }: Props) {
+const isClaude = (k: ConfigKind) => k === 'claude-settings' || k === 'claude-skill';
+
+export function ConfigPane({ store, file, line, api = configApi, claude = claudeApi, kind: given }: Props) {
   const snap = useEditorSnapshot(store);
-  const kind = configKind(file);
-  const [mode, setMode] = useState<'form' | 'raw'>(kind === 'hooks-yaml' ? 'form' : 'raw');
+  const kind = given ?? configKind(file);
+  const formable = kind === 'hooks-yaml' || isClaude(kind);
+  const [mode, setMode] = useState<'form' | 'raw'>(formable ? 'form' : 'raw');
   const [diags, setDiags] = useState<Diagnostic[]>([]);
   const [schema, setSchema] = useState<string | null>(null);
   const f = snap.files[file];
@@ -59,10 +66,10 @@ export function ConfigPane({ store, file, line, api = configApi }: Props) {
         {isDirty(f) && <span className="badge badge-unsaved">unsaved</span>}
         {f && !f.exists && <span className="badge badge-new">new file</span>}
         <span className="spacer" />
-        {kind === 'hooks-yaml' && (
-          <div className="seg" role="group" aria-label="hooks.yaml view">
+        {formable && (
+          <div className="seg" role="group" aria-label={kind === 'hooks-yaml' ? 'hooks.yaml view' : 'Claude Code hooks view'}>
             <button type="button" className={cx('segbtn', mode === 'form' && 'on')} aria-pressed={mode === 'form'} onClick={() => setMode('form')}>Form</button>
-            <button type="button" className={cx('segbtn', mode === 'raw' && 'on')} aria-pressed={mode === 'raw'} onClick={() => setMode('raw')}>Raw YAML</button>
+            <button type="button" className={cx('segbtn', mode === 'raw' && 'on')} aria-pressed={mode === 'raw'} onClick={() => setMode('raw')}>{kind === 'hooks-yaml' ? 'Raw YAML' : kind === 'claude-skill' ? 'Raw' : 'Raw JSON'}</button>
           </div>
         )}
       </div>
@@ -70,9 +77,11 @@ export function ConfigPane({ store, file, line, api = configApi }: Props) {
         <div className="empty-state">Opening {file}…</div>
       ) : mode === 'form' && kind === 'hooks-yaml' ? (
         <div className="form-view" onFocus={onFocus}><CommandHookForm store={store} file={file} api={api} line={line} onRaw={() => setMode('raw')} /></div>
+      ) : mode === 'form' && isClaude(kind) ? (
+        <div className="form-view" onFocus={onFocus}><ClaudeHookForm store={store} file={file} skill={kind === 'claude-skill'} api={claude} line={line} onRaw={() => setMode('raw')} /></div>
       ) : (
         <div className="raw-view">
-          <CodeEditor value={f.text} onChange={onChange} onFocus={onFocus} language={kind === 'picoclaw' ? 'json' : 'text'} label={file}
+          <CodeEditor value={f.text} onChange={onChange} onFocus={onFocus} language={kind === 'picoclaw' || kind === 'claude-settings' ? 'json' : kind === 'claude-skill' ? 'markdown' : 'text'} label={file}
             diagnostics={diags} completion={completion} testid="config-editor" />
           <FieldDiags items={diags} />
         </div>

@@ -72,6 +72,8 @@ interface Props {
 
 export function EditorPanel({ store, skill, state, view, onClose, newHookRequest, openConfig }: Props) {
   const snap = useEditorSnapshot(store);
+  // skill "": the folder's own configs (a Claude Code project may have no skill at all)
+  const folder = skill === '';
   const file = hooksPath(skill);
   const [mode, setMode] = useState<'form' | 'raw'>('form');
   const [selected, setSelected] = useState(0);
@@ -86,9 +88,15 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
     configApi.hookFiles(skill).then((fs) => { if (alive) setConfigs(fs.filter((f) => f.kind !== 'hooks-json' && f.kind !== 'prompt')); }).catch(() => { /* no list */ });
     return () => { alive = false; };
   }, [skill, state]);
-  const configChoices = [...configs.map((c) => c.file), ...(configs.some((c) => c.file === `${skill}/hooks/hooks.yaml`) ? [] : [`${skill}/hooks/hooks.yaml`])];
+  // new files the picker offers: the skill's hooks.yaml, the project's Claude Code settings
+  const offered = [...(folder ? [] : [`${skill}/hooks/hooks.yaml`]), '.claude/settings.json'];
+  const configChoices = [...configs.map((c) => c.file), ...offered.filter((o) => !configs.some((c) => c.file === o))];
+  // a Claude Code plugin's hooks.json is Claude Code's shape: its form, not seed 000's
+  const pluginHooks = configs.some((c) => c.file === file && c.kind === 'claude-settings');
+  const shown = config ?? (folder ? { file: (configs.find((c) => c.kind === 'claude-settings') ?? configs[0])?.file ?? '.claude/settings.json' } : pluginHooks ? { file } : null);
+  const kindOf = (f: string) => configs.find((c) => c.file === f)?.kind;
 
-  useEffect(() => { store.open(file).catch((e) => store.toast(String(e), 'err')); }, [store, file]);
+  useEffect(() => { if (!folder) store.open(file).catch((e) => store.toast(String(e), 'err')); }, [store, file, folder]);
   useEffect(() => {
     let alive = true;
     api.hooksSchema().then((t) => { if (alive) setSchema(schemaInfo(t)); }).catch(() => { /* no completion */ });
@@ -100,7 +108,8 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
   const parsed = snap.hooks[file];
   const entry = parsed?.entries.find((e) => e.index === selected) ?? parsed?.entries[0];
   const prompt = entry?.file ? promptPath(skill, entry.file) : null;
-  const skillFiles = snap.order.filter((f) => skillOfPath(f) === skill);
+  const skillNames = new Set(state?.skills.map((s) => s.name));
+  const skillFiles = snap.order.filter((f) => (folder ? !skillNames.has(skillOfPath(f)) : skillOfPath(f) === skill));
   const conflicted = skillFiles.map((f) => snap.files[f]!).filter((f) => f.conflict);
   const unsaved = snap.order.filter((f) => isDirty(snap.files[f])).length;
   const tools = view?.tools ?? [];
@@ -140,11 +149,11 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
       <header className="pane-head editor-head">
         <div className="editor-title">
           <button type="button" className="linkbtn" onClick={onClose} title="Back to the skills list">← Skills</button>
-          <span className="swatch" style={{ background: sk?.color }} />
-          <b className="skill-name" style={{ color: sk?.color }}>{skill}</b>
+          {folder ? <b className="skill-name">Folder hooks</b> : <><span className="swatch" style={{ background: sk?.color }} />
+            <b className="skill-name" style={{ color: sk?.color }}>{skill}</b></>}
           {unsaved > 0 && <span className="badge badge-unsaved" data-testid="unsaved-count">{unsaved} unsaved</span>}
           <span className="spacer" />
-          <button type="button" className="btn sm primary" onClick={() => { newHook().catch(() => {}); }}>+ New hook</button>
+          {!folder && !pluginHooks && <button type="button" className="btn sm primary" onClick={() => { newHook().catch(() => {}); }}>+ New hook</button>}
         </div>
         <div className="editor-actions">
           <button type="button" className="btn sm" disabled={!store.canUndo()} title="Undo (Ctrl+Z)" onClick={() => store.undo()}>↶ Undo</button>
@@ -152,9 +161,9 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
           <button type="button" className="btn sm" disabled={!isDirty(snap.current ? snap.files[snap.current] : undefined)} title="Save the current file (Ctrl+S)" onClick={() => { store.save().catch(() => {}); }}>Save</button>
           <button type="button" className="btn sm" disabled={unsaved === 0} title="Save all (Ctrl+Shift+S)" onClick={() => { store.saveAll().catch(() => {}); }}>Save all</button>
           <span className="spacer" />
-          <button type="button" className="btn sm" onClick={copy} title="Copy the canonical hooks.json">Copy hooks.json</button>
-          <button type="button" className="btn sm" onClick={() => exportSkill(true)} title="Export the skill as a .zip">Export .zip</button>
-          <button type="button" className="btn sm" onClick={() => exportSkill(false)} title="Export the skill into a folder">Export to folder</button>
+          {!folder && !pluginHooks && <button type="button" className="btn sm" onClick={copy} title="Copy the canonical hooks.json">Copy hooks.json</button>}
+          {!folder && <button type="button" className="btn sm" onClick={() => exportSkill(true)} title="Export the skill as a .zip">Export .zip</button>}
+          {!folder && <button type="button" className="btn sm" onClick={() => exportSkill(false)} title="Export the skill into a folder">Export to folder</button>}
         </div>
       </header>
       <nav className="file-tabs" aria-label="Open files">
@@ -162,29 +171,31 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
           const o = snap.files[f]!;
           return (
             <button key={f} type="button" className={cx('file-tab', f === snap.current && 'active', isDirty(o) && 'dirty', o.conflict && 'conflicted')}
-              onClick={() => { store.setCurrent(f); if (configKind(f) !== 'prompt' && !isHooksFile(f)) { setConfig({ file: f }); return; } setConfig(null); if (isHooksFile(f)) setMode('form'); else { const i = parsed?.entries.findIndex((e) => promptPath(skill, e.file) === f) ?? -1; if (i >= 0) { setSelected(i); setMode('form'); } } }}
+              onClick={() => { store.setCurrent(f); if ((kindOf(f) ?? configKind(f)) !== 'prompt' && !isHooksFile(f)) { setConfig({ file: f }); return; } setConfig(null); if (isHooksFile(f)) setMode('form'); else { const i = parsed?.entries.findIndex((e) => promptPath(skill, e.file) === f) ?? -1; if (i >= 0) { setSelected(i); setMode('form'); } } }}
               title={isDirty(o) ? `${f} — unsaved` : f} data-testid={`tab-${short(f)}`}>
               {isDirty(o) && <span className="dot" aria-label="unsaved">●</span>}{short(f)}
             </button>
           );
         })}
         <span className="spacer" />
-        <select className="input sm config-pick" aria-label="Hook configs and scripts" value={config?.file ?? ''} onChange={(e) => setConfig(e.currentTarget.value ? { file: e.currentTarget.value } : null)}>
-          <option value="">hooks.json</option>
+        <select className="input sm config-pick" aria-label="Hook configs and scripts" value={shown?.file ?? ''} onChange={(e) => setConfig(e.currentTarget.value ? { file: e.currentTarget.value } : null)}>
+          {!folder && !pluginHooks && <option value="">hooks.json</option>}
           {configChoices.map((c) => <option key={c} value={c}>{c.startsWith(`${skill}/`) ? c.slice(skill.length + 1) : c}{configs.some((x) => x.file === c) ? '' : ' (new)'}</option>)}
         </select>
-        <div className="seg" role="group" aria-label="hooks.json view">
-          <button type="button" className={cx('segbtn', !config && mode === 'form' && 'on')} aria-pressed={!config && mode === 'form'} onClick={() => { setConfig(null); setMode('form'); }}>Form</button>
-          <button type="button" className={cx('segbtn', !config && mode === 'raw' && 'on')} aria-pressed={!config && mode === 'raw'} onClick={() => { setConfig(null); setMode('raw'); store.setCurrent(file); }}>Raw JSON</button>
-        </div>
+        {!folder && !pluginHooks && (
+          <div className="seg" role="group" aria-label="hooks.json view">
+            <button type="button" className={cx('segbtn', !config && mode === 'form' && 'on')} aria-pressed={!config && mode === 'form'} onClick={() => { setConfig(null); setMode('form'); }}>Form</button>
+            <button type="button" className={cx('segbtn', !config && mode === 'raw' && 'on')} aria-pressed={!config && mode === 'raw'} onClick={() => { setConfig(null); setMode('raw'); store.setCurrent(file); }}>Raw JSON</button>
+          </div>
+        )}
       </nav>
       <div className="editor-body">
         {conflicted.map((f) => <ConflictPanel key={f.file} store={store} file={f} />)}
         {skillFiles.map((f) => snap.files[f]!).filter((f) => f.mergeConflicts).map((f) => (
           <MergeConflicts key={f.file} items={f.mergeConflicts!} onDismiss={() => store.dismissMergeConflicts(f.file)} />
         ))}
-        {config ? (
-          <ConfigPane key={config.file} store={store} file={config.file} line={config.line} />
+        {shown ? (
+          <ConfigPane key={`${shown.file}:${kindOf(shown.file) ?? ''}`} store={store} file={shown.file} line={shown.line} kind={kindOf(shown.file)} />
         ) : !hf ? (
           <div className="empty-state">Opening {file}…</div>
         ) : mode === 'raw' ? (

@@ -4,7 +4,7 @@
 import { binding } from './wails';
 import type { Diagnostic } from './types';
 
-export type ConfigKind = 'hooks-json' | 'hooks-yaml' | 'hook-yaml' | 'picoclaw' | 'request-hooks' | 'prompt' | 'scenario' | 'text';
+export type ConfigKind = 'hooks-json' | 'hooks-yaml' | 'hook-yaml' | 'picoclaw' | 'request-hooks' | 'claude-settings' | 'claude-skill' | 'prompt' | 'scenario' | 'text';
 export interface HookFile { file: string; kind: ConfigKind; exists: boolean }
 
 /** hookstudio/app/edit.CommandHook: one hook of a hooks.yaml as written. */
@@ -17,6 +17,24 @@ export type CommandHookOp =
   | { kind: 'delete'; event: string; index: number }
   | { kind: 'move'; event: string; index: number; to: number };
 
+/** An event Claude Code knows (studio.ClaudeEventInfo): whether it fires in the simulated agent, has a matcher, reads "if". */
+export interface ClaudeEventInfo { name: string; fires: boolean; matcher: boolean; if: boolean }
+/** A Claude Code handler as written (type, command, args, prompt, url, timeout, if, once, and anything else kept). */
+export type ClaudeHandler = Record<string, unknown>;
+/** A matcher group: its matcher (absent: every one) and its handlers; other keys kept as written. */
+export interface ClaudeGroup { matcher?: string; hooks: ClaudeHandler[]; [key: string]: unknown }
+export type ClaudeHooks = Record<string, ClaudeGroup[]>;
+/** studio.ClaudeHooksEdit: the hooks of a settings.json / hooks.json / SKILL.md text, lines by "Event", "Event/g", "Event/g/h". */
+export interface ClaudeHooksEdit {
+  text: string; editable: boolean; error?: string; hooks: ClaudeHooks; lines: Record<string, number>;
+  events: ClaudeEventInfo[]; diagnostics: Diagnostic[];
+}
+/** The calls the Claude Code form makes (a prop, so tests can fake it). */
+export interface ClaudeApi {
+  inspectClaudeHooks(file: string, text: string): Promise<ClaudeHooksEdit>;
+  editClaudeHooks(file: string, text: string, hooks: ClaudeHooks): Promise<ClaudeHooksEdit>;
+}
+
 interface ConfigBinding {
   LintFile?(file: string, text: string): Promise<Diagnostic[]>;
   HookFiles?(skill: string): Promise<HookFile[]>;
@@ -26,6 +44,8 @@ interface ConfigBinding {
   UserHooksFile?(): Promise<string>;
   SetUserHooksFile?(file: string): Promise<unknown>;
   ClaudeUserSettings?(): Promise<string>;
+  InspectClaudeHooks?(file: string, text: string): Promise<ClaudeHooksEdit>;
+  EditClaudeHooks?(file: string, text: string, hooks: string): Promise<ClaudeHooksEdit>;
   SetClaudeUserSettings?(file: string): Promise<unknown>;
 }
 
@@ -41,8 +61,11 @@ export interface ConfigApi {
 const b = (): ConfigBinding | undefined => binding() as ConfigBinding | undefined;
 const missing = (name: string) => Promise.reject(`the backend has no ${name} yet (update Hook Studio)`);
 
-/** The kind of a root-relative file, as the backend's studio.ConfigKind. */
+/** The kind of a root-relative file, as the backend's studio.ConfigKind (a plugin's hooks/hooks.json needs the
+ *  backend's HookFile.kind: only the folder tells it from seed 000's). */
 export function configKind(file: string): ConfigKind {
+  if (file === '.claude/settings.json' || file === '.claude/settings.local.json') return 'claude-settings';
+  if (/^\.claude\/skills\/[^/.][^/]*\/SKILL\.md$/.test(file)) return 'claude-skill';
   if (file === '.jcli/hooks.yaml' || file.endsWith('/hooks/hooks.yaml')) return 'hooks-yaml';
   if (/^\.jcli\/hooks\/[^/.][^/]*\/HOOK\.ya?ml$/.test(file)) return 'hook-yaml';
   if (file === '.picoclaw/hooks.json' || file.endsWith('/hooks/picoclaw.json')) return 'picoclaw';
@@ -60,6 +83,11 @@ export const configApi: ConfigApi = {
   inspectCommandHooks: (file, text) => (b()?.InspectCommandHooks ? b()!.InspectCommandHooks!(file, text) : missing('InspectCommandHooks')),
   editCommandHooks: (file, text, op) => (b()?.EditCommandHooks ? b()!.EditCommandHooks!(file, text, op) : missing('EditCommandHooks')),
   configSchema: (kind) => (b()?.ConfigSchema ? b()!.ConfigSchema!(kind) : missing('ConfigSchema')),
+};
+
+export const claudeApi: ClaudeApi = {
+  inspectClaudeHooks: (file, text) => (b()?.InspectClaudeHooks ? b()!.InspectClaudeHooks!(file, text) : missing('InspectClaudeHooks')),
+  editClaudeHooks: (file, text, hooks) => (b()?.EditClaudeHooks ? b()!.EditClaudeHooks!(file, text, JSON.stringify(hooks)) : missing('EditClaudeHooks')),
 };
 
 /** The settings' user-level jcli hooks.yaml ("" none); null without the app (nothing to set). */
