@@ -37,7 +37,7 @@ requests:
 
 // afterPoints are the points where handlers run outermost last.
 var afterPoints = []engine.Point{engine.PointAfterLLM, engine.PointAfterTool, engine.PointAfterCompact,
-	engine.PointSessionEnd, engine.PointAfterSend, engine.PointStop}
+	engine.PointSessionEnd, engine.PointAfterSend, engine.PointStop, engine.PointAfterTools}
 
 // trigger calls act the first time the run reaches at. It is Quiet, so
 // traces with and without it compare equal.
