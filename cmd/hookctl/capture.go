@@ -38,6 +38,9 @@ type captureRequestDoc struct {
 // captureCmd serves the capture endpoint until SIGINT/SIGTERM or
 // --max-requests, then writes what the agent sent.
 func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	// The server's goroutines report each call while this one reports
+	// the rest: one writer at a time.
+	stderr = &lockedWriter{w: stderr}
 	fs := flag.NewFlagSet("capture", flag.ContinueOnError)
 	port := fs.Int("port", 0, "port on 127.0.0.1 (0: a free one)")
 	listen := fs.String("listen", "", "listen on HOST:PORT instead of 127.0.0.1 (beyond loopback, --token is required)")
@@ -201,4 +204,16 @@ func writeCaptureScenario(path string, calls []capture.Call, stderr io.Writer) e
 	}
 	fmt.Fprintf(stderr, "hookctl: the capture saved as scenario %s (hookctl simulate %s replays it)\n", path, path)
 	return nil
+}
+
+// lockedWriter serializes writes from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
