@@ -106,7 +106,7 @@ func (p *parser) events(hooks *jsondoc.Node) {
 		event := Event(ev.Key)
 		if !event.Known() {
 			hint := diag.DidYouMean(ev.Key, KnownEvents())
-			p.warnf(ev.KeyOffset, CodeUnknownEvent, "%q is not a Claude Code hook event%s; Claude Code skips this entry with a warning", ev.Key, hint)
+			p.warnf(ev.KeyOffset, CodeUnknownEvent, "%q is not a Claude Code hook event, so Claude Code skips this entry with a warning.%s", ev.Key, hint)
 			continue
 		}
 		if ev.Kind != jsondoc.Array {
@@ -183,7 +183,7 @@ func (p *parser) handler(event Event, matcher string, n *jsondoc.Node) {
 		p.errorf(n.Offset, CodeShape, "a handler needs \"type\": command, prompt, http, agent or mcp_tool")
 		ok = false
 	case !contains(types, h.Type) && tn.Kind == jsondoc.String:
-		p.errorf(tn.Offset, CodeUnknownType, "unknown handler type %q%s; use command, prompt, http, agent or mcp_tool", h.Type, diag.DidYouMean(h.Type, types))
+		p.errorf(tn.Offset, CodeUnknownType, "unknown handler type %q: use command, prompt, http, agent or mcp_tool.%s", h.Type, diag.DidYouMean(h.Type, types))
 		ok = false
 	}
 	var cmdNode *jsondoc.Node
@@ -225,7 +225,7 @@ func (p *parser) handler(event Event, matcher string, n *jsondoc.Node) {
 	}
 	for _, k := range n.Children {
 		if !contains(handlerFields, k.Key) {
-			p.warnf(k.KeyOffset, CodeUnknownField, "unknown handler field %q%s", k.Key, diag.DidYouMean(k.Key, handlerFields))
+			p.warnf(k.KeyOffset, CodeUnknownField, "unknown handler field %q: Claude Code does not read it.%s", k.Key, diag.DidYouMean(k.Key, handlerFields))
 		}
 	}
 	switch h.Type {
