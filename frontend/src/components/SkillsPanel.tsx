@@ -70,6 +70,7 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
           <div className="skills-actions">
             {onNewSkill && <NewSkill onCreate={onNewSkill} />}
             {onImport && <button type="button" className="btn sm" onClick={onImport} title="Import a skill from a .zip or a hooks.json">Import…</button>}
+            {onEditSkill && <button type="button" className="btn sm" onClick={() => onEditSkill('')} title="Edit the folder's own hook configs: Claude Code's .claude/settings.json, .jcli/hooks.yaml, .picoclaw/hooks.json…">Folder hooks…</button>}
           </div>
         )}
       </header>
@@ -88,6 +89,7 @@ export function SkillsPanel({ state, breakpoints, onToggleSkill, onToggleHookBre
           <div className="empty-state">
             <p><b>No skills in this folder.</b></p>
             <p>{onNewSkill ? <>Click <b>New skill…</b> above to create one, or <b>Import…</b> a .zip — or create </> : <>Create </>}<code>&lt;skill&gt;/hooks/hooks.json</code> under <code>{state.root}</code>.</p>
+            {folderHooks.length > 0 && <p>This folder&apos;s own hooks (a Claude Code project&apos;s <code>.claude/settings.json</code>, …) are listed below.</p>}
           </div>
         ) : null}
         <DiagnosticList items={state?.diagnostics ?? []} />

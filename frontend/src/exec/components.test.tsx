@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import execFixture from '../fixtures/exec-trace.json';
 import execStateFixture from '../fixtures/exec-state.json';
 import type { ExecState, SimProgress as Progress, StudioState, TraceView } from '../lib/api';
@@ -127,6 +127,12 @@ describe('step list, flow, skills panel, messages', () => {
     expect(onToggleExecBreakpoint).toHaveBeenCalledWith('claude-code/sh .claude/hooks/guard.sh');
     fireEvent.click(within(folder).getByText('sh .claude/hooks/guard.sh'));
     expect(onOpenExecHook).toHaveBeenCalledWith(cc);
+    cleanup();
+    // a folder's own configs have an editor of their own (skill "")
+    const onEditSkill = vi.fn();
+    render(<SkillsPanel state={withCC} breakpoints={[]} onToggleSkill={() => undefined} onToggleHookBreakpoint={() => undefined} onEditSkill={onEditSkill} onNewSkill={() => undefined} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Folder hooks…' }));
+    expect(onEditSkill).toHaveBeenCalledWith('');
   });
   it('labels messages added or rewritten by a hook and tool calls a hook decided', () => {
     render(<MessageList view={view} cursor={view.calls[0]!.step} color={() => '#888'} />);
