@@ -130,7 +130,7 @@ describe('step list, flow, skills panel, messages', () => {
     cleanup();
     // a folder's own configs have an editor of their own (skill "")
     const onEditSkill = vi.fn();
-    render(<SkillsPanel state={withCC} breakpoints={[]} onToggleSkill={() => undefined} onToggleHookBreakpoint={() => undefined} onEditSkill={onEditSkill} onNewSkill={() => undefined} />);
+    render(<SkillsPanel state={withCC} breakpoints={[]} onToggleSkill={() => undefined} onToggleHookBreakpoint={() => undefined} onEditSkill={onEditSkill} onNewSkill={async () => undefined} />);
     fireEvent.click(screen.getByRole('button', { name: 'Folder hooks…' }));
     expect(onEditSkill).toHaveBeenCalledWith('');
   });
