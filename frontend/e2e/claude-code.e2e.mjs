@@ -3,9 +3,10 @@
 // scenario in .hookstudio/scenarios/ opens like a skills folder: nothing runs until it is trusted;
 // trusted, the guard's hook-call step is there with its Claude Code badge and "blocked". Clicking the
 // handler in the skills panel opens the settings in the editor's form, and the raw view shows the
-// misspelt event's diagnostic at its line.
+// misspelt event's diagnostic at its line; the form deletes that event and Ctrl+S saves the settings
+// with their other keys as they were.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openApp, tempDir, screenshot } from './harness.mjs';
@@ -128,4 +129,17 @@ test('a Claude Code project: trusted, its PreToolUse guard blocks; the settings 
   const diag = page.locator('.raw-view .field-diags [data-code="claude-unknown-event"]');
   await diag.waitFor();
   assert.match(await diag.textContent(), /"PreToolUze" is not a Claude Code hook event/);
+
+  // Back in the form: delete the misspelt event, save; the rest of the settings is as it was.
+  await page.getByRole('button', { name: 'Form', exact: true }).click();
+  await page.getByRole('button', { name: 'delete event PreToolUze' }).click();
+  await form.getByRole('region', { name: 'Event PreToolUze' }).waitFor({ state: 'detached' });
+  await page.keyboard.press('Control+s');
+  const disk = join(root, '.claude/settings.json');
+  const end = Date.now() + 10000;
+  while (readFileSync(disk, 'utf8').includes('PreToolUze') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  const saved = readFileSync(disk, 'utf8');
+  assert.doesNotMatch(saved, /PreToolUze/, 'the deleted event is gone from the file');
+  assert.match(saved, /^{\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": \[/);
+  assert.match(saved, /\n  "permissions": {"allow": \["Bash\(ls:\*\)"\]}\n}\n$/, saved);
 });
