@@ -220,18 +220,20 @@ func (s *Studio) ExportSkill(skill string, zip bool) (string, error) {
 	var dest string
 	var err error
 	if zip {
-		dest, err = win.ChooseSaveFile("Export "+skill, skill+".zip")
+		// a project's .claude is offered as claude.zip: a hidden name would hide the export
+		dest, err = win.ChooseSaveFile("Export "+skill, strings.TrimPrefix(skill, ".")+".zip")
 	} else {
 		dest, err = win.ChooseFolder("Export "+skill+" into folder", "")
 	}
 	if err != nil || dest == "" {
 		return "", err
 	}
-	if !zip {
-		dest = filepath.Join(dest, skill)
-	}
 	if err := s.svc.ExportSkill(s.context(), skill, dest, zip); err != nil {
 		return "", err
+	}
+	if !zip {
+		// the export is the skill's folder inside the one chosen (edit.ExportSkillDir)
+		return filepath.Join(dest, skill), nil
 	}
 	return dest, nil
 }

@@ -263,7 +263,8 @@ A small service that turns CSV reports into JSON."}]
 `, skill))
 }
 
-// ExportSkill writes a skill as a .zip (zip true) or into a folder.
+// ExportSkill writes a skill as a .zip (zip true) or into dest/<skill>/
+// (zip false); skill ".claude" is the project's Claude Code folder.
 func (s *Service) ExportSkill(ctx context.Context, skill, dest string, zip bool) error {
 	s.mu.Lock()
 	root := s.root

@@ -139,7 +139,7 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
       .catch((e) => store.toast(`Copy failed: ${String(e)}`, 'err'));
   };
   const exportSkill = (zip: boolean) => {
-    api.exportSkill(skill, zip)
+    api.exportSkill(folder ? '.claude' : skill, zip)
       .then((p) => { if (p) store.toast(`Exported to ${p}`); })
       .catch((e) => store.toast(`Export failed: ${String(e)}`, 'err'));
   };
@@ -164,6 +164,7 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
           {!folder && !pluginHooks && <button type="button" className="btn sm" onClick={copy} title="Copy the canonical hooks.json">Copy hooks.json</button>}
           {!folder && <button type="button" className="btn sm" onClick={() => exportSkill(true)} title="Export the skill as a .zip">Export .zip</button>}
           {!folder && <button type="button" className="btn sm" onClick={() => exportSkill(false)} title="Export the skill into a folder">Export to folder</button>}
+          {folder && configs.some((c) => c.file.startsWith('.claude/')) && <button type="button" className="btn sm" onClick={() => exportSkill(true)} title="Export the project's .claude folder (settings.json, hooks and skills; not settings.local.json) as a .zip">Export .claude</button>}
         </div>
       </header>
       <nav className="file-tabs" aria-label="Open files">
