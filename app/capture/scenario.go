@@ -25,7 +25,10 @@ import (
 // after that answer (the user's words, else what else it sent: a Stop
 // hook's feedback). Calls that got no answer (an error status, a client
 // that left) are not replayed, and notes says so for each; a capture whose
-// last answer asked for tools ends with a round the mock closes.
+// last answer asked for tools ends with a round the mock closes. A side
+// request the agent interleaved (another conversation, see Trace) comes as
+// requests of its own after the conversation it interrupted: a simulation
+// runs one request after another.
 func ToScenario(name string, calls []Call) (sc *scenario.Scenario, notes []string, err error) {
 	sc = &scenario.Scenario{Name: name}
 	declared := map[string]bool{}
@@ -35,8 +38,14 @@ func ToScenario(name string, calls []Call) (sc *scenario.Scenario, notes []strin
 			sc.Tools = append(sc.Tools, scenario.Tool{Name: tool, Description: "(a tool the captured agent offered its model)"})
 		}
 	}
+	// conversation by conversation (a side request the agent interleaved
+	// is requests of its own, after the conversation it interrupted)
+	of := conversationsOf(calls)
+	order := byConversation(of)
 	var answered []Call
-	for _, c := range calls {
+	var answeredConv []int
+	for _, at := range order {
+		c := calls[at]
 		if c.Answer == nil || c.Answer.Error != nil || c.Status != 200 || c.Disconnected {
 			why := c.Error
 			if why == "" {
@@ -45,7 +54,7 @@ func ToScenario(name string, calls []Call) (sc *scenario.Scenario, notes []strin
 			notes = append(notes, fmt.Sprintf("call #%d is not replayed: it got no answer (%s)", c.N+1, why))
 			continue
 		}
-		answered = append(answered, c)
+		answered, answeredConv = append(answered, c), append(answeredConv, of[at])
 		for _, t := range c.Tools {
 			declare(t)
 		}
@@ -81,6 +90,9 @@ func ToScenario(name string, calls []Call) (sc *scenario.Scenario, notes []strin
 	var prev *Call
 	for i := range answered {
 		c := &answered[i]
+		if i > 0 && answeredConv[i] != answeredConv[i-1] {
+			req, prev = nil, nil // another conversation: its own requests
+		}
 		if req == nil {
 			sc.Requests = append(sc.Requests, scenario.Request{User: turnText(prev, c)})
 			req = &sc.Requests[len(sc.Requests)-1]

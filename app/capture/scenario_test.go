@@ -147,3 +147,44 @@ func TestScenarioWithoutTools(t *testing.T) {
 		t.Error("a capture with no answer was saved")
 	}
 }
+
+// TestScenarioSideRequest: a side request interleaved in a tool loop does
+// not cut the loop: it becomes requests of its own after the conversation
+// it interrupted, and the simulation answers in that order.
+func TestScenarioSideRequest(t *testing.T) {
+	sys := Message{Role: "system", Content: "You are Claude Code.", Origin: OriginSystem}
+	user := Message{Role: "user", Content: "clean the build", Origin: OriginUser}
+	bash := ToolCall{ID: "toolu_1", Name: "Bash", Arguments: json.RawMessage(`{"command":"ls"}`)}
+	asked := Message{Role: "assistant", Origin: OriginAssistant, ToolCalls: []ToolCall{bash}}
+	result := Message{Role: "tool", Content: "build/", Origin: OriginToolResult, ToolCallID: "toolu_1"}
+	titleSys := Message{Role: "system", Content: "Write a 5-word title.", Origin: OriginSystem}
+	calls := []Call{
+		{N: 0, Status: 200, Tools: []string{"Bash"}, Messages: []Message{sys, user}, Answer: &Answer{ToolCalls: []ToolCall{bash}}},
+		{N: 1, Status: 200, Messages: []Message{titleSys, user}, Answer: &Answer{Content: "Cleaning the build"}},
+		{N: 2, Status: 200, Tools: []string{"Bash"}, Messages: []Message{sys, user, asked, result}, Answer: &Answer{Content: "Done."}},
+	}
+	sc, _, err := ToScenario("side", calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Requests) != 2 || len(sc.Requests[0].Rounds) != 2 || sc.Requests[0].Rounds[0].ToolCalls[0].Result != "build/" || sc.Requests[1].User != "clean the build" {
+		t.Fatalf("requests %+v", sc.Requests)
+	}
+	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range tr.Calls {
+		if c.Phase == engine.PhaseAgent {
+			s := c.Content
+			for _, tc := range c.ToolCalls {
+				s += "→" + tc.Name
+			}
+			got = append(got, s)
+		}
+	}
+	if strings.Join(got, "|") != "→Bash|Done.|Cleaning the build" {
+		t.Errorf("simulated %q", got)
+	}
+}

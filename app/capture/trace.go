@@ -13,71 +13,141 @@ import (
 const AgentSkill = "agent"
 
 // Trace turns a capture into a trace the simulator's views, the history and
-// the comparison read: one request, one LLM call per captured request, and
-// before each call a step that adds the messages new since the previous
-// call and removes those it no longer sends. Hook output is a hook's message
-// (under AgentSkill), so the visibility matrix counts it.
+// the comparison read: one request per conversation the agent held (most
+// captures: one), one LLM call per captured request, and before each call
+// a step that adds the messages new since the previous call of the same
+// conversation and removes those it no longer sends. Hook output is a
+// hook's message (under AgentSkill), so the visibility matrix counts it.
+//
+// A call continues the conversation whose last call's list it shares the
+// longest start with (at least its first message: the same system prompt,
+// or the same first turn); a call that shares none starts a conversation
+// of its own — a side request such as a title or quota call with its own
+// prompt — so an interleaved side request does not read as the main list
+// replaced and then restored. The trace holds the conversations one after
+// the other, as a simulation runs requests (each request's steps in a run,
+// its calls numbered in that order), so a capture with a side request
+// lines up call by call with the simulation of its saved scenario.
 func Trace(name string, calls []Call) (*engine.Trace, error) {
 	b := &traceBuilder{rec: engine.Record{Scenario: name, Status: engine.StatusOK, Hooks: []skills.Hook{}},
 		hooks: map[string]int32{}, toolByID: map[string]int32{}}
-	var live []int32 // the ids of the list the previous call sent
-	var liveKeys []string
-	user := ""
-	for k, c := range calls {
+	type conversation struct {
+		live  []int32 // the ids of the list its last call sent
+		keys  []string
+		info  engine.RequestInfo
+		calls int
+	}
+	var convs []*conversation
+	of := conversationsOf(calls)
+	for k, at := range byConversation(of) {
+		c := calls[at]
+		var cv *conversation
+		if conv := of[at]; conv < len(convs) {
+			cv = convs[conv]
+		} else {
+			cv = &conversation{info: engine.RequestInfo{Index: len(convs), EnabledSkills: []string{}, Calls: []int{}, Yielded: []string{},
+				FirstStep: len(b.rec.Steps)}}
+			convs = append(convs, cv)
+		}
 		keys := make([]string, len(c.Messages))
 		for i, m := range c.Messages {
 			keys[i] = messageKey(m)
 		}
 		same := 0
-		for same < len(live) && same < len(keys) && liveKeys[same] == keys[same] {
+		for same < len(cv.keys) && same < len(keys) && cv.keys[same] == keys[same] {
 			same++
 		}
+		req := int32(cv.info.Index)
+		round := cv.calls
+		cv.calls++
 		step := int32(len(b.rec.Steps))
-		st := engine.StepRecord{Kind: engine.StepBuildMessages, Phase: engine.PhaseAgent, Round: int32(k), Ref: -1,
+		st := engine.StepRecord{Kind: engine.StepBuildMessages, Phase: engine.PhaseAgent, Request: req, Round: int32(round), Ref: -1,
 			AddFrom: int32(len(b.rec.Messages)), RemFrom: int32(len(b.rec.RemovedIDs))}
-		for _, id := range live[same:] {
+		for _, id := range cv.live[same:] {
 			b.rec.Messages[id].Removed = step
 			b.rec.RemovedIDs = append(b.rec.RemovedIDs, id)
 		}
-		live, liveKeys = live[:same:same], keys
+		cv.live, cv.keys = cv.live[:same:same], keys
 		for _, m := range c.Messages[same:] {
-			live = append(live, b.message(m, step))
-			if user == "" && m.Origin == OriginUser {
-				user = m.Content
+			cv.live = append(cv.live, b.message(m, step, req))
+			if cv.info.User == "" && m.Origin == OriginUser {
+				cv.info.User = m.Content
 			}
 		}
 		st.AddTo, st.RemTo = int32(len(b.rec.Messages)), int32(len(b.rec.RemovedIDs))
 		b.rec.Steps = append(b.rec.Steps, st)
-		round := k
-		call := engine.LLMCall{Index: k, Request: 0, Phase: engine.PhaseAgent, Round: &round, Step: len(b.rec.Steps), Model: c.Model}
+		call := engine.LLMCall{Index: k, Request: int(req), Phase: engine.PhaseAgent, Round: &round, Step: len(b.rec.Steps), Model: c.Model}
 		if c.Answer != nil {
 			call.Content = c.Answer.Content
 			for _, tc := range c.Answer.ToolCalls {
 				call.ToolCalls = append(call.ToolCalls, engine.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: arguments(tc.Arguments)})
 			}
+			cv.info.Reply = c.Answer.Content
 		}
 		if c.Status != 200 || c.Disconnected {
 			call.Error = c.Error
 		}
-		b.rec.Steps = append(b.rec.Steps, engine.StepRecord{Kind: engine.StepLLMCall, Phase: engine.PhaseAgent, Round: int32(k), Ref: int32(k),
+		b.rec.Steps = append(b.rec.Steps, engine.StepRecord{Kind: engine.StepLLMCall, Phase: engine.PhaseAgent, Request: req, Round: int32(round), Ref: int32(k),
 			AddFrom: int32(len(b.rec.Messages)), AddTo: int32(len(b.rec.Messages)), RemFrom: int32(len(b.rec.RemovedIDs)), RemTo: int32(len(b.rec.RemovedIDs))})
 		b.rec.Calls = append(b.rec.Calls, call)
+		cv.info.Calls = append(cv.info.Calls, k)
+		cv.info.LastStep = len(b.rec.Steps) - 1
 	}
-	req := engine.RequestInfo{Index: 0, User: user, EnabledSkills: []string{}, Calls: []int{}, Yielded: []string{}, LastStep: max(0, len(b.rec.Steps)-1)}
-	for k := range calls {
-		req.Calls = append(req.Calls, k)
-	}
-	if len(calls) > 0 && calls[len(calls)-1].Answer != nil {
-		req.Reply = calls[len(calls)-1].Answer.Content
-	}
-	if len(b.hooks) > 0 {
-		req.EnabledSkills = []string{AgentSkill}
-	}
-	b.rec.Requests = []engine.RequestInfo{req}
 	if len(b.rec.Steps) == 0 {
 		return nil, fmt.Errorf("the capture has no requests")
 	}
+	for _, cv := range convs {
+		if len(b.hooks) > 0 {
+			cv.info.EnabledSkills = []string{AgentSkill}
+		}
+		b.rec.Requests = append(b.rec.Requests, cv.info)
+	}
 	return engine.FromRecord(b.rec)
+}
+
+// byConversation is the places of calls conversation by conversation,
+// each conversation's in the order they came.
+func byConversation(of []int) []int {
+	out := make([]int, 0, len(of))
+	for conv := 0; len(out) < len(of); conv++ {
+		for k := range of {
+			if of[k] == conv {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// conversationsOf numbers the conversations the calls belong to (0, 1, …
+// in the order they start): a call continues the conversation whose last
+// call it shares the longest start with, at least its first message; the
+// latest of equals.
+func conversationsOf(calls []Call) []int {
+	out := make([]int, len(calls))
+	var last [][]string // each conversation's last call's message keys
+	for k, c := range calls {
+		keys := make([]string, len(c.Messages))
+		for i, m := range c.Messages {
+			keys[i] = messageKey(m)
+		}
+		best, same := -1, 0
+		for ci, o := range last {
+			n := 0
+			for n < len(o) && n < len(keys) && o[n] == keys[n] {
+				n++
+			}
+			if n > 0 && n >= same {
+				best, same = ci, n
+			}
+		}
+		if best < 0 {
+			best = len(last)
+			last = append(last, nil)
+		}
+		last[best], out[k] = keys, best
+	}
+	return out
 }
 
 type traceBuilder struct {
@@ -92,8 +162,8 @@ func messageKey(m Message) string {
 	return string(k)
 }
 
-func (b *traceBuilder) message(m Message, step int32) int32 {
-	mr := engine.MessageRecord{Content: m.Content, Role: skills.Role(m.Role), Request: 0, Created: step, Removed: -1, Ref: -1}
+func (b *traceBuilder) message(m Message, step, req int32) int32 {
+	mr := engine.MessageRecord{Content: m.Content, Role: skills.Role(m.Role), Request: req, Created: step, Removed: -1, Ref: -1}
 	switch {
 	case m.Origin == OriginHook:
 		mr.Origin, mr.Ref = engine.OriginHook, b.hook(m)

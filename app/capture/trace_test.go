@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -104,4 +105,64 @@ func TestTraceDiffBetweenCalls(t *testing.T) {
 			t.Errorf("call %d removed %q, want %q", tt.call, got, tt.removed)
 		}
 	}
+}
+
+// TestTraceSideRequest: a side request the agent interleaves (its own
+// prompt, e.g. a title call) is a conversation — a request — of its own,
+// after the one it interrupted, so the main conversation's next call shows
+// only what it added since its previous call, not its whole list replaced
+// and restored.
+func TestTraceSideRequest(t *testing.T) {
+	sys := Message{Role: "system", Content: "You are Claude Code.", Origin: OriginSystem}
+	user := Message{Role: "user", Content: "clean the build", Origin: OriginUser}
+	bash := ToolCall{ID: "toolu_1", Name: "Bash", Arguments: []byte(`{"command":"ls"}`)}
+	asked := Message{Role: "assistant", Origin: OriginAssistant, ToolCalls: []ToolCall{bash}}
+	result := Message{Role: "tool", Content: "build/", Origin: OriginToolResult, ToolCallID: "toolu_1"}
+	titleSys := Message{Role: "system", Content: "Write a 5-word title for the conversation.", Origin: OriginSystem}
+	calls := []Call{
+		{N: 0, Status: 200, Messages: []Message{sys, user}, Answer: &Answer{ToolCalls: []ToolCall{bash}}},
+		{N: 1, Status: 200, Messages: []Message{titleSys, user}, Answer: &Answer{Content: "Cleaning the build folder"}},
+		{N: 2, Status: 200, Messages: []Message{sys, user, asked, result}, Answer: &Answer{Content: "Done."}},
+		{N: 3, Status: 200, Messages: []Message{titleSys, {Role: "user", Content: "and now?", Origin: OriginUser}}, Answer: &Answer{Content: "Another title"}},
+	}
+	tr, err := Trace("side", calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr, err = engine.FromRecord(tr.Record()); err != nil { // as the history stores and reads it
+		t.Fatal(err)
+	}
+	if len(tr.Requests) != 2 || strings.Join(intsToStrings(tr.Requests[0].Calls), ",") != "0,1" || strings.Join(intsToStrings(tr.Requests[1].Calls), ",") != "2,3" ||
+		tr.Requests[0].LastStep >= tr.Requests[1].FirstStep {
+		t.Fatalf("requests %+v", tr.Requests)
+	}
+	order := []int{0, 2, 1, 3} // the trace's calls: the main conversation's, then the side request's
+	for k, at := range order {
+		c := calls[at]
+		got := tr.CallMessages(k)
+		if len(got) != len(c.Messages) {
+			t.Fatalf("call %d receives %d messages, the agent sent %d", k, len(got), len(c.Messages))
+		}
+		for i := range got {
+			if got[i].Content != c.Messages[i].Content {
+				t.Errorf("call %d message %d: %q, sent %q", k, i, got[i].Content, c.Messages[i].Content)
+			}
+		}
+	}
+	main := tr.Step(tr.Calls[1].Step - 1)
+	if len(main.Added) != 2 || len(main.Removed) != 0 || tr.Message(main.Added[1]).Content != "build/" {
+		t.Errorf("the main conversation's second call added %v, removed %v: want the tool call and its result only", main.Added, main.Removed)
+	}
+	side := tr.Step(tr.Calls[3].Step - 1)
+	if len(side.Added) != 1 || len(side.Removed) != 1 || tr.Message(side.Removed[0]).Content != "clean the build" {
+		t.Errorf("the side request's second call added %v, removed %v", side.Added, side.Removed)
+	}
+}
+
+func intsToStrings(xs []int) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprint(x)
+	}
+	return out
 }
