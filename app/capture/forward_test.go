@@ -297,6 +297,33 @@ func TestForwardClientGoesAway(t *testing.T) {
 	}
 }
 
+// TestForwardCountTokens: count_tokens goes to an Anthropic profile for
+// the provider's own count, with the profile's model and key, and is no
+// call of the capture.
+func TestForwardCountTokens(t *testing.T) {
+	up, saw := fakeUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"input_tokens":4321}`)
+	})
+	told := make(chan Call, 1)
+	srv := start(t, Options{Upstream: &Upstream{Profile: "claude", API: Anthropic, BaseURL: up.URL, Model: "claude-up", Key: profileKey}, OnCall: func(c Call) { told <- c }})
+	res, body := post(t, srv.URL()+"/v1/messages/count_tokens?beta=true", claudeFirst, map[string]string{"x-api-key": clientKey})
+	if res.StatusCode != 200 || string(body) != `{"input_tokens":4321}` {
+		t.Fatalf("%d %s", res.StatusCode, body)
+	}
+	if got := saw(); len(got) != 1 || got[0].Path != "/v1/messages/count_tokens" || got[0].Header.Get("x-api-key") != profileKey || !strings.Contains(string(got[0].Body), `"model":"claude-up"`) {
+		t.Errorf("upstream got %+v", got)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-told:
+		t.Errorf("count_tokens recorded as a call: %+v", c)
+	default:
+	}
+}
+
 // memKeyring is a keyring in memory.
 type memKeyring map[string]string
 

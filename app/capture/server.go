@@ -59,9 +59,10 @@ type Server struct {
 	// (its messages parsed, its answer read back from what was relayed) by
 	// one goroutine, in the order the answers finished, so parsing a large
 	// request adds nothing to the agent's wait.
-	jobs     chan func()
-	inflight sync.WaitGroup // relaying handlers yet to queue their job
-	recorded chan struct{}  // closed when the recorder has run every job
+	jobs      chan func()
+	inflight  sync.WaitGroup // relaying handlers yet to queue their job
+	recorded  chan struct{}  // closed when the recorder has run every job
+	closeJobs sync.Once      // a second Close is harmless
 }
 
 // Listen binds the endpoint and starts serving; Close stops it.
@@ -119,7 +120,7 @@ func (s *Server) Close() error {
 	if s.jobs != nil {
 		// handlers cut by Close return once their connection is gone
 		s.inflight.Wait()
-		close(s.jobs)
+		s.closeJobs.Do(func() { close(s.jobs) })
 		<-s.recorded
 	}
 	return err
@@ -279,6 +280,12 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 	data, status, err := s.readBody(w, r)
 	if err != nil {
 		writeError(w, Anthropic, status, err.Error())
+		return
+	}
+	if up := s.opts.Upstream; up != nil && up.API == Anthropic {
+		// the provider's own count, for the profile's model; not a call of
+		// the capture (the model answers nothing)
+		s.forward(w, r, Anthropic, data)
 		return
 	}
 	req, err := parseAnthropic(data)
