@@ -62,8 +62,9 @@ func claudeKind(root, file string) string {
 
 // claudeScript says whether file is in the project's .claude/hooks/, where
 // Claude Code projects keep their hook scripts
-// ("$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh), or in a root plugin's
-// hooks/ (a skill plugin's hooks/ is a skill's hooks/ already).
+// ("$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh), or in a plugin's hooks/
+// or scripts/ (${CLAUDE_PLUGIN_ROOT}/scripts/…), at the root or in a skill
+// folder (a skill's hooks/ is editable anyway).
 func claudeScript(root, file string) bool {
 	if !localSlash(file) {
 		return false
@@ -72,7 +73,11 @@ func claudeScript(root, file string) bool {
 	switch {
 	case len(parts) >= 3 && parts[0] == ".claude" && parts[1] == "hooks":
 		return true
-	case len(parts) >= 2 && parts[0] == "hooks" && root != "" && claudehook.IsPlugin(root):
+	case root == "":
+		return false
+	case len(parts) >= 2 && (parts[0] == "hooks" || parts[0] == "scripts") && claudehook.IsPlugin(root):
+		return true
+	case len(parts) >= 3 && parts[1] == "scripts" && skillName(parts[0]) && claudehook.IsPlugin(filepath.Join(root, parts[0])):
 		return true
 	}
 	return false

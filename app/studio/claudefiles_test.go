@@ -30,6 +30,7 @@ func claudeRoot(t *testing.T) string {
 	write(t, filepath.Join(root, "plug/.claude-plugin/plugin.json"), `{"name": "plug"}`)
 	write(t, filepath.Join(root, "plug/hooks/hooks.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo plug"}]}]}}`)
 	write(t, filepath.Join(root, "plug/skills/fmt/SKILL.md"), "---\nname: fmt\n---\nFormat.\n")
+	write(t, filepath.Join(root, "plug/scripts/note.sh"), "echo note\n")
 	return root
 }
 
@@ -81,12 +82,12 @@ func TestClaudeFilesInTheEditor(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{".claude/settings.json", ".claude/settings.local.json", ".claude/skills/review/SKILL.md", ".claude/hooks/guard.sh",
-		"plug/hooks/hooks.json", "plug/skills/fmt/SKILL.md", ".hookstudio/scenarios/x.yaml"} {
+		"plug/hooks/hooks.json", "plug/skills/fmt/SKILL.md", "plug/scripts/note.sh", ".hookstudio/scenarios/x.yaml"} {
 		if _, err := s.OpenFile(f); err != nil {
 			t.Errorf("OpenFile(%s): %v", f, err)
 		}
 	}
-	for _, bad := range []string{".claude/other.json", ".claude/skills/review/notes.md", "files/skills/x/SKILL.md", ".claude/../x"} {
+	for _, bad := range []string{".claude/other.json", ".claude/skills/review/notes.md", "files/skills/x/SKILL.md", ".claude/../x", "files/scripts/x.sh"} {
 		if _, err := s.OpenFile(bad); !errors.Is(err, ErrNotEditable) {
 			t.Errorf("OpenFile(%s) = %v, want ErrNotEditable", bad, err)
 		}
@@ -116,7 +117,7 @@ func TestClaudeFilesInTheEditor(t *testing.T) {
 	for _, f := range files {
 		names = append(names, f.File+"="+f.Kind)
 	}
-	want := "plug/hooks/hooks.json=claude-settings plug/skills/fmt/SKILL.md=claude-skill .claude/settings.json=claude-settings " +
+	want := "plug/hooks/hooks.json=claude-settings plug/scripts/note.sh=text plug/skills/fmt/SKILL.md=claude-skill .claude/settings.json=claude-settings " +
 		".claude/settings.local.json=claude-settings .claude/skills/review/SKILL.md=claude-skill"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("HookFiles(plug) =\n%s\nwant\n%s", got, want)

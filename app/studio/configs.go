@@ -178,24 +178,30 @@ func (s *Service) HookFiles(skill string) ([]HookFile, error) {
 			return nil, fmt.Errorf("%w: %q is not a skill", ErrNotEditable, skill)
 		}
 		dir := filepath.Join(root, skill)
-		err := fs.WalkDir(os.DirFS(dir), "hooks", func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if strings.HasPrefix(d.Name(), ".") || d.Name() == "__pycache__" || d.Name() == "node_modules" {
-				if d.IsDir() {
-					return fs.SkipDir
+		folders := []string{"hooks"}
+		if claudehook.IsPlugin(dir) {
+			folders = append(folders, "scripts") // ${CLAUDE_PLUGIN_ROOT}/scripts/…
+		}
+		for _, folder := range folders {
+			err := fs.WalkDir(os.DirFS(dir), folder, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if strings.HasPrefix(d.Name(), ".") || d.Name() == "__pycache__" || d.Name() == "node_modules" {
+					if d.IsDir() {
+						return fs.SkipDir
+					}
+					return nil
+				}
+				if d.Type().IsRegular() && len(out) < 500 {
+					f := skill + "/" + p
+					out = append(out, HookFile{File: f, Kind: ConfigKindIn(root, f), Exists: true})
 				}
 				return nil
+			})
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("list %s/%s: %w", skill, folder, err)
 			}
-			if d.Type().IsRegular() && len(out) < 500 {
-				f := skill + "/" + p
-				out = append(out, HookFile{File: f, Kind: ConfigKindIn(root, f), Exists: true})
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("list %s/hooks: %w", skill, err)
 		}
 	}
 	// A plugin skill's SKILL.md files (its hooks.json is in the walk above).
