@@ -35,8 +35,9 @@ Usage:
   hookctl history diff RUN_A RUN_B [--json] [--db PATH]
   hookctl export SKILL_DIR -o OUT.zip|DIR/ [--scenarios]
   hookctl import FILE.zip [--skills DIR] [--overwrite]
-  hookctl capture --answers FILE [--port N | --listen HOST:PORT --token T]
-                  [--max-requests N] [--json FILE] [--db PATH] [--no-history]
+  hookctl capture (--answers FILE | --profile NAME [--profiles FILE])
+                  [--port N | --listen HOST:PORT --token T] [--max-requests N]
+                  [--json FILE] [--save-scenario FILE] [--db PATH] [--no-history]
   hookctl help
   hookctl --version
 
@@ -46,8 +47,9 @@ folder, or --db PATH); history reads it. --provider runs the scenario against
 a real model endpoint from profiles.json (docs/providers.md); its key comes
 from the OS keyring or OPENAI_API_KEY / ANTHROPIC_API_KEY.
 capture serves the Anthropic and OpenAI APIs on 127.0.0.1 for a real agent
-(ANTHROPIC_BASE_URL / OPENAI_BASE_URL), answers from FILE and records what
-the agent sends its model (docs/capture.md).
+(ANTHROPIC_BASE_URL / OPENAI_BASE_URL), answers from FILE or forwards to a
+model profile's endpoint, and records what the agent sends its model
+(docs/capture.md).
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
 `
 
