@@ -24,7 +24,8 @@ function fakeClaudeApi(diags: Diagnostic[] = []) {
       let n = 2;
       for (const [ev, gs] of Object.entries(hooks)) {
         lines[ev] = n++;
-        gs.forEach((g, gi) => { lines[`${ev}/${gi}`] = n++; g.hooks.forEach((_, hi) => { lines[`${ev}/${gi}/${hi}`] = n++; }); });
+        if (!Array.isArray(gs)) continue;
+        gs.forEach((g, gi) => { lines[`${ev}/${gi}`] = n++; (Array.isArray(g?.hooks) ? g.hooks : []).forEach((_, hi) => { lines[`${ev}/${gi}/${hi}`] = n++; }); });
       }
       return { text, editable: true, hooks, lines, events: EVENTS, diagnostics: diags };
     } catch {
@@ -165,6 +166,14 @@ describe('ClaudeHookForm', () => {
     expect(h.classList.contains('selected')).toBe(true);
     fireEvent.click(within(h).getByLabelText('once'));
     await waitFor(() => expect(doc().hooks.Stop[0]!.hooks[0]).toEqual({ type: 'command', command: 'echo', once: true }));
+  });
+
+  it('a hooks value of the wrong shape is shown as such, not a crash', async () => {
+    await setup(JSON.stringify({ hooks: { Stop: 3, PreToolUse: [null, { hooks: [7, { type: 'command', command: 'echo' }] }] } }));
+    await screen.findByText('Stop is not a list of groups: fix it in the raw view.');
+    expect(screen.getByText('Group 1 of PreToolUse is not an object: fix it in the raw view.')).toBeTruthy();
+    expect(screen.getByText('Handler 1 is not an object: fix it in the raw view.')).toBeTruthy();
+    expect((within(screen.getByLabelText('PreToolUse handler 2.2', { exact: true })).getByLabelText('command') as HTMLInputElement).value).toBe('echo');
   });
 
   it('a file that does not parse opens raw only, with its diagnostics', async () => {

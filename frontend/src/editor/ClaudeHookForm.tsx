@@ -33,6 +33,7 @@ export function ownDiags(ds: readonly Diagnostic[], lines: Record<string, number
   return ds.filter((d) => d.line >= line && d.line < next);
 }
 
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 const clone = (h: ClaudeHooks): ClaudeHooks => JSON.parse(JSON.stringify(h)) as ClaudeHooks;
 
@@ -92,7 +93,7 @@ export function ClaudeHookForm({ store, file, skill = false, api = claudeApi, li
     <div className={cx('hook-form', 'cmd-hook-form', 'claude-form', stale && 'is-stale')} data-testid="claude-form" aria-busy={stale}>
       {fileDiags.length > 0 && <div className="file-diags"><FieldDiags items={fileDiags} /></div>}
       {events.map((ev) => (
-        <EventSection key={ev} ev={ev} info={info.get(ev)} groups={hooks[ev] ?? []} parsed={parsed} skill={skill} line={line} change={change} />
+        <EventSection key={ev} ev={ev} info={info.get(ev)} groups={hooks[ev]} parsed={parsed} skill={skill} line={line} change={change} />
       ))}
       <div className="cmd-add">
         <select className="input" aria-label="event to add" value={choices.some((c) => c.name === newEvent) ? newEvent : choices[0]?.name ?? ''} onChange={(e) => setNewEvent(e.currentTarget.value)}>
@@ -112,7 +113,8 @@ export function ClaudeHookForm({ store, file, skill = false, api = claudeApi, li
 interface SectionProps {
   ev: string;
   info: ClaudeEventInfo | undefined;
-  groups: ClaudeGroup[];
+  /** as written: anything but a list of objects is shown as such, to fix in the raw view */
+  groups: unknown;
   parsed: ClaudeHooksEdit;
   skill: boolean;
   line?: number;
@@ -121,7 +123,8 @@ interface SectionProps {
 
 function EventSection({ ev, info, groups, parsed, skill, line, change }: SectionProps) {
   const evDiags = ownDiags(parsed.diagnostics, parsed.lines, parsed.lines[ev]);
-  const count = groups.reduce((n, g) => n + (Array.isArray(g.hooks) ? g.hooks.length : 0), 0);
+  const list = Array.isArray(groups) ? groups : [];
+  const count = list.reduce((n: number, g) => n + (isObj(g) && Array.isArray(g.hooks) ? g.hooks.length : 0), 0);
   return (
     <section className="cmd-event claude-event" aria-label={`Event ${ev}`} data-testid={`claude-event-${ev}`}>
       <div className="cmd-event-head">
@@ -133,9 +136,10 @@ function EventSection({ ev, info, groups, parsed, skill, line, change }: Section
         <button type="button" className="iconbtn sm" aria-label={`delete event ${ev}`} title={`Delete every ${ev} hook`} onClick={() => change(`Delete ${ev}`, (h) => { delete h[ev]; })}>×</button>
       </div>
       {evDiags.length > 0 && <div className="file-diags"><FieldDiags items={evDiags} /></div>}
-      {groups.map((g, gi) => (
-        <GroupBox key={gi} ev={ev} gi={gi} g={g} info={info} parsed={parsed} skill={skill} line={line} change={change} />
-      ))}
+      {!Array.isArray(groups) && <p className="muted small">{ev} is not a list of groups: fix it in the raw view.</p>}
+      {list.map((g, gi) => (isObj(g)
+        ? <GroupBox key={gi} ev={ev} gi={gi} g={g as ClaudeGroup} info={info} parsed={parsed} skill={skill} line={line} change={change} />
+        : <p key={gi} className="muted small">Group {gi + 1} of {ev} is not an object: fix it in the raw view.</p>))}
     </section>
   );
 }
@@ -159,9 +163,9 @@ function GroupBox({ ev, gi, g, info, parsed, skill, line, change }: { ev: string
       </div>
       {other.length > 0 && <p className="muted small">Also in this group (kept as written): {other.join(', ')}</p>}
       <ol className="hook-rows">
-        {handlers.map((hd, hi) => (
-          <HandlerFields key={hi} ev={ev} gi={gi} hi={hi} hd={hd} info={info} parsed={parsed} skill={skill} selected={!!line && parsed.lines[`${key}/${hi}`] === line} change={change} />
-        ))}
+        {handlers.map((hd, hi) => (isObj(hd)
+          ? <HandlerFields key={hi} ev={ev} gi={gi} hi={hi} hd={hd} info={info} parsed={parsed} skill={skill} selected={!!line && parsed.lines[`${key}/${hi}`] === line} change={change} />
+          : <li key={hi} className="muted small">Handler {hi + 1} is not an object: fix it in the raw view.</li>))}
       </ol>
       <button type="button" className="btn sm claude-add-handler" onClick={() => change('Add handler', (h) => { const grp = h[ev]![gi]!; grp.hooks = [...(Array.isArray(grp.hooks) ? grp.hooks : []), { ...NEW_HANDLER }]; })}>+ Handler</button>
     </div>
