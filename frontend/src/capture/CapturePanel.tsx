@@ -86,7 +86,7 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
           <span className="spacer" />
           <button type="button" className="iconbtn" aria-label="Close" title={running ? 'Hide (the capture goes on)' : 'Close (Esc)'} onClick={onClose}>✕</button>
         </header>
-        <p className="muted small">Hook Studio becomes the agent's model endpoint: the agent runs its real hooks, and each request it sends is recorded — its messages, where each came from (hook output named), the tools and the answer. The answers file scripts the model: per call, in order, <code>content</code>, <code>tool_calls</code> or <code>error</code> (docs/capture.md).</p>
+        <p className="muted small">Hook Studio becomes the agent's model endpoint: the agent runs its real hooks, and each request it sends is recorded — its messages, where each came from (hook output named), the tools and the answer. Who answers: an answers file that scripts the model (per call, in order, <code>content</code>, <code>tool_calls</code> or <code>error</code>), a real model through one of your profiles, or you (docs/capture.md).</p>
         {!running && (
           <form className="capture-form" onSubmit={(e) => { e.preventDefault(); start(); }}>
             <fieldset className="capture-modes">
@@ -157,7 +157,7 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
         )}
         {!running && state?.run_id ? (
           <div className="capture-kept" data-testid="capture-kept">
-            Kept in the history as run #{state.run_id}.{' '}
+            <span>Kept in the history as run #{state.run_id}.</span>
             <button type="button" className="btn" onClick={() => onOpenHistory(state.run_id!)}>Open in History</button>{' '}
             <button type="button" className="btn" onClick={() => askScenario(state.run_id!)} disabled={busy} data-testid="capture-save-scenario"
               title="A scenario whose mock replays this capture's answers, in order: hookctl simulate and the simulator run it">Save as scenario…</button>
