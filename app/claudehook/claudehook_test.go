@@ -3,6 +3,7 @@ package claudehook
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -422,5 +423,34 @@ requests:
 	}
 	if hooks := hookMessages(tr); !slices.Equal(hooks, []string{"user: Stop hook feedback:\nNo tests ran."}) {
 		t.Errorf("hook messages %q", hooks)
+	}
+}
+
+// TestCompactAndSessionEvents: PreCompact and PostCompact fire around a
+// scripted auto compaction (trigger auto), SessionStart and SessionEnd
+// once each, every handler with its event's stdin.
+func TestCompactAndSessionEvents(t *testing.T) {
+	log := `cat >/dev/null`
+	files := map[string]string{".claude/settings.json": settings(`{
+ "SessionStart": [{"hooks": [{"type": "command", "command": "` + log + ` # start"}]}],
+ "PreCompact": [{"matcher": "auto", "hooks": [{"type": "command", "command": "` + log + ` # pre"}]}],
+ "PostCompact": [{"matcher": "manual", "hooks": [{"type": "command", "command": "` + log + ` # never"}]}, {"hooks": [{"type": "command", "command": "` + log + ` # post"}]}],
+ "SessionEnd": [{"hooks": [{"type": "command", "command": "` + log + ` # end"}]}]}`)}
+	tr, _ := run(t, files, "name: r\n"+bashTool+`requests:
+  - user: do it
+    rounds:
+      - tool_calls: [{name: Bash, arguments: {command: ls}, result: x}]
+      - compact: auto
+        content: Done.
+`)
+	var got []string
+	for _, hc := range tr.HookCalls {
+		var in map[string]any
+		_ = json.Unmarshal(hc.Input, &in)
+		got = append(got, hc.Event+":"+hc.Hook[strings.LastIndex(hc.Hook, "#")+2:]+":"+fmt.Sprintf("%v %v %v", in["trigger"], in["source"], in["reason"]))
+	}
+	want := []string{"SessionStart:start:<nil> startup <nil>", "PreCompact:pre:auto <nil> <nil>", "PostCompact:post:auto <nil> <nil>", "SessionEnd:end:<nil> <nil> other"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
