@@ -454,3 +454,25 @@ func TestCompactAndSessionEvents(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestPermissionRequest: it fires only for a tool the scenario's approval
+// policy lists (where Claude Code would ask), and its decision is the
+// approval's.
+func TestPermissionRequest(t *testing.T) {
+	files := map[string]string{".claude/settings.json": settings(`{"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command",
+  "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PermissionRequest\", \"decision\": {\"behavior\": \"deny\", \"message\": \"no shell today\"}}}'"}]}]}`)}
+	tr, _ := run(t, files, "name: r\n"+bashTool+`approval: {tools: [Bash]}
+requests:
+  - user: do it
+    rounds:
+      - tool_calls: [{name: Read, arguments: {file_path: a}, result: a}]
+      - tool_calls: [{name: Bash, arguments: {command: ls}, result: x}]
+      - content: Done.
+`)
+	if len(tr.HookCalls) != 1 || tr.HookCalls[0].Event != "PermissionRequest:Bash" {
+		t.Fatalf("hook calls %+v", tr.HookCalls)
+	}
+	if tools := toolMessages(tr); len(tools) != 2 || tools[1] != "no shell today" {
+		t.Errorf("tool messages %q", tools)
+	}
+}
