@@ -11,6 +11,7 @@ import (
 
 	"hookstudio/app/capture"
 	"hookstudio/app/engine"
+	"hookstudio/app/history"
 	"hookstudio/app/llm"
 	"hookstudio/app/scenario"
 	"hookstudio/app/skills"
@@ -53,6 +54,20 @@ func TestWriteBenchViews(t *testing.T) {
 	counter, err := tokens.NewCounter()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// the same two runs in a history database, for a check in the app itself
+	store, err := history.Open(context.Background(), filepath.Join(dir, "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	for _, in := range []history.RunInput{
+		{Trace: sim, ScenarioFile: "bench/scenarios/simulated-1000.yaml", Source: history.SourceCLI, Tokens: counter},
+		{Trace: tr, ScenarioFile: "capture", Backend: "capture:anthropic", Source: history.SourceCapture, Tokens: counter},
+	} {
+		if _, err := store.SaveRun(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for name, tr := range map[string]*engine.Trace{"capture-1000.json": tr, "simulated-1000.json": sim} {
 		v := studio.RunView(tr, "bench", counter)
