@@ -60,11 +60,16 @@ func InspectClaudeHooks(file string, data []byte) (ClaudeHooks, error) {
 	at := func(n *jsondoc.Node) int { l, _ := lines.Position(startOf(n)); return l }
 	for _, ev := range h.Children {
 		out.Lines[ev.Key] = at(ev)
+		if ev.Kind != jsondoc.Array {
+			continue
+		}
 		for g, grp := range ev.Children {
 			gk := ev.Key + "/" + strconv.Itoa(g)
 			out.Lines[gk] = at(grp)
-			for i, hd := range grp.Get("hooks").Children {
-				out.Lines[gk+"/"+strconv.Itoa(i)] = at(hd)
+			if hs := grp.Get("hooks"); hs != nil && hs.Kind == jsondoc.Array { // any shape is read: the form names the wrong ones
+				for i, hd := range hs.Children {
+					out.Lines[gk+"/"+strconv.Itoa(i)] = at(hd)
+				}
 			}
 		}
 	}

@@ -1,10 +1,13 @@
 package edit
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	"hookstudio/app/jsondoc"
 )
 
 const settingsText = `{
@@ -36,6 +39,14 @@ func TestInspectClaudeHooks(t *testing.T) {
 		if _, err := InspectClaudeHooks(".claude/settings.json", []byte(bad)); !errors.Is(err, ErrClaudeNotEditable) {
 			t.Errorf("%s: %v", bad, err)
 		}
+	}
+	// Hooks of the wrong shape inside are read as they are (the form names them), never a panic.
+	odd := `{"hooks": {"Stop": [null, {"hooks": 7}, {"x": 1}, {"hooks": [3]}], "PreToolUse": {"a": 1}}}`
+	if got, err := InspectClaudeHooks(".claude/settings.json", []byte(odd)); err != nil || got.Lines["Stop/3/0"] != 1 || got.Lines["PreToolUse"] != 1 {
+		t.Errorf("odd shapes: %+v %v", got, err)
+	}
+	if _, err := InspectClaudeHooks(".claude/skills/x/SKILL.md", []byte("---\nhooks:\n  Stop: 3\n  Pre:\n    - 7\n---\n")); err != nil {
+		t.Errorf("odd frontmatter shapes: %v", err)
 	}
 	if got, err := InspectClaudeHooks(".claude/settings.json", nil); err != nil || string(got.Hooks) != "{}" {
 		t.Errorf("empty: %s %v", got.Hooks, err)
@@ -145,4 +156,44 @@ func TestInspectSkillHookLines(t *testing.T) {
 	if !strings.HasPrefix(text, "---") || got.Lines["Stop"] != 4 || got.Lines["Stop/0/0"] != 6 {
 		t.Errorf("lines %v", got.Lines)
 	}
+}
+
+// Any text: reading never panics, and writing back what was read keeps the
+// hooks and every other top-level key as they were.
+func FuzzClaudeHooksRoundTrip(f *testing.F) {
+	f.Add(settingsText)
+	f.Add(`{"hooks": {"Stop": [null, {"hooks": 7}]}, "x": [1, {"y": "z"}]}`)
+	f.Add("{\r\n\t\"hooks\": {}\r\n}")
+	f.Add(`{}`)
+	f.Add(`{"a":1,"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x","args":["a","b"]}]}]},"b":2}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		got, err := InspectClaudeHooks(".claude/settings.json", []byte(text))
+		if err != nil {
+			return
+		}
+		out, err := EditClaudeHooks(".claude/settings.json", []byte(text), got.Hooks)
+		if err != nil {
+			t.Fatalf("write back: %v", err)
+		}
+		back, err := InspectClaudeHooks(".claude/settings.json", out)
+		if err != nil || string(back.Hooks) != string(got.Hooks) {
+			t.Fatalf("hooks changed: %s → %s (%v)\n%s", got.Hooks, back.Hooks, err, out)
+		}
+		before, _ := jsondoc.Parse([]byte(text))
+		after, _ := jsondoc.Parse(out)
+		if before == nil || after == nil {
+			if len(bytes.TrimSpace([]byte(text))) > 0 {
+				t.Fatalf("unparsable: %q → %q", text, out)
+			}
+			return
+		}
+		for _, m := range before.Root.Children {
+			if m.Key == "hooks" {
+				continue
+			}
+			if n := after.Root.Get(m.Key); n == nil || !bytes.Equal(n.Raw, before.Root.Get(m.Key).Raw) {
+				t.Fatalf("key %q changed:\n%s\n%s", m.Key, text, out)
+			}
+		}
+	})
 }
