@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -13,6 +14,7 @@ import (
 	"hookstudio/app/claudehook"
 	"hookstudio/app/diag"
 	"hookstudio/app/edit"
+	"hookstudio/app/jsondoc"
 )
 
 // Kinds of Claude Code's hook files for the editor (ConfigKind).
@@ -200,4 +202,19 @@ func (s *Service) EditClaudeHooks(ctx context.Context, file, text string, hooks 
 		return ClaudeHooksEdit{}, fmt.Errorf("%s: %w", file, err)
 	}
 	return s.InspectClaudeHooks(ctx, file, string(out)), nil
+}
+
+// ErrClaudeHooksJSON refuses to import a Claude Code hooks.json or
+// settings.json as a seed 000 skill's hooks.json: its shape differs.
+var ErrClaudeHooksJSON = errors.New(`this is Claude Code's hooks file ("hooks" is an object of events): import its plugin folder as a .zip, or open the project's folder`)
+
+// claudeShaped says whether data is a JSON object whose "hooks" is an
+// object (Claude Code's shape; seed 000's is a list).
+func claudeShaped(data []byte) bool {
+	doc, err := jsondoc.Parse(data)
+	if err != nil || doc.Root.Kind != jsondoc.Object {
+		return false
+	}
+	h := doc.Root.Get("hooks")
+	return h != nil && h.Kind == jsondoc.Object
 }

@@ -202,3 +202,21 @@ func TestClaudeHooksForm(t *testing.T) {
 		t.Error("edited a broken file")
 	}
 }
+
+// Importing a Claude Code hooks.json as a seed 000 skill says what it is.
+func TestImportClaudeHooksJSON(t *testing.T) {
+	s, _, ctx := newService(t)
+	if _, err := s.Open(ctx, skillsRoot(t)); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "plug", "hooks", "hooks.json")
+	write(t, file, `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo"}]}]}}`)
+	if _, err := s.Import(ctx, file); !errors.Is(err, ErrClaudeHooksJSON) {
+		t.Errorf("import = %v, want ErrClaudeHooksJSON", err)
+	}
+	seed := filepath.Join(t.TempDir(), "mine", "hooks", "hooks.json")
+	write(t, seed, `{"hooks": [{"name": "h", "file": "h.md", "timing": "after_user_input", "role": "system", "persistent": false}]}`)
+	if _, err := s.Import(ctx, seed); err != nil {
+		t.Errorf("a seed 000 hooks.json: %v", err)
+	}
+}

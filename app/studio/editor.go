@@ -312,6 +312,8 @@ func (s *Service) Import(ctx context.Context, file string) (State, error) {
 	}
 	if strings.EqualFold(filepath.Ext(file), ".zip") {
 		_, _, err = edit.ImportZip(ctx, bytes.NewReader(data), int64(len(data)), root, edit.ImportOptions{})
+	} else if claudeShaped(data) {
+		return s.State(), fmt.Errorf("import %s: %w", filepath.Base(file), ErrClaudeHooksJSON)
 	} else {
 		skill := filepath.Base(filepath.Dir(file))
 		if skill == "hooks" {
