@@ -2,7 +2,8 @@
 // answers file and records what it sends its model; the capture is kept in the history, where
 // the simulator's views open it. All backend traffic goes through src/lib/api/capture.ts.
 import { useEffect, useRef, useState } from 'react';
-import { captureState, onCaptureState, replyCapture, saveCaptureScenario, startCapture, stopCapture, type CaptureState, type SavedScenario } from '../lib/api/capture';
+import { captureState, onCaptureState, replyCapture, startCapture, stopCapture, type CaptureState } from '../lib/api/capture';
+import { SaveScenario } from './SaveScenario';
 import { listProfiles, type ProfileInfo } from '../lib/api/run';
 import { PendingAnswer } from './PendingAnswer';
 import { SystemBadge } from '../exec/HookCallRow';
@@ -26,9 +27,6 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState<number | null>(null);
-  /** Save as scenario…: the file's path while it is asked for (null: not asked), and what was saved */
-  const [scenarioPath, setScenarioPath] = useState<string | null>(null);
-  const [savedScenario, setSavedScenario] = useState<SavedScenario | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -64,19 +62,6 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
     navigator.clipboard?.writeText(text).then(() => setCopied(i), () => setError('the clipboard is not available: select the line and copy it'));
   };
   const running = !!state?.running;
-  const askScenario = (runId: number) => {
-    const dir = answers.includes('/') ? answers.slice(0, answers.lastIndexOf('/') + 1) : '';
-    setSavedScenario(null);
-    setScenarioPath(dir ? `${dir}capture-${runId}.yaml` : '');
-  };
-  const saveScenario = (runId: number) => {
-    setBusy(true);
-    setError(null);
-    saveCaptureScenario(runId, (scenarioPath ?? '').trim())
-      .then((s) => { setSavedScenario(s); setScenarioPath(null); }, (e: unknown) => setError(String(e)))
-      .finally(() => setBusy(false));
-  };
-
   return (
     <div className="capture-backdrop" onClick={onClose}>
       <div className="dialog capture-dialog" role="dialog" aria-modal="true" aria-label="Capture a real agent" tabIndex={-1} ref={dialog} onClick={(e) => e.stopPropagation()} data-testid="capture-panel" data-running={running}>
@@ -159,23 +144,7 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
           <div className="capture-kept" data-testid="capture-kept">
             <span>Kept in the history as run #{state.run_id}.</span>
             <button type="button" className="btn" onClick={() => onOpenHistory(state.run_id!)}>Open in History</button>{' '}
-            <button type="button" className="btn" onClick={() => askScenario(state.run_id!)} disabled={busy} data-testid="capture-save-scenario"
-              title="A scenario whose mock replays this capture's answers, in order: hookctl simulate and the simulator run it">Save as scenario…</button>
-            {scenarioPath !== null && (
-              <form className="capture-scenario" onSubmit={(e) => { e.preventDefault(); saveScenario(state.run_id!); }}>
-                <label htmlFor="capture-scenario-path" className="small">Scenario file</label>
-                <input id="capture-scenario-path" className="input" value={scenarioPath} onChange={(e) => setScenarioPath(e.target.value)}
-                  placeholder="/path/to/skills/my-skill/scenarios/captured.yaml" spellCheck={false} autoFocus data-testid="capture-scenario-path" />
-                <button type="submit" className="btn primary" disabled={busy || !scenarioPath.trim()} data-testid="capture-scenario-save">Save</button>
-                <button type="button" className="btn" onClick={() => setScenarioPath(null)}>Cancel</button>
-              </form>
-            )}
-            {savedScenario && (
-              <div className="small" data-testid="capture-scenario-saved">
-                Saved as <code>{savedScenario.path}</code>: its mock replays the captured answers (<code>hookctl simulate {savedScenario.path}</code>).
-                {savedScenario.notes.length > 0 && <ul className="muted">{savedScenario.notes.map((n) => <li key={n}>{n}</li>)}</ul>}
-              </div>
-            )}
+            <SaveScenario runId={state.run_id} suggest={answers.includes('/') ? `${answers.slice(0, answers.lastIndexOf('/') + 1)}capture-${state.run_id}.yaml` : ''} />
           </div>
         ) : null}
       </div>

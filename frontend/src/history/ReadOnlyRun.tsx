@@ -11,6 +11,7 @@ import { MessageList } from '../components/MessageList';
 import { BottomPanel } from '../components/BottomPanel';
 import { TokensPerCallChart } from './charts';
 import { fmtDate, fmtMs } from './format';
+import { SaveScenario } from '../capture/SaveScenario';
 
 const NONE: ReadonlySet<number> = new Set();
 
@@ -56,6 +57,7 @@ export function ReadOnlyRun({ run, view, color, onBack, onLive }: Props) {
         <b>read-only: run #{run.id} from {fmtDate(run.started)}</b>
         <span className="muted"> · {run.scenario} · {run.source} · {run.backend} · {run.status}</span>
         <span className="spacer" />
+        {run.source === 'capture' && <SaveScenario runId={run.id} suggest="" />}
         <button type="button" className="btn" onClick={onBack}>← Runs</button>
         <button type="button" className="btn primary" onClick={onLive}>Back to live</button>
       </div>
