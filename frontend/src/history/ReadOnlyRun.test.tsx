@@ -34,6 +34,17 @@ describe('ReadOnlyRun', () => {
     expect(onBack).toHaveBeenCalled();
   });
 
+  it('offers Save as scenario… for a capture run only, and saves it', async () => {
+    const { unmount } = render(<ReadOnlyRun run={run} view={view} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
+    expect(screen.queryByTestId('capture-save-scenario')).toBeNull();
+    unmount();
+    render(<ReadOnlyRun run={{ ...run, source: 'capture' }} view={view} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
+    fireEvent.click(screen.getByTestId('capture-save-scenario'));
+    fireEvent.change(screen.getByTestId('capture-scenario-path'), { target: { value: '/tmp/captured.yaml' } });
+    fireEvent.click(screen.getByTestId('capture-scenario-save'));
+    await waitFor(() => expect(screen.getByTestId('capture-scenario-saved').textContent).toContain('/tmp/captured.yaml'));
+  });
+
   it('steps through the stored run with F10 / Shift+F10 / End and jumps to a call from its bar', () => {
     render(<ReadOnlyRun run={run} view={view} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
     expect(cursorIdx()).toBe(0);
