@@ -476,3 +476,41 @@ requests:
 		t.Errorf("tool messages %q", tools)
 	}
 }
+
+// TestFrontmatterPositions: a SKILL.md's problems are at their own line
+// and column of the file, as the editor shows them.
+func TestFrontmatterPositions(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, ".claude/skills/tidy/SKILL.md", `---
+name: tidy
+description: Tidy.
+hooks:
+  PreToolUs:
+    - hooks: [{type: command, command: "true"}]
+  Stop:
+    - matcher: Bash
+      hooks:
+        - type: command
+          command: "true"
+          tiemout: 5
+---
+Body.
+`, 0o644)
+	cfg, err := Load(root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][2]int{}
+	for _, d := range cfg.Diagnostics {
+		got[d.Code] = [2]int{d.Line, d.Column}
+	}
+	want := map[string][2]int{CodeUnknownEvent: {5, 3}, CodeMatcherIgnored: {8, 16}, CodeUnknownField: {12, 11}}
+	for code, at := range want {
+		if got[code] != at {
+			t.Errorf("%s at %v, want %v (all %+v)", code, got[code], at, cfg.Diagnostics)
+		}
+	}
+	if len(cfg.Hooks) != 1 || cfg.Hooks[0].Line != 10 || cfg.Hooks[0].Column != 11 {
+		t.Errorf("hooks %+v", cfg.Hooks)
+	}
+}

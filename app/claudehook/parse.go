@@ -3,8 +3,10 @@ package claudehook
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -45,7 +47,13 @@ var handlerFields = []string{"type", "command", "args", "timeout", "if", "once",
 // parseSettings reads a settings.json or a plugin's hooks.json: only its
 // "hooks" key is Claude Code's hooks; every problem is reported at once.
 func parseSettings(rel string, data []byte, src source) ([]Hook, []diag.Diagnostic) {
-	p := &parser{rel: rel, lines: jsondoc.NewLines(data), src: src}
+	return parseWith(rel, data, src, jsondoc.NewLines(data).Position)
+}
+
+// parseWith parses settings JSON whose offsets pos turns into the
+// positions the user sees (the JSON's own, or a SKILL.md's YAML ones).
+func parseWith(rel string, data []byte, src source, pos func(off int) (line, col int)) ([]Hook, []diag.Diagnostic) {
+	p := &parser{rel: rel, pos: pos, src: src}
 	doc, err := jsondoc.Parse(data)
 	if err != nil {
 		off := 0
@@ -69,16 +77,15 @@ func parseSettings(rel string, data []byte, src source) ([]Hook, []diag.Diagnost
 
 type parser struct {
 	rel   string
-	lines *jsondoc.Lines
+	pos   func(off int) (line, col int)
 	src   source
 	out   []Hook
 	diags []diag.Diagnostic
-	line0 int // lines before the text parsed (0 for a settings file)
 }
 
 func (p *parser) report(off int, sev diag.Severity, code, format string, args ...any) {
-	line, col := p.lines.Position(off)
-	p.diags = append(p.diags, diag.Diagnostic{File: p.rel, Line: line + p.line0, Column: col, Severity: sev, Code: code,
+	line, col := p.pos(off)
+	p.diags = append(p.diags, diag.Diagnostic{File: p.rel, Line: line, Column: col, Severity: sev, Code: code,
 		Message: fmt.Sprintf(format, args...)})
 }
 
@@ -161,8 +168,8 @@ func (p *parser) handler(event Event, matcher string, n *jsondoc.Node) {
 		p.errorf(n.Offset, CodeShape, "a handler is an object such as {\"type\": \"command\", \"command\": \"…\"}")
 		return
 	}
-	line, col := p.lines.Position(n.Offset)
-	h := Hook{Event: event, Matcher: matcher, File: p.rel, Line: line + p.line0, Column: col, Plugin: p.src.plugin,
+	line, col := p.pos(n.Offset)
+	h := Hook{Event: event, Matcher: matcher, File: p.rel, Line: line, Column: col, Plugin: p.src.plugin,
 		Skill: p.src.skill, UsedSkill: p.src.usedSkill, Runs: true}
 	str := func(key string) (string, *jsondoc.Node) {
 		v := n.Get(key)
@@ -235,8 +242,7 @@ func (p *parser) handler(event Event, matcher string, n *jsondoc.Node) {
 			ok = false
 		}
 		if cmdNode != nil {
-			h.cmdLine, h.cmdCol = p.lines.Position(cmdNode.Offset)
-			h.cmdLine += p.line0
+			h.cmdLine, h.cmdCol = p.pos(cmdNode.Offset)
 		}
 	case TypePrompt:
 		if h.Prompt == "" {
@@ -310,59 +316,97 @@ func parseSkill(rel string, data []byte, src source) ([]Hook, []diag.Diagnostic)
 	if hooksNode == nil {
 		return nil, nil
 	}
-	// Re-read the hooks as JSON with positions: YAML's own are mapped back
-	// through the line offset of the frontmatter (line 2 of the file).
-	var v any
-	if err := hooksNode.Decode(&v); err != nil {
+	// The hooks are read as JSON written from the YAML nodes, each JSON
+	// offset mapped back to its node's line and column in the file (the
+	// frontmatter starts on line 2).
+	var js bytes.Buffer
+	pm := &posMap{}
+	pm.add(0, hooksNode.Line, hooksNode.Column)
+	js.WriteString(`{"hooks":`)
+	if err := writeJSON(&js, hooksNode, pm, 0); err != nil {
 		return nil, []diag.Diagnostic{{File: rel, Line: hooksNode.Line + 1, Column: hooksNode.Column, Severity: diag.Error, Code: CodeShape, Message: err.Error()}}
 	}
-	js, err := json.MarshalIndent(map[string]any{"hooks": v}, "", " ")
-	if err != nil {
-		return nil, []diag.Diagnostic{{File: rel, Line: hooksNode.Line + 1, Column: hooksNode.Column, Severity: diag.Error, Code: CodeShape, Message: err.Error()}}
-	}
-	hs, ds := parseSettings(rel, js, src)
-	// Positions in the generated JSON mean nothing to the user: point them
-	// at the frontmatter's hooks: key (its handlers are listed in order).
-	for i := range ds {
-		ds[i].Line, ds[i].Column = hooksNode.Line+1, hooksNode.Column
-	}
-	lines := handlerLines(hooksNode)
-	seen := map[Event]int{}
-	for i := range hs {
-		at := [2]int{hooksNode.Line, hooksNode.Column}
-		if ls := lines[hs[i].Event]; seen[hs[i].Event] < len(ls) {
-			at = ls[seen[hs[i].Event]]
-		}
-		seen[hs[i].Event]++
-		hs[i].Line, hs[i].Column = at[0]+1, at[1] // +1: the "---" line
-		hs[i].cmdLine, hs[i].cmdCol = hs[i].Line, hs[i].Column
-	}
-	return hs, ds
+	js.WriteByte('}')
+	return parseWith(rel, js.Bytes(), src, func(off int) (int, int) {
+		line, col := pm.at(off)
+		return line + 1, col
+	})
 }
 
-// handlerLines lists the YAML positions of every handler under a hooks
-// mapping, per event in order (groups → hooks → handler).
-func handlerLines(hooks *yaml.Node) map[Event][][2]int {
-	out := map[Event][][2]int{}
-	if hooks.Kind != yaml.MappingNode {
-		return nil
+// posMap maps offsets of generated JSON to YAML positions.
+type posMap struct {
+	offs []int
+	pos  [][2]int
+}
+
+func (m *posMap) add(off, line, col int) {
+	m.offs = append(m.offs, off)
+	m.pos = append(m.pos, [2]int{line, col})
+}
+
+// at is the position of the last node that starts at or before off.
+func (m *posMap) at(off int) (int, int) {
+	i := sort.SearchInts(m.offs, off+1) - 1
+	if i < 0 {
+		i = 0
 	}
-	for i := 1; i < len(hooks.Content); i += 2 {
-		ev := Event(hooks.Content[i-1].Value)
-		if !ev.Known() {
-			continue
+	return m.pos[i][0], m.pos[i][1]
+}
+
+// writeJSON writes a YAML node as JSON, noting where each node starts.
+func writeJSON(b *bytes.Buffer, n *yaml.Node, pm *posMap, depth int) error {
+	if depth > 64 {
+		return errors.New("the hooks are nested too deeply")
+	}
+	pm.add(b.Len(), n.Line, n.Column)
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			b.WriteString("null")
+			return nil
 		}
-		for _, g := range hooks.Content[i].Content {
-			for j := 0; j+1 < len(g.Content); j += 2 {
-				if g.Content[j].Value == "hooks" {
-					for _, h := range g.Content[j+1].Content {
-						out[ev] = append(out[ev], [2]int{h.Line, h.Column})
-					}
-				}
+		return writeJSON(b, n.Content[0], pm, depth+1)
+	case yaml.AliasNode:
+		return writeJSON(b, n.Alias, pm, depth+1)
+	case yaml.MappingNode:
+		b.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k := n.Content[i]
+			pm.add(b.Len(), k.Line, k.Column)
+			kb, _ := json.Marshal(k.Value)
+			b.Write(kb)
+			b.WriteByte(':')
+			if err := writeJSON(b, n.Content[i+1], pm, depth+1); err != nil {
+				return err
 			}
 		}
+		b.WriteByte('}')
+	case yaml.SequenceNode:
+		b.WriteByte('[')
+		for i, c := range n.Content {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeJSON(b, c, pm, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	default:
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return err
+		}
+		vb, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("line %d: %w", n.Line, err)
+		}
+		b.Write(vb)
 	}
-	return out
+	return nil
 }
 
 func jsonUnmarshal(data []byte, v any) error {
