@@ -142,7 +142,7 @@ func TestLintClaudeFiles(t *testing.T) {
 		{".claude/settings.json", "{\n  \"hooks\": {\n", "claude-syntax", 3},
 		{".claude/settings.local.json", "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"sh .claude/hooks/gone.sh\"}]}]}}", "claude-missing-script", 1},
 		{"plug/hooks/hooks.json", "{\"hooks\": {\"Stop\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo\"}]}]}}", "claude-matcher-ignored", 1},
-		{".claude/skills/review/SKILL.md", "---\nname: review\nhooks:\n  Stop:\n    - hooks:\n        - type: nope\n---\n", "claude-unknown-type", 4},
+		{".claude/skills/review/SKILL.md", "---\nname: review\nhooks:\n  Stop:\n    - hooks:\n        - type: nope\n---\n", "claude-unknown-type", 6},
 	}
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.code, func(t *testing.T) {
