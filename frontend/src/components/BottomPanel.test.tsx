@@ -28,6 +28,17 @@ describe('visibility matrix', () => {
     expect(screen.getByTestId(`cell-${mem}-2`).className).toContain('is-changed');
   });
 
+  it('says so when executable hooks changed what the model reads without adding a message', () => {
+    const exec = execTrace as unknown as TraceView;
+    const blocked: TraceView = { ...exec, matrix: { hooks: [], systems: [], copies: [], tokens: [], totals: [] } };
+    const changing = blocked.steps.filter((s) => (s.hook_call?.changes?.length ?? 0) > 0).length;
+    expect(changing).toBeGreaterThan(0);
+    render(<BottomPanel view={blocked} problems={[]} currentCall={0} changedCalls={new Set()} everyCallArmed={false} color={skillColors([])}
+      onJumpToCall={() => {}} onToggleEveryCall={() => {}} />);
+    expect(screen.getByTestId('matrix-exec-only').textContent).toContain(`${changing} executable hook call`);
+    expect(screen.queryByText(/No hook reached any LLM call/)).toBeNull();
+  });
+
   it('counts the messages executable hooks added, as their system\'s rows, with their tokens', () => {
     const exec = execTrace as unknown as TraceView;
     render(<BottomPanel view={exec} problems={[]} currentCall={0} changedCalls={new Set()} everyCallArmed={false} color={skillColors([])}

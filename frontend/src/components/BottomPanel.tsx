@@ -23,6 +23,12 @@ interface MatrixProps {
 export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArmed, color, onJumpToCall, onToggleEveryCall }: MatrixProps) {
   const { matrix, calls } = view;
   if (matrix.hooks.length === 0) {
+    // executable hooks can change what the model reads without adding a message (a blocked tool's
+    // result, rewritten arguments): then "no hook reached any call" would be untrue
+    const changing = view.steps.filter((s) => (s.hook_call?.changes?.length ?? 0) > 0).length;
+    if (changing > 0) {
+      return <div className="empty-state" data-testid="matrix-exec-only">No hook added a message to an LLM call's list, but {changing} executable hook call{changing === 1 ? '' : 's'} changed what the model reads (a tool result, the arguments, the flow): see the <b>Hook calls</b> tab.</div>;
+    }
     return <div className="empty-state">No hook reached any LLM call in this scenario. Enable a skill with hooks, or add hooks to <code>hooks/hooks.json</code>.</div>;
   }
   let max = 1;
