@@ -333,6 +333,16 @@ func parseSkill(rel string, data []byte, src source) ([]Hook, []diag.Diagnostic)
 	})
 }
 
+// YAMLToJSON writes a YAML node (a frontmatter's hooks:) as JSON, mappings
+// in their order, as Claude Code reads it.
+func YAMLToJSON(n *yaml.Node) ([]byte, error) {
+	var b bytes.Buffer
+	if err := writeJSON(&b, n, &posMap{}, 0); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
 // posMap maps offsets of generated JSON to YAML positions.
 type posMap struct {
 	offs []int

@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"hookstudio/app/claudehook"
 	"hookstudio/app/jsondoc"
 )
 
@@ -245,11 +246,11 @@ func inspectSkillHooks(data []byte) (ClaudeHooks, error) {
 	if h.Kind != yaml.MappingNode {
 		return out, fmt.Errorf("%w: hooks: is not a mapping of events", ErrClaudeNotEditable)
 	}
-	var b bytes.Buffer
-	if err := yamlJSON(&b, h); err != nil {
+	js, err := claudehook.YAMLToJSON(h)
+	if err != nil {
 		return out, fmt.Errorf("%w: %w", ErrClaudeNotEditable, err)
 	}
-	out.Hooks = b.Bytes()
+	out.Hooks = js
 	for i := 0; i+1 < len(h.Content); i += 2 {
 		ev := h.Content[i].Value
 		out.Lines[ev] = h.Content[i].Line + 1 // +1: the opening ---
@@ -277,49 +278,6 @@ func mapValue(n *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return v
-}
-
-// yamlJSON writes a YAML node as JSON, mappings in their order.
-func yamlJSON(b *bytes.Buffer, n *yaml.Node) error {
-	switch n.Kind {
-	case yaml.MappingNode:
-		b.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(encodeString(n.Content[i].Value))
-			b.WriteByte(':')
-			if err := yamlJSON(b, n.Content[i+1]); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
-	case yaml.SequenceNode:
-		b.WriteByte('[')
-		for i, c := range n.Content {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := yamlJSON(b, c); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-	case yaml.AliasNode:
-		return yamlJSON(b, n.Alias)
-	default:
-		var v any
-		if err := n.Decode(&v); err != nil {
-			return err
-		}
-		data, err := json.Marshal(v)
-		if err != nil {
-			return fmt.Errorf("line %d: %w", n.Line, err)
-		}
-		b.Write(data)
-	}
-	return nil
 }
 
 // jsonYAML builds a YAML node from a JSON node, keys in their order.
