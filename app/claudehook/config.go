@@ -58,7 +58,9 @@ type Hook struct {
 	Runs bool   `json:"runs"`
 	Why  string `json:"why,omitempty"`
 
-	cmdLine, cmdCol int // where "command" is, for its diagnostics
+	cmdLine, cmdCol int     // where "command" is, for its diagnostics
+	match           matcher // the group's matcher, compiled once
+	rule            *rule   // the if rule, read once (nil: none, or unreadable)
 }
 
 // Source is where the handler is declared, file:line.

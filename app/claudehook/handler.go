@@ -265,17 +265,11 @@ func (h *Handler) matching(event Event, ev *engine.Event) []*Hook {
 		if hd.Event != event || seen[hd.identity()] || h.onceDone[hd.identity()] || (hd.UsedSkill != "" && !h.used[hd.UsedSkill]) {
 			continue
 		}
-		if event.HasMatcher() {
-			m, err := compileMatcher(hd.Matcher)
-			if err != nil || !m(tgt) {
-				continue
-			}
+		if event.HasMatcher() && !hd.match(tgt) {
+			continue
 		}
-		if hd.If != "" {
-			r, err := parseRule(hd.If)
-			if !event.HasIf() || err != nil || ev.Tool == nil || !ruleMatches(r, ev.Tool.Name, ev.Tool.Arguments) {
-				continue
-			}
+		if hd.If != "" && (hd.rule == nil || !event.HasIf() || ev.Tool == nil || !ruleMatches(*hd.rule, ev.Tool.Name, ev.Tool.Arguments)) {
+			continue
 		}
 		seen[hd.identity()] = true
 		out = append(out, hd)

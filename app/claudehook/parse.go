@@ -132,6 +132,7 @@ func (p *parser) group(event Event, g *jsondoc.Node) {
 		return
 	}
 	matcher := ""
+	match, _ := compileMatcher("")
 	if m := g.Get("matcher"); m != nil {
 		if m.Kind != jsondoc.String {
 			p.errorf(m.Offset, CodeShape, "\"matcher\" must be a string such as \"Bash\" or \"Edit|Write\"")
@@ -139,8 +140,11 @@ func (p *parser) group(event Event, g *jsondoc.Node) {
 			matcher = m.Str
 			if matcher != "" && matcher != "*" && !event.HasMatcher() {
 				p.warnf(m.Offset, CodeMatcherIgnored, "%s has no matcher: Claude Code ignores %q and runs these hooks for every %s", event, matcher, event)
-			} else if _, err := compileMatcher(matcher); err != nil {
+			} else if c, err := compileMatcher(matcher); err != nil {
 				p.errorf(m.Offset, CodeBadMatcher, "matcher %q is neither tool names nor a valid regular expression (%v)", matcher, err)
+				match = func(string) bool { return false } // Claude Code cannot match with it either
+			} else {
+				match = c
 			}
 		}
 	}
@@ -159,17 +163,17 @@ func (p *parser) group(event Event, g *jsondoc.Node) {
 		return
 	}
 	for _, h := range hs.Children {
-		p.handler(event, matcher, h)
+		p.handler(event, matcher, match, h)
 	}
 }
 
-func (p *parser) handler(event Event, matcher string, n *jsondoc.Node) {
+func (p *parser) handler(event Event, matcher string, match matcher, n *jsondoc.Node) {
 	if n.Kind != jsondoc.Object {
 		p.errorf(n.Offset, CodeShape, "a handler is an object such as {\"type\": \"command\", \"command\": \"…\"}")
 		return
 	}
 	line, col := p.pos(n.Offset)
-	h := Hook{Event: event, Matcher: matcher, File: p.rel, Line: line, Column: col, Plugin: p.src.plugin,
+	h := Hook{Event: event, Matcher: matcher, match: match, File: p.rel, Line: line, Column: col, Plugin: p.src.plugin,
 		Skill: p.src.skill, UsedSkill: p.src.usedSkill, Runs: true}
 	str := func(key string) (string, *jsondoc.Node) {
 		v := n.Get(key)
@@ -266,8 +270,10 @@ func (p *parser) handler(event Event, matcher string, n *jsondoc.Node) {
 	if h.If != "" {
 		if !event.HasIf() {
 			p.warnf(ifNode.Offset, CodeIfNeverRuns, "\"if\" is evaluated only on PreToolUse, PostToolUse, PostToolUseFailure and PermissionRequest: on %s a handler with \"if\" never runs; remove it or use the group's matcher", event)
-		} else if _, err := parseRule(h.If); err != nil {
+		} else if r, err := parseRule(h.If); err != nil {
 			p.errorf(ifNode.Offset, CodeBadIf, "if %q: %v", h.If, err)
+		} else {
+			h.rule = &r
 		}
 	}
 	if ok {
