@@ -29,6 +29,24 @@ func agentTool(t *testing.T, rel string) string {
 	return p
 }
 
+// runClaude runs the real Claude Code CLI offline in proj with a throw-away
+// HOME against the model endpoint url, sending key as its own API key, and
+// returns what it printed.
+func runClaude(t *testing.T, claude, proj, home, url, key string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claude, args...)
+	cmd.Dir = proj
+	cmd.Env = append(os.Environ(), "HOME="+home, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY="+key,
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
+	printed, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("claude -p: %v\n%s", err, printed)
+	}
+	return printed
+}
+
 type capturedDoc struct {
 	Requests []struct {
 		LLMCalls []struct {
@@ -72,16 +90,7 @@ func TestRealAgentClaudeCode(t *testing.T) {
 	out := filepath.Join(dir, "capture.json")
 	url, wait := startCapture(t, "--answers", answers, "--max-requests", "3", "--json", out, "--no-history")
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, claude, "-p", "clean the build folder", "--allowedTools", "Bash")
-	cmd.Dir = proj
-	cmd.Env = append(os.Environ(), "HOME="+home, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY=sk-ant-test-never-stored",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
-	printed, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("claude -p: %v\n%s", err, printed)
-	}
+	runClaude(t, claude, proj, home, url, "sk-ant-test-never-stored", "-p", "clean the build folder", "--allowedTools", "Bash")
 	if code, stderr := wait(); code != exitOK {
 		t.Fatalf("capture exit %d: %s", code, stderr)
 	}

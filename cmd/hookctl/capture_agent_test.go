@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestRealAgentClaudeCodeForwarded: the real Claude Code CLI against
@@ -50,16 +47,7 @@ func TestRealAgentClaudeCodeForwarded(t *testing.T) {
 	out := filepath.Join(dir, "capture.json")
 	url, wait := startCapture(t, "--profile", "forward-e2e", "--profiles", profilesFile, "--max-requests", "2", "--json", out, "--no-history")
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, claude, "-p", "clean the build folder", "--allowedTools", "Bash")
-	cmd.Dir = proj
-	cmd.Env = append(os.Environ(), "HOME="+home, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY=sk-ant-cli-never-forwarded",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
-	printed, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("claude -p: %v\n%s", err, printed)
-	}
+	printed := runClaude(t, claude, proj, home, url, "sk-ant-cli-never-forwarded", "-p", "clean the build folder", "--allowedTools", "Bash")
 	if !strings.Contains(string(printed), "The hook blocked it, so build stays.") {
 		t.Errorf("the CLI printed %q, not the provider's answer", printed)
 	}

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -163,19 +160,11 @@ func claudeCase(t *testing.T, claude, proj string, sc *scenario.Scenario) visibl
 	}
 	out := filepath.Join(dir, "capture.json")
 	url, wait := startCapture(t, "--answers", file, "--max-requests", itoa(len(answers)), "--json", out, "--no-history")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	args := []string{"-p", sc.Requests[0].User}
 	if len(allowed) > 0 {
 		args = append(args, "--allowedTools", strings.Join(allowed, " "))
 	}
-	cmd := exec.CommandContext(ctx, claude, args...)
-	cmd.Dir = proj
-	cmd.Env = append(os.Environ(), "HOME="+home, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY=sk-ant-test",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
-	if printed, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("claude -p: %v\n%s", err, printed)
-	}
+	runClaude(t, claude, proj, home, url, "sk-ant-test", args...)
 	if code, stderr := wait(); code != exitOK {
 		t.Fatalf("capture exit %d: %s", code, stderr)
 	}
