@@ -13,16 +13,10 @@ import (
 type openAIRequest struct {
 	Model    string `json:"model"`
 	Messages []struct {
-		Role       string          `json:"role"`
-		Content    json.RawMessage `json:"content"`
-		ToolCallID string          `json:"tool_call_id"`
-		ToolCalls  []struct {
-			ID       string `json:"id"`
-			Function struct {
-				Name      string `json:"name"`
-				Arguments string `json:"arguments"`
-			} `json:"function"`
-		} `json:"tool_calls"`
+		Role       string           `json:"role"`
+		Content    json.RawMessage  `json:"content"`
+		ToolCallID string           `json:"tool_call_id"`
+		ToolCalls  []openAIToolCall `json:"tool_calls"`
 	} `json:"messages"`
 	Tools []struct {
 		Function struct {
@@ -33,6 +27,15 @@ type openAIRequest struct {
 	StreamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
+}
+
+// openAIToolCall is a tool call as Chat Completions writes one in a message.
+type openAIToolCall struct {
+	ID       string `json:"id"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
 }
 
 func parseOpenAI(data []byte) (*Request, error) {
