@@ -6,6 +6,14 @@ describe('renderMarkdown cache', () => {
   beforeEach(() => markdownCache.clear());
   afterEach(() => { markdownCache.limit = MARKDOWN_CACHE_LIMIT; });
 
+  it('shows a custom tag such as Claude Code\'s <system-reminder> as the text the model reads', () => {
+    const { container } = render(<Markdown text={'<system-reminder>\nPostToolUse:Edit hook additional context: run the tests\n</system-reminder>'} />);
+    expect(container.textContent).toContain('<system-reminder>');
+    expect(container.textContent).toContain('</system-reminder>');
+    expect(container.textContent).toContain('hook additional context: run the tests');
+    expect(container.querySelector('system-reminder')).toBeNull();
+  });
+
   it('renders the same HTML from the cache as freshly', () => {
     const src = '## Plan\n- read **main.go**\n\n```go\nfunc main() {}\n```';
     const fresh = renderMarkdown(src);

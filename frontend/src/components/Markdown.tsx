@@ -6,6 +6,11 @@ import DOMPurify from 'dompurify';
 import { memo } from 'react';
 
 const md = new Marked({ gfm: true, breaks: true, async: false });
+// A custom tag (its name has a hyphen: Claude Code's <system-reminder>) is text the model reads,
+// not markup: shown as written, where the sanitiser would drop it silently.
+const CUSTOM_TAG = /<\/?[A-Za-z][\w]*-[\w-]*(?:\s[^<>]*)?>/g;
+const escapeTag = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+md.use({ renderer: { html({ text }) { const out = text.replace(CUSTOM_TAG, escapeTag); return out === text ? false : out; } } });
 
 const PURIFY_CONFIG = { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'img', 'iframe', 'form', 'input'], FORBID_ATTR: ['style'] };
 // A private instance with its configuration parsed once: `sanitize(html, cfg)` re-parses cfg on every call.
