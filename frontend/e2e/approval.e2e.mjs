@@ -60,7 +60,7 @@ test('a run pauses for approval, the countdown runs, a denial reaches the model'
   await page.waitForFunction((s) => {
     const m = document.querySelector('[data-testid="approval-countdown"]').textContent.match(/^(\d+) s left/);
     return m && Number(m[1]) < s;
-  }, first, { timeout: 5000 });
+  }, first, { timeout: 30000 });
   // The backend agrees: the approval is pending with the same call.
   const pending = await page.evaluate(() => window.go.bind.Ops.PendingApproval());
   assert.equal(pending.tool, 'run_command');
@@ -84,7 +84,7 @@ test('a run pauses for approval, the countdown runs, a denial reaches the model'
   await dialog.waitFor({ state: 'detached' });
 
   // The run goes on and ends; the model read the denial in the tool message.
-  await page.waitForFunction(() => document.querySelector('[data-testid="ops-state"]')?.textContent === 'ended: ok', null, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="ops-state"]')?.textContent === 'ended: ok', null, { timeout: 30000 });
   const rows = page.locator('[data-testid="event-row"][data-type="TOOL_OBSERVATION"]');
   await rows.first().waitFor();
   assert.match(await rows.first().textContent(), /denied by the user: Find the cause first; do not restart production\./);
@@ -96,7 +96,7 @@ test('a run pauses for approval, the countdown runs, a denial reaches the model'
   const denial = 'Tool call run_command was denied by the user: Find the cause first; do not restart production.';
   await rows.first().click();
   const messages = page.locator('section[aria-label="Messages at the cursor"]');
-  await messages.getByText(denial).first().waitFor({ timeout: 5000 });
+  await messages.getByText(denial).first().waitFor({ timeout: 30000 });
 
   // The History view is not covered by the dock: it is not shown there at all.
   await page.keyboard.press('Control+h');

@@ -110,7 +110,7 @@ test('a Claude Code project: trusted, its PreToolUse guard blocks; the settings 
   assert.equal(await hook.locator('.sysbadge').textContent(), 'Claude Code');
   await hook.locator('button.hook-name').click();
   const form = page.getByTestId('claude-form');
-  await form.waitFor({ timeout: 15000 });
+  await form.waitFor({ timeout: 30000 });
   const handler = form.getByLabel('PreToolUse handler 1.1', { exact: true });
   await handler.waitFor();
   assert.match(await handler.getAttribute('class'), /selected/, 'the handler at the source line is selected');
@@ -122,7 +122,7 @@ test('a Claude Code project: trusted, its PreToolUse guard blocks; the settings 
   // Raw JSON: the backend's diagnostic of the misspelt event, on its line.
   await page.getByRole('button', { name: 'Raw JSON' }).click();
   const raw = page.getByTestId('config-editor');
-  await raw.locator('.cm-lintRange-warning').first().waitFor({ timeout: 5000 });
+  await raw.locator('.cm-lintRange-warning').first().waitFor({ timeout: 30000 });
   const line = raw.locator('.cm-line').nth(BAD_LINE - 1);
   assert.match(await line.textContent(), /PreToolUze/);
   assert.equal(await line.locator('.cm-lintRange-warning').count(), 1, 'the warning is on the event\'s line');
@@ -136,7 +136,7 @@ test('a Claude Code project: trusted, its PreToolUse guard blocks; the settings 
   await form.getByRole('region', { name: 'Event PreToolUze' }).waitFor({ state: 'detached' });
   await page.keyboard.press('Control+s');
   const disk = join(root, '.claude/settings.json');
-  const end = Date.now() + 10000;
+  const end = Date.now() + 30000;
   while (readFileSync(disk, 'utf8').includes('PreToolUze') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
   const saved = readFileSync(disk, 'utf8');
   assert.doesNotMatch(saved, /PreToolUze/, 'the deleted event is gone from the file');

@@ -22,7 +22,7 @@ after(async () => {
 const FILE = 'guard-rails/hooks/hooks.yaml';
 const state = () => page.evaluate(() => window.go.bind.Studio.State());
 
-async function until(pred, what, ms = 8000) {
+async function until(pred, what, ms = 30000) {
   const end = Date.now() + ms;
   let v;
   while (Date.now() < end) {
@@ -62,7 +62,7 @@ test('the raw hooks.yaml view lints as you type with the backend diagnostics', a
   await raw.locator('.cm-content').click();
   await page.keyboard.press('Control+End');
   await page.keyboard.type('\nno_such_event:\n  - command: echo\n', { delay: 5 });
-  await raw.locator('.cm-lintRange-error').first().waitFor({ timeout: 5000 });
+  await raw.locator('.cm-lintRange-error').first().waitFor({ timeout: 30000 });
   await page.locator('.raw-view .field-diags [data-code="unknown-event"]').waitFor();
   await screenshot(page, 'command-hooks-editor-raw.png');
 });

@@ -77,7 +77,7 @@ test('create a skill and a hook, preview the prompt while typing, save, validate
   await page.locator('[data-testid="draft-preview"]').waitFor();
   // the message list at the last step of the request shows the hook's text
   await page.locator('[role="option"]').last().click();
-  await messages().getByText(marker, { exact: false }).first().waitFor({ timeout: 3000 });
+  await messages().getByText(marker, { exact: false }).first().waitFor({ timeout: 30000 });
   await screenshot(page, 'editor.png');
   assert.ok(!existsSync(file(`${SKILL}/hooks/hook-1.md`)), 'nothing written before saving');
   assert.match(await page.locator('[data-testid="prompt-tokens"]').textContent(), /^\d+ tokens$/, 'token count from the trace');
@@ -113,9 +113,9 @@ test('a change on disk while unsaved edits exist offers the conflict', async () 
   writeFileSync(`${md}.tmp`, 'Changed on disk by the e2e test.\n');
   renameSync(`${md}.tmp`, md);
   const conflict = page.locator('[data-testid="conflict"]');
-  await conflict.waitFor({ timeout: 5000 });
+  await conflict.waitFor({ timeout: 30000 });
   assert.match(await conflict.getByLabel('my version').textContent(), /Mine\./);
-  await conflict.getByLabel('version on disk').getByText(/Changed on disk/).waitFor({ timeout: 5000 });
+  await conflict.getByLabel('version on disk').getByText(/Changed on disk/).waitFor({ timeout: 30000 });
   for (const b of ['Keep mine', "Take disk's", 'Merge']) assert.ok(await conflict.getByRole('button', { name: b }).isVisible(), `${b} offered`);
 
   // merge: both edits kept as unsaved text, then saved
@@ -134,10 +134,10 @@ test('the raw hooks.json view lints with the backend diagnostics and undoes with
   await raw.locator('.cm-content').click();
   await page.keyboard.press('Control+End');
   await page.keyboard.type('oops', { delay: 5 });
-  await raw.locator('.cm-lintRange-error').first().waitFor({ timeout: 3000 });
+  await raw.locator('.cm-lintRange-error').first().waitFor({ timeout: 30000 });
   await page.locator('[data-testid="tab-hooks.json"] .dot').waitFor();
   await page.keyboard.press('Control+z');
-  await raw.locator('.cm-lintRange-error').first().waitFor({ state: 'detached', timeout: 3000 });
+  await raw.locator('.cm-lintRange-error').first().waitFor({ state: 'detached', timeout: 30000 });
   await page.locator('[data-testid="tab-hooks.json"] .dot').waitFor({ state: 'detached' });
   await page.keyboard.press('Control+Shift+z');
   await page.locator('[data-testid="tab-hooks.json"] .dot').waitFor();

@@ -128,8 +128,8 @@ test('a slow hook shows progress and can be cancelled; the next edit runs again'
   writeFileSync(script, '#!/bin/sh\ncat >/dev/null\nsleep 8\necho \'{}\'\n');
   // the run with the slow hook goes on in the background: progress, and the last view stays usable
   const progress = page.getByTestId('sim-progress');
-  await progress.waitFor({ timeout: 10000 });
-  await progress.getByText('pre_tool_execution', { exact: false }).or(progress.getByText('before_tool', { exact: false })).first().waitFor({ timeout: 10000 });
+  await progress.waitFor({ timeout: 30000 });
+  await progress.getByText('pre_tool_execution', { exact: false }).or(progress.getByText('before_tool', { exact: false })).first().waitFor({ timeout: 30000 });
   await shot('progress.png');
   await page.getByTestId('sim-cancel').click();
   const cancelled = await app.waitTrace((x) => !x.pending && x.revision > before.revision, 'the cancelled run');

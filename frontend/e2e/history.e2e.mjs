@@ -29,7 +29,7 @@ const trace = () => app.trace();
 
 // the newest run of the filter once it is newer than `after` (an id) and passes `ok`
 async function waitForRunAfter(filter, after, ok = () => true) {
-  const end = Date.now() + 5000;
+  const end = Date.now() + 30000;
   for (;;) {
     const r = (await runs(filter))[0];
     if (r && r.id > after && ok(r)) return r;

@@ -67,7 +67,7 @@ async function select(name) {
 async function run() {
   await page.click('[data-testid="run-start"]');
   const end = page.locator('[data-testid="run-end-status"]');
-  await end.waitFor({ timeout: 20000 });
+  await end.waitFor({ timeout: 30000 });
   return end.getAttribute('data-status');
 }
 

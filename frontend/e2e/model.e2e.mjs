@@ -112,7 +112,7 @@ test('a scenario runs against a local OpenAI-compatible server, paused before th
   const sentBefore = requests.length; // the connection test's request
   await page.click('[data-testid="run-start"]');
   const paused = page.locator('[data-testid="run-paused"]');
-  await paused.waitFor({ timeout: 15000 });
+  await paused.waitFor({ timeout: 30000 });
   assert.match(await paused.locator('h3').textContent(), /Paused before LLM call #2/);
   assert.match(await page.locator('[data-testid="run-label"]').textContent(), /live run against local-fake/);
   const shown = await page.locator('[data-testid="run-request"]').textContent();
@@ -136,7 +136,7 @@ test('a scenario runs against a local OpenAI-compatible server, paused before th
   // continue to the end: list_dir is answered from the scenario, then the final answer streams
   await paused.getByRole('button', { name: /Continue/ }).click();
   const end = page.locator('[data-testid="run-end-status"]');
-  await end.waitFor({ timeout: 15000 });
+  await end.waitFor({ timeout: 30000 });
   assert.equal(await end.getAttribute('data-status'), 'ok', await page.locator('[data-testid="run-end"]').textContent());
   assert.equal(await page.locator('[data-testid="run-stream"]').textContent(), FINAL);
   const streamed = requests.slice(sentBefore);

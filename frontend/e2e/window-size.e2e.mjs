@@ -71,7 +71,7 @@ async function open(dataDir) {
 // close asks the window to close as a window manager would, and waits.
 async function close(app) {
   execFileSync('python3', [join(repo, 'frontend/e2e/x11-close.py'), app.id], { env: { ...process.env, DISPLAY: display } });
-  for (let i = 0; i < 50 && app.proc.exitCode === null; i++) await sleep(200);
+  for (let i = 0; i < 150 && app.proc.exitCode === null; i++) await sleep(200);
   if (app.proc.exitCode === null) {
     app.proc.kill('SIGKILL');
     assert.fail(`the app did not quit when its window was closed:\n${app.log()}`);

@@ -15,7 +15,7 @@ async function openEditor() {
   await screen.findByTestId('step-0');
   fireEvent.click(screen.getByLabelText('edit skill demo'));
   // the editor (CodeMirror) is loaded on first use: give a busy machine time
-  await screen.findByTestId('editor', undefined, { timeout: 10000 });
+  await screen.findByTestId('editor');
   await screen.findByTestId('hook-row-user-context');
 }
 
@@ -30,7 +30,7 @@ describe('Editor in the app', () => {
     expect(screen.getByTestId('unsaved-count').textContent).toBe('1 unsaved');
     expect(screen.getByTestId('topbar-unsaved').textContent).toContain('1 unsaved');
     // the simulator says it shows the draft
-    await screen.findByTestId('draft-preview', undefined, { timeout: 2000 });
+    await screen.findByTestId('draft-preview');
     expect(screen.getByTestId('draft-preview').textContent).toBe('preview of unsaved edits');
     expect(JSON.parse(readMockFile(HOOKS)!).hooks[0].role).toBe('system');
 

@@ -1,7 +1,11 @@
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 
 afterEach(() => cleanup());
+
+// waitFor and findBy* only bound a wait that is failing anyway: CI shares 2 cores
+// with builds, so the 1 s default fails good tests there.
+configure({ asyncUtilTimeout: 20_000 });
 
 // jsdom has no layout: CodeMirror measures text ranges, give it empty rects.
 if (typeof Range !== 'undefined') {
