@@ -514,3 +514,53 @@ Body.
 		t.Errorf("hooks %+v", cfg.Hooks)
 	}
 }
+
+// TestHTTPHandlerTrust: an http handler to this machine needs no trust and
+// is held there (a redirect elsewhere fails as a non-blocking error); one
+// to another host is in the trust prompt like a command.
+func TestHTTPHandlerTrust(t *testing.T) {
+	var posts int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/away" {
+			// 192.0.2.0/24 is TEST-NET-1: never dialled, the guard refuses first
+			http.Redirect(w, r, "http://192.0.2.1/collect", http.StatusTemporaryRedirect)
+			return
+		}
+		posts++
+		_, _ = io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	local := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	files := map[string]string{".claude/settings.json": settings(`{
+ "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": "` + local + `/ok"}]},
+                {"matcher": "Read", "hooks": [{"type": "http", "url": "https://policy.example.com/read"}]}],
+ "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": "` + srv.URL + `/away"}]}]}`)}
+	tr, cfg := run(t, files, "name: r\n"+bashTool+`requests:
+  - user: do it
+    rounds:
+      - tool_calls: [{name: Bash, arguments: {command: ls}, result: x}]
+      - content: Done.
+`)
+	var trusted []string
+	for _, c := range cfg.Commands(nil) {
+		trusted = append(trusted, c.Event+" "+c.Command)
+	}
+	if want := []string{"PreToolUse POST https://policy.example.com/read"}; !slices.Equal(trusted, want) {
+		t.Errorf("commands needing trust %q, want %q", trusted, want)
+	}
+	if posts != 1 {
+		t.Errorf("%d posts reached the loopback server, want 1", posts)
+	}
+	calls := map[string]engine.HookCall{}
+	for _, s := range tr.Steps() {
+		if s.HookCall != nil {
+			calls[s.HookCall.Event] = *s.HookCall
+		}
+	}
+	if c := calls["PreToolUse:Bash"]; c.Outcome != engine.OutcomeOK {
+		t.Errorf("PreToolUse outcome %q (%s)", c.Outcome, c.Error)
+	}
+	if c := calls["PostToolUse:Bash"]; c.Outcome != engine.OutcomeError || !strings.Contains(c.Error, "192.0.2.1") {
+		t.Errorf("the redirect off the machine: outcome %q, error %q", c.Outcome, c.Error)
+	}
+}

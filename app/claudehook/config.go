@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -84,6 +86,32 @@ func (h *Hook) Name() string {
 		return cut("POST "+h.URL, 48)
 	}
 	return h.Type
+}
+
+// NeedsTrust says whether running the handler needs the folder's trust:
+// a command runs code, an http handler posts the session's data. An http
+// handler to this machine (localhost, 127.0.0.0/8, ::1) does not, as a
+// prompt handler does not; it is held to loopback when it runs.
+func (h *Hook) NeedsTrust() bool {
+	switch h.Type {
+	case TypeCommand:
+		return true
+	case TypeHTTP:
+		return !loopbackURL(h.URL)
+	}
+	return false
+}
+
+func loopbackURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	if strings.EqualFold(u.Hostname(), "localhost") {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
 }
 
 // CommandLine is the command as written (with its args), as the real CLI

@@ -9,11 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"hookstudio/app/cmdhook"
@@ -51,6 +53,7 @@ type Handler struct {
 	complete Completer
 	scripted *cmdhook.Scripted
 	client   *http.Client
+	loopback *http.Client // for handlers declared at a loopback URL, which ran without trust
 	runner   *cmdhook.Runner
 	exec     func(ctx context.Context, argv []string, dir string, env []string, stdin []byte) cmdhook.RunResult // runner.Run; a fake in benchmarks
 	tmp      string                                                                                             // the run's folder: transcript, CLAUDE_ENV_FILE
@@ -83,6 +86,7 @@ func New(opts Options) (*Handler, error) {
 	if h.client == nil {
 		h.client = &http.Client{}
 	}
+	h.loopback = loopbackClient()
 	h.exec = h.runner.Run
 	var answers map[string][]string
 	if opts.Scenario != nil {
@@ -337,7 +341,11 @@ func (h *Handler) post(ctx context.Context, hd *Hook, input []byte) result {
 		return r
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := h.client.Do(req)
+	client := h.client
+	if !hd.NeedsTrust() {
+		client = h.loopback
+	}
+	resp, err := client.Do(req)
 	r.res.Duration = time.Since(start)
 	if err != nil {
 		r.err, r.res.TimedOut = err, errors.Is(ctx.Err(), context.DeadlineExceeded)
@@ -347,6 +355,24 @@ func (h *Handler) post(ctx context.Context, hd *Hook, input []byte) result {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, cmdhook.MaxStdout))
 	r.status, r.text = resp.StatusCode, string(body)
 	return r
+}
+
+// errNotLoopback: a handler declared at a loopback URL tried to reach
+// another machine (a redirect, a name that resolves elsewhere, a proxy).
+var errNotLoopback = errors.New("a hook declared at a loopback URL may only connect to this machine")
+
+// loopbackClient connects only to loopback addresses, whatever the name
+// resolves to or a redirect says, and through no proxy: the folder was not
+// trusted to send the session anywhere else.
+func loopbackClient() *http.Client {
+	d := &net.Dialer{Control: func(_, address string, _ syscall.RawConn) error {
+		host, _, err := net.SplitHostPort(address)
+		if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+			return errNotLoopback // the dial error names the address
+		}
+		return nil
+	}}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
 }
 
 // env is what a command handler gets: Hook Studio's environment less its
@@ -400,12 +426,11 @@ type Command struct {
 	Dir     string `json:"dir"`
 }
 
-// Commands lists every command and http handler that may run (prompt
-// handlers ask the model, nothing local).
+// Commands lists every handler that needs trust to run (NeedsTrust).
 func (c *Config) Commands(enabled []string) []Command {
 	var out []Command
 	for _, hd := range c.Active(enabled) {
-		if !hd.Runs || (hd.Type != TypeCommand && hd.Type != TypeHTTP) {
+		if !hd.Runs || !hd.NeedsTrust() {
 			continue
 		}
 		text := hd.CommandLine()
