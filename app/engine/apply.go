@@ -168,7 +168,7 @@ func (a *applier) apply(eff *Effect) {
 	}
 	if a.allowed("respond", eff.Respond != nil, PointBeforeTool) {
 		v := *eff.Respond
-		st.respond, st.respondBy = &v, a.t.HookCalls[a.ci].Hook
+		st.respond, st.respondBy, st.replacedBy = &v, a.t.HookCalls[a.ci].Hook, a.ci+1
 		a.changed("answered in place of %s", e.Tool.Name)
 	}
 	if a.allowed("approved", eff.Approved != nil, PointApproveTool) {
@@ -223,7 +223,7 @@ func (a *applier) deny(status ToolStatus, reason string) {
 	if status == ToolDenied {
 		verb, a.outcome = "denied", OutcomeDenied
 	}
-	st.skipped = a.t.HookCalls[a.ci].Hook
+	st.skipped, st.replacedBy = a.t.HookCalls[a.ci].Hook, a.ci+1
 	st.deny = orText(reason, fmt.Sprintf("Tool call %s was %s by hook %s.", tc.Name, verb, st.skipped))
 	tc.Status, tc.By = status, st.skipped
 	a.changed("tool %s %s", tc.Name, verb)

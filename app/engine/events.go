@@ -93,16 +93,17 @@ type Event struct {
 
 // eventState is what a point's hooks decided, read by the flow afterwards.
 type eventState struct {
-	stopped   string // hook that stopped the request ("" none)
-	hardAbort string // hook that ended the run
-	skipped   string // tool skipped/denied: by this hook
-	deny      string // the text the tool message gets
-	respond   *string
-	respondBy string
-	retry     []string // retry_feedback texts, in order
-	approved  *bool
-	addTools  []scenario.Tool
-	toolCalls bool // after_llm: a hook replaced the answer's tool calls
+	stopped    string // hook that stopped the request ("" none)
+	hardAbort  string // hook that ended the run
+	skipped    string // tool skipped/denied: by this hook
+	deny       string // the text the tool message gets
+	respond    *string
+	respondBy  string
+	replacedBy int32    // the hook call (index+1) whose deny or answer the tool message holds
+	retry      []string // retry_feedback texts, in order
+	approved   *bool
+	addTools   []scenario.Tool
+	toolCalls  bool // after_llm: a hook replaced the answer's tool calls
 }
 
 // EnabledSkills is the current request's skill selection (nil: every

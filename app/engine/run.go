@@ -455,7 +455,11 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 		content = "error: " + tc.Error
 	}
 	t.begin(StepToolCall, r.pos, "", ti)
-	id := t.add(msg{content: content, role: "tool", origin: OriginTool, ref: ti, req: r.pos.req})
+	m := msg{content: content, role: "tool", origin: OriginTool, ref: ti, req: r.pos.req}
+	if !ran {
+		m.edit = st.replacedBy // the model reads the hook's words, not the tool's
+	}
+	id := t.add(m)
 	r.placeContext()
 	if !hooked {
 		return nil

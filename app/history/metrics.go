@@ -83,8 +83,11 @@ func computeMetrics(rec *engine.Record, tc TokenCounter) (*metrics, error) {
 		}
 		m.msgTokens[i] = n
 		hookOf[i] = -1
-		if msg.Ref == -1 && msg.Edit != 0 && (msg.Origin == engine.OriginHook || msg.Origin == engine.OriginHistory && msg.HistoryOf == engine.OriginHook) {
-			// added by an executable hook: its own row, after the prompt hooks
+		added := msg.Ref == -1 && (msg.Origin == engine.OriginHook || msg.Origin == engine.OriginHistory && msg.HistoryOf == engine.OriginHook)
+		if msg.Edit != 0 && (added || msg.Origin == engine.OriginTool) {
+			// added by an executable hook, or a tool result it wrote (a
+			// block's reason, an answer in the tool's place, a rewrite): its
+			// own row, after the prompt hooks
 			if int(msg.Edit) > len(rec.HookCalls) {
 				return nil, fmt.Errorf("message %d refers to hook call %d of %d", i, msg.Edit-1, len(rec.HookCalls))
 			}

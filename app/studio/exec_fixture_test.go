@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"hookstudio/app/diag"
@@ -131,8 +132,10 @@ func TestRichExecView(t *testing.T) {
 			execRows = append(execRows, v.Matrix.Hooks[i])
 		}
 	}
-	if len(v.Matrix.Systems) != len(v.Matrix.Hooks) || len(execRows) == 0 {
-		t.Fatalf("matrix rows %v (systems %v): no executable hook's messages counted", v.Matrix.Hooks, v.Matrix.Systems)
+	// (the audit's system message), and the tool results they wrote (the
+	// guard's reason in place of read_file's result)
+	if len(v.Matrix.Systems) != len(v.Matrix.Hooks) || !slices.Contains(execRows, "process/audit") || !slices.Contains(execRows, "command/guard") {
+		t.Fatalf("matrix rows %v (systems %v): an executable hook's words not counted", v.Matrix.Hooks, v.Matrix.Systems)
 	}
 	if os.Getenv("HOOKSTUDIO_UPDATE_FIXTURES") != "" {
 		v.Exec.DurationMS = 25

@@ -146,20 +146,24 @@ func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
 		for _, id := range ids {
 			m := &v.Messages[id]
 			call.Tokens += m.Tokens
-			if m.Hook == "" {
-				continue
-			}
-			// A message an executable hook added is its system's hook's row
-			// (added as met); one it only edited stays its prompt hook's.
-			key := m.Skill + "/" + m.Hook
-			if m.System != "" && m.EditedBy == "" {
-				key = "\x00" + m.System + "/" + m.Hook
-			}
-			row, ok := hookRow[key]
-			if !ok && m.System != "" && m.EditedBy == "" {
-				row, ok = addRow(key, m.System+"/"+m.Hook, m.System), true
-			}
-			if !ok {
+			// A message an executable hook added, or a tool result it wrote
+			// (a block's reason, an answer in the tool's place, a rewritten
+			// result), is its system's hook's row, added as met; a prompt
+			// hook's message, even one an executable hook edited, stays its
+			// prompt hook's.
+			var row int
+			switch exec := execHookOf(&m.Message); {
+			case exec != "":
+				var ok bool
+				if row, ok = hookRow["\x00"+m.System+"/"+exec]; !ok {
+					row = addRow("\x00"+m.System+"/"+exec, m.System+"/"+exec, m.System)
+				}
+			case m.Hook != "":
+				var ok bool
+				if row, ok = hookRow[m.Skill+"/"+m.Hook]; !ok {
+					continue
+				}
+			default:
 				continue
 			}
 			v.Matrix.Copies[row][c]++
@@ -169,6 +173,19 @@ func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
 		v.Calls = append(v.Calls, call)
 	}
 	return v
+}
+
+// execHookOf is the executable hook whose words message m is ("" none).
+func execHookOf(m *engine.Message) string {
+	switch {
+	case m.System == "":
+		return ""
+	case m.Hook != "" && m.EditedBy == "":
+		return m.Hook
+	case m.Origin == engine.OriginTool:
+		return m.EditedBy
+	}
+	return ""
 }
 
 // RunView is a stored run opened read-only in the simulator.
