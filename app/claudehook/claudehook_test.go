@@ -564,3 +564,41 @@ func TestHTTPHandlerTrust(t *testing.T) {
 		t.Errorf("the redirect off the machine: outcome %q, error %q", c.Outcome, c.Error)
 	}
 }
+
+// TestAsk: a PreToolUse ask has nobody to answer it in claude -p, so the
+// tool does not run and the model reads the reason (or the CLI's words);
+// a deny from another handler wins; where the scenario scripts a user who
+// approves (approval: lists the tool), that user answers.
+func TestAsk(t *testing.T) {
+	ask := settings(`{"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "command": "case \"$(cat)\" in *echo*) echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"ask\", \"permissionDecisionReason\": \"confirm R\"}}';; *) echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"ask\"}}';; esac"},
+  {"type": "command", "command": "case \"$(cat)\" in *pwd*) echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"pwd denied\"}}';; esac"}]}]}`)
+	rounds := `requests:
+  - user: do it
+    rounds:
+      - tool_calls: [{name: Bash, arguments: {command: echo hi}, result: hi}]
+      - tool_calls: [{name: Bash, arguments: {command: ls}, result: x}]
+      - tool_calls: [{name: Bash, arguments: {command: pwd}, result: /}]
+      - content: Done.
+`
+	tests := []struct {
+		name, approval string
+		want           []string
+	}{
+		{"nobody to ask", "", []string{"confirm R", "Hook PreToolUse:Bash asked for confirmation for this tool", "pwd denied"}},
+		{"the scripted user approves", "approval: {tools: [Bash]}\napprovals: [{tool: Bash, decision: approve}, {tool: Bash, decision: approve}]\n", []string{"hi", "x", "pwd denied"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, _ := run(t, map[string]string{".claude/settings.json": ask}, "name: r\n"+bashTool+tt.approval+rounds)
+			if got := toolMessages(tr); !slices.Equal(got, tt.want) {
+				t.Errorf("tool messages %q, want %q", got, tt.want)
+			}
+			for _, hc := range tr.HookCalls {
+				if strings.Contains(string(hc.Output), `"ask"`) && hc.Outcome != engine.OutcomeAsked {
+					t.Errorf("an ask's outcome is %q", hc.Outcome)
+				}
+			}
+		})
+	}
+}

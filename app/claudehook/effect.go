@@ -217,7 +217,17 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 			eff.Action, eff.Reason = engine.ActionDeny, sp.PermissionDecisionReason
 		case "ask":
 			call.Outcome = engine.OutcomeAsked
-			eff.Extra = append(eff.Extra, "asked the user; the simulated user allows, as claude -p with the tool in --allowedTools")
+			if h.needsPermission(ev.Tool.Name) {
+				eff.Extra = append(eff.Extra, "asked the user: the scenario's approval answers")
+				break
+			}
+			// claude -p has nobody to ask: the tool does not run and the
+			// model reads the reason (measured on 2.1.197, --allowedTools or not)
+			eff.Action, eff.Reason = engine.ActionDeny, sp.PermissionDecisionReason
+			if eff.Reason == "" {
+				eff.Reason = "Hook " + label(event, ev) + " asked for confirmation for this tool"
+			}
+			eff.Extra = append(eff.Extra, "asked the user; with nobody to ask (claude -p, no approval: in the scenario) the tool does not run")
 		case "allow":
 			eff.Extra = append(eff.Extra, "allowed without asking")
 		}

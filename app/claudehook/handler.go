@@ -202,9 +202,21 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("claude code hooks: %w", err)
 	}
+	calls := make([]engine.HookCall, len(list))
+	effs := make([]engine.Effect, len(list))
+	denied := false
+	for i, hd := range list {
+		calls[i], effs[i] = h.effect(hd, event, ev, input, results[i])
+		denied = denied || effs[i].Action == engine.ActionDeny && calls[i].Outcome != engine.OutcomeAsked
+	}
 	blocked := false
 	for i, hd := range list {
-		call, eff := h.effect(hd, event, ev, input, results[i])
+		call, eff := calls[i], effs[i]
+		if denied && call.Outcome == engine.OutcomeAsked && eff.Action == engine.ActionDeny {
+			// deny > ask: the tool result is the denying handler's reason
+			eff.Action, eff.Reason = engine.ActionNone, ""
+			eff.Extra = append(eff.Extra, "another handler denied the call: deny wins over ask")
+		}
 		if ev.Stopped() {
 			eff.Action, eff.Reason = engine.ActionNone, ""
 		}

@@ -39,8 +39,15 @@ func TestRealAgentClaudeCodeConformance(t *testing.T) {
 			if !slices.Equal(simulated.tools, real.tools) {
 				t.Errorf("tool results that carry hook text\nsimulator %q\nclaude -p  %q", simulated.tools, real.tools)
 			}
-			t.Logf("hook text the model read: %q %q", real.hooks, real.tools)
-			if len(real.hooks)+len(real.tools) == 0 {
+			// every tool result a hook wrote in the simulator (a deny's bare
+			// reason too) is the real CLI's tool result at the same place
+			for k, text := range simulated.written {
+				if k >= len(real.results) || real.results[k] != text {
+					t.Errorf("tool result %d: simulator %q (written by a hook), claude -p %q", k, text, at(real.results, k))
+				}
+			}
+			t.Logf("hook text the model read: %q %q; tool results a hook wrote: %v", real.hooks, real.tools, simulated.written)
+			if len(real.hooks)+len(real.tools)+len(simulated.written) == 0 {
 				t.Error("the case shows no hook text: it proves nothing")
 			}
 		})
@@ -49,7 +56,20 @@ func TestRealAgentClaudeCodeConformance(t *testing.T) {
 
 // visible is what hooks put before the model in the last call: messages
 // hooks added (role: content) and tool results that are a hook's words.
-type visible struct{ hooks, tools []string }
+// written maps the k-th tool result to its text where a hook wrote it (the
+// simulator's side); results are every tool result's text (the real CLI's).
+type visible struct {
+	hooks, tools []string
+	written      map[int]string
+	results      []string
+}
+
+func at(list []string, k int) string {
+	if k < len(list) {
+		return list[k]
+	}
+	return "(none)"
+}
 
 func loadCase(t *testing.T, dir string) *scenario.Scenario {
 	t.Helper()
@@ -102,6 +122,7 @@ func simulateCase(t *testing.T, proj string) visible {
 			LLMCalls []struct {
 				Messages []struct {
 					Role, Content, Origin, System string
+					EditedBy                      string `json:"edited_by"`
 				} `json:"messages"`
 			} `json:"llm_calls"`
 		} `json:"requests"`
@@ -110,8 +131,15 @@ func simulateCase(t *testing.T, proj string) visible {
 		t.Fatalf("simulate --json: %v", err)
 	}
 	calls := doc.Requests[0].LLMCalls
-	var v visible
+	v := visible{written: map[int]string{}}
+	k := 0
 	for _, m := range calls[len(calls)-1].Messages {
+		if m.Role == "tool" {
+			if m.System == "claude-code" && m.EditedBy != "" {
+				v.written[k] = m.Content
+			}
+			k++
+		}
 		switch {
 		case m.Origin == "hook" && m.System == "claude-code":
 			v.hooks = append(v.hooks, m.Role+": "+m.Content)
@@ -182,6 +210,9 @@ func claudeCase(t *testing.T, claude, proj string, sc *scenario.Scenario) visibl
 	}
 	var v visible
 	for _, m := range calls[len(calls)-1].Messages {
+		if m.Role == "tool" {
+			v.results = append(v.results, m.Content)
+		}
 		switch {
 		case m.Role == "tool" && m.Origin == "hook":
 			v.tools = append(v.tools, m.Content)
