@@ -131,7 +131,7 @@ export async function openApp({ viewport, dataDir, keep = false } = {}) {
     page,
     trace: () => page.evaluate(() => window.go.bind.Studio.Trace()),
     // waitTrace polls the trace view until pred holds, failing with what was awaited.
-    async waitTrace(pred, what, ms = 20000) {
+    async waitTrace(pred, what, ms = 30000) {
       const end = Date.now() + ms;
       let v;
       while (Date.now() < end) {

@@ -45,7 +45,7 @@ let runB;
 test('simulating a scenario and editing a hook each record a run', async () => {
   await page.click('[data-testid="scenario-picker"]');
   await page.click(`.scenario-item >> text=${SCENARIO.split('/').pop().replace('.yaml', '')}`);
-  await page.waitForFunction((f) => window.go.bind.Studio.Trace().then((v) => v.file === f), SCENARIO);
+  await page.waitForFunction((f) => window.go.bind.Studio.Trace().then((v) => v.file === f && !v.pending && v.status !== 'running'), SCENARIO);
   scenarioName = (await trace()).scenario;
   await waitForRunAfter({ scenario: scenarioName }, 0);
   await page.waitForTimeout(300); // let the selection's own recording land

@@ -77,7 +77,7 @@ test('a scenario runs against a local OpenAI-compatible server, paused before th
   // the scenario, and a breakpoint on LLM call #2 (index 1) set in the simulator with F9
   await page.click('[data-testid="scenario-picker"]');
   await page.click('.scenario-item >> text=fix-line-limit');
-  await page.waitForFunction((f) => window.go.bind.Studio.Trace().then((v) => v.file === f), SCENARIO);
+  await page.waitForFunction((f) => window.go.bind.Studio.Trace().then((v) => v.file === f && !v.pending && v.status !== 'running'), SCENARIO);
   const sim = await trace();
   const call1 = sim.calls[1];
   assert.equal(call1.phase, 'agent');

@@ -31,7 +31,7 @@ async function cursorIndex() {
 async function pickScenario(file) {
   await page.click('[data-testid="scenario-picker"]');
   await page.click(`.scenario-item >> text=${file.split('/').pop().replace('.yaml', '')}`);
-  await page.waitForFunction((f) => window.go.bind.Studio.Trace().then((v) => v.file === f), file);
+  await page.waitForFunction((f) => window.go.bind.Studio.Trace().then((v) => v.file === f && !v.pending && v.status !== 'running'), file);
 }
 
 test('the example folder opens with its skills and scenarios', async () => {
