@@ -201,10 +201,16 @@ func plainUser(text string) Message {
 	return Message{Role: "user", Content: text, Origin: OriginUser}
 }
 
+// askRe is the tool result claude -p gives when a PreToolUse hook asked
+// for confirmation without a reason and nobody could answer.
+var askRe = regexp.MustCompile(`^Hook (PreToolUse(?::[\w.-]+)?) asked for confirmation for this tool$`)
+
 func toolResult(id, text string, isError bool) Message {
 	m := Message{Role: "tool", Content: text, Origin: OriginToolResult, ToolCallID: id, IsError: isError}
 	if at, hook := hookAt(text); at >= 0 {
 		m.Origin, m.Hook = OriginHook, hook
+	} else if a := askRe.FindStringSubmatch(text); isError && a != nil {
+		m.Origin, m.Hook = OriginHook, a[1]
 	}
 	return m
 }

@@ -143,7 +143,7 @@ func simulateCase(t *testing.T, proj string) visible {
 		switch {
 		case m.Origin == "hook" && m.System == "claude-code":
 			v.hooks = append(v.hooks, m.Role+": "+m.Content)
-		case m.Role == "tool" && strings.Contains(m.Content, " hook "):
+		case m.Role == "tool" && (strings.Contains(m.Content, " hook ") || strings.HasPrefix(m.Content, "Hook ")): // in a hook's voice, as capture tells it
 			v.tools = append(v.tools, m.Content)
 		}
 	}
