@@ -103,6 +103,11 @@ test('a Claude Code project: trusted, its PreToolUse guard blocks; the settings 
   assert.equal(await row.locator('.sysbadge').textContent(), 'Claude Code');
   assert.match(await row.textContent(), /PreToolUse:Bash/);
   assert.equal(await row.locator('.outcome').getAttribute('data-outcome'), 'blocked');
+  // the model read the guard's words in the tool's place: the guard is a row of the visibility matrix
+  const r = v.matrix.hooks.indexOf('claude-code/guard.sh');
+  const last = v.calls.length - 1;
+  assert.ok(r >= 0 && v.matrix.copies[r][last] === 1, `matrix rows: ${v.matrix.hooks.join(', ')}`);
+  assert.equal(await page.getByTestId(`cell-${r}-${last}`).textContent(), '1');
   await screenshot(page, 'claude-code-run.png');
 
   // The handler in the skills panel's folder hooks opens the settings in the editor's form.

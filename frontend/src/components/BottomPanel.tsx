@@ -64,7 +64,7 @@ export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArm
             return (
               <tr key={hid}>
                 {system ? (
-                  <th className="rowhead" title={`${system} hook ${name}: the messages it added`}>
+                  <th className="rowhead" title={`${system} hook ${name}: the messages it added and the tool results it wrote`}>
                     <SystemBadge system={system} /> {name}
                   </th>
                 ) : (
