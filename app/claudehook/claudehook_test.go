@@ -602,3 +602,36 @@ func TestAsk(t *testing.T) {
 		})
 	}
 }
+
+// TestUserPromptSubmitBlock: a blocked prompt makes no model call, and the
+// user reads what claude -p prints (measured on 2.1.197).
+func TestUserPromptSubmitBlock(t *testing.T) {
+	tests := []struct{ name, command, want string }{
+		{"exit 2", `echo 'prompt refused U1' >&2; exit 2`,
+			"UserPromptSubmit operation blocked by hook:\n[echo 'prompt refused U1' >&2; exit 2]: prompt refused U1\n\n\nOriginal prompt: do it"},
+		{"decision block", `echo '{"decision":"block","reason":"not today U2"}'`,
+			"UserPromptSubmit operation blocked by hook:\nnot today U2\n\nOriginal prompt: do it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd, _ := json.Marshal(tt.command)
+			tr, _ := run(t, map[string]string{".claude/settings.json": settings(`{"UserPromptSubmit": [{"hooks": [{"type": "command", "command": ` + string(cmd) + `}]}]}`)},
+				"name: r\n"+bashTool+"requests:\n  - user: do it\n    rounds:\n      - content: Done.\n")
+			if len(tr.Calls) != 0 {
+				t.Errorf("%d model calls after a blocked prompt", len(tr.Calls))
+			}
+			var notice string
+			for _, hc := range tr.HookCalls {
+				if hc.Event == "UserPromptSubmit" {
+					notice = hc.Notice
+					if hc.Outcome != engine.OutcomeBlocked {
+						t.Errorf("outcome %q", hc.Outcome)
+					}
+				}
+			}
+			if notice != tt.want {
+				t.Errorf("the user reads %q, claude -p prints %q", notice, tt.want)
+			}
+		})
+	}
+}

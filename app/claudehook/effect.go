@@ -134,6 +134,13 @@ func (h *Handler) effect(hd *Hook, event Event, ev *engine.Event, input []byte, 
 	return call, eff
 }
 
+// promptBlocked is what claude -p prints when a UserPromptSubmit hook
+// blocks (measured on 2.1.197; no model call is made): reason is
+// "[<command>]: <stderr>" for exit 2, the decision's reason for JSON.
+func promptBlocked(reason string, ev *engine.Event) string {
+	return "UserPromptSubmit operation blocked by hook:\n" + reason + "\n\nOriginal prompt: " + ev.UserInput
+}
+
 // blocking is exit 2 (or a prompt's ok: false): reason is what the model
 // reads where the event shows one; plain is the bare text for the user.
 func (h *Handler) blocking(hd *Hook, event Event, ev *engine.Event, reason, plain string, call engine.HookCall) (engine.HookCall, engine.Effect) {
@@ -148,7 +155,7 @@ func (h *Handler) blocking(hd *Hook, event Event, ev *engine.Event, reason, plai
 	case PostToolUse, PostToolUseFailure:
 		eff.Context = []engine.NewMessage{{Role: "user", Content: reminder(label(event, ev) + " hook blocking error from command: \"" + hd.CommandLine() + "\": " + reason)}}
 	case UserPromptSubmit:
-		eff.Action, eff.Reason, eff.Notice = engine.ActionStop, strings.TrimSpace(plain), "prompt blocked by hook: "+strings.TrimSpace(plain)
+		eff.Action, eff.Reason, eff.Notice = engine.ActionStop, strings.TrimSpace(plain), promptBlocked(reason, ev)
 	case Stop:
 		eff.RetryFeedback = "Stop hook feedback:\n" + reason
 	case PreCompact:
@@ -191,7 +198,7 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 			eff.Context = append(eff.Context, engine.NewMessage{Role: "user", Content: reminder(label(event, ev) + " hook blocking error from command: \"" + hd.CommandLine() + "\": " + reason)})
 		case UserPromptSubmit:
 			call.Outcome = engine.OutcomeBlocked
-			eff.Action, eff.Reason, eff.Notice = engine.ActionStop, reason, "prompt blocked by hook: "+reason
+			eff.Action, eff.Reason, eff.Notice = engine.ActionStop, reason, promptBlocked(reason, ev)
 			return call, eff
 		case PreToolUse:
 			call.Outcome = engine.OutcomeBlocked
