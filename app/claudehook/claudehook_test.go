@@ -635,3 +635,30 @@ func TestUserPromptSubmitBlock(t *testing.T) {
 		})
 	}
 }
+
+// TestPostToolBatchBlock: exit 2 or decision: block at PostToolBatch ends
+// the turn after the tool results, with no further model call (measured on
+// 2.1.197).
+func TestPostToolBatchBlock(t *testing.T) {
+	for _, command := range []string{`echo 'batch refused' >&2; exit 2`, `echo '{"decision":"block","reason":"batch refused"}'`} {
+		t.Run(command, func(t *testing.T) {
+			cmd, _ := json.Marshal(command)
+			tr, _ := run(t, map[string]string{".claude/settings.json": settings(`{"PostToolBatch": [{"hooks": [{"type": "command", "command": ` + string(cmd) + `}]}]}`)},
+				"name: r\n"+bashTool+`requests:
+  - user: do it
+    rounds:
+      - tool_calls: [{name: Bash, arguments: {command: echo hi}, result: hi}]
+      - content: Done.
+`)
+			if n := len(tr.Calls); n == 0 || len(tr.Calls[n-1].ToolCalls) != 1 {
+				t.Fatalf("the last model call should be the one that asked for the tool: %d calls", n)
+			}
+			if st := tr.Requests[0].Status; st != "stopped" {
+				t.Errorf("request status %q", st)
+			}
+			if hc := tr.HookCalls[len(tr.HookCalls)-1]; hc.Event != "PostToolBatch" || hc.Outcome != engine.OutcomeBlocked {
+				t.Errorf("last hook call %s: %s", hc.Event, hc.Outcome)
+			}
+		})
+	}
+}

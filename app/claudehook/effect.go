@@ -141,6 +141,13 @@ func promptBlocked(reason string, ev *engine.Event) string {
 	return "UserPromptSubmit operation blocked by hook:\n" + reason + "\n\nOriginal prompt: " + ev.UserInput
 }
 
+// batchStopped: a PostToolBatch block ends the turn after the tool
+// results, with no further model call and no reply (measured on 2.1.197,
+// exit 2 and decision: block alike); the model never reads the reason.
+func batchStopped(reason string) string {
+	return orText(reason, "PostToolBatch hook blocked") + " (the turn ends after the tool results)"
+}
+
 // blocking is exit 2 (or a prompt's ok: false): reason is what the model
 // reads where the event shows one; plain is the bare text for the user.
 func (h *Handler) blocking(hd *Hook, event Event, ev *engine.Event, reason, plain string, call engine.HookCall) (engine.HookCall, engine.Effect) {
@@ -160,8 +167,10 @@ func (h *Handler) blocking(hd *Hook, event Event, ev *engine.Event, reason, plai
 		eff.RetryFeedback = "Stop hook feedback:\n" + reason
 	case PreCompact:
 		eff.Action, eff.Reason = engine.ActionStop, strings.TrimSpace(plain)
+	case PostToolBatch:
+		eff.Action, eff.Reason = engine.ActionStop, batchStopped(strings.TrimSpace(plain))
 	default:
-		// SessionStart, SessionEnd, PostToolBatch, PostCompact: exit 2
+		// SessionStart, SessionEnd, PostCompact: exit 2
 		// shows stderr to the user only.
 		call.Outcome = engine.OutcomeError
 		call.Error = fmt.Sprintf("exit 2 does not block %s: stderr is shown to the user only", event)
@@ -199,6 +208,10 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 		case UserPromptSubmit:
 			call.Outcome = engine.OutcomeBlocked
 			eff.Action, eff.Reason, eff.Notice = engine.ActionStop, reason, promptBlocked(reason, ev)
+			return call, eff
+		case PostToolBatch:
+			call.Outcome = engine.OutcomeBlocked
+			eff.Action, eff.Reason = engine.ActionStop, batchStopped(reason)
 			return call, eff
 		case PreToolUse:
 			call.Outcome = engine.OutcomeBlocked

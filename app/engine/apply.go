@@ -187,7 +187,7 @@ func (a *applier) apply(eff *Effect) {
 	switch eff.Action {
 	case ActionNone:
 	case ActionStop:
-		if a.allowed("action stop", true, PointBeforeSend, PointBeforeLLM, PointAfterLLM, PointBeforeTool, PointAfterTool, PointStop, PointBeforeCompact) {
+		if a.allowed("action stop", true, PointBeforeSend, PointBeforeLLM, PointAfterLLM, PointBeforeTool, PointAfterTool, PointAfterTools, PointStop, PointBeforeCompact) {
 			st.stopped = a.hookName()
 			a.outcome = OutcomeStopped
 			a.changed("stopped: %s", orText(eff.Reason, "no reason given"))
