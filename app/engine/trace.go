@@ -105,6 +105,9 @@ type Message struct {
 	System   string `json:"system,omitempty"`
 	EditedBy string `json:"edited_by,omitempty"`
 	HookCall *int   `json:"hook_call,omitempty"`
+	// InPlace says a tool message is the hook's words in place of a tool
+	// that never ran (a block's reason, an answer), not an edited result.
+	InPlace bool `json:"in_place,omitempty"`
 }
 
 // Tag is the message in the conformance tag notation (hook:NAME, h.user, ...).
@@ -301,6 +304,10 @@ func (t *Trace) Message(id int) Message {
 			out.Hook = hc.Hook
 		} else {
 			out.EditedBy = hc.Hook
+		}
+		if m.origin == OriginTool {
+			st := t.toolCalls[m.ref].Status
+			out.InPlace = st == ToolSkipped || st == ToolDenied || st == ToolResponded
 		}
 	}
 	return out

@@ -139,6 +139,9 @@ describe('step list, flow, skills panel, messages', () => {
     expect(screen.getByText('edited by branch')).toBeTruthy();
     const later = render(<MessageList view={view} cursor={stepOf('guard').index + 1} color={() => '#888'} />);
     expect(within(later.container).getAllByText('skipped by guard').length).toBeGreaterThan(0);
+    // the skipped tool's message is the guard's words, not an edited result
+    expect(within(later.container).getByText('written by guard')).toBeTruthy();
+    expect(within(later.container).queryByText('edited by guard')).toBeNull();
   });
 });
 

@@ -87,6 +87,8 @@ export interface Message {
   /** the executable hook system that added (origin hook) or last rewrote (any other origin) this message */
   system?: HookSystem;
   edited_by?: string;
+  /** a tool message that is the hook's words in place of a tool that never ran */
+  in_place?: boolean;
   /** index of that hook call in the run */
   hook_call?: number;
   /** the message's place in its request's list when a hook replaced a message in place (absent: the id) */
