@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestRealAgentClaudeCodeConformance(t *testing.T) {
 			sc := loadCase(t, src)
 			simulated := simulateCase(t, copyProject(t, src))
 			real := claudeCase(t, claude, copyProject(t, src), sc)
-			if !slices.Equal(simulated.hooks, real.hooks) {
+			if !slices.Equal(byEvent(simulated.hooks), byEvent(real.hooks)) {
 				t.Errorf("hook messages of the last call\nsimulator %q\nclaude -p  %q", simulated.hooks, real.hooks)
 			}
 			if !slices.Equal(simulated.tools, real.tools) {
@@ -62,6 +63,32 @@ type visible struct {
 	hooks, tools []string
 	written      map[int]string
 	results      []string
+}
+
+// eventRe finds the event a hook message speaks for ("UserPromptSubmit
+// hook success: …", "<system-reminder>\nPostToolUse:Bash hook …").
+var eventRe = regexp.MustCompile(`\b([A-Z][A-Za-z]+)(?::[\w.-]+)? hook `)
+
+// byEvent sorts each run of consecutive messages of one event: the real
+// CLI runs an event's handlers in parallel and places their output in the
+// order they finish (seen under load), the simulator in declaration order.
+func byEvent(msgs []string) []string {
+	out := slices.Clone(msgs)
+	event := func(m string) string {
+		if e := eventRe.FindStringSubmatch(m); e != nil {
+			return e[1]
+		}
+		return m
+	}
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && event(out[j]) == event(out[i]) {
+			j++
+		}
+		slices.Sort(out[i:j])
+		i = j
+	}
+	return out
 }
 
 func at(list []string, k int) string {
@@ -226,4 +253,14 @@ func claudeCase(t *testing.T, claude, proj string, sc *scenario.Scenario) visibl
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+func TestByEvent(t *testing.T) {
+	got := byEvent([]string{"system: SessionStart:startup hook success: B", "system: SessionStart hook additional context: A",
+		"system: UserPromptSubmit hook success: Z", "system: UserPromptSubmit hook additional context: Y", "user: Stop hook feedback:\nX"})
+	want := []string{"system: SessionStart hook additional context: A", "system: SessionStart:startup hook success: B",
+		"system: UserPromptSubmit hook additional context: Y", "system: UserPromptSubmit hook success: Z", "user: Stop hook feedback:\nX"}
+	if !slices.Equal(got, want) {
+		t.Errorf("byEvent = %q", got)
+	}
 }
