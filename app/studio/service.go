@@ -321,10 +321,21 @@ func (s *Service) SetDraft(ctx context.Context, file, content string) (TraceView
 	if err := checkDraftPath(root, file); err != nil {
 		return s.Trace(), err
 	}
+	// a draft that is the file on disk is none: a late call after a save
+	// must not leave the saved file marked unsaved in every simulation
+	disk, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+	same := err == nil && string(disk) == content
 	s.mu.Lock()
-	s.drafts[file] = []byte(content)
+	_, had := s.drafts[file]
+	if same {
+		delete(s.drafts, file)
+	} else {
+		s.drafts[file] = []byte(content)
+	}
 	s.mu.Unlock()
-	s.reloadNow(ctx)
+	if !same || had {
+		s.reloadNow(ctx)
+	}
 	return s.Trace(), nil
 }
 

@@ -315,6 +315,11 @@ func TestDraftsPreviewWithoutSaving(t *testing.T) {
 	if v.Draft || len(s.State().Drafts) != 0 {
 		t.Error("discard kept the draft")
 	}
+	// a draft that is the file on disk (a late call after a save) is none
+	s.SetDraft(ctx, "files/hooks/hint.md", "Unsaved again.")
+	if v, _ = s.SetDraft(ctx, "files/hooks/hint.md", "Output may be truncated."); v.Draft || len(s.State().Drafts) != 0 {
+		t.Errorf("a draft equal to the disk kept: draft=%v drafts=%v", v.Draft, s.State().Drafts)
+	}
 	for _, bad := range []string{"../x.md", "/etc/passwd", "files/scenarios/demo.yaml", "files/hint.md"} {
 		if _, err := s.SetDraft(ctx, bad, "x"); !errors.Is(err, ErrNotHookFile) {
 			t.Errorf("SetDraft(%q) err = %v", bad, err)

@@ -49,6 +49,9 @@ export class EditorStore {
   private toastId = 0;
   private checking = false;
   private saving = new Set<string>();
+  /** Each file's backend calls, one after another: the backend runs calls concurrently, so a draft
+   * sent before a save could otherwise land after it and leave the saved file as a draft. */
+  private queues = new Map<string, Promise<unknown>>();
 
   constructor(private readonly be: EditorApi = api, private readonly onTrace: (v: TraceView) => void = () => {}) {}
 
@@ -96,7 +99,15 @@ export class EditorStore {
     const order = this.snap.order.filter((x) => x !== file);
     this.set({ files, order, hooks, histories: forget(this.snap.histories, file), current: this.snap.current === file ? order[order.length - 1] ?? null : this.snap.current });
     this.cancel(`draft:${file}`);
-    if (isDirty(f)) this.be.discardDraft(file).then(this.onTrace).catch(() => {});
+    if (isDirty(f)) this.serial(file, () => this.be.discardDraft(file)).then(this.onTrace).catch(() => {});
+  }
+
+  private serial<T>(file: string, call: () => Promise<T>): Promise<T> {
+    const next = (this.queues.get(file) ?? Promise.resolve()).catch(() => undefined).then(call);
+    this.queues.set(file, next);
+    const forget = () => { if (this.queues.get(file) === next) this.queues.delete(file); };
+    next.then(forget, forget);
+    return next;
   }
 
   /** Run a registered action on a file; the result is recorded, previewed and (hooks.json) inspected. */
@@ -149,10 +160,13 @@ export class EditorStore {
   /** Send the file's unsaved text to the simulation now (or drop the draft when it matches the disk). */
   async pushDraft(file: string) {
     this.cancel(`draft:${file}`);
-    const f = this.snap.files[file];
-    if (!f) return;
+    if (!this.snap.files[file]) return;
     try {
-      const v = isDirty(f) ? await this.be.setDraft(file, f.text) : await this.be.discardDraft(file);
+      // the text as it is when the call goes out, after any save queued before it
+      const v = await this.serial(file, () => {
+        const f = this.snap.files[file];
+        return f && isDirty(f) ? this.be.setDraft(file, f.text) : this.be.discardDraft(file);
+      });
       this.onTrace(v);
     } catch (e) { this.toast(String(e), 'err'); }
   }
@@ -186,7 +200,7 @@ export class EditorStore {
     this.cancel(`draft:${f.file}`);
     this.saving.add(f.file);
     try {
-      const r = await this.be.saveFile(f.file, f.text, f.hash);
+      const r = await this.serial(f.file, () => this.be.saveFile(f.file, f.text, f.hash));
       if (r.status === 'saved') {
         const now = this.snap.files[f.file];
         // typing may have continued during the save: keep it as unsaved text on the new base

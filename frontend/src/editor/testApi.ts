@@ -23,7 +23,7 @@ export function fakeApi(disk: Record<string, string>) {
       return { status: 'saved' as const, hash: mockHash(text), diagnostics: [] };
     }),
     mergeFile: vi.fn(async (_f: string, base: string, mine: string, theirs: string) => merge(base, mine, theirs)),
-    setDraft: vi.fn(async () => trace()),
+    setDraft: vi.fn<(file: string, text: string) => Promise<TraceView>>(async () => trace()),
     discardDraft: vi.fn(async () => ({ ...emptyTrace(), draft: false })),
   };
   return api as typeof api & EditorApi;

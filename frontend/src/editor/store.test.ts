@@ -1,0 +1,42 @@
+import { describe, expect, it, vi } from 'vitest';
+import { EditorStore } from './store';
+import { typeText } from './history';
+import { fakeApi } from './testApi';
+import { emptyTrace, type TraceView } from '../lib/api';
+
+const MD = 'demo/hooks/alpha.md';
+
+describe('EditorStore', () => {
+  it('a save waits for the draft sent before it: the backend never gets the draft after the save', async () => {
+    const disk: Record<string, string> = { [MD]: 'old\n' };
+    const api = fakeApi(disk);
+    const calls: string[] = [];
+    let release!: () => void;
+    const slow = new Promise<void>((r) => { release = r; });
+    api.setDraft.mockImplementation(async (_file: string, text: string): Promise<TraceView> => {
+      calls.push(`draft start ${text.trim()}`);
+      await slow; // the draft's round trip is slow (a busy machine)
+      calls.push('draft end');
+      return { ...emptyTrace(), draft: true };
+    });
+    api.saveFile.mockImplementation(async (file: string, text: string) => {
+      calls.push(`save ${text.trim()}`);
+      disk[file] = text;
+      return { status: 'saved' as const, hash: 'h', diagnostics: [] };
+    });
+    const store = new EditorStore(api);
+    await store.open(MD);
+    await store.run(typeText, { text: 'new\n' }, MD);
+    const drafted = store.pushDraft(MD); // goes out now, answers late
+    const saved = store.save(MD);
+    await vi.waitFor(() => expect(calls).toEqual(['draft start new']));
+    release();
+    expect(await saved).toBe('saved');
+    await drafted;
+    expect(calls).toEqual(['draft start new', 'draft end', 'save new']);
+    // nothing unsaved now: the next push drops the draft instead of sending one
+    await store.pushDraft(MD);
+    expect(api.discardDraft).toHaveBeenCalledWith(MD);
+    expect(api.setDraft).toHaveBeenCalledTimes(1);
+  });
+});
