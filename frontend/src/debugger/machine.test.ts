@@ -189,6 +189,13 @@ describe('traceUpdated keeps the cursor on the same logical step', () => {
     v.revision++;
     return v;
   }
+  it('drops an older revision of the same scenario (a late answer after a newer event)', () => {
+    const next = shifted();
+    const s = run(at(stepOfCall(3)), { type: 'traceUpdated', view: next });
+    const late = run(s, { type: 'traceUpdated', view });
+    expect(late).toBe(s);
+    expect(late.status === 'paused' && late.view.revision).toBe(next.revision);
+  });
   it('follows an LLM call to its new step', () => {
     const next = shifted();
     const s = run(at(stepOfCall(3)), { type: 'traceUpdated', view: next });
@@ -212,10 +219,10 @@ describe('traceUpdated keeps the cursor on the same logical step', () => {
     expect(run(states.ended, { type: 'traceUpdated', view })).toMatchObject({ status: 'ended', cursor: last });
   });
   it('goes invalid, and back to paused when fixed', () => {
-    const bad = { ...invalid, file: view.file };
+    const bad = { ...invalid, file: view.file, revision: view.revision + 1 };
     const s = run(at(12), { type: 'traceUpdated', view: bad });
     expect(s.status).toBe('invalid');
-    expect(run(s, { type: 'traceUpdated', view }).status).toBe('paused');
+    expect(run(s, { type: 'traceUpdated', view: { ...view, revision: view.revision + 2 } }).status).toBe('paused');
   });
   it('a trace of another scenario is a fresh load', () => {
     const other = { ...view, file: 'x/scenarios/other.yaml' };

@@ -148,6 +148,8 @@ export function reducer(state: DebuggerState, ev: DebuggerEvent): DebuggerState 
     case 'toggleBreakpoint':
       return { ...state, breakpoints: toggle(breakpoints, bpId(ev.breakpoint)) };
     case 'traceUpdated': {
+      // a call's answer can arrive after the event of a newer simulation: the older view is dropped
+      if (hasCursor(state) && state.view.file === ev.view.file && ev.view.revision < state.view.revision) return state;
       if (!hasCursor(state) || state.view.file !== ev.view.file) return fromView(ev.view, breakpoints);
       const next = fromView(ev.view, breakpoints);
       if (next.status !== 'paused') return next;
