@@ -47,6 +47,25 @@ func runClaude(t *testing.T, claude, proj, home, url, key string, args ...string
 	return printed
 }
 
+// claudeProject makes a throw-away project with .claude/settings.json, a
+// HOME for the CLI and an answers file for capture, all under dir.
+func claudeProject(t *testing.T, settings, answersYAML string) (dir, proj, home, answers string) {
+	t.Helper()
+	dir = t.TempDir()
+	proj, home, answers = filepath.Join(dir, "project"), filepath.Join(dir, "home"), filepath.Join(dir, "answers.yaml")
+	for _, d := range []string{filepath.Join(proj, ".claude"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for path, text := range map[string]string{filepath.Join(proj, ".claude", "settings.json"): settings, answers: answersYAML} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, proj, home, answers
+}
+
 type capturedDoc struct {
 	Requests []struct {
 		LLMCalls []struct {
@@ -66,27 +85,13 @@ type capturedDoc struct {
 // the tool result, a Stop hook's decision:block reason.
 func TestRealAgentClaudeCode(t *testing.T) {
 	claude := agentTool(t, "node_modules/.bin/claude")
-	dir := t.TempDir()
-	proj, home := filepath.Join(dir, "project"), filepath.Join(dir, "home")
-	for _, d := range []string{filepath.Join(proj, ".claude"), home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	settings := `{"hooks": {
   "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/ups.json\"; echo 'Context from hook: the build folder is shared with CI'"}]}],
   "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/pre.json\"; echo 'blocked by test hook' >&2; exit 2"}]}],
   "Stop": [{"hooks": [{"type": "command", "command": "f=\"$CLAUDE_PROJECT_DIR/stop.json\"; if [ -e \"$f\" ]; then exit 0; fi; cat > \"$f\"; echo '{\"decision\":\"block\",\"reason\":\"Run the tests before you stop.\"}'"}]}]
 }}`
-	answers := filepath.Join(dir, "answers.yaml")
-	for path, text := range map[string]string{
-		filepath.Join(proj, ".claude", "settings.json"): settings,
-		answers: "answers:\n  - tool_calls: [{name: Bash, arguments: {command: \"rm -rf build\", description: Remove the build folder}}]\n  - content: The hook blocked it.\n  - content: No tests to run.\n",
-	} {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, proj, home, answers := claudeProject(t, settings,
+		"answers:\n  - tool_calls: [{name: Bash, arguments: {command: \"rm -rf build\", description: Remove the build folder}}]\n  - content: The hook blocked it.\n  - content: No tests to run.\n")
 	out := filepath.Join(dir, "capture.json")
 	url, wait := startCapture(t, "--answers", answers, "--max-requests", "3", "--json", out, "--no-history")
 

@@ -17,26 +17,12 @@ import (
 // model got from each hook.
 func TestRealAgentClaudeCodeForwarded(t *testing.T) {
 	claude := agentTool(t, "node_modules/.bin/claude")
-	dir := t.TempDir()
-	proj, home := filepath.Join(dir, "project"), filepath.Join(dir, "home")
-	for _, d := range []string{filepath.Join(proj, ".claude"), home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	const profileKey = "sk-ant-profile-forward-7c1e"
 	settings := `{"hooks": {
   "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/pre.json\"; echo 'blocked by test hook' >&2; exit 2"}]}]
 }}`
-	answers := filepath.Join(dir, "answers.yaml")
-	for path, text := range map[string]string{
-		filepath.Join(proj, ".claude", "settings.json"): settings,
-		answers: "answers:\n  - tool_calls: [{name: Bash, arguments: {command: \"rm -rf build\", description: Remove the build folder}}]\n  - content: The hook blocked it, so build stays.\n",
-	} {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, proj, home, answers := claudeProject(t, settings,
+		"answers:\n  - tool_calls: [{name: Bash, arguments: {command: \"rm -rf build\", description: Remove the build folder}}]\n  - content: The hook blocked it, so build stays.\n")
 	// the provider: a capture that answers only the profile's key
 	provider, providerDone := startCapture(t, "--answers", answers, "--max-requests", "2", "--token", profileKey, "--no-history", "--json", filepath.Join(dir, "provider.json"))
 	profilesFile := filepath.Join(dir, "profiles.json")
