@@ -151,19 +151,19 @@ func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
 			// result), is its system's hook's row, added as met; a prompt
 			// hook's message, even one an executable hook edited, stays its
 			// prompt hook's.
-			var row int
-			switch exec := execHookOf(&m.Message); {
-			case exec != "":
-				var ok bool
-				if row, ok = hookRow["\x00"+m.System+"/"+exec]; !ok {
-					row = addRow("\x00"+m.System+"/"+exec, m.System+"/"+exec, m.System)
-				}
-			case m.Hook != "":
-				var ok bool
-				if row, ok = hookRow[m.Skill+"/"+m.Hook]; !ok {
-					continue
-				}
-			default:
+			exec := execHookOf(&m.Message)
+			if exec == "" && m.Hook == "" {
+				continue
+			}
+			key := m.Skill + "/" + m.Hook
+			if exec != "" {
+				key = "\x00" + m.System + "/" + exec
+			}
+			row, ok := hookRow[key]
+			if !ok && exec != "" {
+				row, ok = addRow(key, m.System+"/"+exec, m.System), true
+			}
+			if !ok {
 				continue
 			}
 			v.Matrix.Copies[row][c]++
