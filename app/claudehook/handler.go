@@ -99,6 +99,7 @@ func New(opts Options) (*Handler, error) {
 // Close kills whatever hook still runs and removes the run's folder.
 func (h *Handler) Close() error {
 	h.runner.Close()
+	h.loopback.CloseIdleConnections() // its own transport: nothing else closes them
 	return os.RemoveAll(h.tmp)
 }
 
