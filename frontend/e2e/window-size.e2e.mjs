@@ -30,9 +30,16 @@ after(() => xvfb?.kill('SIGTERM'));
 
 const x = (cmd, args) => execFileSync(cmd, args, { env: { ...process.env, DISPLAY: display } }).toString();
 
+// appWindow is the app's top-level window id (none yet when a window went
+// away while xwininfo walked the tree: the caller polls).
 function appWindow() {
-  const m = x('xwininfo', ['-root', '-tree']).match(/^\s*(0x[0-9a-f]+) "Hook Studio[^"]*"/m);
-  return m?.[1];
+  let tree;
+  try {
+    tree = execFileSync('xwininfo', ['-root', '-tree'], { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+  } catch {
+    return undefined;
+  }
+  return tree.match(/^\s*(0x[0-9a-f]+) "Hook Studio[^"]*"/m)?.[1];
 }
 
 function geometry(id) {

@@ -17,9 +17,15 @@ function screenshot(file) {
   return Number(execFileSync('convert', [file, '-format', '%k', 'info:']).toString().trim());
 }
 
-// windowTitles lists the titles of top-level windows on the display.
+// windowTitles lists the titles of top-level windows on the display (none
+// when a window went away while xwininfo walked the tree: the caller polls).
 function windowTitles() {
-  const out = execFileSync('xwininfo', ['-root', '-tree']).toString();
+  let out;
+  try {
+    out = execFileSync('xwininfo', ['-root', '-tree'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+  } catch {
+    return [];
+  }
   return [...out.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
 }
 
