@@ -53,6 +53,10 @@ type SessionState struct {
 	// RunID is the history run the stopped capture was kept as (0: none).
 	RunID int64  `json:"run_id,omitempty"`
 	Error string `json:"error,omitempty"`
+	// Seq orders the copies (it grows with each one): events are sent
+	// after the lock is let go, and answers race them, so the app keeps
+	// the newest.
+	Seq int64 `json:"seq"`
 }
 
 // Session is the app's capture: one endpoint at a time, kept as a history
@@ -69,6 +73,7 @@ type Session struct {
 	keeper  *Keeper // nil: nothing kept
 	manual  *Manual
 	state   SessionState
+	seq     int64 // the last copy's Seq
 	started time.Time
 	// the last capture's calls and run: saved as a scenario whole (a run
 	// read back from the history lacks a few things, see CallsFromTrace)
@@ -96,7 +101,9 @@ func (s *Session) State() SessionState {
 }
 
 func (s *Session) copyLocked() SessionState {
+	s.seq++
 	st := s.state
+	st.Seq = s.seq
 	st.Lines = append([]string{}, st.Lines...)
 	st.Calls = append([]CallSummary{}, st.Calls...)
 	return st
@@ -154,8 +161,9 @@ func (s *Session) Start(opts SessionOptions) (SessionState, error) {
 		s.state.AnswersFile = ""
 		s.state.Forward = &UpstreamCall{Profile: up.Profile, Host: up.Host(), Model: up.Model}
 	}
-	s.emit(EventState, s.copyLocked())
-	return s.copyLocked(), nil
+	st := s.copyLocked()
+	s.emit(EventState, st)
+	return st, nil
 }
 
 // PasteLines are what to set before starting an agent against url: both

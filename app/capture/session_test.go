@@ -86,6 +86,14 @@ func TestSession(t *testing.T) {
 	if len(states) < 3 || states[len(states)-1].RunID != 1 {
 		t.Errorf("%d states sent", len(states))
 	}
+	// the app keeps the copy with the highest Seq, whichever arrives last
+	seen := map[int64]bool{}
+	for _, e := range states {
+		if e.Seq <= 0 || seen[e.Seq] || e.Seq > st.Seq {
+			t.Errorf("an event's Seq %d: unset, repeated or after the stop's answer (%d)", e.Seq, st.Seq)
+		}
+		seen[e.Seq] = true
+	}
 }
 
 // TestManualSession: the app is the model — a request waits, shown with its

@@ -99,6 +99,9 @@ type State struct {
 	// Exec is the folder's executable hooks and whether it is trusted to
 	// run them.
 	Exec ExecState `json:"exec"`
+	// Seq orders the snapshots (it grows with each one): a call's answer
+	// can reach the frontend after the event of a newer one, which it keeps.
+	Seq int64 `json:"seq"`
 }
 
 type loadedScenario struct {
@@ -130,6 +133,7 @@ type Service struct {
 	exec        execInfo // the folder's executable hooks as last loaded
 	sim         *simRun  // the simulation with executable hooks running in the background
 	simGen      int      // bumped by every simulation: a background run of an older one is not shown
+	stateSeq    int64    // the last State's Seq
 
 	reload    chan struct{}   // capacity 1: pending reloads coalesce
 	base      context.Context // the service's lifetime, from Start: watchers outlive calls
@@ -518,8 +522,9 @@ var palette = []string{"#2f80ed", "#9b51e0", "#27ae60", "#eb5757", "#f2994a", "#
 func skillColor(i int) string { return palette[i%len(palette)] }
 
 func (s *Service) stateLocked() State {
+	s.stateSeq++
 	st := State{Root: s.root, RootMissing: s.rootMissing, Recent: slices.Clone(s.settings.Recent), Selected: s.selected,
-		Skills: []SkillInfo{}, Scenarios: []ScenarioInfo{}, Diagnostics: []diag.Diagnostic{}, Notice: s.notice}
+		Skills: []SkillInfo{}, Scenarios: []ScenarioInfo{}, Diagnostics: []diag.Diagnostic{}, Notice: s.notice, Seq: s.stateSeq}
 	if st.Recent == nil {
 		st.Recent = []string{}
 	}

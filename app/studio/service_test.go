@@ -184,6 +184,27 @@ func TestSaveResimulatesWithChanges(t *testing.T) {
 	}
 }
 
+// The frontend keeps the newest State it was given, by Seq: an answer
+// taken before an event must have the smaller one.
+func TestStateSeqOrdersSnapshots(t *testing.T) {
+	s, rec, ctx := newService(t)
+	root := skillsRoot(t)
+	opened, err := s.Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := s.State()
+	if answer.Seq <= opened.Seq {
+		t.Fatalf("State().Seq = %d after Open's %d", answer.Seq, opened.Seq)
+	}
+	from := rec.len()
+	write(t, filepath.Join(root, "files/hooks/hooks.json"), `{"hooks": []}`)
+	e := rec.waitFor(t, from, func(e event) bool { return e.name == EventState })
+	if got := e.payload.(State).Seq; got <= answer.Seq {
+		t.Errorf("the reload's state has Seq %d, not after the earlier answer's %d", got, answer.Seq)
+	}
+}
+
 func TestSkillToggle(t *testing.T) {
 	s, _, ctx := newService(t)
 	if _, err := s.Open(ctx, skillsRoot(t)); err != nil {

@@ -44,8 +44,14 @@ function readTheme(): Theme {
   } catch { return 'system'; }
 }
 
+type StateUpdate = StudioState | ((s: StudioState | null) => StudioState | null);
+// answers and events both carry snapshots: the newest wins whichever arrives last
+function takeState(prev: StudioState | null, next: StateUpdate): StudioState | null {
+  return typeof next === 'function' ? next(prev) : api.newer(prev, next);
+}
+
 export function App() {
-  const [studio, setStudio] = useState<StudioState | null>(null);
+  const [studio, setStudio] = useReducer(takeState, null);
   const [dbg, dispatch] = useReducer(reducer, initialState);
   const [help, setHelp] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -93,7 +99,8 @@ export function App() {
     let alive = true;
     dispatch({ type: 'loadStart' });
     api.getState().then((s) => { if (alive) setStudio(s); }).catch(fail);
-    api.getTrace().then((v) => { if (alive) dispatch({ type: 'load', view: v }); }).catch(fail);
+    // answers of the live trace go through traceUpdated: a late one never replaces a newer simulation's event
+    api.getTrace().then((v) => { if (alive) dispatch({ type: 'traceUpdated', view: v }); }).catch(fail);
     const offState = api.subscribe('studio:state', (s) => { setStudio(s); void store.checkDisk(); });
     const offTrace = api.subscribe('studio:trace', (v) => dispatch({ type: 'traceUpdated', view: v }));
     return () => { alive = false; offState(); offTrace(); };
@@ -103,8 +110,9 @@ export function App() {
   const [progress, setProgress] = useState<api.SimProgress | null>(null);
   useEffect(() => {
     let alive = true;
-    api.getProgress().then((p) => { if (alive) setProgress(p); }).catch(() => undefined);
-    const off = api.subscribe('studio:progress', (p) => setProgress(p));
+    let evented = false; // the answer can arrive after the first event, which is newer
+    api.getProgress().then((p) => { if (alive && !evented) setProgress(p); }).catch(() => undefined);
+    const off = api.subscribe('studio:progress', (p) => { evented = true; setProgress(p); });
     return () => { alive = false; off(); };
   }, []);
   const trustFolder = useCallback(() => api.trustFolder().then((s) => setStudio(s)), []);
@@ -153,14 +161,14 @@ export function App() {
   const selectScenario = useCallback((file: string) => {
     dispatch({ type: 'loadStart' });
     api.selectScenario(file).then((v) => {
-      dispatch({ type: 'load', view: v });
+      dispatch({ type: 'traceUpdated', view: v });
       return api.getState().then(setStudio); // the top bar names the scenario picked
     }).catch(fail);
   }, [fail]);
   const afterFolder = useCallback((s: StudioState) => {
     setStudio(s);
     dispatch({ type: 'loadStart' });
-    return api.getTrace().then((v) => dispatch({ type: 'load', view: v }));
+    return api.getTrace().then((v) => dispatch({ type: 'traceUpdated', view: v }));
   }, []);
   const chooseFolder = useCallback(() => { api.chooseFolder().then(afterFolder).catch(fail); }, [afterFolder, fail]);
   const openRecent = useCallback((p: string) => { api.openFolder(p).then(afterFolder).catch(fail); }, [afterFolder, fail]);

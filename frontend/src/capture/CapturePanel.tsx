@@ -1,7 +1,8 @@
 // Capture a real agent: Hook Studio answers a real agent (Claude Code, an SDK script) from an
 // answers file and records what it sends its model; the capture is kept in the history, where
 // the simulator's views open it. All backend traffic goes through src/lib/api/capture.ts.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useReducer, useRef, useState } from 'react';
+import { newer } from '../lib/api';
 import { captureState, onCaptureState, replyCapture, startCapture, stopCapture, type CaptureState } from '../lib/api/capture';
 import { SaveScenario } from './SaveScenario';
 import { listProfiles, type ProfileInfo } from '../lib/api/run';
@@ -16,7 +17,7 @@ interface Props {
 }
 
 export function CapturePanel({ onClose, onOpenHistory }: Props) {
-  const [state, setState] = useState<CaptureState | null>(null);
+  const [state, take] = useReducer(newer<CaptureState>, null); // answers race events: the newest copy wins
   const [answers, setAnswers] = useState('');
   /** who answers: the answers file, a model profile (forward), or the user */
   const [mode, setMode] = useState<'file' | 'profile' | 'manual'>('file');
@@ -31,8 +32,8 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
 
   useEffect(() => {
     let live = true;
-    captureState().then((s) => { if (live) { setState(s); if (s.answers_file) setAnswers(s.answers_file); } }, (e: unknown) => { if (live) setError(String(e)); });
-    const off = onCaptureState((s) => setState(s));
+    captureState().then((s) => { if (live) { take(s); if (s.answers_file) setAnswers(s.answers_file); } }, (e: unknown) => { if (live) setError(String(e)); });
+    const off = onCaptureState(take);
     dialog.current?.focus();
     return () => { live = false; off(); };
   }, []);
@@ -51,7 +52,7 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
   const act = (f: () => Promise<CaptureState>) => {
     setBusy(true);
     setError(null);
-    f().then(setState, (e: unknown) => setError(String(e))).finally(() => setBusy(false));
+    f().then(take, (e: unknown) => setError(String(e))).finally(() => setBusy(false));
   };
   const start = () => {
     const p = Number(port);

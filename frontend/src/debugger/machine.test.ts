@@ -196,6 +196,19 @@ describe('traceUpdated keeps the cursor on the same logical step', () => {
     expect(late).toBe(s);
     expect(late.status === 'paused' && late.view.revision).toBe(next.revision);
   });
+  it('drops the answer to a scenario pick that arrives after its finished simulation (CI: stuck loading)', () => {
+    const done = shifted();
+    const pending: TraceView = { ...emptyTrace(), status: 'running', file: done.file, pending: true, revision: done.revision - 1 };
+    const s = run(loaded, { type: 'loadStart' }, { type: 'traceUpdated', view: done }, { type: 'traceUpdated', view: pending });
+    expect(s).toMatchObject({ status: 'paused', cursor: 0 });
+    expect(s.status === 'paused' && s.view).toBe(done);
+    // also when the finished run has nothing to step through
+    const failed: TraceView = { ...emptyTrace(), status: 'error', file: done.file, revision: done.revision };
+    expect(run(initialState, { type: 'loadStart' }, { type: 'traceUpdated', view: failed }, { type: 'traceUpdated', view: pending }).status).toBe('empty');
+    // another scenario's view is never stale
+    const other: TraceView = { ...pending, file: 'other/scenarios/x.yaml' };
+    expect(run(s, { type: 'traceUpdated', view: other }).status).toBe('loading');
+  });
   it('follows an LLM call to its new step', () => {
     const next = shifted();
     const s = run(at(stepOfCall(3)), { type: 'traceUpdated', view: next });

@@ -25,7 +25,9 @@ export function parseBpId(id: BreakpointId): Breakpoint | null {
   return null;
 }
 
-interface Base { breakpoints: readonly BreakpointId[] }
+// live: the newest trace of the running studio seen so far (traceUpdated), kept across every state:
+// a call's answer can arrive after the event of a newer simulation, even after loadStart
+interface Base { breakpoints: readonly BreakpointId[]; live?: { file: string; revision: number } }
 export type DebuggerState =
   | (Base & { status: 'empty' })
   | (Base & { status: 'loading' })
@@ -138,7 +140,20 @@ function toggle(list: readonly BreakpointId[], id: BreakpointId): BreakpointId[]
   return list.includes(id) ? list.filter((b) => b !== id) : [...list, id];
 }
 
+/** A live view older than one already seen for the same scenario: a late answer, dropped. */
+function isStale(state: DebuggerState, view: TraceView): boolean {
+  return state.live !== undefined && state.live.file === view.file && view.revision < state.live.revision;
+}
+
 export function reducer(state: DebuggerState, ev: DebuggerEvent): DebuggerState {
+  if (ev.type === 'traceUpdated' && isStale(state, ev.view)) return state;
+  const next = transition(state, ev);
+  const live = ev.type === 'traceUpdated' ? { file: ev.view.file, revision: ev.view.revision } : state.live;
+  if (next === state && live === state.live) return state;
+  return live === undefined ? next : { ...next, live };
+}
+
+function transition(state: DebuggerState, ev: DebuggerEvent): DebuggerState {
   const breakpoints = state.breakpoints;
   switch (ev.type) {
     case 'loadStart':
@@ -148,8 +163,6 @@ export function reducer(state: DebuggerState, ev: DebuggerEvent): DebuggerState 
     case 'toggleBreakpoint':
       return { ...state, breakpoints: toggle(breakpoints, bpId(ev.breakpoint)) };
     case 'traceUpdated': {
-      // a call's answer can arrive after the event of a newer simulation: the older view is dropped
-      if (hasCursor(state) && state.view.file === ev.view.file && ev.view.revision < state.view.revision) return state;
       if (!hasCursor(state) || state.view.file !== ev.view.file) return fromView(ev.view, breakpoints);
       const next = fromView(ev.view, breakpoints);
       if (next.status !== 'paused') return next;

@@ -22,6 +22,8 @@ export interface CaptureState {
   running: boolean; base_url?: string; lines: string[]; answers_file?: string; answers: number;
   calls: CaptureCall[]; run_id?: number; error?: string; manual?: boolean; pending?: CapturePending;
   forward?: CaptureForward;
+  /** Orders the copies: events and answers race, the newest is kept (newer). */
+  seq?: number;
 }
 
 /** bind.SavedScenario: where a capture was saved as a scenario, and what it does not replay */

@@ -82,3 +82,18 @@ describe('api without a backend (dev fallback)', () => {
     expect(cb).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('newer', () => {
+  const at = (seq?: number, root = '/r'): api.StudioState => ({ root, root_missing: false, recent: [], skills: [], scenarios: [], selected: '', errors: 0, warnings: 0, diagnostics: [], seq });
+  it('keeps a newer snapshot when an older answer arrives after it', () => {
+    const event = at(7, '/event');
+    expect(api.newer(event, at(6, '/answer'))).toBe(event);
+    const next = at(8, '/next');
+    expect(api.newer(event, next)).toBe(next);
+  });
+  it('takes any snapshot without an order (the mock) and the first one', () => {
+    const s = at(undefined);
+    expect(api.newer(at(3), s)).toBe(s);
+    expect(api.newer(null, at(1))).toMatchObject({ seq: 1 });
+  });
+});

@@ -20,6 +20,13 @@ export interface StudioState {
   drafts?: string[];
   /** The folder's executable hooks and whether it is trusted to run them. Older backends omit it. */
   exec?: ExecState;
+  /** Orders the snapshots: it grows with each one (the mock omits it). */
+  seq?: number;
+}
+
+/** The newer of two snapshots of the backend's state (by seq): a call's answer can arrive after the event of a newer one. */
+export function newer<T extends { seq?: number }>(prev: T | null, next: T): T {
+  return prev?.seq !== undefined && next.seq !== undefined && next.seq < prev.seq ? prev : next;
 }
 
 // ---- executable hooks (issue 9; process and request hooks of issues 10/11 use the same shapes) ----
