@@ -16,6 +16,18 @@ export default tseslint.config(
     },
   },
   {
+    files: ['e2e/**/*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      // page.waitForFunction takes a truthy Promise as done at once: it never waited (CI flakes)
+      'no-restricted-syntax': ['error',
+        { selector: 'CallExpression[callee.property.name="waitForFunction"] > :function[async=true]', message: 'waitForFunction does not await: poll a backend call from Node (app.waitTrace, app.waitState)' },
+        { selector: 'CallExpression[callee.property.name="waitForFunction"] > :function CallExpression[callee.property.name="then"]', message: 'waitForFunction does not await: poll a backend call from Node (app.waitTrace, app.waitState)' },
+      ],
+    },
+  },
+  {
     files: ['scripts/**/*.mjs', '*.js'],
     extends: [js.configs.recommended],
     languageOptions: { globals: { ...globals.node, ...globals.browser } }, // page.evaluate bodies run in the browser

@@ -43,7 +43,7 @@ after(async () => {
 test('a run pauses for approval, the countdown runs, a denial reaches the model', async () => {
   const { page } = app;
   await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
-  await page.waitForFunction(() => window.go.bind.Studio.Trace().then((v) => v.scenario === 'restart'));
+  await app.waitTrace((v) => v.scenario === 'restart', 'the restart scenario');
 
   await page.getByTestId('ops-toggle').click();
   await page.getByTestId('ops-start').click();

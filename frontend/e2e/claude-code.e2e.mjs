@@ -145,6 +145,6 @@ test('a Claude Code project: trusted, its PreToolUse guard blocks; the settings 
   while (readFileSync(disk, 'utf8').includes('PreToolUze') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
   const saved = readFileSync(disk, 'utf8');
   assert.doesNotMatch(saved, /PreToolUze/, 'the deleted event is gone from the file');
-  assert.match(saved, /^{\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": \[/);
-  assert.match(saved, /\n  "permissions": {"allow": \["Bash\(ls:\*\)"\]}\n}\n$/, saved);
+  assert.match(saved, /^{\n {2}"model": "opus",\n {2}"hooks": {\n {4}"PreToolUse": \[/);
+  assert.match(saved, /\n {2}"permissions": {"allow": \["Bash\(ls:\*\)"\]}\n}\n$/, saved);
 });

@@ -28,7 +28,6 @@ after(async () => {
   await app?.close();
 });
 
-const trace = () => app.trace();
 const messages = () => page.locator('section[aria-label="Message list"]');
 const file = (rel) => join(backend.skillsDir, rel);
 
@@ -57,8 +56,8 @@ test('create a skill and a hook, preview the prompt while typing, save, validate
   ].join('\n'));
   await page.click('[data-testid="scenario-picker"]');
   await page.locator('.scenario-item', { hasText: 'e2e-try' }).click();
-  await app.waitTrace((v) => v.file === SCENARIO && v.status === 'ok', 'the new scenario simulated');
-  assert.equal(hookMessages(await trace()).length, 0, 'no hook yet');
+  const simulated = await app.waitTrace((v) => v.file === SCENARIO && v.status === 'ok', 'the new scenario simulated');
+  assert.equal(hookMessages(simulated).length, 0, 'no hook yet');
 
   // a hook, made in the UI
   await page.getByRole('button', { name: '+ New hook' }).click();

@@ -36,10 +36,9 @@ async function shot(name, { quiet = false } = {}) {
 
 test('trust a folder, break on the pre_tool_execution guard, read its stdin and stdout, edit the script', async () => {
   await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
-  await app.waitTrace((v) => v.scenario === 'guarded-session' && !v.pending, 'the untrusted simulation');
+  const untrusted = await app.waitTrace((v) => v.scenario === 'guarded-session' && !v.pending, 'the untrusted simulation');
 
   // Opening ran nothing: prompt hooks only, the banner lists exactly what would run.
-  const untrusted = await app.trace();
   assert.equal(hookCalls(untrusted).length, 0, 'no hook ran before trust');
   assert.equal(untrusted.exec.not_run, 'folder not trusted');
   const banner = page.getByTestId('trust-banner');

@@ -74,6 +74,17 @@ export async function startBackend({ dataDir = tempDir('hs-data-') } = {}) {
   };
 }
 
+async function poll(read, pred, what, ms, describe) {
+  const end = Date.now() + ms;
+  let v;
+  while (Date.now() < end) {
+    v = await read();
+    if (pred(v)) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what}: not seen within ${ms} ms (${describe(v)})`);
+}
+
 // HOOKSTUDIO_SCREENSHOTS=DIR: the tests save the README's screenshots there
 // (`make screenshots`), taken on a laptop's 1280×800 as most users see the app.
 const shotDir = process.env.HOOKSTUDIO_SCREENSHOTS;
@@ -130,16 +141,14 @@ export async function openApp({ viewport, dataDir, keep = false } = {}) {
     browser,
     page,
     trace: () => page.evaluate(() => window.go.bind.Studio.Trace()),
-    // waitTrace polls the trace view until pred holds, failing with what was awaited.
-    async waitTrace(pred, what, ms = 30000) {
-      const end = Date.now() + ms;
-      let v;
-      while (Date.now() < end) {
-        v = await this.trace();
-        if (pred(v)) return v;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`${what}: not seen within ${ms} ms (status=${v?.status}, pending=${v?.pending}, draft=${v?.draft}, revision=${v?.revision})`);
+    state: () => page.evaluate(() => window.go.bind.Studio.State()),
+    // waitTrace and waitState poll the backend from here until pred holds, failing with what was
+    // awaited (page.waitForFunction cannot: it takes a predicate's Promise as done at once)
+    waitTrace(pred, what, ms = 30000) {
+      return poll(() => this.trace(), pred, what, ms, (v) => `status=${v?.status}, pending=${v?.pending}, draft=${v?.draft}, revision=${v?.revision}`);
+    },
+    waitState(pred, what, ms = 30000) {
+      return poll(() => this.state(), pred, what, ms, (s) => `selected=${s?.selected}, scenarios=${s?.scenarios?.length}`);
     },
     async close() {
       await browser.close();

@@ -25,7 +25,6 @@ after(async () => {
 });
 
 const runs = (filter = {}) => page.evaluate((f) => window.go.bind.History.Runs(f), filter);
-const trace = () => app.trace();
 
 // the newest run of the filter once it is newer than `after` (an id) and passes `ok`
 async function waitForRunAfter(filter, after, ok = () => true) {
@@ -45,10 +44,8 @@ let runB;
 test('simulating a scenario and editing a hook each record a run', async () => {
   await page.click('[data-testid="scenario-picker"]');
   await page.click(`.scenario-item >> text=${SCENARIO.split('/').pop().replace('.yaml', '')}`);
-  await page.waitForFunction((f) => window.go.bind.Studio.Trace().then((v) => v.file === f && !v.pending && v.status !== 'running'), SCENARIO);
-  scenarioName = (await trace()).scenario;
-  await waitForRunAfter({ scenario: scenarioName }, 0);
-  await page.waitForTimeout(300); // let the selection's own recording land
+  scenarioName = (await app.waitTrace((v) => v.file === SCENARIO && !v.pending && v.status !== 'running', `${SCENARIO} simulated`)).scenario;
+  // a later recording of the same trace is told from runB by its tokens
   runA = await waitForRunAfter({ scenario: scenarioName }, 0);
   assert.equal(runA.scenario_file, SCENARIO);
   assert.equal(runA.source, 'live');

@@ -235,7 +235,7 @@ test('the first screen, in light and dark, the scenario picker and the help with
       '',
     ].join('\n'));
     // picked from the scenario menu once the watcher has brought it in
-    await page.waitForFunction(() => window.go.bind.Studio.State().then((s) => s.scenarios.some((x) => x.file === 'file-tools/scenarios/read-and-fix.yaml' && !x.valid)));
+    await app.waitState((s) => s.scenarios.some((x) => x.file === 'file-tools/scenarios/read-and-fix.yaml' && !x.valid), 'read-and-fix.yaml invalid');
     await page.getByTestId('scenario-picker').click();
     await page.getByRole('menuitem').filter({ hasText: 'read-and-fix' }).first().click();
     await page.getByText('Scenario “read-and-fix” is invalid').waitFor();

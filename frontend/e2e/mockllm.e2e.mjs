@@ -61,7 +61,7 @@ after(async () => {
 async function select(name) {
   await page.click('[data-testid="scenario-picker"]');
   await page.click(`.scenario-item >> text=${name}`);
-  await page.waitForFunction((n) => window.go.bind.Studio.Trace().then((v) => v.scenario === n), name);
+  await app.waitTrace((v) => v.scenario === name && !v.pending && v.status !== 'running', `${name} simulated`);
 }
 
 async function run() {

@@ -55,14 +55,13 @@ function startModel() {
 
 let model;
 let app;
-let backend;
 let page;
 
 before(async () => {
   model = await startModel();
   process.env.OPENAI_API_KEY = KEY; // no OS keyring under Xvfb: the backend takes the key from here
   app = await openApp();
-  ({ backend, page } = app);
+  ({ page } = app);
 });
 
 after(async () => {
@@ -70,15 +69,13 @@ after(async () => {
   await app?.close();
 });
 
-const trace = () => app.trace();
 const noKeyInPage = async () => assert.ok(!(await page.evaluate(() => document.body.innerText)).includes(KEY), 'the key never shows in the page');
 
 test('a scenario runs against a local OpenAI-compatible server, paused before the second LLM call', async () => {
   // the scenario, and a breakpoint on LLM call #2 (index 1) set in the simulator with F9
   await page.click('[data-testid="scenario-picker"]');
   await page.click('.scenario-item >> text=fix-line-limit');
-  await page.waitForFunction((f) => window.go.bind.Studio.Trace().then((v) => v.file === f && !v.pending && v.status !== 'running'), SCENARIO);
-  const sim = await trace();
+  const sim = await app.waitTrace((v) => v.file === SCENARIO && !v.pending && v.status !== 'running', `${SCENARIO} simulated`);
   const call1 = sim.calls[1];
   assert.equal(call1.phase, 'agent');
   await page.keyboard.press('Control+Shift+F5');

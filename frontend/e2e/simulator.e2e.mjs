@@ -31,7 +31,7 @@ async function cursorIndex() {
 async function pickScenario(file) {
   await page.click('[data-testid="scenario-picker"]');
   await page.click(`.scenario-item >> text=${file.split('/').pop().replace('.yaml', '')}`);
-  await page.waitForFunction((f) => window.go.bind.Studio.Trace().then((v) => v.file === f && !v.pending && v.status !== 'running'), file);
+  return app.waitTrace((v) => v.file === file && !v.pending && v.status !== 'running', `${file} simulated`);
 }
 
 test('the example folder opens with its skills and scenarios', async () => {
@@ -45,8 +45,7 @@ test('the example folder opens with its skills and scenarios', async () => {
 });
 
 test('stepping to the first agent round after a read shows the filtered after_tool_call hook', async () => {
-  await pickScenario(SCENARIO);
-  const v = await trace();
+  const v = await pickScenario(SCENARIO);
   // The first agent call made after a read_file call: the hint's filter
   // lists read_file, so this call sees it; the call before (after
   // list_dir) must not.
