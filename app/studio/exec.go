@@ -307,13 +307,16 @@ func (s *Service) startSimLocked(i int, prev *TraceView) TraceView {
 	s.workers.Add(1)
 	go s.runSim(ctx, job)
 
+	// the pending view is a revision of its own: each view given out is
+	// newer than the one before, which the frontend relies on to drop an
+	// answer that arrives after a newer event
 	if s.view.File == job.file && s.view.Status != "running" && s.view.Status != "none" {
 		v := s.view
-		v.Pending = true
+		v.Pending, v.Revision = true, s.view.Revision+1
 		return v
 	}
 	v := emptyView("running", job.file, job.diags)
-	v.Scenario, v.Revision, v.Pending = ls.info.Name, s.view.Revision, true
+	v.Scenario, v.Revision, v.Pending = ls.info.Name, s.view.Revision+1, true
 	v.Exec = ExecRun{Ran: true, Hooks: job.hooks, Metrics: []engine.HookMetric{}}
 	return v
 }

@@ -234,6 +234,11 @@ func TestScriptEditResimulates(t *testing.T) {
 	if f.handled.Load() <= handled || !next.Exec.Ran {
 		t.Fatal("saving a hook script did not run the hooks again")
 	}
+	// every view given out is a newer revision: the pending one too
+	pending := rec.waitFor(t, from, isTrace(func(v TraceView) bool { return v.Pending })).payload.(TraceView)
+	if !(first.Revision < pending.Revision && pending.Revision < next.Revision) {
+		t.Errorf("revisions %d (shown), %d (pending), %d (result): not increasing", first.Revision, pending.Revision, next.Revision)
+	}
 }
 
 func TestEditCancelsSlowRun(t *testing.T) {

@@ -205,9 +205,11 @@ describe('traceUpdated keeps the cursor on the same logical step', () => {
     // also when the finished run has nothing to step through
     const failed: TraceView = { ...emptyTrace(), status: 'error', file: done.file, revision: done.revision };
     expect(run(initialState, { type: 'loadStart' }, { type: 'traceUpdated', view: failed }, { type: 'traceUpdated', view: pending }).status).toBe('empty');
-    // another scenario's view is never stale
-    const other: TraceView = { ...pending, file: 'other/scenarios/x.yaml' };
-    expect(run(s, { type: 'traceUpdated', view: other }).status).toBe('loading');
+    // the revisions are the backend's, whatever the scenario: the previous scenario's late event is stale too
+    const other: TraceView = { ...done, file: 'other/scenarios/x.yaml', revision: done.revision - 1 };
+    expect(run(s, { type: 'traceUpdated', view: other })).toBe(s);
+    const next: TraceView = { ...pending, file: 'other/scenarios/x.yaml', revision: done.revision + 1 };
+    expect(run(s, { type: 'traceUpdated', view: next }).status).toBe('loading');
   });
   it('follows an LLM call to its new step', () => {
     const next = shifted();

@@ -25,9 +25,10 @@ export function parseBpId(id: BreakpointId): Breakpoint | null {
   return null;
 }
 
-// live: the newest trace of the running studio seen so far (traceUpdated), kept across every state:
-// a call's answer can arrive after the event of a newer simulation, even after loadStart
-interface Base { breakpoints: readonly BreakpointId[]; live?: { file: string; revision: number } }
+// live: the revision of the newest live trace seen so far (traceUpdated), kept across every state:
+// a call's answer can arrive after the event of a newer simulation, even after loadStart. The
+// backend gives every view it hands out a higher revision, whatever its scenario.
+interface Base { breakpoints: readonly BreakpointId[]; live?: number }
 export type DebuggerState =
   | (Base & { status: 'empty' })
   | (Base & { status: 'loading' })
@@ -140,15 +141,15 @@ function toggle(list: readonly BreakpointId[], id: BreakpointId): BreakpointId[]
   return list.includes(id) ? list.filter((b) => b !== id) : [...list, id];
 }
 
-/** A live view older than one already seen for the same scenario: a late answer, dropped. */
+/** A live view older than one already seen: a late answer, dropped. */
 function isStale(state: DebuggerState, view: TraceView): boolean {
-  return state.live !== undefined && state.live.file === view.file && view.revision < state.live.revision;
+  return state.live !== undefined && view.revision < state.live;
 }
 
 export function reducer(state: DebuggerState, ev: DebuggerEvent): DebuggerState {
   if (ev.type === 'traceUpdated' && isStale(state, ev.view)) return state;
   const next = transition(state, ev);
-  const live = ev.type === 'traceUpdated' ? { file: ev.view.file, revision: ev.view.revision } : state.live;
+  const live = ev.type === 'traceUpdated' ? ev.view.revision : state.live;
   if (next === state && live === state.live) return state;
   return live === undefined ? next : { ...next, live };
 }

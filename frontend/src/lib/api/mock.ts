@@ -42,7 +42,10 @@ export function createMockBackend(search = ''): MockBackend {
     if (exec) return execTrace as unknown as TraceView;
     return seed as TraceView;
   };
-  let trace = traceFor(state.selected);
+  // as the backend: every view handed out is a newer revision than the one before, whatever its scenario
+  let revision = 0;
+  const issue = (v: TraceView): TraceView => ({ ...v, revision: ++revision });
+  let trace = issue(traceFor(state.selected));
   const emit = <E extends StudioEventName>(n: E, p: StudioEvents[E]) => listeners.get(n)?.forEach((cb) => cb(p));
 
   // ---- the editing half: files on an in-memory disk, drafts over them ----
@@ -89,7 +92,7 @@ export function createMockBackend(search = ''): MockBackend {
       const c = byHook.get(`${m.skill}/${m.hook}`);
       return c !== undefined && c !== m.content ? { ...m, content: c } : m;
     });
-    trace = { ...base, messages, revision: trace.revision + 1, changes: [], draft: drafts.size > 0, tools: toolsOf(base) };
+    trace = { ...base, messages, revision: ++revision, changes: [], draft: drafts.size > 0, tools: toolsOf(base) };
     return trace;
   };
   const toolsOf = (v: TraceView): string[] => [...new Set([...v.steps.flatMap((s) => (s.tool ? [s.tool] : [])), ...v.calls.flatMap((c) => c.tool_calls?.map((t) => t.name) ?? [])])].sort();
@@ -111,20 +114,20 @@ export function createMockBackend(search = ''): MockBackend {
     State: async () => state,
     OpenFolder: async (path) => {
       state = { ...structuredClone(stateFixture as StudioState), root: path, recent: [path, ...state.recent.filter((r) => r !== path)].slice(0, 8) };
-      trace = traceFor(state.selected);
+      trace = issue(traceFor(state.selected));
       return state;
     },
     ChooseFolder: async () => binding.OpenFolder(state.root || (stateFixture as StudioState).root),
     SelectScenario: async (file) => {
       state = { ...state, selected: file };
-      trace = traceFor(file);
+      trace = issue(traceFor(file));
       emit('studio:state', state);
       return trace;
     },
     SetSkillEnabled: async (skill, enabled) => {
       state = { ...state, skills: state.skills.map((s) => (s.name === skill ? { ...s, enabled } : s)) };
       emit('studio:state', state);
-      trace = { ...trace, revision: trace.revision + 1, changes: [] };
+      trace = { ...issue(trace), changes: [] };
       return trace;
     },
     Trace: async () => trace,
