@@ -37,7 +37,7 @@ after(async () => {
 test('a 10,000-message checkpoint renders virtualised and scrolls', async () => {
   const { page } = app;
   await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
-  await app.waitTrace((v) => v.scenario === 'wide' && !v.pending && v.status !== 'running', 'the wide scenario simulated');
+  await app.waitSimulated((v) => v.scenario === 'wide', 'the wide scenario');
   await page.waitForSelector('[data-testid="cell-0-2"]');
   const size = await page.evaluate(() => window.go.bind.Studio.Trace().then((v) => v.steps[v.calls[2].step] && v.messages.filter((m) => m.created <= v.calls[2].step && (m.removed === null || m.removed > v.calls[2].step)).length));
   assert.ok(size >= 10000, `the last call receives ${size} messages`);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, tempDir, screenshot } from './harness.mjs';
+import { openApp, tempDir, screenshot, until } from './harness.mjs';
 
 let app;
 let page;
@@ -141,9 +141,7 @@ test('a Claude Code project: trusted, its PreToolUse guard blocks; the settings 
   await form.getByRole('region', { name: 'Event PreToolUze' }).waitFor({ state: 'detached' });
   await page.keyboard.press('Control+s');
   const disk = join(root, '.claude/settings.json');
-  const end = Date.now() + 30000;
-  while (readFileSync(disk, 'utf8').includes('PreToolUze') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-  const saved = readFileSync(disk, 'utf8');
+  const saved = await until(() => readFileSync(disk, 'utf8'), (t) => !t.includes('PreToolUze'), 'the deleted event gone from the file');
   assert.doesNotMatch(saved, /PreToolUze/, 'the deleted event is gone from the file');
   assert.match(saved, /^{\n {2}"model": "opus",\n {2}"hooks": {\n {4}"PreToolUse": \[/);
   assert.match(saved, /\n {2}"permissions": {"allow": \["Bash\(ls:\*\)"\]}\n}\n$/, saved);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, screenshot } from './harness.mjs';
+import { openApp, screenshot, until } from './harness.mjs';
 
 let app;
 let page;
@@ -20,18 +20,6 @@ after(async () => {
 });
 
 const FILE = 'guard-rails/hooks/hooks.yaml';
-const state = () => page.evaluate(() => window.go.bind.Studio.State());
-
-async function until(pred, what, ms = 30000) {
-  const end = Date.now() + ms;
-  let v;
-  while (Date.now() < end) {
-    v = await pred();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 test('a command hook opens its hooks.yaml in the form; an edit is a draft, saved with its comments', async () => {
   await page.locator('[data-testid="exec-hook-block-rm-rf"] button.hook-name').click();
@@ -44,13 +32,13 @@ test('a command hook opens its hooks.yaml in the form; an edit is a draft, saved
   const cmd = page.getByLabel('command', { exact: true });
   await cmd.fill('sh "$JCLI_HOOK_DIR/block-rm-rf.sh" --strict');
   await cmd.press('Enter');
-  await until(async () => (await state()).drafts.includes(FILE), 'the hooks.yaml draft');
+  await app.waitState((s) => s.drafts.includes(FILE), 'the hooks.yaml draft');
   // the draft is what the backend loads: the skills panel's hooks carry the edited command
-  await until(async () => (await state()).exec.hooks.some((h) => h.hook === 'block-rm-rf' && (h.detail ?? '').endsWith('--strict')), 'the drafted command');
+  await app.waitState((s) => s.exec.hooks.some((h) => h.hook === 'block-rm-rf' && (h.detail ?? '').endsWith('--strict')), 'the drafted command');
 
   await page.keyboard.press('Control+s');
   const disk = join(app.backend.skillsDir, FILE);
-  await until(() => readFileSync(disk, 'utf8').includes('--strict'), 'the saved file');
+  await until(() => readFileSync(disk, 'utf8'), (t) => t.includes('--strict'), 'the saved file');
   const text = readFileSync(disk, 'utf8');
   assert.match(text, /^# Command hooks in jcli's hooks\.yaml format/);
   assert.match(text, /command-reviewer/);

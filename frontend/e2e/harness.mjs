@@ -74,15 +74,17 @@ export async function startBackend({ dataDir = tempDir('hs-data-') } = {}) {
   };
 }
 
-async function poll(read, pred, what, ms, describe) {
+// until polls read() until pred holds of what it gives and returns that, failing with what was
+// awaited and the last value seen (described): a bound for a failing wait, never a timed assertion
+export async function until(read, pred, what, { ms = 30000, describe = () => '' } = {}) {
   const end = Date.now() + ms;
   let v;
   while (Date.now() < end) {
     v = await read();
-    if (pred(v)) return v;
+    if (await pred(v)) return v; // awaited: a predicate may ask the page
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`${what}: not seen within ${ms} ms (${describe(v)})`);
+  throw new Error(`${what}: not seen within ${ms} ms ${describe(v)}`);
 }
 
 // HOOKSTUDIO_SCREENSHOTS=DIR: the tests save the README's screenshots there
@@ -145,10 +147,14 @@ export async function openApp({ viewport, dataDir, keep = false } = {}) {
     // waitTrace and waitState poll the backend from here until pred holds, failing with what was
     // awaited (page.waitForFunction cannot: it takes a predicate's Promise as done at once)
     waitTrace(pred, what, ms = 30000) {
-      return poll(() => this.trace(), pred, what, ms, (v) => `status=${v?.status}, pending=${v?.pending}, draft=${v?.draft}, revision=${v?.revision}`);
+      return until(() => this.trace(), pred, what, { ms, describe: (v) => `(status=${v?.status}, pending=${v?.pending}, draft=${v?.draft}, revision=${v?.revision})` });
+    },
+    // waitSimulated: the simulation of the view pred picks has finished (not a pending view)
+    waitSimulated(pred, what, ms = 30000) {
+      return this.waitTrace((v) => pred(v) && !v.pending && v.status !== 'running', `${what} simulated`, ms);
     },
     waitState(pred, what, ms = 30000) {
-      return poll(() => this.state(), pred, what, ms, (s) => `selected=${s?.selected}, scenarios=${s?.scenarios?.length}`);
+      return until(() => this.state(), pred, what, { ms, describe: (s) => `(selected=${s?.selected}, scenarios=${s?.scenarios?.length})` });
     },
     async close() {
       await browser.close();

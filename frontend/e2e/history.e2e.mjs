@@ -44,7 +44,7 @@ let runB;
 test('simulating a scenario and editing a hook each record a run', async () => {
   await page.click('[data-testid="scenario-picker"]');
   await page.click(`.scenario-item >> text=${SCENARIO.split('/').pop().replace('.yaml', '')}`);
-  scenarioName = (await app.waitTrace((v) => v.file === SCENARIO && !v.pending && v.status !== 'running', `${SCENARIO} simulated`)).scenario;
+  scenarioName = (await app.waitSimulated((v) => v.file === SCENARIO, SCENARIO)).scenario;
   // a later recording of the same trace is told from runB by its tokens
   runA = await waitForRunAfter({ scenario: scenarioName }, 0);
   assert.equal(runA.scenario_file, SCENARIO);

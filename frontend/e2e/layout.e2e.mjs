@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openApp, repo, screenshot, tempDir } from './harness.mjs';
+import { openApp, repo, screenshot, tempDir, until } from './harness.mjs';
 
 // The window the app opens (app/winstate): a 1280×800 screen less its margins, the default
 // size where the screen has room for it, and a maximised window on a 1920×1080 screen.
@@ -104,8 +104,7 @@ test('a 1280×800 screen: 8 step rows and 3 messages with the trust banner; a dr
     const file = join(dataDir, 'layout.json');
     const shown = () => page.evaluate(() => document.querySelector('section.right').getBoundingClientRect().width);
     const saved_ = () => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {});
-    for (let i = 0; i < 100 && Math.abs(await shown() - (saved_().messages_width ?? 0)) > 1; i++) await new Promise((r) => setTimeout(r, 100));
-    const layout = saved_();
+    const layout = await until(saved_, async (l) => Math.abs(await shown() - (l.messages_width ?? 0)) <= 1, 'layout.json with the pane as shown');
     assert.ok(layout.flow_height > 0 && Math.abs(await shown() - layout.messages_width) <= 1, `the message pane shows ${await shown()} px; layout.json: ${JSON.stringify(layout)}`);
     const after = await measure(page);
     assert.ok(after.flow <= m.flow - 30, `flowchart ${m.flow} → ${after.flow}`);

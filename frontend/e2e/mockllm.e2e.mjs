@@ -61,7 +61,7 @@ after(async () => {
 async function select(name) {
   await page.click('[data-testid="scenario-picker"]');
   await page.click(`.scenario-item >> text=${name}`);
-  await app.waitTrace((v) => v.scenario === name && !v.pending && v.status !== 'running', `${name} simulated`);
+  await app.waitSimulated((v) => v.scenario === name, name);
 }
 
 async function run() {

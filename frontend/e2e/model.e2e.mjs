@@ -75,7 +75,7 @@ test('a scenario runs against a local OpenAI-compatible server, paused before th
   // the scenario, and a breakpoint on LLM call #2 (index 1) set in the simulator with F9
   await page.click('[data-testid="scenario-picker"]');
   await page.click('.scenario-item >> text=fix-line-limit');
-  const sim = await app.waitTrace((v) => v.file === SCENARIO && !v.pending && v.status !== 'running', `${SCENARIO} simulated`);
+  const sim = await app.waitSimulated((v) => v.file === SCENARIO, SCENARIO);
   const call1 = sim.calls[1];
   assert.equal(call1.phase, 'agent');
   await page.keyboard.press('Control+Shift+F5');

@@ -31,7 +31,7 @@ async function cursorIndex() {
 async function pickScenario(file) {
   await page.click('[data-testid="scenario-picker"]');
   await page.click(`.scenario-item >> text=${file.split('/').pop().replace('.yaml', '')}`);
-  return app.waitTrace((v) => v.file === file && !v.pending && v.status !== 'running', `${file} simulated`);
+  return app.waitSimulated((v) => v.file === file, file);
 }
 
 test('the example folder opens with its skills and scenarios', async () => {

@@ -82,11 +82,11 @@ export const MessageCard = memo(function MessageCard({ row, color, expanded, onT
           {originLabel(m)}
         </span>
         {m.persistent && <PinIcon />}
-        {m.edited_by && (m.in_place ? (
-          <span className="badge badge-edited" title={`the tool did not run: the model reads the ${m.system ?? ''} hook ${m.edited_by}'s words in its place`}>written by {m.edited_by}</span>
-        ) : (
-          <span className="badge badge-edited" title={`rewritten by the ${m.system ?? ''} hook ${m.edited_by}`}>edited by {m.edited_by}</span>
-        ))}
+        {m.edited_by && (
+          <span className="badge badge-edited" title={m.in_place ? `the tool did not run: the model reads the ${m.system ?? ''} hook ${m.edited_by}'s words in its place` : `rewritten by the ${m.system ?? ''} hook ${m.edited_by}`}>
+            {m.in_place ? 'written' : 'edited'} by {m.edited_by}
+          </span>
+        )}
         <span className="spacer" />
         {injected && <span className="badge badge-inject">INJECTED</span>}
         {removedHere && <span className="badge badge-remove">REMOVED</span>}
