@@ -38,8 +38,14 @@ func TestMain(m *testing.M) {
 // runCLI runs the built binary and returns stdout, stderr and exit code.
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	return runCLIEnv(t, nil, args...)
+}
+
+// runCLIEnv is runCLI with env added to the environment.
+func runCLIEnv(t *testing.T, env []string, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command(hookctl, args...)
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", "COLUMNS=120")
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1", "COLUMNS=120"), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
