@@ -6,12 +6,12 @@ GO_TEST_FLAGS ?= -race -count=1 -timeout 30m
 GO_PKGS := ./app/... ./cmd/... ./skills/...
 GOBIN := $(shell go env GOPATH)/bin
 
-# Stamped into every binary (app/version): wails.json's productVersion, which
+# Stamped into every binary (app/platform/version): wails.json's productVersion, which
 # is also the Windows and macOS bundle version; `make release VERSION=1.2.3`.
 VERSION ?= $(shell sed -n 's/.*"productVersion": *"\([^"]*\)".*/\1/p' wails.json)
 COMMIT ?= $(shell c=$$(git rev-parse --short=7 HEAD 2>/dev/null) && { git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; echo $$c; })
 DATE ?= $(shell date -u +%Y-%m-%d)
-LDFLAGS := -X hookstudio/app/version.Version=$(VERSION) -X hookstudio/app/version.Commit=$(COMMIT) -X hookstudio/app/version.Date=$(DATE)
+LDFLAGS := -X hookstudio/app/platform/version.Version=$(VERSION) -X hookstudio/app/platform/version.Commit=$(COMMIT) -X hookstudio/app/platform/version.Date=$(DATE)
 # Windows: cgo (SQLite) through Debian's mingw-w64.
 WIN_ENV := CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOOS=windows GOARCH=amd64
 
@@ -32,7 +32,7 @@ test: test-go test-thirdparty test-agents test-frontend test-e2e test-windows
 .PHONY: test-thirdparty
 test-thirdparty:
 	./scripts/setup.sh go frontend
-	HOOKSTUDIO_REQUIRE_MOCK_LLM=1 go test $(GO_TEST_FLAGS) -run 'MockLLM' ./app/llm ./cmd/hookctl
+	HOOKSTUDIO_REQUIRE_MOCK_LLM=1 go test $(GO_TEST_FLAGS) -run 'MockLLM' ./app/agent/llm ./cmd/hookctl
 
 # The real agents against hookctl capture: Claude Code's CLI (offline, a
 # throw-away HOME, a project's hooks) and the official OpenAI client, from
@@ -102,13 +102,13 @@ hookctl:
 # Everything that can be built here, into build/bin (README, "Releases").
 release: release-linux release-windows release-hookctl
 	@cd build/bin && ls -l hookstudio hookstudio.exe hookstudio_*.deb hookctl-*
-	go test -count=1 -run TestReleaseBinaries ./app/version -args -release=$(CURDIR)/build/bin -want-version=$(VERSION) -want-commit=$(COMMIT)
+	go test -count=1 -run TestReleaseBinaries ./app/platform/version -args -release=$(CURDIR)/build/bin -want-version=$(VERSION) -want-commit=$(COMMIT)
 
 # The Windows cross-builds (app and hookctl), checked by their PE headers and
 # imports, so that `make test` notices a broken cross-build.
 test-windows: release-windows
 	$(WIN_ENV) go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-windows-amd64.exe ./cmd/hookctl
-	go test -count=1 -run TestReleaseBinaries ./app/version -args -release=$(CURDIR)/build/bin \
+	go test -count=1 -run TestReleaseBinaries ./app/platform/version -args -release=$(CURDIR)/build/bin \
 	  -artifacts=hookstudio.exe,hookctl-windows-amd64.exe -want-version=$(VERSION) -want-commit=$(COMMIT)
 
 # The Linux desktop app and a .deb with it and hookctl.
@@ -139,9 +139,9 @@ release-hookctl:
 # Run each fuzzer for a while (CI runs their seed corpus as part of go test).
 FUZZTIME ?= 2m
 fuzz:
-	go test -run='^$$' -fuzz=FuzzParseHooks -fuzztime=$(FUZZTIME) ./app/skills
-	go test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./app/jsondoc
-	go test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./app/scenario
+	go test -run='^$$' -fuzz=FuzzParseHooks -fuzztime=$(FUZZTIME) ./app/hooks/skills
+	go test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./app/format/jsondoc
+	go test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./app/agent/scenario
 
 bench:
 	go test -run='^$$' -bench=. -benchmem $(GO_PKGS)

@@ -14,12 +14,12 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
-	"hookstudio/app/bind"
-	"hookstudio/app/history"
-	"hookstudio/app/layout"
-	"hookstudio/app/studio"
-	"hookstudio/app/tokens"
-	"hookstudio/app/winstate"
+	"hookstudio/app/agent/tokens"
+	"hookstudio/app/services/bind"
+	"hookstudio/app/services/studio"
+	"hookstudio/app/store/history"
+	"hookstudio/app/store/layout"
+	"hookstudio/app/store/winstate"
 	examples "hookstudio/skills"
 )
 

@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agent/tokens"
 	"hookstudio/app/capture"
-	"hookstudio/app/engine"
-	"hookstudio/app/history"
-	"hookstudio/app/llm"
-	"hookstudio/app/scenario"
-	"hookstudio/app/skills"
-	"hookstudio/app/studio"
-	"hookstudio/app/tokens"
+	"hookstudio/app/hooks/skills"
+	"hookstudio/app/services/studio"
+	"hookstudio/app/store/history"
 )
 
 // benchHooks are the simulated run's hooks, as many as the capture's

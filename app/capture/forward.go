@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"hookstudio/app/llm"
-	"hookstudio/app/profiles"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/store/profiles"
 )
 
 // Upstream is a model profile's endpoint: a forwarding capture relays each

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"hookstudio/app/profiles"
+	"hookstudio/app/store/profiles"
 )
 
 const (

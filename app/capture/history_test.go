@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"hookstudio/app/capture"
-	"hookstudio/app/history"
+	"hookstudio/app/store/history"
 )
 
 // TestCaptureRunInHistory: a capture with an interleaved side request (two

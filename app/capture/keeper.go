@@ -6,10 +6,10 @@ import (
 	"sync"
 	"time"
 
-	"hookstudio/app/engine"
+	"hookstudio/app/agent/engine"
 )
 
-// RunSaver keeps a capture as a run (app/history). replaces is the run an
+// RunSaver keeps a capture as a run (app/store/history). replaces is the run an
 // earlier save of the same capture made (0: none yet): the new save stands
 // in for it under the same id.
 type RunSaver interface {

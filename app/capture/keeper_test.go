@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"hookstudio/app/engine"
+	"hookstudio/app/agent/engine"
 )
 
 // saves records each save of a kept capture.

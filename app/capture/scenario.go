@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"hookstudio/app/edit"
-	"hookstudio/app/engine"
-	"hookstudio/app/llm"
-	"hookstudio/app/scenario"
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/services/edit"
 )
 
 // ToScenario turns a capture into a mock scenario that replays it: the

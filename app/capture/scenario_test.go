@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"hookstudio/app/engine"
-	"hookstudio/app/llm"
-	"hookstudio/app/scenario"
-	"hookstudio/app/skills"
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/hooks/skills"
 )
 
 type noHooks struct{}

@@ -22,7 +22,7 @@ const MaxBody = 32 << 20
 // without a token: anyone on the network could use the endpoint.
 var ErrNeedsToken = errors.New("listening beyond loopback needs a token")
 
-// TokenCounter counts a text's tokens (app/tokens.Counter).
+// TokenCounter counts a text's tokens (app/agent/tokens.Counter).
 type TokenCounter interface{ Count(text string) int }
 
 // Options configure a Server.

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"hookstudio/app/engine"
+	"hookstudio/app/agent/engine"
 )
 
 type savedRuns struct {

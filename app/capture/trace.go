@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"hookstudio/app/engine"
-	"hookstudio/app/skills"
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/hooks/skills"
 )
 
 // AgentSkill is the skill the captured agent's hooks are listed under in

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"hookstudio/app/engine"
+	"hookstudio/app/agent/engine"
 )
 
 // TestTrace: a captured conversation reads as a trace: each call's list as

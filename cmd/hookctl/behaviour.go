@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 
-	"hookstudio/app/hostmode"
+	"hookstudio/app/hooks/hostmode"
 )
 
 // addBehaviourFlag adds --host-behaviour; the function it returns reads it

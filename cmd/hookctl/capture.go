@@ -12,13 +12,13 @@ import (
 	"syscall"
 	"time"
 
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/tokens"
 	"hookstudio/app/capture"
-	"hookstudio/app/edit"
-	"hookstudio/app/engine"
-	"hookstudio/app/history"
-	"hookstudio/app/profiles"
-	"hookstudio/app/studio"
-	"hookstudio/app/tokens"
+	"hookstudio/app/services/edit"
+	"hookstudio/app/services/studio"
+	"hookstudio/app/store/history"
+	"hookstudio/app/store/profiles"
 )
 
 // captureDoc is a capture as hookctl writes it: the shape of simulate

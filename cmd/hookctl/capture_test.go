@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"hookstudio/app/history"
+	"hookstudio/app/store/history"
 )
 
 // TestCaptureCommand: hookctl capture prints where it listens first, answers

@@ -12,7 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"hookstudio/app/scenario"
+	"hookstudio/app/agent/scenario"
 )
 
 // TestRealAgentClaudeCodeConformance: the same Claude Code hooks and the

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"sync"
 
-	"hookstudio/app/engine"
-	"hookstudio/app/events"
-	"hookstudio/app/scenario"
-	"hookstudio/app/tokens"
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/events"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agent/tokens"
 )
 
 // eventFlags are simulate's event-stream and control options.

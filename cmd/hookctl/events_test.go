@@ -12,10 +12,10 @@ import (
 	"sync"
 	"testing"
 
-	"hookstudio/app/engine"
-	"hookstudio/app/events"
-	"hookstudio/app/llm"
-	"hookstudio/app/skills"
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/events"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/hooks/skills"
 )
 
 // pitfallsOnly copies the pitfalls example skill (no executable hooks) to

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"hookstudio/app/diag"
-	"hookstudio/app/edit"
+	"hookstudio/app/format/diag"
+	"hookstudio/app/services/edit"
 )
 
 // exportCmd writes one skill as a .zip, or into a folder when -o ends with

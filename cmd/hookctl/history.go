@@ -11,11 +11,11 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"hookstudio/app/engine"
-	"hookstudio/app/events"
-	"hookstudio/app/history"
-	"hookstudio/app/studio"
-	"hookstudio/app/tokens"
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/events"
+	"hookstudio/app/agent/tokens"
+	"hookstudio/app/services/studio"
+	"hookstudio/app/store/history"
 )
 
 // historyPath is --db, else history.db in the app's data folder, so the

@@ -8,8 +8,8 @@ import (
 	"io"
 	"os"
 
-	"hookstudio/app/diag"
-	"hookstudio/app/edit"
+	"hookstudio/app/format/diag"
+	"hookstudio/app/services/edit"
 )
 
 // importCmd installs the skills of a .zip into a skills folder.

@@ -12,7 +12,7 @@ import (
 	"os/signal"
 	"slices"
 
-	"hookstudio/app/version"
+	"hookstudio/app/platform/version"
 )
 
 // Exit codes: 0 success, 1 problems found, 2 usage error.

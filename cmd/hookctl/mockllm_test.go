@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"hookstudio/app/llm"
-	"hookstudio/app/llm/mockllm"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/agent/llm/mockllm"
 )
 
 // TestSimulateAgainstMockLLM runs `hookctl simulate --provider` against
 // @dwmkerr/mock-llm, a third-party OpenAI-compatible server, with the
-// rules and scenarios of app/llm/testdata/mock-llm.
+// rules and scenarios of app/agent/llm/testdata/mock-llm.
 func TestSimulateAgainstMockLLM(t *testing.T) {
-	data := filepath.Join("..", "..", "app", "llm", "testdata", "mock-llm")
+	data := filepath.Join("..", "..", "app", "agent", "llm", "testdata", "mock-llm")
 	srv := mockllm.Start(t, filepath.Join(data, "rules.yaml"))
 	dir := t.TempDir()
 	skillsDir := filepath.Join(dir, "skills")

@@ -11,7 +11,7 @@ import (
 )
 
 // hookctl simulate runs PicoClaw process hooks only with --trust, through
-// app/hooksets, and puts every JSON-RPC exchange in the trace.
+// app/hooks/hooksets, and puts every JSON-RPC exchange in the trace.
 func TestSimulateProcessHooks(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not installed")

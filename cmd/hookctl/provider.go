@@ -8,11 +8,11 @@ import (
 	"io"
 	"time"
 
-	"hookstudio/app/engine"
-	"hookstudio/app/llm"
-	"hookstudio/app/profiles"
-	"hookstudio/app/scenario"
-	"hookstudio/app/studio"
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/services/studio"
+	"hookstudio/app/store/profiles"
 )
 
 // maxProviderRounds ends a runaway agent loop of a real model.

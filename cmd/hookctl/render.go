@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"hookstudio/app/diag"
-	"hookstudio/app/engine"
-	"hookstudio/app/skills"
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/skills"
 )
 
 // renderer prints a trace for a terminal: each LLM call's message list,

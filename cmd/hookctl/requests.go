@@ -6,10 +6,10 @@ import (
 	"io"
 	"time"
 
-	"hookstudio/app/engine"
-	"hookstudio/app/hooksets"
-	"hookstudio/app/otelexport"
-	"hookstudio/app/tokens"
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/tokens"
+	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/platform/otelexport"
 )
 
 // withRequestHooks adds the folder's request hooks (seed 004), the

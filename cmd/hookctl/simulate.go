@@ -12,14 +12,14 @@ import (
 	"strings"
 	"time"
 
-	"hookstudio/app/cmdhook"
-	"hookstudio/app/diag"
-	"hookstudio/app/engine"
-	"hookstudio/app/history"
-	"hookstudio/app/hooksets"
-	"hookstudio/app/otelexport"
-	"hookstudio/app/scenario"
-	"hookstudio/app/skills"
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/skills"
+	"hookstudio/app/platform/otelexport"
+	"hookstudio/app/store/history"
 )
 
 func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {

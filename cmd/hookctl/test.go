@@ -13,17 +13,17 @@ import (
 	"strings"
 	"time"
 
-	"hookstudio/app/cmdhook"
-	"hookstudio/app/diag"
-	"hookstudio/app/edit"
-	"hookstudio/app/engine"
-	"hookstudio/app/events"
-	"hookstudio/app/expect"
-	"hookstudio/app/hooksets"
-	"hookstudio/app/llm"
-	"hookstudio/app/scenario"
-	"hookstudio/app/skills"
-	"hookstudio/app/tokens"
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/events"
+	"hookstudio/app/agent/expect"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agent/tokens"
+	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/skills"
+	"hookstudio/app/services/edit"
 )
 
 // scenarioReport is one scenario's outcome in hookctl test.

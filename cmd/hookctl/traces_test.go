@@ -48,7 +48,7 @@ func traceCases(t *testing.T) []traceCase {
 	for _, p := range projects {
 		add("claude-"+filepath.Base(p), p, ".", ".hookstudio/scenarios/*.yaml")
 	}
-	diagrams, _ := filepath.Glob(filepath.Join("..", "..", "app", "engine", "testdata", "diagrams", "*"))
+	diagrams, _ := filepath.Glob(filepath.Join("..", "..", "app", "agent", "engine", "testdata", "diagrams", "*"))
 	for _, d := range diagrams {
 		add("diagram-"+filepath.Base(d), d, "skills", "../scenario.yaml")
 	}

@@ -7,14 +7,14 @@ import (
 	"fmt"
 	"io"
 
-	"hookstudio/app/claudehook"
-	"hookstudio/app/cmdhook"
-	"hookstudio/app/diag"
-	"hookstudio/app/hostmode"
-	"hookstudio/app/prochook"
-	"hookstudio/app/reqhook"
-	"hookstudio/app/scenario"
-	"hookstudio/app/skills"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/claudehook"
+	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/hostmode"
+	"hookstudio/app/hooks/prochook"
+	"hookstudio/app/hooks/reqhook"
+	"hookstudio/app/hooks/skills"
 )
 
 func validateCmd(ctx context.Context, args []string, stdout io.Writer) (int, error) {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { openApp, repo, screenshot, tempDir, until } from './harness.mjs';
 
-// The window the app opens (app/winstate): a 1280×800 screen less its margins, the default
+// The window the app opens (app/store/winstate): a 1280×800 screen less its margins, the default
 // size where the screen has room for it, and a maximised window on a 1920×1080 screen.
 const LAPTOP = { width: 1248, height: 728 };
 const DEFAULT = { width: 1440, height: 900 };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openApp, repo, screenshot } from './harness.mjs';
 
-const RULES = join(repo, 'app/llm/testdata/mock-llm/rules.yaml');
+const RULES = join(repo, 'app/agent/llm/testdata/mock-llm/rules.yaml');
 const EMPTY = 'empty answer: the model sent neither text nor tool calls, so the reply is empty';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

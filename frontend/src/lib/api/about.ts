@@ -2,7 +2,7 @@
 // date), for the help overlay's About. Without the Go backend (vite dev, tests) there is none.
 import { binding } from './wails';
 
-/** hookstudio/app/version.Info */
+/** hookstudio/app/platform/version.Info */
 export interface AboutInfo {
   version: string;
   commit: string;

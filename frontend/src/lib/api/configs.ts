@@ -7,7 +7,7 @@ import type { Diagnostic } from './types';
 export type ConfigKind = 'hooks-json' | 'hooks-yaml' | 'hook-yaml' | 'picoclaw' | 'request-hooks' | 'claude-settings' | 'claude-skill' | 'prompt' | 'scenario' | 'text';
 export interface HookFile { file: string; kind: ConfigKind; exists: boolean }
 
-/** hookstudio/app/edit.CommandHook: one hook of a hooks.yaml as written. */
+/** hookstudio/app/services/edit.CommandHook: one hook of a hooks.yaml as written. */
 export interface CommandHook { index: number; line: number; fields: Record<string, string>; filter: Record<string, string>; unknown: string[] }
 export interface CommandEvent { event: string; line: number; hooks: CommandHook[] }
 export interface CommandHooksEdit { text: string; editable: boolean; error?: string; events: CommandEvent[]; diagnostics: Diagnostic[] }

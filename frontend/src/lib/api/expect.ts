@@ -3,7 +3,7 @@
 import { binding } from './wails';
 import type { SaveResult, TraceView } from './types';
 
-/** hookstudio/app/expect.Result: one check of one expectation on one call (or request, or run). */
+/** hookstudio/app/agent/expect.Result: one check of one expectation on one call (or request, or run). */
 export interface ExpectationResult {
   kind: string;
   /** what was checked where, for people */

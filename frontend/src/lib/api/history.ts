@@ -9,7 +9,7 @@ import { binding, runtime } from './wails';
 export type RunSource = 'live' | 'app' | 'cli' | 'capture';
 export type RunStatus = TraceView['status'];
 
-/** app/history.RunSummary */
+/** app/store/history.RunSummary */
 export interface RunSummary {
   id: number;
   scenario: string;
@@ -29,7 +29,7 @@ export interface RunSummary {
   max_prompt_tokens: number;
 }
 
-/** app/history.Filter; since/until are RFC 3339 strings, empty fields do not filter. */
+/** app/store/history.Filter; since/until are RFC 3339 strings, empty fields do not filter. */
 export interface RunFilter {
   scenario?: string;
   skill?: string;

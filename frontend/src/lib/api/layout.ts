@@ -2,7 +2,7 @@
 // folder. Without the Go backend (vite dev, the screenshots, tests) they live in localStorage.
 import { binding } from './wails';
 
-/** hookstudio/app/layout.Layout: a missing field is the default size. */
+/** hookstudio/app/store/layout.Layout: a missing field is the default size. */
 export interface SavedLayout {
   /** widths in px */
   skills_width?: number;

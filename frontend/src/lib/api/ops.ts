@@ -5,14 +5,14 @@
 import { binding, runtime } from './wails';
 import type { TraceView } from './types';
 
-/** An app/events.Type, Shannon's names. */
+/** An app/agent/events.Type, Shannon's names. */
 export type RunEventType =
   | 'WORKFLOW_STARTED' | 'WORKFLOW_COMPLETED' | 'WORKFLOW_FAILED' | 'AGENT_STARTED' | 'AGENT_COMPLETED'
   | 'AGENT_THINKING' | 'TOOL_INVOKED' | 'TOOL_OBSERVATION' | 'ERROR_OCCURRED' | 'WORKFLOW_PAUSED'
   | 'WORKFLOW_RESUMED' | 'WORKFLOW_CANCELLED' | 'APPROVAL_REQUESTED' | 'APPROVAL_DECISION'
   | 'LLM_PROMPT' | 'LLM_PARTIAL' | 'LLM_OUTPUT' | 'BUDGET_THRESHOLD' | 'HEARTBEAT';
 
-/** app/events.Event */
+/** app/agent/events.Event */
 export interface RunEvent {
   seq: number;
   type: RunEventType;

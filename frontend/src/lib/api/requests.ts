@@ -2,11 +2,11 @@
 // each model request's attempts, timings, usage and hook outcomes — for the simulation on screen or
 // a stored run. Like the rest of src/lib/api this is the only code that touches window.go for them;
 // without the Go backend the rows are gathered here from the view's hook_call steps, exactly as
-// app/reqhook.Inspect does.
+// app/hooks/reqhook.Inspect does.
 import { binding } from './wails';
 import type { HookOutcome, TraceView } from './types';
 
-/** app/reqhook.AttemptInfo: one try of the request (a retry adds one). */
+/** app/hooks/reqhook.AttemptInfo: one try of the request (a retry adds one). */
 export interface AttemptInfo {
   cred_id: string;
   email_masked: string;
@@ -15,7 +15,7 @@ export interface AttemptInfo {
   timestamp: string; // RFC 3339
 }
 
-/** app/reqhook.Usage */
+/** app/hooks/reqhook.Usage */
 export interface RequestUsage {
   prompt_tokens: number;
   completion_tokens: number;
@@ -25,7 +25,7 @@ export interface RequestUsage {
   counted?: boolean;
 }
 
-/** app/reqhook.RequestContext: what start and end hooks receive on stdin. */
+/** app/hooks/reqhook.RequestContext: what start and end hooks receive on stdin. */
 export interface RequestContext {
   request_id: string;
   route: string;
@@ -47,7 +47,7 @@ export interface RequestContext {
   round: number;
 }
 
-/** app/reqhook.RowHook */
+/** app/hooks/reqhook.RowHook */
 export interface RequestRowHook {
   step: number;
   event: string;
@@ -58,7 +58,7 @@ export interface RequestRowHook {
   error?: string;
 }
 
-/** app/reqhook.Row: one model request. */
+/** app/hooks/reqhook.Row: one model request. */
 export interface RequestRow {
   call: number;
   request: number;
@@ -68,7 +68,7 @@ export interface RequestRow {
   hooks: RequestRowHook[];
 }
 
-/** app/history.ModelUsage */
+/** app/store/history.ModelUsage */
 export interface ModelUsage {
   model: string;
   requests: number;
@@ -81,7 +81,7 @@ export interface ModelUsage {
   cached_tokens: number;
 }
 
-/** app/history.ExecHookMetrics: seed 001's per-hook metrics of one executable hook in one run. */
+/** app/store/history.ExecHookMetrics: seed 001's per-hook metrics of one executable hook in one run. */
 export interface ExecHookMetrics {
   system: string;
   hook: string;
@@ -108,7 +108,7 @@ interface RequestsBinding {
   SetPolicy(cfg: PolicyConfig): Promise<void>;
 }
 
-/** app/reqhook.PolicyConfig: the settings' request policy hook; zero values do not limit. */
+/** app/hooks/reqhook.PolicyConfig: the settings' request policy hook; zero values do not limit. */
 export interface PolicyConfig {
   rate_limit_per_minute?: number;
   token_quota?: number;
@@ -121,7 +121,7 @@ function realBinding(): RequestsBinding | undefined {
   return (window.go?.bind as { Requests?: RequestsBinding } | undefined)?.Requests;
 }
 
-/** The rows of a view's request hook invocations (app/reqhook.Inspect), in call order. */
+/** The rows of a view's request hook invocations (app/hooks/reqhook.Inspect), in call order. */
 export function requestsOf(view: TraceView): RequestsView {
   const rows: RequestRow[] = [];
   const byCall = new Map<number, RequestRow>();

@@ -1,4 +1,4 @@
-// The view contract of docs/trace-view.md, as TypeScript types. Keep in sync with app/bind.
+// The view contract of docs/trace-view.md, as TypeScript types. Keep in sync with app/services/bind.
 export type Severity = 'error' | 'warning';
 export interface Diagnostic { file: string; line: number; column: number; severity: Severity; code: string; message: string }
 export type Timing = 'after_user_input' | 'before_planning' | 'before_each_agent' | 'before_first_agent' | 'after_tool_call';

@@ -1,0 +1,306 @@
+package claudehook
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"hookstudio/app/agent/engine"
+)
+
+// output is the JSON a handler may print on exit 0.
+type output struct {
+	Continue       *bool           `json:"continue"`
+	StopReason     string          `json:"stopReason"`
+	SystemMessage  string          `json:"systemMessage"`
+	Decision       string          `json:"decision"`
+	Reason         string          `json:"reason"`
+	SuppressOutput bool            `json:"suppressOutput"`
+	Specific       *specificOutput `json:"hookSpecificOutput"`
+	// a prompt handler's answer
+	OK *bool `json:"ok"`
+}
+
+type specificOutput struct {
+	HookEventName            string          `json:"hookEventName"`
+	AdditionalContext        string          `json:"additionalContext"`
+	PermissionDecision       string          `json:"permissionDecision"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason"`
+	UpdatedInput             map[string]any  `json:"updatedInput"`
+	UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
+	Decision                 *struct {
+		Behavior     string         `json:"behavior"`
+		Message      string         `json:"message"`
+		UpdatedInput map[string]any `json:"updatedInput"`
+	} `json:"decision"`
+}
+
+// label is how the real CLI names the hook in the model's text: the event,
+// and for tool events and SessionStart what the matcher saw.
+func label(event Event, ev *engine.Event) string {
+	switch {
+	case event.isTool() && ev.Tool != nil:
+		return string(event) + ":" + ev.Tool.Name
+	}
+	return string(event)
+}
+
+// Renderings of the real CLI 2.1.197 (measured through capture; the cases
+// are conformance tests against `claude -p`, cmd/hookctl).
+func reminder(text string) string { return "<system-reminder>\n" + text + "\n</system-reminder>" }
+
+func contextMessage(event Event, ev *engine.Event, ctx string) engine.NewMessage {
+	switch event {
+	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest:
+		return engine.NewMessage{Role: "user", Content: reminder(label(event, ev) + " hook additional context: " + ctx)}
+	}
+	return engine.NewMessage{Role: "system", Content: string(event) + " hook additional context: " + ctx}
+}
+
+// successMessage is a plain stdout on exit 0, which only UserPromptSubmit
+// and SessionStart hand to the model.
+func successMessage(event Event, text string) (engine.NewMessage, bool) {
+	switch event {
+	case UserPromptSubmit:
+		return engine.NewMessage{Role: "system", Content: "UserPromptSubmit hook success: " + text}, true
+	case SessionStart:
+		return engine.NewMessage{Role: "system", Content: "SessionStart:startup hook success: " + text}, true
+	}
+	return engine.NewMessage{}, false
+}
+
+// effect reads a handler's run as the real CLI does and says what the
+// model gets from it. The hook call records everything it printed.
+func (h *Handler) effect(hd *Hook, event Event, ev *engine.Event, input []byte, r result) (engine.HookCall, engine.Effect) {
+	call := engine.HookCall{System: System, Event: label(event, ev), Hook: hd.Name(), Source: hd.Source(), Input: input,
+		DurationMS: float64(r.res.Duration.Microseconds()) / 1000, Outcome: engine.OutcomeOK, Truncated: r.res.Truncated}
+	if hd.UsedSkill != "" {
+		call.Source += " (skill " + hd.UsedSkill + ")"
+	}
+	var eff engine.Effect
+	if !hd.Runs {
+		call.Outcome, call.Error = engine.OutcomeSkipped, "not run: "+hd.Why
+		return call, eff
+	}
+	if hd.Type == TypeCommand {
+		code := r.res.ExitCode
+		call.ExitCode, call.Stderr = &code, string(r.res.Stderr)
+	}
+	switch {
+	case r.res.TimedOut:
+		call.Outcome, call.Error = engine.OutcomeTimeout, fmt.Sprintf("no answer within %s: Claude Code goes on as if the hook had not run (a timed-out hook does not block)", h.timeout(hd))
+		return call, eff
+	case r.res.Err != nil:
+		call.Outcome, call.Error = engine.OutcomeError, r.res.Err.Error()
+		return call, eff
+	}
+	switch hd.Type {
+	case TypePrompt:
+		return h.promptEffect(hd, event, ev, r, call)
+	case TypeHTTP:
+		if r.err != nil {
+			call.Outcome, call.Error = engine.OutcomeError, "http: "+r.err.Error()+" (a non-blocking error)"
+			return call, eff
+		}
+		if r.status < 200 || r.status > 299 {
+			call.Outcome, call.Error, call.OutputText = engine.OutcomeError, fmt.Sprintf("http status %d (a non-blocking error)", r.status), r.text
+			return call, eff
+		}
+		return h.jsonEffect(hd, event, ev, []byte(strings.TrimSpace(r.text)), call)
+	}
+	stdout := strings.TrimSpace(string(r.res.Stdout))
+	switch code := r.res.ExitCode; {
+	case code == 2:
+		call.OutputText = stdout
+		return h.blocking(hd, event, ev, "["+hd.CommandLine()+"]: "+string(r.res.Stderr), string(r.res.Stderr), call)
+	case code != 0:
+		call.OutputText = stdout
+		call.Outcome = engine.OutcomeError
+		call.Error = fmt.Sprintf("exit %d: a non-blocking error — Claude Code shows stderr to the user and goes on (only exit 2 blocks)", code)
+		if code == 127 {
+			call.Error += "; 127 means the command was not found, so this hook does nothing"
+		}
+		return call, eff
+	}
+	if strings.HasPrefix(stdout, "{") {
+		return h.jsonEffect(hd, event, ev, []byte(stdout), call)
+	}
+	call.OutputText = stdout
+	if stdout != "" {
+		if m, ok := successMessage(event, stdout); ok {
+			eff.Context = []engine.NewMessage{m}
+		}
+	}
+	return call, eff
+}
+
+// promptBlocked is what claude -p prints when a UserPromptSubmit hook
+// blocks (measured on 2.1.197; no model call is made): reason is
+// "[<command>]: <stderr>" for exit 2, the decision's reason for JSON.
+func promptBlocked(reason string, ev *engine.Event) string {
+	return "UserPromptSubmit operation blocked by hook:\n" + reason + "\n\nOriginal prompt: " + ev.UserInput
+}
+
+// batchStopped: a PostToolBatch block ends the turn after the tool
+// results, with no further model call and no reply (measured on 2.1.197,
+// exit 2 and decision: block alike); the model never reads the reason.
+func batchStopped(reason string) string {
+	return orText(reason, "PostToolBatch hook blocked") + " (the turn ends after the tool results)"
+}
+
+// blocking is exit 2 (or a prompt's ok: false): reason is what the model
+// reads where the event shows one; plain is the bare text for the user.
+func (h *Handler) blocking(hd *Hook, event Event, ev *engine.Event, reason, plain string, call engine.HookCall) (engine.HookCall, engine.Effect) {
+	var eff engine.Effect
+	call.Outcome = engine.OutcomeBlocked
+	switch event {
+	case PreToolUse:
+		eff.Action, eff.Reason = engine.ActionDeny, label(event, ev)+" hook error: "+reason
+	case PermissionRequest:
+		no := false
+		eff.Approved, eff.Reason = &no, label(event, ev)+" hook error: "+reason
+	case PostToolUse, PostToolUseFailure:
+		eff.Context = []engine.NewMessage{{Role: "user", Content: reminder(label(event, ev) + " hook blocking error from command: \"" + hd.CommandLine() + "\": " + reason)}}
+	case UserPromptSubmit:
+		eff.Action, eff.Reason, eff.Notice = engine.ActionStop, strings.TrimSpace(plain), promptBlocked(reason, ev)
+	case Stop:
+		eff.RetryFeedback = "Stop hook feedback:\n" + reason
+	case PreCompact:
+		eff.Action, eff.Reason = engine.ActionStop, strings.TrimSpace(plain)
+	case PostToolBatch:
+		eff.Action, eff.Reason = engine.ActionStop, batchStopped(strings.TrimSpace(plain))
+	default:
+		// SessionStart, SessionEnd, PostCompact: exit 2
+		// shows stderr to the user only.
+		call.Outcome = engine.OutcomeError
+		call.Error = fmt.Sprintf("exit 2 does not block %s: stderr is shown to the user only", event)
+	}
+	return call, eff
+}
+
+func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byte, call engine.HookCall) (engine.HookCall, engine.Effect) {
+	var eff engine.Effect
+	var out output
+	if err := json.Unmarshal(data, &out); err != nil {
+		call.OutputText = string(data)
+		call.Warnings = append(call.Warnings, fmt.Sprintf("stdout starts with { but is not JSON (%v): Claude Code reads it as plain text", err))
+		if m, ok := successMessage(event, string(data)); ok {
+			eff.Context = []engine.NewMessage{m}
+		}
+		return call, eff
+	}
+	call.Output = json.RawMessage(data)
+	eff.Notice = out.SystemMessage
+	if out.Continue != nil && !*out.Continue {
+		eff.Action, eff.Reason = engine.ActionStop, orText(out.StopReason, "continue: false")
+		call.Outcome = engine.OutcomeStopped
+		return call, eff
+	}
+	if out.Decision == "block" {
+		reason := out.Reason
+		switch event {
+		case Stop:
+			call.Outcome = engine.OutcomeBlocked
+			eff.RetryFeedback = "Stop hook feedback:\n" + reason
+		case PostToolUse, PostToolUseFailure:
+			call.Outcome = engine.OutcomeBlocked
+			eff.Context = append(eff.Context, engine.NewMessage{Role: "user", Content: reminder(label(event, ev) + " hook blocking error from command: \"" + hd.CommandLine() + "\": " + reason)})
+		case UserPromptSubmit:
+			call.Outcome = engine.OutcomeBlocked
+			eff.Action, eff.Reason, eff.Notice = engine.ActionStop, reason, promptBlocked(reason, ev)
+			return call, eff
+		case PostToolBatch:
+			call.Outcome = engine.OutcomeBlocked
+			eff.Action, eff.Reason = engine.ActionStop, batchStopped(reason)
+			return call, eff
+		case PreToolUse:
+			call.Outcome = engine.OutcomeBlocked
+			eff.Action, eff.Reason = engine.ActionDeny, reason
+		}
+	}
+	sp := out.Specific
+	if sp == nil {
+		return call, eff
+	}
+	if sp.HookEventName != "" && sp.HookEventName != string(event) {
+		call.Warnings = append(call.Warnings, fmt.Sprintf("hookSpecificOutput.hookEventName is %q at %s: Claude Code rejects the output", sp.HookEventName, event))
+		return call, engine.Effect{Notice: eff.Notice}
+	}
+	if sp.AdditionalContext != "" {
+		eff.Context = append(eff.Context, contextMessage(event, ev, sp.AdditionalContext))
+	}
+	switch event {
+	case PreToolUse:
+		switch sp.PermissionDecision {
+		case "deny":
+			call.Outcome = engine.OutcomeDenied
+			eff.Action, eff.Reason = engine.ActionDeny, sp.PermissionDecisionReason
+		case "ask":
+			call.Outcome = engine.OutcomeAsked
+			if h.needsPermission(ev.Tool.Name) {
+				eff.Extra = append(eff.Extra, "asked the user: the scenario's approval answers")
+				break
+			}
+			// claude -p has nobody to ask: the tool does not run and the
+			// model reads the reason (measured on 2.1.197, --allowedTools or not)
+			eff.Action, eff.Reason = engine.ActionDeny, sp.PermissionDecisionReason
+			if eff.Reason == "" {
+				eff.Reason = "Hook " + label(event, ev) + " asked for confirmation for this tool"
+			}
+			eff.Extra = append(eff.Extra, "asked the user; with nobody to ask (claude -p, no approval: in the scenario) the tool does not run")
+		case "allow":
+			eff.Extra = append(eff.Extra, "allowed without asking")
+		}
+		if sp.UpdatedInput != nil && sp.PermissionDecision != "deny" {
+			eff.ToolArguments = sp.UpdatedInput
+		}
+	case PermissionRequest:
+		if d := sp.Decision; d != nil {
+			yes := d.Behavior == "allow"
+			eff.Approved, eff.Reason = &yes, d.Message
+			if yes && d.UpdatedInput != nil {
+				call.Warnings = append(call.Warnings, "updatedInput at PermissionRequest is not simulated: the approval goes through with the original input")
+			}
+		}
+	case PostToolUse:
+		if len(sp.UpdatedMCPToolOutput) > 0 {
+			if ev.Tool != nil && strings.HasPrefix(ev.Tool.Name, "mcp__") {
+				var s string
+				if json.Unmarshal(sp.UpdatedMCPToolOutput, &s) != nil {
+					s = string(sp.UpdatedMCPToolOutput)
+				}
+				eff.ToolResult = &s
+			} else {
+				call.Warnings = append(call.Warnings, "updatedMCPToolOutput changes only an MCP tool's output (mcp__…): "+ev.Tool.Name+"'s result stays as it was")
+			}
+		}
+	}
+	return call, eff
+}
+
+// promptEffect reads a prompt handler's answer {ok, reason}: ok false
+// blocks as exit 2 with the reason.
+func (h *Handler) promptEffect(hd *Hook, event Event, ev *engine.Event, r result, call engine.HookCall) (engine.HookCall, engine.Effect) {
+	if r.err != nil {
+		call.Outcome, call.Error = engine.OutcomeError, "prompt: "+r.err.Error()
+		return call, engine.Effect{}
+	}
+	var out output
+	if err := json.Unmarshal([]byte(strings.TrimSpace(r.text)), &out); err != nil || out.OK == nil {
+		call.OutputText = r.text
+		call.Outcome, call.Error = engine.OutcomeError, "the model's answer is not {\"ok\": true|false, \"reason\": …}: a non-blocking error"
+		return call, engine.Effect{}
+	}
+	call.Output = json.RawMessage(strings.TrimSpace(r.text))
+	if *out.OK {
+		return call, engine.Effect{}
+	}
+	return h.blocking(hd, event, ev, out.Reason, out.Reason, call)
+}
+
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

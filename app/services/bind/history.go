@@ -1,0 +1,108 @@
+package bind
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"hookstudio/app/services/studio"
+	"hookstudio/app/store/history"
+)
+
+// ErrNoHistory is returned when the history database could not be opened.
+var ErrNoHistory = errors.New("the run history is not available")
+
+// History is bound as window.go.bind.History: stored runs, their
+// comparison and the figures behind the charts.
+type History struct {
+	store  *history.Store // nil when the database could not be opened
+	tokens studio.TokenCounter
+
+	mu  sync.Mutex
+	ctx context.Context
+}
+
+// NewHistory binds store, which may be nil.
+func NewHistory(store *history.Store, tokens studio.TokenCounter) *History {
+	return &History{store: store, tokens: tokens, ctx: context.Background()}
+}
+
+// StartHistory sets the app's context.
+func StartHistory(ctx context.Context, h *History) {
+	h.mu.Lock()
+	h.ctx = ctx
+	h.mu.Unlock()
+}
+
+func (h *History) context() (context.Context, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.store == nil {
+		return nil, ErrNoHistory
+	}
+	return h.ctx, nil
+}
+
+// Runs lists stored runs, newest first.
+func (h *History) Runs(f history.Filter) ([]history.RunSummary, error) {
+	ctx, err := h.context()
+	if err != nil {
+		return nil, err
+	}
+	if f.Limit <= 0 {
+		f.Limit = 200
+	}
+	runs, err := h.store.ListRuns(ctx, f)
+	if runs == nil {
+		runs = []history.RunSummary{}
+	}
+	return runs, err
+}
+
+// Run opens a stored run read-only, as the simulator shows it.
+func (h *History) Run(id int64) (studio.TraceView, error) {
+	ctx, err := h.context()
+	if err != nil {
+		return studio.TraceView{}, err
+	}
+	r, err := h.store.LoadRun(ctx, history.RunID(id))
+	if err != nil {
+		return studio.TraceView{}, err
+	}
+	return studio.RunView(r.Trace, r.ScenarioFile, h.tokens), nil
+}
+
+// Compare diffs two runs call by call.
+func (h *History) Compare(a, b int64) (history.Comparison, error) {
+	ctx, err := h.context()
+	if err != nil {
+		return history.Comparison{}, err
+	}
+	return h.store.Compare(ctx, history.RunID(a), history.RunID(b))
+}
+
+// HookCost is a hook's (skill/name) token cost across its last runs.
+func (h *History) HookCost(hook string, limit int) ([]history.HookPoint, error) {
+	ctx, err := h.context()
+	if err != nil {
+		return nil, err
+	}
+	pts, err := h.store.HookHistory(ctx, hook, limit)
+	if pts == nil {
+		pts = []history.HookPoint{}
+	}
+	return pts, err
+}
+
+// PromptSizes is a scenario's prompt size over its last runs.
+func (h *History) PromptSizes(scenario string, limit int) ([]history.PromptPoint, error) {
+	ctx, err := h.context()
+	if err != nil {
+		return nil, err
+	}
+	pts, err := h.store.PromptSizeOverTime(ctx, scenario, limit)
+	if pts == nil {
+		pts = []history.PromptPoint{}
+	}
+	return pts, err
+}

@@ -1,0 +1,377 @@
+package studio
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/events"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/store/history"
+)
+
+// Events of a controlled run: the selected scenario played on the mock in
+// the background with the event stream, pause/resume/cancel and the user
+// answering approval requests (seed 002).
+const (
+	EventRunEvents       = "run:events"        // []events.Event: the next events of the run's stream, in order
+	EventApproval        = "run:approval"      // PendingApproval: the run waits for the user's decision
+	EventApprovalDecided = "run:approval-done" // ApprovalDone: the decision (or the timeout) came
+	EventRunControl      = "run:control"       // RunControl: paused, resumed, cancelling
+	EventRunWaiting      = "run:waiting"       // RunWaiting: the run waits for the user (paused, an approval) at this step
+	// EventRunTrace and EventRunEnded (realrun.go) carry the trace view
+	// after each call and how the run ended.
+)
+
+// ErrNoApproval is returned when no approval is waiting for a decision.
+var ErrNoApproval = errors.New("no approval is waiting for a decision")
+
+// PendingApproval is what the user is asked: the exact tool call, why,
+// and the deadline the countdown runs to (no decision by then is a denial).
+type PendingApproval struct {
+	events.ApprovalRequest
+	Scenario string `json:"scenario"`
+}
+
+// RunWaiting is where a run waits for the user, with its trace so far, so
+// the step list, flowchart and message list can show that point.
+type RunWaiting struct {
+	Step   int               `json:"step"`
+	Reason events.WaitReason `json:"reason"`
+	View   TraceView         `json:"view"`
+}
+
+// onWait returns the events.Options.OnWait that sends RunWaiting.
+func onWait(emit func(string, any), view func(*engine.Trace) TraceView) func(*engine.Trace, int, events.WaitReason) {
+	return func(t *engine.Trace, step int, why events.WaitReason) {
+		emit(EventRunWaiting, RunWaiting{Step: step, Reason: why, View: view(t)})
+	}
+}
+
+// ApprovalDone says how a pending approval ended.
+type ApprovalDone struct {
+	ID       string `json:"id"`
+	Approved bool   `json:"approved"`
+	Feedback string `json:"feedback,omitempty"`
+	TimedOut bool   `json:"timed_out,omitempty"`
+}
+
+// RunControl is the controlled run's state, after every change.
+type RunControl struct {
+	Running bool `json:"running"`
+	events.ControlState
+}
+
+// Operations runs the controlled run. It is separate from Service so the
+// simulation and the real runs keep their own state; it reads the
+// service's folder, selection and settings under its lock.
+type Operations struct {
+	svc      *Service
+	approver *humanApprover // one at a time: a controlled run's or a real run's
+
+	mu  sync.Mutex
+	run *controlledRun // the run pause, resume and cancel steer
+}
+
+type controlledRun struct {
+	ctl  *events.Control
+	done chan struct{}
+}
+
+// NewOperations returns the controlled-run service of svc; svc's real runs
+// then get the event stream, control and approvals too.
+func NewOperations(svc *Service) *Operations {
+	o := &Operations{svc: svc, approver: &humanApprover{emit: svc.cfg.Emit}}
+	svc.mu.Lock()
+	svc.ops = o
+	svc.mu.Unlock()
+	return o
+}
+
+// humanApprover asks the user through events and waits for Decide.
+type humanApprover struct {
+	emit     func(string, any)
+	scenario string
+
+	mu      sync.Mutex
+	pending *PendingApproval
+	answer  chan events.Decision // capacity 1, set while pending
+}
+
+// Approve implements events.Approver: it announces the request and waits
+// for Decide or the request's deadline (ctx), whichever comes first.
+func (h *humanApprover) Approve(ctx context.Context, req events.ApprovalRequest) (events.Decision, error) {
+	answer := make(chan events.Decision, 1)
+	h.mu.Lock()
+	p := &PendingApproval{ApprovalRequest: req, Scenario: h.scenario}
+	h.pending, h.answer = p, answer
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.pending, h.answer = nil, nil
+		h.mu.Unlock()
+	}()
+	h.emit(EventApproval, *p)
+	select {
+	case d := <-answer:
+		h.emit(EventApprovalDecided, ApprovalDone{ID: req.ID, Approved: d.Approved, Feedback: d.Feedback})
+		return d, nil
+	case <-ctx.Done():
+		h.emit(EventApprovalDecided, ApprovalDone{ID: req.ID, TimedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)})
+		return events.Decision{}, ctx.Err()
+	}
+}
+
+func (h *humanApprover) setScenario(name string) {
+	h.mu.Lock()
+	h.scenario = name
+	h.mu.Unlock()
+}
+
+// decide hands the user's decision to the waiting request.
+func (h *humanApprover) decide(approve bool, feedback string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.answer == nil {
+		return ErrNoApproval
+	}
+	select {
+	case h.answer <- events.Decision{Approved: approve, Feedback: feedback}:
+		h.answer = nil // one decision per request
+		return nil
+	default:
+		return ErrNoApproval
+	}
+}
+
+// eventStore is the part of the history that keeps events.
+type eventStore interface {
+	SaveEvents(ctx context.Context, run history.RunID, evs []events.Event) error
+}
+
+// Start plays the selected scenario on the mock in the background, with
+// its approval policy asking the user (Decide) and its budget; events go
+// out as EventRunEvents batches, the trace after each call as
+// EventRunTrace, the end as EventRunEnded (recorded in the history with
+// its events).
+func (o *Operations) Start() error {
+	s := o.svc
+	// Lock order: s.mu, then o.mu (StartRun holds s.mu when it calls watchRun).
+	s.mu.Lock()
+	i := slices.IndexFunc(s.scenarios, func(l loadedScenario) bool { return l.info.File == s.selected })
+	if i < 0 || !s.scenarios[i].info.Valid {
+		s.mu.Unlock()
+		return errors.New("select a valid scenario first")
+	}
+	sc, file, root := s.scenarios[i].sc, s.selected, s.root
+	hooks := enabledHooks{s.set, maps.Clone(s.disabled)}
+	base := s.base
+	s.mu.Unlock()
+	if base == nil {
+		base = context.Background()
+	}
+	emit := s.cfg.Emit
+	ctl := events.NewControl()
+	h := o.approver
+	r := &controlledRun{ctl: ctl, done: make(chan struct{})}
+	o.mu.Lock()
+	if o.run != nil {
+		o.mu.Unlock()
+		return errors.New("a run is already in progress; cancel it first")
+	}
+	o.run = r
+	o.mu.Unlock()
+	h.setScenario(sc.Name)
+
+	st := events.NewStream(events.StreamOptions{})
+	opts := events.Options{Stream: st}.ForScenario(sc)
+	opts.Approver, opts.Control, opts.Tokens = h, ctl, s.cfg.Tokens
+	view := func(t *engine.Trace) TraceView { return buildView(t, file, s.cfg.Tokens) }
+	opts.OnWait = onWait(emit, view)
+	cfg := engine.Config{Model: llm.NewMock(sc), ModelName: sc.Model, Session: sc.Name,
+		AfterCall: func(t *engine.Trace, c int) { emit(EventRunTrace, view(t)) }}
+	mon := events.Attach(&cfg, opts)
+	ctx, release := ctl.Context(base)
+	pumped := make(chan struct{})
+	go func() {
+		defer close(pumped)
+		st.Pump(func(evs []events.Event) { emit(EventRunEvents, evs) })
+	}()
+	emit(EventRunControl, RunControl{Running: true})
+	started := time.Now()
+	go func() {
+		defer close(r.done)
+		defer release()
+		tr, runErr := engine.Run(ctx, sc, hooks, cfg)
+		mon.Finish(tr, runErr)
+		st.Close()
+		<-pumped
+		end := RunEnded{Status: string(tr.Status), View: buildView(tr, file, s.cfg.Tokens)}
+		if runErr != nil {
+			end.Error = runErr.Error()
+		}
+		if rec := s.cfg.History; rec != nil {
+			data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+			sctx := context.WithoutCancel(base)
+			id, err := rec.SaveRun(sctx, history.RunInput{Trace: tr, ScenarioFile: file, ScenarioData: data,
+				Backend: "mock", Source: history.SourceApp, Started: started, Ended: time.Now(), Tokens: s.cfg.Tokens})
+			if err == nil {
+				end.RunID = int64(id)
+				if es, ok := rec.(eventStore); ok {
+					_ = es.SaveEvents(sctx, id, st.Persistent())
+				}
+			}
+		}
+		o.mu.Lock()
+		o.run = nil
+		o.mu.Unlock()
+		emit(EventRunControl, RunControl{Running: false, ControlState: ctl.State()})
+		emit(EventRunEnded, end)
+	}()
+	return nil
+}
+
+func (o *Operations) current() (*controlledRun, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.run == nil {
+		return nil, ErrNoRun
+	}
+	return o.run, nil
+}
+
+// Pause stops the controlled run at its next checkpoint.
+func (o *Operations) Pause() error {
+	return o.control(func(c *events.Control) { c.Pause("paused by the user") })
+}
+
+// Resume lets a paused controlled run go on.
+func (o *Operations) Resume() error { return o.control(func(c *events.Control) { c.Resume() }) }
+
+// Cancel ends the controlled run at its next checkpoint (a pending
+// approval ends at once) and waits for it to end.
+func (o *Operations) Cancel() error {
+	r, err := o.current()
+	if err != nil {
+		return err
+	}
+	r.ctl.Cancel("cancelled by the user")
+	o.svc.cfg.Emit(EventRunControl, RunControl{Running: true, ControlState: r.ctl.State()})
+	<-r.done
+	return nil
+}
+
+func (o *Operations) control(fn func(*events.Control)) error {
+	r, err := o.current()
+	if err != nil {
+		return err
+	}
+	fn(r.ctl)
+	o.svc.cfg.Emit(EventRunControl, RunControl{Running: true, ControlState: r.ctl.State()})
+	return nil
+}
+
+// Decide answers the pending approval: approve, or deny with feedback the
+// model reads in the tool message.
+func (o *Operations) Decide(approve bool, feedback string) error {
+	return o.approver.decide(approve, feedback)
+}
+
+// Pending is the approval waiting for a decision, nil when none is.
+func (o *Operations) Pending() *PendingApproval {
+	h := o.approver
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.pending == nil {
+		return nil
+	}
+	p := *h.pending
+	return &p
+}
+
+// Wait blocks until the controlled run (if any) has ended.
+func (o *Operations) Wait() {
+	if r, err := o.current(); err == nil {
+		<-r.done
+	}
+}
+
+// watchedRun is the event stream of a run the service started itself (a
+// real run): events as EventRunEvents, the scenario's budget, and with
+// Operations its approvals asked of the user and pause/resume/cancel.
+type watchedRun struct {
+	o       *Operations // nil: events and budget only
+	run     *controlledRun
+	mon     *events.Monitor
+	st      *events.Stream
+	pumped  chan struct{}
+	release context.CancelFunc
+}
+
+// watchRun attaches the event stream to cfg. Call context on the run's
+// context, finish after engine.Run and save once the run is stored. s.mu
+// is held (StartRun).
+func (s *Service) watchRun(cfg *engine.Config, sc *scenario.Scenario, view func(*engine.Trace) TraceView) *watchedRun {
+	o := s.ops
+	w := &watchedRun{st: events.NewStream(events.StreamOptions{}), pumped: make(chan struct{}), release: func() {}}
+	opts := events.Options{Stream: w.st}.ForScenario(sc)
+	opts.Tokens, opts.Approver, opts.Policy = s.cfg.Tokens, nil, nil
+	opts.OnWait = onWait(s.cfg.Emit, view)
+	if o != nil {
+		o.mu.Lock()
+		if o.run == nil { // a controlled run would own the approvals and the control
+			w.o, w.run = o, &controlledRun{ctl: events.NewControl(), done: make(chan struct{})}
+			o.run = w.run
+			o.approver.setScenario(sc.Name)
+			opts.Policy, opts.Approver, opts.Control = events.PolicyOf(sc), o.approver, w.run.ctl
+		}
+		o.mu.Unlock()
+	}
+	w.mon = events.Attach(cfg, opts)
+	go func() {
+		defer close(w.pumped)
+		w.st.Pump(func(evs []events.Event) { s.cfg.Emit(EventRunEvents, evs) })
+	}()
+	if w.run != nil {
+		s.cfg.Emit(EventRunControl, RunControl{Running: true})
+	}
+	return w
+}
+
+// context is the run's context, which the control's cancel also ends.
+func (w *watchedRun) context(ctx context.Context) context.Context {
+	if w.run == nil {
+		return ctx
+	}
+	ctx, w.release = w.run.ctl.Context(ctx)
+	return ctx
+}
+
+// finish emits how the run ended and waits for the last events to go out.
+func (w *watchedRun) finish(tr *engine.Trace, runErr error) {
+	w.mon.Finish(tr, runErr)
+	w.st.Close()
+	<-w.pumped
+	w.release()
+	if w.run != nil {
+		w.o.mu.Lock()
+		w.o.run = nil
+		w.o.mu.Unlock()
+		close(w.run.done)
+		w.o.svc.cfg.Emit(EventRunControl, RunControl{Running: false, ControlState: w.run.ctl.State()})
+	}
+}
+
+// save stores the run's events with the stored run.
+func (w *watchedRun) save(ctx context.Context, rec Recorder, id history.RunID) {
+	if es, ok := rec.(eventStore); ok {
+		_ = es.SaveEvents(ctx, id, w.st.Persistent())
+	}
+}

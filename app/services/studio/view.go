@@ -1,0 +1,196 @@
+package studio
+
+import (
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/expect"
+	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/skills"
+)
+
+// TokenCounter counts what a chat message costs in a request.
+type TokenCounter interface {
+	CountMessage(role, content string) int
+}
+
+// Message is an engine message with its lifetime and token count, so the
+// frontend can rebuild the list at any step without asking again.
+type Message struct {
+	engine.Message
+	Created int  `json:"created"`
+	Removed *int `json:"removed"`
+	Tokens  int  `json:"tokens"`
+	// Pos orders the request's list when an executable hook replaced a
+	// message in place (the successor takes its place); absent, the id is
+	// the position.
+	Pos *float64 `json:"pos,omitempty"`
+	// Hidden are the steps [from, to) during which a call-only hook change
+	// took the message out of the list (to -1: never brought back).
+	Hidden [][2]int `json:"hidden,omitempty"`
+}
+
+// Call is an LLM call with the prompt tokens it receives.
+type Call struct {
+	engine.LLMCall
+	Tokens int `json:"tokens"`
+}
+
+// Matrix is hooks × LLM calls: the copies of each hook a call sees (history
+// copies included) and the tokens they cost.
+type Matrix struct {
+	Hooks []string `json:"hooks"` // skill/name; for an executable hook, system/name
+	// Systems says, per row, which executable hook system added the
+	// messages ("command", "process", "request"; "" a prompt hook's row).
+	Systems []string `json:"systems"`
+	Copies  [][]int  `json:"copies"`
+	Tokens  [][]int  `json:"tokens"`
+	Totals  []int    `json:"totals"` // tokens per hook over all calls
+}
+
+// TraceView is a simulated run as the frontend shows it (docs/trace-view.md).
+type TraceView struct {
+	Revision    int                  `json:"revision"`
+	Scenario    string               `json:"scenario"`
+	File        string               `json:"file"`
+	Status      string               `json:"status"` // engine status, "invalid" or "none"
+	Error       string               `json:"error,omitempty"`
+	Diagnostics []diag.Diagnostic    `json:"diagnostics"`
+	Hooks       []skills.Hook        `json:"hooks"`
+	Messages    []Message            `json:"messages"`
+	Steps       []engine.Step        `json:"steps"`
+	Calls       []Call               `json:"calls"`
+	Requests    []engine.RequestInfo `json:"requests"`
+	Matrix      Matrix               `json:"matrix"`
+	Changes     []CallChange         `json:"changes"`
+	// Tools are the selected scenario's tool names (tool_filter suggestions).
+	Tools []string `json:"tools"`
+	// Draft is true when unsaved editor text went into this simulation.
+	Draft bool `json:"draft"`
+	// Exec says whether the folder's executable hooks ran, and if not why.
+	Exec ExecRun `json:"exec"`
+	// Pending is true while a simulation with executable hooks runs in the
+	// background: this view is the previous one (or an empty one with
+	// status "running"), and the result follows as studio:trace.
+	Pending bool `json:"pending"`
+	// Expectations are the scenario's expect: results on this run.
+	Expectations []expect.Result `json:"expectations"`
+
+	// callIDs holds each call's message ids, kept for the next live diff.
+	callIDs [][]int
+}
+
+// emptyView is the view when there is nothing to simulate.
+func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
+	if ds == nil {
+		ds = []diag.Diagnostic{}
+	}
+	return TraceView{
+		Status: status, File: file, Diagnostics: ds,
+		Hooks: []skills.Hook{}, Messages: []Message{}, Steps: []engine.Step{}, Calls: []Call{},
+		Requests: []engine.RequestInfo{}, Changes: []CallChange{}, Tools: []string{}, Expectations: []expect.Result{}, Exec: ExecRun{Hooks: []engine.HookInfo{}, Metrics: []engine.HookMetric{}},
+		Matrix: Matrix{Hooks: []string{}, Systems: []string{}, Copies: [][]int{}, Tokens: [][]int{}, Totals: []int{}},
+	}
+}
+
+// buildView materialises a trace for the frontend.
+func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
+	v := emptyView(string(tr.Status), file, nil)
+	v.Scenario, v.Error, v.Steps = tr.Scenario, tr.Error, tr.Steps()
+	// Lists are never null in a view: the frontend indexes them directly.
+	if tr.Hooks != nil {
+		v.Hooks = tr.Hooks
+	}
+	if tr.Requests != nil {
+		v.Requests = tr.Requests
+	}
+	v.Messages = make([]Message, tr.NumMessages())
+	for id := range v.Messages {
+		m := tr.Message(id)
+		created, removed := tr.Lifetime(id)
+		vm := Message{Message: m, Created: created, Tokens: tc.CountMessage(m.Role, m.Content)}
+		if removed >= 0 {
+			vm.Removed = &removed
+		}
+		v.Messages[id] = vm
+	}
+	if len(tr.HookCalls) > 0 {
+		// Only executable hooks move or hide messages: prompt-only traces
+		// (which can be huge) skip the copy Record makes.
+		rec := tr.Record()
+		for id, m := range rec.Messages {
+			v.Messages[id].Pos = m.Pos
+		}
+		for _, sp := range rec.Hidden {
+			m := &v.Messages[sp.ID]
+			m.Hidden = append(m.Hidden, [2]int{int(sp.From), int(sp.To)})
+		}
+	}
+
+	hookRow := make(map[string]int, len(tr.Hooks))
+	addRow := func(key, id, system string) int {
+		hookRow[key] = len(v.Matrix.Hooks)
+		v.Matrix.Hooks = append(v.Matrix.Hooks, id)
+		v.Matrix.Systems = append(v.Matrix.Systems, system)
+		v.Matrix.Copies = append(v.Matrix.Copies, make([]int, len(tr.Calls)))
+		v.Matrix.Tokens = append(v.Matrix.Tokens, make([]int, len(tr.Calls)))
+		v.Matrix.Totals = append(v.Matrix.Totals, 0)
+		return hookRow[key]
+	}
+	for i := range tr.Hooks {
+		addRow(tr.Hooks[i].ID(), tr.Hooks[i].ID(), "")
+	}
+	v.callIDs = make([][]int, len(tr.Calls))
+	for c, lc := range tr.Calls {
+		ids := tr.MessageIDsAt(lc.Step)
+		v.callIDs[c] = ids
+		call := Call{LLMCall: lc}
+		for _, id := range ids {
+			m := &v.Messages[id]
+			call.Tokens += m.Tokens
+			// A message an executable hook added, or a tool result it wrote
+			// (a block's reason, an answer in the tool's place, a rewritten
+			// result), is its system's hook's row, added as met; a prompt
+			// hook's message, even one an executable hook edited, stays its
+			// prompt hook's.
+			exec := execHookOf(&m.Message)
+			if exec == "" && m.Hook == "" {
+				continue
+			}
+			key := m.Skill + "/" + m.Hook
+			if exec != "" {
+				key = "\x00" + m.System + "/" + exec
+			}
+			row, ok := hookRow[key]
+			if !ok && exec != "" {
+				row, ok = addRow(key, m.System+"/"+exec, m.System), true
+			}
+			if !ok {
+				continue
+			}
+			v.Matrix.Copies[row][c]++
+			v.Matrix.Tokens[row][c] += m.Tokens
+			v.Matrix.Totals[row] += m.Tokens
+		}
+		v.Calls = append(v.Calls, call)
+	}
+	return v
+}
+
+// execHookOf is the executable hook whose words message m is ("" none).
+func execHookOf(m *engine.Message) string {
+	switch {
+	case m.System == "":
+		return ""
+	case m.Hook != "" && m.EditedBy == "":
+		return m.Hook
+	case m.Origin == engine.OriginTool:
+		return m.EditedBy
+	}
+	return ""
+}
+
+// RunView is a stored run opened read-only in the simulator.
+func RunView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
+	v := buildView(tr, file, tc)
+	v.Changes = []CallChange{}
+	return v
+}

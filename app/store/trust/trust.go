@@ -1,0 +1,200 @@
+// Package trust remembers which folders the user allowed to run their
+// executable hooks. A folder is trusted for one content hash of its hook
+// configuration files: a changed configuration (a new command, another
+// process) asks again, an unchanged one never does. Opening a folder never
+// runs anything; this package only says whether a simulation may.
+package trust
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"hookstudio/app/services/edit"
+)
+
+// ConfigNames are the hook configuration files of design-hooks.md, root
+// relative: the project-level files, then the per-skill files ("*" is a
+// skill folder).
+var ConfigNames = []string{
+	".jcli/hooks.yaml",
+	".jcli/hooks/*/HOOK.yaml", // jcli's current format: a folder per hook
+	".jcli/hooks/*/HOOK.yml",
+	".picoclaw/hooks.json",
+	".hookstudio/request-hooks.yaml",
+	"*/hooks/hooks.yaml",
+	"*/hooks/picoclaw.json",
+	"*/hooks/request-hooks.yaml",
+}
+
+// Configs lists the hook configuration files under root that exist, as
+// sorted slash paths relative to root.
+func Configs(root string) ([]string, error) {
+	var out []string
+	for _, pat := range ConfigNames {
+		matches, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat)))
+		if err != nil {
+			return nil, fmt.Errorf("list hook configs: %w", err)
+		}
+		for _, m := range matches {
+			fi, err := os.Stat(m)
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			rel, err := filepath.Rel(root, m)
+			if err != nil {
+				continue
+			}
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Hash is the content hash of the given root-relative files: their names
+// and bytes, in order. A file that cannot be read counts as empty with a
+// marker, so deleting a config also changes the hash.
+func Hash(root string, files []string) string {
+	h := sha256.New()
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		fmt.Fprintf(h, "%s\x00", f)
+		if err != nil {
+			fmt.Fprintf(h, "unreadable\x00")
+			continue
+		}
+		fmt.Fprintf(h, "%d\x00", len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Entry is one trusted folder.
+type Entry struct {
+	Path    string    `json:"path"`
+	Hash    string    `json:"hash"`
+	Trusted time.Time `json:"trusted"`
+}
+
+type file struct {
+	Folders []Entry `json:"folders"`
+}
+
+// Store is the list of trusted folders, kept as JSON in the data folder and
+// written atomically. It is safe for concurrent use.
+type Store struct {
+	path string
+
+	mu      sync.Mutex
+	entries map[string]Entry
+}
+
+// DefaultPath is where the app keeps the list.
+func DefaultPath(dataDir string) string { return filepath.Join(dataDir, "trusted-folders.json") }
+
+// Open reads the list at path; a missing file is an empty list. A damaged
+// file is an error, and the store starts empty (nothing is trusted).
+func Open(path string) (*Store, error) {
+	s := &Store{path: path, entries: map[string]Entry{}}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("read trusted folders: %w", err)
+	}
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil {
+		return s, fmt.Errorf("trusted folders file %s is damaged; every folder asks again: %w", path, err)
+	}
+	for _, e := range f.Folders {
+		s.entries[e.Path] = e
+	}
+	return s, nil
+}
+
+// Trusted says whether folder is trusted with exactly this hash.
+func (s *Store) Trusted(folder, hash string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.entries[folder]
+	return ok && e.Hash == hash
+}
+
+// Known says whether folder was trusted with some hash (so a different
+// hash means its hook configuration changed since).
+func (s *Store) Known(folder string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.entries[folder]
+	return ok
+}
+
+// Trust remembers folder as trusted with hash.
+func (s *Store) Trust(folder, hash string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prev, had := s.entries[folder]
+	s.entries[folder] = Entry{Path: folder, Hash: hash, Trusted: time.Now().UTC()}
+	if err := s.saveLocked(); err != nil {
+		if had {
+			s.entries[folder] = prev
+		} else {
+			delete(s.entries, folder)
+		}
+		return err
+	}
+	return nil
+}
+
+// Untrust forgets folder.
+func (s *Store) Untrust(folder string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prev, had := s.entries[folder]
+	if !had {
+		return nil
+	}
+	delete(s.entries, folder)
+	if err := s.saveLocked(); err != nil {
+		s.entries[folder] = prev
+		return err
+	}
+	return nil
+}
+
+func (s *Store) saveLocked() error {
+	f := file{Folders: make([]Entry, 0, len(s.entries))}
+	for _, e := range s.entries {
+		f.Folders = append(f.Folders, e)
+	}
+	slices.SortFunc(f.Folders, func(a, b Entry) int {
+		if a.Path < b.Path {
+			return -1
+		}
+		if a.Path > b.Path {
+			return 1
+		}
+		return 0
+	})
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode trusted folders: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(s.path), err)
+	}
+	if err := edit.WriteFileAtomic(s.path, data, 0o600); err != nil {
+		return fmt.Errorf("save trusted folders: %w", err)
+	}
+	return nil
+}
