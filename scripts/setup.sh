@@ -79,7 +79,7 @@ need_release() {
 need_agents() {
   command -v npm >/dev/null || apt_install nodejs npm
   if [ ! -d tools/agents/node_modules ] || [ tools/agents/package-lock.json -nt tools/agents/node_modules/.package-lock.json ]; then
-    log "npm ci (tools/agents: Claude Code's CLI, the OpenAI client)"
+    log "npm ci (tools/agents: the agent CLIs the tests drive, the OpenAI client)"
     (cd tools/agents && retry 3 npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
