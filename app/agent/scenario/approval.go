@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Approval is the scenario's approval policy (seed 002): which tool calls

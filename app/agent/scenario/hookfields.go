@@ -1,7 +1,7 @@
 package scenario
 
 import (
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // The fields executable hooks need (seed 001, command hooks): the model
