@@ -23,7 +23,7 @@ import (
 	"hookstudio/app/hooks/cmdhook"
 	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/hooks/skills"
-	"hookstudio/app/services/edit"
+	"hookstudio/app/store/atomicfile"
 )
 
 // scenarioReport is one scenario's outcome in hookctl test.
@@ -106,7 +106,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		if err != nil {
 			return 0, err
 		}
-		if err := edit.WriteFileAtomic(*junit, data, 0o644); err != nil {
+		if err := atomicfile.Write(*junit, data, 0o644); err != nil {
 			return 0, fmt.Errorf("write junit report: %w", err)
 		}
 	}
@@ -251,7 +251,7 @@ func updateScenario(root, file string, tr *engine.Trace) error {
 	if err != nil {
 		return fmt.Errorf("update %s: %w", file, err)
 	}
-	if err := edit.WriteFileAtomic(path, out, fi.Mode().Perm()); err != nil {
+	if err := atomicfile.Write(path, out, fi.Mode().Perm()); err != nil {
 		return fmt.Errorf("update %s: %w", file, err)
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/services/edit"
+	"hookstudio/app/store/atomicfile"
 )
 
 // FileSnapshot is a file as it is on disk, with the hash a later save is
@@ -173,7 +174,7 @@ func (s *Service) SaveFile(ctx context.Context, file, text, baseHash string) (Sa
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return SaveResult{}, fmt.Errorf("save %s: %w", file, err)
 	}
-	if err := edit.WriteFileAtomic(p, []byte(text), 0o644); err != nil {
+	if err := atomicfile.Write(p, []byte(text), 0o644); err != nil {
 		return SaveResult{}, fmt.Errorf("save %s: %w", file, err)
 	}
 	res.Diagnostics = s.LintFile(ctx, file, text)
@@ -235,7 +236,7 @@ func writeNew(p string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
 	}
-	return edit.WriteFileAtomic(p, data, 0o644)
+	return atomicfile.Write(p, data, 0o644)
 }
 
 // starterScenario passes every checkpoint: a planning round, agent rounds
@@ -278,7 +279,7 @@ func (s *Service) ExportSkill(ctx context.Context, skill, dest string, zip bool)
 	if _, err := edit.ExportSkill(ctx, root, skill, &buf, opts); err != nil {
 		return err
 	}
-	return edit.WriteFileAtomic(dest, buf.Bytes(), 0o644)
+	return atomicfile.Write(dest, buf.Bytes(), 0o644)
 }
 
 // HooksJSONText is the skill's hooks.json in canonical form, for copying.

@@ -17,7 +17,7 @@ import (
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/hooks/cmdhook"
 	"hookstudio/app/hooks/hooksets"
-	"hookstudio/app/services/edit"
+	"hookstudio/app/store/atomicfile"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
 )
@@ -337,7 +337,7 @@ func (s *Service) SaveRunAsScenario(ctx context.Context) (string, error) {
 		}
 		file = path.Join(dir, fmt.Sprintf("%s-%d.yaml", name, n))
 	}
-	if err := edit.WriteFileAtomic(filepath.Join(root, filepath.FromSlash(file)), data, 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(root, filepath.FromSlash(file)), data, 0o644); err != nil {
 		return "", err
 	}
 	s.reloadNow(ctx)

@@ -1,10 +1,9 @@
 package studio
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
+	"hookstudio/app/store/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,16 +39,13 @@ type userHooksJSON struct {
 // LoadUserHooks reads the setting from dataDir (none yet: no user file).
 func LoadUserHooks(dataDir string) (*UserHooksSetting, error) {
 	u := &UserHooksSetting{path: filepath.Join(dataDir, UserHooksFile)}
-	data, err := os.ReadFile(u.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return u, nil
-	}
-	if err != nil {
-		return u, fmt.Errorf("user hooks setting: %w", err)
-	}
 	var v userHooksJSON
-	if err := json.Unmarshal(data, &v); err != nil {
+	_, err := atomicfile.ReadJSON(u.path, &v)
+	switch {
+	case errors.Is(err, atomicfile.ErrDamaged):
 		return u, fmt.Errorf("user hooks setting %s: %w", u.path, err)
+	case err != nil:
+		return u, fmt.Errorf("user hooks setting: %w", err)
 	}
 	u.file, u.claude = v.File, v.Claude
 	return u, nil
@@ -134,11 +130,7 @@ func userFile(file, what, name string) (string, error) {
 
 // save writes the setting atomically; u.mu is held.
 func (u *UserHooksSetting) save(v userHooksJSON) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("user hooks setting: %w", err)
-	}
-	if err := writeFileAtomic(u.path, data); err != nil {
+	if err := atomicfile.WriteJSON(u.path, v, 0o644); err != nil {
 		return fmt.Errorf("user hooks setting: %w", err)
 	}
 	return nil

@@ -8,17 +8,14 @@ package trust
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
+	"hookstudio/app/store/atomicfile"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
-
-	"hookstudio/app/services/edit"
 )
 
 // ConfigNames are the hook configuration files of design-hooks.md, root
@@ -105,16 +102,13 @@ func DefaultPath(dataDir string) string { return filepath.Join(dataDir, "trusted
 // file is an error, and the store starts empty (nothing is trusted).
 func Open(path string) (*Store, error) {
 	s := &Store{path: path, entries: map[string]Entry{}}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("read trusted folders: %w", err)
-	}
 	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
+	_, err := atomicfile.ReadJSON(path, &f)
+	switch {
+	case errors.Is(err, atomicfile.ErrDamaged):
 		return s, fmt.Errorf("trusted folders file %s is damaged; every folder asks again: %w", path, err)
+	case err != nil:
+		return s, fmt.Errorf("read trusted folders: %w", err)
 	}
 	for _, e := range f.Folders {
 		s.entries[e.Path] = e
@@ -186,14 +180,7 @@ func (s *Store) saveLocked() error {
 		}
 		return 0
 	})
-	data, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode trusted folders: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(s.path), err)
-	}
-	if err := edit.WriteFileAtomic(s.path, data, 0o600); err != nil {
+	if err := atomicfile.WriteJSON(s.path, f, 0o600); err != nil {
 		return fmt.Errorf("save trusted folders: %w", err)
 	}
 	return nil
