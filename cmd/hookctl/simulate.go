@@ -15,7 +15,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/answers"
 	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/platform/otelexport"
@@ -67,8 +67,8 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	var trustErr error
 	// llm command hooks ask the real model with --provider; under the mock
 	// the scenario's hook_answers answer them.
-	hookModel := &cmdhook.ModelCompleter{}
-	var completer cmdhook.Completer
+	hookModel := &answers.Model{}
+	var completer answers.Completer
 	if *prov.provider != "" {
 		completer = hookModel
 	}

@@ -13,6 +13,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/answers"
 	"hookstudio/app/hooks/claudehook"
 	"hookstudio/app/hooks/cmdhook"
 	"hookstudio/app/hooks/hostmode"
@@ -32,7 +33,7 @@ type Options struct {
 	// hook_answers, register_hook calls.
 	Scenario *scenario.Scenario
 	// Completer answers llm command hooks in a real run (nil: hook_answers).
-	Completer cmdhook.Completer
+	Completer answers.Completer
 	// Cache keeps command hook results between runs (nil: none).
 	Cache *cmdhook.Cache
 	// Trusted says the user trusted the folder's commands.

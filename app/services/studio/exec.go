@@ -17,6 +17,7 @@ import (
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/answers"
 	"hookstudio/app/hooks/cmdhook"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/store/history"
@@ -61,7 +62,7 @@ type ExecRequest struct {
 	Trusted bool
 	// Completer answers llm command hooks in a real run (the profile's
 	// model); nil: the scenario's hook_answers, as the mock run has it.
-	Completer cmdhook.Completer
+	Completer answers.Completer
 	// Fresh runs every hook: no result of an earlier (mock) run is reused.
 	Fresh bool
 }

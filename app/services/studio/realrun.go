@@ -15,7 +15,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/answers"
 	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/store/atomicfile"
 	"hookstudio/app/store/history"
@@ -231,8 +231,8 @@ func (s *Service) StartRun(opts RunOptions) error {
 // fingerprint: runnableLocked), with hookModel to answer llm command hooks
 // once the run's model is known. Otherwise set is nil and exec says why
 // the hooks do not run; the run goes on with prompt hooks only.
-func (s *Service) realExecLocked(ctx context.Context, i int) (ExecSet, ExecRun, *cmdhook.ModelCompleter, error) {
-	hookModel := &cmdhook.ModelCompleter{}
+func (s *Service) realExecLocked(ctx context.Context, i int) (ExecSet, ExecRun, *answers.Model, error) {
+	hookModel := &answers.Model{}
 	if !s.runnableLocked() {
 		return nil, s.execRunLocked(), hookModel, nil
 	}
