@@ -20,7 +20,9 @@ type Book struct {
 }
 
 // NewBook returns an empty book for a hook system's handler.
-func NewBook(system string) *Book { return &Book{system: system, byKey: map[string]*engine.HookMetric{}} }
+func NewBook(system string) *Book {
+	return &Book{system: system, byKey: map[string]*engine.HookMetric{}}
+}
 
 // Hook names one hook: where it is declared and what it is called.
 type Hook struct{ Event, Name, Source string }

@@ -104,7 +104,9 @@ func TestLeftBehindChildDies(t *testing.T) {
 	waitGone(t, pid)
 
 	done := make(chan Result)
-	go func() { done <- g.Run(context.Background(), Spec{Argv: sh("echo $$ > " + pidFile + ".2; sleep 60"), MaxStdout: 10, MaxStderr: 10}) }()
+	go func() {
+		done <- g.Run(context.Background(), Spec{Argv: sh("echo $$ > " + pidFile + ".2; sleep 60"), MaxStdout: 10, MaxStderr: 10})
+	}()
 	for {
 		if data, err := os.ReadFile(pidFile + ".2"); err == nil && strings.HasSuffix(string(data), "\n") {
 			break
