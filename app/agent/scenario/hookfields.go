@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"hookstudio/app/format/yamlpos"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -39,7 +41,7 @@ func (d *decoder) hookAnswersField(s *Scenario) field {
 			return
 		}
 		if m.Kind != yaml.MappingNode {
-			d.errorf(v, CodeWrongType, "%s must be a mapping of llm hook names to answers, not %s", path, describe(m))
+			d.errorf(v, CodeWrongType, "%s must be a mapping of llm hook names to answers, not %s", path, yamlpos.Describe(m))
 			return
 		}
 		out := map[string][]string{}
