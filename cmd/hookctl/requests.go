@@ -9,21 +9,18 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/tokens"
 	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/platform/otelexport"
 )
 
-// withRequestHooks adds the folder's request hooks (seed 004), the
-// scenario's request_policy and scripted attempts to a run; a run that
-// has none stays as it was.
-func withRequestHooks(hooks *hooksets.Set, cfg *engine.Config, backend string) {
-	if hooks == nil {
-		return
-	}
-	run := hooksets.RequestRun{Backend: backend}
+// attachHooks adds the folder's executable hooks a run reaches to cfg,
+// request hooks (seed 004) innermost with the scenario's request_policy
+// and scripted attempts; a run that has none stays as it was.
+func attachHooks(hooks *hooksets.Set, cfg *engine.Config, run registry.Run) (registry.Attached, error) {
 	if c, err := tokens.NewCounter(); err == nil {
-		run.Counter = c
+		run.Tokens = c
 	}
-	hooks.WithRequestHooks(cfg, run)
+	return hooks.Attach(cfg, run)
 }
 
 // checkOTLP validates --otlp before anything runs.

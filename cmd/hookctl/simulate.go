@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/answers"
 	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/platform/otelexport"
 	"hookstudio/app/store/history"
@@ -31,8 +31,8 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	db := fs.String("db", "", "history database (default: history.db in the app's data folder)")
 	noHistory := fs.Bool("no-history", false, "do not record the run in the history")
 	trust := fs.Bool("trust", false, "run the folder's executable hooks (hooks.yaml commands); without it a folder with any is refused")
-	userHooks := fs.String("user-hooks", "", "the user-level command hooks file (hooks.yaml), run before the folder's")
-	claudeUser := fs.String("claude-user-settings", "", "Claude Code's user-level settings.json (~/.claude/settings.json), whose hooks run before the project's")
+	reg := hooksets.Registry(hooksets.RegistryOptions{})
+	users := addUserFileFlags(fs, reg)
 	behaviour := addBehaviourFlag(fs)
 	otlp := fs.String("otlp", "", "send the run to an OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318")
 	prov := addProviderFlags(fs)
@@ -64,7 +64,6 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	var hooks *hooksets.Set
-	var trustErr error
 	// llm command hooks ask the real model with --provider; under the mock
 	// the scenario's hook_answers answer them.
 	hookModel := &answers.Model{}
@@ -75,11 +74,10 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if sc != nil {
 		ds = append(ds, scenario.CheckSkills(sc, skillNames(set))...)
 		ds = append(ds, usedSkillDiagnostics(set, sc)...)
-		hooks, trustErr = hooksets.Load(*root, hooksets.Options{UserFile: *userHooks, ClaudeUserSettings: *claudeUser, Scenario: sc, Trusted: *trust, Completer: completer, Mode: mode})
-		if hooks == nil {
-			return 0, trustErr
+		hooks, err = hooksets.Load(ctx, reg, *root, hooksets.Options{User: users(), Mode: mode})
+		if err != nil {
+			return 0, err
 		}
-		defer hooks.Close()
 		ds = append(ds, usedHookDiagnostics(set, sc, hooks.Diagnostics())...)
 	}
 	diag.Sort(ds)
@@ -96,16 +94,14 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return exitProblems, nil
 	}
 
-	if errors.Is(trustErr, hooksets.ErrNotTrusted) {
+	if cmds := hooks.Commands(sc); len(cmds) > 0 && !*trust {
 		// Nothing runs in a folder nobody trusted: say exactly what would.
 		fmt.Fprintf(stderr, "hookctl: %s has executable hooks; these commands would run:\n", *root)
-		for _, c := range hooks.Commands() {
+		for _, c := range cmds {
 			fmt.Fprintf(stderr, "  %s  %s  %s\n", c.Source, c.Event, c.Command)
 		}
 		fmt.Fprintln(stderr, "hookctl: pass --trust to run them")
 		return exitUsage, nil
-	} else if trustErr != nil {
-		return 0, trustErr
 	}
 
 	run, err := prov.setup(ctx, sc, stderr)
@@ -113,8 +109,11 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	defer run.cancel(nil)
-	run.cfg.Handlers = hooks.Handlers()
-	withRequestHooks(hooks, &run.cfg, run.backend) // request hooks, innermost (requests.go)
+	attached, err := attachHooks(hooks, &run.cfg, registry.Run{Scenario: sc, Trusted: *trust, Completer: completer, Backend: run.backend}) // requests.go
+	if err != nil {
+		return 0, err
+	}
+	defer attached.Close()
 	run.cfg.ModelName, run.cfg.Session = sc.Model, sc.Name
 	hookModel.Model = run.cfg.Model
 	evr, err := evf.start(ctx, run, sc, stdout, stderr, *asJSON) // events.go

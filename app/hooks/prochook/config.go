@@ -282,15 +282,21 @@ type parser struct {
 // declares it ("" for the root's .picoclaw/hooks.json). Paths (dir, the
 // executable, the script) are checked on disk. Every problem is reported.
 func Parse(root, file, skill string, data []byte) ([]Hook, []diag.Diagnostic) {
+	// The folder setting's problems are reported by whoever loads the
+	// folder (app/hooks/hooksets); here an unreadable one is the default.
+	mode, _, _ := hostmode.Load(root)
+	return parse(root, file, skill, data, mode)
+}
+
+// parse is Parse in a folder that follows mode.
+func parse(root, file, skill string, data []byte, mode hostmode.Mode) ([]Hook, []diag.Diagnostic) {
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
 		absRoot = root
 	}
 	p := &parser{Sink: diag.Sink{File: file}, root: absRoot, skill: skill, data: data, lines: jsondoc.NewLines(data),
 		dir: filepath.Dir(filepath.Join(absRoot, filepath.FromSlash(file))), stat: os.Stat}
-	// The folder setting's problems are reported by whoever loads the
-	// folder (app/hooks/hooksets); here an unreadable one is the default.
-	p.mode, _, _ = hostmode.Load(absRoot)
+	p.mode = mode
 	p.document()
 	sort.SliceStable(p.hooks, func(i, j int) bool {
 		if p.hooks[i].Priority != p.hooks[j].Priority {

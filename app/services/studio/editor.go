@@ -61,8 +61,7 @@ type MergeResult struct {
 }
 
 // ErrNotEditable is returned for a path outside <skill>/hooks/ and
-// <skill>/scenarios/ that is not one of the root's hook configs
-// (RootConfigs).
+// <skill>/scenarios/ that no hook system reads.
 var ErrNotEditable = errors.New("not an editable file")
 
 func hashOf(data []byte) string {
@@ -77,7 +76,7 @@ func (s *Service) editablePath(file string) (string, error) {
 	root := s.root
 	s.mu.Unlock()
 	parts := strings.Split(file, "/")
-	if !IsRootConfig(file) && !claudeEditable(root, file) && (!filepath.IsLocal(filepath.FromSlash(file)) || strings.Contains(file, "\\") || len(parts) < 3 ||
+	if !s.editableFile(root, file) && (!filepath.IsLocal(filepath.FromSlash(file)) || strings.Contains(file, "\\") || len(parts) < 3 ||
 		(parts[1] != "hooks" && parts[1] != "scenarios")) {
 		return "", fmt.Errorf("%w: %q is not inside <skill>/hooks/ or <skill>/scenarios/, nor a hooks config of the root", ErrNotEditable, file)
 	}

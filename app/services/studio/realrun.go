@@ -16,7 +16,7 @@ import (
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/hooks/answers"
-	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/store/atomicfile"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
@@ -125,10 +125,14 @@ func (s *Service) StartRun(opts RunOptions) error {
 		base = context.Background()
 	}
 	backend := string(p.Provider) + ":" + p.Name
-	set, exec, hookModel, err := s.realExecLocked(base, i)
-	if err != nil {
-		return err
+	exec := s.execRunLocked()
+	hookModel := &answers.Model{}
+	var hooksSet ExecSet
+	if s.runnableLocked() {
+		hooksSet, exec = s.exec.set, ExecRun{Ran: true, Hooks: nonNil(s.exec.hooks), Metrics: []engine.HookMetric{}}
 	}
+	runSc := s.runScenarioLocked(i)
+	trusted := s.trustedLocked()
 	ctx, cancel := context.WithCancel(base)
 	r := &realRun{cancel: cancel, done: make(chan struct{}), resume: make(chan bool), answers: make(chan string), sc: &sc, file: s.selected}
 	s.run = r
@@ -172,15 +176,16 @@ func (s *Service) StartRun(opts RunOptions) error {
 		// An empty answer is marked on its call before the view is sent.
 		AfterCall: llm.MarkWarnings(func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, view(t)) }),
 	}
-	if set != nil {
+	var set registry.Attached
+	if hooksSet != nil {
 		// as hookctl simulate --trust --provider: the hooks' handlers,
 		// request hooks innermost around the real model, and llm command
-		// hooks asking the model through them
-		cfg.Handlers = set.Handlers()
-		if p, ok := set.(interface {
-			PrepareRun(*engine.Config, string)
-		}); ok {
-			p.PrepareRun(&cfg, backend)
+		// hooks asking the model through them; every hook runs afresh
+		set, err = hooksSet.Attach(&cfg, registry.Run{Scenario: runSc, Trusted: trusted, Completer: hookModel, Fresh: true, Backend: backend})
+		if err != nil {
+			s.run = nil
+			cancel()
+			return fmt.Errorf("load executable hooks: %w", err)
 		}
 		hookModel.Model = cfg.Model
 	}
@@ -224,34 +229,6 @@ func (s *Service) StartRun(opts RunOptions) error {
 		s.cfg.Emit(EventRunEnded, end)
 	}()
 	return nil
-}
-
-// realExecLocked loads the folder's executable hooks for a real run of
-// scenario i when the live simulation may run them (the same trust and
-// fingerprint: runnableLocked), with hookModel to answer llm command hooks
-// once the run's model is known. Otherwise set is nil and exec says why
-// the hooks do not run; the run goes on with prompt hooks only.
-func (s *Service) realExecLocked(ctx context.Context, i int) (ExecSet, ExecRun, *answers.Model, error) {
-	hookModel := &answers.Model{}
-	if !s.runnableLocked() {
-		return nil, s.execRunLocked(), hookModel, nil
-	}
-	req := s.execRequestLocked(i)
-	req.Trusted, req.Completer, req.Fresh = true, hookModel, true
-	set, err := s.cfg.ExecHooks(ctx, req)
-	if err != nil {
-		if set != nil {
-			_ = set.Close()
-		}
-		return nil, ExecRun{}, nil, fmt.Errorf("load executable hooks: %w", err)
-	}
-	return set, ExecRun{Ran: true, Hooks: nonNil(set.Hooks()), Metrics: []engine.HookMetric{}}, hookModel, nil
-}
-
-// PrepareRun adds the request hooks (seed 004), innermost, around a real
-// model; backend is "PROVIDER:PROFILE".
-func (h hooksetsSet) PrepareRun(cfg *engine.Config, backend string) {
-	h.set.WithRequestHooks(cfg, hooksets.RequestRun{Backend: backend, Counter: h.counter, Policy: h.policy.Policy()})
 }
 
 // callOf rebuilds the engine.Call of LLM call c, as the model will see it.

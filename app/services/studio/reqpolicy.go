@@ -83,11 +83,3 @@ func (p *RequestPolicySetting) Policy() *reqhook.Policy {
 	defer p.mu.Unlock()
 	return p.policy
 }
-
-// LoaderOption configures HooksetsLoader.
-type LoaderOption func(*hooksetsSet)
-
-// WithRequestPolicy makes runs use the settings' request policy.
-func WithRequestPolicy(p *RequestPolicySetting) LoaderOption {
-	return func(h *hooksetsSet) { h.policy = p }
-}

@@ -57,7 +57,7 @@ func BenchmarkSaveExamples(b *testing.B) {
 			defer store.Close()
 			hist := &countingHistory{Store: store}
 			rec := &recorder{}
-			s, err := New(Config{DataDir: data, Tokens: counter(b), Emit: rec.emit, History: hist, ExecHooks: HooksetsLoader(counter(b))})
+			s, err := New(withAppHooks(Config{DataDir: data, Tokens: counter(b), Emit: rec.emit, History: hist}, nil, nil))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -22,6 +22,8 @@ import (
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/platform/watch"
 	"hookstudio/app/store/history"
@@ -48,6 +50,10 @@ type Config struct {
 	History Recorder
 	// Profiles overrides where endpoint profiles and keys come from (tests).
 	Profiles *profiles.Store
+	// Hooks is the hook systems' registry: which files are whose, their
+	// kinds and schemas, what trust covers, which hidden folders are
+	// watched. nil: every system Hook Studio hosts, with default settings.
+	Hooks *registry.Registry
 	// ExecHooks loads a folder's executable hooks (command, process and
 	// request hooks); nil runs prompt hooks only.
 	ExecHooks ExecLoader
@@ -151,6 +157,9 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Debounce <= 0 {
 		cfg.Debounce = 20 * time.Millisecond
 	}
+	if cfg.Hooks == nil {
+		cfg.Hooks = hooksets.Registry(hooksets.RegistryOptions{})
+	}
 	st, err := loadSettings(filepath.Join(cfg.DataDir, "settings.json"))
 	s := &Service{cfg: cfg, settings: st, disabled: map[string]bool{}, drafts: map[string][]byte{}, reload: make(chan struct{}, 1), view: emptyView("none", "", nil)}
 	if err != nil {
@@ -244,6 +253,7 @@ func (s *Service) Open(ctx context.Context, folder string) (State, error) {
 	s.drafts = map[string][]byte{}
 	s.selected = ""
 	s.scanScenariosLocked(ctx)
+	s.loadExecLocked(ctx)
 	for _, sc := range s.scenarios {
 		if sc.info.Valid {
 			s.selected = sc.info.File
@@ -322,7 +332,7 @@ func (s *Service) SetDraft(ctx context.Context, file, content string) (TraceView
 	s.mu.Lock()
 	root := s.root
 	s.mu.Unlock()
-	if err := checkDraftPath(root, file); err != nil {
+	if err := s.checkDraftPath(root, file); err != nil {
 		return s.Trace(), err
 	}
 	// a draft that is the file on disk is none: a late call after a save
@@ -356,12 +366,12 @@ func (s *Service) DiscardDraft(ctx context.Context, file string) (TraceView, err
 	return s.Trace(), nil
 }
 
-// checkDraftPath accepts only files inside a skill's hooks/ folder, the
-// root's hook configs (RootConfigs) and Claude Code's hook files and
-// scripts in root: drafts are read like those files and nothing else.
-func checkDraftPath(root, file string) error {
+// checkDraftPath accepts only files inside a skill's hooks/ folder and the
+// files a hook system reads in root (its configs and scripts): drafts are
+// read like those files and nothing else.
+func (s *Service) checkDraftPath(root, file string) error {
 	parts := strings.Split(file, "/")
-	if IsRootConfig(file) || claudeDraftable(root, file) {
+	if s.draftableFile(root, file) {
 		return nil
 	}
 	if !filepath.IsLocal(filepath.FromSlash(file)) || len(parts) < 3 || parts[1] != "hooks" || strings.Contains(file, "\\") {
@@ -393,6 +403,7 @@ func (s *Service) reloadNow(ctx context.Context) {
 	}
 	s.set, s.rootMissing = set, false
 	s.scanScenariosLocked(ctx)
+	s.loadExecLocked(ctx)
 	prev := s.view
 	s.view = s.simulateLocked(ctx, &prev)
 	st, view := s.stateLocked(), s.view
@@ -475,7 +486,7 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 	s.cancelSimLocked()
 	rev := s.view.Revision + 1
 	i := slices.IndexFunc(s.scenarios, func(l loadedScenario) bool { return l.info.File == s.selected })
-	s.refreshExecLocked(ctx, i)
+	s.execForLocked(i)
 	var v TraceView
 	switch {
 	case i < 0:
@@ -560,6 +571,7 @@ func (s *Service) stateLocked() State {
 func (s *Service) startWatcherLocked(ctx context.Context) error {
 	w, err := watch.New(s.root, watch.Options{
 		Debounce: s.cfg.Debounce,
+		Dirs:     s.cfg.Hooks.Dirs(), // hidden folders that hold hook configs
 		// The callback only signals the worker: it must never take s.mu,
 		// which stopWatcherLocked holds while it waits for the watcher. A
 		// missing root shows up as a failed reload.

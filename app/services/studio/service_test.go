@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"hookstudio/app/agent/tokens"
+	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/store/history"
 )
 
@@ -101,6 +103,20 @@ func skillsRoot(t *testing.T) string {
 	write(t, filepath.Join(root, "files/scenarios/demo.yaml"), scenarioYAML)
 	write(t, filepath.Join(root, "broken/hooks/hooks.json"), `{"hooks": [{"name": "x", "file": "x.md", "timing": "sometimes", "role": "system", "persistent": false}]}`)
 	return root
+}
+
+// appHooks is the app's hook systems as main.go wires them: the registry
+// (with the settings' request policy, nil: none) and its loader (with the
+// settings' user-level files, nil: none).
+func appHooks(policy *RequestPolicySetting, user *UserHooksSetting) (*registry.Registry, ExecLoader) {
+	reg := hooksets.Registry(hooksets.RegistryOptions{ReuseResults: true, Policy: policy.Policy})
+	return reg, HooksetsLoader(reg, user)
+}
+
+// withAppHooks is cfg with appHooks.
+func withAppHooks(cfg Config, policy *RequestPolicySetting, user *UserHooksSetting) Config {
+	cfg.Hooks, cfg.ExecHooks = appHooks(policy, user)
+	return cfg
 }
 
 func newService(t *testing.T) (*Service, *recorder, context.Context) {

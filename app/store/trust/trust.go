@@ -14,29 +14,18 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
 
-// ConfigNames are the hook configuration files of design-hooks.md, root
-// relative: the project-level files, then the per-skill files ("*" is a
-// skill folder).
-var ConfigNames = []string{
-	".jcli/hooks.yaml",
-	".jcli/hooks/*/HOOK.yaml", // jcli's current format: a folder per hook
-	".jcli/hooks/*/HOOK.yml",
-	".picoclaw/hooks.json",
-	".hookstudio/request-hooks.yaml",
-	"*/hooks/hooks.yaml",
-	"*/hooks/picoclaw.json",
-	"*/hooks/request-hooks.yaml",
-}
-
 // Configs lists the hook configuration files under root that exist, as
-// sorted slash paths relative to root.
-func Configs(root string) ([]string, error) {
+// sorted slash paths relative to root. patterns are the files trust covers,
+// root-relative ("*" is one folder that is not hidden): the hook-system
+// registry's TrustPatterns.
+func Configs(root string, patterns []string) ([]string, error) {
 	var out []string
-	for _, pat := range ConfigNames {
+	for _, pat := range patterns {
 		matches, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat)))
 		if err != nil {
 			return nil, fmt.Errorf("list hook configs: %w", err)
@@ -47,7 +36,7 @@ func Configs(root string) ([]string, error) {
 				continue
 			}
 			rel, err := filepath.Rel(root, m)
-			if err != nil {
+			if err != nil || hidden(filepath.ToSlash(rel), pat) {
 				continue
 			}
 			out = append(out, filepath.ToSlash(rel))
@@ -55,6 +44,17 @@ func Configs(root string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// hidden says whether a "*" of pattern matched a hidden name in rel.
+func hidden(rel, pattern string) bool {
+	got, want := strings.Split(rel, "/"), strings.Split(pattern, "/")
+	for i := range got {
+		if i < len(want) && want[i] == "*" && strings.HasPrefix(got[i], ".") {
+			return true
+		}
+	}
+	return false
 }
 
 // Hash is the content hash of the given root-relative files: their names

@@ -35,7 +35,12 @@ export interface ClaudeApi {
   editClaudeHooks(file: string, text: string, hooks: ClaudeHooks): Promise<ClaudeHooksEdit>;
 }
 
+/** A kind of file the hook systems read (the backend's registry.FileKind); patterns are regular expressions over
+ *  root-relative paths, tried in order. A kind only the folder can tell (a plugin's files) has none. */
+export interface FileKind { kind: string; system: string; role: string; level: string; patterns: string[]; schema: boolean }
+
 interface ConfigBinding {
+  FileKinds?(): Promise<FileKind[]>;
   LintFile?(file: string, text: string): Promise<Diagnostic[]>;
   HookFiles?(skill: string): Promise<HookFile[]>;
   InspectCommandHooks?(file: string, text: string): Promise<CommandHooksEdit>;
@@ -61,16 +66,19 @@ export interface ConfigApi {
 const b = (): ConfigBinding | undefined => binding() as ConfigBinding | undefined;
 const missing = (name: string) => Promise.reject(`the backend has no ${name} yet (update Hook Studio)`);
 
-/** The kind of a root-relative file, as the backend's studio.ConfigKind (a plugin's hooks/hooks.json needs the
- *  backend's HookFile.kind: only the folder tells it from seed 000's). */
+let kinds: { kind: ConfigKind; res: RegExp[] }[] = [];
+/** Match files against these kinds from now on (the backend's FileKinds; tests give the fixture). */
+export function setFileKinds(list: FileKind[]) {
+  kinds = list.map((k) => ({ kind: k.kind as ConfigKind, res: k.patterns.map((p) => new RegExp(p)) }));
+}
+/** The backend's file kinds (its hook-system registry), read once; without the backend there are none. */
+export const fileKindsLoaded: Promise<void> = (b()?.FileKinds ? b()!.FileKinds!() : Promise.resolve([])).then(setFileKinds, () => {});
+
+/** The kind of a root-relative file by the backend's file kinds (a plugin's hooks/hooks.json needs the backend's
+ *  HookFile.kind: only the folder tells it from seed 000's); else scenario, prompt (.md) or text. */
 export function configKind(file: string): ConfigKind {
-  if (file === '.claude/settings.json' || file === '.claude/settings.local.json') return 'claude-settings';
-  if (/^\.claude\/skills\/[^/.][^/]*\/SKILL\.md$/.test(file)) return 'claude-skill';
-  if (file === '.jcli/hooks.yaml' || file.endsWith('/hooks/hooks.yaml')) return 'hooks-yaml';
-  if (/^\.jcli\/hooks\/[^/.][^/]*\/HOOK\.ya?ml$/.test(file)) return 'hook-yaml';
-  if (file === '.picoclaw/hooks.json' || file.endsWith('/hooks/picoclaw.json')) return 'picoclaw';
-  if (file === '.hookstudio/request-hooks.yaml' || file.endsWith('/hooks/request-hooks.yaml')) return 'request-hooks';
-  if (file.endsWith('/hooks.json')) return 'hooks-json';
+  const k = kinds.find((k) => k.res.some((re) => re.test(file)));
+  if (k) return k.kind;
   if (file.includes('/scenarios/')) return 'scenario';
   if (file.endsWith('.md')) return 'prompt';
   return 'text';
