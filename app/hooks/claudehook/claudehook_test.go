@@ -662,3 +662,33 @@ func TestPostToolBatchBlock(t *testing.T) {
 		})
 	}
 }
+
+// Issue 25: a hook that hands the tool's input (or an MCP tool's output)
+// back as it got it changes nothing: tool_input {} for a call without
+// arguments is the same call.
+func TestEchoedInputAndOutputChangeNothing(t *testing.T) {
+	hooks := settings(`{
+  "PreToolUse": [{"matcher": "Read", "hooks": [{"type":"command","command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{}}}'"}]}],
+  "PostToolUse": [{"matcher": "mcp__notes__get", "hooks": [{"type":"command","command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"updatedMCPToolOutput\":\"the notes\"}}'"}]}]}`)
+	tr, _ := run(t, map[string]string{".claude/settings.json": hooks}, "name: s\nsystem_prompt: sys\n"+bashTool+
+		"  - {name: mcp__notes__get, description: Get notes.}\nrequests:\n  - user: go\n    rounds:\n      - tool_calls:\n"+
+		"          - {name: Read, result: file text}\n          - {name: mcp__notes__get, result: the notes}\n      - content: done\n")
+	if got := toolMessages(tr); !slices.Equal(got, []string{"file text", "the notes"}) {
+		t.Errorf("tool messages %q", got)
+	}
+	ran := 0
+	for _, c := range tr.HookCalls {
+		ran++
+		if len(c.Changes) > 0 {
+			t.Errorf("%s: changes %q; the hook handed back what it got", c.Event, c.Changes)
+		}
+	}
+	if ran != 2 {
+		t.Errorf("%d hook calls, want the two echoes", ran)
+	}
+	for _, tc := range tr.Calls[len(tr.Calls)-2].ToolCalls {
+		if tc.OriginalArguments != nil {
+			t.Errorf("%s: original arguments %v: its input was not rewritten", tc.Name, tc.OriginalArguments)
+		}
+	}
+}
