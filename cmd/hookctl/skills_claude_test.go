@@ -2,27 +2,16 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 )
 
-// writeFiles writes rel → text under root (a .sh executable).
+// writeFiles writes rel → text under root.
 func writeFiles(t *testing.T, root string, files map[string]string) {
 	t.Helper()
 	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		mode := os.FileMode(0o644)
-		if filepath.Ext(p) == ".sh" {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, []byte(text), mode); err != nil {
-			t.Fatal(err)
-		}
+		writeFileT(t, filepath.Join(root, filepath.FromSlash(rel)), text)
 	}
 }
 
