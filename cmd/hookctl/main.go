@@ -110,6 +110,9 @@ const noHistory = "the run history is not available in this build (made without 
 func withoutHistory(args []string, stderr io.Writer) ([]string, bool) {
 	switch args[0] {
 	case "history":
+		if slices.ContainsFunc(args, isHelp) {
+			return args, false // its usage needs no database
+		}
 		fmt.Fprintf(stderr, "hookctl: %s\n", noHistory)
 		return args, true
 	case "simulate":

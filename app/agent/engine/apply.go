@@ -367,6 +367,7 @@ func (a *applier) rewriteCalls(hook []ToolCall) {
 		}
 		if !equalJSON(c.Arguments, o.Arguments) {
 			what = append(what, "arguments "+string(must(json.Marshal(orEmpty(c.Arguments)))))
+			c.OriginalArguments = maps.Clone(orEmpty(o.Arguments)) // the step shows before and after
 		}
 		if c.ID != o.ID {
 			what = append(what, fmt.Sprintf("id %s → %s", o.ID, c.ID))

@@ -537,6 +537,9 @@ func TestAfterLLMToolCallRewrites(t *testing.T) {
 				t.Errorf("tool messages %q, want %q", results, c.results)
 			}
 			ran := tr.Calls[1].ToolCalls
+			if c.changes > 0 && (ran[0].OriginalArguments["cmd"] != "ls" || ran[1].OriginalArguments != nil) {
+				t.Errorf("rewritten calls %+v: the call whose arguments changed keeps the model's", ran)
+			}
 			for i, id := range sentIDs {
 				if id == "" || (c.changes == 0 && ran[i].ID != id) {
 					t.Errorf("after_llm was sent tool call id %q; the call ran as %q", id, ran[i].ID)
