@@ -72,12 +72,12 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		completer = hookModel
 	}
 	if sc != nil {
-		ds = append(ds, scenario.CheckSkills(sc, skillNames(set))...)
-		ds = append(ds, usedSkillDiagnostics(set, sc)...)
 		hooks, err = hooksets.Load(ctx, reg, *root, hooksets.Options{User: users(), Mode: mode})
 		if err != nil {
 			return 0, err
 		}
+		ds = append(ds, scenario.CheckSkills(sc, hooks.SkillNames(folderNames(set)))...)
+		ds = append(ds, usedSkillDiagnostics(set, sc)...)
 		ds = append(ds, usedHookDiagnostics(set, sc, hooks.Diagnostics())...)
 	}
 	diag.Sort(ds)
@@ -96,12 +96,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 
 	if cmds := hooks.Commands(sc); len(cmds) > 0 && !*trust {
 		// Nothing runs in a folder nobody trusted: say exactly what would.
-		fmt.Fprintf(stderr, "hookctl: %s has executable hooks; these commands would run:\n", *root)
-		for _, c := range cmds {
-			fmt.Fprintf(stderr, "  %s  %s  %s\n", c.Source, c.Event, c.Command)
-		}
-		fmt.Fprintln(stderr, "hookctl: pass --trust to run them")
-		return exitUsage, nil
+		return notTrusted(stderr, *root, cmds), nil
 	}
 
 	run, err := prov.setup(ctx, sc, stderr)

@@ -86,12 +86,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		}
 		if rep.untrusted != nil {
 			// Nothing runs in a folder nobody trusted: say exactly what would.
-			fmt.Fprintf(stderr, "hookctl: %s has executable hooks; these commands would run:\n", root)
-			for _, c := range rep.untrusted {
-				fmt.Fprintf(stderr, "  %s  %s  %s\n", c.Source, c.Event, c.Command)
-			}
-			fmt.Fprintln(stderr, "hookctl: pass --trust to run them")
-			return exitUsage, nil
+			return notTrusted(stderr, root, rep.untrusted), nil
 		}
 		reports = append(reports, rep)
 	}
@@ -173,12 +168,12 @@ func testScenario(ctx context.Context, reg *registry.Registry, root, file string
 	var hooks *hooksets.Set
 	if sc != nil {
 		rep.Name = sc.Name
-		ds = append(ds, scenario.CheckSkills(sc, skillNames(set))...)
-		ds = append(ds, usedSkillDiagnostics(set, sc)...)
 		hooks, err = hooksets.Load(ctx, reg, root, opts)
 		if err != nil {
 			return nil, err
 		}
+		ds = append(ds, scenario.CheckSkills(sc, hooks.SkillNames(folderNames(set)))...)
+		ds = append(ds, usedSkillDiagnostics(set, sc)...)
 		ds = append(ds, usedHookDiagnostics(set, sc, hooks.Diagnostics())...)
 	}
 	diag.Sort(ds)

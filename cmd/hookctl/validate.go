@@ -69,7 +69,7 @@ func check(ctx context.Context, reg *registry.Registry, root string, users map[s
 	if err != nil {
 		return nil, err
 	}
-	names := skillNames(set)
+	names := hooks.SkillNames(folderNames(set))
 	for _, f := range files {
 		sc, sds, err := scenario.LoadFile(root, f)
 		if err != nil {
@@ -87,7 +87,7 @@ func check(ctx context.Context, reg *registry.Registry, root string, users map[s
 	return ds, nil
 }
 
-func skillNames(set *skills.Set) []string {
+func folderNames(set *skills.Set) []string {
 	names := make([]string, len(set.Skills))
 	for i, s := range set.Skills {
 		names[i] = s.Name

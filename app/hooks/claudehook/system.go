@@ -157,6 +157,9 @@ func (l loaded) Diagnostics() []diag.Diagnostic { return l.cfg.Diagnostics }
 func (l loaded) Hooks() []engine.HookInfo       { return l.cfg.HookInfos() }
 func (l loaded) Active(*scenario.Scenario) bool { return len(l.cfg.Hooks) > 0 }
 
+// Skills: enabled_skills may name Claude Code's skills too.
+func (l loaded) Skills(names *scenario.SkillNames) { *names = l.cfg.SkillNames(names.Folders) }
+
 // Commands lists the command and http handlers a run enabling sc's skills
 // reaches (every one with folder).
 func (l loaded) Commands(sc *scenario.Scenario, folder bool) []registry.Command {

@@ -54,6 +54,7 @@ type loaded struct {
 }
 
 func (l *loaded) Diagnostics() []diag.Diagnostic { return l.cfg.Diagnostics }
+func (l *loaded) Skills(*scenario.SkillNames)    {} // its skills are the folders
 func (l *loaded) Hooks() []engine.HookInfo       { return l.cfg.HookInfos() }
 
 // Commands: only what a run of sc can reach (a skill it never enables

@@ -168,6 +168,16 @@ func (s *Set) commands(sc *scenario.Scenario, folder bool) []registry.Command {
 	return out
 }
 
+// SkillNames is what a scenario's enabled_skills may name in the folder:
+// its skill folders and what the hook systems add (Claude Code's skills).
+func (s *Set) SkillNames(folders []string) scenario.SkillNames {
+	names := scenario.SkillNames{Folders: folders}
+	for _, p := range s.parts {
+		p.cfg.Skills(&names)
+	}
+	return names
+}
+
 // Active says whether a run of sc has executable hooks to run at all
 // (some start nothing, as a request policy, and need no trust).
 func (s *Set) Active(sc *scenario.Scenario) bool {

@@ -46,6 +46,7 @@ type loaded struct {
 }
 
 func (l *loaded) Diagnostics() []diag.Diagnostic { return l.cfg.Diagnostics }
+func (l *loaded) Skills(*scenario.SkillNames)    {} // its skills are the folders
 func (l *loaded) Hooks() []engine.HookInfo       { return New(l.cfg.Hooks, Options{}).Hooks() }
 func (l *loaded) Active(sc *scenario.Scenario) bool {
 	return len(Reachable(l.runnable, sc)) > 0

@@ -134,6 +134,10 @@ type Loaded interface {
 	Commands(sc *scenario.Scenario, folder bool) []Command
 	// Active says whether a run of sc has anything of this system to run.
 	Active(sc *scenario.Scenario) bool
+	// Skills adds to names what a scenario's enabled_skills may name of
+	// the system besides skill folders (Claude Code's skills), and why a
+	// name it does not know cannot be listed.
+	Skills(names *scenario.SkillNames)
 	// Attach adds the system's handler for a run to cfg (appending to
 	// cfg.Handlers, wrapping cfg.Model). It returns nil when the run
 	// reaches nothing of the system. The caller has checked trust.

@@ -46,6 +46,7 @@ type loaded struct {
 }
 
 func (l *loaded) Diagnostics() []diag.Diagnostic { return l.cfg.Diagnostics }
+func (l *loaded) Skills(*scenario.SkillNames)    {} // its skills are the folders
 func (l *loaded) Hooks() []engine.HookInfo       { return l.cfg.Infos() }
 
 // Commands lists every start and end hook: they run around every request,

@@ -43,6 +43,9 @@ type ExecSet interface {
 	// command among them (a request policy, scripted attempts) they run
 	// without trust.
 	Active(sc *scenario.Scenario) bool
+	// SkillNames is what enabled_skills may name: the skill folders and
+	// the hook systems' own skills (Claude Code's).
+	SkillNames(folders []string) scenario.SkillNames
 	// Attach adds the handlers a run reaches to cfg (a request hook
 	// system also wraps cfg.Model); nil when there are none.
 	Attach(cfg *engine.Config, run registry.Run) (registry.Attached, error)

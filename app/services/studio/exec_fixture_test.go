@@ -27,6 +27,9 @@ func (r *richSet) Attach(cfg *engine.Config, _ registry.Run) (registry.Attached,
 	return r, nil
 }
 func (r *richSet) Active(*scenario.Scenario) bool { return true }
+func (r *richSet) SkillNames(folders []string) scenario.SkillNames {
+	return scenario.SkillNames{Folders: folders}
+}
 func (r *richSet) FolderCommands(sc *scenario.Scenario) []registry.Command {
 	return r.Commands(sc)
 }

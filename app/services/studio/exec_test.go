@@ -56,6 +56,9 @@ func (s *fakeSet) Attach(cfg *engine.Config, _ registry.Run) (registry.Attached,
 	return s, nil
 }
 func (s *fakeSet) Active(*scenario.Scenario) bool { return s.reason != "" }
+func (s *fakeSet) SkillNames(folders []string) scenario.SkillNames {
+	return scenario.SkillNames{Folders: folders}
+}
 func (s *fakeSet) FolderCommands(sc *scenario.Scenario) []registry.Command {
 	return s.Commands(sc)
 }

@@ -252,8 +252,8 @@ func (s *Service) Open(ctx context.Context, folder string) (State, error) {
 	s.disabled = map[string]bool{}
 	s.drafts = map[string][]byte{}
 	s.selected = ""
-	s.scanScenariosLocked(ctx)
 	s.loadExecLocked(ctx)
+	s.scanScenariosLocked(ctx)
 	for _, sc := range s.scenarios {
 		if sc.info.Valid {
 			s.selected = sc.info.File
@@ -402,8 +402,8 @@ func (s *Service) reloadNow(ctx context.Context) {
 		return
 	}
 	s.set, s.rootMissing = set, false
-	s.scanScenariosLocked(ctx)
 	s.loadExecLocked(ctx)
+	s.scanScenariosLocked(ctx)
 	prev := s.view
 	s.view = s.simulateLocked(ctx, &prev)
 	st, view := s.stateLocked(), s.view
@@ -440,9 +440,13 @@ func (s *Service) scanScenariosLocked(ctx context.Context) {
 		s.scenarios = nil
 		return
 	}
-	names := make([]string, len(s.set.Skills))
+	folders := make([]string, len(s.set.Skills))
 	for i, sk := range s.set.Skills {
-		names[i] = sk.Name
+		folders[i] = sk.Name
+	}
+	names := scenario.SkillNames{Folders: folders}
+	if s.exec.set != nil {
+		names = s.exec.set.SkillNames(folders) // enabled_skills may name Claude Code's skills too
 	}
 	s.scenarios = s.scenarios[:0]
 	for _, f := range files {
