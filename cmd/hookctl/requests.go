@@ -6,22 +6,8 @@ import (
 	"io"
 	"time"
 
-	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/tokens"
-	"hookstudio/app/hooks/hooksets"
-	"hookstudio/app/hooks/registry"
 	"hookstudio/app/platform/otelexport"
 )
-
-// attachHooks adds the folder's executable hooks a run reaches to cfg,
-// request hooks (seed 004) innermost with the scenario's request_policy
-// and scripted attempts; a run that has none stays as it was.
-func attachHooks(hooks *hooksets.Set, cfg *engine.Config, run registry.Run) (registry.Attached, error) {
-	if c, err := tokens.NewCounter(); err == nil {
-		run.Tokens = c
-	}
-	return hooks.Attach(cfg, run)
-}
 
 // checkOTLP validates --otlp before anything runs.
 func checkOTLP(url string) error {

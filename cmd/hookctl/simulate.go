@@ -11,14 +11,13 @@ import (
 	"strings"
 	"time"
 
-	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agent/tokens"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/answers"
 	"hookstudio/app/hooks/hooksets"
-	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/platform/otelexport"
+	"hookstudio/app/services/runs"
 	"hookstudio/app/store/history"
 )
 
@@ -64,13 +63,6 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	var hooks *hooksets.Set
-	// llm command hooks ask the real model with --provider; under the mock
-	// the scenario's hook_answers answer them.
-	hookModel := &answers.Model{}
-	var completer answers.Completer
-	if *prov.provider != "" {
-		completer = hookModel
-	}
 	if sc != nil {
 		hooks, err = hooksets.Load(ctx, reg, *root, hooksets.Options{User: users(), Mode: mode})
 		if err != nil {
@@ -104,23 +96,28 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	defer run.cancel(nil)
-	attached, err := attachHooks(hooks, &run.cfg, registry.Run{Scenario: sc, Trusted: *trust, Completer: completer, Backend: run.backend}) // requests.go
-	if err != nil {
-		return 0, err
+	// The one way the app runs a scenario too: its prompt hooks, the
+	// folder's hooks (request hooks innermost; with --provider llm hooks
+	// ask the real model through them), the event stream last.
+	spec := run.spec
+	spec.Scenario, spec.Prompt, spec.Hooks, spec.Trusted = sc, set, hooks, *trust
+	if c, err := tokens.NewCounter(); err == nil {
+		spec.Tokens = c
 	}
-	defer attached.Close()
-	run.cfg.ModelName, run.cfg.Session = sc.Model, sc.Name
-	hookModel.Model = run.cfg.Model
-	evr, err := evf.start(ctx, run, sc, stdout, stderr, *asJSON) // events.go
+	evr, err := evf.start(ctx, run, &spec, stdout, stderr, *asJSON) // events.go
 	if err != nil {
 		return 0, err
 	}
 	defer evr.stop()
+	r, err := runs.Assemble(spec)
+	if err != nil {
+		return 0, err
+	}
 	started := time.Now()
-	tr, runErr := engine.Run(evr.ctx, sc, set, run.cfg)
+	tr, runErr := r.Execute(evr.ctx)
 	runErr = run.explain(runErr)
 	ended := time.Now()
-	evs := evr.finish(tr, runErr)
+	evs := evr.finish()
 	if *asJSON {
 		if err := writeJSON(stdout, tr.Document()); err != nil {
 			return 0, err

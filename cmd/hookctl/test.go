@@ -13,15 +13,14 @@ import (
 	"time"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/events"
 	"hookstudio/app/agent/expect"
-	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agent/tokens"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
+	"hookstudio/app/services/runs"
 	"hookstudio/app/store/atomicfile"
 )
 
@@ -189,19 +188,13 @@ func testScenario(ctx context.Context, reg *registry.Registry, root, file string
 		rep.untrusted = cmds
 		return rep, nil
 	}
-	cfg := engine.Config{Model: llm.NewMock(sc), ModelName: sc.Model, Session: sc.Name}
-	attached, err := attachHooks(hooks, &cfg, registry.Run{Scenario: sc, Trusted: trusted, Backend: "mock"}) // requests.go
+	// The scenario's approval policy (scripted decisions) and budget, as
+	// simulate runs them; the events themselves are not printed.
+	run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: set, Hooks: hooks, Trusted: trusted, Tokens: tc})
 	if err != nil {
 		return nil, err
 	}
-	// The scenario's approval policy (scripted decisions) and budget, as
-	// simulate runs them; the events themselves are not printed.
-	mon := events.AttachHeadless(&cfg, sc, tc)
-	tr, runErr := engine.Run(ctx, sc, set, cfg)
-	mon.Finish(tr, runErr)
-	if err := attached.Close(); err != nil {
-		rep.Error = err.Error()
-	}
+	tr, runErr := run.Execute(ctx)
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("test %s: %w", file, ctx.Err())
 	}

@@ -12,13 +12,12 @@ import (
 	"time"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/events"
 	"hookstudio/app/agent/expect"
-	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
+	"hookstudio/app/services/runs"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/trust"
 )
@@ -457,40 +456,24 @@ func (s *Service) runSim(ctx context.Context, job simJob) {
 // closes them (which kills every child still running).
 func (s *Service) execute(ctx context.Context, job simJob) (*engine.Trace, []engine.HookMetric, error) {
 	k := &tracker{s: s, gen: job.gen}
-	cfg := engine.Config{
-		Model: llm.NewMock(job.sc),
-		// as hookctl simulate runs it, so hooks read the same input here
-		ModelName: job.sc.Model,
-		Session:   job.sc.Name,
+	// The scenario's approvals and budget are answered by its script as
+	// hookctl test does; the event stream goes last, untracked (it only
+	// watches).
+	run, err := runs.Assemble(runs.Spec{Scenario: job.sc, Prompt: enabledHooks{job.set, job.disabled},
+		Hooks: job.exec, HookScenario: withoutSkills(job.sc, skillNames(job.set), job.disabled), Trusted: job.trusted,
+		Tokens: s.cfg.Tokens,
 		BeforeCall: func(_ context.Context, t *engine.Trace, _ int) error {
 			k.trace = t
 			k.update("")
 			return nil
 		},
-	}
-	set, err := job.exec.Attach(&cfg, registry.Run{Scenario: withoutSkills(job.sc, skillNames(job.set), job.disabled), Trusted: job.trusted,
-		Backend: "mock", Tokens: s.cfg.Tokens})
+		Wrap: func(h engine.Handler) engine.Handler { return tracked{h: h, k: k} },
+	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("load executable hooks: %w", err)
 	}
-	handlers := make([]engine.Handler, len(cfg.Handlers))
-	for i, h := range cfg.Handlers {
-		handlers[i] = tracked{h: h, k: k}
-	}
-	cfg.Handlers = handlers
-	// The scenario's approvals and budget, answered by its script as
-	// hookctl test does; the monitor goes last, untracked (it only watches).
-	mon := events.AttachHeadless(&cfg, job.sc, s.cfg.Tokens)
-	tr, runErr := engine.Run(ctx, job.sc, enabledHooks{job.set, job.disabled}, cfg)
-	mon.Finish(tr, runErr)
-	metrics := []engine.HookMetric{}
-	if set != nil {
-		metrics = set.Metrics()
-		if err := set.Close(); err != nil && tr != nil && tr.Error == "" {
-			tr.Error = fmt.Sprintf("closing the hooks: %v", err)
-		}
-	}
-	return tr, metrics, nil
+	tr, _ := run.Execute(ctx)
+	return tr, run.Metrics(), nil
 }
 
 // CancelSimulation stops the simulation running in the background; the

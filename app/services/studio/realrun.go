@@ -15,8 +15,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/hooks/answers"
-	"hookstudio/app/hooks/registry"
+	"hookstudio/app/services/runs"
 	"hookstudio/app/store/atomicfile"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
@@ -126,26 +125,24 @@ func (s *Service) StartRun(opts RunOptions) error {
 	}
 	backend := string(p.Provider) + ":" + p.Name
 	exec := s.execRunLocked()
-	hookModel := &answers.Model{}
 	var hooksSet ExecSet
 	if s.runnableLocked() {
 		hooksSet, exec = s.exec.set, ExecRun{Ran: true, Hooks: nonNil(s.exec.hooks), Metrics: []engine.HookMetric{}}
 	}
-	runSc := s.runScenarioLocked(i)
-	trusted := s.trustedLocked()
 	ctx, cancel := context.WithCancel(base)
 	r := &realRun{cancel: cancel, done: make(chan struct{}), resume: make(chan bool), answers: make(chan string), sc: &sc, file: s.selected}
-	s.run = r
-	hooks := enabledHooks{s.set, maps.Clone(s.disabled)}
 	step := opts.Step
 	view := func(t *engine.Trace) TraceView {
 		v := buildView(t, r.file, s.cfg.Tokens)
 		v.Exec = exec
 		return v
 	}
-	cfg := engine.Config{
-		Model:     model,
-		MaxRounds: cmpOr(opts.MaxRounds, 20),
+	spec := runs.Spec{Scenario: &sc, Prompt: enabledHooks{s.set, maps.Clone(s.disabled)},
+		// the hooks' handlers, request hooks innermost around the real
+		// model, and llm command hooks asking the model through them
+		// (runs.Assemble); every hook runs afresh
+		Hooks: hooksSet, HookScenario: s.runScenarioLocked(i), Trusted: s.trustedLocked(), Fresh: true,
+		Model: model, Backend: backend, MaxRounds: cmpOr(opts.MaxRounds, 20), Tokens: s.cfg.Tokens,
 		Tools: &llm.ToolRunner{Results: llm.ScriptedToolResults(&sc), AskUser: func(ctx context.Context, tc engine.ToolCall) (string, error) {
 			s.cfg.Emit(EventRunTool, tc)
 			select {
@@ -176,38 +173,29 @@ func (s *Service) StartRun(opts RunOptions) error {
 		// An empty answer is marked on its call before the view is sent.
 		AfterCall: llm.MarkWarnings(func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, view(t)) }),
 	}
-	var set registry.Attached
-	if hooksSet != nil {
-		// as hookctl simulate --trust --provider: the hooks' handlers,
-		// request hooks innermost around the real model, and llm command
-		// hooks asking the model through them; every hook runs afresh
-		set, err = hooksSet.Attach(&cfg, registry.Run{Scenario: runSc, Trusted: trusted, Completer: hookModel, Fresh: true, Backend: backend})
-		if err != nil {
-			s.run = nil
-			cancel()
-			return fmt.Errorf("load executable hooks: %w", err)
-		}
-		hookModel.Model = cfg.Model
+	w := s.watchRun(&spec, view) // approvals.go: the event stream, control, approvals, budget
+	run, err := runs.Assemble(spec)
+	if err != nil {
+		w.abandon()
+		cancel()
+		return fmt.Errorf("load executable hooks: %w", err)
 	}
+	s.run = r
 	started, root := time.Now(), s.root
-	w := s.watchRun(&cfg, &sc, view) // approvals.go: the event stream, control, approvals, budget
 	ctx = w.context(ctx)
 	s.workers.Add(1) // Close waits for the run and its hooks to end
 	go func() {
 		defer s.workers.Done()
 		defer close(r.done)
 		defer cancel()
-		tr, runErr := engine.Run(ctx, r.sc, hooks, cfg)
-		if set != nil {
-			// Close kills whatever the hooks still run: a cancelled run
-			// leaves no process behind.
-			exec.Metrics = nonNil(set.Metrics())
-			if err := set.Close(); err != nil && tr.Error == "" {
-				tr.Error = fmt.Sprintf("closing the hooks: %v", err)
-			}
+		// Execute closes the hooks when the run ends, killing whatever
+		// they still run: a cancelled run leaves no process behind.
+		tr, runErr := run.Execute(ctx)
+		if run.Hooked() {
+			exec.Metrics = nonNil(run.Metrics())
 			exec.DurationMS = float64(time.Since(started).Microseconds()) / 1000
 		}
-		w.finish(tr, runErr)
+		w.finish()
 		r.trace = tr
 		end := RunEnded{Status: string(tr.Status), View: view(tr)}
 		if runErr != nil {

@@ -17,15 +17,14 @@ import (
 	"time"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/events"
 	"hookstudio/app/agent/expect"
-	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/platform/watch"
+	"hookstudio/app/services/runs"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
 	"hookstudio/app/store/trust"
@@ -505,10 +504,13 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 		started := time.Now()
 		// Prompt hooks only, with the scenario's scripted approvals and
 		// budget (they start nothing, so they need no trust).
-		cfg := engine.Config{Model: llm.NewMock(sc)}
-		mon := events.AttachHeadless(&cfg, sc, s.cfg.Tokens)
-		tr, runErr := engine.Run(ctx, sc, enabledHooks{s.set, s.disabled}, cfg)
-		mon.Finish(tr, runErr)
+		run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: enabledHooks{s.set, s.disabled}, Tokens: s.cfg.Tokens})
+		if err != nil { // nothing to attach can fail here; say so if it ever does
+			v = emptyView(string(engine.StatusError), s.selected, s.scenarios[i].info.Diagnostics)
+			v.Scenario, v.Error = sc.Name, err.Error()
+			break
+		}
+		tr, _ := run.Execute(ctx)
 		v = buildView(tr, s.selected, s.cfg.Tokens)
 		v.Expectations = expect.Evaluate(sc, tr, s.cfg.Tokens)
 		if len(s.drafts) == 0 {
