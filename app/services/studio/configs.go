@@ -2,11 +2,13 @@ package studio
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"hookstudio/app/format/diag"
@@ -46,15 +48,67 @@ func (s *Service) draftableFile(root, file string) bool {
 	return (ok && f.Role != registry.Scenario) || file == hostmode.File
 }
 
+// lint is what the last reload found in a file: its diagnostics for the
+// text whose hash it keeps.
+type lint struct {
+	hash  [32]byte
+	diags []diag.Diagnostic
+}
+
+// noteLint keeps what the last reload found in file, read as text (a
+// draft it loaded, a file it saved), so that LintFile of that text parses
+// nothing again.
+func (s *Service) noteLint(file string, text []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ds, ok := s.loadedDiagnosticsLocked(file); ok {
+		if s.lints == nil {
+			s.lints = map[string]lint{}
+		}
+		s.lints[file] = lint{hash: sha256.Sum256(text), diags: ds}
+	}
+}
+
+// loadedDiagnosticsLocked are file's own diagnostics as the last reload
+// found them; false when it did not read the file as a config.
+func (s *Service) loadedDiagnosticsLocked(file string) ([]diag.Diagnostic, bool) {
+	out := []diag.Diagnostic{}
+	sys, f, ok := s.cfg.Hooks.Find(s.root, file)
+	switch {
+	case !ok || f.Role != registry.Config:
+		return out, true // nothing lints it
+	case sys.Load == nil: // seed 000's hooks.json, parsed by the skills' load
+		skill, _, _ := strings.Cut(file, "/")
+		if s.set == nil || s.set.Skill(skill) == nil {
+			return nil, false
+		}
+		return append(out, s.set.Skill(skill).HooksJSONDiagnostics()...), true
+	case s.exec.set == nil:
+		return nil, false
+	}
+	for _, d := range s.exec.diags {
+		if filepath.ToSlash(d.File) == file {
+			out = append(out, d)
+		}
+	}
+	return out, true
+}
+
 // LintFile validates text as the file it would be saved as, with the
 // validators of the hook system that reads it and their positions (the
 // whole folder is read as a run reads it, the text in place of the file,
 // so a command's program and script are checked too). Other files have no
-// diagnostics. Only the diagnostics of file itself are returned.
+// diagnostics. Only the diagnostics of file itself are returned. A text
+// the last reload read (a draft being simulated, a file just saved) is
+// not parsed again: its diagnostics are the reload's.
 func (s *Service) LintFile(ctx context.Context, file, text string) []diag.Diagnostic {
 	s.mu.Lock()
 	root := s.root
+	l, known := s.lints[file]
 	s.mu.Unlock()
+	if known && l.hash == sha256.Sum256([]byte(text)) {
+		return slices.Clone(l.diags)
+	}
 	out := []diag.Diagnostic{}
 	sys, f, ok := s.cfg.Hooks.Find(root, file)
 	if !ok || f.Role != registry.Config {

@@ -173,15 +173,22 @@ func (s *Service) SaveFile(ctx context.Context, file, text, baseHash string) (Sa
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return SaveResult{}, fmt.Errorf("save %s: %w", file, err)
 	}
-	if err := atomicfile.Write(p, []byte(text), 0o644); err != nil {
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	if err := s.writeOwn(root, file, []byte(text)); err != nil {
 		return SaveResult{}, fmt.Errorf("save %s: %w", file, err)
 	}
-	res.Diagnostics = s.LintFile(ctx, file, text)
 	res.Status, res.Hash = "saved", hashOf([]byte(text))
 	s.mu.Lock()
 	delete(s.drafts, file)
 	s.mu.Unlock()
+	// One reload: one parse of each config, one simulation, one history
+	// row; the saved file's diagnostics are that parse's, and the watcher's
+	// report of this write reloads nothing (ownwrites.go).
 	s.reloadNow(ctx)
+	s.noteLint(file, []byte(text))
+	res.Diagnostics = s.LintFile(ctx, file, text)
 	return res, nil
 }
 

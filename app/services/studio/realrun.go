@@ -16,7 +16,6 @@ import (
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/services/runs"
-	"hookstudio/app/store/atomicfile"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
 )
@@ -302,7 +301,7 @@ func (s *Service) SaveRunAsScenario(ctx context.Context) (string, error) {
 		}
 		file = path.Join(dir, fmt.Sprintf("%s-%d.yaml", name, n))
 	}
-	if err := atomicfile.Write(filepath.Join(root, filepath.FromSlash(file)), data, 0o644); err != nil {
+	if err := s.writeOwn(root, file, data); err != nil {
 		return "", err
 	}
 	s.reloadNow(ctx)

@@ -58,6 +58,9 @@ type Config struct {
 	ExecHooks ExecLoader
 	// Trust overrides where the trusted folders are kept (tests).
 	Trust *trust.Store
+	// LoadSkills loads seed 000's prompt hooks (the skills), drafts laid
+	// over the files; nil: skills.LoadDrafts.
+	LoadSkills func(ctx context.Context, root string, drafts map[string][]byte) (*skills.Set, error)
 }
 
 // Recorder stores runs.
@@ -140,6 +143,8 @@ type Service struct {
 	simGen      int      // bumped by every simulation: a background run of an older one is not shown
 	stateSeq    int64    // the last State's Seq
 
+	lints     map[string]lint // what the last reload found in a file, by root-relative path (configs.go)
+	own       ownWrites       // the app's own writes, whose watcher reports reload nothing
 	reload    chan struct{}   // capacity 1: pending reloads coalesce
 	base      context.Context // the service's lifetime, from Start: watchers outlive calls
 	stop      context.CancelFunc
@@ -158,6 +163,9 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.Hooks == nil {
 		cfg.Hooks = hooksets.Registry(hooksets.RegistryOptions{})
+	}
+	if cfg.LoadSkills == nil {
+		cfg.LoadSkills = skills.LoadDrafts
 	}
 	st, err := loadSettings(filepath.Join(cfg.DataDir, "settings.json"))
 	s := &Service{cfg: cfg, settings: st, disabled: map[string]bool{}, drafts: map[string][]byte{}, reload: make(chan struct{}, 1), view: emptyView("none", "", nil)}
@@ -191,7 +199,14 @@ func (s *Service) Start(ctx context.Context) error {
 			case <-ctx.Done():
 				return
 			case <-s.reload:
-				s.reloadNow(ctx)
+				s.own.busy.Store(true)
+				s.mu.Lock()
+				root := s.root
+				s.mu.Unlock()
+				if s.own.take(root) {
+					s.reloadNow(ctx)
+				}
+				s.own.busy.Store(false)
 			}
 		}
 	}()
@@ -240,13 +255,15 @@ func (s *Service) Open(ctx context.Context, folder string) (State, error) {
 	if !fi.IsDir() {
 		return State{}, fmt.Errorf("open skills folder: %s is a file; choose the folder that holds the skill folders", abs)
 	}
-	set, err := skills.Load(ctx, abs)
+	set, err := s.cfg.LoadSkills(ctx, abs, nil)
 	if err != nil {
 		return State{}, fmt.Errorf("open skills folder: %w", err)
 	}
 
 	s.mu.Lock()
 	s.stopWatcherLocked()
+	s.own.reset()
+	s.lints = nil
 	s.root, s.set, s.rootMissing = abs, set, false
 	s.disabled = map[string]bool{}
 	s.drafts = map[string][]byte{}
@@ -349,6 +366,9 @@ func (s *Service) SetDraft(ctx context.Context, file, content string) (TraceView
 	if !same || had {
 		s.reloadNow(ctx)
 	}
+	// the draft is linted by the load that simulated it: LintFile of this
+	// text answers from it
+	s.noteLint(file, []byte(content))
 	return s.Trace(), nil
 }
 
@@ -391,7 +411,7 @@ func (s *Service) reloadNow(ctx context.Context) {
 		s.mu.Unlock()
 		return
 	}
-	set, err := skills.LoadDrafts(ctx, s.root, s.drafts)
+	set, err := s.cfg.LoadSkills(ctx, s.root, s.drafts)
 	if err != nil {
 		// Keep the last good state; the watcher says when the root is back.
 		s.rootMissing = true
@@ -401,6 +421,7 @@ func (s *Service) reloadNow(ctx context.Context) {
 		return
 	}
 	s.set, s.rootMissing = set, false
+	s.lints = nil
 	s.loadExecLocked(ctx)
 	s.scanScenariosLocked(ctx)
 	prev := s.view
@@ -581,7 +602,8 @@ func (s *Service) startWatcherLocked(ctx context.Context) error {
 		// The callback only signals the worker: it must never take s.mu,
 		// which stopWatcherLocked holds while it waits for the watcher. A
 		// missing root shows up as a failed reload.
-		OnChange: func(watch.Change) {
+		OnChange: func(c watch.Change) {
+			s.own.reported(c)
 			select { // a reload already pending will see this change too
 			case s.reload <- struct{}{}:
 			default:
