@@ -50,7 +50,9 @@ type ExecSet interface {
 	Attach(cfg *engine.Config, run registry.Run) (registry.Attached, error)
 }
 
-// ExecCommand is one command that would run, for the trust prompt.
+// ExecCommand is one command that would run, for the trust prompt: a
+// registry.Command under the name the bound API (and its generated
+// frontend models) has always given it.
 type ExecCommand struct {
 	Source  string `json:"source"` // file:line
 	Event   string `json:"event"`
