@@ -43,7 +43,7 @@ type Store struct {
 	jconn   *sql.Conn
 	jins    *sql.Stmt
 	journal map[string][]keptBody
-	now       func() time.Time
+	now     func() time.Time
 }
 
 // Recovery says what Open did with a damaged database.
