@@ -75,8 +75,13 @@ func parseResponses(data []byte) (*Request, []string, error) {
 				req.Messages = append(req.Messages, Message{Role: "assistant", Content: strings.Join(parts, "\n"), Origin: OriginAssistant})
 			case "system", "developer":
 				for _, p := range parts {
+					// Codex sends no instructions: its prompt is the first
+					// developer text; the later ones are its context (and
+					// hooks' words)
 					m := Message{Role: "system", Content: p, Origin: OriginContext}
-					if at, hook := hookAt(p); at == 0 {
+					if len(req.Messages) == 0 {
+						m.Origin = OriginSystem
+					} else if at, hook := hookAt(p); at == 0 {
 						m.Origin, m.Hook = OriginHook, hook
 					}
 					req.Messages = append(req.Messages, m)

@@ -129,7 +129,8 @@ func minimalAnswer(s *Side) *Answer {
 // instance is a small value valid for schema (JSON Schema, or the OpenAPI
 // subset Gemini's responseSchema takes, types in capitals): the first of
 // an enum or anyOf, every property of an object, as many items as
-// minItems asks, the least number the bounds allow, a short string.
+// minItems asks, the least number the bounds allow (1 when they say
+// nothing), a short string.
 func instance(schema, root any, depth int) any {
 	s, ok := schema.(map[string]any)
 	if !ok || depth > 12 {
@@ -203,13 +204,15 @@ func schemaType(s map[string]any) string {
 	return "string"
 }
 
+// number is the least the bounds allow, else 1: a count or a score ("from
+// 1 to 100", Gemini CLI's router says in words only) is seldom 0.
 func number(s map[string]any) any {
-	v := 0.0
+	v := 1.0
 	if m, ok := s["minimum"].(float64); ok {
 		v = m
 	} else if m, ok := s["exclusiveMinimum"].(float64); ok {
 		v = m + 1
-	} else if m, ok := s["maximum"].(float64); ok && m < 0 {
+	} else if m, ok := s["maximum"].(float64); ok && m < 1 {
 		v = m
 	}
 	return v
