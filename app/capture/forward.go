@@ -177,13 +177,13 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request, c Call, data []by
 		if err != nil {
 			k.Error = err.Error()
 		}
-		<-s.keep(k, data, answer)
+		s.keep(k, data, answer)
 	}
 	res := s.forward(w, r, c.API, data, keep)
 	c.DurationMS = float64(time.Since(c.Started).Microseconds()) / 1000
 	s.jobs <- func() {
 		readRelayed(&c, res, s.opts.Tokens, up.redact)
-		completeCall(&c, data, gp, nil, s.opts.Tokens)
+		completeCall(&c, data, gp, nil, s.opts.Tokens, false)
 		s.record(c)
 	}
 }

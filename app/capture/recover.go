@@ -95,7 +95,7 @@ func restoreCalls(rows []history.CaptureCall, tokens TokenCounter) []Call {
 		case c.Answer == nil && (c.Status == http.StatusBadRequest || c.Status == http.StatusRequestEntityTooLarge):
 			parsed = &parsedRequest{refused: true}
 		}
-		completeCall(&c, row.Body, gp, parsed, tokens)
+		completeCall(&c, row.Body, gp, parsed, tokens, false)
 		calls = append(calls, c)
 	}
 	return calls
