@@ -435,18 +435,12 @@ func readAnswer(api API, body []byte) (*Answer, int, int) {
 		} else if json.Unmarshal(body, &m) != nil {
 			return nil, 0, 0
 		}
-		a := &Answer{}
-		var text []string
-		for _, b := range m.Content {
-			switch b.Type {
-			case "text":
-				text = append(text, b.Text)
-			case "tool_use":
-				a.ToolCalls = append(a.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Arguments: rawOr(b.Input)})
-			}
+		bs := make([]anthropicBlock, len(m.Content))
+		for i, b := range m.Content {
+			bs[i] = anthropicBlock{Type: b.Type, Text: b.Text, ID: b.ID, Name: b.Name, Input: b.Input}
 		}
-		a.Content = strings.Join(text, "\n")
-		return a, int(m.Usage.InputTokens), int(m.Usage.OutputTokens)
+		am := assistantMessage(bs)
+		return &Answer{Content: am.Content, ToolCalls: am.ToolCalls}, int(m.Usage.InputTokens), int(m.Usage.OutputTokens)
 	case Responses:
 		var r *responses.Response
 		if stream {

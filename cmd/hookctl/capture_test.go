@@ -192,6 +192,29 @@ func TestCaptureForward(t *testing.T) {
 	}
 }
 
+// captureProcess starts the hookctl binary's capture with args, waits for
+// its first line and returns the base URL; the process is killed when the
+// test ends (a test may kill it before).
+func captureProcess(t *testing.T, stderr io.Writer, args ...string) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(hookctl, append([]string{"capture"}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	first, err := bufio.NewReader(stdout).ReadString('\n')
+	url, ok := strings.CutPrefix(strings.TrimSpace(first), "listening on ")
+	if err != nil || !ok {
+		t.Fatalf("first line %q: %v", first, err)
+	}
+	return url, cmd
+}
+
 // TestCaptureKeptAsCallsArrive: the history row is written as calls
 // arrive — another handle on the database finds both calls while the
 // capture still runs, and a hookctl killed outright leaves them there.
@@ -202,22 +225,8 @@ func TestCaptureKeptAsCallsArrive(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "history.db")
-	cmd := exec.Command(hookctl, "capture", "--answers", answers, "--db", db, "--json", filepath.Join(dir, "never.json"))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	first, err := bufio.NewReader(stdout).ReadString('\n')
-	url, ok := strings.CutPrefix(strings.TrimSpace(first), "listening on ")
-	if err != nil || !ok {
-		t.Fatalf("first line %q: %v", first, err)
-	}
+	url, cmd := captureProcess(t, &stderr, "--answers", answers, "--db", db, "--json", filepath.Join(dir, "never.json"))
 	for _, user := range []string{"first question", "second question"} {
 		res, err := http.Post(url+"/v1/messages", "application/json", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"`+user+`"}]}`))
 		if err != nil {
@@ -274,21 +283,7 @@ func TestCaptureKilledKeepsEveryAnsweredCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "history.db")
-	cmd := exec.Command(hookctl, "capture", "--answers", answers, "--db", db, "--json", filepath.Join(dir, "never.json"))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	first, err := bufio.NewReader(stdout).ReadString('\n')
-	url, ok := strings.CutPrefix(strings.TrimSpace(first), "listening on ")
-	if err != nil || !ok {
-		t.Fatalf("first line %q: %v", first, err)
-	}
+	url, cmd := captureProcess(t, io.Discard, "--answers", answers, "--db", db, "--json", filepath.Join(dir, "never.json"))
 	for i := range n {
 		body := fmt.Sprintf(`{"model":"m","stream":true,"system":"%s","messages":[{"role":"user","content":"question %d"}]}`, strings.Repeat("You are an agent. ", 500), i+1)
 		res, err := http.Post(url+"/v1/messages", "application/json", strings.NewReader(body))
