@@ -387,3 +387,40 @@ func TestCaptureSaveScenario(t *testing.T) {
 		t.Errorf("simulated answers %q, captured %q", got, want)
 	}
 }
+
+// TestCaptureRefusedRequestsTakeNoAnswer: issue 25 item 9 as it was seen —
+// hookctl capture with two answers; a malformed body (400), a body over
+// 32 MiB (413) and a wrong-shaped one (400), then a good request: it gets
+// the first answer, and the wrong shape is said in the API's words.
+func TestCaptureRefusedRequestsTakeNoAnswer(t *testing.T) {
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.yaml")
+	if err := os.WriteFile(answers, []byte("answers:\n  - content: first answer\n  - content: second answer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url, wait := startCapture(t, "--answers", answers, "--max-requests", "4", "--no-history", "--json", filepath.Join(dir, "c.json"))
+	send := func(body string) (int, string) {
+		res, err := http.Post(url+"/v1/messages", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res.StatusCode, string(data)
+	}
+	if code, body := send(`{"model":"m","messages":[`); code != 400 {
+		t.Errorf("malformed: %d %s", code, body)
+	}
+	if code, body := send(`{"model":"m","messages":[],"x":"` + strings.Repeat("a", 33<<20) + `"}`); code != 413 {
+		t.Errorf("over 32 MiB: %d %s", code, body)
+	}
+	if code, body := send(`{"model":"m","messages":"hi"}`); code != 400 || !strings.Contains(body, "messages must be a list of {role, content}, not a string") || strings.Contains(body, "Go struct") {
+		t.Errorf("wrong shape: %d %s", code, body)
+	}
+	if code, body := send(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`); code != 200 || !strings.Contains(body, "first answer") {
+		t.Errorf("the good request: %d %s", code, body)
+	}
+	if c, stderr := wait(); c != exitOK {
+		t.Fatalf("exit %d: %s", c, stderr)
+	}
+}
