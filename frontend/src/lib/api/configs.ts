@@ -71,8 +71,15 @@ let kinds: { kind: ConfigKind; res: RegExp[] }[] = [];
 export function setFileKinds(list: FileKind[]) {
   kinds = list.map((k) => ({ kind: k.kind as ConfigKind, res: k.patterns.map((p) => new RegExp(p)) }));
 }
-/** The backend's file kinds (its hook-system registry), read once; without the backend there are none. */
-export const fileKindsLoaded: Promise<void> = (b()?.FileKinds ? b()!.FileKinds!() : Promise.resolve([])).then(setFileKinds, () => {});
+let loading: Promise<void> | null = null;
+/** Read the backend's file kinds (its hook-system registry) once; without the backend there are none (yet). */
+export function loadFileKinds(): Promise<void> {
+  const f = b()?.FileKinds;
+  if (!f) return Promise.resolve();
+  loading ??= f.call(b()).then(setFileKinds, () => { loading = null; });
+  return loading;
+}
+void loadFileKinds();
 
 /** The kind of a root-relative file by the backend's file kinds (a plugin's hooks/hooks.json needs the backend's
  *  HookFile.kind: only the folder tells it from seed 000's); else scenario, prompt (.md) or text. */
@@ -87,7 +94,8 @@ export function configKind(file: string): ConfigKind {
 export const configApi: ConfigApi = {
   // without the backend (vite dev, tests) there is nothing to lint and no folder to list
   lintFile: (file, text) => (b()?.LintFile ? b()!.LintFile!(file, text) : Promise.resolve([])),
-  hookFiles: (skill) => (b()?.HookFiles ? b()!.HookFiles!(skill) : Promise.resolve([])),
+  // the editor lists files before it names one: the file kinds are read by then
+  hookFiles: (skill) => (b()?.HookFiles ? loadFileKinds().then(() => b()!.HookFiles!(skill)) : Promise.resolve([])),
   inspectCommandHooks: (file, text) => (b()?.InspectCommandHooks ? b()!.InspectCommandHooks!(file, text) : missing('InspectCommandHooks')),
   editCommandHooks: (file, text, op) => (b()?.EditCommandHooks ? b()!.EditCommandHooks!(file, text, op) : missing('EditCommandHooks')),
   configSchema: (kind) => (b()?.ConfigSchema ? b()!.ConfigSchema!(kind) : missing('ConfigSchema')),
