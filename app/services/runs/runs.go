@@ -68,6 +68,9 @@ type Spec struct {
 	// Wrap wraps each hook system's handler (the app follows a run's
 	// progress through it); the event stream is never wrapped.
 	Wrap func(engine.Handler) engine.Handler
+	// Profiles gives the rendering profile chosen for an agent (issue 27);
+	// nil: each system's own renderings.
+	Profiles func(agent string) registry.Profile
 }
 
 // Run is one assembled run. Execute it once, or Close it unexecuted.
@@ -104,7 +107,8 @@ func Assemble(spec Spec) (*Run, error) {
 		if hsc == nil {
 			hsc = sc
 		}
-		run := registry.Run{Scenario: hsc, Trusted: spec.Trusted, Fresh: spec.Fresh, Backend: backend, Email: spec.Email, Tokens: spec.Tokens}
+		run := registry.Run{Scenario: hsc, Trusted: spec.Trusted, Fresh: spec.Fresh, Backend: backend, Email: spec.Email, Tokens: spec.Tokens,
+			Profiles: spec.Profiles}
 		if asker != nil {
 			run.Completer = asker
 		}
