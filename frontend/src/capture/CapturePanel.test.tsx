@@ -44,7 +44,7 @@ describe('CapturePanel', () => {
     render(<CapturePanel onClose={() => {}} onOpenHistory={() => {}} />);
     fireEvent.click(await screen.findByTestId('capture-manual'));
     await act(async () => { fireEvent.click(screen.getByTestId('capture-start')); });
-    act(() => mock.wait({ n: 0, api: 'anthropic', model: 'claude-x', tools: ['Bash', 'Read'], messages: [
+    act(() => mock.wait({ n: 0, api: 'anthropic', model: 'claude-x', stream: true, tools: ['Bash', 'Read'], messages: [
       { role: 'user', content: 'clean the build', origin: 'user_input' },
       { role: 'user', content: 'UserPromptSubmit hook success: the build folder is shared', origin: 'hook', hook: 'UserPromptSubmit' },
     ] }));

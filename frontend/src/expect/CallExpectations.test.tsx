@@ -5,9 +5,10 @@ import { MessageList } from '../components/MessageList';
 import { skillColors } from '../components/util';
 import { viewWith } from './fixture';
 import { messagesAt } from '../lib/api';
+import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
 
 afterEach(() => {
-  delete window.go;
+  removeFakeBackend();
 });
 
 describe('CallExpectations', () => {
@@ -20,7 +21,7 @@ describe('CallExpectations', () => {
 
   it('adds an expectation from a message the call receives', async () => {
     const AddExpectation = vi.fn(async () => ({ status: 'saved' as const, hash: 'h', diagnostics: [] }));
-    window.go = { bind: { Studio: { AddExpectation } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: { AddExpectation } });
     const onAdded = vi.fn();
     const view = viewWith();
     render(<CallExpectations view={view} call={0} onAdded={onAdded} />);
@@ -34,7 +35,7 @@ describe('CallExpectations', () => {
 
   it('reports a refused add', async () => {
     const AddExpectation = vi.fn(async () => Promise.reject('the file is JSON'));
-    window.go = { bind: { Studio: { AddExpectation } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: { AddExpectation } });
     const onAdded = vi.fn();
     render(<CallExpectations view={viewWith()} call={0} onAdded={onAdded} />);
     fireEvent.change(screen.getByLabelText(/Message to add/), { target: { value: '0' } });
@@ -56,7 +57,7 @@ describe('CallDot', () => {
 describe('add expectation on a message card', () => {
   it('offers "+ expect" on the messages of an LLM call and writes one for the clicked message', async () => {
     const AddExpectation = vi.fn(async () => ({ status: 'saved' as const, hash: 'h', diagnostics: [] }));
-    window.go = { bind: { Studio: { AddExpectation } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: { AddExpectation } });
     const view = viewWith();
     const onAdded = vi.fn();
     const call = view.calls[1]!;

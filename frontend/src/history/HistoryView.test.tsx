@@ -4,12 +4,13 @@ import seed from '../fixtures/seed-diagrams.json';
 import type { TraceView } from '../lib/api';
 import { resetMockHistory, type HistoryBinding, type MockHistory, type RunSummary } from '../lib/api/history';
 import { HistoryView, toRunFilter, RUN_LIMIT } from './HistoryView';
+import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
 
 const view = seed as TraceView;
 const color = () => 'red';
 let mock: MockHistory;
 beforeEach(() => { mock = resetMockHistory(); });
-afterEach(() => { resetMockHistory(); delete window.go; delete window.runtime; vi.restoreAllMocks(); });
+afterEach(() => { resetMockHistory(); removeFakeBackend(); vi.restoreAllMocks(); });
 
 const rows = () => document.querySelectorAll('.run-row');
 async function start(onLive = () => {}) {
@@ -91,19 +92,17 @@ describe('HistoryView: runs list and filters', () => {
       Runs: vi.fn(() => Promise.resolve([summary])), Run: vi.fn(() => Promise.resolve(view)), Compare: vi.fn(),
       HookCost: vi.fn(() => Promise.resolve([])), PromptSizes: vi.fn(() => Promise.resolve([])),
     };
-    const off = vi.fn();
-    let fire: ((...d: unknown[]) => void) | undefined;
-    window.go = { bind: { Studio: {} as never, History: fake } as never };
-    window.runtime = { EventsOn: vi.fn((name: string, cb: (...d: unknown[]) => void) => { expect(name).toBe('history:run'); fire = cb; return off; }), EventsOff: vi.fn() };
+    const backend = fakeBackend({ Studio: {}, History: fake });
     const { unmount } = render(<HistoryView studio={null} color={color} onLive={() => {}} />);
     await screen.findByTestId('run-42');
     expect(fake.Runs).toHaveBeenCalledWith({ limit: RUN_LIMIT });
     await waitFor(() => expect(fake.Run).toHaveBeenCalledWith(42)); // the focused run's chart
     expect(fake.PromptSizes).toHaveBeenCalledWith('seed-diagrams', 100);
-    act(() => fire?.(43));
+    expect(backend.listeners.get('history:run')?.size).toBe(1);
+    act(() => backend.emit('history:run', 43));
     await waitFor(() => expect(fake.Runs).toHaveBeenCalledTimes(2));
     unmount();
-    expect(off).toHaveBeenCalled();
+    expect(backend.listeners.get('history:run')?.size).toBe(0);
   });
 });
 
