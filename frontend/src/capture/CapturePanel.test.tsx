@@ -3,6 +3,8 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { resetCaptureMock, type createCaptureMock } from '../lib/api/capture';
 import { CapturePanel } from './CapturePanel';
 import { resetRunMock, saveProfile } from '../lib/api/run';
+import { renderInApp } from '../app/testing';
+import { createApp } from '../app/stores';
 
 let mock: ReturnType<typeof createCaptureMock>;
 beforeEach(() => { mock = resetCaptureMock(); });
@@ -106,11 +108,12 @@ describe('CapturePanel', () => {
     expect(saved).toContain('call #2 is not replayed');
   });
 
-  it('closes on Escape, and the capture goes on', async () => {
-    const onClose = vi.fn();
-    render(<CapturePanel onClose={onClose} onOpenHistory={() => {}} />);
+  it('closes on Escape (the capture goes on), also from a field', async () => {
+    const app = createApp();
+    app.capture.open();
+    renderInApp(<CapturePanel onClose={app.capture.close} onOpenHistory={() => {}} />, { app });
     await screen.findByTestId('capture-start');
-    fireEvent.keyDown(window, { key: 'Escape' });
-    expect(onClose).toHaveBeenCalled();
+    fireEvent.keyDown(screen.getByTestId('capture-start'), { key: 'Escape' });
+    expect(app.capture.get().open).toBe(false);
   });
 });

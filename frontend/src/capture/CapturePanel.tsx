@@ -43,12 +43,6 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
     listProfiles().then((l) => { if (live) { setProfiles(l); setProfile((p) => p || (l[0]?.name ?? '')); } }, (e: unknown) => { if (live) { setProfiles([]); setError(String(e)); } });
     return () => { live = false; };
   }, [mode, profiles]);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.preventDefault(); onClose(); } };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
-
   const act = (f: () => Promise<CaptureState>) => {
     setBusy(true);
     setError(null);

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import seed from '../fixtures/seed-diagrams.json';
 import type { TraceView } from '../lib/api';
 import { resetMockHistory, type HistoryBinding, type MockHistory, type RunSummary } from '../lib/api/history';
 import { HistoryView, toRunFilter, RUN_LIMIT } from './HistoryView';
 import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
+import { renderInApp } from '../app/testing';
 
 const view = seed as TraceView;
 const color = () => 'red';
@@ -14,7 +15,7 @@ afterEach(() => { resetMockHistory(); removeFakeBackend(); vi.restoreAllMocks();
 
 const rows = () => document.querySelectorAll('.run-row');
 async function start(onLive = () => {}) {
-  render(<HistoryView studio={null} color={color} onLive={onLive} />);
+  renderInApp(<HistoryView studio={null} color={color} onLive={onLive} />);
   await waitFor(() => expect(rows().length).toBe(mock.runs.length));
 }
 
@@ -56,7 +57,7 @@ describe('HistoryView: runs list and filters', () => {
 
   it('filters by skill', async () => {
     const spy = vi.spyOn(mock.binding, 'Runs');
-    render(<HistoryView studio={{ skills: [{ name: 'demo' }, { name: 'other' }], scenarios: [] } as never} color={color} onLive={() => {}} />);
+    renderInApp(<HistoryView studio={{ skills: [{ name: 'demo' }, { name: 'other' }], scenarios: [] } as never} color={color} onLive={() => {}} />);
     await waitFor(() => expect(rows().length).toBe(5));
     fireEvent.change(screen.getByLabelText('Skill filter'), { target: { value: 'other' } });
     await waitFor(() => expect(spy).toHaveBeenLastCalledWith({ limit: RUN_LIMIT, skill: 'other' }));
@@ -69,7 +70,7 @@ describe('HistoryView: runs list and filters', () => {
 
   it('explains that runs are recorded on every save when there are none', async () => {
     mock = resetMockHistory({ seeded: false });
-    render(<HistoryView studio={null} color={color} onLive={() => {}} />);
+    renderInApp(<HistoryView studio={null} color={color} onLive={() => {}} />);
     const empty = await screen.findByTestId('history-empty');
     expect(empty.textContent).toContain('No runs recorded yet');
     expect(empty.textContent).toContain('each save');
@@ -77,7 +78,7 @@ describe('HistoryView: runs list and filters', () => {
 
   it('refreshes on history:run and stops listening on unmount', async () => {
     mock = resetMockHistory({ seeded: false });
-    const { unmount } = render(<HistoryView studio={null} color={color} onLive={() => {}} />);
+    const { unmount } = renderInApp(<HistoryView studio={null} color={color} onLive={() => {}} />);
     await screen.findByTestId('history-empty');
     expect(mock.listeners.size).toBe(1);
     act(() => { mock.record(view); });
@@ -93,7 +94,7 @@ describe('HistoryView: runs list and filters', () => {
       HookCost: vi.fn(() => Promise.resolve([])), PromptSizes: vi.fn(() => Promise.resolve([])),
     };
     const backend = fakeBackend({ Studio: {}, History: fake });
-    const { unmount } = render(<HistoryView studio={null} color={color} onLive={() => {}} />);
+    const { unmount } = renderInApp(<HistoryView studio={null} color={color} onLive={() => {}} />);
     await screen.findByTestId('run-42');
     expect(fake.Runs).toHaveBeenCalledWith({ limit: RUN_LIMIT });
     await waitFor(() => expect(fake.Run).toHaveBeenCalledWith(42)); // the focused run's chart
