@@ -101,6 +101,10 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
   } : undefined;
   const setLeft = (px: number | undefined, save?: boolean) => layout.update(editing !== null ? { editor_width: px } : { skills_width: px }, save);
   const status = statusText(dbg);
+  // executable hooks that wait for the folder's trust did not run: the matrix says so, with the Trust action
+  const exec = state?.exec;
+  const untrusted = view && !view.exec?.ran && exec?.present && !exec.trusted && !exec.error
+    ? { hooks: view.exec?.hooks.length || exec.hooks.length, onTrust: studio.trust } : undefined;
 
   return (
     <div className={cx('main', editing !== null && 'editing')} ref={setMainEl} style={mainStyle}>
@@ -221,6 +225,7 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
         onJumpToCall={debug.jumpToCall}
         onToggleEveryCall={() => debug.toggleBreakpoint({ kind: 'call', key: '*' })}
         extraTabs={hookTabs}
+        untrusted={untrusted}
       />
       <div className="ops-slot" ref={slots.setOpsPanel} />
     </div>
