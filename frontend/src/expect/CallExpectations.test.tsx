@@ -27,6 +27,11 @@ describe('CallExpectations', () => {
     render(<CallExpectations view={view} call={0} onAdded={onAdded} />);
     const msgs = messagesAt(view, view.calls[0]!.step);
     const hook = msgs.find((m) => m.hook)!;
+    // the call's messages are listed only once asked for (a call can receive 10,000 of them)
+    expect(screen.queryByLabelText(/Message to add/)).toBeNull();
+    expect(document.querySelectorAll('option')).toHaveLength(0);
+    fireEvent.click(screen.getByTestId('exp-pick-open'));
+    expect(document.querySelectorAll('option')).toHaveLength(msgs.length + 1);
     fireEvent.change(screen.getByLabelText(/Message to add/), { target: { value: String(hook.id) } });
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     await waitFor(() => expect(onAdded).toHaveBeenCalledWith('Expectation added to the scenario', true));
@@ -38,6 +43,7 @@ describe('CallExpectations', () => {
     fakeBackend({ Studio: { AddExpectation } });
     const onAdded = vi.fn();
     render(<CallExpectations view={viewWith()} call={0} onAdded={onAdded} />);
+    fireEvent.click(screen.getByTestId('exp-pick-open'));
     fireEvent.change(screen.getByLabelText(/Message to add/), { target: { value: '0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     await waitFor(() => expect(onAdded).toHaveBeenCalledWith('Not added: the file is JSON', false));
