@@ -46,6 +46,10 @@ export namespace capture {
 	    hooks: string[];
 	    answer: string;
 	}
+	export interface Side {
+	    kind: string;
+	    schema?: number[];
+	}
 	export interface Message {
 	    role: string;
 	    content: string;
@@ -54,6 +58,7 @@ export namespace capture {
 	    tool_calls?: ToolCall[];
 	    tool_call_id?: string;
 	    is_error?: boolean;
+	    kind?: string;
 	}
 	export interface PendingRequest {
 	    n: number;
@@ -62,6 +67,8 @@ export namespace capture {
 	    stream: boolean;
 	    messages: Message[];
 	    tools: string[];
+	    // Go type: Side
+	    side?: any;
 	}
 	export interface SessionOptions {
 	    port: number;
