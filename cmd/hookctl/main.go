@@ -38,6 +38,8 @@ Usage:
   hookctl capture (--answers FILE | --profile NAME [--profiles FILE])
                   [--port N | --listen HOST:PORT --token T] [--max-requests N]
                   [--json FILE] [--save-scenario FILE] [--db PATH] [--no-history]
+                  [--recipe AGENT]
+  hookctl recipe [AGENT] [--url URL] [--prompt P] [--json]
   hookctl help
   hookctl --version
 
@@ -49,7 +51,9 @@ from the OS keyring or OPENAI_API_KEY / ANTHROPIC_API_KEY.
 capture serves the Anthropic and OpenAI APIs on 127.0.0.1 for a real agent
 (ANTHROPIC_BASE_URL / OPENAI_BASE_URL), answers from FILE or forwards to a
 model profile's endpoint, and records what the agent sends its model
-(docs/capture.md).
+(docs/capture.md). recipe prints how to run an agent CLI against it (Claude
+Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code, opencode, Factory Droid,
+Cline); capture --recipe AGENT prints it for the capture's URL.
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
 `
 
@@ -99,6 +103,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = importCmd(ctx, args[1:], stdout)
 	case "capture":
 		code, err = captureCmd(ctx, args[1:], stdout, stderr)
+	case "recipe":
+		code, err = recipeCmd(ctx, args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
