@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 )
@@ -38,13 +37,10 @@ type openAIToolCall struct {
 	} `json:"function"`
 }
 
-func parseOpenAI(data []byte) (*Request, error) {
+func parseOpenAI(data []byte) (*Request, []string, error) {
 	var in openAIRequest
 	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, fmt.Errorf("the body is not a Chat Completions request: %w", err)
-	}
-	if in.Messages == nil {
-		return nil, errors.New("messages: field required")
+		return nil, nil, fmt.Errorf("the body is not a Chat Completions request: %w", err)
 	}
 	req := &Request{API: OpenAI, Model: in.Model, Stream: in.Stream, Tools: []string{}}
 	for _, t := range in.Tools {
@@ -53,7 +49,7 @@ func parseOpenAI(data []byte) (*Request, error) {
 	for i, m := range in.Messages {
 		text, err := openAIText(m.Content)
 		if err != nil {
-			return nil, fmt.Errorf("messages[%d].content: %w", i, err)
+			return nil, nil, fmt.Errorf("messages[%d].content: %w", i, err)
 		}
 		switch m.Role {
 		case "system", "developer":
@@ -74,7 +70,7 @@ func parseOpenAI(data []byte) (*Request, error) {
 			req.Messages = append(req.Messages, userText(text)...)
 		}
 	}
-	return req, nil
+	return req, nil, nil
 }
 
 // openAIText reads a content that is a string, null or a list of parts.
@@ -104,18 +100,43 @@ func openAIText(raw json.RawMessage) (string, error) {
 	return strings.Join(out, "\n"), nil
 }
 
-func includeUsage(data []byte) bool {
-	var in openAIRequest
-	return json.Unmarshal(data, &in) == nil && in.StreamOptions.IncludeUsage
-}
-
-func openAIToolCalls(a *Answer) []map[string]any {
-	var out []map[string]any
-	for _, tc := range a.ToolCalls {
-		out = append(out, map[string]any{"id": tc.ID, "type": "function", "function": map[string]string{"name": tc.Name, "arguments": string(tc.Arguments)}})
+// The Chat Completions answer.
+type (
+	openAIFunction struct {
+		Name      string `json:"name,omitempty"`
+		Arguments string `json:"arguments"`
 	}
-	return out
-}
+	openAIOutCall struct {
+		Index    *int           `json:"index,omitempty"`
+		ID       string         `json:"id,omitempty"`
+		Type     string         `json:"type,omitempty"`
+		Function openAIFunction `json:"function"`
+	}
+	openAIOutMessage struct {
+		Role      string          `json:"role,omitempty"`
+		Content   *string         `json:"content,omitempty"`
+		ToolCalls []openAIOutCall `json:"tool_calls,omitempty"`
+	}
+	openAIChoice struct {
+		Index        int               `json:"index"`
+		Message      *openAIOutMessage `json:"message,omitempty"`
+		Delta        *openAIOutMessage `json:"delta,omitempty"`
+		FinishReason *string           `json:"finish_reason"`
+	}
+	openAIUsageOut struct {
+		Prompt     int `json:"prompt_tokens"`
+		Completion int `json:"completion_tokens"`
+		Total      int `json:"total_tokens"`
+	}
+	openAIOut struct {
+		ID      string          `json:"id"`
+		Object  string          `json:"object"`
+		Created int64           `json:"created"`
+		Model   string          `json:"model"`
+		Choices []openAIChoice  `json:"choices"`
+		Usage   *openAIUsageOut `json:"usage,omitempty"`
+	}
+)
 
 func finishReason(a *Answer) string {
 	if len(a.ToolCalls) > 0 {
@@ -124,48 +145,48 @@ func finishReason(a *Answer) string {
 	return "stop"
 }
 
-func openAIUsage(u usage) map[string]int {
-	return map[string]int{"prompt_tokens": u.in, "completion_tokens": u.out, "total_tokens": u.in + u.out}
+func openAIUsage(u usage) *openAIUsageOut {
+	return &openAIUsageOut{Prompt: u.in, Completion: u.out, Total: u.in + u.out}
 }
 
-func openAICompletion(model string, n int, a *Answer, u usage) map[string]any {
-	msg := map[string]any{"role": "assistant", "content": a.Content}
-	if len(a.ToolCalls) > 0 {
-		msg["tool_calls"] = openAIToolCalls(a)
-		if a.Content == "" {
-			msg["content"] = nil
-		}
+func openAICompletion(model string, n int, a *Answer, u usage) *openAIOut {
+	msg := &openAIOutMessage{Role: "assistant", Content: &a.Content}
+	for _, tc := range a.ToolCalls {
+		msg.ToolCalls = append(msg.ToolCalls, openAIOutCall{ID: tc.ID, Type: "function", Function: openAIFunction{Name: tc.Name, Arguments: string(tc.Arguments)}})
 	}
-	return map[string]any{"id": fmt.Sprintf("chatcmpl-capture-%04d", n+1), "object": "chat.completion", "created": time.Now().Unix(), "model": model,
-		"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": finishReason(a)}}, "usage": openAIUsage(u)}
+	if len(a.ToolCalls) > 0 && a.Content == "" {
+		msg.Content = nil
+	}
+	finish := finishReason(a)
+	return &openAIOut{ID: fmt.Sprintf("chatcmpl-capture-%04d", n+1), Object: "chat.completion", Created: time.Now().Unix(), Model: model,
+		Choices: []openAIChoice{{Message: msg, FinishReason: &finish}}, Usage: openAIUsage(u)}
 }
 
-// streamOpenAI sends the answer as Chat Completions streams one: a role
+// renderOpenAIStream is the answer as Chat Completions streams one: a role
 // chunk, content chunks, tool call chunks, the finish, the usage if asked,
 // and [DONE].
-func streamOpenAI(w http.ResponseWriter, model string, n int, a *Answer, u usage, withUsage bool) error {
-	e := newSSE(w)
+func renderOpenAIStream(model string, n int, a *Answer, u usage, withUsage bool) []byte {
+	var e sseBuf
 	id, created := fmt.Sprintf("chatcmpl-capture-%04d", n+1), time.Now().Unix()
-	chunk := func(delta map[string]any, finish any) map[string]any {
-		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": model,
-			"choices": []map[string]any{{"index": 0, "delta": delta, "finish_reason": finish}}}
+	chunk := func(delta *openAIOutMessage, finish *string) openAIOut {
+		return openAIOut{ID: id, Object: "chat.completion.chunk", Created: created, Model: model, Choices: []openAIChoice{{Delta: delta, FinishReason: finish}}}
 	}
-	e.send("", chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	empty := ""
+	e.data(chunk(&openAIOutMessage{Role: "assistant", Content: &empty}, nil))
 	for _, c := range chunks(a.Content) {
-		e.send("", chunk(map[string]any{"content": c}, nil))
+		e.data(chunk(&openAIOutMessage{Content: &c}, nil))
 	}
 	for i, tc := range a.ToolCalls {
-		e.send("", chunk(map[string]any{"tool_calls": []map[string]any{{"index": i, "id": tc.ID, "type": "function",
-			"function": map[string]string{"name": tc.Name, "arguments": ""}}}}, nil))
+		e.data(chunk(&openAIOutMessage{ToolCalls: []openAIOutCall{{Index: &i, ID: tc.ID, Type: "function", Function: openAIFunction{Name: tc.Name}}}}, nil))
 		for _, c := range chunks(string(tc.Arguments)) {
-			e.send("", chunk(map[string]any{"tool_calls": []map[string]any{{"index": i, "function": map[string]string{"arguments": c}}}}, nil))
+			e.data(chunk(&openAIOutMessage{ToolCalls: []openAIOutCall{{Index: &i, Function: openAIFunction{Arguments: c}}}}, nil))
 		}
 	}
-	e.send("", chunk(map[string]any{}, finishReason(a)))
+	finish := finishReason(a)
+	e.data(chunk(&openAIOutMessage{}, &finish))
 	if withUsage {
-		e.send("", map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": model,
-			"choices": []any{}, "usage": openAIUsage(u)})
+		e.data(openAIOut{ID: id, Object: "chat.completion.chunk", Created: created, Model: model, Choices: []openAIChoice{}, Usage: openAIUsage(u)})
 	}
-	e.raw("data: [DONE]\n\n")
-	return e.err
+	e.b = append(e.b, "data: [DONE]\n\n"...)
+	return e.b
 }
