@@ -1,0 +1,199 @@
+// Package profile holds rendering profiles: for one version of one agent
+// CLI (Claude Code 2.1.332, Codex 0.171, …), how each hook outcome reaches
+// the model — the role, the wrapper and preamble around the hook's words,
+// the place (a message of its own, a paragraph of a message the agent
+// shares, a block after a tool result, the tool result itself, …) and how
+// several hooks' outputs of one event come together. Renderings move
+// between releases, so they are data learned by calibration (hookctl
+// calibrate), not code: the simulator renders through a profile, capture
+// recognises every known profile's hook text, the docs are generated from
+// them.
+//
+// A profile is a JSON file, agents/<agent>/<version>.json in the app's data
+// folder (calibrated) or embedded in the binary (bundled).
+package profile
+
+import (
+	"html"
+	"strings"
+)
+
+// Profile is how one version of one agent renders hook outcomes.
+type Profile struct {
+	Agent   string `json:"agent"`
+	Version string `json:"version"`
+	// MadeBy says how the file was made ("hookctl calibrate claude-code").
+	MadeBy string `json:"made_by,omitempty"`
+	// Outcomes by ID, "<Event>.<kind>" ("PreToolUse.context").
+	Outcomes map[string]*Outcome `json:"outcomes"`
+
+	// Where it came from (not in the file).
+	Origin Origin `json:"-"`
+	File   string `json:"-"`
+}
+
+// Origin is where a profile was found.
+type Origin string
+
+const (
+	// Bundled profiles are embedded in the binary.
+	Bundled Origin = "bundled"
+	// Calibrated profiles were written to the data folder by hookctl calibrate.
+	Calibrated Origin = "calibrated"
+)
+
+// Ref is "<agent>@<version>".
+func (p *Profile) Ref() string { return p.Agent + "@" + p.Version }
+
+// Outcome is what the model reads for one kind of hook output at one event:
+// one or more renderings (Claude Code 2.1.332's Stop block is a user
+// message and a system message), and how several hooks' outputs join.
+type Outcome struct {
+	Renderings []Rendering `json:"renderings"`
+	Join       *Join       `json:"join,omitempty"`
+}
+
+// Rendering is one piece of text the agent puts before the model.
+type Rendering struct {
+	Place Place `json:"place"`
+	// Role of the message it is or is part of: system, user, developer
+	// (Codex's input items), assistant. Empty for a tool result, a prompt
+	// prefix or suffix and a notice.
+	Role   Role   `json:"role,omitempty"`
+	Anchor Anchor `json:"anchor,omitempty"`
+	// Wrapper is the agent's markup around the text (<system-reminder>,
+	// <hook_context>); Preamble its words before the hook's, inside it.
+	Wrapper  *Wrapper `json:"wrapper,omitempty"`
+	Preamble string   `json:"preamble,omitempty"`
+	// Text is a template of the hook's part: the agent's label and the
+	// hook's words, with {event} {tool} {command} {text} {prompt}.
+	Text string `json:"text"`
+	// IsError marks a tool result sent as an error.
+	IsError bool `json:"is_error,omitempty"`
+	// Escape is applied to the hook's words ({text}) before they are placed.
+	Escape Escape `json:"escape,omitempty"`
+	// Separator joins a prompt prefix or suffix to the prompt's text.
+	Separator string `json:"separator,omitempty"`
+}
+
+// Wrapper is markup around a rendering, as written (newlines included).
+type Wrapper struct {
+	Open  string `json:"open"`
+	Close string `json:"close"`
+}
+
+// Join is how several hooks' outputs of one event reach the model.
+type Join struct {
+	As JoinKind `json:"as"`
+	// Separator between outputs joined in one message (JoinParagraphs).
+	Separator string `json:"separator,omitempty"`
+}
+
+// Place is where a rendering reaches the model.
+type Place string
+
+const (
+	// PlaceMessage: a message of its own, with Role.
+	PlaceMessage Place = "message"
+	// PlaceParagraph: a paragraph of a message the agent shares with its own
+	// context (Claude Code's system-role message after the prompt).
+	PlaceParagraph Place = "paragraph"
+	// PlaceBlock: a content block (a part) of the turn it follows — a text
+	// block after a tool result, an extra text part of the user's message.
+	PlaceBlock Place = "block"
+	// PlaceToolResult: the tool's result itself; the tool did not run.
+	PlaceToolResult Place = "tool_result"
+	// PlacePromptPrefix / PlacePromptSuffix: joined to the user's prompt
+	// text with Separator (Gemini CLI's SessionStart, Copilot CLI's prompt hook).
+	PlacePromptPrefix Place = "prompt_prefix"
+	PlacePromptSuffix Place = "prompt_suffix"
+	// PlaceNotice: shown to the user only; the model reads nothing.
+	PlaceNotice Place = "notice"
+)
+
+// Places lists every place, for validation and the docs.
+var Places = []Place{PlaceMessage, PlaceParagraph, PlaceBlock, PlaceToolResult, PlacePromptPrefix, PlacePromptSuffix, PlaceNotice}
+
+// Role is a message role.
+type Role string
+
+// Roles lists the roles a rendering may have.
+var Roles = []Role{"system", "user", "developer", "assistant"}
+
+// Anchor is the message a rendering follows (or precedes).
+type Anchor string
+
+const (
+	AnchorBeforePrompt     Anchor = "before_prompt"
+	AnchorAfterPrompt      Anchor = "after_prompt"
+	AnchorAfterToolResult  Anchor = "after_tool_result"
+	AnchorAfterToolResults Anchor = "after_tool_results"
+	AnchorAfterAnswer      Anchor = "after_answer"
+)
+
+// Anchors lists every anchor.
+var Anchors = []Anchor{AnchorBeforePrompt, AnchorAfterPrompt, AnchorAfterToolResult, AnchorAfterToolResults, AnchorAfterAnswer}
+
+// Escape is how the hook's words are escaped.
+type Escape string
+
+// EscapeHTML turns <, > and & into entities (Qwen Code's additionalContext).
+const EscapeHTML Escape = "html"
+
+// JoinKind says whether several outputs share a message.
+type JoinKind string
+
+const (
+	// JoinSeparate: each output is a message (or block) of its own.
+	JoinSeparate JoinKind = "separate"
+	// JoinParagraphs: the outputs are paragraphs of one message.
+	JoinParagraphs JoinKind = "paragraphs"
+)
+
+// Values fill a rendering's template.
+type Values struct {
+	Event   string // the hook event ("PreToolUse")
+	Tool    string // the tool's name, on tool events
+	Command string // the handler's command as written
+	Text    string // the hook's words: stdout, context, reason, stderr
+	Prompt  string // the user's prompt
+}
+
+// Rendered is a rendering filled in: Content is what the model reads,
+// Before and After the agent's own words around the hook's (wrapper and
+// preamble), both part of Content.
+type Rendered struct {
+	Content string
+	Before  string
+	After   string
+}
+
+// Render fills the rendering with v.
+func (r *Rendering) Render(v Values) Rendered {
+	if r.Escape == EscapeHTML {
+		v.Text = html.EscapeString(v.Text)
+	}
+	body := mustTemplate(r.Text).fill(v)
+	before, after := r.Preamble, ""
+	if r.Wrapper != nil {
+		before, after = r.Wrapper.Open+before, r.Wrapper.Close
+	}
+	return Rendered{Content: before + body + after, Before: before, After: after}
+}
+
+// Outcome returns the outcome id of p, or nil.
+func (p *Profile) Outcome(id string) *Outcome {
+	if p == nil {
+		return nil
+	}
+	return p.Outcomes[id]
+}
+
+// ID is an outcome's id: the event and the kind of output.
+func ID(event, kind string) string { return event + "." + kind }
+
+// SplitID is the event and kind of an outcome id.
+func SplitID(id string) (event, kind string) {
+	event, kind, _ = strings.Cut(id, ".")
+	return event, kind
+}
