@@ -38,6 +38,7 @@ Usage:
   hookctl capture (--answers FILE | --profile NAME [--profiles FILE])
                   [--port N | --listen HOST:PORT --token T] [--max-requests N]
                   [--json FILE] [--save-scenario FILE] [--db PATH] [--no-history]
+  hookctl calibrate claude-code [--cli PATH] [--json]
   hookctl help
   hookctl --version
 
@@ -50,6 +51,10 @@ capture serves the Anthropic and OpenAI APIs on 127.0.0.1 for a real agent
 (ANTHROPIC_BASE_URL / OPENAI_BASE_URL), answers from FILE or forwards to a
 model profile's endpoint, and records what the agent sends its model
 (docs/capture.md).
+calibrate runs the agent CLI (on PATH or --cli) offline against capture with
+a probe project, learns how that version renders hook output, and writes the
+profile to agents/<agent>/<version>.json in the data folder
+(docs/rendering-profiles.md).
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
 `
 
@@ -99,6 +104,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = importCmd(ctx, args[1:], stdout)
 	case "capture":
 		code, err = captureCmd(ctx, args[1:], stdout, stderr)
+	case "calibrate":
+		code, err = calibrateCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
