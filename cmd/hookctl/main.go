@@ -40,6 +40,7 @@ Usage:
                   [--json FILE] [--save-scenario FILE] [--db PATH] [--no-history]
                   [--recipe AGENT]
   hookctl recipe [AGENT] [--url URL] [--prompt P] [--json]
+  hookctl calibrate claude-code [--cli PATH] [--json]
   hookctl help
   hookctl --version
 
@@ -54,6 +55,10 @@ model profile's endpoint, and records what the agent sends its model
 (docs/capture.md). recipe prints how to run an agent CLI against it (Claude
 Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code, opencode, Factory Droid,
 Cline); capture --recipe AGENT prints it for the capture's URL.
+calibrate runs the agent CLI (on PATH or --cli) offline against capture with
+a probe project, learns how that version renders hook output, and writes the
+profile to agents/<agent>/<version>.json in the data folder
+(docs/rendering-profiles.md).
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
 `
 
@@ -105,6 +110,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = captureCmd(ctx, args[1:], stdout, stderr)
 	case "recipe":
 		code, err = recipeCmd(ctx, args[1:], stdout)
+	case "calibrate":
+		code, err = calibrateCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

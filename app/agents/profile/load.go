@@ -307,15 +307,15 @@ func (l *loader) join(n *jsondoc.Node) *Join {
 	l.fields(n, "a join", "as", "separator")
 	j := &Join{}
 	if v := l.str(n, "as", true); v != nil {
-		if j.As = JoinKind(v.Str); j.As != JoinSeparate && j.As != JoinParagraphs {
-			l.errorf(v.Offset, CodeShape, "join as %q: %s or %s", v.Str, JoinSeparate, JoinParagraphs)
+		if j.As = JoinKind(v.Str); !slices.Contains(JoinKinds, j.As) {
+			l.errorf(v.Offset, CodeShape, "join as %q: one of %s", v.Str, join(JoinKinds))
 		}
 	}
 	if v := l.str(n, "separator", false); v != nil {
 		j.Separator = v.Str
 	}
-	if j.As == JoinParagraphs && j.Separator == "" {
-		l.errorf(n.Offset, CodeShape, "join as paragraphs needs the separator between them")
+	if (j.As == JoinParagraphs || j.As == JoinText) && j.Separator == "" {
+		l.errorf(n.Offset, CodeShape, "join as %s needs the separator between the outputs", j.As)
 	}
 	return j
 }

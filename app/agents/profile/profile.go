@@ -85,7 +85,8 @@ type Wrapper struct {
 // Join is how several hooks' outputs of one event reach the model.
 type Join struct {
 	As JoinKind `json:"as"`
-	// Separator between outputs joined in one message (JoinParagraphs).
+	// Separator between outputs joined in one message (JoinParagraphs) or
+	// one text (JoinText).
 	Separator string `json:"separator,omitempty"`
 }
 
@@ -146,9 +147,17 @@ type JoinKind string
 const (
 	// JoinSeparate: each output is a message (or block) of its own.
 	JoinSeparate JoinKind = "separate"
-	// JoinParagraphs: the outputs are paragraphs of one message.
+	// JoinParagraphs: each output is a rendering of its own, the renderings
+	// paragraphs of one message, Separator between them.
 	JoinParagraphs JoinKind = "paragraphs"
+	// JoinText: the outputs' words are joined with Separator into the
+	// {text} of one rendering (Claude Code 2.1.332's PreToolUse context:
+	// one label, then each hook's context on its own line).
+	JoinText JoinKind = "text"
 )
+
+// JoinKinds lists every join.
+var JoinKinds = []JoinKind{JoinSeparate, JoinParagraphs, JoinText}
 
 // Values fill a rendering's template.
 type Values struct {

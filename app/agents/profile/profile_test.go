@@ -87,8 +87,16 @@ func TestRender(t *testing.T) {
 // A profile that does not parse or has an unknown shape is every problem at
 // file:line:col, with a code.
 func TestParseErrors(t *testing.T) {
-	good := string(Encode(bundledProfile(t, "2.1.332")))
-	p := bundledProfile(t, "2.1.332")
+	// a fixed copy of a profile, so that positions stay put when the bundled ones change
+	data, err := os.ReadFile(filepath.Join("testdata", "valid.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(data)
+	p, err := Parse("valid.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
 	delete(p.Outcomes, "Stop.exit2")
 	missing := string(Encode(p))
 	for _, tc := range []struct {
@@ -99,7 +107,7 @@ func TestParseErrors(t *testing.T) {
 		{"syntax", "{\n  \"agent\": \"claude-code\",\n  \"version\": 2.1.332\n}", []string{CodeSyntax}, 3, 17},
 		{"not an object", "[1]", []string{CodeShape}, 1, 1},
 		{"unknown field", strings.Replace(good, `"made_by"`, `"madeby"`, 1), []string{CodeUnknownField}, 4, 3},
-		{"unknown place", strings.Replace(good, `"place": "message"`, `"place": "messages"`, 1), []string{CodeShape}, 9, 20},
+		{"unknown place", strings.Replace(good, `"place": "message"`, `"place": "messages"`, 1), []string{CodeShape}, 149, 20},
 		{"bad template", strings.Replace(good, "{event} hook additional context: {text}", "{event} hook additional context: {txt}", 1), []string{CodeTemplate}, 12, 53},
 		{"misspelt outcome", strings.Replace(good, `"PostToolBatch.context"`, `"PostToolbatch.context"`, 1), []string{CodeUnknownOutcome}, 6, 5},
 		{"missing outcome", missing, []string{CodeMissingOutcome}, 5, 15},

@@ -92,8 +92,12 @@ func compile(p *Profile, id string, r *Rendering) (form, bool) {
 		return form{}, false
 	}
 	body := t.pattern()
+	end := `\z`
+	if after != "" {
+		end = `\n*\z` // a block the agent ends with a newline when another follows (Claude Code 2.1.197)
+	}
 	f := form{agent: p.Agent, version: p.Version, outcome: id, r: r, literal: lit, needle: needle,
-		whole: regexp.MustCompile(`^` + regexp.QuoteMeta(before) + body + regexp.QuoteMeta(after) + `\z`)}
+		whole: regexp.MustCompile(`^` + regexp.QuoteMeta(before) + body + regexp.QuoteMeta(after) + end)}
 	if before == "" && after == "" && len(t) > 0 && t[0].ph != "text" {
 		f.tail = regexp.MustCompile(`(?m)^` + body + `\z`)
 	}

@@ -98,17 +98,17 @@ func All() []Recipe {
 		{
 			Agent: "codex", Name: "Codex CLI", Package: "@openai/codex", Version: "0.171.0", API: Responses,
 			Env: []Var{{"CAPTURE_API_KEY", "capture"}},
-			Files: []File{{Path: "~/.codex/config.toml", Merge: true, Format: "toml", Content: `[model_providers.capture]
+			// a profile of its own file: --profile capture leaves the user's config.toml as it is
+			Files: []File{{Path: "~/.codex/capture.config.toml", Format: "toml", Content: `model = "capture"
+model_provider = "capture"
+
+[model_providers.capture]
 name = "Hook Studio capture"
 base_url = "` + URL + `/v1"
 wire_api = "responses"
 env_key = "CAPTURE_API_KEY"
 request_max_retries = 0
 stream_max_retries = 0
-
-[profiles.capture]
-model = "capture"
-model_provider = "capture"
 `}},
 			Run:   []string{"codex", "exec", "--profile", "capture", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", Prompt},
 			Hooks: "`.codex/hooks.json` or `[hooks]` in `.codex/config.toml` (project), `~/.codex/hooks.json`",
