@@ -47,10 +47,11 @@ func parseOpenAI(data []byte) (*Request, []string, error) {
 		req.Tools = append(req.Tools, t.Function.Name)
 	}
 	for i, m := range in.Messages {
-		text, err := openAIText(m.Content)
+		parts, err := openAIParts(m.Content)
 		if err != nil {
 			return nil, nil, fmt.Errorf("messages[%d].content: %w", i, err)
 		}
+		text := strings.Join(parts, "\n")
 		switch m.Role {
 		case "system", "developer":
 			req.Messages = append(req.Messages, Message{Role: "system", Content: text, Origin: OriginSystem})
@@ -67,29 +68,34 @@ func parseOpenAI(data []byte) (*Request, []string, error) {
 		case "tool":
 			req.Messages = append(req.Messages, toolResult(m.ToolCallID, text, false))
 		default:
-			req.Messages = append(req.Messages, userText(text)...)
+			// a list of parts is a message per part, as the Messages API's
+			// blocks are (Qwen Code sends a hook's context as a part of its own)
+			for _, p := range parts {
+				req.Messages = append(req.Messages, userText(p)...)
+			}
 		}
 	}
 	return req, nil, nil
 }
 
-// openAIText reads a content that is a string, null or a list of parts.
-func openAIText(raw json.RawMessage) (string, error) {
+// openAIParts reads a content that is a string, null or a list of parts:
+// each part's text ("[type]" for another kind).
+func openAIParts(raw json.RawMessage) ([]string, error) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
+		return []string{""}, nil
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err == nil {
-		return s, nil
+		return []string{s}, nil
 	}
 	var parts []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}
 	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", errors.New("neither a string nor a list of content parts")
+		return nil, errors.New("neither a string nor a list of content parts")
 	}
-	var out []string
+	out := []string{}
 	for _, p := range parts {
 		if p.Type == "text" {
 			out = append(out, p.Text)
@@ -97,7 +103,7 @@ func openAIText(raw json.RawMessage) (string, error) {
 			out = append(out, "["+p.Type+"]")
 		}
 	}
-	return strings.Join(out, "\n"), nil
+	return out, nil
 }
 
 // The Chat Completions answer.

@@ -30,7 +30,7 @@ var userAgents = []struct {
 }{
 	{regexp.MustCompile(`^claude-cli/(\S+)`), "claude-code"},
 	{regexp.MustCompile(`^codex_(?:exec|cli_rs|vscode|tui)/(\S+)`), "codex"},
-	{regexp.MustCompile(`^GeminiCLI/(\S+)`), "gemini-cli"},
+	{regexp.MustCompile(`^GeminiCLI(?:-[\w-]+)?/([^/\s]+)`), "gemini-cli"}, // GeminiCLI-tui/0.61.0/<model> (…)
 	{regexp.MustCompile(`^QwenCode/(\S+)`), "qwen-code"},
 	{regexp.MustCompile(`^factory-cli/(\S+)`), "factory-droid"},
 	{regexp.MustCompile(`^opencode/(\S+)`), "opencode"},

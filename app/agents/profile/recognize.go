@@ -11,7 +11,8 @@ import (
 // rendering of the profiles it was made from (capture reads a request
 // without knowing the agent's version).
 type Recognizer struct {
-	forms []form
+	forms   []form
+	affixes []affix
 }
 
 type form struct {
@@ -54,8 +55,14 @@ func NewRecognizer(ps ...*Profile) *Recognizer {
 		for _, id := range ids {
 			for i := range p.Outcomes[id].Renderings {
 				r := &p.Outcomes[id].Renderings[i]
-				if r.Place == PlaceNotice || r.Place == PlacePromptPrefix || r.Place == PlacePromptSuffix {
-					continue // not a text of its own in a request
+				if r.Place.Affix() {
+					if a, ok := compileAffix(p, id, r); ok {
+						rc.affixes = append(rc.affixes, a)
+					}
+					continue
+				}
+				if r.Place == PlaceNotice {
+					continue // not in a request
 				}
 				if f, ok := compile(p, id, r); ok {
 					rc.forms = append(rc.forms, f)
@@ -154,7 +161,7 @@ func (f *form) match(names, m []string) Match {
 		case "tool":
 			tool = m[i]
 		case "text":
-			out.Text = m[i]
+			out.Text = f.r.Escape.Undo(m[i])
 		}
 	}
 	if tool != "" {

@@ -110,14 +110,15 @@ env_key = "CAPTURE_API_KEY"
 request_max_retries = 0
 stream_max_retries = 0
 `}},
-			Run:   []string{"codex", "exec", "--profile", "capture", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", Prompt},
+			Run:   []string{"codex", "exec", "--profile", "capture", "--skip-git-repo-check", "--trust", "--dangerously-bypass-hook-trust", Prompt},
 			Hooks: "`.codex/hooks.json` or `[hooks]` in `.codex/config.toml` (project), `~/.codex/hooks.json`",
-			Trap:  "Codex skips a hook it has not trusted, silently (each hook by the hash of its command): run `codex exec --dangerously-bypass-hook-trust`, or trust it in `/hooks` in the interactive CLI.",
+			Trap: "Codex skips a hook it has not trusted, silently (each hook by the hash of its command): run `codex exec --dangerously-bypass-hook-trust`, or trust it in `/hooks` in the interactive CLI; " +
+				"and it reads a project's `.codex/` only in a trusted project (`codex exec --trust`, else one warning: \"Untrusted project-local configuration is disabled\").",
 			Notes: []string{"Speaks only the Responses API (`wire_api = \"chat\"` is refused)."},
 		},
 		{
 			Agent: "gemini-cli", Name: "Gemini CLI", Package: "@google/gemini-cli", Version: "0.61.0", API: Gemini,
-			Env: []Var{{"GOOGLE_GEMINI_BASE_URL", URL}, {"GEMINI_API_KEY", "capture"}},
+			Env: []Var{{"GOOGLE_GEMINI_BASE_URL", URL}, {"GEMINI_API_KEY", "capture"}, {"GEMINI_CLI_TRUST_WORKSPACE", "true"}},
 			Files: []File{{Path: "~/.gemini/settings.json", Merge: true, Format: "json", Content: `{
   "security": {"auth": {"selectedType": "gemini-api-key"}},
   "privacy": {"usageStatisticsEnabled": false},
@@ -127,7 +128,8 @@ stream_max_retries = 0
 `}},
 			Run:   []string{"gemini", "--yolo", "-p", Prompt},
 			Hooks: "`hooks` in `.gemini/settings.json` (project), `~/.gemini/settings.json`",
-			Trap:  "Its events have their own names (`BeforeTool`, not `PreToolUse`: a Claude Code name never fires), and stdout must be JSON: plain stdout is shown to the user, never to the model.",
+			Trap: "It reads a project's `.gemini/settings.json` (its hooks) only in a trusted folder: `--skip-trust` runs without them, silently, so trust the folder (`GEMINI_CLI_TRUST_WORKSPACE=true`, or interactively). " +
+				"Its events have their own names (`BeforeTool`, not `PreToolUse`: a Claude Code name never fires), and stdout must be JSON: plain stdout is shown to the user, never to the model.",
 			Notes: []string{"Each prompt first asks its model router (`:generateContent` with a JSON schema); capture answers it on its own."},
 		},
 		{
