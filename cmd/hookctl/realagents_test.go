@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -30,11 +31,36 @@ type agentCase struct {
 	// the command %s.
 	toolCall string
 	// home are files of the throw-away HOME that keep the run offline
-	// (telemetry, update checks), beside the recipe's own.
+	// (telemetry, update checks), beside the recipe's own; env and args
+	// what the test adds to the recipe's variables and command.
 	home map[string]string
+	env  []string
+	args []string
+	// side: the agent makes side requests of its own (Gemini CLI's router).
+	side bool
 }
 
 var realAgents = []agentCase{
+	{
+		recipe: "codex", bin: "node_modules/.bin/codex",
+		hooksFile: ".codex/hooks.json",
+		hooks:     `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": %q}]}]}}`,
+		event:     "UserPromptSubmit", output: `{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": %q}}`,
+		toolCall: `{name: exec_command, arguments: {cmd: %q}}`,
+		home:     map[string]string{".codex/config.toml": "[analytics]\nenabled = false\n[feedback]\nenabled = false\n"},
+		// its sandbox helper is not made under a temporary folder: the
+		// command runs unsandboxed, in the throw-away project
+		args: []string{"--dangerously-bypass-approvals-and-sandbox"},
+	},
+	{
+		recipe: "gemini-cli", bin: "node_modules/.bin/gemini",
+		hooksFile: ".gemini/settings.json",
+		hooks:     `{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": %q}]}]}}`,
+		event:     "BeforeAgent", output: `{"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": %q}}`,
+		toolCall: `{name: run_shell_command, arguments: {command: %q}}`,
+		env:      []string{"GEMINI_CLI_NO_RELAUNCH=true"},
+		side:     true,
+	},
 	{
 		recipe: "qwen-code", bin: "node_modules/.bin/qwen",
 		hooksFile: ".qwen/settings.json",
@@ -99,7 +125,10 @@ func (ac agentCase) run(t *testing.T, bin string) {
 	defer stop()
 	out := filepath.Join(dir, "capture.json")
 	url, wait := startCaptureCtx(t, ctx, "--answers", filepath.Join(dir, "answers.yaml"), "--json", out, "--no-history")
-	printed := runRecipe(t, rc.For(url, "clean the build folder"), bin, proj, home)
+	run := rc.For(url, "clean the build folder")
+	run.Env = append(run.Env, envVars(ac.env)...)
+	run.Run = slices.Insert(run.Run, len(run.Run)-1, ac.args...) // before the prompt
+	printed := runRecipe(t, run, bin, proj, home)
 	stop()
 	if code, stderr := wait(); code != exitOK {
 		t.Fatalf("capture exit %d: %s", code, stderr)
@@ -123,8 +152,15 @@ func (ac agentCase) run(t *testing.T, bin string) {
 		t.Fatalf("capture: %v\n%s", err, data)
 	}
 	var hookSeen, resultSent bool
+	sides := 0
 	for _, r := range doc.Requests {
 		for _, c := range r.LLMCalls {
+			if c.API != rc.API || c.Status != 200 || len(c.Warnings) > 0 {
+				t.Errorf("call %s %s: %d %q", c.API, c.Path, c.Status, c.Warnings)
+			}
+			if c.Side != "" {
+				sides++
+			}
 			for _, m := range c.Messages {
 				if m.Origin == "hook" && m.Hook == ac.event && strings.Contains(m.Content, hookContext) {
 					hookSeen = true
@@ -141,6 +177,19 @@ func (ac agentCase) run(t *testing.T, bin string) {
 	if !resultSent {
 		t.Error("the tool's result was not sent back to the model")
 	}
+	if ac.side && sides == 0 {
+		t.Error("no side request: the agent's own calls (its model router) took scripted answers")
+	}
+}
+
+// envVars reads NAME=VALUE pairs as a recipe's variables.
+func envVars(kvs []string) []recipe.Var {
+	var out []recipe.Var
+	for _, kv := range kvs {
+		k, v, _ := strings.Cut(kv, "=")
+		out = append(out, recipe.Var{Name: k, Value: v})
+	}
+	return out
 }
 
 func writeFiles(t *testing.T, files map[string]string) {

@@ -15,25 +15,8 @@ type affix struct {
 }
 
 func compileAffix(p *Profile, id string, r *Rendering) (affix, bool) {
-	t, _, err := parseTemplate(r.Text)
-	if err != nil {
-		return affix{}, false
-	}
-	before, after := r.Preamble, ""
-	if r.Wrapper != nil {
-		before, after = r.Wrapper.Open+before, r.Wrapper.Close
-	}
-	lit, needle := len(before)+len(after), before
-	if len(after) > len(needle) {
-		needle = after
-	}
-	for _, pc := range t {
-		lit += len(pc.lit)
-		if len(pc.lit) > len(needle) {
-			needle = pc.lit
-		}
-	}
-	if lit == 0 {
+	t, before, after, needle, lit, ok := fixedParts(r)
+	if !ok {
 		return affix{}, false // the hook's words alone, joined to the agent's: nothing tells where they start
 	}
 	body := regexp.QuoteMeta(before) + t.pattern() + regexp.QuoteMeta(after)

@@ -76,26 +76,8 @@ func NewRecognizer(ps ...*Profile) *Recognizer {
 }
 
 func compile(p *Profile, id string, r *Rendering) (form, bool) {
-	t, _, err := parseTemplate(r.Text)
-	if err != nil {
-		return form{}, false
-	}
-	before, after := r.Preamble, ""
-	if r.Wrapper != nil {
-		before, after = r.Wrapper.Open+before, r.Wrapper.Close
-	}
-	lit := len(before) + len(after)
-	needle := before
-	if len(after) > len(needle) {
-		needle = after
-	}
-	for _, pc := range t {
-		lit += len(pc.lit)
-		if len(pc.lit) > len(needle) {
-			needle = pc.lit
-		}
-	}
-	if lit == 0 {
+	t, before, after, needle, lit, ok := fixedParts(r)
+	if !ok {
 		return form{}, false
 	}
 	body := t.pattern()
@@ -173,4 +155,31 @@ func (f *form) match(names, m []string) Match {
 	}
 	out.Before = before
 	return out
+}
+
+// fixedParts are a rendering's template and the agent's fixed words around
+// and within it: the wrapper and preamble (before, after), its longest
+// fixed piece (a text without it cannot match) and how much fixed text
+// there is (the more, the surer a match). ok is false for a rendering that
+// has none: only the hook's words, which cannot be told from other text.
+func fixedParts(r *Rendering) (t template, before, after, needle string, lit int, ok bool) {
+	t, _, err := parseTemplate(r.Text)
+	if err != nil {
+		return nil, "", "", "", 0, false
+	}
+	before = r.Preamble
+	if r.Wrapper != nil {
+		before, after = r.Wrapper.Open+before, r.Wrapper.Close
+	}
+	lit, needle = len(before)+len(after), before
+	if len(after) > len(needle) {
+		needle = after
+	}
+	for _, pc := range t {
+		lit += len(pc.lit)
+		if len(pc.lit) > len(needle) {
+			needle = pc.lit
+		}
+	}
+	return t, before, after, needle, lit, lit > 0
 }
