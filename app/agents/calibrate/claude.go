@@ -334,6 +334,10 @@ func cliEnv(home, tmp, url string) []string {
 // turns, so a side request of the CLI's own does not shift the script.
 type byRound []capture.Answer
 
+// ReadsMessages: the capture parses each request before asking (it counts
+// the turns in them).
+func (b byRound) ReadsMessages() bool { return true }
+
 func (b byRound) Answer(_ context.Context, _ int, req *capture.Request) (*capture.Answer, error) {
 	n := 0
 	for _, m := range req.Messages {
