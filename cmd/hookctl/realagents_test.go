@@ -117,7 +117,7 @@ func (ac agentCase) run(t *testing.T, bin string) {
 	for rel, text := range ac.home {
 		files[filepath.Join(home, rel)] = text
 	}
-	writeFiles(t, files)
+	writeFiles(t, "", files) // absolute paths
 
 	// the capture ends when the agent is done (side calls make the number
 	// of requests vary), or at the deadline
@@ -190,18 +190,6 @@ func envVars(kvs []string) []recipe.Var {
 		out = append(out, recipe.Var{Name: k, Value: v})
 	}
 	return out
-}
-
-func writeFiles(t *testing.T, files map[string]string) {
-	t.Helper()
-	for path, text := range files {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // shellWord quotes s for sh in single quotes.
