@@ -1,6 +1,7 @@
 // Typed calls for window.go.bind.Capture: the app as a real agent's model endpoint
 // (app/capture). Without the Go backend (vite dev, tests) a mock plays the endpoint.
 import { binding, runtime } from './wails';
+import recipesFixture from '../../fixtures/recipes.json';
 
 /** capture.SessionOptions: answers from the file, manual (the user answers each request), or forwarded to a model profile */
 export interface CaptureOptions { port: number; answers_file: string; manual?: boolean; profile?: string }
@@ -12,14 +13,27 @@ export interface CaptureMessage { role: string; content: string; origin: string;
 export interface CapturePending { n: number; api: string; model: string; messages: CaptureMessage[]; tools: string[] }
 /** capture.Answer */
 export interface CaptureAnswer { content?: string; tool_calls?: { id?: string; name: string; arguments: unknown }[] }
-/** capture.CallSummary */
+/** capture.CallSummary; agent: the agent CLI that sent it, when it tells */
 export interface CaptureCall {
-  n: number; api: 'anthropic' | 'openai'; path: string; status: number; error?: string;
-  messages: number; input_tokens: number; hooks: string[]; answer: string;
+  n: number; api: CaptureAPI; path: string; status: number; error?: string;
+  messages: number; input_tokens: number; hooks: string[]; answer: string; agent?: string;
+}
+/** capture.API */
+export type CaptureAPI = 'anthropic' | 'openai' | 'responses' | 'gemini';
+/** recipe.File: a config file of a recipe; ~/ is the user's home, else the project */
+export interface RecipeFile { path: string; content: string; merge?: boolean; format: string }
+/** recipe.Recipe: how to run one agent CLI against this capture (app/agents/recipe, one table for the app, hookctl and the docs) */
+export interface Recipe {
+  agent: string; name: string; package: string; version: string; proprietary?: boolean; api: CaptureAPI;
+  env: { name: string; value: string }[]; files: RecipeFile[]; before: string[][]; run: string[];
+  /** where its hooks go, and why one may not run (Markdown code spans) */
+  hooks: string; trap: string; notes: string[];
+  /** what to paste, one shell line each */
+  lines: string[];
 }
 /** capture.SessionState */
 export interface CaptureState {
-  running: boolean; base_url?: string; lines: string[]; answers_file?: string; answers: number;
+  running: boolean; base_url?: string; lines: string[]; recipes?: Recipe[]; answers_file?: string; answers: number;
   calls: CaptureCall[]; run_id?: number; error?: string; manual?: boolean; pending?: CapturePending;
   forward?: CaptureForward;
   /** Orders the copies: events and answers race, the newest is kept (newer). */
@@ -62,6 +76,7 @@ export function createCaptureMock() {
       const anthropic = `ANTHROPIC_BASE_URL=${url} ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`;
       state = { running: true, base_url: url, answers_file: opts.profile ? '' : opts.answers_file, answers: opts.manual || opts.profile ? 0 : 3, manual: !!opts.manual, calls: [],
         lines: opts.profile ? [anthropic] : [anthropic, `OPENAI_BASE_URL=${url}/v1 OPENAI_API_KEY=capture`],
+        recipes: recipesFor(url).filter((r) => !opts.profile || r.api === 'anthropic'),
         forward: opts.profile ? { profile: opts.profile, host: 'api.anthropic.com', model: 'claude-sonnet-4-5' } : undefined };
       started.push(opts);
       emit();
@@ -97,6 +112,12 @@ export function createCaptureMock() {
     started,
     savedScenarios,
   };
+}
+
+/** The backend's recipes (fixtures/recipes.json, written from app/agents/recipe for the docs' URL) for url. */
+function recipesFor(url: string): Recipe[] {
+  const text = JSON.stringify(recipesFixture).replaceAll('http://127.0.0.1:41237', url);
+  return JSON.parse(text) as Recipe[];
 }
 
 let mock: ReturnType<typeof createCaptureMock> | null = null;
