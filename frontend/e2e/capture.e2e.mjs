@@ -125,6 +125,7 @@ test('the app captures a real Claude Code session: the lines to paste, each requ
     await page.getByTestId('capture-agent').selectOption('codex');
     assert.match(await page.getByTestId('capture-file').textContent(), new RegExp(`base_url = "${url}/v1"`));
     assert.match(await page.getByTestId('capture-trap').textContent(), /--dangerously-bypass-hook-trust/);
+    await screenshot(page, 'capture-recipe.png');
     await page.getByTestId('capture-agent').selectOption('');
     assert.match(await page.getByTestId('capture-line-1').textContent(), new RegExp(`^OPENAI_BASE_URL=${url}/v1 `));
     await page.getByTestId('capture-agent').selectOption('claude-code');
