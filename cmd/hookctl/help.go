@@ -35,7 +35,7 @@ var commands = []command{
 		"be a real agent's model endpoint and record what it sends its model"},
 	{"recipe", "[AGENT] [--url URL] [--prompt P] [--json]",
 		"how to run an agent CLI against capture: variables, config file, command, its hook trap"},
-	{"calibrate", "claude-code [--cli PATH] [--json]",
+	{"calibrate", "claude-code|codex|gemini-cli|qwen-code|copilot-cli [--cli PATH] [--json]",
 		"learn how the installed agent CLI renders hook output (its rendering profile)"},
 }
 

@@ -85,6 +85,7 @@ var realAgents = []agentCase{
 // answers asked for and sent its result back, and printed the scripted
 // answer. The agents run side by side.
 func TestRealAgents(t *testing.T) {
+	t.Parallel() // beside the calibrations
 	for _, ac := range realAgents {
 		t.Run(ac.recipe, func(t *testing.T) {
 			bin := agentTool(t, ac.bin)

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"hookstudio/app/agents/locate"
@@ -79,8 +80,9 @@ type Result struct {
 // A cancelled ctx ends the CLI and its hooks at once.
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	start := time.Now()
-	if opts.Agent != profile.ClaudeCode {
-		return nil, fmt.Errorf("%s: %w (known: %s)", opts.Agent, ErrUnsupported, profile.ClaudeCode)
+	spec, known := agentSpecs()[opts.Agent]
+	if opts.Agent != profile.ClaudeCode && !known {
+		return nil, fmt.Errorf("%s: %w (known: %s)", opts.Agent, ErrUnsupported, strings.Join(Agents(), ", "))
 	}
 	if opts.RunTimeout <= 0 {
 		opts.RunTimeout = 3 * time.Minute
@@ -92,7 +94,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, &ProbeError{Probe: "version", Err: fmt.Errorf("%w: %w", ErrNotOffline, err)}
 	}
-	p, requests, err := claudeCode(ctx, opts, version)
+	var p *profile.Profile
+	var requests int
+	if known {
+		p, requests, err = calibrateAgent(ctx, opts, spec, version)
+	} else {
+		p, requests, err = claudeCode(ctx, opts, version)
+	}
 	if err != nil {
 		return nil, err
 	}
