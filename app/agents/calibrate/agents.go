@@ -479,22 +479,8 @@ func runAgent(ctx context.Context, opts Options, spec agentSpec, rc recipe.Recip
 	mu.Unlock()
 	ran, _ := os.ReadFile(filepath.Join(proj, ".probe-ran"))
 	out.ran = strings.Fields(string(ran))
-	tail := func() string {
-		s := strings.TrimSpace(out.printed)
-		if len(s) > 600 {
-			s = "…" + s[len(s)-600:]
-		}
-		return s
-	}
-	switch {
-	case res.TimedOut:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: no end within %s (%d requests answered): %s", ErrNotOffline, opts.RunTimeout, len(out.calls), tail())}
-	case res.Err != nil:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: %w", ErrNotOffline, res.Err)}
-	case res.ExitCode != 0:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: %s exit %d: %s", ErrNotOffline, filepath.Base(opts.CLI), res.ExitCode, tail())}
-	case len(out.calls) == 0:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: it never called the endpoint: %s", ErrNotOffline, tail())}
+	if err := runFailed(r.name, opts, res, len(out.calls), true, ""); err != nil {
+		return nil, err
 	}
 	report(len(out.calls), "done")
 	return out, nil

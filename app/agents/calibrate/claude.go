@@ -293,22 +293,8 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 	mu.Unlock()
 	ran, _ := os.ReadFile(filepath.Join(proj, ".probe-ran"))
 	out.ran = strings.Fields(string(ran))
-	tail := func() string {
-		s := strings.TrimSpace(string(res.Stderr) + "\n" + string(res.Stdout))
-		if len(s) > 600 {
-			s = "…" + s[len(s)-600:]
-		}
-		return s
-	}
-	switch {
-	case res.TimedOut:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: no end within %s (%d requests answered): %s", ErrNotOffline, opts.RunTimeout, len(out.bodies), tail())}
-	case res.Err != nil:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: %w", ErrNotOffline, res.Err)}
-	case res.ExitCode != 0:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: %s exit %d: %s", ErrNotOffline, filepath.Base(opts.CLI), res.ExitCode, tail())}
-	case !r.notice && len(out.bodies) == 0:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: it never called the endpoint (is ANTHROPIC_BASE_URL honoured?): %s", ErrNotOffline, tail())}
+	if err := runFailed(r.name, opts, res, len(out.bodies), !r.notice, " (is ANTHROPIC_BASE_URL honoured?)"); err != nil {
+		return nil, err
 	}
 	report(len(out.bodies), "done")
 	return out, nil
@@ -354,4 +340,31 @@ func (b byRound) Answer(_ context.Context, _ int, req *capture.Request) (*captur
 		a.ToolCalls[i].ID = fmt.Sprintf("toolu_probe_%02d_%d", n, i)
 	}
 	return &a, nil
+}
+
+// runFailed says why a probe run of the CLI went wrong (nil: it did not):
+// it outlived the run's time, did not start, failed, or — when it had to
+// (asks) — never called the endpoint (hint: what to check).
+func runFailed(name string, opts Options, res cmdhook.RunResult, requests int, asks bool, hint string) error {
+	tail := func() string {
+		s := strings.TrimSpace(string(res.Stderr) + "\n" + string(res.Stdout))
+		if len(s) > 600 {
+			s = "…" + s[len(s)-600:]
+		}
+		return s
+	}
+	var err error
+	switch {
+	case res.TimedOut:
+		err = fmt.Errorf("%w: no end within %s (%d requests answered): %s", ErrNotOffline, opts.RunTimeout, requests, tail())
+	case res.Err != nil:
+		err = fmt.Errorf("%w: %w", ErrNotOffline, res.Err)
+	case res.ExitCode != 0:
+		err = fmt.Errorf("%w: %s exit %d: %s", ErrNotOffline, filepath.Base(opts.CLI), res.ExitCode, tail())
+	case asks && requests == 0:
+		err = fmt.Errorf("%w: it never called the endpoint%s: %s", ErrNotOffline, hint, tail())
+	default:
+		return nil
+	}
+	return &ProbeError{Probe: name, Err: err}
 }
