@@ -98,7 +98,7 @@ func restoreCalls(rows []history.CaptureCall, tokens TokenCounter) []Call {
 		case c.Answer == nil && (c.Status == http.StatusBadRequest || c.Status == http.StatusRequestEntityTooLarge):
 			parsed = &parsedRequest{refused: true}
 		}
-		completeCall(&c, row.Body, gp, parsed, tokens, agents)
+		completeCall(&c, row.Body, gp, parsed, tokens, false, agents)
 		calls = append(calls, c)
 	}
 	return calls
