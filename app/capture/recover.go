@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"hookstudio/app/store/history"
-
 	"hookstudio/app/agents/profile"
+	"hookstudio/app/store/history"
 )
 
 // RecoverStore is the history a capture's run is rebuilt from.
