@@ -17,7 +17,7 @@ import (
 	"hookstudio/app/agents/profile"
 	"hookstudio/app/agents/recipe"
 	"hookstudio/app/capture"
-	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/process"
 )
 
 // An agentSpec is how to probe one agent CLI other than Claude Code: its
@@ -456,9 +456,9 @@ func runAgent(ctx context.Context, opts Options, spec agentSpec, rc recipe.Recip
 	env = append(env, spec.env...)
 	rctx, cancel := context.WithTimeout(ctx, opts.RunTimeout)
 	defer cancel()
-	runner := cmdhook.NewRunner()
+	runner := process.NewGroup()
 	defer runner.Close()
-	var res cmdhook.RunResult
+	var res process.Result
 	for k, argv := range append(run.Before, run.Run) {
 		argv = slices.Clone(argv)
 		argv[0] = opts.CLI
@@ -466,7 +466,7 @@ func runAgent(ctx context.Context, opts Options, spec agentSpec, rc recipe.Recip
 			argv = slices.Insert(argv, len(argv)-1, spec.args...) // before the prompt
 		}
 		report(0, "starting "+filepath.Base(opts.CLI))
-		if res = runner.Run(rctx, argv, proj, env, nil); res.ExitCode != 0 || res.Err != nil || res.TimedOut {
+		if res = runner.Run(rctx, process.Spec{Argv: argv, Dir: proj, Env: env, MaxStdout: probeOutput, MaxStderr: probeOutput}); res.ExitCode != 0 || res.Err != nil || res.TimedOut {
 			break
 		}
 	}

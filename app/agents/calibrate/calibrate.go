@@ -17,7 +17,7 @@ import (
 
 	"hookstudio/app/agents/locate"
 	"hookstudio/app/agents/profile"
-	"hookstudio/app/services/edit"
+	"hookstudio/app/store/atomicfile"
 )
 
 // Errors a calibration reports (wrapped in a *ProbeError that names the
@@ -39,6 +39,10 @@ type ProbeError struct {
 	Probe string
 	Err   error
 }
+
+// probeOutput is how much of a probe run's stdout and stderr is kept (what
+// it printed is read for notices and for why it failed).
+const probeOutput = 1 << 20
 
 func (e *ProbeError) Error() string { return "probe " + e.Probe + ": " + e.Err.Error() }
 func (e *ProbeError) Unwrap() error { return e.Err }
@@ -123,7 +127,7 @@ func Save(dataDir string, p *profile.Profile) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return "", fmt.Errorf("save the profile: %w", err)
 	}
-	if err := edit.WriteFileAtomic(file, profile.Encode(p), 0o644); err != nil {
+	if err := atomicfile.Write(file, profile.Encode(p), 0o644); err != nil {
 		return "", fmt.Errorf("save the profile: %w", err)
 	}
 	return file, nil

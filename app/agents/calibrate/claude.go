@@ -14,7 +14,7 @@ import (
 
 	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture"
-	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/process"
 )
 
 // A probe is one outcome: the hook that produces it, with words of its own
@@ -281,9 +281,9 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 	report(0, "starting "+filepath.Base(opts.CLI)+" -p")
 	rctx, cancel := context.WithTimeout(ctx, opts.RunTimeout)
 	defer cancel()
-	runner := cmdhook.NewRunner()
+	runner := process.NewGroup()
 	defer runner.Close()
-	res := runner.Run(rctx, []string{opts.CLI, "-p", r.prompt, "--allowedTools", "Bash"}, proj, cliEnv(home, tmp, srv.URL()), nil)
+	res := runner.Run(rctx, process.Spec{Argv: []string{opts.CLI, "-p", r.prompt, "--allowedTools", "Bash"}, Dir: proj, Env: cliEnv(home, tmp, srv.URL()), MaxStdout: probeOutput, MaxStderr: probeOutput})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -345,7 +345,7 @@ func (b byRound) Answer(_ context.Context, _ int, req *capture.Request) (*captur
 // runFailed says why a probe run of the CLI went wrong (nil: it did not):
 // it outlived the run's time, did not start, failed, or — when it had to
 // (asks) — never called the endpoint (hint: what to check).
-func runFailed(name string, opts Options, res cmdhook.RunResult, requests int, asks bool, hint string) error {
+func runFailed(name string, opts Options, res process.Result, requests int, asks bool, hint string) error {
 	tail := func() string {
 		s := strings.TrimSpace(string(res.Stderr) + "\n" + string(res.Stdout))
 		if len(s) > 600 {
