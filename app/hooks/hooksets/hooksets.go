@@ -16,6 +16,8 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/claudehook"
 	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/copilothook"
+	"hookstudio/app/hooks/geminihook"
 	"hookstudio/app/hooks/hostmode"
 	"hookstudio/app/hooks/prochook"
 	"hookstudio/app/hooks/registry"
@@ -49,6 +51,8 @@ func Registry(opts RegistryOptions) *registry.Registry {
 		cmdhook.Registration(cache),
 		prochook.Registration(),
 		claudehook.Registration(),
+		geminihook.Registration(),
+		copilothook.Registration(),
 		reqhook.Registration(opts.Policy),
 	)
 	if err != nil {
