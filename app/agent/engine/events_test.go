@@ -570,7 +570,9 @@ func TestAnswerInPlaceOnlyToolsAndPreface(t *testing.T) {
 	var offered [][]string
 	asked := 0
 	h := fakeHook{name: "h", effects: map[Point]func(*Event) Effect{
-		PointSessionStart: func(*Event) Effect { return Effect{Preface: []NewMessage{{Role: "user", Content: "before the prompt"}}} },
+		PointSessionStart: func(*Event) Effect {
+			return Effect{Preface: []NewMessage{{Role: "user", Content: "before the prompt"}}}
+		},
 		PointBeforeLLM: func(ev *Event) Effect {
 			switch ev.Call {
 			case 1:
