@@ -40,10 +40,6 @@ type ProbeError struct {
 	Err   error
 }
 
-// probeOutput is how much of a probe run's stdout and stderr is kept (what
-// it printed is read for notices and for why it failed).
-const probeOutput = 1 << 20
-
 func (e *ProbeError) Error() string { return "probe " + e.Probe + ": " + e.Err.Error() }
 func (e *ProbeError) Unwrap() error { return e.Err }
 

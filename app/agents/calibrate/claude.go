@@ -283,7 +283,8 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 	defer cancel()
 	runner := process.NewGroup()
 	defer runner.Close()
-	res := runner.Run(rctx, process.Spec{Argv: []string{opts.CLI, "-p", r.prompt, "--allowedTools", "Bash"}, Dir: proj, Env: cliEnv(home, tmp, srv.URL()), MaxStdout: probeOutput, MaxStderr: probeOutput})
+	res := runner.Run(rctx, process.Spec{Argv: []string{opts.CLI, "-p", r.prompt, "--allowedTools", "Bash"}, Dir: proj, Env: cliEnv(home, tmp, srv.URL()),
+		MaxStdout: outputCap, MaxStderr: outputCap})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -345,6 +346,10 @@ func (b byRound) Answer(_ context.Context, _ int, req *capture.Request) (*captur
 // runFailed says why a probe run of the CLI went wrong (nil: it did not):
 // it outlived the run's time, did not start, failed, or — when it had to
 // (asks) — never called the endpoint (hint: what to check).
+// outputCap is how much of a CLI's output a calibration keeps: enough for
+// the tail an error shows and the answer it printed.
+const outputCap = 1 << 20
+
 func runFailed(name string, opts Options, res process.Result, requests int, asks bool, hint string) error {
 	tail := func() string {
 		s := strings.TrimSpace(string(res.Stderr) + "\n" + string(res.Stdout))
