@@ -311,3 +311,39 @@ func mismatch(e Entry, p *Profile, data []byte) error {
 	}
 	return l.err()
 }
+
+// Picker chooses the profile of each run: the catalog, the version asked
+// for outside the scenario (hookctl --agent, the app's picker) and the
+// installed CLI's version.
+type Picker struct {
+	Catalog *Catalog
+	Flag    Ref
+	// Installed is the installed CLI's version of an agent ("" none; nil:
+	// not looked up).
+	Installed func(agent string) string
+}
+
+// Choose is Catalog.Choose with the picker's flag and installed CLI, for
+// a scenario whose agent: is scenario ("" none). A nil Picker knows the
+// bundled profiles only.
+func (p *Picker) Choose(agent, scenario string) (*Profile, Choice, error) {
+	if p == nil {
+		p = &Picker{}
+	}
+	c := p.Catalog
+	if c == nil {
+		c = NewCatalog("")
+	}
+	var sc Ref
+	if scenario != "" {
+		var err error
+		if sc, err = ParseRef(scenario); err != nil {
+			return nil, Choice{}, err
+		}
+	}
+	var installed func() string
+	if p.Installed != nil {
+		installed = func() string { return p.Installed(agent) }
+	}
+	return c.Choose(agent, sc, p.Flag, installed)
+}
