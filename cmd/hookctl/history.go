@@ -83,6 +83,9 @@ func historyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if len(args) == 0 {
 		return 0, fmt.Errorf("%w: %s", errUsage, historyUsage)
 	}
+	if isHelp(args[0]) {
+		return 0, &helpRequest{name: "history"}
+	}
 	switch args[0] {
 	case "list":
 		return historyList(ctx, args[1:], stdout, stderr)
