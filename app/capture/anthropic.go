@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 )
@@ -32,23 +31,35 @@ type anthropicBlock struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
+	raw       []byte          // the block as it came
 }
 
-func parseAnthropic(data []byte) (*Request, error) {
+func (b *anthropicBlock) UnmarshalJSON(data []byte) error {
+	type plain anthropicBlock
+	if err := json.Unmarshal(data, (*plain)(b)); err != nil {
+		return err
+	}
+	switch b.Type {
+	case "text", "tool_use", "tool_result", "image", "document", "search_result":
+	default: // kept as it came: the decoder's bytes are not ours to keep
+		b.raw = append([]byte(nil), data...)
+	}
+	return nil
+}
+
+func parseAnthropic(data []byte) (*Request, []string, error) {
 	var in anthropicRequest
 	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, fmt.Errorf("the body is not a Messages API request: %w", err)
+		return nil, nil, fmt.Errorf("the body is not a Messages API request: %w", err)
 	}
-	if in.Messages == nil {
-		return nil, errors.New("messages: field required")
-	}
+	var warnings []string
 	req := &Request{API: Anthropic, Model: in.Model, Stream: in.Stream, Tools: []string{}}
 	for _, t := range in.Tools {
 		req.Tools = append(req.Tools, t.Name)
 	}
 	system, err := blocks(in.System)
 	if err != nil {
-		return nil, fmt.Errorf("system: %w", err)
+		return nil, nil, fmt.Errorf("system: %w", err)
 	}
 	for _, b := range system {
 		if b.Type == "text" {
@@ -58,7 +69,7 @@ func parseAnthropic(data []byte) (*Request, error) {
 	for i, m := range in.Messages {
 		bs, err := blocks(m.Content)
 		if err != nil {
-			return nil, fmt.Errorf("messages[%d].content: %w", i, err)
+			return nil, warnings, fmt.Errorf("messages[%d].content: %w", i, err)
 		}
 		if m.Role == "assistant" {
 			req.Messages = append(req.Messages, assistantMessage(bs))
@@ -75,15 +86,18 @@ func parseAnthropic(data []byte) (*Request, error) {
 			case "tool_result":
 				inner, err := blocks(b.Content)
 				if err != nil {
-					return nil, fmt.Errorf("messages[%d].content: tool_result: %w", i, err)
+					return nil, warnings, fmt.Errorf("messages[%d].content: tool_result: %w", i, err)
 				}
 				req.Messages = append(req.Messages, toolResult(b.ToolUseID, joinText(inner), b.IsError))
+			case "image", "document", "search_result":
+				req.Messages = append(req.Messages, Message{Role: m.Role, Content: "[" + b.Type + "]", Origin: OriginUser, Kind: b.Type})
 			default:
-				req.Messages = append(req.Messages, Message{Role: m.Role, Content: "[" + b.Type + "]", Origin: OriginUser})
+				req.Messages = append(req.Messages, Message{Role: m.Role, Content: string(b.raw), Origin: OriginUser, Kind: b.Type})
+				warnings = append(warnings, fmt.Sprintf("messages[%d].content: a block of type %q, which this capture does not read: kept as it came", i, b.Type))
 			}
 		}
 	}
-	return req, nil
+	return req, warnings, nil
 }
 
 // blocks reads a content that is a string or a list of blocks.
@@ -215,13 +229,58 @@ func toolResult(id, text string, isError bool) Message {
 	return m
 }
 
-func anthropicContent(a *Answer) []map[string]any {
-	var out []map[string]any
+// The Messages API's answer.
+type (
+	anthropicUsage struct {
+		In  int `json:"input_tokens"`
+		Out int `json:"output_tokens"`
+	}
+	anthropicText struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	anthropicToolUse struct {
+		Type  string          `json:"type"`
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	}
+	anthropicOut struct {
+		ID           string         `json:"id"`
+		Type         string         `json:"type"`
+		Role         string         `json:"role"`
+		Model        string         `json:"model"`
+		Content      []any          `json:"content"`
+		StopReason   *string        `json:"stop_reason"`
+		StopSequence *string        `json:"stop_sequence"`
+		Usage        anthropicUsage `json:"usage"`
+	}
+	anthropicEvent struct {
+		Type         string          `json:"type"`
+		Message      *anthropicOut   `json:"message,omitempty"`
+		Index        *int            `json:"index,omitempty"`
+		ContentBlock any             `json:"content_block,omitempty"`
+		Delta        any             `json:"delta,omitempty"`
+		Usage        *anthropicUsage `json:"usage,omitempty"`
+	}
+	anthropicDelta struct {
+		Type        string `json:"type"`
+		Text        string `json:"text,omitempty"`
+		PartialJSON string `json:"partial_json,omitempty"`
+	}
+	anthropicStop struct {
+		StopReason   string  `json:"stop_reason"`
+		StopSequence *string `json:"stop_sequence"`
+	}
+)
+
+func anthropicContent(a *Answer) []any {
+	var out []any
 	if a.Content != "" || len(a.ToolCalls) == 0 {
-		out = append(out, map[string]any{"type": "text", "text": a.Content})
+		out = append(out, anthropicText{Type: "text", Text: a.Content})
 	}
 	for _, tc := range a.ToolCalls {
-		out = append(out, map[string]any{"type": "tool_use", "id": tc.ID, "name": tc.Name, "input": tc.Arguments})
+		out = append(out, anthropicToolUse{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: tc.Arguments})
 	}
 	return out
 }
@@ -233,36 +292,36 @@ func stopReason(a *Answer) string {
 	return "end_turn"
 }
 
-func anthropicMessage(model string, n int, a *Answer, u usage) map[string]any {
-	return map[string]any{"id": fmt.Sprintf("msg_capture_%04d", n+1), "type": "message", "role": "assistant", "model": model,
-		"content": anthropicContent(a), "stop_reason": stopReason(a), "stop_sequence": nil,
-		"usage": map[string]int{"input_tokens": u.in, "output_tokens": u.out}}
+func anthropicMessage(model string, n int, a *Answer, u usage) *anthropicOut {
+	stop := stopReason(a)
+	return &anthropicOut{ID: fmt.Sprintf("msg_capture_%04d", n+1), Type: "message", Role: "assistant", Model: model,
+		Content: anthropicContent(a), StopReason: &stop, Usage: anthropicUsage{In: u.in, Out: u.out}}
 }
 
-// streamAnthropic sends the answer as the Messages API streams one.
-func streamAnthropic(w http.ResponseWriter, model string, n int, a *Answer, u usage) error {
-	e := newSSE(w)
+// renderAnthropicStream is the answer as the Messages API streams one.
+func renderAnthropicStream(model string, n int, a *Answer, u usage) []byte {
+	var e sseBuf
 	start := anthropicMessage(model, n, a, usage{in: u.in, out: 1})
-	start["content"], start["stop_reason"] = []any{}, nil
-	e.send("message_start", map[string]any{"type": "message_start", "message": start})
-	e.send("ping", map[string]string{"type": "ping"})
+	start.Content, start.StopReason = []any{}, nil
+	e.event("message_start", anthropicEvent{Type: "message_start", Message: start})
+	e.event("ping", anthropicEvent{Type: "ping"})
 	for i, b := range anthropicContent(a) {
-		if b["type"] == "text" {
-			e.send("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}})
+		switch b := b.(type) {
+		case anthropicText:
+			e.event("content_block_start", anthropicEvent{Type: "content_block_start", Index: &i, ContentBlock: anthropicText{Type: "text"}})
 			for _, c := range chunks(a.Content) {
-				e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": c}})
+				e.event("content_block_delta", anthropicEvent{Type: "content_block_delta", Index: &i, Delta: anthropicDelta{Type: "text_delta", Text: c}})
 			}
-		} else {
-			e.send("content_block_start", map[string]any{"type": "content_block_start", "index": i,
-				"content_block": map[string]any{"type": "tool_use", "id": b["id"], "name": b["name"], "input": map[string]any{}}})
-			for _, c := range chunks(string(b["input"].(json.RawMessage))) {
-				e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": c}})
+		case anthropicToolUse:
+			e.event("content_block_start", anthropicEvent{Type: "content_block_start", Index: &i,
+				ContentBlock: anthropicToolUse{Type: "tool_use", ID: b.ID, Name: b.Name, Input: json.RawMessage(`{}`)}})
+			for _, c := range chunks(string(b.Input)) {
+				e.event("content_block_delta", anthropicEvent{Type: "content_block_delta", Index: &i, Delta: anthropicDelta{Type: "input_json_delta", PartialJSON: c}})
 			}
 		}
-		e.send("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+		e.event("content_block_stop", anthropicEvent{Type: "content_block_stop", Index: &i})
 	}
-	e.send("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stopReason(a), "stop_sequence": nil},
-		"usage": map[string]int{"output_tokens": u.out}})
-	e.send("message_stop", map[string]string{"type": "message_stop"})
-	return e.err
+	e.event("message_delta", anthropicEvent{Type: "message_delta", Delta: anthropicStop{StopReason: stopReason(a)}, Usage: &anthropicUsage{Out: u.out}})
+	e.event("message_stop", anthropicEvent{Type: "message_stop"})
+	return e.b
 }

@@ -12,12 +12,11 @@ import (
 	"syscall"
 	"time"
 
-	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/tokens"
+	"hookstudio/app/agents/recipe"
 	"hookstudio/app/capture"
 	"hookstudio/app/services/edit"
 	"hookstudio/app/services/studio"
-	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
 )
 
@@ -53,12 +52,19 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	noHistory := fs.Bool("no-history", false, "do not record the capture in the run history")
 	saveScenario := fs.String("save-scenario", "", "also save the capture as a scenario FILE whose mock replays the recorded answers")
 	db := fs.String("db", "", "history database (default: history.db in the app's data folder)")
+	recipeOf := fs.String("recipe", "", "print how to run this agent CLI against the capture (hookctl recipe lists them)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
 	}
 	if len(pos) > 0 || (*answers == "") == (*profile == "") || *port < 0 || *port > 65535 || *maxRequests < 0 || *profilesFile != "" && *profile == "" {
 		return 0, fmt.Errorf("%w: capture takes --answers FILE or --profile NAME, and optionally --port N (or --listen HOST:PORT --token T), --max-requests N, --json FILE", errUsage)
+	}
+	var howTo recipe.Recipe
+	if *recipeOf != "" {
+		if howTo, err = recipe.Find(*recipeOf); err != nil {
+			return 0, fmt.Errorf("%w: %w", errUsage, err)
+		}
 	}
 	var script *capture.Script
 	var up *capture.Upstream
@@ -92,7 +98,7 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 			fmt.Fprintf(stderr, "hookctl: warning: capture not recorded in the history: %v\n", err)
 		} else {
 			defer store.Close()
-			keeper = capture.NewKeeper(captureSaver{store: store, tokens: counter}, time.Now())
+			keeper = capture.NewKeeper(store, counter, time.Now())
 			keeper.OnSaved = func(_ int64, err error) {
 				if err != nil {
 					fmt.Fprintf(stderr, "hookctl: warning: %v\n", err)
@@ -111,13 +117,20 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if up != nil {
 		answerer = nil // the upstream answers
 	}
-	srv, err := capture.Listen(capture.Options{Addr: addr, Token: *token, Answerer: answerer, Upstream: up, Tokens: counter,
+	var journal *capture.Journal
+	if keeper != nil {
+		journal = keeper.Journal()
+	}
+	srv, err := capture.Listen(capture.Options{Addr: addr, Token: *token, Answerer: answerer, Upstream: up, Tokens: counter, Journal: journal,
 		OnCall: func(c capture.Call) {
 			n++
 			if keeper != nil {
 				keeper.Add(c)
 			}
 			line := fmt.Sprintf("#%d %s %s → %d, %d messages, %d tokens in", c.N+1, c.API, c.Path, c.Status, len(c.Messages), c.InputTokens)
+			if c.Side != "" {
+				line += " (side request: " + c.Side + ")"
+			}
 			if c.Error != "" {
 				line += ": " + c.Error
 			}
@@ -135,6 +148,9 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	fmt.Fprintf(stdout, "listening on %s\n", srv.URL())
 	if up != nil {
 		fmt.Fprintf(stderr, "hookctl: forwarding to profile %s (%s, model %s)\n", up.Profile, up.Host(), up.Model)
+	}
+	if *recipeOf != "" {
+		printRecipe(stderr, howTo.For(srv.URL(), ""))
 	}
 	if f, ok := stdout.(*os.File); ok {
 		_ = f.Sync()
@@ -174,19 +190,6 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	}
 	fmt.Fprintf(stderr, "hookctl: %d request(s) captured into %s\n", len(calls), *jsonFile)
 	return exitOK, nil
-}
-
-// captureSaver keeps a capture as a run of source capture, each save
-// standing in for the previous one.
-type captureSaver struct {
-	store  *history.Store
-	tokens history.TokenCounter
-}
-
-func (h captureSaver) SaveCapture(ctx context.Context, replaces int64, tr *engine.Trace, api string, started, ended time.Time) (int64, error) {
-	id, err := h.store.SaveRun(ctx, history.RunInput{Trace: tr, ScenarioFile: "capture", Backend: "capture:" + api,
-		Source: history.SourceCapture, Started: started, Ended: ended, Tokens: h.tokens, Replaces: history.RunID(replaces)})
-	return int64(id), err
 }
 
 // writeCaptureScenario saves the capture as a scenario file (its mock

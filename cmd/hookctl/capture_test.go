@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -94,11 +95,17 @@ func TestCaptureCommand(t *testing.T) {
 // returns the base URL and a wait for its exit code and stderr.
 func startCapture(t *testing.T, args ...string) (string, func() (int, string)) {
 	t.Helper()
+	return startCaptureCtx(t, context.Background(), args...)
+}
+
+// startCaptureCtx is startCapture ending when ctx is done (SIGINT's way).
+func startCaptureCtx(t *testing.T, ctx context.Context, args ...string) (string, func() (int, string)) {
+	t.Helper()
 	pr, pw := io.Pipe()
 	var errOut strings.Builder
 	code := make(chan int, 1)
 	go func() {
-		code <- run(context.Background(), append([]string{"capture"}, args...), pw, &errOut)
+		code <- run(ctx, append([]string{"capture"}, args...), pw, &errOut)
 		pw.Close()
 	}()
 	first, err := bufio.NewReader(pr).ReadString('\n')
@@ -254,6 +261,79 @@ func TestCaptureKeptAsCallsArrive(t *testing.T) {
 	run, err := other.LoadRun(ctx, id)
 	if err != nil || n != 2 || len(run.Trace.Calls) != 2 || run.Trace.Calls[1].Content != "two" || run.Scenario != "capture: first question" {
 		t.Fatalf("after kill -9: %d calls, %v", n, err)
+	}
+}
+
+// TestCaptureKilledKeepsEveryAnsweredCall: 40 streamed requests answered
+// one after another, then kill -9 the moment the 40th answer is read —
+// the history holds all 40 calls (the journal had each before its answer
+// ended; the next hookctl that opens the history rebuilds the run).
+func TestCaptureKilledKeepsEveryAnsweredCall(t *testing.T) {
+	const n = 40
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.yaml")
+	script := "answers:\n"
+	for i := range n + 5 {
+		script += fmt.Sprintf("  - content: answer %d\n", i+1)
+	}
+	if err := os.WriteFile(answers, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "history.db")
+	cmd := exec.Command(hookctl, "capture", "--answers", answers, "--db", db, "--json", filepath.Join(dir, "never.json"))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	first, err := bufio.NewReader(stdout).ReadString('\n')
+	url, ok := strings.CutPrefix(strings.TrimSpace(first), "listening on ")
+	if err != nil || !ok {
+		t.Fatalf("first line %q: %v", first, err)
+	}
+	for i := range n {
+		body := fmt.Sprintf(`{"model":"m","stream":true,"system":"%s","messages":[{"role":"user","content":"question %d"}]}`, strings.Repeat("You are an agent. ", 500), i+1)
+		res, err := http.Post(url+"/v1/messages", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || !strings.Contains(string(got), fmt.Sprintf("answer %d", i+1)) || !strings.Contains(string(got), "message_stop") {
+			t.Fatalf("request %d: %d %s", i+1, res.StatusCode, got)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	listed, stderr, code := runCLI(t, "history", "list", "--source", "capture", "--json", "--db", db)
+	var list struct {
+		Runs []struct {
+			ID       int64 `json:"id"`
+			LLMCalls int   `json:"llm_calls"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(listed), &list); code != exitOK || err != nil || len(list.Runs) != 1 || list.Runs[0].LLMCalls != n {
+		t.Fatalf("after kill -9 the history holds %s (%v, %s)", listed, err, stderr)
+	}
+	store, err := history.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	run, err := store.LoadRun(context.Background(), history.RunID(list.Runs[0].ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range run.Trace.Calls {
+		if want := fmt.Sprintf("answer %d", i+1); c.Content != want {
+			t.Errorf("call %d answered %q, want %q", i+1, c.Content, want)
+		}
 	}
 }
 

@@ -44,6 +44,10 @@ func (r *Rendering) Where() string {
 		return "before the prompt's text"
 	case PlacePromptSuffix:
 		return "after the prompt's text"
+	case PlaceSystemSuffix:
+		return "after the system prompt's text"
+	case PlaceResultSuffix:
+		return "after the tool result's text"
 	case PlaceNotice:
 		return "printed to the user, no model call"
 	}
@@ -65,6 +69,8 @@ func (a Anchor) words() string {
 		return "after the tool results"
 	case AnchorAfterAnswer:
 		return "after the answer"
+	case AnchorBeforeToolResult:
+		return "after the tool call, before its result"
 	}
 	return ""
 }

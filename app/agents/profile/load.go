@@ -239,8 +239,8 @@ func (l *loader) rendering(n *jsondoc.Node) (Rendering, bool) {
 		}
 	}
 	if v := l.str(n, "escape", false); v != nil {
-		if r.Escape = Escape(v.Str); r.Escape != EscapeHTML {
-			l.errorf(v.Offset, CodeShape, "escape %q: only %q", v.Str, EscapeHTML)
+		if r.Escape = Escape(v.Str); !slices.Contains(Escapes, r.Escape) {
+			l.errorf(v.Offset, CodeShape, "escape %q: one of %s", v.Str, join(Escapes))
 			ok = false
 		}
 	}

@@ -110,10 +110,29 @@ const (
 	PlacePromptSuffix Place = "prompt_suffix"
 	// PlaceNotice: shown to the user only; the model reads nothing.
 	PlaceNotice Place = "notice"
+	// PlaceSystemSuffix: appended to the agent's system prompt with
+	// Separator (Qwen Code's SessionStart context).
+	PlaceSystemSuffix Place = "system_suffix"
+	// PlaceResultSuffix: appended to the tool's result with Separator, the
+	// tool having run (Gemini CLI's AfterTool context, Copilot CLI's
+	// postToolUse context).
+	PlaceResultSuffix Place = "result_suffix"
 )
 
 // Places lists every place, for validation and the docs.
-var Places = []Place{PlaceMessage, PlaceParagraph, PlaceBlock, PlaceToolResult, PlacePromptPrefix, PlacePromptSuffix, PlaceNotice}
+var Places = []Place{PlaceMessage, PlaceParagraph, PlaceBlock, PlaceToolResult, PlacePromptPrefix, PlacePromptSuffix, PlaceNotice,
+	PlaceSystemSuffix, PlaceResultSuffix}
+
+// Affix says whether a rendering is joined to a text of the agent's own
+// (the prompt, the system prompt, a tool's result) rather than a text of
+// its own.
+func (p Place) Affix() bool {
+	switch p {
+	case PlacePromptPrefix, PlacePromptSuffix, PlaceSystemSuffix, PlaceResultSuffix:
+		return true
+	}
+	return false
+}
 
 // Role is a message role.
 type Role string
@@ -130,16 +149,53 @@ const (
 	AnchorAfterToolResult  Anchor = "after_tool_result"
 	AnchorAfterToolResults Anchor = "after_tool_results"
 	AnchorAfterAnswer      Anchor = "after_answer"
+	// AnchorBeforeToolResult: after the model's tool call, before the
+	// tool's result (Codex's PreToolUse and PostToolUse context).
+	AnchorBeforeToolResult Anchor = "before_tool_result"
 )
 
 // Anchors lists every anchor.
-var Anchors = []Anchor{AnchorBeforePrompt, AnchorAfterPrompt, AnchorAfterToolResult, AnchorAfterToolResults, AnchorAfterAnswer}
+var Anchors = []Anchor{AnchorBeforePrompt, AnchorAfterPrompt, AnchorAfterToolResult, AnchorAfterToolResults, AnchorAfterAnswer, AnchorBeforeToolResult}
 
 // Escape is how the hook's words are escaped.
 type Escape string
 
-// EscapeHTML turns <, > and & into entities (Qwen Code's additionalContext).
-const EscapeHTML Escape = "html"
+const (
+	// EscapeHTML turns <, >, &, ' and " into entities.
+	EscapeHTML Escape = "html"
+	// EscapeAngles turns < and > into &lt; and &gt;, nothing else (Qwen
+	// Code's and Gemini CLI's additionalContext).
+	EscapeAngles Escape = "angles"
+)
+
+// Escapes lists every escape.
+var Escapes = []Escape{EscapeHTML, EscapeAngles}
+
+var angles = strings.NewReplacer("<", "&lt;", ">", "&gt;")
+
+// Apply escapes s.
+func (e Escape) Apply(s string) string {
+	switch e {
+	case EscapeHTML:
+		return html.EscapeString(s)
+	case EscapeAngles:
+		return angles.Replace(s)
+	}
+	return s
+}
+
+var unangles = strings.NewReplacer("&lt;", "<", "&gt;", ">")
+
+// Undo gives back the words s was escaped from.
+func (e Escape) Undo(s string) string {
+	switch e {
+	case EscapeHTML:
+		return html.UnescapeString(s)
+	case EscapeAngles:
+		return unangles.Replace(s)
+	}
+	return s
+}
 
 // JoinKind says whether several outputs share a message.
 type JoinKind string
@@ -166,6 +222,8 @@ type Values struct {
 	Command string // the handler's command as written
 	Text    string // the hook's words: stdout, context, reason, stderr
 	Prompt  string // the user's prompt
+	Input   string // the tool call's input as the agent quotes it (Codex: the command)
+	HookID  string // the agent's id of the hook run (Codex: stop:<n>:<hooks file>)
 }
 
 // Rendered is a rendering filled in: Content is what the model reads,
@@ -179,9 +237,7 @@ type Rendered struct {
 
 // Render fills the rendering with v.
 func (r *Rendering) Render(v Values) Rendered {
-	if r.Escape == EscapeHTML {
-		v.Text = html.EscapeString(v.Text)
-	}
+	v.Text = r.Escape.Apply(v.Text)
 	body := mustTemplate(r.Text).fill(v)
 	before, after := r.Preamble, ""
 	if r.Wrapper != nil {

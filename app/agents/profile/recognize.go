@@ -11,7 +11,8 @@ import (
 // rendering of the profiles it was made from (capture reads a request
 // without knowing the agent's version).
 type Recognizer struct {
-	forms []form
+	forms   []form
+	affixes []affix
 }
 
 type form struct {
@@ -54,8 +55,14 @@ func NewRecognizer(ps ...*Profile) *Recognizer {
 		for _, id := range ids {
 			for i := range p.Outcomes[id].Renderings {
 				r := &p.Outcomes[id].Renderings[i]
-				if r.Place == PlaceNotice || r.Place == PlacePromptPrefix || r.Place == PlacePromptSuffix {
-					continue // not a text of its own in a request
+				if r.Place.Affix() {
+					if a, ok := compileAffix(p, id, r); ok {
+						rc.affixes = append(rc.affixes, a)
+					}
+					continue
+				}
+				if r.Place == PlaceNotice {
+					continue // not in a request
 				}
 				if f, ok := compile(p, id, r); ok {
 					rc.forms = append(rc.forms, f)
@@ -69,26 +76,8 @@ func NewRecognizer(ps ...*Profile) *Recognizer {
 }
 
 func compile(p *Profile, id string, r *Rendering) (form, bool) {
-	t, _, err := parseTemplate(r.Text)
-	if err != nil {
-		return form{}, false
-	}
-	before, after := r.Preamble, ""
-	if r.Wrapper != nil {
-		before, after = r.Wrapper.Open+before, r.Wrapper.Close
-	}
-	lit := len(before) + len(after)
-	needle := before
-	if len(after) > len(needle) {
-		needle = after
-	}
-	for _, pc := range t {
-		lit += len(pc.lit)
-		if len(pc.lit) > len(needle) {
-			needle = pc.lit
-		}
-	}
-	if lit == 0 {
+	t, before, after, needle, lit, ok := fixedParts(r)
+	if !ok {
 		return form{}, false
 	}
 	body := t.pattern()
@@ -154,7 +143,7 @@ func (f *form) match(names, m []string) Match {
 		case "tool":
 			tool = m[i]
 		case "text":
-			out.Text = m[i]
+			out.Text = f.r.Escape.Undo(m[i])
 		}
 	}
 	if tool != "" {
@@ -166,4 +155,31 @@ func (f *form) match(names, m []string) Match {
 	}
 	out.Before = before
 	return out
+}
+
+// fixedParts are a rendering's template and the agent's fixed words around
+// and within it: the wrapper and preamble (before, after), its longest
+// fixed piece (a text without it cannot match) and how much fixed text
+// there is (the more, the surer a match). ok is false for a rendering that
+// has none: only the hook's words, which cannot be told from other text.
+func fixedParts(r *Rendering) (t template, before, after, needle string, lit int, ok bool) {
+	t, _, err := parseTemplate(r.Text)
+	if err != nil {
+		return nil, "", "", "", 0, false
+	}
+	before = r.Preamble
+	if r.Wrapper != nil {
+		before, after = r.Wrapper.Open+before, r.Wrapper.Close
+	}
+	lit, needle = len(before)+len(after), before
+	if len(after) > len(needle) {
+		needle = after
+	}
+	for _, pc := range t {
+		lit += len(pc.lit)
+		if len(pc.lit) > len(needle) {
+			needle = pc.lit
+		}
+	}
+	return t, before, after, needle, lit, lit > 0
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Placeholders a rendering's text may hold; {{ and }} are literal braces.
-var Placeholders = []string{"event", "tool", "command", "text", "prompt"}
+var Placeholders = []string{"event", "tool", "command", "text", "prompt", "input", "hook_id"}
 
 // ErrTemplate is wrapped by every template error.
 var ErrTemplate = errors.New("bad template")
@@ -84,6 +84,10 @@ func (t template) fill(v Values) string {
 			b.WriteString(v.Text)
 		case "prompt":
 			b.WriteString(v.Prompt)
+		case "input":
+			b.WriteString(v.Input)
+		case "hook_id":
+			b.WriteString(v.HookID)
 		}
 	}
 	return b.String()
@@ -106,7 +110,7 @@ func (t template) pattern() string {
 		seen[p.ph] = true
 		switch p.ph {
 		case "event":
-			b.WriteString(`(?P<event>[A-Z][A-Za-z]*)`)
+			b.WriteString(`(?P<event>[A-Za-z][A-Za-z]*)`)
 		case "tool":
 			b.WriteString(`(?P<tool>[\w.-]+)`)
 		default:
