@@ -15,6 +15,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"hookstudio/app/agent/tokens"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture"
 	"hookstudio/app/services/bind"
 	"hookstudio/app/services/studio"
@@ -86,7 +87,8 @@ func main() {
 		storedRuns = store
 	}
 	requestsBinding := bind.NewRequests(svc, storedRuns).WithPolicy(reqPolicy)
-	captureBinding := bind.NewCapture(emitter.Emit, store, counter).WithProfiles(svc.Profiles) // the app as a real agent's model endpoint
+	captureBinding := bind.NewCapture(emitter.Emit, store, counter).WithProfiles(svc.Profiles). // the app as a real agent's model endpoint
+													WithAgents(profile.NewCatalog(dataDir)) // agents' hook texts: bundled and calibrated rendering profiles
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)

@@ -272,7 +272,11 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, api API, gp gemini
 	if mr, ok := s.opts.Answerer.(messageReader); ok && mr.ReadsMessages() {
 		parsed = parse(api, data, gp)
 		if parsed.req != nil {
-			req.Messages, req.Tools = parsed.req.Messages, parsed.req.Tools
+			// read as the record will be: the hooks' words named
+			read := c
+			read.Messages = parsed.req.Messages
+			s.opts.Agents.Read(&read)
+			req.Messages, req.Tools = read.Messages, parsed.req.Tools
 		}
 	}
 	if h.side != nil {

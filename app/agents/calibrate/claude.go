@@ -265,6 +265,8 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 			return nil, &ProbeError{Probe: r.name, Err: err}
 		}
 	}
+	rctx, cancel := context.WithTimeout(ctx, opts.RunTimeout)
+	defer cancel()
 	var mu sync.Mutex
 	var bodies []json.RawMessage
 	srv, err := capture.Listen(capture.Options{Answerer: byRound(r.answers), OnCall: func(c capture.Call) {
@@ -273,14 +275,15 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 		n := len(bodies)
 		mu.Unlock()
 		report(n, fmt.Sprintf("request %d answered", n))
+		if n > 3*len(r.answers)+3 {
+			cancel() // the CLI keeps asking: the script no longer leads it
+		}
 	}})
 	if err != nil {
 		return nil, &ProbeError{Probe: r.name, Err: err}
 	}
 	defer srv.Close()
 	report(0, "starting "+filepath.Base(opts.CLI)+" -p")
-	rctx, cancel := context.WithTimeout(ctx, opts.RunTimeout)
-	defer cancel()
 	runner := cmdhook.NewRunner()
 	defer runner.Close()
 	res := runner.Run(rctx, []string{opts.CLI, "-p", r.prompt, "--allowedTools", "Bash"}, proj, cliEnv(home, tmp, srv.URL()), nil)
@@ -301,6 +304,8 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 		return s
 	}
 	switch {
+	case len(out.bodies) > 3*len(r.answers)+3:
+		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: it made %d requests for %d scripted answers", ErrNotOffline, len(out.bodies), len(r.answers))}
 	case res.TimedOut:
 		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: no end within %s (%d requests answered): %s", ErrNotOffline, opts.RunTimeout, len(out.bodies), tail())}
 	case res.Err != nil:
@@ -333,6 +338,9 @@ func cliEnv(home, tmp, url string) []string {
 // byRound answers by how far the conversation is: its number of assistant
 // turns, so a side request of the CLI's own does not shift the script.
 type byRound []capture.Answer
+
+// ReadsMessages: the capture hands it the request's messages to count.
+func (byRound) ReadsMessages() bool { return true }
 
 func (b byRound) Answer(_ context.Context, _ int, req *capture.Request) (*capture.Answer, error) {
 	n := 0

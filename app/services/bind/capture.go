@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
@@ -29,6 +30,13 @@ func NewCapture(emit func(string, any), store *history.Store, tokens capture.Cou
 // resolved with its key when a capture starts.
 func (c *Capture) WithProfiles(store func() *profiles.Store) *Capture {
 	c.session.WithUpstreams(func(name string) (*capture.Upstream, error) { return capture.UpstreamOf(store(), name) })
+	return c
+}
+
+// WithAgents reads the agents' hook texts with the profiles of catalog
+// (the bundled ones and those calibrated into the data folder).
+func (c *Capture) WithAgents(catalog *profile.Catalog) *Capture {
+	c.session.WithAgents(capture.NewAgentReader(catalog))
 	return c
 }
 
