@@ -56,7 +56,7 @@ func TestAgentReaderGolden(t *testing.T) {
 			path, _, _ := strings.Cut(fx.Path, "?")
 			gp, _ := parseGeminiPath(path)
 			c := Call{API: fx.API, Path: fx.Path, Headers: fx.Headers}
-			completeCall(&c, fx.Body, gp, nil, nil, ar)
+			completeCall(&c, fx.Body, gp, nil, nil, false, ar)
 			var b strings.Builder
 			if c.Agent != nil {
 				fmt.Fprintf(&b, "agent %s %s (by %s)\n", c.Agent.Name, c.Agent.Version, c.Agent.By)

@@ -2,119 +2,110 @@ package capture
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
-// The Anthropic Messages API's request, as much of it as is recorded.
-type anthropicRequest struct {
-	Model    string          `json:"model"`
-	System   json.RawMessage `json:"system"`
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
-	Tools []struct {
-		Name string `json:"name"`
-	} `json:"tools"`
-	Stream bool `json:"stream"`
-}
-
+// anthropicBlock is a content block of the Messages API, as much of it as
+// is recorded.
 type anthropicBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-	raw       []byte          // the block as it came
+	Type      string
+	Text      string
+	ID        string
+	Name      string
+	Input     json.RawMessage
+	ToolUseID string
+	Content   gjson.Result // a tool_result's own content
+	IsError   bool
+	raw       string // the block as it came
 }
 
-func (b *anthropicBlock) UnmarshalJSON(data []byte) error {
-	type plain anthropicBlock
-	if err := json.Unmarshal(data, (*plain)(b)); err != nil {
-		return err
-	}
-	switch b.Type {
-	case "text", "tool_use", "tool_result", "image", "document", "search_result":
-	default: // kept as it came: the decoder's bytes are not ours to keep
-		b.raw = append([]byte(nil), data...)
-	}
-	return nil
-}
-
+// parseAnthropic reads a Messages API request that inspect has checked.
+// It walks the JSON with gjson, a level at a time: encoding/json takes
+// several times longer on a 50 KB request, and the record is read right
+// after the answer went out, beside the agent reading it.
 func parseAnthropic(data []byte) (*Request, []string, error) {
-	var in anthropicRequest
-	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, nil, fmt.Errorf("the body is not a Messages API request: %w", err)
-	}
+	root := fieldsOf(gjson.ParseBytes(data))
 	var warnings []string
-	req := &Request{API: Anthropic, Model: in.Model, Stream: in.Stream, Tools: []string{}}
-	for _, t := range in.Tools {
-		req.Tools = append(req.Tools, t.Name)
-	}
-	system, err := blocks(in.System)
-	if err != nil {
-		return nil, nil, fmt.Errorf("system: %w", err)
-	}
-	for _, b := range system {
+	req := &Request{API: Anthropic, Model: root.Get("model").Str, Stream: root.Get("stream").Bool(), Tools: []string{}}
+	root.Get("tools").ForEach(func(_, t gjson.Result) bool {
+		req.Tools = append(req.Tools, t.Get("name").Str)
+		return true
+	})
+	for _, b := range blocks(root.Get("system")) {
 		if b.Type == "text" {
 			req.Messages = append(req.Messages, Message{Role: "system", Content: b.Text, Origin: OriginSystem})
 		}
 	}
-	sysBlocks := 0
-	for i, m := range in.Messages {
-		bs, err := blocks(m.Content)
-		if err != nil {
-			return nil, warnings, fmt.Errorf("messages[%d].content: %w", i, err)
-		}
-		if m.Role == "assistant" {
+	i, sysBlocks := 0, 0
+	root.Get("messages").ForEach(func(_, mr gjson.Result) bool {
+		m := fieldsOf(mr)
+		role := m.Get("role").Str
+		bs := blocks(m.Get("content"))
+		if role == "assistant" {
 			req.Messages = append(req.Messages, assistantMessage(bs))
-			continue
+			i++
+			return true
 		}
 		for _, b := range bs {
 			switch b.Type {
 			case "text":
-				if m.Role == "system" {
+				if role == "system" {
 					sysBlocks++
 					req.Messages = append(req.Messages, systemText(b.Text, sysBlocks)...)
 				} else {
 					req.Messages = append(req.Messages, userText(b.Text)...)
 				}
 			case "tool_result":
-				inner, err := blocks(b.Content)
-				if err != nil {
-					return nil, warnings, fmt.Errorf("messages[%d].content: tool_result: %w", i, err)
-				}
-				req.Messages = append(req.Messages, toolResult(b.ToolUseID, joinText(inner), b.IsError))
+				req.Messages = append(req.Messages, toolResult(b.ToolUseID, joinText(blocks(b.Content)), b.IsError))
 			case "image", "document", "search_result":
-				req.Messages = append(req.Messages, Message{Role: m.Role, Content: "[" + b.Type + "]", Origin: OriginUser, Kind: b.Type})
+				req.Messages = append(req.Messages, Message{Role: role, Content: "[" + b.Type + "]", Origin: OriginUser, Kind: b.Type})
 			default:
-				req.Messages = append(req.Messages, Message{Role: m.Role, Content: string(b.raw), Origin: OriginUser, Kind: b.Type})
+				req.Messages = append(req.Messages, Message{Role: role, Content: b.raw, Origin: OriginUser, Kind: b.Type})
 				warnings = append(warnings, fmt.Sprintf("messages[%d].content: a block of type %q, which this capture does not read: kept as it came", i, b.Type))
 			}
 		}
-	}
+		i++
+		return true
+	})
 	return req, warnings, nil
 }
 
 // blocks reads a content that is a string or a list of blocks.
-func blocks(raw json.RawMessage) ([]anthropicBlock, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
+func blocks(r gjson.Result) []anthropicBlock {
+	if r.Type == gjson.String {
+		return []anthropicBlock{{Type: "text", Text: r.Str}}
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return []anthropicBlock{{Type: "text", Text: s}}, nil
-	}
-	var bs []anthropicBlock
-	if err := json.Unmarshal(raw, &bs); err != nil {
-		return nil, errors.New("neither a string nor a list of content blocks")
-	}
-	return bs, nil
+	var out []anthropicBlock
+	r.ForEach(func(_, br gjson.Result) bool {
+		b := anthropicBlock{raw: br.Raw}
+		br.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "type":
+				b.Type = v.Str
+			case "text":
+				b.Text = v.Str
+			case "id":
+				b.ID = v.Str
+			case "name":
+				b.Name = v.Str
+			case "input":
+				b.Input = json.RawMessage(v.Raw)
+			case "tool_use_id":
+				b.ToolUseID = v.Str
+			case "content":
+				b.Content = v
+			case "is_error":
+				b.IsError = v.Bool()
+			}
+			return true
+		})
+		out = append(out, b)
+		return true
+	})
+	return out
 }
 
 func joinText(bs []anthropicBlock) string {
@@ -137,7 +128,7 @@ func assistantMessage(bs []anthropicBlock) Message {
 		case "text":
 			text = append(text, b.Text)
 		case "tool_use":
-			m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Input})
+			m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Arguments: rawOr(b.Input)})
 		}
 	}
 	m.Content = strings.Join(text, "\n")

@@ -177,13 +177,13 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request, c Call, data []by
 		if err != nil {
 			k.Error = err.Error()
 		}
-		<-s.keep(k, data, answer)
+		s.keep(k, data, answer)
 	}
 	res := s.forward(w, r, c.API, data, keep)
 	c.DurationMS = float64(time.Since(c.Started).Microseconds()) / 1000
 	s.jobs <- func() {
 		readRelayed(&c, res, s.opts.Tokens, up.redact)
-		completeCall(&c, data, gp, nil, s.opts.Tokens, s.opts.Agents)
+		completeCall(&c, data, gp, nil, s.opts.Tokens, false, s.opts.Agents)
 		s.record(c)
 	}
 }
@@ -435,18 +435,12 @@ func readAnswer(api API, body []byte) (*Answer, int, int) {
 		} else if json.Unmarshal(body, &m) != nil {
 			return nil, 0, 0
 		}
-		a := &Answer{}
-		var text []string
-		for _, b := range m.Content {
-			switch b.Type {
-			case "text":
-				text = append(text, b.Text)
-			case "tool_use":
-				a.ToolCalls = append(a.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Arguments: rawOr(b.Input)})
-			}
+		bs := make([]anthropicBlock, len(m.Content))
+		for i, b := range m.Content {
+			bs[i] = anthropicBlock{Type: b.Type, Text: b.Text, ID: b.ID, Name: b.Name, Input: b.Input}
 		}
-		a.Content = strings.Join(text, "\n")
-		return a, int(m.Usage.InputTokens), int(m.Usage.OutputTokens)
+		am := assistantMessage(bs)
+		return &Answer{Content: am.Content, ToolCalls: am.ToolCalls}, int(m.Usage.InputTokens), int(m.Usage.OutputTokens)
 	case Responses:
 		var r *responses.Response
 		if stream {

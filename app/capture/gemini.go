@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // geminiPath is what a Gemini API path says: the model and the method
@@ -32,183 +34,114 @@ func parseGeminiPath(path string) (geminiPath, bool) {
 	return geminiPath{}, false
 }
 
-// The Gemini API's request, as much of it as is recorded; the REST API
-// takes camelCase and snake_case field names alike.
-type geminiRequest struct {
-	Contents          []geminiContent `json:"contents"`
-	SystemInstruction json.RawMessage `json:"systemInstruction"`
-	SystemSnake       json.RawMessage `json:"system_instruction"`
-	Tools             []struct {
-		FunctionDeclarations []struct {
-			Name string `json:"name"`
-		} `json:"functionDeclarations"`
-		FunctionSnake []struct {
-			Name string `json:"name"`
-		} `json:"function_declarations"`
-	} `json:"tools"`
-}
-
-type geminiContent struct {
-	Role  string            `json:"role"`
-	Parts []json.RawMessage `json:"parts"`
-}
-
 type geminiFunctionCall struct {
 	ID   string          `json:"id,omitempty"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args"`
 }
 
-type geminiFunctionResponse struct {
-	ID       string          `json:"id"`
-	Name     string          `json:"name"`
-	Response json.RawMessage `json:"response"`
-}
-
-// geminiPart is a part with each kind the API has (one is set).
-type geminiPart struct {
-	Text          *string                    `json:"text"`
-	Thought       bool                       `json:"thought"`
-	FunctionCall  *geminiFunctionCall        `json:"functionCall"`
-	CallSnake     *geminiFunctionCall        `json:"function_call"`
-	FunctionResp  *geminiFunctionResponse    `json:"functionResponse"`
-	RespSnake     *geminiFunctionResponse    `json:"function_response"`
-	InlineData    *struct{ MimeType string } `json:"inlineData"`
-	InlineSnake   *struct{ MimeType string } `json:"inline_data"`
-	FileData      json.RawMessage            `json:"fileData"`
-	FileSnake     json.RawMessage            `json:"file_data"`
-	ExecCode      json.RawMessage            `json:"executableCode"`
-	ExecResult    json.RawMessage            `json:"codeExecutionResult"`
-	ThoughtSigned json.RawMessage            `json:"thoughtSignature"`
-}
-
+// parseGemini reads a Gemini API request that inspect has checked (gjson,
+// a level at a time: see parseAnthropic). The REST API takes camelCase and
+// snake_case field names alike.
 func parseGemini(data []byte, gp geminiPath) (*Request, []string, error) {
-	var in geminiRequest
-	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, nil, fmt.Errorf("the body is not a Gemini API request: %w", err)
-	}
+	root := fieldsOf(gjson.ParseBytes(data))
 	req := &Request{API: Gemini, Model: gp.model, Stream: gp.stream, Tools: []string{}}
-	for _, t := range in.Tools {
-		for _, d := range append(t.FunctionDeclarations, t.FunctionSnake...) {
-			req.Tools = append(req.Tools, d.Name)
-		}
-	}
+	root.Get("tools").ForEach(func(_, t gjson.Result) bool {
+		geminiField(t, "functionDeclarations", "function_declarations").ForEach(func(_, d gjson.Result) bool {
+			req.Tools = append(req.Tools, d.Get("name").Str)
+			return true
+		})
+		return true
+	})
 	var warnings []string
-	si := in.SystemInstruction
-	if len(si) == 0 {
-		si = in.SystemSnake
+	si := geminiField(root, "systemInstruction", "system_instruction")
+	if si.Type == gjson.String && si.Str != "" {
+		req.Messages = append(req.Messages, Message{Role: "system", Content: si.Str, Origin: OriginSystem})
 	}
-	var sys string
-	if json.Unmarshal(si, &sys) == nil && sys != "" {
-		req.Messages = append(req.Messages, Message{Role: "system", Content: sys, Origin: OriginSystem})
-	} else if len(si) > 0 && string(si) != "null" {
-		var c geminiContent
-		if err := json.Unmarshal(si, &c); err != nil {
-			return nil, nil, fmt.Errorf("systemInstruction: %w", err)
+	si.Get("parts").ForEach(func(_, p gjson.Result) bool {
+		if t := p.Get("text"); t.Type == gjson.String {
+			req.Messages = append(req.Messages, Message{Role: "system", Content: t.Str, Origin: OriginSystem})
 		}
-		for _, raw := range c.Parts {
-			var p geminiPart
-			if json.Unmarshal(raw, &p) == nil && p.Text != nil {
-				req.Messages = append(req.Messages, Message{Role: "system", Content: *p.Text, Origin: OriginSystem})
-			}
-		}
-	}
+		return true
+	})
 	// A functionCall without an id (the API gives none by default) is
 	// named by where it is; its functionResponse, which has none either,
 	// answers the first open call of its name.
 	var open []ToolCall
-	for i, c := range in.Contents {
-		if c.Role == "model" {
-			am := Message{Role: "assistant", Origin: OriginAssistant}
-			var text []string
-			for j, raw := range c.Parts {
-				var p geminiPart
-				if err := json.Unmarshal(raw, &p); err != nil {
-					return nil, warnings, fmt.Errorf("contents[%d].parts[%d]: %w", i, j, err)
-				}
-				fc := p.FunctionCall
-				if fc == nil {
-					fc = p.CallSnake
-				}
-				switch {
-				case p.Thought:
-					req.Messages = append(req.Messages, Message{Role: "assistant", Content: string(raw), Origin: OriginAssistant, Kind: "thought"})
-				case p.Text != nil:
-					text = append(text, *p.Text)
-				case fc != nil:
-					id := fc.ID
-					if id == "" {
-						id = fmt.Sprintf("gemini_%d_%d", i, j)
-					}
-					tc := ToolCall{ID: id, Name: fc.Name, Arguments: rawOr(fc.Args)}
-					am.ToolCalls = append(am.ToolCalls, tc)
-					open = append(open, tc)
-				default:
-					kind, known := geminiKind(&p, raw)
-					req.Messages = append(req.Messages, Message{Role: "assistant", Content: string(raw), Origin: OriginAssistant, Kind: kind})
-					if !known {
-						warnings = append(warnings, fmt.Sprintf("contents[%d].parts[%d]: a part of a kind this capture does not read: kept as it came", i, j))
-					}
-				}
-			}
-			am.Content = strings.Join(text, "\n")
-			if am.Content != "" || len(am.ToolCalls) > 0 {
-				req.Messages = append(req.Messages, am)
-			}
-			continue
-		}
-		for j, raw := range c.Parts {
-			var p geminiPart
-			if err := json.Unmarshal(raw, &p); err != nil {
-				return nil, warnings, fmt.Errorf("contents[%d].parts[%d]: %w", i, j, err)
-			}
-			fr := p.FunctionResp
-			if fr == nil {
-				fr = p.RespSnake
-			}
+	i := 0
+	root.Get("contents").ForEach(func(_, cr gjson.Result) bool {
+		c := fieldsOf(cr)
+		model := c.Get("role").Str == "model"
+		am := Message{Role: "assistant", Origin: OriginAssistant}
+		var text []string
+		j := 0
+		c.Get("parts").ForEach(func(_, pr gjson.Result) bool {
+			p := fieldsOf(pr)
+			at := fmt.Sprintf("contents[%d].parts[%d]", i, j)
+			j++
+			fc := geminiField(p, "functionCall", "function_call")
+			fr := geminiField(p, "functionResponse", "function_response")
 			switch {
-			case p.Text != nil:
-				req.Messages = append(req.Messages, userText(*p.Text)...)
-			case fr != nil:
-				id := fr.ID
+			case model && p.Get("thought").Bool():
+				req.Messages = append(req.Messages, Message{Role: "assistant", Content: pr.Raw, Origin: OriginAssistant, Kind: "thought"})
+			case model && p.Get("text").Type == gjson.String:
+				text = append(text, p.Get("text").Str)
+			case model && fc.IsObject():
+				id := fc.Get("id").Str
+				if id == "" {
+					id = fmt.Sprintf("gemini_%d_%d", i, j-1)
+				}
+				tc := ToolCall{ID: id, Name: fc.Get("name").Str, Arguments: rawOr(json.RawMessage(fc.Get("args").Raw))}
+				am.ToolCalls = append(am.ToolCalls, tc)
+				open = append(open, tc)
+			case !model && p.Get("text").Type == gjson.String:
+				req.Messages = append(req.Messages, userText(p.Get("text").Str)...)
+			case !model && fr.IsObject():
+				id, name := fr.Get("id").Str, fr.Get("name").Str
 				for k, tc := range open {
-					if id == "" && tc.Name == fr.Name || id != "" && tc.ID == id {
+					if id == "" && tc.Name == name || id != "" && tc.ID == id {
 						id, open = tc.ID, append(open[:k:k], open[k+1:]...)
 						break
 					}
 				}
-				text, isErr := geminiResponseText(fr.Response)
+				text, isErr := geminiResponseText(fr.Get("response"))
 				req.Messages = append(req.Messages, toolResult(id, text, isErr))
 			default:
-				kind, known := geminiKind(&p, raw)
-				req.Messages = append(req.Messages, Message{Role: "user", Content: string(raw), Origin: OriginUser, Kind: kind})
+				kind, known := geminiKind(p)
+				role, origin := "user", OriginUser
+				if model {
+					role, origin = "assistant", OriginAssistant
+				}
+				req.Messages = append(req.Messages, Message{Role: role, Content: pr.Raw, Origin: origin, Kind: kind})
 				if !known {
-					warnings = append(warnings, fmt.Sprintf("contents[%d].parts[%d]: a part of a kind this capture does not read: kept as it came", i, j))
+					warnings = append(warnings, at+": a part of a kind this capture does not read: kept as it came")
 				}
 			}
+			return true
+		})
+		if am.Content = strings.Join(text, "\n"); model && (am.Content != "" || len(am.ToolCalls) > 0) {
+			req.Messages = append(req.Messages, am)
 		}
-	}
+		i++
+		return true
+	})
 	return req, warnings, nil
 }
 
 // geminiKind names a part that is not text or a function call or
 // response, and says whether it is a kind the API has.
-func geminiKind(p *geminiPart, raw json.RawMessage) (string, bool) {
-	switch {
-	case p.InlineData != nil || p.InlineSnake != nil:
-		return "inlineData", true
-	case len(p.FileData) > 0 || len(p.FileSnake) > 0:
-		return "fileData", true
-	case len(p.ExecCode) > 0:
-		return "executableCode", true
-	case len(p.ExecResult) > 0:
-		return "codeExecutionResult", true
+func geminiKind(p fields) (string, bool) {
+	for _, k := range []string{"inlineData", "inline_data", "fileData", "file_data", "executableCode", "executable_code",
+		"codeExecutionResult", "code_execution_result"} {
+		if p.Get(k).Exists() {
+			return k, true
+		}
 	}
-	var keys map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &keys)
 	var names []string
-	for k := range keys {
-		names = append(names, k)
+	for _, f := range p {
+		if f.key != "thoughtSignature" && f.key != "thought_signature" {
+			names = append(names, f.key)
+		}
 	}
 	if len(names) == 1 {
 		return names[0], false
@@ -218,17 +151,17 @@ func geminiKind(p *geminiPart, raw json.RawMessage) (string, bool) {
 
 // geminiResponseText is a functionResponse's text: its output (or error)
 // when that is all it has, else the response's JSON.
-func geminiResponseText(raw json.RawMessage) (string, bool) {
-	var r map[string]json.RawMessage
-	if json.Unmarshal(raw, &r) == nil && len(r) == 1 {
-		for k, v := range r {
-			var s string
-			if (k == "output" || k == "error" || k == "result") && json.Unmarshal(v, &s) == nil {
-				return s, k == "error"
-			}
+func geminiResponseText(r gjson.Result) (string, bool) {
+	f := fieldsOf(r)
+	if len(f) == 1 && f[0].val.Type == gjson.String {
+		switch f[0].key {
+		case "output", "result":
+			return f[0].val.Str, false
+		case "error":
+			return f[0].val.Str, true
 		}
 	}
-	return string(raw), false
+	return r.Raw, false
 }
 
 // The Gemini API's answer.

@@ -100,12 +100,45 @@ func (s *shape) missing(path, what string) {
 
 // optional checks that field, when present, is of one of the types kinds
 // names ("string", "bool", "object", "list"), saying want otherwise.
-func (s *shape) optional(obj gjson.Result, parent, field, want string, kinds ...string) gjson.Result {
+func (s *shape) optional(obj getter, parent, field, want string, kinds ...string) gjson.Result {
 	r := obj.Get(escapeKey(field))
 	if r.Exists() && r.Type != gjson.Null && !isKind(r, kinds...) {
 		s.bad(join(parent, field), want, r)
 	}
 	return r
+}
+
+// getter is a JSON object's members by name: a gjson.Result, or fields.
+type getter interface {
+	Get(path string) gjson.Result
+}
+
+// fields are an object's members read in one pass: each Get of a gjson
+// object scans it from its start, and a request's top level is all of it.
+type fields []field
+
+type field struct {
+	key string
+	val gjson.Result
+}
+
+func fieldsOf(obj gjson.Result) fields {
+	var f fields
+	obj.ForEach(func(k, v gjson.Result) bool {
+		f = append(f, field{k.Str, v})
+		return true
+	})
+	return f
+}
+
+// Get is the member named key (a name, not a gjson path).
+func (f fields) Get(key string) gjson.Result {
+	for _, x := range f {
+		if x.key == key {
+			return x.val
+		}
+	}
+	return gjson.Result{}
 }
 
 // list calls fn with each element of r when it is a list, and says want
@@ -210,7 +243,8 @@ const (
 	wantGeminiParts       = `a list of parts ({"text": …}, {"functionCall": …}, …)`
 )
 
-func checkAnthropic(root gjson.Result, p *shape) (head, []string) {
+func checkAnthropic(obj gjson.Result, p *shape) (head, []string) {
+	root := fieldsOf(obj)
 	h := head{model: p.optional(root, "", "model", "a string", "string").Str, stream: p.optional(root, "", "stream", "true or false", "bool").Bool()}
 	p.list(root.Get("messages"), "messages", wantAnthropicMessages, true, func(i int, m gjson.Result) {
 		path := at("messages", i)
@@ -242,7 +276,7 @@ func checkAnthropic(root gjson.Result, p *shape) (head, []string) {
 	})
 	h.side = jsonSide(root.Get("output_format"), "schema")
 	if h.side == nil {
-		h.side = jsonSide(root.Get("output_config.format"), "schema")
+		h.side = jsonSide(root.Get("output_config").Get("format"), "schema")
 	}
 	return h, texts(system)
 }
@@ -278,7 +312,8 @@ func checkBlocks(content gjson.Result, path string, p *shape) {
 	})
 }
 
-func checkChat(root gjson.Result, p *shape) (head, []string) {
+func checkChat(obj gjson.Result, p *shape) (head, []string) {
+	root := fieldsOf(obj)
 	h := head{model: p.optional(root, "", "model", "a string", "string").Str, stream: p.optional(root, "", "stream", "true or false", "bool").Bool()}
 	h.includeUsage = p.optional(root, "", "stream_options", "an object", "object").Get("include_usage").Bool()
 	var system []string
@@ -333,7 +368,8 @@ func checkChat(root gjson.Result, p *shape) (head, []string) {
 	return h, system
 }
 
-func checkResponses(root gjson.Result, p *shape) (head, []string) {
+func checkResponses(obj gjson.Result, p *shape) (head, []string) {
+	root := fieldsOf(obj)
 	h := head{model: p.optional(root, "", "model", "a string", "string").Str, stream: p.optional(root, "", "stream", "true or false", "bool").Bool()}
 	system := texts(p.optional(root, "", "instructions", "a string", "string"))
 	input := root.Get("input")
@@ -396,7 +432,8 @@ func checkResponses(root gjson.Result, p *shape) (head, []string) {
 	return h, system
 }
 
-func checkGemini(root gjson.Result, p *shape) (head, []string) {
+func checkGemini(obj gjson.Result, p *shape) (head, []string) {
+	root := fieldsOf(obj)
 	var h head
 	contents := root.Get("contents")
 	p.list(contents, "contents", wantGeminiContents, true, func(i int, c gjson.Result) {
@@ -444,7 +481,7 @@ func checkGemini(root gjson.Result, p *shape) (head, []string) {
 }
 
 // geminiField is a field the REST API takes in camelCase or snake_case.
-func geminiField(obj gjson.Result, camel, snake string) gjson.Result {
+func geminiField(obj getter, camel, snake string) gjson.Result {
 	if r := obj.Get(camel); r.Exists() {
 		return r
 	}

@@ -27,10 +27,12 @@ type Counter interface {
 // capture's journal before its answer ends (Journal, given to the
 // server), so a capture whose process is killed keeps every call it
 // answered. The capture's run — what the History lists and opens — is
-// built from the calls after each one (Add), on a goroutine of its own,
-// one build at a time with the latest calls (a burst of calls is one
-// build), never on the agent's request; a process that dies before its
-// last build leaves that to the next that opens the history (Recover).
+// built from the calls (Add) on a goroutine of its own, at once for the
+// first call and then at most once every Every with the calls new since
+// (building a long capture's run again is milliseconds of work, done off
+// the agent's requests but beside them); Close builds it a last time. A
+// process that dies before its last build leaves that to the next that
+// opens the history (Recover).
 type Keeper struct {
 	store   KeepStore
 	tokens  Counter
@@ -39,6 +41,8 @@ type Keeper struct {
 	// OnSaved, if set (before the first Add), is told each save's run id
 	// or error.
 	OnSaved func(id int64, err error)
+	// Every paces the builds (0: DefaultEvery); set before the first Add.
+	Every time.Duration
 
 	mu     sync.Mutex
 	calls  []Call
@@ -47,13 +51,17 @@ type Keeper struct {
 	err    error
 	closed bool
 	wake   chan struct{}
+	quit   chan struct{} // closed by Close: no more pacing
 	done   chan struct{}
 }
+
+// DefaultEvery is how often a capture's run is built again while calls come.
+const DefaultEvery = time.Second
 
 // NewKeeper starts keeping a capture that started at started; tokens may
 // be nil.
 func NewKeeper(store KeepStore, tokens Counter, started time.Time) *Keeper {
-	k := &Keeper{store: store, tokens: tokens, started: started, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	k := &Keeper{store: store, tokens: tokens, started: started, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
 	k.journal = newJournal(store, started, func(err error) { k.report(0, err) })
 	go k.loop()
 	return k
@@ -81,9 +89,20 @@ func (k *Keeper) loop() {
 	defer close(k.done)
 	for {
 		_, ok := <-k.wake
+		every := k.Every // set before the first Add, which this receive comes after
+		if every <= 0 {
+			every = DefaultEvery
+		}
+		began := time.Now()
 		k.save()
 		if !ok {
 			return
+		}
+		pace := time.NewTimer(every - time.Since(began))
+		select {
+		case <-pace.C:
+		case <-k.quit:
+			pace.Stop()
 		}
 	}
 }
@@ -151,6 +170,7 @@ func (k *Keeper) Close() (int64, error) {
 	k.mu.Lock()
 	if !k.closed {
 		k.closed = true
+		close(k.quit)
 		close(k.wake) // the loop saves once more and ends
 	}
 	k.mu.Unlock()

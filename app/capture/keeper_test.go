@@ -2,7 +2,11 @@ package capture
 
 import (
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -94,5 +98,36 @@ func TestRecover(t *testing.T) {
 	calls, err := CallsOfRun(context.Background(), store, int64(runs[0].ID), nil)
 	if err != nil || len(calls) != 3 || calls[2].Status != 400 || calls[2].RawBody != `{"model":` || calls[1].Messages[len(calls[1].Messages)-1].Hook != "Stop" {
 		t.Fatalf("calls %v %+v", err, calls)
+	}
+}
+
+// TestRecoverForwarded: a forwarding capture's calls are in the journal
+// with the bytes relayed, so a capture killed after the answer is rebuilt
+// with the provider's answer and token counts.
+func TestRecoverForwarded(t *testing.T) {
+	up, _ := fakeUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, strings.Join(anthropicSSE, ""))
+	})
+	store := openHistory(t)
+	j := newJournal(store, time.Now(), func(err error) { t.Error(err) })
+	srv := start(t, Options{Journal: j, Upstream: &Upstream{Profile: "claude", API: Anthropic, BaseURL: up.URL, Model: "claude-up", Key: profileKey}})
+	if res, body := post(t, srv.URL()+"/v1/messages", claudeFirst, map[string]string{"x-api-key": clientKey}); res.StatusCode != 200 {
+		t.Fatalf("%d %s", res.StatusCode, body)
+	}
+	if n, err := Recover(context.Background(), store, nil); err != nil || n != 1 {
+		t.Fatalf("recovered %d: %v", n, err)
+	}
+	calls, err := CallsOfRun(context.Background(), store, int64(captureRuns(t, store)[0].ID), nil)
+	if err != nil || len(calls) != 1 {
+		t.Fatalf("%v %d", err, len(calls))
+	}
+	c := calls[0]
+	if c.Answer == nil || c.Answer.Content != "I will list the files." || len(c.Answer.ToolCalls) != 1 || c.InputTokens != 812 || c.OutputTokens != 37 || c.Upstream.Profile != "claude" {
+		t.Errorf("recovered %+v %+v", c, c.Answer)
+	}
+	all, _ := json.Marshal(calls)
+	if strings.Contains(string(all), profileKey) || strings.Contains(string(all), clientKey) {
+		t.Error("a key is in the journal")
 	}
 }

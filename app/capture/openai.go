@@ -1,72 +1,39 @@
 package capture
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
-// The Chat Completions request, as much of it as is recorded.
-type openAIRequest struct {
-	Model    string `json:"model"`
-	Messages []struct {
-		Role       string           `json:"role"`
-		Content    json.RawMessage  `json:"content"`
-		ToolCallID string           `json:"tool_call_id"`
-		ToolCalls  []openAIToolCall `json:"tool_calls"`
-	} `json:"messages"`
-	Tools []struct {
-		Function struct {
-			Name string `json:"name"`
-		} `json:"function"`
-	} `json:"tools"`
-	Stream        bool `json:"stream"`
-	StreamOptions struct {
-		IncludeUsage bool `json:"include_usage"`
-	} `json:"stream_options"`
-}
-
-// openAIToolCall is a tool call as Chat Completions writes one in a message.
-type openAIToolCall struct {
-	ID       string `json:"id"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
-
+// parseOpenAI reads a Chat Completions request that inspect has checked
+// (gjson, a level at a time: see parseAnthropic).
 func parseOpenAI(data []byte) (*Request, []string, error) {
-	var in openAIRequest
-	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, nil, fmt.Errorf("the body is not a Chat Completions request: %w", err)
-	}
-	req := &Request{API: OpenAI, Model: in.Model, Stream: in.Stream, Tools: []string{}}
-	for _, t := range in.Tools {
-		req.Tools = append(req.Tools, t.Function.Name)
-	}
-	for i, m := range in.Messages {
-		parts, err := openAIParts(m.Content)
-		if err != nil {
-			return nil, nil, fmt.Errorf("messages[%d].content: %w", i, err)
-		}
+	root := fieldsOf(gjson.ParseBytes(data))
+	req := &Request{API: OpenAI, Model: root.Get("model").Str, Stream: root.Get("stream").Bool(), Tools: []string{}}
+	root.Get("tools").ForEach(func(_, t gjson.Result) bool {
+		req.Tools = append(req.Tools, t.Get("function.name").Str)
+		return true
+	})
+	root.Get("messages").ForEach(func(_, mr gjson.Result) bool {
+		m := fieldsOf(mr)
+		parts := openAIParts(m.Get("content"))
 		text := strings.Join(parts, "\n")
-		switch m.Role {
+		switch m.Get("role").Str {
 		case "system", "developer":
 			req.Messages = append(req.Messages, Message{Role: "system", Content: text, Origin: OriginSystem})
 		case "assistant":
 			am := Message{Role: "assistant", Content: text, Origin: OriginAssistant}
-			for _, tc := range m.ToolCalls {
-				args := json.RawMessage(tc.Function.Arguments)
-				if !json.Valid(args) {
-					args, _ = json.Marshal(tc.Function.Arguments)
-				}
-				am.ToolCalls = append(am.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
-			}
+			m.Get("tool_calls").ForEach(func(_, tc gjson.Result) bool {
+				fn := tc.Get("function")
+				am.ToolCalls = append(am.ToolCalls, ToolCall{ID: tc.Get("id").Str, Name: fn.Get("name").Str, Arguments: rawArgs(fn.Get("arguments").Str)})
+				return true
+			})
 			req.Messages = append(req.Messages, am)
 		case "tool":
-			req.Messages = append(req.Messages, toolResult(m.ToolCallID, text, false))
+			req.Messages = append(req.Messages, toolResult(m.Get("tool_call_id").Str, text, false))
 		default:
 			// a list of parts is a message per part, as the Messages API's
 			// blocks are (Qwen Code sends a hook's context as a part of its own)
@@ -74,36 +41,27 @@ func parseOpenAI(data []byte) (*Request, []string, error) {
 				req.Messages = append(req.Messages, userText(p)...)
 			}
 		}
-	}
+		return true
+	})
 	return req, nil, nil
 }
 
 // openAIParts reads a content that is a string, null or a list of parts:
 // each part's text ("[type]" for another kind).
-func openAIParts(raw json.RawMessage) ([]string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return []string{""}, nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return []string{s}, nil
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return nil, errors.New("neither a string nor a list of content parts")
+func openAIParts(r gjson.Result) []string {
+	if r.Type == gjson.String || !r.IsArray() {
+		return []string{r.Str}
 	}
 	out := []string{}
-	for _, p := range parts {
-		if p.Type == "text" {
-			out = append(out, p.Text)
+	r.ForEach(func(_, p gjson.Result) bool {
+		if t := p.Get("type").Str; t == "text" {
+			out = append(out, p.Get("text").Str)
 		} else {
-			out = append(out, "["+p.Type+"]")
+			out = append(out, "["+t+"]")
 		}
-	}
-	return out, nil
+		return true
+	})
+	return out
 }
 
 // The Chat Completions answer.

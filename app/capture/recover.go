@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"hookstudio/app/store/history"
-
 	"hookstudio/app/agents/profile"
+	"hookstudio/app/store/history"
 )
 
 // RecoverStore is the history a capture's run is rebuilt from.
@@ -98,7 +97,7 @@ func restoreCalls(rows []history.CaptureCall, tokens TokenCounter) []Call {
 		case c.Answer == nil && (c.Status == http.StatusBadRequest || c.Status == http.StatusRequestEntityTooLarge):
 			parsed = &parsedRequest{refused: true}
 		}
-		completeCall(&c, row.Body, gp, parsed, tokens, agents)
+		completeCall(&c, row.Body, gp, parsed, tokens, false, agents)
 		calls = append(calls, c)
 	}
 	return calls

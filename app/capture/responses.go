@@ -5,72 +5,42 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
-// The OpenAI Responses API's request (what Codex CLI speaks), as much of
-// it as is recorded.
-type responsesRequest struct {
-	Model        string          `json:"model"`
-	Instructions *string         `json:"instructions"`
-	Input        json.RawMessage `json:"input"`
-	Tools        []struct {
-		Type string `json:"type"`
-		Name string `json:"name"`
-	} `json:"tools"`
-	Stream bool `json:"stream"`
-}
-
-// responsesItem is one input item, every field any known type has.
-type responsesItem struct {
-	Type      string          `json:"type"`
-	Role      string          `json:"role"`
-	Content   json.RawMessage `json:"content"`
-	CallID    string          `json:"call_id"`
-	Name      string          `json:"name"`
-	Arguments string          `json:"arguments"`
-	Input     string          `json:"input"`
-	Output    json.RawMessage `json:"output"`
-	Action    json.RawMessage `json:"action"`
-}
-
+// parseResponses reads a Responses API request (what Codex CLI speaks)
+// that inspect has checked (gjson, a level at a time: see parseAnthropic).
 func parseResponses(data []byte) (*Request, []string, error) {
-	var in responsesRequest
-	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, nil, fmt.Errorf("the body is not a Responses API request: %w", err)
-	}
-	req := &Request{API: Responses, Model: in.Model, Stream: in.Stream, Tools: []string{}}
-	for _, t := range in.Tools {
-		name := t.Name
+	root := fieldsOf(gjson.ParseBytes(data))
+	req := &Request{API: Responses, Model: root.Get("model").Str, Stream: root.Get("stream").Bool(), Tools: []string{}}
+	root.Get("tools").ForEach(func(_, t gjson.Result) bool {
+		name := t.Get("name").Str
 		if name == "" {
-			name = t.Type // a built-in tool: web_search, local_shell, …
+			name = t.Get("type").Str // a built-in tool: web_search, local_shell, …
 		}
 		req.Tools = append(req.Tools, name)
+		return true
+	})
+	if ins := root.Get("instructions").Str; ins != "" {
+		req.Messages = append(req.Messages, Message{Role: "system", Content: ins, Origin: OriginSystem})
 	}
-	if in.Instructions != nil && *in.Instructions != "" {
-		req.Messages = append(req.Messages, Message{Role: "system", Content: *in.Instructions, Origin: OriginSystem})
-	}
-	var prompt string
-	if json.Unmarshal(in.Input, &prompt) == nil {
-		req.Messages = append(req.Messages, userText(prompt)...)
+	input := root.Get("input")
+	if input.Type == gjson.String {
+		req.Messages = append(req.Messages, userText(input.Str)...)
 		return req, nil, nil
 	}
-	var items []json.RawMessage
-	if len(in.Input) > 0 && string(in.Input) != "null" {
-		if err := json.Unmarshal(in.Input, &items); err != nil {
-			return nil, nil, fmt.Errorf("input: %w", err)
-		}
-	}
 	var warnings []string
-	for i, raw := range items {
-		var it responsesItem
-		if err := json.Unmarshal(raw, &it); err != nil {
-			return nil, warnings, fmt.Errorf("input[%d]: %w", i, err)
-		}
-		switch it.Type {
+	i := 0
+	input.ForEach(func(_, raw gjson.Result) bool {
+		it := fieldsOf(raw)
+		at := fmt.Sprintf("input[%d]", i)
+		i++
+		switch typ := it.Get("type").Str; typ {
 		case "", "message":
-			parts, w := responsesParts(it.Content, fmt.Sprintf("input[%d].content", i))
+			parts, w := responsesParts(it.Get("content"), at+".content")
 			warnings = append(warnings, w...)
-			switch it.Role {
+			switch it.Get("role").Str {
 			case "assistant":
 				req.Messages = append(req.Messages, Message{Role: "assistant", Content: strings.Join(parts, "\n"), Origin: OriginAssistant})
 			case "system", "developer":
@@ -90,29 +60,30 @@ func parseResponses(data []byte) (*Request, []string, error) {
 				}
 			}
 		case "function_call":
-			req.Messages = withToolCall(req.Messages, ToolCall{ID: it.CallID, Name: it.Name, Arguments: rawArgs(it.Arguments)})
+			req.Messages = withToolCall(req.Messages, ToolCall{ID: it.Get("call_id").Str, Name: it.Get("name").Str, Arguments: rawArgs(it.Get("arguments").Str)})
 		case "custom_tool_call":
-			args, _ := json.Marshal(map[string]string{"input": it.Input})
-			req.Messages = withToolCall(req.Messages, ToolCall{ID: it.CallID, Name: it.Name, Arguments: args})
+			args, _ := json.Marshal(map[string]string{"input": it.Get("input").Str})
+			req.Messages = withToolCall(req.Messages, ToolCall{ID: it.Get("call_id").Str, Name: it.Get("name").Str, Arguments: args})
 		case "local_shell_call":
-			req.Messages = withToolCall(req.Messages, ToolCall{ID: it.CallID, Name: "local_shell", Arguments: rawOr(it.Action)})
+			req.Messages = withToolCall(req.Messages, ToolCall{ID: it.Get("call_id").Str, Name: "local_shell", Arguments: rawOr(json.RawMessage(it.Get("action").Raw))})
 		case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
-			text, w := responsesOutput(it.Output, fmt.Sprintf("input[%d].output", i))
+			parts, w := responsesParts(it.Get("output"), at+".output")
 			warnings = append(warnings, w...)
-			req.Messages = append(req.Messages, toolResult(it.CallID, text, false))
+			req.Messages = append(req.Messages, toolResult(it.Get("call_id").Str, strings.Join(parts, "\n"), false))
 		case "reasoning":
 			// kept as it came (its summary, its encrypted content): the
 			// model's own earlier thinking, sent back
-			req.Messages = append(req.Messages, Message{Role: "assistant", Content: string(raw), Origin: OriginAssistant, Kind: it.Type})
+			req.Messages = append(req.Messages, Message{Role: "assistant", Content: raw.Raw, Origin: OriginAssistant, Kind: typ})
 		default:
 			role := "user"
-			if strings.HasSuffix(it.Type, "_call") {
+			if strings.HasSuffix(typ, "_call") {
 				role = "assistant"
 			}
-			req.Messages = append(req.Messages, Message{Role: role, Content: string(raw), Origin: OriginContext, Kind: it.Type})
-			warnings = append(warnings, fmt.Sprintf("input[%d]: an item of type %q, which this capture does not read: kept as it came", i, it.Type))
+			req.Messages = append(req.Messages, Message{Role: role, Content: raw.Raw, Origin: OriginContext, Kind: typ})
+			warnings = append(warnings, fmt.Sprintf("%s: an item of type %q, which this capture does not read: kept as it came", at, typ))
 		}
-	}
+		return true
+	})
 	return req, warnings, nil
 }
 
@@ -134,42 +105,31 @@ func rawOr(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-// responsesParts are a message content's texts: a string, or the text of
-// each part (another part kind as "[kind]").
-func responsesParts(raw json.RawMessage, path string) ([]string, []string) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return []string{s}, nil
-	}
-	var parts []struct {
-		Type    string `json:"type"`
-		Text    string `json:"text"`
-		Refusal string `json:"refusal"`
-	}
-	if json.Unmarshal(raw, &parts) != nil {
-		return nil, []string{path + ": neither a string nor a list of parts; left out"}
+// responsesParts are a message content's or an output's texts: a string,
+// or the text of each part (another part kind as "[kind]").
+func responsesParts(r gjson.Result, path string) ([]string, []string) {
+	if r.Type == gjson.String {
+		return []string{r.Str}, nil
 	}
 	var out, warnings []string
-	for j, p := range parts {
-		switch p.Type {
+	j := 0
+	r.ForEach(func(_, pr gjson.Result) bool {
+		p := fieldsOf(pr)
+		switch typ := p.Get("type").Str; typ {
 		case "input_text", "output_text", "text", "summary_text", "reasoning_text":
-			out = append(out, p.Text)
+			out = append(out, p.Get("text").Str)
 		case "refusal":
-			out = append(out, p.Refusal)
+			out = append(out, p.Get("refusal").Str)
 		case "input_image", "input_file", "input_audio":
-			out = append(out, "["+p.Type+"]")
+			out = append(out, "["+typ+"]")
 		default:
-			out = append(out, "["+p.Type+"]")
-			warnings = append(warnings, fmt.Sprintf("%s[%d]: a part of type %q, which this capture does not read: kept as its type", path, j, p.Type))
+			out = append(out, "["+typ+"]")
+			warnings = append(warnings, fmt.Sprintf("%s[%d]: a part of type %q, which this capture does not read: kept as its type", path, j, typ))
 		}
-	}
+		j++
+		return true
+	})
 	return out, warnings
-}
-
-// responsesOutput is a tool output's text: a string, or its parts' texts.
-func responsesOutput(raw json.RawMessage, path string) (string, []string) {
-	parts, w := responsesParts(raw, path)
-	return strings.Join(parts, "\n"), w
 }
 
 // The Responses API's answer, as the API writes one.

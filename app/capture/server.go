@@ -10,10 +10,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 
 	"hookstudio/app/agents/profile"
 )
@@ -286,26 +289,25 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, api API, gp gemini
 	switch {
 	case ctx.Err() != nil:
 		c.Disconnected, c.Status, c.Error = true, 499, fmt.Sprintf("the client went away before the answer: %v", ctx.Err())
-		s.finish(ctx, c, data, gp, parsed, s.keep(c, data, nil), nil)
+		s.finish(ctx, c, data, gp, parsed, nil)
 		return
 	case err != nil:
 		c.Status, c.Error = http.StatusInternalServerError, err.Error()
-		s.finish(ctx, c, data, gp, parsed, s.keep(c, data, nil), func() error { return writeError(w, api, c.Status, err.Error()) })
+		s.finish(ctx, c, data, gp, parsed, func() error { return writeError(w, api, c.Status, err.Error()) })
 		return
 	case ans.Error != nil:
 		c.Answer, c.Status, c.Error = ans, ans.Error.Status, "answered with an error: "+ans.Error.Message
-		s.finish(ctx, c, data, gp, parsed, s.keep(c, data, nil), func() error { return writeError(w, api, ans.Error.Status, ans.Error.Message) })
+		s.finish(ctx, c, data, gp, parsed, func() error { return writeError(w, api, ans.Error.Status, ans.Error.Message) })
 		return
 	}
 	ans = withIDs(ans, api, c.N)
 	c.Answer, c.Status = ans, http.StatusOK
-	kept := s.keep(c, data, nil) // written while the answer is rendered
 	// The answer's usage is estimated (four bytes a token): counting a
 	// large request's tokens takes longer than answering it. The call
 	// records the exact count.
 	u := usage{in: (len(data) + 3) / 4, out: (len(ans.Content) + argsLen(ans) + 3) / 4}
 	contentType, body := render(api, h, c.N, ans, u)
-	s.finish(ctx, c, data, gp, parsed, kept, func() error { return writeBody(w, contentType, body) })
+	s.finish(ctx, c, data, gp, parsed, func() error { return writeBody(w, contentType, body) })
 }
 
 // answer asks the answerer; a side request it does not script gets the
@@ -327,13 +329,13 @@ func (s *Server) answer(ctx context.Context, n int, req *Request) (*Answer, erro
 func (s *Server) refuse(ctx context.Context, w http.ResponseWriter, c Call, data []byte, gp geminiPath, status int, err error) {
 	c.Status, c.Error = status, err.Error()
 	msg := strings.TrimPrefix(err.Error(), ErrBadRequest.Error()+": ")
-	s.finish(ctx, c, data, gp, &parsedRequest{refused: true}, s.keep(c, data, nil), func() error { return writeError(w, c.API, status, msg) })
+	s.finish(ctx, c, data, gp, &parsedRequest{refused: true}, func() error { return writeError(w, c.API, status, msg) })
 }
 
-// finish sends the answer once the call is durable (kept), then queues the
-// call's record.
-func (s *Server) finish(ctx context.Context, c Call, data []byte, gp geminiPath, parsed *parsedRequest, kept <-chan struct{}, send func() error) {
-	<-kept
+// finish keeps the call in the journal, then sends the answer and queues
+// the call's record.
+func (s *Server) finish(ctx context.Context, c Call, data []byte, gp geminiPath, parsed *parsedRequest, send func() error) {
+	s.keep(c, data, nil)
 	if send != nil {
 		if err := send(); (err != nil || ctx.Err() != nil) && c.Status == http.StatusOK {
 			c.Disconnected = true
@@ -350,22 +352,29 @@ func (s *Server) finish(ctx context.Context, c Call, data []byte, gp geminiPath,
 // complete reads the request for the record: the body, the messages and
 // their origins, the tools, the tokens.
 func (s *Server) complete(c *Call, data []byte, gp geminiPath, parsed *parsedRequest) {
-	completeCall(c, data, gp, parsed, s.opts.Tokens, s.opts.Agents)
+	completeCall(c, data, gp, parsed, s.opts.Tokens, parsed == nil || !parsed.refused, s.opts.Agents) // a call answered passed inspect
 }
 
 // completeCall reads a call's request (parsed, unless it was already)
 // into the call: what a capture records after the answer went out, and
-// what a capture rebuilt from its journal reads again.
-func completeCall(c *Call, data []byte, gp geminiPath, parsed *parsedRequest, tokens TokenCounter, agents *AgentReader) {
+// what a capture rebuilt from its journal reads again. checked says the
+// body passed inspect (JSON of its API's shape); agents reads the hooks'
+// words with the sending agent's profiles.
+func completeCall(c *Call, data []byte, gp geminiPath, parsed *parsedRequest, tokens TokenCounter, checked bool, agents *AgentReader) {
 	if data == nil {
 		return
 	}
-	if json.Valid(data) {
+	valid := checked || gjson.ValidBytes(data)
+	if valid {
 		c.Body = json.RawMessage(data)
 	} else {
 		c.RawBody = string(data)
 	}
 	if parsed != nil && parsed.refused {
+		return
+	}
+	if !valid {
+		c.Warnings = append(c.Warnings, "the request body is not JSON: its messages are not read")
 		return
 	}
 	if parsed == nil {
@@ -447,12 +456,14 @@ func mustJSON(v any) []byte {
 }
 
 // writeBody sends an answer whole: a scripted answer is known at once, and
-// one write is what a client reads fastest.
+// one write is what a client reads fastest; with its length, the client
+// has it all with its last byte, before the handler returns.
 func writeBody(w http.ResponseWriter, contentType string, body []byte) error {
 	w.Header().Set("Content-Type", contentType)
 	if contentType == "text/event-stream" {
 		w.Header().Set("Cache-Control", "no-cache")
 	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(body)
 	if f, ok := w.(http.Flusher); ok && err == nil {

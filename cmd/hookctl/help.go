@@ -56,12 +56,13 @@ simulate records each run in the history (history.db in the app's data
 folder, or --db PATH); history reads it. --provider runs the scenario against
 a real model endpoint from profiles.json (docs/providers.md); its key comes
 from the OS keyring or OPENAI_API_KEY / ANTHROPIC_API_KEY.
-capture serves the Anthropic and OpenAI APIs on 127.0.0.1 for a real agent
-(ANTHROPIC_BASE_URL / OPENAI_BASE_URL), answers from FILE or forwards to a
-model profile's endpoint, and records what the agent sends its model
-(docs/capture.md). recipe prints how to run an agent CLI against it (Claude
-Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code, opencode, Factory Droid,
-Cline); capture --recipe AGENT prints it for the capture's URL.
+capture serves the Anthropic, OpenAI (Chat Completions, Responses) and Gemini
+APIs on 127.0.0.1 for a real agent (ANTHROPIC_BASE_URL / OPENAI_BASE_URL /
+GOOGLE_GEMINI_BASE_URL), answers from FILE or forwards to a model profile's
+endpoint, and records what the agent sends its model (docs/capture.md).
+recipe prints how to run an agent CLI against it (Claude Code, Codex CLI,
+Gemini CLI, Copilot CLI, Qwen Code, opencode, Factory Droid, Cline); capture
+--recipe AGENT prints it for the capture's URL.
 calibrate runs the agent CLI (on PATH or --cli) offline against capture with
 a probe project, learns how that version renders hook output, and writes the
 profile to agents/<agent>/<version>.json in the data folder
