@@ -15,9 +15,9 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"hookstudio/app/agent/tokens"
-	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture"
 	"hookstudio/app/services/bind"
+	"hookstudio/app/services/calibration"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/layout"
@@ -51,8 +51,13 @@ func main() {
 	if err != nil {
 		log.Printf("hook studio: %v", err)
 	}
+	// Which Claude Code version runs render as, and the profiles known; a damaged setting is reported and left automatic.
+	agents, err := studio.LoadAgents(dataDir)
+	if err != nil {
+		log.Printf("hook studio: %v", err)
+	}
 	cfg := studio.Config{DataDir: dataDir, Examples: examples.FS, Tokens: counter, Emit: emitter.Emit,
-		ExecHooks: studio.HooksetsLoader(counter, studio.WithRequestPolicy(reqPolicy), studio.WithUserHooks(userHooks))}
+		ExecHooks: studio.HooksetsLoader(counter, studio.WithRequestPolicy(reqPolicy), studio.WithUserHooks(userHooks), studio.WithAgents(agents))}
 	// The app works without its history: a database that cannot be opened
 	// at all is reported and left alone.
 	store, err := history.Open(context.Background(), history.DefaultPath(dataDir))
@@ -75,6 +80,8 @@ func main() {
 	}
 	studioBinding := bind.NewStudio(svc)
 	bind.UseUserHooks(studioBinding, userHooks)
+	bind.UseAgents(studioBinding, agents)
+	agentsBinding := bind.NewAgents(calibration.New(emitter.Emit, dataDir, agents.Catalog(), agents.Finder())) // Settings ▸ Agents
 	historyBinding := bind.NewHistory(store, counter)
 	var eventSource bind.EventSource // stored runs' events; none without a history
 	if store != nil {
@@ -88,7 +95,7 @@ func main() {
 	}
 	requestsBinding := bind.NewRequests(svc, storedRuns).WithPolicy(reqPolicy)
 	captureBinding := bind.NewCapture(emitter.Emit, store, counter).WithProfiles(svc.Profiles). // the app as a real agent's model endpoint
-													WithAgents(profile.NewCatalog(dataDir)) // agents' hook texts: bundled and calibrated rendering profiles
+													WithAgents(agents.Catalog()) // agents' hook texts: bundled and calibrated rendering profiles
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)
@@ -134,8 +141,9 @@ func main() {
 			bind.StopCapture(captureBinding)
 			bind.StopOps(opsBinding)
 			bind.Stop(studioBinding)
+			bind.StopAgents(agentsBinding) // a calibration running ends, its CLI with it
 		},
-		Bind: []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding, bind.NewLayout(layout.DefaultPath(dataDir)), captureBinding},
+		Bind: []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding, bind.NewLayout(layout.DefaultPath(dataDir)), captureBinding, agentsBinding},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -64,6 +64,9 @@ type ExecRequest struct {
 	Completer cmdhook.Completer
 	// Fresh runs every hook: no result of an earlier (mock) run is reused.
 	Fresh bool
+	// Agent renders the agents' hook output as this version does, for this
+	// run only ("claude-code@2.1.197"; "" the setting's choice).
+	Agent string
 }
 
 // cache is the loader's result cache unless req must run every hook.

@@ -25,8 +25,13 @@ func HooksetsLoader(counter reqhook.TokenCounter, opts ...LoaderOption) ExecLoad
 		for _, o := range opts {
 			o(&hs)
 		}
+		picker, err := hs.agents.picker(req.Agent)
+		if err != nil {
+			return nil, err
+		}
 		set, err := hooksets.Load(req.Root, hooksets.Options{UserFile: hs.user.Get(), ClaudeUserSettings: hs.user.Claude(), Drafts: req.Drafts,
-			Scenario: withoutSkills(req.Scenario, req.Skills, req.Disabled), Cache: req.cache(cache), Trusted: req.Trusted, Completer: req.Completer})
+			Scenario: withoutSkills(req.Scenario, req.Skills, req.Disabled), Cache: req.cache(cache), Trusted: req.Trusted, Completer: req.Completer,
+			Agents: picker})
 		if set == nil {
 			return nil, err
 		}
@@ -43,6 +48,7 @@ type hooksetsSet struct {
 	counter reqhook.TokenCounter
 	policy  *RequestPolicySetting // the settings' request policy (reqpolicy.go)
 	user    *UserHooksSetting     // the settings' user-level hooks.yaml and Claude Code settings.json (userhooks.go)
+	agents  *AgentsSetting        // the agent CLI version runs render as (agents.go)
 }
 
 func (h hooksetsSet) Handlers() []engine.Handler     { return h.set.Handlers() }
@@ -74,6 +80,7 @@ func (h hooksetsSet) Active() bool {
 // needs them.
 func (h hooksetsSet) Prepare(cfg *engine.Config) {
 	h.set.WithRequestHooks(cfg, hooksets.RequestRun{Backend: "mock", Counter: h.counter, Policy: h.policy.Policy()})
+	cfg.Agent = h.set.Agent()
 }
 
 // withoutSkills is sc with the skills switched off in the UI left out of

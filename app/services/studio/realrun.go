@@ -252,6 +252,7 @@ func (s *Service) realExecLocked(ctx context.Context, i int) (ExecSet, ExecRun, 
 // model; backend is "PROVIDER:PROFILE".
 func (h hooksetsSet) PrepareRun(cfg *engine.Config, backend string) {
 	h.set.WithRequestHooks(cfg, hooksets.RequestRun{Backend: backend, Counter: h.counter, Policy: h.policy.Policy()})
+	cfg.Agent = h.set.Agent()
 }
 
 // callOf rebuilds the engine.Call of LLM call c, as the model will see it.
