@@ -94,8 +94,8 @@ func main() {
 		storedRuns = store
 	}
 	requestsBinding := bind.NewRequests(svc, storedRuns).WithPolicy(reqPolicy)
-	captureBinding := bind.NewCapture(emitter.Emit, store, counter).WithProfiles(svc.Profiles). // the app as a real agent's model endpoint
-													WithAgents(agents.Catalog()) // agents' hook texts: bundled and calibrated rendering profiles
+	captureBinding := bind.NewCapture(emitter.Emit, store, counter).WithProfiles(svc.Profiles) // the app as a real agent's model endpoint
+	bind.UseCaptureAgents(captureBinding, agents.Catalog())                                    // agents' hook texts: bundled and calibrated rendering profiles
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)

@@ -33,11 +33,11 @@ func (c *Capture) WithProfiles(store func() *profiles.Store) *Capture {
 	return c
 }
 
-// WithAgents reads the agents' hook texts with the profiles of catalog
-// (the bundled ones and those calibrated into the data folder).
-func (c *Capture) WithAgents(catalog *profile.Catalog) *Capture {
+// UseCaptureAgents makes c read the agents' hook texts with the profiles
+// of catalog (bundled and calibrated into the data folder). A function, so
+// that Wails does not offer it to the frontend.
+func UseCaptureAgents(c *Capture, catalog *profile.Catalog) {
 	c.session.WithAgents(capture.NewAgentReader(catalog))
-	return c
 }
 
 // State is the capture as it is now.
