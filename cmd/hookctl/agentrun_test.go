@@ -32,7 +32,7 @@ func runRecipe(t *testing.T, r recipe.Recipe, bin, proj, home string) string {
 		}
 		files[path] = f.Content
 	}
-	writeExecFiles(t, files)
+	writeFiles(t, "", files) // absolute paths
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}

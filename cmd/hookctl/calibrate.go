@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"hookstudio/app/agents/calibrate"
@@ -29,8 +31,8 @@ func calibrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return 0, fmt.Errorf("%w: calibrate takes the agent: hookctl calibrate %s [--cli PATH]", errUsage, profile.ClaudeCode)
 	}
 	agent := pos[0]
-	if agent != profile.ClaudeCode {
-		return 0, fmt.Errorf("%w: calibrate knows %s only (not %q)", errUsage, profile.ClaudeCode, agent)
+	if !slices.Contains(calibrate.Agents(), agent) {
+		return 0, fmt.Errorf("%w: calibrate knows %s (not %q)", errUsage, strings.Join(calibrate.Agents(), ", "), agent)
 	}
 	path := *cli
 	if path == "" {
@@ -87,7 +89,13 @@ func calibrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // writeRenderings prints what each outcome becomes, with example words.
 func writeRenderings(w io.Writer, p *profile.Profile) {
 	fmt.Fprintf(w, "%s renders hook output so:\n", p.Ref())
-	for _, s := range profile.Outcomes(p.Agent) {
+	specs := profile.Outcomes(p.Agent)
+	if specs == nil { // an agent whose outcomes are not listed: the profile's own, in order
+		for _, id := range slices.Sorted(maps.Keys(p.Outcomes)) {
+			specs = append(specs, profile.Spec{ID: id, Hook: strings.Replace(id, ".", " ", 1)})
+		}
+	}
+	for _, s := range specs {
 		o := p.Outcome(s.ID)
 		if o == nil {
 			continue

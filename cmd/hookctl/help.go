@@ -34,9 +34,9 @@ var commands = []command{
 		"[--json FILE] [--save-scenario FILE] [--db PATH] [--no-history] [--recipe AGENT]",
 		"be a real agent's model endpoint and record what it sends its model"},
 	{"recipe", "[AGENT] [--url URL] [--prompt P] [--json]",
-		"how to run an agent CLI against capture, with its \"hook did not run\" trap"},
-	{"calibrate", "claude-code [--cli PATH] [--json]",
-		"learn how the installed agent CLI renders hook output and save its rendering profile"},
+		"how to run an agent CLI against capture: variables, config file, command, its hook trap"},
+	{"calibrate", "claude-code|codex|gemini-cli|qwen-code|copilot-cli [--cli PATH] [--json]",
+		"learn how the installed agent CLI renders hook output (its rendering profile)"},
 }
 
 const usageWidth = 92
@@ -59,10 +59,10 @@ from the OS keyring or OPENAI_API_KEY / ANTHROPIC_API_KEY.
 capture serves the Anthropic, OpenAI (Chat Completions, Responses) and Gemini
 APIs on 127.0.0.1 for a real agent (ANTHROPIC_BASE_URL / OPENAI_BASE_URL /
 GOOGLE_GEMINI_BASE_URL), answers from FILE or forwards to a model profile's
-endpoint, and records what the agent sends its model (docs/capture.md).
-recipe prints how to run an agent CLI against it (Claude Code, Codex CLI,
-Gemini CLI, Copilot CLI, Qwen Code, opencode, Factory Droid, Cline); capture
---recipe AGENT prints it for the capture's URL.
+endpoint, and records what the agent sends its model
+(docs/capture.md). recipe prints how to run an agent CLI against it (Claude
+Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code, opencode, Factory Droid,
+Cline); capture --recipe AGENT prints it for the capture's URL.
 calibrate runs the agent CLI (on PATH or --cli) offline against capture with
 a probe project, learns how that version renders hook output, and writes the
 profile to agents/<agent>/<version>.json in the data folder

@@ -85,6 +85,7 @@ var realAgents = []agentCase{
 // answers asked for and sent its result back, and printed the scripted
 // answer. The agents run side by side.
 func TestRealAgents(t *testing.T) {
+	t.Parallel() // beside the calibrations
 	for _, ac := range realAgents {
 		t.Run(ac.recipe, func(t *testing.T) {
 			bin := agentTool(t, ac.bin)
@@ -117,7 +118,7 @@ func (ac agentCase) run(t *testing.T, bin string) {
 	for rel, text := range ac.home {
 		files[filepath.Join(home, rel)] = text
 	}
-	writeExecFiles(t, files)
+	writeFiles(t, "", files) // absolute paths
 
 	// the capture ends when the agent is done (side calls make the number
 	// of requests vary), or at the deadline
@@ -190,19 +191,6 @@ func envVars(kvs []string) []recipe.Var {
 		out = append(out, recipe.Var{Name: k, Value: v})
 	}
 	return out
-}
-
-// writeExecFiles writes each file (absolute path) executable, its folders made.
-func writeExecFiles(t *testing.T, files map[string]string) {
-	t.Helper()
-	for path, text := range files {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // shellWord quotes s for sh in single quotes.

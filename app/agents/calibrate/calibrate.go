@@ -12,11 +12,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"hookstudio/app/agents/locate"
 	"hookstudio/app/agents/profile"
-	"hookstudio/app/services/edit"
+	"hookstudio/app/store/atomicfile"
 )
 
 // Errors a calibration reports (wrapped in a *ProbeError that names the
@@ -79,8 +80,9 @@ type Result struct {
 // A cancelled ctx ends the CLI and its hooks at once.
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	start := time.Now()
-	if opts.Agent != profile.ClaudeCode {
-		return nil, fmt.Errorf("%s: %w (known: %s)", opts.Agent, ErrUnsupported, profile.ClaudeCode)
+	spec, known := agentSpecs()[opts.Agent]
+	if opts.Agent != profile.ClaudeCode && !known {
+		return nil, fmt.Errorf("%s: %w (known: %s)", opts.Agent, ErrUnsupported, strings.Join(Agents(), ", "))
 	}
 	if opts.RunTimeout <= 0 {
 		opts.RunTimeout = 3 * time.Minute
@@ -96,7 +98,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, &ProbeError{Probe: "version", Err: fmt.Errorf("%w: %w", ErrNotOffline, err)}
 	}
-	p, requests, err := claudeCode(ctx, opts, version)
+	var p *profile.Profile
+	var requests int
+	if known {
+		p, requests, err = calibrateAgent(ctx, opts, spec, version)
+	} else {
+		p, requests, err = claudeCode(ctx, opts, version)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +127,7 @@ func Save(dataDir string, p *profile.Profile) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return "", fmt.Errorf("save the profile: %w", err)
 	}
-	if err := edit.WriteFileAtomic(file, profile.Encode(p), 0o644); err != nil {
+	if err := atomicfile.Write(file, profile.Encode(p), 0o644); err != nil {
 		return "", fmt.Errorf("save the profile: %w", err)
 	}
 	return file, nil

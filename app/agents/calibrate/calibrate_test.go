@@ -80,8 +80,12 @@ func TestNotOffline(t *testing.T) {
 	if res != nil || !errors.Is(err, ErrNotOffline) || !errors.As(err, &pe) || pe.Probe != "main" {
 		t.Errorf("res %v err %v", res, err)
 	}
-	if _, err := Run(context.Background(), Options{Agent: "codex", CLI: cli}); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("codex: %v", err)
+	if _, err := Run(context.Background(), Options{Agent: "cursor", CLI: cli}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("cursor: %v", err)
+	}
+	// another agent's probe runs from its recipe fail the same way
+	if res, err := Run(context.Background(), Options{Agent: "codex", CLI: cli}); res != nil || !errors.Is(err, ErrNotOffline) || !errors.As(err, &pe) || pe.Probe != "main" {
+		t.Errorf("codex: %v %v", res, err)
 	}
 	if _, err := Run(context.Background(), Options{Agent: profile.ClaudeCode, CLI: filepath.Join(dir, "none")}); !errors.Is(err, ErrNotOffline) {
 		t.Errorf("a missing CLI: %v", err)

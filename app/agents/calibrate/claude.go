@@ -14,7 +14,7 @@ import (
 
 	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture"
-	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/process"
 )
 
 // A probe is one outcome: the hook that produces it, with words of its own
@@ -257,6 +257,7 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 		filepath.Join(proj, ".claude", "settings.json"):     settings,
 		filepath.Join(proj, ".claude", "hooks", "probe.sh"): []byte(prog),
 		filepath.Join(home, ".keep"):                        nil,
+		filepath.Join(tmp, ".keep"):                         nil, // the CLI's TMPDIR: it leaves folders there
 	} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, &ProbeError{Probe: r.name, Err: err}
@@ -284,9 +285,10 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 	}
 	defer srv.Close()
 	report(0, "starting "+filepath.Base(opts.CLI)+" -p")
-	runner := cmdhook.NewRunner()
+	runner := process.NewGroup()
 	defer runner.Close()
-	res := runner.Run(rctx, []string{opts.CLI, "-p", r.prompt, "--allowedTools", "Bash"}, proj, cliEnv(home, tmp, srv.URL()), nil)
+	res := runner.Run(rctx, process.Spec{Argv: []string{opts.CLI, "-p", r.prompt, "--allowedTools", "Bash"}, Dir: proj, Env: cliEnv(home, tmp, srv.URL()),
+		MaxStdout: outputCap, MaxStderr: outputCap})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -296,24 +298,11 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 	mu.Unlock()
 	ran, _ := os.ReadFile(filepath.Join(proj, ".probe-ran"))
 	out.ran = strings.Fields(string(ran))
-	tail := func() string {
-		s := strings.TrimSpace(string(res.Stderr) + "\n" + string(res.Stdout))
-		if len(s) > 600 {
-			s = "…" + s[len(s)-600:]
-		}
-		return s
-	}
-	switch {
-	case len(out.bodies) > 3*len(r.answers)+3:
+	if len(out.bodies) > 3*len(r.answers)+3 {
 		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: it made %d requests for %d scripted answers", ErrNotOffline, len(out.bodies), len(r.answers))}
-	case res.TimedOut:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: no end within %s (%d requests answered): %s", ErrNotOffline, opts.RunTimeout, len(out.bodies), tail())}
-	case res.Err != nil:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: %w", ErrNotOffline, res.Err)}
-	case res.ExitCode != 0:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: %s exit %d: %s", ErrNotOffline, filepath.Base(opts.CLI), res.ExitCode, tail())}
-	case !r.notice && len(out.bodies) == 0:
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: it never called the endpoint (is ANTHROPIC_BASE_URL honoured?): %s", ErrNotOffline, tail())}
+	}
+	if err := runFailed(r.name, opts, res, len(out.bodies), !r.notice, " (is ANTHROPIC_BASE_URL honoured?)"); err != nil {
+		return nil, err
 	}
 	report(len(out.bodies), "done")
 	return out, nil
@@ -339,8 +328,9 @@ func cliEnv(home, tmp, url string) []string {
 // turns, so a side request of the CLI's own does not shift the script.
 type byRound []capture.Answer
 
-// ReadsMessages: the capture hands it the request's messages to count.
-func (byRound) ReadsMessages() bool { return true }
+// ReadsMessages: the capture parses each request before asking (it counts
+// the turns in them).
+func (b byRound) ReadsMessages() bool { return true }
 
 func (b byRound) Answer(_ context.Context, _ int, req *capture.Request) (*capture.Answer, error) {
 	n := 0
@@ -358,4 +348,35 @@ func (b byRound) Answer(_ context.Context, _ int, req *capture.Request) (*captur
 		a.ToolCalls[i].ID = fmt.Sprintf("toolu_probe_%02d_%d", n, i)
 	}
 	return &a, nil
+}
+
+// runFailed says why a probe run of the CLI went wrong (nil: it did not):
+// it outlived the run's time, did not start, failed, or — when it had to
+// (asks) — never called the endpoint (hint: what to check).
+// outputCap is how much of a CLI's output a calibration keeps: enough for
+// the tail an error shows and the answer it printed.
+const outputCap = 1 << 20
+
+func runFailed(name string, opts Options, res process.Result, requests int, asks bool, hint string) error {
+	tail := func() string {
+		s := strings.TrimSpace(string(res.Stderr) + "\n" + string(res.Stdout))
+		if len(s) > 600 {
+			s = "…" + s[len(s)-600:]
+		}
+		return s
+	}
+	var err error
+	switch {
+	case res.TimedOut:
+		err = fmt.Errorf("%w: no end within %s (%d requests answered): %s", ErrNotOffline, opts.RunTimeout, requests, tail())
+	case res.Err != nil:
+		err = fmt.Errorf("%w: %w", ErrNotOffline, res.Err)
+	case res.ExitCode != 0:
+		err = fmt.Errorf("%w: %s exit %d: %s", ErrNotOffline, filepath.Base(opts.CLI), res.ExitCode, tail())
+	case asks && requests == 0:
+		err = fmt.Errorf("%w: it never called the endpoint%s: %s", ErrNotOffline, hint, tail())
+	default:
+		return nil
+	}
+	return &ProbeError{Probe: name, Err: err}
 }

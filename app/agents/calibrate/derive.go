@@ -397,6 +397,8 @@ func templateOf(body, words string, vals profile.Values) string {
 	all(words, "text", false)
 	all(vals.Command, "command", false)
 	all(vals.Prompt, "prompt", false)
+	all(vals.Input, "input", false)
+	all(vals.HookID, "hook_id", false)
 	if et := vals.Event + ":" + vals.Tool; vals.Tool != "" {
 		for off := 0; ; { // the tool after its event's colon ("PreToolUse:Bash")
 			i := strings.Index(body[off:], et)

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/process"
 )
 
 // CLI is an agent CLI found on this machine.
@@ -83,9 +83,9 @@ func (f *Finder) Version(ctx context.Context, path string) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
 	defer cancel()
-	r := cmdhook.NewRunner()
+	r := process.NewGroup()
 	defer r.Close()
-	res := r.Run(ctx, []string{path, "--version"}, "", append(os.Environ(), "DISABLE_AUTOUPDATER=1"), nil)
+	res := r.Run(ctx, process.Spec{Argv: []string{path, "--version"}, Env: append(os.Environ(), "DISABLE_AUTOUPDATER=1"), MaxStdout: 64 << 10, MaxStderr: 64 << 10})
 	switch {
 	case res.TimedOut || errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return "", fmt.Errorf("%s --version did not answer within %s", path, versionTimeout)

@@ -257,6 +257,7 @@ func (c *Catalog) Choose(agent string, scenario, flag Ref, installed func() stri
 		if err != nil {
 			return nil, Choice{}, err
 		}
+		p.By = w.by
 		return p, Choice{Agent: agent, Version: p.Version, By: w.by}, nil
 	}
 	if installed != nil {
@@ -265,6 +266,7 @@ func (c *Catalog) Choose(agent string, scenario, flag Ref, installed func() stri
 			if err != nil {
 				return nil, Choice{}, err
 			}
+			p.By = ByInstalled
 			return p, Choice{Agent: agent, Version: v, By: ByInstalled}, nil
 		}
 	}
@@ -272,6 +274,7 @@ func (c *Catalog) Choose(agent string, scenario, flag Ref, installed func() stri
 	if err != nil {
 		return nil, Choice{}, err
 	}
+	p.By = ByNewest
 	return p, Choice{Agent: agent, Version: p.Version, By: ByNewest}, nil
 }
 

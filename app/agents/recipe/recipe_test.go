@@ -1,6 +1,8 @@
 package recipe
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -43,6 +45,27 @@ func TestDocsCaptureRecipes(t *testing.T) {
 	doc = doc[:begin+len(docsBegin)] + want + doc[end:]
 	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFrontendFixture: the app's mock backend (vite dev, the frontend's
+// tests) serves the recipes this table gives for the docs' URL.
+func TestFrontendFixture(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "frontend", "src", "fixtures", "recipes.json")
+	want, err := json.MarshalIndent(ForAPI(docsURL, ""), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, '\n')
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("%s differs from app/agents/recipe (%v): go test ./app/agents/recipe -run TestFrontendFixture -update", path, err)
 	}
 }
 

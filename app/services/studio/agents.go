@@ -2,16 +2,17 @@ package studio
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sync"
 
+	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agents/locate"
 	"hookstudio/app/agents/profile"
+	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/registry"
+	"hookstudio/app/store/atomicfile"
 )
 
 // AgentsFile is the app's agent version setting in the data folder.
@@ -37,17 +38,14 @@ type AgentsSetting struct {
 func LoadAgents(dataDir string) (*AgentsSetting, error) {
 	a := &AgentsSetting{path: filepath.Join(dataDir, AgentsFile), catalog: profile.NewCatalog(dataDir),
 		finder: locate.NewFinder(), chosen: map[string]string{}}
-	data, err := os.ReadFile(a.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return a, nil
-	}
-	if err != nil {
+	chosen := map[string]string{}
+	switch _, err := atomicfile.ReadJSON(a.path, &chosen); {
+	case errors.Is(err, atomicfile.ErrDamaged):
+		return a, fmt.Errorf("agents setting %s is damaged and was ignored: %w", a.path, err)
+	case err != nil:
 		return a, fmt.Errorf("agents setting: %w", err)
 	}
-	if err := json.Unmarshal(data, &a.chosen); err != nil {
-		a.chosen = map[string]string{}
-		return a, fmt.Errorf("agents setting %s is damaged and was ignored: %w", a.path, err)
-	}
+	a.chosen = chosen
 	return a, nil
 }
 
@@ -86,11 +84,7 @@ func (a *AgentsSetting) Choose(agent, version string) error {
 	} else {
 		next[agent] = version
 	}
-	data, err := json.MarshalIndent(next, "", "  ")
-	if err != nil {
-		return fmt.Errorf("agents setting: %w", err)
-	}
-	if err := writeFileAtomic(a.path, data); err != nil {
+	if err := atomicfile.WriteJSON(a.path, next, 0o644); err != nil {
 		return fmt.Errorf("agents setting: %w", err)
 	}
 	a.chosen = next
@@ -106,30 +100,29 @@ func (a *AgentsSetting) Installed(ctx context.Context, agent string) string {
 	return cli.Version
 }
 
-// picker chooses a run's profile: override (agent@version, for one run)
-// or the chosen version, the installed CLI's, the newest bundled. A nil
-// setting knows the bundled profiles only.
-func (a *AgentsSetting) picker(override string) (*profile.Picker, error) {
-	if a == nil {
-		return nil, nil
-	}
-	p := &profile.Picker{Catalog: a.catalog, Installed: func(agent string) string { return a.Installed(context.Background(), agent) }}
-	if v := a.Chosen(profile.ClaudeCode); v != "" {
-		p.Flag = profile.Ref{Agent: profile.ClaudeCode, Version: v}
+// runProfiles chooses a run's rendering profiles: override (agent@version,
+// for this run only) or the chosen version, the installed CLI's, the
+// newest bundled — the scenario's agent: first. A nil setting knows the
+// bundled profiles only. An unknown version is an error.
+func (a *AgentsSetting) runProfiles(override string, sc *scenario.Scenario) (func(string) registry.Profile, error) {
+	var p *profile.Picker
+	if a != nil {
+		p = &profile.Picker{Catalog: a.catalog, Installed: func(agent string) string { return a.Installed(context.Background(), agent) }}
+		if v := a.Chosen(profile.ClaudeCode); v != "" {
+			p.Flag = profile.Ref{Agent: profile.ClaudeCode, Version: v}
+		}
 	}
 	if override != "" {
 		r, err := profile.ParseRef(override)
 		if err != nil {
 			return nil, err
 		}
+		if p == nil {
+			p = &profile.Picker{}
+		}
 		p.Flag = r
 	}
-	return p, nil
-}
-
-// WithAgents makes runs render agents' hook output as the setting says.
-func WithAgents(a *AgentsSetting) LoaderOption {
-	return func(h *hooksetsSet) { h.agents = a }
+	return hooksets.Profiles(p, sc)
 }
 
 // AgentChoice is what the picker beside "hosts as" shows for an agent.

@@ -39,8 +39,7 @@ func TestAgentVersionInTheApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec, hist := &recorder{}, &fakeRecorder{}
-	s, err := New(Config{DataDir: data, Tokens: counter(t), Emit: rec.emit, History: hist,
-		ExecHooks: HooksetsLoader(counter(t), WithAgents(agents))})
+	s, err := New(withAppHooks(Config{DataDir: data, Tokens: counter(t), Emit: rec.emit, History: hist, Agents: agents}, nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

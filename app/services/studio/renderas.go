@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,14 +35,16 @@ func (s *Service) RenderAs(ctx context.Context, file, agent string) (history.Run
 		s.mu.Unlock()
 		return 0, ErrNotTrustedToRender
 	}
-	req := s.execRequestLocked(i)
-	req.Trusted, req.Fresh, req.Agent = true, true, agent
-	sc, set, root := s.scenarios[i].sc, s.set, s.root
+	// as the UI plays it, skills switched off left out; every hook afresh
+	job := simJob{gen: -1, root: s.root, file: file, sc: s.scenarios[i].sc, set: s.set, disabled: maps.Clone(s.disabled),
+		exec: s.exec.set, trusted: s.trustedLocked(), agent: agent}
+	root := s.root
 	s.mu.Unlock()
 
 	started := time.Now()
 	// a job no simulation waits for (gen -1): nothing of it is shown live
-	tr, _, err := s.execute(ctx, simJob{gen: -1, root: root, file: file, sc: sc, set: set, req: req, started: started})
+	job.started = started
+	tr, _, err := s.execute(ctx, job)
 	if err != nil {
 		return 0, fmt.Errorf("render as %s: %w", agent, err)
 	}

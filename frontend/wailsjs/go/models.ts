@@ -88,6 +88,7 @@ export namespace capture {
 	    input_tokens: number;
 	    hooks: string[];
 	    answer: string;
+	    agent?: string;
 	}
 	export interface Side {
 	    kind: string;
@@ -130,6 +131,7 @@ export namespace capture {
 	    running: boolean;
 	    base_url?: string;
 	    lines: string[];
+	    recipes: recipe.Recipe[];
 	    answers_file?: string;
 	    answers: number;
 	    calls: CallSummary[];
@@ -510,6 +512,50 @@ export namespace profiles {
 	    key_source: string;
 	    latency: number;
 	    reply?: string;
+	}
+
+}
+
+export namespace recipe {
+	
+	export interface File {
+	    path: string;
+	    content: string;
+	    merge?: boolean;
+	    format: string;
+	}
+	export interface Var {
+	    name: string;
+	    value: string;
+	}
+	export interface Recipe {
+	    agent: string;
+	    name: string;
+	    package: string;
+	    version: string;
+	    proprietary?: boolean;
+	    api: string;
+	    env: Var[];
+	    files: File[];
+	    before: string[][];
+	    run: string[];
+	    hooks: string;
+	    trap: string;
+	    notes: string[];
+	    lines: string[];
+	}
+
+}
+
+export namespace registry {
+	
+	export interface FileKind {
+	    kind: string;
+	    system: string;
+	    role: string;
+	    level: string;
+	    patterns: string[];
+	    schema: boolean;
 	}
 
 }
