@@ -19,9 +19,9 @@ var commands = []command{
 	{"validate", "[SKILLS_DIR] [--json] [--claude-user-settings FILE]",
 		"check every skill's hooks and scenarios; each problem as file:line:col"},
 	{"simulate", "[--skills DIR] SCENARIO [--json] [--full] [--color=auto|always|never] [--db PATH] [--no-history] " +
-		"[--provider PROFILE [--profiles PATH]] [--trust] [--events [--control stdin|FILE]] [--otlp URL]",
+		"[--provider PROFILE [--profiles PATH]] [--trust] [--events [--control stdin|FILE]] [--otlp URL] [--agent claude-code@VERSION]",
 		"play a scenario and print the messages every LLM call receives"},
-	{"test", "[SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust]",
+	{"test", "[SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust] [--agent claude-code@VERSION]",
 		"play scenarios and check their expectations; the last line counts passed and failed"},
 	{"history list", "[--scenario S] [--skill K] [--source cli|app|live|capture] [--since DATE] [--until DATE] [--limit N] [--json] [--db PATH]",
 		"list the runs kept in the run history"},
@@ -66,7 +66,7 @@ Cline); capture --recipe AGENT prints it for the capture's URL.
 calibrate runs the agent CLI (on PATH or --cli) offline against capture with
 a probe project, learns how that version renders hook output, and writes the
 profile to agents/<agent>/<version>.json in the data folder
-(docs/rendering-profiles.md).
+(docs/rendering-profiles.md); simulate and test --agent pick a version.
 `)
 	b.WriteString(exitStatus)
 	return b.String()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
@@ -30,6 +31,13 @@ func NewCapture(emit func(string, any), store *history.Store, tokens capture.Cou
 func (c *Capture) WithProfiles(store func() *profiles.Store) *Capture {
 	c.session.WithUpstreams(func(name string) (*capture.Upstream, error) { return capture.UpstreamOf(store(), name) })
 	return c
+}
+
+// UseCaptureAgents makes c read the agents' hook texts with the profiles
+// of catalog (bundled and calibrated into the data folder). A function, so
+// that Wails does not offer it to the frontend.
+func UseCaptureAgents(c *Capture, catalog *profile.Catalog) {
+	c.session.WithAgents(capture.NewAgentReader(catalog))
 }
 
 // State is the capture as it is now.

@@ -9,6 +9,8 @@ import { CompareView } from './CompareView';
 import { ReadOnlyRun } from './ReadOnlyRun';
 import { HookCostChart, PromptSizeChart, TokensPerCallChart } from './charts';
 import { RunRequests } from '../requests/RunRequests';
+import { RenderAs } from '../agents/RenderAs';
+import { versionOf } from '../lib/api/agents';
 import { dayEnd, dayStart, fmtDate, fmtMs } from './format';
 import './history.css';
 
@@ -49,7 +51,9 @@ function RunRow({ r, selected, focused, onSelect, onFocus, onOpen }: {
       <span role="cell"><input type="checkbox" aria-label={`Select run ${r.id}`} checked={selected} onClick={(e) => e.stopPropagation()} onChange={() => onSelect(r.id)} /></span>
       <span role="cell" className="mono muted">#{r.id}</span>
       <span role="cell" className="when" title={r.started}>{fmtDate(r.started)}</span>
-      <span role="cell" className="scn" title={`${r.scenario} — ${r.scenario_file}`}>{r.scenario}</span>
+      <span role="cell" className="scn" title={`${r.scenario} — ${r.scenario_file}${r.agent ? ` — rendered as ${r.agent}` : ''}`}>
+        {r.scenario}{r.agent && <span className="badge run-agent">{versionOf(r.agent)}</span>}
+      </span>
       <span role="cell" className="muted">{r.backend}</span>
       <span role="cell"><span className={`src src-${r.source}`}>{r.source}</span></span>
       <span role="cell"><span className={`run-status rs-${r.status}`} title={r.error}>{r.status}</span></span>
@@ -200,6 +204,9 @@ export function HistoryView({ studio, color, onLive }: Props) {
             <div className="charts-head">
               <span className="title">{focused ? <>Run #{focused.id} · {focused.scenario}</> : 'Charts'}</span>
               {focused && <button type="button" className="btn" onClick={() => open(focused)}>Open #{focused.id}</button>}
+              {focused?.agent && studio?.scenarios.some((sc) => sc.file === focused.scenario_file) && (
+                <RenderAs run={focused} onRendered={(id) => setPage({ kind: 'compare', a: focused.id, b: id })} onError={fail} />
+              )}
             </div>
             <TokensPerCallChart view={focused ? focusView : null} title={focused ? `Prompt tokens per LLM call — run #${focused.id}` : 'Prompt tokens per LLM call'} />
             {focused && <RunRequests runId={focused.id} />}

@@ -18,6 +18,49 @@ export namespace bind {
 
 }
 
+export namespace calibrate {
+	
+	export interface Progress {
+	    run: number;
+	    runs: number;
+	    probe: string;
+	    requests: number;
+	    message: string;
+	}
+
+}
+
+export namespace calibration {
+	
+	export interface CLI {
+	    agent: string;
+	    command: string;
+	    path: string;
+	    version: string;
+	    profile: string;
+	    calibratable: boolean;
+	    error?: string;
+	}
+	export interface Result {
+	    ref: string;
+	    file: string;
+	    nearest?: string;
+	    changes: profile.Change[];
+	    duration_ms: number;
+	}
+	export interface State {
+	    running: boolean;
+	    agent?: string;
+	    cli?: string;
+	    progress: calibrate.Progress;
+	    lines: string[];
+	    result?: Result;
+	    error?: string;
+	    cancelled?: boolean;
+	}
+
+}
+
 export namespace capture {
 	
 	export interface AnswerError {
@@ -60,6 +103,8 @@ export namespace capture {
 	    tool_call_id?: string;
 	    is_error?: boolean;
 	    kind?: string;
+	    agent_before?: string;
+	    agent_after?: string;
 	}
 	export interface PendingRequest {
 	    n: number;
@@ -161,6 +206,11 @@ export namespace edit {
 
 export namespace engine {
 	
+	export interface Agent {
+	    agent: string;
+	    version: string;
+	    by?: string;
+	}
 	export interface HookCall {
 	    system: string;
 	    event: string;
@@ -306,6 +356,7 @@ export namespace history {
 	    scenario_file: string;
 	    scenario_hash: string;
 	    backend: string;
+	    agent?: string;
 	    source: string;
 	    status: string;
 	    error?: string;
@@ -413,6 +464,33 @@ export namespace layout {
 	    flow_collapsed?: boolean;
 	    bottom_collapsed?: boolean;
 	    trust_read?: string;
+	}
+
+}
+
+export namespace locate {
+	
+	export interface CLI {
+	    agent: string;
+	    path: string;
+	    version: string;
+	}
+
+}
+
+export namespace profile {
+	
+	export interface Change {
+	    outcome: string;
+	    field: string;
+	    from: string;
+	    to: string;
+	}
+	export interface Entry {
+	    agent: string;
+	    version: string;
+	    origin: string;
+	    file: string;
 	}
 
 }
@@ -585,6 +663,12 @@ export namespace skills {
 
 export namespace studio {
 	
+	export interface AgentChoice {
+	    agent: string;
+	    chosen: string;
+	    versions: profile.Entry[];
+	    installed: locate.CLI;
+	}
 	export interface Call {
 	    index: number;
 	    request: number;
@@ -797,6 +881,7 @@ export namespace studio {
 	    file: string;
 	    status: string;
 	    error?: string;
+	    agent?: engine.Agent;
 	    diagnostics: diag.Diagnostic[];
 	    hooks: skills.Hook[];
 	    messages: Message[];
