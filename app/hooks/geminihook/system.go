@@ -1,6 +1,7 @@
 package geminihook
 
 import (
+	"cmp"
 	"context"
 	"path"
 	"path/filepath"
@@ -138,6 +139,9 @@ func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached,
 		return nil, err
 	}
 	cfg.Handlers = append(cfg.Handlers, h)
+	if p := h.render.Profile(); p != nil { // the trace says which version renders the run
+		cfg.Agent = &engine.Agent{Agent: p.Agent, Version: p.Version, By: cmp.Or(p.By, profile.ByNewest)}
+	}
 	return h, nil
 }
 
@@ -149,7 +153,7 @@ func runProfile(run registry.Run) *profile.Profile {
 			return p
 		}
 	}
-	p, err := profile.NewCatalog("").NewestBundled(System)
+	p, _, err := (*profile.Picker)(nil).Choose(System, "")
 	if err != nil {
 		return nil // the system's own renderings
 	}
