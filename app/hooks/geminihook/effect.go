@@ -18,21 +18,21 @@ var ownOutcomes = map[string]*profile.Outcome{}
 
 // fire runs the handlers of one event, reads their answers as Gemini CLI
 // merges them, and applies the merged answer.
-func (h *Handler) fire(ctx context.Context, event Event, ev *engine.Event) error {
+func (h *Handler) fire(ctx context.Context, event Event, ev *engine.Event) (bool, error) {
 	list, seq := h.matching(event, ev)
 	if len(list) == 0 {
 		if event == AfterAgent {
 			h.setStopActive(false)
 		}
-		return nil
+		return false, nil
 	}
 	input, err := h.input(event, ev)
 	if err != nil {
-		return err
+		return false, err
 	}
 	results, inputs := h.runAll(ctx, event, list, input, seq)
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("gemini cli hooks: %w", err)
+		return false, fmt.Errorf("gemini cli hooks: %w", err)
 	}
 	merged := merge(event, results)
 	eff, block := h.effect(event, ev, merged, results)
@@ -59,7 +59,7 @@ func (h *Handler) fire(ctx context.Context, event Event, ev *engine.Event) error
 	if again != nil {
 		again.apply(h, ev)
 	}
-	return nil
+	return eff.Answer != nil && event == BeforeModel || eff.Action == engine.ActionStop, nil
 }
 
 // runAll runs the handlers in parallel, or one after another (a group
@@ -529,7 +529,12 @@ func (h *Handler) effect(event Event, ev *engine.Event, m merged, rs []result) (
 			err = h.place(&eff, ev, event, reason, blockKinds...)
 		default:
 			if c, _ := spec["additionalContext"].(string); c != "" {
-				err = h.place(&eff, ev, event, c, profile.KindContext)
+				if ev.Tool.Error != "" {
+					// appended to the output, but a failed tool's answer is its error (seen)
+					eff.Extra = append(eff.Extra, "the tool failed: Gemini CLI sends the model its error, not the output the context was appended to")
+				} else {
+					err = h.place(&eff, ev, event, c, profile.KindContext)
+				}
 			}
 			if _, ok := spec["tailToolCallRequest"]; ok {
 				eff.Extra = append(eff.Extra, "tailToolCallRequest is not simulated: the tool's result stays")
@@ -600,10 +605,12 @@ func (h *Handler) rewriteRequest(eff *engine.Effect, ev *engine.Event, req map[s
 	cur := requestOf(ev)
 	all := ev.Messages()
 	out := make([]engine.NewMessage, 0, len(all)+len(msgs))
-	k := 0
-	at := map[int]bool{}
-	for _, id := range cur.ids {
-		at[id] = true
+	first, member := map[int]int{}, map[int]bool{}
+	for g, ids := range cur.groups {
+		first[ids[0]] = g
+		for _, id := range ids {
+			member[id] = true
+		}
 	}
 	toNew := func(m any) engine.NewMessage {
 		mm, _ := m.(map[string]any)
@@ -617,21 +624,34 @@ func (h *Handler) rewriteRequest(eff *engine.Effect, ev *engine.Event, req map[s
 		}
 		return engine.NewMessage{Role: role, Content: content}
 	}
+	// a turn the hook gave a message for becomes that one message; turns
+	// past the hook's list, and the rest of the list, stay
 	for i, m := range all {
-		if at[i] && k < len(msgs) {
-			out = append(out, toNew(msgs[k]))
-			k++
+		if g, ok := first[i]; ok && g < len(msgs) {
+			out = append(out, toNew(msgs[g]))
 			continue
+		}
+		if g, ok := groupOf(cur.groups, i); ok && member[i] && g < len(msgs) {
+			continue // merged into its turn's first message
 		}
 		out = append(out, engine.NewMessage{Role: m.Role, Content: m.Content})
 	}
-	for ; k < len(msgs); k++ {
+	for k := len(cur.groups); k < len(msgs); k++ {
 		out = append(out, toNew(msgs[k]))
 	}
 	eff.Messages = out
 	if len(msgs) < len(cur.messages) {
 		eff.Extra = append(eff.Extra, fmt.Sprintf("the hook gave %d messages for %d text turns: Gemini CLI keeps the rest as they were", len(msgs), len(cur.messages)))
 	}
+}
+
+func groupOf(groups [][]int, id int) (int, bool) {
+	for g, ids := range groups {
+		if slices.Contains(ids, id) {
+			return g, true
+		}
+	}
+	return 0, false
 }
 
 // retry is AfterAgent's block: Gemini CLI sends the reason as a new

@@ -141,8 +141,9 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		if ev.Stopped() {
 			return nil
 		}
-		if err := h.fire(ctx, event, ev); err != nil {
-			return err
+		ended, err := h.fire(ctx, event, ev)
+		if err != nil || ended {
+			return err // a BeforeModel block or answer skips BeforeToolSelection (seen)
 		}
 	}
 	return nil

@@ -49,31 +49,54 @@ type llmMessage struct {
 	Content string `json:"content"`
 }
 
-// llmRequest is the request as hooks see it, and which message of the
-// list each of its messages stands for.
+// llmRequest is the request as hooks see it, and which messages of the
+// list each of its messages stands for: Gemini CLI sends a turn's parts
+// (its session context, the prompt, hook context) as one content, whose
+// text parts the translator joins.
 type llmRequest struct {
 	model    string
 	messages []llmMessage
-	ids      []int // index into the engine's list per message
+	groups   [][]int // indexes into the engine's list per message
 }
 
 // requestOf reads the call's message list as Gemini CLI's hook translator
-// does: user and model turns with text, in order.
+// does: one message per turn with text — consecutive user-side texts are
+// one turn — tool results (no text) and the system instruction left out.
 func requestOf(ev *engine.Event) llmRequest {
 	req := llmRequest{model: ev.Model}
+	prev := ""
 	for i, m := range ev.Messages() {
-		if m.Role == "tool" || m.Origin == engine.OriginSystemPrompt || m.Content == "" {
+		if m.Origin == engine.OriginSystemPrompt {
+			continue
+		}
+		if m.Role == "tool" {
+			prev = "tool" // a function response is a turn of its own
 			continue
 		}
 		role := "user"
 		if m.Role == "assistant" {
 			role = "model"
 		}
+		if m.Content == "" {
+			prev = role
+			continue
+		}
+		if role == "user" && prev == "user" && len(req.messages) > 0 && req.messages[len(req.messages)-1].Role == "user" {
+			last := len(req.messages) - 1
+			req.messages[last].Content += m.Content
+			req.groups[last] = append(req.groups[last], i)
+			continue
+		}
 		req.messages = append(req.messages, llmMessage{Role: role, Content: m.Content})
-		req.ids = append(req.ids, i)
+		req.groups = append(req.groups, []int{i})
+		prev = role
 	}
 	return req
 }
+
+// generationConfig is what Gemini CLI 0.61 shows hooks of its main model's
+// settings (seen).
+var generationConfig = map[string]any{"temperature": 1, "topP": 0.95, "topK": 64}
 
 func (r llmRequest) json() *fields {
 	f := &fields{}
@@ -83,7 +106,7 @@ func (r llmRequest) json() *fields {
 		msgs = []llmMessage{}
 	}
 	f.add("messages", msgs)
-	f.add("config", map[string]any{}) // its temperature and limits: the simulated model has none
+	f.add("config", generationConfig)
 	return f
 }
 
@@ -181,7 +204,10 @@ func args(tc *engine.ToolCall) map[string]any {
 // writeTranscript writes the conversation so far as a JSON file, where
 // transcript_path points (Gemini CLI's chat recording).
 func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
-	file := filepath.Join(h.tmp, "session-"+h.session[:8]+".json")
+	file := filepath.Join(h.tmp, "chats", "session-"+h.session[:8]+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return "", fmt.Errorf("gemini cli hooks: transcript: %w", err)
+	}
 	type entry struct {
 		Type    string `json:"type"`
 		Content string `json:"content"`
@@ -199,9 +225,13 @@ func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
 		}
 		msgs = append(msgs, entry{Type: kind, Content: m.Content})
 	}
-	data, err := json.Marshal(map[string]any{"sessionId": h.session, "projectHash": "", "messages": msgs})
-	if err != nil {
-		return "", fmt.Errorf("gemini cli hooks: transcript: %w", err)
+	var data []byte
+	for _, m := range msgs {
+		line, err := json.Marshal(m)
+		if err != nil {
+			return "", fmt.Errorf("gemini cli hooks: transcript: %w", err)
+		}
+		data = append(append(data, line...), '\n')
 	}
 	if err := os.WriteFile(file, data, 0o600); err != nil {
 		return "", fmt.Errorf("gemini cli hooks: transcript: %w", err)
