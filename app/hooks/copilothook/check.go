@@ -74,7 +74,7 @@ func checkHandler(h *Hook, root string) []diag.Diagnostic {
 	text := h.Bash
 	for _, s := range scripts {
 		if data, err := os.ReadFile(s); err == nil && len(data) < 256<<10 {
-			text += "\n" + string(data)
+			text += "\n" + shellcmd.Uncommented(string(data))
 		}
 	}
 	checkOutput(h, text, d)

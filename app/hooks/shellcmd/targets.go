@@ -63,3 +63,17 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// Uncommented is a script's text without its comment lines, for the
+// validators that read what a script prints: a comment that names a field
+// is not an answer.
+func Uncommented(script string) string {
+	lines := strings.Split(script, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
