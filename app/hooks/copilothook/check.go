@@ -1,6 +1,7 @@
 package copilothook
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -16,21 +17,41 @@ import (
 // (exit 126/127: a script missing or not executable).
 func failing(e Event) string {
 	if e.Base() == PreToolUse {
-		return "Copilot CLI then denies every tool call it sees (the model reads \"Denied by preToolUse hook from \\\"FILE\\\" (hook errored)\", seen)"
+		return "Copilot CLI then denies every tool call it sees (the model reads \"Denied by preToolUse hook from … (hook errored)\", seen)"
 	}
 	return "Copilot CLI logs the failed hook and goes on, so this hook silently does nothing"
 }
 
 // dir is where the hook's command runs: its cwd, against the repository
-// root.
+// root — a plugin's hooks against the plugin's folder (seen).
 func (h *Hook) dir(root string) string {
+	base := root
+	if h.Plugin != "" {
+		base = h.Plugin
+	}
 	if h.Cwd == "" {
-		return root
+		return base
 	}
 	if filepath.IsAbs(h.Cwd) {
 		return h.Cwd
 	}
-	return filepath.Join(root, h.Cwd)
+	return filepath.Join(base, h.Cwd)
+}
+
+// origin is how Copilot CLI names where a hook comes from in its words
+// ("Denied by preToolUse hook from …"): a plugin by its name (seen), a
+// file by its path.
+func (h *Hook) origin() string {
+	if h.Plugin == "" {
+		return h.File
+	}
+	var m struct {
+		Name string `json:"name"`
+	}
+	if data, err := os.ReadFile(filepath.Join(h.Plugin, PluginManifest)); err == nil && json.Unmarshal(data, &m) == nil && m.Name != "" {
+		return m.Name
+	}
+	return filepath.Base(h.Plugin)
 }
 
 // checkHandler checks what a command hook runs and what its script prints.
@@ -64,7 +85,7 @@ func checkHandler(h *Hook, root string) []diag.Diagnostic {
 		fi, err := os.Stat(tg.Path)
 		switch {
 		case err != nil:
-			d(diag.Error, CodeMissingScript, "%q does not exist: bash exits 127 — %s; fix the path (relative paths start at the repository root, or at the hook's cwd)", tg.Word.Text, failing(h.Event))
+			d(diag.Error, CodeMissingScript, "%q does not exist: bash exits 127 — %s; fix the path (relative paths start at the repository root — a plugin's at its folder — or at the hook's cwd)", tg.Word.Text, failing(h.Event))
 		case !tg.Script && (fi.IsDir() || fi.Mode().Perm()&0o111 == 0):
 			d(diag.Error, CodeNotExecutable, "%q is not executable: bash exits 126 — %s; chmod +x it or run it as bash %s", tg.Word.Text, failing(h.Event), tg.Word.Text)
 		default:
@@ -82,7 +103,6 @@ func checkHandler(h *Hook, root string) []diag.Diagnostic {
 }
 
 var (
-	printsRe  = regexp.MustCompile(`(?m)(^|[;&|]\s*|\bthen\s+|\bdo\s+)(echo|printf|cat\s*<<)\b`)
 	jsonOutRe = regexp.MustCompile(`additionalContext|permissionDecision|"decision"|\\"decision\\"|modifiedArgs|jq\b|json\.dumps|JSON\.stringify`)
 	nestedRe  = regexp.MustCompile(`hookSpecificOutput`)
 	exit1Re   = regexp.MustCompile(`(?s)(>&2|echo|printf).*\bexit\s+1\b`)
@@ -94,7 +114,7 @@ var (
 func checkOutput(h *Hook, text string, d func(diag.Severity, string, string, ...any)) {
 	base := h.Event.Base()
 	context := base == SessionStart || base == UserPromptSubmitted || base == PreToolUse || base == PostToolUse || base == PostToolUseFailure
-	if context && printsRe.MatchString(text) && !jsonOutRe.MatchString(text) && !nestedRe.MatchString(text) {
+	if context && shellcmd.Prints(text) && !jsonOutRe.MatchString(text) && !nestedRe.MatchString(text) {
 		d(diag.Warning, CodePlainStdout, "this %s hook prints plain text: Copilot CLI ignores plain stdout (seen); print JSON {\"additionalContext\": \"…\"} for the model to read it", h.Event)
 	}
 	if !h.Event.Compat() && nestedRe.MatchString(text) {

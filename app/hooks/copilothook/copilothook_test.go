@@ -244,4 +244,8 @@ func TestPlugin(t *testing.T) {
 	if len(cfg.Running([]string{"other"})) != 2 || !pluginFile(root, "guard/hooks.json") || pluginFile(root, "other/hooks.json") {
 		t.Error("a plugin's hooks run while its skill is enabled")
 	}
+	// a plugin's commands run in its folder, and Copilot CLI names it by its name (seen)
+	if h := cfg.Running(nil)[2]; h.dir(cfg.Root) != filepath.Join(cfg.Root, "guard") || h.origin() != "guard" {
+		t.Errorf("plugin hook runs in %s, named %q", h.dir(cfg.Root), h.origin())
+	}
 }

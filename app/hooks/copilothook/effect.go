@@ -121,7 +121,7 @@ func (h *Handler) effect(event Event, ev *engine.Event, list []*Hook, answers []
 				h.place(&eff, ev, event, "", profile.KindExit2)
 				c.Error = "exit 2: Copilot CLI denies the tool call (its stderr is not shown to the model, seen) and runs no later preToolUse hook"
 			} else {
-				eff.Action, eff.Reason = engine.ActionDeny, fmt.Sprintf("Denied by %s hook from %q (hook errored)", PreToolUse, hd.File)
+				eff.Action, eff.Reason = engine.ActionDeny, fmt.Sprintf("Denied by %s hook from %q (hook errored)", PreToolUse, hd.origin())
 				c.Error = "the hook failed: Copilot CLI denies the tool call (\"hook errored\", seen) and runs no later preToolUse hook"
 			}
 		case a.failed && event == PostToolUseFailure && code == 2:

@@ -83,7 +83,6 @@ func checkHandler(h *Hook, root string) []diag.Diagnostic {
 }
 
 var (
-	printsRe   = regexp.MustCompile(`(?m)(^|[;&|]\s*|\bthen\s+|\bdo\s+)(echo|printf|cat\s*<<)\b`)
 	jsonOutRe  = regexp.MustCompile(`additionalContext|hookSpecificOutput|"decision"|\\"decision\\"|systemMessage|"continue"|jq\b|json\.dumps|JSON\.stringify|^\s*\{`)
 	claudeRe   = regexp.MustCompile(`permissionDecision`)
 	exit1Re    = regexp.MustCompile(`(?s)(>&2|echo|printf).*\bexit\s+1\b`)
@@ -94,7 +93,7 @@ var (
 // mistakes that make a hook silently do nothing in Gemini CLI.
 func checkOutput(h *Hook, text string, d func(diag.Severity, string, string, ...any)) {
 	context := h.Event == SessionStart || h.Event == BeforeAgent || h.Event == AfterTool
-	if context && printsRe.MatchString(text) && !jsonOutRe.MatchString(text) {
+	if context && shellcmd.Prints(text) && !jsonOutRe.MatchString(text) {
 		d(diag.Warning, CodePlainStdout, "this %s hook prints plain text: Gemini CLI shows plain stdout to the user (\"Hook system message\"), never to the model; print JSON {\"hookSpecificOutput\": {\"additionalContext\": \"…\"}} for the model to read it", h.Event)
 	}
 	if claudeRe.MatchString(text) && !blockingRe.MatchString(text) {

@@ -2,6 +2,7 @@ package shellcmd
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -76,4 +77,19 @@ func Uncommented(script string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+var printsRe = regexp.MustCompile(`(^|[;&|]\s*|\bthen\s+|\bdo\s+|\belse\s+)(echo|printf|cat\s*<<)\b`)
+
+// Prints says whether a script writes text to stdout with echo, printf or
+// a here-document (a line sending it to stderr, >&2, does not count): what
+// the validators read to tell a hook that answers in plain text.
+func Prints(script string) bool {
+	for _, l := range strings.Split(script, "\n") {
+		l = strings.TrimSpace(l)
+		if printsRe.MatchString(l) && !strings.Contains(l, ">&2") {
+			return true
+		}
+	}
+	return false
 }
