@@ -286,3 +286,17 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// Outcomes are the answers whose words reach the model, in the order of
+// docs/copilot-cli-hooks.md.
+var Outcomes = []profile.Spec{
+	{ID: "sessionStart.context", Hook: "sessionStart `additionalContext: C` (several hooks: joined by a blank line)"},
+	{ID: "userPromptSubmitted.context", Hook: "userPromptSubmitted `additionalContext: C`"},
+	{ID: "preToolUse.deny", Hook: "preToolUse `permissionDecision: deny`, reason `R`"},
+	{ID: "preToolUse.exit2", Hook: "preToolUse exit 2 (its stderr is not shown)"},
+	{ID: "preToolUse.ask", Hook: "preToolUse `permissionDecision: ask`, reason `R` (copilot -p: nobody to ask)"},
+	{ID: "preToolUse.context", Hook: "preToolUse `additionalContext: C` (tool allowed)"},
+	{ID: "postToolUse.context", Hook: "postToolUse `additionalContext: C`"},
+	{ID: "postToolUseFailure.context", Hook: "postToolUseFailure `additionalContext: C` (or exit 2, stderr `C`)"},
+	{ID: "agentStop.block", Hook: "agentStop `decision: block`, reason `R`"},
+}

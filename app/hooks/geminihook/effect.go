@@ -728,3 +728,19 @@ func (h *Handler) setStopActive(v bool) {
 	h.stopActive = v
 	h.mu.Unlock()
 }
+
+// Outcomes are the answers whose words reach the model or the user, in
+// the order of docs/gemini-cli-hooks.md.
+var Outcomes = []profile.Spec{
+	{ID: "SessionStart.context", Hook: "SessionStart `additionalContext: C`"},
+	{ID: "SessionStart.stdout", Hook: "SessionStart plain stdout `X` on exit 0 (or `systemMessage: X`)"},
+	{ID: "BeforeAgent.context", Hook: "BeforeAgent `additionalContext: C`"},
+	{ID: "BeforeAgent.stdout", Hook: "BeforeAgent plain stdout `X` on exit 0 (or `systemMessage: X`)"},
+	{ID: "BeforeTool.exit2", Hook: "BeforeTool exit 2 (any code but 0 and 1), stderr `R`"},
+	{ID: "BeforeTool.deny", Hook: "BeforeTool `decision: deny` (or `block`), reason `R`"},
+	{ID: "AfterTool.context", Hook: "AfterTool `additionalContext: C` (the tool succeeded)"},
+	{ID: "AfterTool.exit2", Hook: "AfterTool exit 2, stderr `R`"},
+	{ID: "AfterTool.deny", Hook: "AfterTool `decision: deny`, reason `R`"},
+	{ID: "AfterAgent.block", Hook: "AfterAgent `decision: deny` (or exit 2), reason `R`"},
+	{ID: "AfterAgent.stdout", Hook: "AfterAgent plain stdout `X` on exit 0 (or `systemMessage: X`)"},
+}
