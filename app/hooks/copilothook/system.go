@@ -37,7 +37,7 @@ func Registration() registry.System {
 		},
 		Dirs: []string{".github", ".hookstudio"},
 		User: &registry.UserFile{Setting: "copilot_user_hooks", Flag: "copilot-user-hooks",
-			Usage: "Copilot CLI's user-level hooks folder (~/.copilot/hooks), whose *.json hooks run before the repository's"},
+			Usage: "Copilot CLI's user-level hooks folder (~/.copilot/hooks), whose *.json hooks run before the repository's", Folder: true},
 		SkillFolders: func(root, skill string) []string {
 			if IsPlugin(filepath.Join(root, skill)) {
 				return []string{"scripts"}

@@ -96,6 +96,9 @@ type UserFile struct {
 	Flag string
 	// Usage is the flag's help.
 	Usage string
+	// Folder says the user-level location is a folder of files (Copilot
+	// CLI's ~/.copilot/hooks), not one file.
+	Folder bool
 }
 
 // Command is one command a run would start, as the trust prompt lists it.

@@ -312,6 +312,23 @@ func (s *Studio) SetClaudeUserSettings(file string) (studio.State, error) {
 	return s.svc.State(), nil
 }
 
+// UserFiles are the agent CLIs' user-level hook files (Gemini CLI's
+// settings.json, Copilot CLI's hooks folder) the settings name.
+func (s *Studio) UserFiles() ([]studio.UserFile, error) { return s.user.UserFiles(s.svc.Hooks()), nil }
+
+// SetUserFile changes an agent CLI's user-level hook file or folder ("" none)
+// and re-reads the folder: its hooks' commands join the trust prompt.
+func (s *Studio) SetUserFile(system, file string) (studio.State, error) {
+	if s.user == nil {
+		return s.svc.State(), fmt.Errorf("this build has no user hooks setting")
+	}
+	if err := s.user.SetUserFile(s.svc.Hooks(), system, file); err != nil {
+		return s.svc.State(), err
+	}
+	s.svc.Reload(s.context())
+	return s.svc.State(), nil
+}
+
 // LintFile validates a hook file's text (hooks.json, hooks.yaml,
 // picoclaw.json, request-hooks.yaml) with positioned diagnostics.
 func (s *Studio) LintFile(file, text string) ([]diag.Diagnostic, error) {

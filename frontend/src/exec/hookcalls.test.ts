@@ -26,6 +26,8 @@ describe('hook calls of a view', () => {
     expect(outcomeTone('blocked')).toBe('blocked'); // Claude Code's exit 2 / decision block
     expect(outcomeTone('asked')).toBe('asked');
     expect(systemLabel('claude-code')).toBe('Claude Code');
+    expect(systemLabel('gemini-cli')).toBe('Gemini CLI');
+    expect(systemLabel('copilot-cli')).toBe('Copilot CLI');
     expect(systemLabel('command')).toBe('cmd');
     const lint = find('lint').hook_call!;
     expect(isFailure(lint)).toBe(true);

@@ -682,6 +682,8 @@ export namespace studio {
 	    model?: string;
 	    added_tools?: string[];
 	    original_content?: string;
+	    withheld_tools?: string[];
+	    answered_by?: string;
 	    warning?: string;
 	    tokens: number;
 	}
@@ -895,6 +897,13 @@ export namespace studio {
 	    exec: ExecRun;
 	    pending: boolean;
 	    expectations: expect.Result[];
+	}
+	export interface UserFile {
+	    system: string;
+	    title: string;
+	    usage: string;
+	    file: string;
+	    folder: boolean;
 	}
 
 }

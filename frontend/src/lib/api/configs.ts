@@ -116,3 +116,15 @@ export function claudeUserSettings(): Promise<string | null> {
 export function setClaudeUserSettings(file: string): Promise<unknown> {
   return hasBackend() ? Studio.SetClaudeUserSettings(file) : needsApp("Claude Code's user-level settings");
 }
+
+/** An agent CLI's user-level hook file (Gemini CLI's settings.json) or folder (Copilot CLI's hooks). */
+export type AgentUserFile = studio.UserFile;
+
+/** The agent CLIs' user-level hook files the settings name; null without the app. */
+export function agentUserFiles(): Promise<AgentUserFile[] | null> {
+  return hasBackend() ? Studio.UserFiles() : Promise.resolve(null);
+}
+/** Change an agent CLI's user-level hook file or folder ("" none): an absolute path; the folder is re-read. */
+export function setAgentUserFile(system: string, file: string): Promise<unknown> {
+  return hasBackend() ? Studio.SetUserFile(system, file) : needsApp("an agent CLI's user-level hooks");
+}

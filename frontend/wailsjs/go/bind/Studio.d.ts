@@ -89,6 +89,8 @@ export function SetHostBehaviour(arg1:string):Promise<studio.State>;
 
 export function SetSkillEnabled(arg1:string,arg2:boolean):Promise<studio.TraceView>;
 
+export function SetUserFile(arg1:string,arg2:string):Promise<studio.State>;
+
 export function SetUserHooksFile(arg1:string):Promise<studio.State>;
 
 export function StartRun(arg1:studio.RunOptions):Promise<void>;
@@ -102,5 +104,7 @@ export function Trace():Promise<studio.TraceView>;
 export function TrustFolder():Promise<studio.State>;
 
 export function UntrustFolder():Promise<studio.State>;
+
+export function UserFiles():Promise<Array<studio.UserFile>>;
 
 export function UserHooksFile():Promise<string>;

@@ -166,6 +166,10 @@ export function SetSkillEnabled(arg1, arg2) {
   return window['go']['bind']['Studio']['SetSkillEnabled'](arg1, arg2);
 }
 
+export function SetUserFile(arg1, arg2) {
+  return window['go']['bind']['Studio']['SetUserFile'](arg1, arg2);
+}
+
 export function SetUserHooksFile(arg1) {
   return window['go']['bind']['Studio']['SetUserHooksFile'](arg1);
 }
@@ -192,6 +196,10 @@ export function TrustFolder() {
 
 export function UntrustFolder() {
   return window['go']['bind']['Studio']['UntrustFolder']();
+}
+
+export function UserFiles() {
+  return window['go']['bind']['Studio']['UserFiles']();
 }
 
 export function UserHooksFile() {
