@@ -46,44 +46,68 @@ func parseAnthropic(data []byte) (*Request, error) {
 	for _, t := range in.Tools {
 		req.Tools = append(req.Tools, t.Name)
 	}
-	system, err := blocks(in.System)
+	system, err := AnthropicSystem(in.System)
 	if err != nil {
 		return nil, fmt.Errorf("system: %w", err)
 	}
-	for _, b := range system {
-		if b.Type == "text" {
-			req.Messages = append(req.Messages, Message{Role: "system", Content: b.Text, Origin: OriginSystem})
-		}
-	}
+	req.Messages = system
 	for i, m := range in.Messages {
-		bs, err := blocks(m.Content)
+		ms, err := AnthropicMessage(m.Role, m.Content)
 		if err != nil {
 			return nil, fmt.Errorf("messages[%d].content: %w", i, err)
 		}
-		if m.Role == "assistant" {
-			req.Messages = append(req.Messages, assistantMessage(bs))
-			continue
-		}
-		for _, b := range bs {
-			switch b.Type {
-			case "text":
-				if m.Role == "system" {
-					req.Messages = append(req.Messages, systemText(b.Text)...)
-				} else {
-					req.Messages = append(req.Messages, userText(b.Text)...)
-				}
-			case "tool_result":
-				inner, err := blocks(b.Content)
-				if err != nil {
-					return nil, fmt.Errorf("messages[%d].content: tool_result: %w", i, err)
-				}
-				req.Messages = append(req.Messages, toolResult(b.ToolUseID, joinText(inner), b.IsError))
-			default:
-				req.Messages = append(req.Messages, Message{Role: m.Role, Content: "[" + b.Type + "]", Origin: OriginUser})
-			}
-		}
+		req.Messages = append(req.Messages, ms...)
 	}
 	return req, nil
+}
+
+// AnthropicSystem normalises a Messages API request's system field (a
+// string or text blocks): one system message per text block.
+func AnthropicSystem(raw json.RawMessage) ([]Message, error) {
+	bs, err := blocks(raw)
+	if err != nil {
+		return nil, err
+	}
+	var out []Message
+	for _, b := range bs {
+		if b.Type == "text" {
+			out = append(out, Message{Role: "system", Content: b.Text, Origin: OriginSystem})
+		}
+	}
+	return out, nil
+}
+
+// AnthropicMessage normalises one message of a Messages API request, as a
+// capture records it: a content block list becomes one message per text or
+// tool result, each with its origin (hook output told by its wording).
+func AnthropicMessage(role string, content json.RawMessage) ([]Message, error) {
+	bs, err := blocks(content)
+	if err != nil {
+		return nil, err
+	}
+	if role == "assistant" {
+		return []Message{assistantMessage(bs)}, nil
+	}
+	var out []Message
+	for _, b := range bs {
+		switch b.Type {
+		case "text":
+			if role == "system" {
+				out = append(out, systemText(b.Text)...)
+			} else {
+				out = append(out, userText(b.Text)...)
+			}
+		case "tool_result":
+			inner, err := blocks(b.Content)
+			if err != nil {
+				return nil, fmt.Errorf("tool_result: %w", err)
+			}
+			out = append(out, toolResult(b.ToolUseID, joinText(inner), b.IsError))
+		default:
+			out = append(out, Message{Role: role, Content: "[" + b.Type + "]", Origin: OriginUser})
+		}
+	}
+	return out, nil
 }
 
 // blocks reads a content that is a string or a list of blocks.
