@@ -30,6 +30,9 @@ const (
 	// SourceCapture is a real agent's requests to the capture endpoint
 	// (app/capture), recorded as a run.
 	SourceCapture Source = "capture"
+	// SourceSession is a real agent's session imported from its transcript
+	// (app/capture/sessions); the run carries a SessionInfo.
+	SourceSession Source = "session"
 )
 
 // TokenCounter counts what a chat message costs in a request;
@@ -54,6 +57,8 @@ type RunInput struct {
 	// id, in the same transaction: a run kept while it goes on (a capture
 	// saved as each call arrives, so a killed process loses nothing).
 	Replaces RunID
+	// Session is what an imported session says of itself (source session).
+	Session *SessionInfo
 }
 
 // estimate is the fallback counter: ~4 bytes a token plus the framing.
@@ -303,6 +308,9 @@ func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record
 	}
 
 	if err := insertExec(ctx, tx, rid, rec); err != nil {
+		return 0, err
+	}
+	if err := insertSession(ctx, tx, rid, in.Session); err != nil {
 		return 0, err
 	}
 
