@@ -29,7 +29,7 @@ Usage:
   hookctl simulate [--skills DIR] SCENARIO [--json] [--full] [--color=auto|always|never]
                    [--db PATH] [--no-history] [--provider PROFILE [--profiles PATH]]
   hookctl test [SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust]
-  hookctl history list [--scenario S] [--skill K] [--source cli|app|live|capture]
+  hookctl history list [--scenario S] [--skill K] [--source cli|app|live|capture|session]
                        [--since DATE] [--until DATE] [--limit N] [--json] [--db PATH]
   hookctl history show RUN [--json [--trace]] [--db PATH]
   hookctl history diff RUN_A RUN_B [--json] [--db PATH]
@@ -38,6 +38,10 @@ Usage:
   hookctl capture (--answers FILE | --profile NAME [--profiles FILE])
                   [--port N | --listen HOST:PORT --token T] [--max-requests N]
                   [--json FILE] [--save-scenario FILE] [--db PATH] [--no-history]
+  hookctl sessions list [--agent claude-code|codex] [--project DIR] [--search S] [--json]
+                        [--claude-dir DIR] [--codex-dir DIR]
+  hookctl sessions import ID|FILE [--json] [--follow] [--save-scenario FILE] [--db PATH]
+  hookctl sessions request ID|FILE CALL
   hookctl help
   hookctl --version
 
@@ -50,6 +54,9 @@ capture serves the Anthropic and OpenAI APIs on 127.0.0.1 for a real agent
 (ANTHROPIC_BASE_URL / OPENAI_BASE_URL), answers from FILE or forwards to a
 model profile's endpoint, and records what the agent sends its model
 (docs/capture.md).
+sessions lists the Claude Code and Codex sessions on this machine and imports
+one into the history: every model call with its exact request where the
+transcript holds it, every hook that fired (docs/sessions.md).
 Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
 `
 
@@ -99,6 +106,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = importCmd(ctx, args[1:], stdout)
 	case "capture":
 		code, err = captureCmd(ctx, args[1:], stdout, stderr)
+	case "sessions":
+		code, err = sessionsCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -125,7 +134,10 @@ const noHistory = "the run history is not available in this build (made without 
 // reason rather than with the SQLite stub's error.
 func withoutHistory(args []string, stderr io.Writer) ([]string, bool) {
 	switch args[0] {
-	case "history":
+	case "history", "sessions":
+		if args[0] == "sessions" && len(args) > 1 && args[1] != "import" {
+			return args, false // list and request need no history
+		}
 		fmt.Fprintf(stderr, "hookctl: %s\n", noHistory)
 		return args, true
 	case "simulate":
