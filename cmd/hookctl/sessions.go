@@ -193,13 +193,14 @@ func sessionsImport(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return 0, err
 	}
+	counts := sessions.NewCounts(counter)
 	opts := sessions.Options{Progress: progressPrinter(stderr, file)}
 	var id history.RunID
 	if *follow {
 		ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 		defer stop()
 		fmt.Fprintf(stderr, "hookctl: following %s (Ctrl+C stops)\n", file)
-		err = sessions.Follow(ctx, file, store, counter, opts, func(u sessions.Update) {
+		err = sessions.Follow(ctx, file, store, counts, opts, func(u sessions.Update) {
 			if u.Err != nil {
 				fmt.Fprintf(stderr, "hookctl: warning: %v\n", u.Err)
 				return
@@ -221,7 +222,7 @@ func sessionsImport(ctx context.Context, args []string, stdout, stderr io.Writer
 		if err != nil {
 			return 0, err
 		}
-		if id, err = sessions.Keep(ctx, store, im, counter); err != nil {
+		if id, err = sessions.Keep(ctx, store, im, counts); err != nil {
 			return 0, fmt.Errorf("%s: %w", file, err)
 		}
 	}

@@ -27,7 +27,8 @@ func (r *claudeReader) body(rec *claudeRecord, req *request) ([]byte, error) {
 	buf.Write(orNull(params.Model))
 	buf.WriteString(`,"messages":[`)
 	stated := req.stated
-	for i, w := range req.wires {
+	_, wires := r.messages(req)
+	for i, w := range wires {
 		if i > 0 {
 			buf.WriteByte(',')
 		}

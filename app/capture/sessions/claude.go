@@ -147,15 +147,55 @@ func (w *wire) messages() []capture.Message {
 	return w.msgs
 }
 
-// request is a recorded request: its conversation and list.
+// request is a recorded request: its conversation, and its messages as
+// the transcript gives them — the first keep of its base's, then its tail.
+// The whole list is made when needed and kept only for the last requests
+// (a request's base is nearly always the one before it), so a long
+// session does not hold calls × list length.
 type request struct {
 	conv  *conversation
-	list  []*entry // list[0]: the system prompt's entry (nil: unknown)
-	wires []*wire  // the messages, as sent
+	base  *request
+	keep  int
+	tail  []*entry
+	tailW []*wire
 	shape *shape
 	// stated is the effort the conversation's first system message states
 	// (per-turn control: output_config on the message; nil none)
 	stated json.RawMessage
+	// the whole list, while kept
+	list  []*entry
+	wires []*wire
+}
+
+// keptLists is how many requests keep their whole list.
+const keptLists = 4
+
+// messages are req's whole list: its entries (the system prompt's left
+// out) and the messages as sent.
+func (r *claudeReader) messages(req *request) ([]*entry, []*wire) {
+	var chain []*request
+	for x := req; x != nil && x.list == nil; x = x.base {
+		chain = append(chain, x)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		x := chain[i]
+		var list []*entry
+		var wires []*wire
+		if x.base != nil {
+			k := min(x.keep, len(x.base.wires))
+			list = append(list, x.base.list[:k]...)
+			wires = append(wires, x.base.wires[:k]...)
+		}
+		x.list, x.wires = append(list, x.tail...), append(wires, x.tailW...)
+		r.kept = append(r.kept, x)
+	}
+	for len(r.kept) > keptLists {
+		if old := r.kept[0]; old != req {
+			old.list, old.wires = nil, nil
+		}
+		r.kept = r.kept[1:]
+	}
+	return req.list, req.wires
 }
 
 type shape struct {
@@ -187,15 +227,19 @@ type claudeReader struct {
 	blobs    map[string]*wire
 	shapes   map[string]*shape
 	requests map[string]*request
+	kept     []*request // those holding their whole list, oldest first
 	calls    map[string]callRef // by request id, and by assistant message id (rebuilt)
 	systems  map[string]*entry  // the system prompt's entry, by conversation and content
-	// the assistant message being written record by record, and the user
-	// records of one turn's tool results, for the hashes of merged messages
+	// the assistant message being written record by record (one block
+	// each), for the hash of the message as sent
 	assistant struct {
 		id     string
 		blocks []json.RawMessage
 	}
-	results []json.RawMessage
+	// the records read since the last request (a request's tail is among them)
+	recent []*wire
+	// keepRaw: the messages are kept as written (Scrub rewrites them)
+	keepRaw bool
 
 	nodes  map[string]*node
 	chains map[*conversation][]*node
@@ -237,7 +281,9 @@ func (r *claudeReader) line(n int, data []byte) {
 		r.request(n, &rec)
 	case "api-request-blob":
 		if rec.Message != nil && rec.Hash != "" {
-			r.blobs[rec.Hash] = &wire{role: rec.Message.Role, content: rec.Message.Content}
+			w := &wire{role: rec.Message.Role, content: rec.Message.Content}
+			r.blobs[rec.Hash] = w
+			r.recent = append(r.recent, w)
 		}
 	case "api-request-shape":
 		if rec.Shape != nil {
@@ -326,8 +372,8 @@ func (r *claudeReader) user(n int, rec *claudeRecord) {
 	}
 }
 
-// index makes a transcript message findable by the hash a request names it
-// by, and the tool results of one turn together (one message as sent).
+// index makes a transcript message findable by the hash a request names
+// it by.
 func (r *claudeReader) index(role string, content json.RawMessage) *wire {
 	w := &wire{role: role, content: content}
 	if h, err := messageHash(role, content); err == nil {
@@ -335,28 +381,56 @@ func (r *claudeReader) index(role string, content json.RawMessage) *wire {
 			r.blobs[h] = w
 		}
 	}
-	if role == "user" {
-		if blocks, ok := toolResults(content); ok {
-			r.results = append(r.results, blocks...)
-			if len(r.results) > len(blocks) {
-				r.indexMerged("user", r.results)
-			}
-			return w
-		}
-	}
-	r.results = nil
+	r.recent = append(r.recent, w)
 	return w
 }
 
-func (r *claudeReader) indexMerged(role string, blocks []json.RawMessage) {
-	merged, err := json.Marshal(blocks)
-	if err != nil {
+// merged is the message hash h names when it is several records sent as
+// one message: the results of tools that ran side by side, a record each.
+func (r *claudeReader) merged(h string) *wire {
+	for i := range r.recent {
+		var blocks []json.RawMessage
+		for j := i; j < len(r.recent); j++ {
+			w := r.recent[j]
+			bs, ok := toolResults(w.content)
+			if w.role != "user" || !ok {
+				break
+			}
+			blocks = append(blocks, bs...)
+			if j > i {
+				merged := joinList(blocks)
+				if mh, err := messageHash("user", merged); err == nil && mh == h {
+					return &wire{role: "user", content: merged}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// joinList is a JSON list of items as written.
+func joinList(items []json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(it)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}
+
+// forget lets go of what was read of the messages no request still needs
+// whole (their text is parsed; only a request's body needs it as written).
+func (r *claudeReader) forget() {
+	if r.im.opts.OnRequest != nil || r.keepRaw {
 		return
 	}
-	if h, err := messageHash(role, merged); err == nil {
-		if _, ok := r.blobs[h]; !ok {
-			r.blobs[h] = &wire{role: role, content: merged}
-		}
+	for _, w := range r.recent {
+		w.messages()
+		w.content = nil
 	}
 }
 
@@ -366,17 +440,15 @@ func (r *claudeReader) assistantRecord(n int, rec *claudeRecord) {
 		return
 	}
 	m := rec.Message
-	r.results = nil
 	if r.im.sess.Model == "" && m.Model != "" && m.Model != "<synthetic>" {
 		r.im.sess.Model = m.Model
 	}
-	r.index("assistant", m.Content)
-	var blocks []json.RawMessage
-	_ = json.Unmarshal(m.Content, &blocks)
+	aw := r.index("assistant", m.Content)
+	blocks := elements(m.Content)
 	continued := m.ID != "" && m.ID == r.assistant.id
 	if continued {
 		r.assistant.blocks = append(r.assistant.blocks, blocks...)
-		r.indexMerged("assistant", r.assistant.blocks)
+		r.index("assistant", joinList(r.assistant.blocks))
 	} else {
 		r.assistant.id, r.assistant.blocks = m.ID, blocks
 	}
@@ -390,11 +462,10 @@ func (r *claudeReader) assistantRecord(n int, rec *claudeRecord) {
 		nd := r.addNode(rec, nil)
 		nd.msgID = m.ID
 		if first.entry != nil && first.entry.ids == nil {
-			merged, _ := json.Marshal(r.assistant.blocks)
-			first.entry.msgs = (&wire{role: "assistant", content: merged}).messages()
+			first.entry.msgs = (&wire{role: "assistant", content: joinList(r.assistant.blocks)}).messages()
 		}
 	} else {
-		nd := r.addNode(rec, &entry{msgs: (&wire{role: "assistant", content: m.Content}).messages()})
+		nd := r.addNode(rec, &entry{msgs: aw.messages()})
 		nd.msgID = m.ID
 	}
 	// the answer: of the recorded request it names, else of a call rebuilt from the records
@@ -717,42 +788,43 @@ func (r *claudeReader) system(n int, rec *claudeRecord, data []byte) {
 // the request it names as its base, then the messages of its tail.
 func (r *claudeReader) request(n int, rec *claudeRecord) {
 	r.exact = true
-	var cv *conversation
-	var list []*entry
-	var wires []*wire
+	req := &request{keep: rec.Keep}
 	info := CallInfo{Exact: true, Line: n, RequestID: rec.ID, Params: rec.Params, Tools: []string{}}
 	if rec.Base != "" {
 		if base, ok := r.requests[rec.Base]; ok {
-			cv = base.conv
-			keep := min(rec.Keep, len(base.wires))
-			wires = append(wires, base.wires[:keep]...)
-			list = append(list, base.list[1:1+keep]...)
+			req.conv, req.base = base.conv, base
 		} else {
 			r.im.note(n, NoteMissing, fmt.Sprintf("the request it continues (%s) is not in the transcript: its first %d messages are missing", short(rec.Base), rec.Keep))
 			info.Missing = append(info.Missing, fmt.Sprintf("the first %d messages", rec.Keep))
 		}
 	}
-	if cv == nil {
-		cv = r.b.conv(conversationKey(rec.QuerySource))
+	if req.conv == nil {
+		req.conv = r.b.conv(conversationKey(rec.QuerySource))
 	}
+	cv := req.conv
 	for _, h := range rec.Tail {
 		w, ok := r.blobs[h]
 		if !ok {
-			w = &wire{role: "user", missing: h}
-			r.im.note(n, NoteMissingBlob, fmt.Sprintf("message %d of the request (sha256 %s) is not in the transcript; shown as a placeholder", len(wires)+1, short(h)))
-			info.Missing = append(info.Missing, fmt.Sprintf("message %d (sha256 %s)", len(wires)+1, short(h)))
+			w = r.merged(h)
 		}
-		wires = append(wires, w)
-		list = append(list, &entry{msgs: w.messages()})
+		if w == nil {
+			w = &wire{role: "user", missing: h}
+			at := len(req.tailW) + 1 + min(rec.Keep, r.baseLen(req))
+			r.im.note(n, NoteMissingBlob, fmt.Sprintf("message %d of the request (sha256 %s) is not in the transcript; shown as a placeholder", at, short(h)))
+			info.Missing = append(info.Missing, fmt.Sprintf("message %d (sha256 %s)", at, short(h)))
+		}
+		req.tailW = append(req.tailW, w)
+		req.tail = append(req.tail, &entry{msgs: w.messages()})
 	}
-	sh := r.shapes[rec.ShapeHash]
-	if sh == nil {
+	r.forget()
+	r.recent = r.recent[:0]
+	req.shape = r.shapes[rec.ShapeHash]
+	if req.shape == nil {
 		r.im.note(n, NoteMissing, fmt.Sprintf("the request's system prompt and tools (shape %s) are not in the transcript", short(rec.ShapeHash)))
 		info.Missing = append(info.Missing, "the system prompt and tools")
 	} else {
-		info.Tools = sh.toolNames
+		info.Tools = req.shape.toolNames
 	}
-	list = append([]*entry{r.systemEntry(cv, sh)}, list...)
 	var params struct {
 		Model        string          `json:"model"`
 		Betas        []string        `json:"betas"`
@@ -760,32 +832,30 @@ func (r *claudeReader) request(n int, rec *claudeRecord) {
 	}
 	_ = json.Unmarshal(rec.Params, &params)
 	info.Model = params.Model
-	var stated json.RawMessage
 	if slices.ContainsFunc(params.Betas, func(b string) bool { return strings.HasPrefix(b, "per-turn-control") }) && len(params.OutputConfig) > 0 {
 		// Claude Code states the effort on the list's first system message
 		// and states a change where the turn changed it, which the
 		// transcript does not record
 		if first, ok := r.stated[cv]; ok {
-			stated = first
+			req.stated = first
 			if !bytes.Equal(first, params.OutputConfig) {
 				r.im.note(n, NoteMissing, "the effort changed here: where Claude Code states the change in the list is not in the transcript")
 			}
 		} else {
-			stated = params.OutputConfig
-			r.stated[cv] = stated
+			req.stated = params.OutputConfig
+			r.stated[cv] = req.stated
 		}
 	}
 	if r.im.sess.Model == "" {
 		r.im.sess.Model = params.Model
 	}
-	req := &request{conv: cv, list: list, wires: wires, shape: sh, stated: stated}
 	r.requests[rec.ID] = req
-	present := list[:0:0]
-	for _, e := range list {
-		if e != nil {
-			present = append(present, e)
-		}
+	list, _ := r.messages(req)
+	present := make([]*entry, 0, len(list)+1)
+	if sys := r.systemEntry(cv, req.shape); sys != nil {
+		present = append(present, sys)
 	}
+	present = append(present, list...)
 	k := r.b.call(cv, present, params.Model)
 	r.calls[rec.ID] = callRef{conv: cv, k: k, info: len(r.im.sess.Calls)}
 	if on := r.im.opts.OnRequest; on != nil {
@@ -795,6 +865,15 @@ func (r *claudeReader) request(n int, rec *claudeRecord) {
 	}
 	info.conv, info.k = cv, k
 	r.im.sess.Calls = append(r.im.sess.Calls, info)
+}
+
+// baseLen is how many messages req's base sent.
+func (r *claudeReader) baseLen(req *request) int {
+	if req.base == nil {
+		return 0
+	}
+	_, w := r.messages(req.base)
+	return len(w)
 }
 
 // conversationKey is the conversation a request with no base starts: the

@@ -39,46 +39,20 @@ func isPrompt(rec *claudeRecord) bool {
 
 // promptText is a user message's first text ("" for tool results).
 func promptText(content json.RawMessage) string {
-	var s string
-	if json.Unmarshal(content, &s) == nil {
-		return s
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(content, &blocks) != nil {
+	typ, text := firstBlock(content)
+	if typ != "text" {
 		return ""
 	}
-	for _, b := range blocks {
-		switch b.Type {
-		case "tool_result":
-			return ""
-		case "text":
-			return b.Text
-		}
-	}
-	return ""
+	return text
 }
 
-// toolResults are a user message's blocks when they are all tool results.
+// toolResults are a user message's blocks when they are tool results.
 func toolResults(content json.RawMessage) ([]json.RawMessage, bool) {
-	if len(content) == 0 || content[0] != '[' {
+	if typ, _ := firstBlock(content); typ != "tool_result" {
 		return nil, false
 	}
-	var blocks []json.RawMessage
-	if json.Unmarshal(content, &blocks) != nil || len(blocks) == 0 {
-		return nil, false
-	}
-	for _, b := range blocks {
-		var t struct {
-			Type string `json:"type"`
-		}
-		if json.Unmarshal(b, &t) != nil || t.Type != "tool_result" {
-			return nil, false
-		}
-	}
-	return blocks, true
+	blocks := elements(content)
+	return blocks, len(blocks) > 0
 }
 
 // answerOf is an assistant message's text and tool calls.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"strings"
 )
@@ -26,12 +25,11 @@ func Scrub(in io.Reader, out io.Writer, rep *strings.Replacer) error {
 	}
 	// the messages by their hash, as a request names them (blobs, records, merged records)
 	im := NewImporter("", Options{Agent: ClaudeCode})
+	cr := newClaudeReader(im)
+	cr.keepRaw = true
+	im.r = cr
 	for _, l := range lines {
 		_, _ = im.Write(append(l, '\n'))
-	}
-	cr, ok := im.r.(*claudeReader)
-	if !ok {
-		return errors.New("not a Claude Code transcript")
 	}
 	hashes := map[string]string{}
 	for old, w := range cr.blobs {

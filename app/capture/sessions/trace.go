@@ -55,8 +55,6 @@ type conversation struct {
 	pending []*hookRun
 	user    string
 	reply   string
-	// reordered: a hook's message sits before an older message's id.
-	reordered bool
 }
 
 // builder turns what an import reads into a trace, call by call: only what
@@ -119,7 +117,6 @@ func (b *builder) call(cv *conversation, list []*entry, model string) int {
 		e    *entry
 		k    int
 		hook *hookRun
-		made bool
 	}
 
 	var news []*placed
@@ -147,32 +144,51 @@ func (b *builder) call(cv *conversation, list []*entry, model string) int {
 		}
 	}
 	round := int32(len(cv.calls))
-	// the hooks' steps, in the order they fired, each adding its messages
-	for _, h := range cv.pending {
-		st, from := int32(len(cv.steps)), int32(len(cv.msgs))
-		for _, p := range news {
-			if p.hook == h {
-				p.e.ids[p.k], p.made = b.message(cv, p.e.msgs[p.k], st, h), true
-			}
+	// The steps in the order of the list they build, so every message is
+	// made in its place: first the hooks that fired and said nothing the
+	// model read, then the removals with the agent's first additions, then
+	// each run of messages by their author — a hook's step adding its words
+	// where they are, the agent's additions between them.
+	said := map[*hookRun]bool{}
+	for _, p := range news {
+		if p.hook != nil {
+			said[p.hook] = true
 		}
-		cv.steps = append(cv.steps, b.hookStep(cv, h, round, from))
+	}
+	for _, h := range cv.pending {
+		if !said[h] {
+			cv.steps = append(cv.steps, b.hookStep(cv, h, round, int32(len(cv.msgs))))
+		}
 	}
 	cv.pending = nil
-	// the agent's own additions and removals
 	st, from, remFrom := int32(len(cv.steps)), int32(len(cv.msgs)), int32(len(cv.removed))
 	for _, id := range toRemove {
 		cv.msgs[id].Removed = st
 	}
 	cv.removed = append(cv.removed, toRemove...)
-	for _, p := range news {
-		if !p.made { // the agent's, or the words of a hook placed before
-			p.e.ids[p.k] = b.message(cv, p.e.msgs[p.k], st, p.hook)
+	build := func(st, from, remFrom int32) {
+		cv.steps = append(cv.steps, engine.StepRecord{Kind: engine.StepBuildMessages, Phase: engine.PhaseAgent, Round: round, Ref: -1,
+			AddFrom: from, AddTo: int32(len(cv.msgs)), RemFrom: remFrom, RemTo: int32(len(cv.removed))})
+	}
+	i := 0
+	for i < len(news) && news[i].hook == nil {
+		news[i].e.ids[news[i].k] = b.message(cv, news[i].e.msgs[news[i].k], st, nil)
+		i++
+	}
+	build(st, from, remFrom)
+	for i < len(news) {
+		h := news[i].hook
+		st, from = int32(len(cv.steps)), int32(len(cv.msgs))
+		for ; i < len(news) && news[i].hook == h; i++ {
+			news[i].e.ids[news[i].k] = b.message(cv, news[i].e.msgs[news[i].k], st, h)
+		}
+		if h != nil {
+			cv.steps = append(cv.steps, b.hookStep(cv, h, round, from))
+		} else {
+			build(st, from, int32(len(cv.removed)))
 		}
 	}
 	cv.live = append(cv.live[:same:same], fresh...)
-	cv.order(same)
-	cv.steps = append(cv.steps, engine.StepRecord{Kind: engine.StepBuildMessages, Phase: engine.PhaseAgent, Round: round, Ref: -1,
-		AddFrom: from, AddTo: int32(len(cv.msgs)), RemFrom: remFrom, RemTo: int32(len(cv.removed))})
 	k := len(cv.calls)
 	r := int(round)
 	cv.calls = append(cv.calls, engine.LLMCall{Phase: engine.PhaseAgent, Round: &r, Step: len(cv.steps), Model: model})
@@ -205,39 +221,6 @@ func (b *builder) answer(cv *conversation, k int, content string, calls []captur
 		c.ToolCalls = append(c.ToolCalls, engine.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: arguments(tc.Arguments)})
 	}
 	cv.reply = c.Content
-}
-
-// order gives the messages after the first `from` of the list positions
-// where a hook's message (made in its step, before the agent's additions)
-// sits after a newer one.
-func (cv *conversation) order(from int) {
-	var ids []int32
-	for _, e := range cv.live[from:] {
-		ids = append(ids, e.ids...)
-	}
-	last := -1.0
-	if from > 0 {
-		prev := cv.live[from-1].ids
-		last = cv.pos(prev[len(prev)-1])
-	}
-	step := 1 / float64(len(ids)+2)
-	for _, id := range ids {
-		if p := cv.pos(id); p > last {
-			last = p
-			continue
-		}
-		last += step
-		p := last
-		cv.msgs[id].Pos = &p
-		cv.reordered = true
-	}
-}
-
-func (cv *conversation) pos(id int32) float64 {
-	if p := cv.msgs[id].Pos; p != nil {
-		return *p
-	}
-	return float64(id)
 }
 
 // match is the hook whose words m is: a hook that fired since the last
@@ -383,10 +366,6 @@ func (b *builder) record(name string) engine.Record {
 			m.Request, m.Created = req, m.Created+stepOff
 			if m.Removed >= 0 {
 				m.Removed += stepOff
-			}
-			if m.Pos != nil {
-				p := *m.Pos + float64(msgOff)
-				m.Pos = &p
 			}
 			rec.Messages = append(rec.Messages, m)
 		}
