@@ -15,6 +15,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"hookstudio/app/agent/tokens"
+	"hookstudio/app/capture"
 	"hookstudio/app/services/bind"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
@@ -59,6 +60,10 @@ func main() {
 	} else {
 		defer store.Close()
 		cfg.History = store
+		// a capture killed before its run was rebuilt from its calls
+		if _, err := capture.Recover(context.Background(), store, counter); err != nil {
+			log.Printf("hook studio: %v", err)
+		}
 	}
 	svc, err := studio.New(cfg)
 	if err != nil {

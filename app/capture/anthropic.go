@@ -2,91 +2,59 @@ package capture
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
-// The Anthropic Messages API's request, as much of it as is recorded.
-type anthropicRequest struct {
-	Model    string          `json:"model"`
-	System   json.RawMessage `json:"system"`
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
-	Tools []struct {
-		Name string `json:"name"`
-	} `json:"tools"`
-	Stream bool `json:"stream"`
-}
-
+// anthropicBlock is a content block of the Messages API, as much of it as
+// is recorded.
 type anthropicBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
+	Type      string
+	Text      string
+	ID        string
+	Name      string
+	Input     json.RawMessage
+	ToolUseID string
+	Content   gjson.Result // a tool_result's own content
+	IsError   bool
+	raw       string // the block as it came
 }
 
-func parseAnthropic(data []byte) (*Request, error) {
-	var in anthropicRequest
-	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, fmt.Errorf("the body is not a Messages API request: %w", err)
-	}
-	if in.Messages == nil {
-		return nil, errors.New("messages: field required")
-	}
-	req := &Request{API: Anthropic, Model: in.Model, Stream: in.Stream, Tools: []string{}}
-	for _, t := range in.Tools {
-		req.Tools = append(req.Tools, t.Name)
-	}
-	system, err := AnthropicSystem(in.System)
-	if err != nil {
-		return nil, fmt.Errorf("system: %w", err)
-	}
-	req.Messages = system
-	for i, m := range in.Messages {
-		ms, err := AnthropicMessage(m.Role, m.Content)
-		if err != nil {
-			return nil, fmt.Errorf("messages[%d].content: %w", i, err)
-		}
-		req.Messages = append(req.Messages, ms...)
-	}
-	return req, nil
-}
-
-// AnthropicSystem normalises a Messages API request's system field (a
-// string or text blocks): one system message per text block.
-func AnthropicSystem(raw json.RawMessage) ([]Message, error) {
-	bs, err := blocks(raw)
-	if err != nil {
-		return nil, err
-	}
-	var out []Message
-	for _, b := range bs {
+// parseAnthropic reads a Messages API request that inspect has checked.
+// It walks the JSON with gjson, a level at a time: encoding/json takes
+// several times longer on a 50 KB request, and the record is read right
+// after the answer went out, beside the agent reading it.
+func parseAnthropic(data []byte) (*Request, []string, error) {
+	root := fieldsOf(gjson.ParseBytes(data))
+	var warnings []string
+	req := &Request{API: Anthropic, Model: root.Get("model").Str, Stream: root.Get("stream").Bool(), Tools: []string{}}
+	root.Get("tools").ForEach(func(_, t gjson.Result) bool {
+		req.Tools = append(req.Tools, t.Get("name").Str)
+		return true
+	})
+	for _, b := range blocks(root.Get("system")) {
 		if b.Type == "text" {
-			out = append(out, Message{Role: "system", Content: b.Text, Origin: OriginSystem})
+			req.Messages = append(req.Messages, Message{Role: "system", Content: b.Text, Origin: OriginSystem})
 		}
 	}
-	return out, nil
+	i := 0
+	root.Get("messages").ForEach(func(_, mr gjson.Result) bool {
+		m := fieldsOf(mr)
+		req.Messages = append(req.Messages, messagesOf(m.Get("role").Str, blocks(m.Get("content")), i, &warnings)...)
+		i++
+		return true
+	})
+	return req, warnings, nil
 }
 
-// AnthropicMessage normalises one message of a Messages API request, as a
-// capture records it: a content block list becomes one message per text or
-// tool result, each with its origin (hook output told by its wording).
-func AnthropicMessage(role string, content json.RawMessage) ([]Message, error) {
-	bs, err := blocks(content)
-	if err != nil {
-		return nil, err
-	}
+// messagesOf is message i of a request, its blocks normalised: one
+// message per text or tool result, each with its origin.
+func messagesOf(role string, bs []anthropicBlock, i int, warnings *[]string) []Message {
 	if role == "assistant" {
-		return []Message{assistantMessage(bs)}, nil
+		return []Message{assistantMessage(bs)}
 	}
 	var out []Message
 	for _, b := range bs {
@@ -98,32 +66,71 @@ func AnthropicMessage(role string, content json.RawMessage) ([]Message, error) {
 				out = append(out, userText(b.Text)...)
 			}
 		case "tool_result":
-			inner, err := blocks(b.Content)
-			if err != nil {
-				return nil, fmt.Errorf("tool_result: %w", err)
-			}
-			out = append(out, toolResult(b.ToolUseID, joinText(inner), b.IsError))
+			out = append(out, toolResult(b.ToolUseID, joinText(blocks(b.Content)), b.IsError))
+		case "image", "document", "search_result":
+			out = append(out, Message{Role: role, Content: "[" + b.Type + "]", Origin: OriginUser, Kind: b.Type})
 		default:
-			out = append(out, Message{Role: role, Content: "[" + b.Type + "]", Origin: OriginUser})
+			out = append(out, Message{Role: role, Content: b.raw, Origin: OriginUser, Kind: b.Type})
+			*warnings = append(*warnings, fmt.Sprintf("messages[%d].content: a block of type %q, which this capture does not read: kept as it came", i, b.Type))
 		}
 	}
-	return out, nil
+	return out
+}
+
+// AnthropicSystem normalises a Messages API request's system field (a
+// string or text blocks) as a capture records it: one system message per
+// text block.
+func AnthropicSystem(raw json.RawMessage) []Message {
+	var out []Message
+	for _, b := range blocks(gjson.ParseBytes(raw)) {
+		if b.Type == "text" {
+			out = append(out, Message{Role: "system", Content: b.Text, Origin: OriginSystem})
+		}
+	}
+	return out
+}
+
+// AnthropicMessage normalises one message of a Messages API request (its
+// role and content) as a capture records it, with the warnings a capture
+// would give (blocks it does not read, kept as they came).
+func AnthropicMessage(role string, content json.RawMessage) ([]Message, []string) {
+	var warnings []string
+	return messagesOf(role, blocks(gjson.ParseBytes(content)), 0, &warnings), warnings
 }
 
 // blocks reads a content that is a string or a list of blocks.
-func blocks(raw json.RawMessage) ([]anthropicBlock, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
+func blocks(r gjson.Result) []anthropicBlock {
+	if r.Type == gjson.String {
+		return []anthropicBlock{{Type: "text", Text: r.Str}}
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return []anthropicBlock{{Type: "text", Text: s}}, nil
-	}
-	var bs []anthropicBlock
-	if err := json.Unmarshal(raw, &bs); err != nil {
-		return nil, errors.New("neither a string nor a list of content blocks")
-	}
-	return bs, nil
+	var out []anthropicBlock
+	r.ForEach(func(_, br gjson.Result) bool {
+		b := anthropicBlock{raw: br.Raw}
+		br.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "type":
+				b.Type = v.Str
+			case "text":
+				b.Text = v.Str
+			case "id":
+				b.ID = v.Str
+			case "name":
+				b.Name = v.Str
+			case "input":
+				b.Input = json.RawMessage(v.Raw)
+			case "tool_use_id":
+				b.ToolUseID = v.Str
+			case "content":
+				b.Content = v
+			case "is_error":
+				b.IsError = v.Bool()
+			}
+			return true
+		})
+		out = append(out, b)
+		return true
+	})
+	return out
 }
 
 func joinText(bs []anthropicBlock) string {
@@ -146,7 +153,7 @@ func assistantMessage(bs []anthropicBlock) Message {
 		case "text":
 			text = append(text, b.Text)
 		case "tool_use":
-			m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Input})
+			m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Arguments: rawOr(b.Input)})
 		}
 	}
 	m.Content = strings.Join(text, "\n")
@@ -239,13 +246,58 @@ func toolResult(id, text string, isError bool) Message {
 	return m
 }
 
-func anthropicContent(a *Answer) []map[string]any {
-	var out []map[string]any
+// The Messages API's answer.
+type (
+	anthropicUsage struct {
+		In  int `json:"input_tokens"`
+		Out int `json:"output_tokens"`
+	}
+	anthropicText struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	anthropicToolUse struct {
+		Type  string          `json:"type"`
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	}
+	anthropicOut struct {
+		ID           string         `json:"id"`
+		Type         string         `json:"type"`
+		Role         string         `json:"role"`
+		Model        string         `json:"model"`
+		Content      []any          `json:"content"`
+		StopReason   *string        `json:"stop_reason"`
+		StopSequence *string        `json:"stop_sequence"`
+		Usage        anthropicUsage `json:"usage"`
+	}
+	anthropicEvent struct {
+		Type         string          `json:"type"`
+		Message      *anthropicOut   `json:"message,omitempty"`
+		Index        *int            `json:"index,omitempty"`
+		ContentBlock any             `json:"content_block,omitempty"`
+		Delta        any             `json:"delta,omitempty"`
+		Usage        *anthropicUsage `json:"usage,omitempty"`
+	}
+	anthropicDelta struct {
+		Type        string `json:"type"`
+		Text        string `json:"text,omitempty"`
+		PartialJSON string `json:"partial_json,omitempty"`
+	}
+	anthropicStop struct {
+		StopReason   string  `json:"stop_reason"`
+		StopSequence *string `json:"stop_sequence"`
+	}
+)
+
+func anthropicContent(a *Answer) []any {
+	var out []any
 	if a.Content != "" || len(a.ToolCalls) == 0 {
-		out = append(out, map[string]any{"type": "text", "text": a.Content})
+		out = append(out, anthropicText{Type: "text", Text: a.Content})
 	}
 	for _, tc := range a.ToolCalls {
-		out = append(out, map[string]any{"type": "tool_use", "id": tc.ID, "name": tc.Name, "input": tc.Arguments})
+		out = append(out, anthropicToolUse{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: tc.Arguments})
 	}
 	return out
 }
@@ -257,36 +309,36 @@ func stopReason(a *Answer) string {
 	return "end_turn"
 }
 
-func anthropicMessage(model string, n int, a *Answer, u usage) map[string]any {
-	return map[string]any{"id": fmt.Sprintf("msg_capture_%04d", n+1), "type": "message", "role": "assistant", "model": model,
-		"content": anthropicContent(a), "stop_reason": stopReason(a), "stop_sequence": nil,
-		"usage": map[string]int{"input_tokens": u.in, "output_tokens": u.out}}
+func anthropicMessage(model string, n int, a *Answer, u usage) *anthropicOut {
+	stop := stopReason(a)
+	return &anthropicOut{ID: fmt.Sprintf("msg_capture_%04d", n+1), Type: "message", Role: "assistant", Model: model,
+		Content: anthropicContent(a), StopReason: &stop, Usage: anthropicUsage{In: u.in, Out: u.out}}
 }
 
-// streamAnthropic sends the answer as the Messages API streams one.
-func streamAnthropic(w http.ResponseWriter, model string, n int, a *Answer, u usage) error {
-	e := newSSE(w)
+// renderAnthropicStream is the answer as the Messages API streams one.
+func renderAnthropicStream(model string, n int, a *Answer, u usage) []byte {
+	var e sseBuf
 	start := anthropicMessage(model, n, a, usage{in: u.in, out: 1})
-	start["content"], start["stop_reason"] = []any{}, nil
-	e.send("message_start", map[string]any{"type": "message_start", "message": start})
-	e.send("ping", map[string]string{"type": "ping"})
+	start.Content, start.StopReason = []any{}, nil
+	e.event("message_start", anthropicEvent{Type: "message_start", Message: start})
+	e.event("ping", anthropicEvent{Type: "ping"})
 	for i, b := range anthropicContent(a) {
-		if b["type"] == "text" {
-			e.send("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}})
+		switch b := b.(type) {
+		case anthropicText:
+			e.event("content_block_start", anthropicEvent{Type: "content_block_start", Index: &i, ContentBlock: anthropicText{Type: "text"}})
 			for _, c := range chunks(a.Content) {
-				e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": c}})
+				e.event("content_block_delta", anthropicEvent{Type: "content_block_delta", Index: &i, Delta: anthropicDelta{Type: "text_delta", Text: c}})
 			}
-		} else {
-			e.send("content_block_start", map[string]any{"type": "content_block_start", "index": i,
-				"content_block": map[string]any{"type": "tool_use", "id": b["id"], "name": b["name"], "input": map[string]any{}}})
-			for _, c := range chunks(string(b["input"].(json.RawMessage))) {
-				e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": c}})
+		case anthropicToolUse:
+			e.event("content_block_start", anthropicEvent{Type: "content_block_start", Index: &i,
+				ContentBlock: anthropicToolUse{Type: "tool_use", ID: b.ID, Name: b.Name, Input: json.RawMessage(`{}`)}})
+			for _, c := range chunks(string(b.Input)) {
+				e.event("content_block_delta", anthropicEvent{Type: "content_block_delta", Index: &i, Delta: anthropicDelta{Type: "input_json_delta", PartialJSON: c}})
 			}
 		}
-		e.send("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+		e.event("content_block_stop", anthropicEvent{Type: "content_block_stop", Index: &i})
 	}
-	e.send("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stopReason(a), "stop_sequence": nil},
-		"usage": map[string]int{"output_tokens": u.out}})
-	e.send("message_stop", map[string]string{"type": "message_stop"})
-	return e.err
+	e.event("message_delta", anthropicEvent{Type: "message_delta", Delta: anthropicStop{StopReason: stopReason(a)}, Usage: &anthropicUsage{Out: u.out}})
+	e.event("message_stop", anthropicEvent{Type: "message_stop"})
+	return e.b
 }

@@ -1,9 +1,10 @@
 // Package capture makes Hook Studio a real agent's model endpoint: it speaks
-// the Anthropic Messages API and the OpenAI Chat Completions API on a local
-// port, answers from a script (or a waiting user), and records every request
-// — the exact body, the message list with where each message came from, the
-// tools offered, the answer — so what a real agent and its real hooks send
-// the model can be read like a simulated run (docs/capture.md).
+// the Anthropic Messages API, the OpenAI Chat Completions and Responses APIs
+// and the Gemini API on a local port, answers from a script (or a waiting
+// user, or a model profile it forwards to), and records every request — the
+// exact body, the message list with where each message came from, the tools
+// offered, the answer — so what a real agent and its real hooks send the
+// model can be read like a simulated run (docs/capture.md).
 package capture
 
 import (
@@ -16,8 +17,10 @@ import (
 type API string
 
 const (
-	Anthropic API = "anthropic"
-	OpenAI    API = "openai"
+	Anthropic API = "anthropic" // Messages
+	OpenAI    API = "openai"    // Chat Completions
+	Responses API = "responses" // OpenAI Responses (Codex CLI)
+	Gemini    API = "gemini"    // generateContent (Gemini CLI)
 )
 
 // Origins of a recorded message, told from its role and its text.
@@ -53,6 +56,10 @@ type Message struct {
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 	IsError    bool       `json:"is_error,omitempty"`
+	// Kind is the item or part's type when it is not text, a tool call or
+	// a tool result (a Responses reasoning item, a Gemini thought, a type
+	// this capture does not know): Content is then the item as it came.
+	Kind string `json:"kind,omitempty"`
 }
 
 // Request is what the agent asked, as the answerer sees it.
@@ -62,6 +69,9 @@ type Request struct {
 	Stream   bool      `json:"stream"`
 	Messages []Message `json:"messages"`
 	Tools    []string  `json:"tools"`
+	// Side is set for a side request: a call the agent makes on its own
+	// beside the user's turn (side.go).
+	Side *Side `json:"side,omitempty"`
 }
 
 // Answer is what the model says: text, tool calls, or an API error.
@@ -77,9 +87,24 @@ type AnswerError struct {
 	Message string `json:"message"`
 }
 
-// Answerer answers the n-th request (0-based) of a capture.
+// Answerer answers call n (0-based, every request the capture received
+// counts) of a capture. It is asked only for a request that is answered: a
+// rejected one (bad JSON, too big, the wrong shape) never reaches it.
 type Answerer interface {
 	Answer(ctx context.Context, n int, req *Request) (*Answer, error)
+}
+
+// messageReader is an Answerer that reads the request's messages (the
+// user answering in the app): the request is parsed for it before it is
+// asked. Others get the request's model, stream and side only, and the
+// parse happens after the answer went out.
+type messageReader interface{ ReadsMessages() bool }
+
+// sideAnswerer is an Answerer that may script side requests; one that
+// does not (or has no answer left for them) leaves the endpoint to give
+// the minimal valid answer.
+type sideAnswerer interface {
+	AnswerSide(ctx context.Context, n int, req *Request) (*Answer, bool)
 }
 
 // Call is one recorded request and how it was answered.
@@ -108,4 +133,9 @@ type Call struct {
 	Disconnected bool   `json:"disconnected,omitempty"`
 	InputTokens  int    `json:"input_tokens"`
 	OutputTokens int    `json:"output_tokens"`
+	// Side is the kind of side request the call is (side.go; "": none).
+	Side string `json:"side,omitempty"`
+	// Warnings are what the capture could not read the way it reads the
+	// rest (an item type it does not know, kept as it came).
+	Warnings []string `json:"warnings,omitempty"`
 }

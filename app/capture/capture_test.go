@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 const script = `answers:
@@ -52,6 +53,22 @@ func post(t *testing.T, url, body string, headers map[string]string) (*http.Resp
 	defer res.Body.Close()
 	data, _ := io.ReadAll(res.Body)
 	return res, data
+}
+
+// recorded waits until srv has recorded n calls (a call is recorded once
+// its answer went out, off the request's path) and returns them.
+func recorded(t testing.TB, srv *Server, n int) []Call {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if c := srv.Calls(); len(c) >= n {
+			return c
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls recorded, waited for %d", len(srv.Calls()), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // events reads an SSE body into (event, data) pairs.
@@ -124,7 +141,7 @@ func TestAnthropicStreamThenJSON(t *testing.T) {
 		t.Fatalf("%d %s (%v)", res.StatusCode, body, err)
 	}
 
-	calls := srv.Calls()
+	calls := recorded(t, srv, 2)
 	if len(calls) != 2 || len(seen) != 2 {
 		t.Fatalf("%d calls recorded, %d told", len(calls), len(seen))
 	}
@@ -168,7 +185,7 @@ func TestAnthropicStreamThenJSON(t *testing.T) {
 	if res.StatusCode != 500 || !strings.Contains(string(body), `"type":"error"`) || !strings.Contains(string(body), "has 3 answers") {
 		t.Errorf("beyond the answers: %d %s", res.StatusCode, body)
 	}
-	if c := srv.Calls()[3]; c.Status != 500 || !strings.Contains(c.Error, "has 3 answers") {
+	if c := recorded(t, srv, 4)[3]; c.Status != 500 || !strings.Contains(c.Error, "has 3 answers") {
 		t.Errorf("the capture does not say why: %+v", c)
 	}
 }
@@ -222,7 +239,7 @@ func TestOpenAIStreamAndJSON(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(string(data), `"finish_reason":"stop"`) || !strings.Contains(string(data), "Déjà vu") {
 		t.Errorf("%d %s", res.StatusCode, data)
 	}
-	c := srv.Calls()
+	c := recorded(t, srv, 2)
 	if c[0].Headers["authorization"] != "[redacted]" || c[0].Messages[0].Origin != OriginSystem || c[1].Messages[2].Role != "tool" || c[1].Messages[2].ToolCallID != "call_01_1" {
 		t.Errorf("recorded %+v / %+v", c[0], c[1].Messages)
 	}
@@ -249,7 +266,7 @@ func TestBadRequests(t *testing.T) {
 	}{
 		{"malformed Anthropic", "/v1/messages", `{"model":`, 400, `"type":"invalid_request_error"`},
 		{"malformed OpenAI", "/v1/chat/completions", `not json`, 400, `"type":"invalid_request_error"`},
-		{"no messages", "/v1/messages", `{"model":"m"}`, 400, "messages: field required"},
+		{"no messages", "/v1/messages", `{"model":"m"}`, 400, "messages is required"},
 		{"unknown path", "/v1/complete", `{}`, 404, `"error":{`},
 		{"too big", "/v1/messages", `{"messages":[],"x":"` + strings.Repeat("a", 2<<20) + `"}`, 413, `"type":"request_too_large"`},
 	}
@@ -261,7 +278,7 @@ func TestBadRequests(t *testing.T) {
 			}
 		})
 	}
-	for _, c := range srv.Calls() {
+	for _, c := range recorded(t, srv, 4) {
 		if c.Status < 400 || c.Error == "" {
 			t.Errorf("recorded without why: %+v", c)
 		}
@@ -351,11 +368,12 @@ func BenchmarkAnthropicRoundTrip(b *testing.B) {
 	}
 }
 
-// loop answers forever from a script's first answers.
+// loop answers forever with a script's first answer.
 type loop struct{ s *Script }
 
-func (l loop) Answer(ctx context.Context, n int, r *Request) (*Answer, error) {
-	return l.s.Answer(ctx, n%l.s.Len(), r)
+func (l loop) Answer(context.Context, int, *Request) (*Answer, error) {
+	a := l.s.answers[0]
+	return &a, nil
 }
 
 // TestClaudeCodeHookParagraphs: Claude Code 2.1.197 sends hook output in
@@ -366,7 +384,7 @@ func TestClaudeCodeHookParagraphs(t *testing.T) {
 	body := `{"model":"m","messages":[{"role":"user","content":"hi"},
  {"role":"system","content":"SessionStart:startup hook success: SS\n\nAvailable agent types:\n- claude\n\nSkills:\n- x\n\nUserPromptSubmit hook additional context: UPS"},
  {"role":"user","content":[{"type":"text","text":"<system-reminder>\nPostToolUse:Bash hook additional context: P1\n</system-reminder>"}]}]}`
-	req, err := parseAnthropic([]byte(body))
+	req, _, err := parseAnthropic([]byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,6 +12,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	anthropicssestream "github.com/anthropics/anthropic-sdk-go/packages/ssestream"
+	"github.com/openai/openai-go/v3"
+	openaissestream "github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/responses"
 
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/store/profiles"
@@ -63,9 +68,9 @@ func (u *Upstream) Host() string {
 	return u.BaseURL
 }
 
-// target is where a request to path (/v1/messages, /v1/chat/completions)
-// goes: an Anthropic base URL has no /v1 (the SDK's convention), an
-// OpenAI-compatible one ends in it.
+// target is where a request to path (/v1/messages, /v1/chat/completions,
+// /v1/responses) goes: an Anthropic base URL has no /v1 (the SDK's
+// convention), an OpenAI-compatible one ends in it.
 func (u *Upstream) target(r *http.Request) string {
 	path := r.URL.Path
 	if u.API == OpenAI {
@@ -157,68 +162,96 @@ type relayed struct {
 	status       int
 	err          error
 	body         []byte
-	stream       bool
 	disconnected bool
 }
 
-// relay forwards the request and queues its recording: the request is
-// parsed (as the scripted path does before answering) only once the answer
-// is on its way.
-func (s *Server) relay(w http.ResponseWriter, r *http.Request, c Call, data []byte) {
-	s.inflight.Add(1)
-	defer s.inflight.Done()
+// relay forwards the request; the call is in the journal before the
+// answer's end reaches the agent, and is read for the record (the request
+// parsed, the answer read back from what was relayed) once it is done.
+func (s *Server) relay(w http.ResponseWriter, r *http.Request, c Call, data []byte, gp geminiPath) {
 	up := s.opts.Upstream
 	c.Upstream = &UpstreamCall{Profile: up.Profile, Host: up.Host(), Model: up.Model}
-	res := s.forward(w, r, c.API, data)
+	keep := func(status int, err error, answer []byte) {
+		k := c
+		k.Status = status
+		if err != nil {
+			k.Error = err.Error()
+		}
+		s.keep(k, data, answer)
+	}
+	res := s.forward(w, r, c.API, data, keep)
 	c.DurationMS = float64(time.Since(c.Started).Microseconds()) / 1000
 	s.jobs <- func() {
-		var req *Request
-		var err error
-		if c.API == Anthropic {
-			req, err = parseAnthropic(data)
-		} else {
-			req, err = parseOpenAI(data)
-		}
-		if err != nil {
-			c.RawBody = string(data)
-		} else {
-			c.Body = json.RawMessage(data)
-			c.Model, c.Stream, c.Messages, c.Tools = req.Model, req.Stream, req.Messages, req.Tools
-			c.InputTokens = s.count(req.Messages)
-		}
-		c.Status, c.Disconnected = res.status, res.disconnected
-		switch {
-		case res.status >= 400 && len(res.body) > 0:
-			msg := up.redact(errorMessage(res.body))
-			c.Answer = &Answer{Error: &AnswerError{Status: res.status, Message: msg}}
-		case res.status >= 200 && res.status < 300:
-			ans, in, out := readAnswer(c.API, res.stream, res.body)
-			c.Answer = ans
-			if in > 0 {
-				c.InputTokens = in // the provider's own count
-			}
-			c.OutputTokens = out
-			if out == 0 && ans != nil {
-				c.OutputTokens = s.countAnswer(ans)
-			}
-		}
-		if res.err != nil {
-			c.Error = res.err.Error()
-		}
+		readRelayed(&c, res, s.opts.Tokens, up.redact)
+		completeCall(&c, data, gp, nil, s.opts.Tokens, false)
 		s.record(c)
 	}
 }
 
-// forward relays the request to the upstream with the profile's model and
-// key, and the answer back chunk by chunk as it comes.
-func (s *Server) forward(w http.ResponseWriter, r *http.Request, api API, data []byte) relayed {
-	up := s.opts.Upstream
-	fail := func(status int, msg string) relayed {
-		writeError(w, api, status, msg)
-		return relayed{status: status, err: errors.New(msg)}
+// readRelayed puts what the upstream answered into the call: the status,
+// the answer (text, tool calls, its token counts) or the error.
+func readRelayed(c *Call, res relayed, tokens TokenCounter, redact func(string) string) {
+	c.Status, c.Disconnected = res.status, res.disconnected
+	switch {
+	case res.status >= 400 && len(res.body) > 0:
+		c.Answer = &Answer{Error: &AnswerError{Status: res.status, Message: redact(errorMessage(res.body))}}
+	case res.status >= 200 && res.status < 300:
+		ans, in, out := readAnswer(c.API, res.body)
+		c.Answer = ans
+		if in > 0 {
+			c.InputTokens = in // the provider's own count
+		}
+		c.OutputTokens = out
+		if out == 0 && ans != nil {
+			c.OutputTokens = countAnswer(tokens, ans)
+		}
 	}
-	if api != up.API {
-		return fail(http.StatusBadRequest, fmt.Sprintf("this capture forwards to profile %s, which speaks the %s; a %s request cannot be relayed unchanged: point a %s client here, or forward to a %s profile",
+	if res.err != nil {
+		c.Error = res.err.Error()
+	}
+}
+
+// apiRelays says whether a profile of API up takes requests of api
+// unchanged: an OpenAI-compatible provider serves Chat Completions and
+// the Responses API.
+func apiRelays(up, api API) bool {
+	return up == api || up == OpenAI && api == Responses
+}
+
+// terminal is the text that ends an API's event stream: the agent has its
+// answer once it reads it, so the call is kept before it goes out.
+func terminal(api API) []string {
+	switch api {
+	case Anthropic:
+		return []string{"message_stop", "event: error"}
+	case Responses:
+		return []string{"response.completed", "response.failed", "response.incomplete", "event: error"}
+	default:
+		return []string{"[DONE]"}
+	}
+}
+
+// forward relays the request to the upstream with the profile's model and
+// key, and the answer back as it comes: an event stream chunk by chunk,
+// a JSON answer whole. keep (nil: the request is no call, a token count)
+// is told the answer before its end goes out.
+func (s *Server) forward(w http.ResponseWriter, r *http.Request, api API, data []byte, keep func(status int, err error, answer []byte)) relayed {
+	up := s.opts.Upstream
+	kept := false
+	keepOnce := func(status int, err error, answer []byte) {
+		if keep != nil && !kept {
+			kept = true
+			keep(status, err, answer)
+		}
+	}
+	fail := func(status int, msg string) relayed {
+		err := errors.New(msg)
+		keepOnce(status, err, nil)
+		_ = writeError(w, api, status, msg)
+		return relayed{status: status, err: err}
+	}
+	if !apiRelays(up.API, api) {
+		return fail(http.StatusBadRequest, fmt.Sprintf("this capture forwards to profile %s, which speaks the %s; a %s request cannot be relayed unchanged: point a client of the %s here, or forward to a profile of the %s",
 			up.Profile, apiName(up.API), apiName(api), apiName(up.API), apiName(api)))
 	}
 	body := data
@@ -257,7 +290,9 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, api API, data [
 	res, err := up.client().Do(out)
 	if err != nil {
 		if r.Context().Err() != nil {
-			return relayed{status: 499, disconnected: true, err: fmt.Errorf("the client went away before the upstream answered: %w", r.Context().Err())}
+			err := fmt.Errorf("the client went away before the upstream answered: %w", r.Context().Err())
+			keepOnce(499, err, nil)
+			return relayed{status: 499, disconnected: true, err: err}
 		}
 		// the error names the URL, never the key; redacted all the same
 		return fail(http.StatusBadGateway, up.redact(fmt.Sprintf("profile %s (%s) could not be reached: %v", up.Profile, up.Host(), err)))
@@ -268,40 +303,65 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, api API, data [
 			w.Header()[k] = v
 		}
 	}
+	stream := strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream")
 	if res.ContentLength >= 0 && !res.Uncompressed {
 		// the client's read ends with the last byte, not when the handler returns
 		w.Header().Set("Content-Length", strconv.FormatInt(res.ContentLength, 10))
 	}
-	w.WriteHeader(res.StatusCode)
+	upstreamErr := func(got []byte) error {
+		if res.StatusCode >= 400 {
+			return up.errorf("upstream %s answered %d: %s", up.Host(), res.StatusCode, errorMessage(got))
+		}
+		return nil
+	}
 	f, _ := w.(http.Flusher)
 	var got bytes.Buffer
-	buf := make([]byte, 32<<10)
 	var werr, rerr error
-	for werr == nil {
-		n, err := res.Body.Read(buf)
-		if n > 0 {
-			got.Write(buf[:n])
-			if _, werr = w.Write(buf[:n]); werr == nil && f != nil {
-				f.Flush()
-			}
+	if !stream {
+		// a JSON answer is read whole, kept, then sent
+		_, rerr = io.Copy(&got, res.Body)
+		if rerr == nil {
+			keepOnce(res.StatusCode, upstreamErr(got.Bytes()), got.Bytes())
 		}
-		if err != nil {
-			if err != io.EOF {
-				rerr = err
+		w.WriteHeader(res.StatusCode)
+		_, werr = w.Write(got.Bytes())
+	} else {
+		w.WriteHeader(res.StatusCode)
+		ends := terminal(api)
+		buf := make([]byte, 32<<10)
+		for werr == nil {
+			n, err := res.Body.Read(buf)
+			if n > 0 {
+				from := max(got.Len()-32, 0)
+				got.Write(buf[:n])
+				for _, end := range ends {
+					if bytes.Contains(got.Bytes()[from:], []byte(end)) {
+						keepOnce(res.StatusCode, upstreamErr(got.Bytes()), got.Bytes())
+					}
+				}
+				if _, werr = w.Write(buf[:n]); werr == nil && f != nil {
+					f.Flush()
+				}
 			}
-			break
+			if err != nil {
+				if err != io.EOF {
+					rerr = err
+				}
+				break
+			}
 		}
 	}
-	out2 := relayed{status: res.StatusCode, body: got.Bytes(), stream: strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream")}
+	out2 := relayed{status: res.StatusCode, body: got.Bytes()}
 	switch {
 	case werr != nil || r.Context().Err() != nil:
 		out2.disconnected = true
 		out2.err = fmt.Errorf("the client went away during the answer: %w", errors.Join(werr, r.Context().Err()))
 	case rerr != nil:
 		out2.err = up.errorf("the upstream's answer broke off: %v", rerr)
-	case res.StatusCode >= 400:
-		out2.err = up.errorf("upstream %s answered %d: %s", up.Host(), res.StatusCode, errorMessage(out2.body))
+	default:
+		out2.err = upstreamErr(out2.body)
 	}
+	keepOnce(out2.status, out2.err, out2.body) // a stream that ended without its last event
 	return out2
 }
 
@@ -317,8 +377,13 @@ func (u *Upstream) errorf(format string, args ...any) error {
 }
 
 func apiName(a API) string {
-	if a == Anthropic {
+	switch a {
+	case Anthropic:
 		return "Anthropic Messages API"
+	case Responses:
+		return "OpenAI Responses API"
+	case Gemini:
+		return "Gemini API"
 	}
 	return "OpenAI Chat Completions API"
 }
@@ -352,51 +417,86 @@ func errorMessage(body []byte) string {
 }
 
 // readAnswer reads what the upstream answered — text, tool calls, the
-// tokens it counted — from a JSON answer or its event stream.
-func readAnswer(api API, stream bool, body []byte) (*Answer, int, int) {
-	if stream {
-		if api == Anthropic {
-			return anthropicStreamAnswer(body)
-		}
-		return openAIStreamAnswer(body)
-	}
-	if api == Anthropic {
-		var m struct {
-			Content []anthropicBlock `json:"content"`
-			Usage   struct {
-				In  int `json:"input_tokens"`
-				Out int `json:"output_tokens"`
-			} `json:"usage"`
-		}
-		if json.Unmarshal(body, &m) != nil {
+// tokens it counted — from a JSON answer or its event stream, with the
+// API's SDK: the Anthropic SDK's Message.Accumulate, openai-go's
+// ChatCompletionAccumulator and ResponseAccumulator.
+func readAnswer(api API, body []byte) (*Answer, int, int) {
+	stream := bytes.HasPrefix(bytes.TrimSpace(body), []byte("event:")) || bytes.HasPrefix(bytes.TrimSpace(body), []byte("data:"))
+	switch api {
+	case Anthropic:
+		var m anthropic.Message
+		if stream {
+			st := anthropicssestream.NewStream[anthropic.MessageStreamEventUnion](anthropicssestream.NewDecoder(sseResponse(body)), nil)
+			for st.Next() {
+				if m.Accumulate(st.Current()) != nil {
+					break
+				}
+			}
+		} else if json.Unmarshal(body, &m) != nil {
 			return nil, 0, 0
 		}
-		am := assistantMessage(m.Content)
-		return &Answer{Content: am.Content, ToolCalls: am.ToolCalls}, m.Usage.In, m.Usage.Out
+		bs := make([]anthropicBlock, len(m.Content))
+		for i, b := range m.Content {
+			bs[i] = anthropicBlock{Type: b.Type, Text: b.Text, ID: b.ID, Name: b.Name, Input: b.Input}
+		}
+		am := assistantMessage(bs)
+		return &Answer{Content: am.Content, ToolCalls: am.ToolCalls}, int(m.Usage.InputTokens), int(m.Usage.OutputTokens)
+	case Responses:
+		var r *responses.Response
+		if stream {
+			var acc responses.ResponseAccumulator
+			st := openaissestream.NewStream[responses.ResponsesServerEventUnion](openaissestream.NewDecoder(sseResponse(body)), nil)
+			for st.Next() {
+				if acc.AddEvent(st.Current()) != nil {
+					break
+				}
+			}
+			r, _ = acc.ReconstructedResponse()
+		} else {
+			r = &responses.Response{}
+			if json.Unmarshal(body, r) != nil {
+				r = nil
+			}
+		}
+		if r == nil {
+			return nil, 0, 0
+		}
+		a := &Answer{Content: r.OutputText()}
+		for _, it := range r.Output {
+			switch it.Type {
+			case "function_call":
+				a.ToolCalls = append(a.ToolCalls, ToolCall{ID: it.CallID, Name: it.Name, Arguments: rawArgs(it.Arguments.OfString)})
+			case "custom_tool_call":
+				args, _ := json.Marshal(map[string]string{"input": it.Input})
+				a.ToolCalls = append(a.ToolCalls, ToolCall{ID: it.CallID, Name: it.Name, Arguments: args})
+			}
+		}
+		return a, int(r.Usage.InputTokens), int(r.Usage.OutputTokens)
 	}
-	var m struct {
-		Choices []struct {
-			Message struct {
-				Content   string           `json:"content"`
-				ToolCalls []openAIToolCall `json:"tool_calls"`
-			} `json:"message"`
-		} `json:"choices"`
-		Usage struct {
-			In  int `json:"prompt_tokens"`
-			Out int `json:"completion_tokens"`
-		} `json:"usage"`
-	}
-	if json.Unmarshal(body, &m) != nil {
+	var cc openai.ChatCompletion
+	if stream {
+		var acc openai.ChatCompletionAccumulator
+		st := openaissestream.NewStream[openai.ChatCompletionChunk](openaissestream.NewDecoder(sseResponse(body)), nil)
+		for st.Next() {
+			acc.AddChunk(st.Current())
+		}
+		cc = acc.ChatCompletion
+	} else if json.Unmarshal(body, &cc) != nil {
 		return nil, 0, 0
 	}
 	a := &Answer{}
-	if len(m.Choices) > 0 {
-		a.Content = m.Choices[0].Message.Content
-		for _, tc := range m.Choices[0].Message.ToolCalls {
+	if len(cc.Choices) > 0 {
+		a.Content = cc.Choices[0].Message.Content
+		for _, tc := range cc.Choices[0].Message.ToolCalls {
 			a.ToolCalls = append(a.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: rawArgs(tc.Function.Arguments)})
 		}
 	}
-	return a, m.Usage.In, m.Usage.Out
+	return a, int(cc.Usage.PromptTokens), int(cc.Usage.CompletionTokens)
+}
+
+// sseResponse wraps relayed stream bytes for the SDKs' decoders.
+func sseResponse(body []byte) *http.Response {
+	return &http.Response{Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(body))}
 }
 
 func rawArgs(s string) json.RawMessage {
@@ -408,133 +508,6 @@ func rawArgs(s string) json.RawMessage {
 	}
 	b, _ := json.Marshal(s)
 	return b
-}
-
-// sseData calls fn with each event's data.
-func sseData(body []byte, fn func(data []byte)) {
-	sc := bufio.NewScanner(bytes.NewReader(body))
-	sc.Buffer(make([]byte, 64<<10), len(body)+1)
-	for sc.Scan() {
-		if d, ok := bytes.CutPrefix(sc.Bytes(), []byte("data:")); ok {
-			fn(bytes.TrimSpace(d))
-		}
-	}
-}
-
-func anthropicStreamAnswer(body []byte) (*Answer, int, int) {
-	a := &Answer{}
-	in, out := 0, 0
-	var text strings.Builder
-	args := map[int]*strings.Builder{}
-	index := map[int]int{} // content block → tool call
-	sseData(body, func(d []byte) {
-		var e struct {
-			Type    string `json:"type"`
-			Index   int    `json:"index"`
-			Message struct {
-				Usage struct {
-					In int `json:"input_tokens"`
-				} `json:"usage"`
-			} `json:"message"`
-			Block struct {
-				Type string `json:"type"`
-				ID   string `json:"id"`
-				Name string `json:"name"`
-			} `json:"content_block"`
-			Delta struct {
-				Type        string `json:"type"`
-				Text        string `json:"text"`
-				PartialJSON string `json:"partial_json"`
-			} `json:"delta"`
-			Usage struct {
-				Out int `json:"output_tokens"`
-			} `json:"usage"`
-		}
-		if json.Unmarshal(d, &e) != nil {
-			return
-		}
-		switch e.Type {
-		case "message_start":
-			in = e.Message.Usage.In
-		case "content_block_start":
-			if e.Block.Type == "tool_use" {
-				index[e.Index] = len(a.ToolCalls)
-				args[e.Index] = &strings.Builder{}
-				a.ToolCalls = append(a.ToolCalls, ToolCall{ID: e.Block.ID, Name: e.Block.Name})
-			}
-		case "content_block_delta":
-			switch e.Delta.Type {
-			case "text_delta":
-				text.WriteString(e.Delta.Text)
-			case "input_json_delta":
-				if b := args[e.Index]; b != nil {
-					b.WriteString(e.Delta.PartialJSON)
-				}
-			}
-		case "message_delta":
-			out = e.Usage.Out
-		}
-	})
-	for blk, i := range index {
-		a.ToolCalls[i].Arguments = rawArgs(args[blk].String())
-	}
-	a.Content = text.String()
-	return a, in, out
-}
-
-func openAIStreamAnswer(body []byte) (*Answer, int, int) {
-	a := &Answer{}
-	in, out := 0, 0
-	var text strings.Builder
-	var args []*strings.Builder
-	sseData(body, func(d []byte) {
-		var e struct {
-			Choices []struct {
-				Delta struct {
-					Content   string `json:"content"`
-					ToolCalls []struct {
-						Index    int    `json:"index"`
-						ID       string `json:"id"`
-						Function struct {
-							Name      string `json:"name"`
-							Arguments string `json:"arguments"`
-						} `json:"function"`
-					} `json:"tool_calls"`
-				} `json:"delta"`
-			} `json:"choices"`
-			Usage *struct {
-				In  int `json:"prompt_tokens"`
-				Out int `json:"completion_tokens"`
-			} `json:"usage"`
-		}
-		if json.Unmarshal(d, &e) != nil {
-			return // [DONE]
-		}
-		if e.Usage != nil {
-			in, out = e.Usage.In, e.Usage.Out
-		}
-		for _, ch := range e.Choices {
-			text.WriteString(ch.Delta.Content)
-			for _, tc := range ch.Delta.ToolCalls {
-				for len(a.ToolCalls) <= tc.Index {
-					a.ToolCalls = append(a.ToolCalls, ToolCall{})
-					args = append(args, &strings.Builder{})
-				}
-				if tc.ID != "" {
-					a.ToolCalls[tc.Index].ID = tc.ID
-				}
-				if tc.Function.Name != "" {
-					a.ToolCalls[tc.Index].Name = tc.Function.Name
-				}
-				args[tc.Index].WriteString(tc.Function.Arguments)
-			}
-		}
-	})
-	for i := range a.ToolCalls {
-		a.ToolCalls[i].Arguments = rawArgs(args[i].String())
-	}
-	a.Content = text.String()
-	return a, in, out
 }
 
 // UpstreamCall names where a forwarded call went (never its key).

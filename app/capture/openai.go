@@ -1,121 +1,100 @@
 package capture
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
-// The Chat Completions request, as much of it as is recorded.
-type openAIRequest struct {
-	Model    string `json:"model"`
-	Messages []struct {
-		Role       string           `json:"role"`
-		Content    json.RawMessage  `json:"content"`
-		ToolCallID string           `json:"tool_call_id"`
-		ToolCalls  []openAIToolCall `json:"tool_calls"`
-	} `json:"messages"`
-	Tools []struct {
-		Function struct {
-			Name string `json:"name"`
-		} `json:"function"`
-	} `json:"tools"`
-	Stream        bool `json:"stream"`
-	StreamOptions struct {
-		IncludeUsage bool `json:"include_usage"`
-	} `json:"stream_options"`
-}
-
-// openAIToolCall is a tool call as Chat Completions writes one in a message.
-type openAIToolCall struct {
-	ID       string `json:"id"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
-
-func parseOpenAI(data []byte) (*Request, error) {
-	var in openAIRequest
-	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, fmt.Errorf("the body is not a Chat Completions request: %w", err)
-	}
-	if in.Messages == nil {
-		return nil, errors.New("messages: field required")
-	}
-	req := &Request{API: OpenAI, Model: in.Model, Stream: in.Stream, Tools: []string{}}
-	for _, t := range in.Tools {
-		req.Tools = append(req.Tools, t.Function.Name)
-	}
-	for i, m := range in.Messages {
-		text, err := openAIText(m.Content)
-		if err != nil {
-			return nil, fmt.Errorf("messages[%d].content: %w", i, err)
-		}
-		switch m.Role {
+// parseOpenAI reads a Chat Completions request that inspect has checked
+// (gjson, a level at a time: see parseAnthropic).
+func parseOpenAI(data []byte) (*Request, []string, error) {
+	root := fieldsOf(gjson.ParseBytes(data))
+	req := &Request{API: OpenAI, Model: root.Get("model").Str, Stream: root.Get("stream").Bool(), Tools: []string{}}
+	root.Get("tools").ForEach(func(_, t gjson.Result) bool {
+		req.Tools = append(req.Tools, t.Get("function.name").Str)
+		return true
+	})
+	root.Get("messages").ForEach(func(_, mr gjson.Result) bool {
+		m := fieldsOf(mr)
+		text := openAIText(m.Get("content"))
+		switch m.Get("role").Str {
 		case "system", "developer":
 			req.Messages = append(req.Messages, Message{Role: "system", Content: text, Origin: OriginSystem})
 		case "assistant":
 			am := Message{Role: "assistant", Content: text, Origin: OriginAssistant}
-			for _, tc := range m.ToolCalls {
-				args := json.RawMessage(tc.Function.Arguments)
-				if !json.Valid(args) {
-					args, _ = json.Marshal(tc.Function.Arguments)
-				}
-				am.ToolCalls = append(am.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
-			}
+			m.Get("tool_calls").ForEach(func(_, tc gjson.Result) bool {
+				fn := tc.Get("function")
+				am.ToolCalls = append(am.ToolCalls, ToolCall{ID: tc.Get("id").Str, Name: fn.Get("name").Str, Arguments: rawArgs(fn.Get("arguments").Str)})
+				return true
+			})
 			req.Messages = append(req.Messages, am)
 		case "tool":
-			req.Messages = append(req.Messages, toolResult(m.ToolCallID, text, false))
+			req.Messages = append(req.Messages, toolResult(m.Get("tool_call_id").Str, text, false))
 		default:
 			req.Messages = append(req.Messages, userText(text)...)
 		}
-	}
-	return req, nil
+		return true
+	})
+	return req, nil, nil
 }
 
 // openAIText reads a content that is a string, null or a list of parts.
-func openAIText(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return s, nil
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", errors.New("neither a string nor a list of content parts")
+func openAIText(r gjson.Result) string {
+	if r.Type == gjson.String || !r.IsArray() {
+		return r.Str
 	}
 	var out []string
-	for _, p := range parts {
-		if p.Type == "text" {
-			out = append(out, p.Text)
+	r.ForEach(func(_, p gjson.Result) bool {
+		if t := p.Get("type").Str; t == "text" {
+			out = append(out, p.Get("text").Str)
 		} else {
-			out = append(out, "["+p.Type+"]")
+			out = append(out, "["+t+"]")
 		}
-	}
-	return strings.Join(out, "\n"), nil
+		return true
+	})
+	return strings.Join(out, "\n")
 }
 
-func includeUsage(data []byte) bool {
-	var in openAIRequest
-	return json.Unmarshal(data, &in) == nil && in.StreamOptions.IncludeUsage
-}
-
-func openAIToolCalls(a *Answer) []map[string]any {
-	var out []map[string]any
-	for _, tc := range a.ToolCalls {
-		out = append(out, map[string]any{"id": tc.ID, "type": "function", "function": map[string]string{"name": tc.Name, "arguments": string(tc.Arguments)}})
+// The Chat Completions answer.
+type (
+	openAIFunction struct {
+		Name      string `json:"name,omitempty"`
+		Arguments string `json:"arguments"`
 	}
-	return out
-}
+	openAIOutCall struct {
+		Index    *int           `json:"index,omitempty"`
+		ID       string         `json:"id,omitempty"`
+		Type     string         `json:"type,omitempty"`
+		Function openAIFunction `json:"function"`
+	}
+	openAIOutMessage struct {
+		Role      string          `json:"role,omitempty"`
+		Content   *string         `json:"content,omitempty"`
+		ToolCalls []openAIOutCall `json:"tool_calls,omitempty"`
+	}
+	openAIChoice struct {
+		Index        int               `json:"index"`
+		Message      *openAIOutMessage `json:"message,omitempty"`
+		Delta        *openAIOutMessage `json:"delta,omitempty"`
+		FinishReason *string           `json:"finish_reason"`
+	}
+	openAIUsageOut struct {
+		Prompt     int `json:"prompt_tokens"`
+		Completion int `json:"completion_tokens"`
+		Total      int `json:"total_tokens"`
+	}
+	openAIOut struct {
+		ID      string          `json:"id"`
+		Object  string          `json:"object"`
+		Created int64           `json:"created"`
+		Model   string          `json:"model"`
+		Choices []openAIChoice  `json:"choices"`
+		Usage   *openAIUsageOut `json:"usage,omitempty"`
+	}
+)
 
 func finishReason(a *Answer) string {
 	if len(a.ToolCalls) > 0 {
@@ -124,48 +103,48 @@ func finishReason(a *Answer) string {
 	return "stop"
 }
 
-func openAIUsage(u usage) map[string]int {
-	return map[string]int{"prompt_tokens": u.in, "completion_tokens": u.out, "total_tokens": u.in + u.out}
+func openAIUsage(u usage) *openAIUsageOut {
+	return &openAIUsageOut{Prompt: u.in, Completion: u.out, Total: u.in + u.out}
 }
 
-func openAICompletion(model string, n int, a *Answer, u usage) map[string]any {
-	msg := map[string]any{"role": "assistant", "content": a.Content}
-	if len(a.ToolCalls) > 0 {
-		msg["tool_calls"] = openAIToolCalls(a)
-		if a.Content == "" {
-			msg["content"] = nil
-		}
+func openAICompletion(model string, n int, a *Answer, u usage) *openAIOut {
+	msg := &openAIOutMessage{Role: "assistant", Content: &a.Content}
+	for _, tc := range a.ToolCalls {
+		msg.ToolCalls = append(msg.ToolCalls, openAIOutCall{ID: tc.ID, Type: "function", Function: openAIFunction{Name: tc.Name, Arguments: string(tc.Arguments)}})
 	}
-	return map[string]any{"id": fmt.Sprintf("chatcmpl-capture-%04d", n+1), "object": "chat.completion", "created": time.Now().Unix(), "model": model,
-		"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": finishReason(a)}}, "usage": openAIUsage(u)}
+	if len(a.ToolCalls) > 0 && a.Content == "" {
+		msg.Content = nil
+	}
+	finish := finishReason(a)
+	return &openAIOut{ID: fmt.Sprintf("chatcmpl-capture-%04d", n+1), Object: "chat.completion", Created: time.Now().Unix(), Model: model,
+		Choices: []openAIChoice{{Message: msg, FinishReason: &finish}}, Usage: openAIUsage(u)}
 }
 
-// streamOpenAI sends the answer as Chat Completions streams one: a role
+// renderOpenAIStream is the answer as Chat Completions streams one: a role
 // chunk, content chunks, tool call chunks, the finish, the usage if asked,
 // and [DONE].
-func streamOpenAI(w http.ResponseWriter, model string, n int, a *Answer, u usage, withUsage bool) error {
-	e := newSSE(w)
+func renderOpenAIStream(model string, n int, a *Answer, u usage, withUsage bool) []byte {
+	var e sseBuf
 	id, created := fmt.Sprintf("chatcmpl-capture-%04d", n+1), time.Now().Unix()
-	chunk := func(delta map[string]any, finish any) map[string]any {
-		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": model,
-			"choices": []map[string]any{{"index": 0, "delta": delta, "finish_reason": finish}}}
+	chunk := func(delta *openAIOutMessage, finish *string) openAIOut {
+		return openAIOut{ID: id, Object: "chat.completion.chunk", Created: created, Model: model, Choices: []openAIChoice{{Delta: delta, FinishReason: finish}}}
 	}
-	e.send("", chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	empty := ""
+	e.data(chunk(&openAIOutMessage{Role: "assistant", Content: &empty}, nil))
 	for _, c := range chunks(a.Content) {
-		e.send("", chunk(map[string]any{"content": c}, nil))
+		e.data(chunk(&openAIOutMessage{Content: &c}, nil))
 	}
 	for i, tc := range a.ToolCalls {
-		e.send("", chunk(map[string]any{"tool_calls": []map[string]any{{"index": i, "id": tc.ID, "type": "function",
-			"function": map[string]string{"name": tc.Name, "arguments": ""}}}}, nil))
+		e.data(chunk(&openAIOutMessage{ToolCalls: []openAIOutCall{{Index: &i, ID: tc.ID, Type: "function", Function: openAIFunction{Name: tc.Name}}}}, nil))
 		for _, c := range chunks(string(tc.Arguments)) {
-			e.send("", chunk(map[string]any{"tool_calls": []map[string]any{{"index": i, "function": map[string]string{"arguments": c}}}}, nil))
+			e.data(chunk(&openAIOutMessage{ToolCalls: []openAIOutCall{{Index: &i, Function: openAIFunction{Arguments: c}}}}, nil))
 		}
 	}
-	e.send("", chunk(map[string]any{}, finishReason(a)))
+	finish := finishReason(a)
+	e.data(chunk(&openAIOutMessage{}, &finish))
 	if withUsage {
-		e.send("", map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": model,
-			"choices": []any{}, "usage": openAIUsage(u)})
+		e.data(openAIOut{ID: id, Object: "chat.completion.chunk", Created: created, Model: model, Choices: []openAIChoice{}, Usage: openAIUsage(u)})
 	}
-	e.raw("data: [DONE]\n\n")
-	return e.err
+	e.b = append(e.b, "data: [DONE]\n\n"...)
+	return e.b
 }

@@ -63,8 +63,8 @@ type SessionState struct {
 // run when it stops.
 type Session struct {
 	emit   func(string, any)
-	saver  RunSaver
-	tokens TokenCounter
+	store  KeepStore // nil: nothing kept
+	tokens Counter
 	// upstream resolves a profile's endpoint and key (nil: no profiles).
 	upstream func(profile string) (*Upstream, error)
 
@@ -81,9 +81,9 @@ type Session struct {
 	lastRun   int64
 }
 
-// NewSession makes the app's capture; saver and tokens may be nil.
-func NewSession(emit func(string, any), saver RunSaver, tokens TokenCounter) *Session {
-	return &Session{emit: emit, saver: saver, tokens: tokens, state: SessionState{Lines: []string{}, Calls: []CallSummary{}}}
+// NewSession makes the app's capture; store and tokens may be nil.
+func NewSession(emit func(string, any), store KeepStore, tokens Counter) *Session {
+	return &Session{emit: emit, store: store, tokens: tokens, state: SessionState{Lines: []string{}, Calls: []CallSummary{}}}
 }
 
 // WithUpstreams lets the session forward to model profiles: resolve gives
@@ -144,16 +144,29 @@ func (s *Session) Start(opts SessionOptions) (SessionState, error) {
 	if s.srv != nil {
 		return s.copyLocked(), fmt.Errorf("a capture is running at %s; stop it first", s.state.BaseURL)
 	}
-	srv, err := Listen(Options{Addr: fmt.Sprintf("127.0.0.1:%d", opts.Port), Answerer: answerer, Upstream: up, Tokens: s.tokens, OnCall: s.onCall})
+	started := time.Now()
+	var keeper *Keeper
+	var journal *Journal
+	if s.store != nil {
+		// kept as calls arrive: an app that dies keeps every call answered
+		keeper = NewKeeper(s.store, s.tokens, started)
+		journal = keeper.Journal()
+	}
+	var tokens TokenCounter
+	if s.tokens != nil {
+		tokens = s.tokens
+	}
+	srv, err := Listen(Options{Addr: fmt.Sprintf("127.0.0.1:%d", opts.Port), Answerer: answerer, Upstream: up, Tokens: tokens, Journal: journal, OnCall: s.onCall})
 	if err != nil {
+		if keeper != nil {
+			_, _ = keeper.Close()
+		}
 		return s.copyLocked(), err
 	}
-	s.srv, s.manual, s.started, s.keeper = srv, manual, time.Now(), nil
-	if s.saver != nil {
-		// kept as calls arrive: an app that dies keeps the calls so far
-		s.keeper = NewKeeper(s.saver, s.started)
-		s.keeper.OnSaved = s.onSaved
+	if keeper != nil {
+		keeper.OnSaved = s.onSaved // set before the first call; it takes s.mu, so not before Listen's failure path
 	}
+	s.srv, s.manual, s.started, s.keeper = srv, manual, started, keeper
 	url := srv.URL()
 	s.state = SessionState{Running: true, BaseURL: url, AnswersFile: opts.AnswersFile, Answers: answers, Manual: opts.Manual, Calls: []CallSummary{},
 		Lines: PasteLines(url, up)}

@@ -12,29 +12,23 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"hookstudio/app/agent/engine"
 )
 
-type savedRuns struct {
-	mu    sync.Mutex
-	saved []*engine.Trace
-}
-
-// SaveCapture keeps one run per capture: a save that replaces a run
-// stands in for it.
-func (s *savedRuns) SaveCapture(_ context.Context, replaces int64, tr *engine.Trace, api string, _, _ time.Time) (int64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if api != "anthropic" {
-		return 0, errors.New("api " + api)
+// waitState waits until the session's state satisfies ok (calls are
+// listed once recorded, just after their answer went out).
+func waitState(t *testing.T, s *Session, ok func(SessionState) bool) SessionState {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		st := s.State()
+		if ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the capture's state never came: %+v", st)
+		}
+		time.Sleep(time.Millisecond)
 	}
-	if replaces > 0 {
-		s.saved[replaces-1] = tr
-		return replaces, nil
-	}
-	s.saved = append(s.saved, tr)
-	return int64(len(s.saved)), nil
 }
 
 // TestSession: the app's capture tells the base URL and the lines to paste,
@@ -48,14 +42,14 @@ func TestSession(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var states []SessionState
-	runs := &savedRuns{}
+	store := openHistory(t)
 	s := NewSession(func(name string, v any) {
 		if name == EventState {
 			mu.Lock()
 			states = append(states, v.(SessionState))
 			mu.Unlock()
 		}
-	}, runs, nil)
+	}, store, nil)
 	if _, err := s.Start(SessionOptions{}); err == nil {
 		t.Error("started without an answers file")
 	}
@@ -70,12 +64,12 @@ func TestSession(t *testing.T) {
 		t.Error("a second capture started beside the first")
 	}
 	post(t, st.BaseURL+"/v1/messages", claudeSecond, nil)
-	st = s.State()
+	st = waitState(t, s, func(st SessionState) bool { return len(st.Calls) == 1 })
 	if len(st.Calls) != 1 || st.Calls[0].Status != 200 || strings.Join(st.Calls[0].Hooks, ",") != "PreToolUse:Bash,Stop" || !strings.Contains(st.Calls[0].Answer, "Bash") {
 		t.Fatalf("calls %+v", st.Calls)
 	}
 	st, err = s.Stop(context.Background())
-	if err != nil || st.Running || st.RunID != 1 || len(runs.saved) != 1 {
+	if err != nil || st.Running || st.RunID == 0 || len(captureRuns(t, store)) != 1 {
 		t.Fatalf("stop: %v %+v", err, st)
 	}
 	if _, err := s.Stop(context.Background()); err == nil {
@@ -83,7 +77,7 @@ func TestSession(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(states) < 3 || states[len(states)-1].RunID != 1 {
+	if len(states) < 3 || states[len(states)-1].RunID != st.RunID {
 		t.Errorf("%d states sent", len(states))
 	}
 	// the app keeps the copy with the highest Seq, whichever arrives last
@@ -173,8 +167,8 @@ func TestForwardSession(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"id":"msg_up","type":"message","role":"assistant","content":[{"type":"text","text":"relayed"}],"usage":{"input_tokens":5,"output_tokens":1}}`)
 	})
-	runs := &savedRuns{}
-	s := NewSession(func(string, any) {}, runs, nil)
+	store := openHistory(t)
+	s := NewSession(func(string, any) {}, store, nil)
 	if _, err := s.Start(SessionOptions{Profile: "claude"}); err == nil || !strings.Contains(err.Error(), "no model profiles") {
 		t.Errorf("without profiles: %v", err)
 	}
@@ -199,7 +193,7 @@ func TestForwardSession(t *testing.T) {
 		t.Fatalf("%d %s", res.StatusCode, body)
 	}
 	st, err = s.Stop(context.Background())
-	if err != nil || len(st.Calls) != 1 || st.Calls[0].Answer != "relayed" || len(runs.saved) != 1 {
+	if err != nil || len(st.Calls) != 1 || st.Calls[0].Answer != "relayed" || len(captureRuns(t, store)) != 1 {
 		t.Fatalf("stop: %v %+v", err, st)
 	}
 	data, _ := json.Marshal(st)

@@ -3,6 +3,7 @@ package capture
 import (
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/hooks/skills"
@@ -33,12 +34,13 @@ func Trace(name string, calls []Call) (*engine.Trace, error) {
 		hooks: map[string]int32{}, toolByID: map[string]int32{}}
 	type conversation struct {
 		live  []int32 // the ids of the list its last call sent
-		keys  []string
+		keys  []msgKey
 		info  engine.RequestInfo
 		calls int
 	}
 	var convs []*conversation
-	of := conversationsOf(calls)
+	allKeys := callKeys(calls)
+	of := conversationsOf(allKeys)
 	for k, at := range byConversation(of) {
 		c := calls[at]
 		var cv *conversation
@@ -49,10 +51,7 @@ func Trace(name string, calls []Call) (*engine.Trace, error) {
 				FirstStep: len(b.rec.Steps)}}
 			convs = append(convs, cv)
 		}
-		keys := make([]string, len(c.Messages))
-		for i, m := range c.Messages {
-			keys[i] = messageKey(m)
-		}
+		keys := allKeys[at]
 		same := 0
 		for same < len(cv.keys) && same < len(keys) && cv.keys[same] == keys[same] {
 			same++
@@ -123,14 +122,10 @@ func byConversation(of []int) []int {
 // in the order they start): a call continues the conversation whose last
 // call it shares the longest start with, at least its first message; the
 // latest of equals.
-func conversationsOf(calls []Call) []int {
-	out := make([]int, len(calls))
-	var last [][]string // each conversation's last call's message keys
-	for k, c := range calls {
-		keys := make([]string, len(c.Messages))
-		for i, m := range c.Messages {
-			keys[i] = messageKey(m)
-		}
+func conversationsOf(allKeys [][]msgKey) []int {
+	out := make([]int, len(allKeys))
+	var last [][]msgKey // each conversation's last call's message keys
+	for k, keys := range allKeys {
 		best, same := -1, 0
 		for ci, o := range last {
 			n := 0
@@ -156,10 +151,47 @@ type traceBuilder struct {
 	toolByID map[string]int32
 }
 
-// messageKey is what makes two calls' messages the same message.
-func messageKey(m Message) string {
-	k, _ := json.Marshal([]any{m.Role, m.Content, m.ToolCallID, m.ToolCalls})
-	return string(k)
+// msgKey is what makes two calls' messages the same message: its role,
+// the tool call it answers, and a hash of its content and tool calls (an
+// agent sends its whole conversation each time, so a long capture's run is
+// built from megabytes of repeated text: hashed, not copied).
+type msgKey struct {
+	role, toolCallID string
+	size             int
+	content, calls   uint64
+}
+
+// keySeed seeds the hashes of msgKey; they are compared within a process only.
+var keySeed = maphash.MakeSeed()
+
+func messageKey(m Message) msgKey {
+	k := msgKey{role: m.Role, toolCallID: m.ToolCallID, size: len(m.Content), content: maphash.String(keySeed, m.Content)}
+	if len(m.ToolCalls) > 0 {
+		var h maphash.Hash
+		h.SetSeed(keySeed)
+		for _, tc := range m.ToolCalls {
+			h.WriteString(tc.ID)
+			h.WriteByte(0)
+			h.WriteString(tc.Name)
+			h.WriteByte(0)
+			h.Write(tc.Arguments)
+			h.WriteByte(0)
+		}
+		k.calls = h.Sum64()
+	}
+	return k
+}
+
+// callKeys are each call's messages' keys.
+func callKeys(calls []Call) [][]msgKey {
+	out := make([][]msgKey, len(calls))
+	for k, c := range calls {
+		out[k] = make([]msgKey, len(c.Messages))
+		for i, m := range c.Messages {
+			out[k][i] = messageKey(m)
+		}
+	}
+	return out
 }
 
 func (b *traceBuilder) message(m Message, step, req int32) int32 {

@@ -15,7 +15,7 @@ func TestTrace(t *testing.T) {
 	srv := start(t, Options{})
 	post(t, srv.URL()+"/v1/messages", claudeFirst, nil)
 	post(t, srv.URL()+"/v1/messages", claudeSecond, nil)
-	calls := srv.Calls()
+	calls := recorded(t, srv, 2)
 	tr, err := Trace("clean the build", calls)
 	if err != nil {
 		t.Fatal(err)

@@ -12,12 +12,10 @@ import (
 	"syscall"
 	"time"
 
-	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/tokens"
 	"hookstudio/app/capture"
 	"hookstudio/app/services/edit"
 	"hookstudio/app/services/studio"
-	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
 )
 
@@ -92,7 +90,7 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 			fmt.Fprintf(stderr, "hookctl: warning: capture not recorded in the history: %v\n", err)
 		} else {
 			defer store.Close()
-			keeper = capture.NewKeeper(captureSaver{store: store, tokens: counter}, time.Now())
+			keeper = capture.NewKeeper(store, counter, time.Now())
 			keeper.OnSaved = func(_ int64, err error) {
 				if err != nil {
 					fmt.Fprintf(stderr, "hookctl: warning: %v\n", err)
@@ -111,13 +109,20 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if up != nil {
 		answerer = nil // the upstream answers
 	}
-	srv, err := capture.Listen(capture.Options{Addr: addr, Token: *token, Answerer: answerer, Upstream: up, Tokens: counter,
+	var journal *capture.Journal
+	if keeper != nil {
+		journal = keeper.Journal()
+	}
+	srv, err := capture.Listen(capture.Options{Addr: addr, Token: *token, Answerer: answerer, Upstream: up, Tokens: counter, Journal: journal,
 		OnCall: func(c capture.Call) {
 			n++
 			if keeper != nil {
 				keeper.Add(c)
 			}
 			line := fmt.Sprintf("#%d %s %s → %d, %d messages, %d tokens in", c.N+1, c.API, c.Path, c.Status, len(c.Messages), c.InputTokens)
+			if c.Side != "" {
+				line += " (side request: " + c.Side + ")"
+			}
 			if c.Error != "" {
 				line += ": " + c.Error
 			}
@@ -174,19 +179,6 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	}
 	fmt.Fprintf(stderr, "hookctl: %d request(s) captured into %s\n", len(calls), *jsonFile)
 	return exitOK, nil
-}
-
-// captureSaver keeps a capture as a run of source capture, each save
-// standing in for the previous one.
-type captureSaver struct {
-	store  *history.Store
-	tokens history.TokenCounter
-}
-
-func (h captureSaver) SaveCapture(ctx context.Context, replaces int64, tr *engine.Trace, api string, started, ended time.Time) (int64, error) {
-	id, err := h.store.SaveRun(ctx, history.RunInput{Trace: tr, ScenarioFile: "capture", Backend: "capture:" + api,
-		Source: history.SourceCapture, Started: started, Ended: ended, Tokens: h.tokens, Replaces: history.RunID(replaces)})
-	return int64(id), err
 }
 
 // writeCaptureScenario saves the capture as a scenario file (its mock

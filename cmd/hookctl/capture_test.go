@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -191,6 +192,29 @@ func TestCaptureForward(t *testing.T) {
 	}
 }
 
+// captureProcess starts the hookctl binary's capture with args, waits for
+// its first line and returns the base URL; the process is killed when the
+// test ends (a test may kill it before).
+func captureProcess(t *testing.T, stderr io.Writer, args ...string) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(hookctl, append([]string{"capture"}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	first, err := bufio.NewReader(stdout).ReadString('\n')
+	url, ok := strings.CutPrefix(strings.TrimSpace(first), "listening on ")
+	if err != nil || !ok {
+		t.Fatalf("first line %q: %v", first, err)
+	}
+	return url, cmd
+}
+
 // TestCaptureKeptAsCallsArrive: the history row is written as calls
 // arrive — another handle on the database finds both calls while the
 // capture still runs, and a hookctl killed outright leaves them there.
@@ -201,22 +225,8 @@ func TestCaptureKeptAsCallsArrive(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "history.db")
-	cmd := exec.Command(hookctl, "capture", "--answers", answers, "--db", db, "--json", filepath.Join(dir, "never.json"))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	first, err := bufio.NewReader(stdout).ReadString('\n')
-	url, ok := strings.CutPrefix(strings.TrimSpace(first), "listening on ")
-	if err != nil || !ok {
-		t.Fatalf("first line %q: %v", first, err)
-	}
+	url, cmd := captureProcess(t, &stderr, "--answers", answers, "--db", db, "--json", filepath.Join(dir, "never.json"))
 	for _, user := range []string{"first question", "second question"} {
 		res, err := http.Post(url+"/v1/messages", "application/json", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"`+user+`"}]}`))
 		if err != nil {
@@ -254,6 +264,65 @@ func TestCaptureKeptAsCallsArrive(t *testing.T) {
 	run, err := other.LoadRun(ctx, id)
 	if err != nil || n != 2 || len(run.Trace.Calls) != 2 || run.Trace.Calls[1].Content != "two" || run.Scenario != "capture: first question" {
 		t.Fatalf("after kill -9: %d calls, %v", n, err)
+	}
+}
+
+// TestCaptureKilledKeepsEveryAnsweredCall: 40 streamed requests answered
+// one after another, then kill -9 the moment the 40th answer is read —
+// the history holds all 40 calls (the journal had each before its answer
+// ended; the next hookctl that opens the history rebuilds the run).
+func TestCaptureKilledKeepsEveryAnsweredCall(t *testing.T) {
+	const n = 40
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.yaml")
+	script := "answers:\n"
+	for i := range n + 5 {
+		script += fmt.Sprintf("  - content: answer %d\n", i+1)
+	}
+	if err := os.WriteFile(answers, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "history.db")
+	url, cmd := captureProcess(t, io.Discard, "--answers", answers, "--db", db, "--json", filepath.Join(dir, "never.json"))
+	for i := range n {
+		body := fmt.Sprintf(`{"model":"m","stream":true,"system":"%s","messages":[{"role":"user","content":"question %d"}]}`, strings.Repeat("You are an agent. ", 500), i+1)
+		res, err := http.Post(url+"/v1/messages", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || !strings.Contains(string(got), fmt.Sprintf("answer %d", i+1)) || !strings.Contains(string(got), "message_stop") {
+			t.Fatalf("request %d: %d %s", i+1, res.StatusCode, got)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	listed, stderr, code := runCLI(t, "history", "list", "--source", "capture", "--json", "--db", db)
+	var list struct {
+		Runs []struct {
+			ID       int64 `json:"id"`
+			LLMCalls int   `json:"llm_calls"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(listed), &list); code != exitOK || err != nil || len(list.Runs) != 1 || list.Runs[0].LLMCalls != n {
+		t.Fatalf("after kill -9 the history holds %s (%v, %s)", listed, err, stderr)
+	}
+	store, err := history.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	run, err := store.LoadRun(context.Background(), history.RunID(list.Runs[0].ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range run.Trace.Calls {
+		if want := fmt.Sprintf("answer %d", i+1); c.Content != want {
+			t.Errorf("call %d answered %q, want %q", i+1, c.Content, want)
+		}
 	}
 }
 
@@ -316,5 +385,42 @@ func TestCaptureSaveScenario(t *testing.T) {
 	}
 	if want := []string{"Looking. → Bash ls = a b", "a and b"}; strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("simulated answers %q, captured %q", got, want)
+	}
+}
+
+// TestCaptureRefusedRequestsTakeNoAnswer: issue 25 item 9 as it was seen —
+// hookctl capture with two answers; a malformed body (400), a body over
+// 32 MiB (413) and a wrong-shaped one (400), then a good request: it gets
+// the first answer, and the wrong shape is said in the API's words.
+func TestCaptureRefusedRequestsTakeNoAnswer(t *testing.T) {
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.yaml")
+	if err := os.WriteFile(answers, []byte("answers:\n  - content: first answer\n  - content: second answer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url, wait := startCapture(t, "--answers", answers, "--max-requests", "4", "--no-history", "--json", filepath.Join(dir, "c.json"))
+	send := func(body string) (int, string) {
+		res, err := http.Post(url+"/v1/messages", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res.StatusCode, string(data)
+	}
+	if code, body := send(`{"model":"m","messages":[`); code != 400 {
+		t.Errorf("malformed: %d %s", code, body)
+	}
+	if code, body := send(`{"model":"m","messages":[],"x":"` + strings.Repeat("a", 33<<20) + `"}`); code != 413 {
+		t.Errorf("over 32 MiB: %d %s", code, body)
+	}
+	if code, body := send(`{"model":"m","messages":"hi"}`); code != 400 || !strings.Contains(body, "messages must be a list of {role, content}, not a string") || strings.Contains(body, "Go struct") {
+		t.Errorf("wrong shape: %d %s", code, body)
+	}
+	if code, body := send(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`); code != 200 || !strings.Contains(body, "first answer") {
+		t.Errorf("the good request: %d %s", code, body)
+	}
+	if c, stderr := wait(); c != exitOK {
+		t.Fatalf("exit %d: %s", c, stderr)
 	}
 }

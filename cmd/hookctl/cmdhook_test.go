@@ -41,7 +41,7 @@ func copyExample(t *testing.T, skill string) string {
 var durations = regexp.MustCompile(`\b\d+\.\dms\b`)
 
 // TestSimulateCommandHooks: without --trust nothing runs and the commands
-// are listed (exit 2); with it the invocations show between the calls.
+// are listed (exit 3); with it the invocations show between the calls.
 func TestSimulateCommandHooks(t *testing.T) {
 	root := copyExample(t, "guard-rails")
 	sc := filepath.Join(root, "guard-rails", "scenarios", "guarded-session.yaml")
@@ -54,7 +54,7 @@ func TestSimulateCommandHooks(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, stderr, code := runCLI(t, "simulate", "--no-history", "--skills", root, sc)
-	if code != exitUsage || out != "" {
+	if code != exitNotTrusted || out != "" {
 		t.Fatalf("untrusted: exit %d, stdout %q", code, out)
 	}
 	for _, want := range []string{"--trust", "block-rm-rf.sh", "guard-rails/hooks/hooks.yaml:32", "register_hook"} {

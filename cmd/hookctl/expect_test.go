@@ -421,7 +421,7 @@ func TestTestExecutableHooks(t *testing.T) {
 func TestTestNeedsTrust(t *testing.T) {
 	dir, file := execFolder(t, "  - status: ok\n")
 	_, stderr, code := runCLI(t, "test", dir, file)
-	if code != exitUsage || !strings.Contains(stderr, "pass --trust") || !strings.Contains(stderr, "ops/hooks/hooks.yaml") {
+	if code != exitNotTrusted || !strings.Contains(stderr, "--trust") || !strings.Contains(stderr, "ops/hooks/hooks.yaml") {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
 	if _, _, code := runCLI(t, "test", dir, file, "--trust"); code != exitOK {

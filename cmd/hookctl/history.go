@@ -14,6 +14,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/events"
 	"hookstudio/app/agent/tokens"
+	"hookstudio/app/capture"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
 )
@@ -45,7 +46,24 @@ func openHistory(ctx context.Context, flagValue string, stderr io.Writer) (*hist
 	if s.Recovered != nil {
 		fmt.Fprintf(stderr, "hookctl: warning: %s\n", s.Recovered.Message())
 	}
+	recoverCaptures(ctx, s, stderr)
 	return s, nil
+}
+
+// recoverCaptures rebuilds the run of a capture that was killed before it
+// could (its calls are all in the history's journal).
+func recoverCaptures(ctx context.Context, s *history.Store, stderr io.Writer) {
+	states, err := s.UnfoldedCaptures(ctx)
+	if err != nil || len(states) == 0 {
+		return
+	}
+	var counter capture.Counter
+	if c, err := tokens.NewCounter(); err == nil {
+		counter = c
+	}
+	if _, err := capture.Recover(ctx, s, counter); err != nil {
+		fmt.Fprintf(stderr, "hookctl: warning: %v\n", err)
+	}
 }
 
 // recordRun stores a simulated run. Any failure is a warning: the history
@@ -82,6 +100,9 @@ const historyUsage = "history takes list, show RUN, events RUN or diff RUN_A RUN
 func historyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
 		return 0, fmt.Errorf("%w: %s", errUsage, historyUsage)
+	}
+	if isHelp(args[0]) {
+		return 0, &helpRequest{name: "history"}
 	}
 	switch args[0] {
 	case "list":

@@ -15,49 +15,19 @@ import (
 	"hookstudio/app/platform/version"
 )
 
-// Exit codes: 0 success, 1 problems found, 2 usage error.
+// Exit codes: 0 success, 1 problems found, 2 usage error, 3 the folder's
+// executable hooks need --trust (simulate, test).
 const (
-	exitOK       = 0
-	exitProblems = 1
-	exitUsage    = 2
+	exitOK         = 0
+	exitProblems   = 1
+	exitUsage      = 2
+	exitNotTrusted = 3
 )
 
-const usage = `hookctl — validate and simulate skill hooks
-
-Usage:
-  hookctl validate [SKILLS_DIR] [--json]
-  hookctl simulate [--skills DIR] SCENARIO [--json] [--full] [--color=auto|always|never]
-                   [--db PATH] [--no-history] [--provider PROFILE [--profiles PATH]]
-  hookctl test [SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust]
-  hookctl history list [--scenario S] [--skill K] [--source cli|app|live|capture|session]
-                       [--since DATE] [--until DATE] [--limit N] [--json] [--db PATH]
-  hookctl history show RUN [--json [--trace]] [--db PATH]
-  hookctl history diff RUN_A RUN_B [--json] [--db PATH]
-  hookctl export SKILL_DIR -o OUT.zip|DIR/ [--scenarios]
-  hookctl import FILE.zip [--skills DIR] [--overwrite]
-  hookctl capture (--answers FILE | --profile NAME [--profiles FILE])
-                  [--port N | --listen HOST:PORT --token T] [--max-requests N]
-                  [--json FILE] [--save-scenario FILE] [--db PATH] [--no-history]
-  hookctl sessions list [--agent claude-code|codex] [--project DIR] [--search S] [--json]
-                        [--claude-dir DIR] [--codex-dir DIR]
-  hookctl sessions import ID|FILE [--json] [--follow] [--save-scenario FILE] [--db PATH]
-  hookctl sessions request ID|FILE CALL
-  hookctl help
-  hookctl --version
-
-SKILLS_DIR defaults to ./skills when it exists, else the current folder.
-simulate records each run in the history (history.db in the app's data
-folder, or --db PATH); history reads it. --provider runs the scenario against
-a real model endpoint from profiles.json (docs/providers.md); its key comes
-from the OS keyring or OPENAI_API_KEY / ANTHROPIC_API_KEY.
-capture serves the Anthropic and OpenAI APIs on 127.0.0.1 for a real agent
-(ANTHROPIC_BASE_URL / OPENAI_BASE_URL), answers from FILE or forwards to a
-model profile's endpoint, and records what the agent sends its model
-(docs/capture.md).
-sessions lists the Claude Code and Codex sessions on this machine and imports
-one into the history: every model call with its exact request where the
-transcript holds it, every hook that fired (docs/sessions.md).
-Exit status: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
+// exitStatus ends `hookctl help`; README and docs say the same.
+const exitStatus = `Exit status: 0 no errors (warnings allowed), 1 errors found (or a failed
+expectation), 2 usage error, 3 not run: the folder has executable hooks and
+--trust was not given (simulate, test; the commands that would run are listed).
 `
 
 // errUsage marks an error in how the command was called.
@@ -109,12 +79,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "sessions":
 		code, err = sessionsCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
+		if len(args) > 1 { // hookctl help COMMAND: that command's --help
+			return run(ctx, append(slices.Clone(args[1:]), "--help"), stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	default:
 		err = fmt.Errorf("%w: unknown command %q", errUsage, args[0])
 	}
+	var help *helpRequest
 	switch {
+	case errors.As(err, &help):
+		printHelp(stdout, help)
+		return exitOK
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(stderr, "hookctl: %v\n\n%s", err, usage)
 		return exitUsage
@@ -135,8 +112,8 @@ const noHistory = "the run history is not available in this build (made without 
 func withoutHistory(args []string, stderr io.Writer) ([]string, bool) {
 	switch args[0] {
 	case "history", "sessions":
-		if args[0] == "sessions" && len(args) > 1 && args[1] != "import" {
-			return args, false // list and request need no history
+		if slices.ContainsFunc(args, isHelp) || (args[0] == "sessions" && (len(args) < 2 || args[1] != "import")) {
+			return args, false // its usage, listing and requests need no database
 		}
 		fmt.Fprintf(stderr, "hookctl: %s\n", noHistory)
 		return args, true
@@ -155,7 +132,9 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return nil, &helpRequest{name: fs.Name(), fs: fs}
+		} else if err != nil {
 			return nil, fmt.Errorf("%w: %w", errUsage, err)
 		}
 		args = fs.Args()

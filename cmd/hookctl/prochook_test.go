@@ -19,7 +19,7 @@ func TestSimulateProcessHooks(t *testing.T) {
 	skills := filepath.Join("..", "..", "skills")
 	sc := filepath.Join(skills, "plugin-tools", "scenarios", "plugin-tools.yaml")
 	_, stderr, code := runCLI(t, "simulate", "--no-history", "--skills", skills, sc)
-	if code != exitUsage || !strings.Contains(stderr, "python3 hook.py") {
+	if code != exitNotTrusted || !strings.Contains(stderr, "python3 hook.py") {
 		t.Fatalf("untrusted: exit %d, stderr %s", code, stderr)
 	}
 	out, stderr, code := runCLI(t, "simulate", "--trust", "--json", "--no-history", "--skills", skills, sc)

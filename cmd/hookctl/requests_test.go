@@ -20,7 +20,7 @@ func TestSimulateRequestHooks(t *testing.T) {
 	retried := filepath.Join(root, "ops", "scenarios", "retried.yaml")
 
 	_, stderr, code := runCLI(t, "simulate", "--skills", root, "--db", db, retried)
-	if code != exitUsage || !strings.Contains(stderr, "request: request_start") || !strings.Contains(stderr, "--trust") {
+	if code != exitNotTrusted || !strings.Contains(stderr, "request: request_start") || !strings.Contains(stderr, "--trust") {
 		t.Fatalf("untrusted: exit %d: %s", code, stderr)
 	}
 	out, stderr, code := runCLI(t, "simulate", "--skills", root, "--db", db, "--trust", "--json", retried)

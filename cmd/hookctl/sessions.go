@@ -27,6 +27,9 @@ func sessionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if len(args) == 0 {
 		return 0, fmt.Errorf("%w: %s", errUsage, sessionsUsage)
 	}
+	if isHelp(args[0]) {
+		return 0, &helpRequest{name: "sessions"}
+	}
 	switch args[0] {
 	case "list":
 		return sessionsList(ctx, args[1:], stdout)

@@ -98,12 +98,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 
 	if errors.Is(trustErr, hooksets.ErrNotTrusted) {
 		// Nothing runs in a folder nobody trusted: say exactly what would.
-		fmt.Fprintf(stderr, "hookctl: %s has executable hooks; these commands would run:\n", *root)
-		for _, c := range hooks.Commands() {
-			fmt.Fprintf(stderr, "  %s  %s  %s\n", c.Source, c.Event, c.Command)
-		}
-		fmt.Fprintln(stderr, "hookctl: pass --trust to run them")
-		return exitUsage, nil
+		return notTrusted(stderr, *root, hooks.Commands()), nil
 	} else if trustErr != nil {
 		return 0, trustErr
 	}

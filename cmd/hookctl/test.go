@@ -87,12 +87,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		}
 		if rep.untrusted != nil {
 			// Nothing runs in a folder nobody trusted: say exactly what would.
-			fmt.Fprintf(stderr, "hookctl: %s has executable hooks; these commands would run:\n", root)
-			for _, c := range rep.untrusted {
-				fmt.Fprintf(stderr, "  %s  %s  %s\n", c.Source, c.Event, c.Command)
-			}
-			fmt.Fprintln(stderr, "hookctl: pass --trust to run them")
-			return exitUsage, nil
+			return notTrusted(stderr, root, rep.untrusted), nil
 		}
 		reports = append(reports, rep)
 	}

@@ -89,7 +89,7 @@ func check(ctx context.Context, root, claudeUser string) ([]diag.Diagnostic, err
 	if err != nil {
 		return nil, err
 	}
-	names := skillNames(set)
+	names := cc.SkillNames(folderNames(set))
 	for _, f := range files {
 		sc, sds, err := scenario.LoadFile(root, f)
 		if err != nil {
@@ -107,7 +107,17 @@ func check(ctx context.Context, root, claudeUser string) ([]diag.Diagnostic, err
 	return ds, nil
 }
 
-func skillNames(set *skills.Set) []string {
+// skillNames is what enabled_skills may name in set's root: its skill
+// folders and its Claude Code skills.
+func skillNames(set *skills.Set) scenario.SkillNames {
+	cc, err := claudehook.Load(set.Root, claudehook.LoadOptions{})
+	if err != nil { // the root was read a moment ago; only the folders are known
+		return scenario.SkillNames{Folders: folderNames(set)}
+	}
+	return cc.SkillNames(folderNames(set))
+}
+
+func folderNames(set *skills.Set) []string {
 	names := make([]string, len(set.Skills))
 	for i, s := range set.Skills {
 		names[i] = s.Name

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"hookstudio/app/hooks/skills"
 )
@@ -139,11 +140,7 @@ func (a *applier) apply(eff *Effect) {
 		a.changed("answer replaced")
 	}
 	if a.allowed("tool_calls", eff.ToolCalls != nil, PointAfterLLM) {
-		if x, _ := json.Marshal(*eff.ToolCalls); string(x) != string(must(json.Marshal(e.ToolCalls))) {
-			e.ToolCalls = slices.Clone(*eff.ToolCalls)
-			st.toolCalls = true
-			a.changed("tool calls of the answer replaced (%d)", len(e.ToolCalls))
-		}
+		a.rewriteCalls(*eff.ToolCalls)
 	}
 	if a.allowed("tool_arguments", eff.ToolArguments != nil, PointBeforeTool) && !equalJSON(eff.ToolArguments, e.Tool.Arguments) {
 		if e.Tool.OriginalArguments == nil {
@@ -340,6 +337,62 @@ func (a *applier) replaceList(want []NewMessage, overlay bool) int {
 	return changed
 }
 
+// rewriteCalls puts a hook's tool calls in place of the answer's, matched
+// by position: a call keeps the result scripted for the call it replaces
+// (a hook cannot script one) and, when the hook gave it no id, that call's
+// id. Calls the hook handed back unchanged change nothing; the step names
+// each call that did change.
+func (a *applier) rewriteCalls(hook []ToolCall) {
+	e := a.e
+	old := e.ToolCalls
+	calls := make([]ToolCall, len(hook))
+	var notes []string
+	for i, h := range hook {
+		c := ToolCall{ID: h.ID, Name: h.Name, Arguments: h.Arguments}
+		if i >= len(old) {
+			if c.ID == "" {
+				c.ID = a.r.callID(i)
+			}
+			calls[i] = c
+			notes = append(notes, fmt.Sprintf("tool call %d (%s) added: no result is scripted for it, the model reads an empty result", i+1, c.Name))
+			continue
+		}
+		o := old[i]
+		if c.ID == "" {
+			c.ID = o.ID
+		}
+		var what []string
+		if c.Name != o.Name {
+			what = append(what, fmt.Sprintf("name %s → %s", o.Name, c.Name))
+		}
+		if !equalJSON(c.Arguments, o.Arguments) {
+			what = append(what, "arguments "+string(must(json.Marshal(orEmpty(c.Arguments)))))
+			c.OriginalArguments = maps.Clone(orEmpty(o.Arguments)) // the step shows before and after
+		}
+		if c.ID != o.ID {
+			what = append(what, fmt.Sprintf("id %s → %s", o.ID, c.ID))
+		}
+		if len(what) == 0 {
+			calls[i] = o
+			continue
+		}
+		c.Result, c.Error = o.Result, o.Error
+		calls[i] = c
+		notes = append(notes, fmt.Sprintf("tool call %d (%s) rewritten: %s; it keeps the scripted result of the call it replaced", i+1, o.Name, strings.Join(what, ", ")))
+	}
+	for i := len(hook); i < len(old); i++ {
+		notes = append(notes, fmt.Sprintf("tool call %d (%s) removed", i+1, old[i].Name))
+	}
+	if len(notes) == 0 {
+		return
+	}
+	e.ToolCalls = calls
+	e.state.toolCalls = true
+	for _, n := range notes {
+		a.changed("%s", n)
+	}
+}
+
 // rewriteTool replaces the tool message of the event's call in place.
 func (a *applier) rewriteTool(content, what string) {
 	tc := a.e.Tool
@@ -362,10 +415,17 @@ func (a *applier) rewriteTool(content, what string) {
 
 func must(b []byte, _ error) []byte { return b }
 
+// equalJSON compares arguments as the model's JSON: no arguments and {}
+// are the same call.
 func equalJSON(a, b map[string]any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
+	return string(must(json.Marshal(orEmpty(a)))) == string(must(json.Marshal(orEmpty(b))))
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
 }
 
 func joinText(a, b string) string {

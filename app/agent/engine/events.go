@@ -77,7 +77,7 @@ type Event struct {
 	Model     string // the model of the call (before_llm may change it)
 	Tools     []scenario.Tool
 	Answer    string     // after_llm, stop: the assistant's text
-	ToolCalls []ToolCall // after_llm: the answer's tool calls (process hooks may rewrite them); after_tools: as they ran
+	ToolCalls []ToolCall // after_llm: the answer's tool calls, named (process hooks may rewrite them); after_tools: as they ran
 	Tool      *ToolCall  // tool points: the call (arguments as hooks left them; Result/Error after the tool)
 	Compact   Compaction
 	Err       error  // after_llm: the model failed; request hooks still see the end
@@ -202,7 +202,7 @@ type Effect struct {
 	Model         *string         // before_llm
 	AddTools      []scenario.Tool // before_llm: offered to the model for this call
 	Answer        *string         // after_llm
-	ToolCalls     *[]ToolCall     // after_llm: replace the answer's tool calls (PicoClaw after_llm modify)
+	ToolCalls     *[]ToolCall     // after_llm: the answer's tool calls as the hook gives them back, matched by position (PicoClaw after_llm modify); results are the scripted ones
 	ToolArguments map[string]any  // before_tool
 	ToolResult    *string         // after_tool (success)
 	ToolError     *string         // after_tool (failure)

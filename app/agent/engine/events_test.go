@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -471,5 +472,89 @@ func TestEveryStepListIsConsistent(t *testing.T) {
 				t.Fatalf("step %d (%s): message %d is in the list but was neither there nor added", i, s.Kind, id)
 			}
 		}
+	}
+}
+
+// An after_llm hook that hands the answer's tool calls back unchanged (as
+// PicoClaw's echo of the whole params does: the ids it was sent, or none,
+// and {} for no arguments) changes nothing. One that rewrites a call keeps
+// the scripted result of the call it replaced, by position, and says so.
+func TestAfterLLMToolCallRewrites(t *testing.T) {
+	round := scenario.Round{ToolCalls: []scenario.ToolCall{
+		{Name: "a", Arguments: map[string]any{"cmd": "ls"}, Result: "listing"},
+		{Name: "b", Result: "b result"},
+	}}
+	wire := func(ev *Event, ids bool) []ToolCall { // the calls as a hook sends them back
+		out := []ToolCall{}
+		for _, tc := range ev.ToolCalls {
+			c := ToolCall{Name: tc.Name, Arguments: map[string]any{}}
+			maps.Copy(c.Arguments, tc.Arguments)
+			if ids {
+				c.ID = tc.ID
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	cases := []struct {
+		name    string
+		rewrite func(ev *Event) []ToolCall
+		results []string // the tool messages the model reads
+		changes int      // of the round's after_llm call
+	}{
+		{"echo with ids", func(ev *Event) []ToolCall { return wire(ev, true) }, []string{"listing", "b result"}, 0},
+		{"echo without ids", func(ev *Event) []ToolCall { return wire(ev, false) }, []string{"listing", "b result"}, 0},
+		{"rewrite", func(ev *Event) []ToolCall {
+			w := wire(ev, true)
+			if len(w) == 0 {
+				return w
+			}
+			w[0].Arguments = map[string]any{"cmd": "pwd"}
+			w[1].ID = "renamed"
+			return append(w, ToolCall{Name: "b"})
+		}, []string{"listing", "b result", ""}, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var sentIDs []string
+			h := fakeHook{name: "rewriter", effects: map[Point]func(*Event) Effect{
+				PointAfterLLM: func(ev *Event) Effect {
+					for _, tc := range ev.ToolCalls {
+						sentIDs = append(sentIDs, tc.ID)
+					}
+					calls := c.rewrite(ev)
+					return Effect{ToolCalls: &calls}
+				},
+			}}
+			tr := hookedRun(t, toolScenario(loop(round)), nil, h)
+			var results []string
+			for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
+				if m.Role == "tool" {
+					results = append(results, m.Content)
+				}
+			}
+			if !slices.Equal(results, c.results) {
+				t.Errorf("tool messages %q, want %q", results, c.results)
+			}
+			ran := tr.Calls[1].ToolCalls
+			if c.changes > 0 && (ran[0].OriginalArguments["cmd"] != "ls" || ran[1].OriginalArguments != nil) {
+				t.Errorf("rewritten calls %+v: the call whose arguments changed keeps the model's", ran)
+			}
+			for i, id := range sentIDs {
+				if id == "" || (c.changes == 0 && ran[i].ID != id) {
+					t.Errorf("after_llm was sent tool call id %q; the call ran as %q", id, ran[i].ID)
+				}
+			}
+			// after_llm fires for the planning call, the round's and the final answer.
+			for i, hc := range tr.HookCalls {
+				want, outcome := 0, OutcomeOK
+				if i == 1 && c.changes > 0 {
+					want, outcome = c.changes, OutcomeModified
+				}
+				if len(hc.Changes) != want || hc.Outcome != outcome {
+					t.Errorf("after_llm %d: %s, changes %q; want %s with %d changes", i, hc.Outcome, hc.Changes, outcome, want)
+				}
+			}
+		})
 	}
 }

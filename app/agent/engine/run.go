@@ -384,15 +384,29 @@ func (r *runner) feedback(ev *Event) bool {
 	return true
 }
 
+// nameCalls gives each tool call of an answer without an id the one its
+// tool message will carry, before after_llm hooks read the answer: a real
+// provider names every call, and a hook that hands the calls back must
+// find them under the same names.
+func (r *runner) nameCalls(calls []ToolCall) {
+	for k := range calls {
+		if calls[k].ID == "" {
+			calls[k].ID = r.callID(k)
+		}
+	}
+}
+
+// callID is the id of the k-th tool call of the current answer.
+func (r *runner) callID(k int) string {
+	return fmt.Sprintf("call_%d_%d_%d", r.pos.req, r.pos.round, k)
+}
+
 // runTools appends the assistant message and one tool message per call,
 // then swaps the after_tool_call hooks: once per call, in call order.
 func (r *runner) runTools(ctx context.Context, hm *HookManager, rep Reply, inject func(Checkpoint)) error {
 	t := r.t
 	first := int32(len(t.toolCalls))
-	for k, tc := range rep.ToolCalls {
-		if tc.ID == "" {
-			tc.ID = fmt.Sprintf("call_%d_%d_%d", r.pos.req, r.pos.round, k)
-		}
+	for _, tc := range rep.ToolCalls {
 		t.addToolCall(tc)
 	}
 	t.begin(StepAppend, r.pos, "", -1)
@@ -572,6 +586,7 @@ func (r *runner) callOnce(ctx context.Context, info func() *RequestInfo, tools [
 		}
 		return Reply{}, false, fmt.Errorf("llm call %d (%s): %w", ci, r.pos.phase, err)
 	}
+	r.nameCalls(rep.ToolCalls)
 	if fires {
 		after := &Event{Point: PointAfterLLM, Call: ci, Model: model, Answer: rep.Content, Tools: tools, ToolCalls: slices.Clone(rep.ToolCalls), Usage: rep.Usage}
 		if err := r.fire(ctx, after); err != nil {

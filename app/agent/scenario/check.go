@@ -142,13 +142,46 @@ func (d *decoder) checkCalls(r *Request, rp *requestPos, path string, declared [
 	}
 }
 
+// SkillNames is what an enabled_skills entry may name under a skills root.
+type SkillNames struct {
+	// Folders are the root's skill folders (seed 000 skills, plugin skill
+	// folders): enabling one turns on every hook it holds.
+	Folders []string
+	// Claude are Claude Code's skills (a SKILL.md): `.claude/skills/<name>`
+	// by its name, a plugin's `skills/<name>` as `<plugin>:<name>`.
+	Claude []string
+	// Why says why a name that is neither cannot be listed, when something
+	// of that name is there (a folder that is not a skill, a plugin skill
+	// written without its plugin); "" when nothing is. Nil: nothing is.
+	Why func(name string) string
+}
+
+func (n SkillNames) has(name string) bool {
+	return slices.Contains(n.Folders, name) || slices.Contains(n.Claude, name)
+}
+
+// available lists the names, or says there are none.
+func (n SkillNames) available() string {
+	var parts []string
+	if len(n.Folders) > 0 {
+		parts = append(parts, "skill folders: "+strings.Join(n.Folders, ", "))
+	}
+	if len(n.Claude) > 0 {
+		parts = append(parts, "Claude Code skills: "+strings.Join(n.Claude, ", "))
+	}
+	if len(parts) == 0 {
+		return "the skills root has no skill folder and no Claude Code skill (.claude/skills/<name>/SKILL.md)"
+	}
+	return strings.Join(parts, "; ")
+}
+
 // CheckSkills reports every enabled_skills entry, at the scenario or a
-// request level, that names no skill folder in skillNames. It runs apart
-// from Parse because the skills are loaded separately.
-func CheckSkills(s *Scenario, skillNames []string) []diag.Diagnostic {
+// request level, that names no skill folder and no Claude Code skill of
+// names. It runs apart from Parse because the skills are loaded separately.
+func CheckSkills(s *Scenario, names SkillNames) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	report := func(name string, request, index int) {
-		if name == "" || slices.Contains(skillNames, name) {
+		if name == "" || names.has(name) {
 			return
 		}
 		dg := diag.Diagnostic{File: s.File, Severity: diag.Error, Code: CodeUnknownSkill}
@@ -162,11 +195,16 @@ func CheckSkills(s *Scenario, skillNames []string) []diag.Diagnostic {
 		if request >= 0 {
 			where = fmt.Sprintf("requests[%d].enabled_skills", request)
 		}
-		avail := "the skills root has no skills"
-		if len(skillNames) > 0 {
-			avail = "skills: " + strings.Join(skillNames, ", ")
+		why := ""
+		if names.Why != nil {
+			why = names.Why(name)
 		}
-		dg.Message = fmt.Sprintf("%s names skill %q, but no skill folder has that name (%s); fix the name or add the skill.%s", where, name, avail, suggestion(name, skillNames))
+		if why != "" {
+			dg.Message = fmt.Sprintf("%s names %q, which is not a skill: %s", where, name, why)
+		} else {
+			all := append(slices.Clone(names.Folders), names.Claude...)
+			dg.Message = fmt.Sprintf("%s names skill %q, but no skill has that name (%s); fix the name or add the skill.%s", where, name, names.available(), suggestion(name, all))
+		}
 		out = append(out, dg)
 	}
 	for i, name := range s.EnabledSkills {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"hookstudio/app/format/diag"
@@ -21,7 +22,7 @@ requests:
 	if len(ds) != 0 {
 		t.Fatalf("parse: %v", ds)
 	}
-	got := CheckSkills(s, []string{"file-tools", "persona"})
+	got := CheckSkills(s, SkillNames{Folders: []string{"file-tools", "persona"}})
 	want := []string{"2:30 error unknown-skill", "6:31 error unknown-skill"}
 	if !slices.Equal(keys(got), want) {
 		t.Errorf("got %q, want %q", keys(got), want)
@@ -31,7 +32,7 @@ requests:
 			t.Errorf("file %q", d.File)
 		}
 	}
-	if got := CheckSkills(s, []string{"file-tools", "fle-tools", "persona", "nothing-like-it"}); len(got) != 0 {
+	if got := CheckSkills(s, SkillNames{Folders: []string{"file-tools", "fle-tools", "persona"}, Claude: []string{"nothing-like-it"}}); len(got) != 0 {
 		t.Errorf("all skills exist, got %v", got)
 	}
 }
@@ -43,9 +44,44 @@ func TestCheckSkillsWithoutPositions(t *testing.T) {
 		{User: "a", EnabledSkills: []string{"y"}, Line: 4},
 		{User: "b", EnabledSkills: []string{"z"}},
 	}}
-	got := CheckSkills(s, nil)
+	got := CheckSkills(s, SkillNames{})
 	want := []string{"0:0 error unknown-skill", "0:0 error unknown-skill", "4:1 error unknown-skill"}
 	if !slices.Equal(keys(got), want) || !diag.HasErrors(got) {
 		t.Errorf("got %q, want %q", keys(got), want)
+	}
+}
+
+// Issue 25: a Claude Code skill's name is a skill to enable, at the
+// scenario and the request level; a name the root has something of, which
+// is not a skill, is reported with the reason, never "no skills".
+func TestCheckSkillsClaudeCode(t *testing.T) {
+	in := `name: s
+enabled_skills: [guard]
+requests:
+  - user: a
+    enabled_skills: [guard, src]
+`
+	s, ds := Parse(".hookstudio/scenarios/s.yaml", []byte(in))
+	if len(ds) != 0 {
+		t.Fatalf("parse: %v", ds)
+	}
+	const reason = "REASON"
+	names := SkillNames{Claude: []string{"guard"}, Why: func(name string) string {
+		if name == "src" {
+			return reason
+		}
+		return ""
+	}}
+	got := CheckSkills(s, names)
+	if want := []string{"5:29 error unknown-skill"}; !slices.Equal(keys(got), want) {
+		t.Fatalf("got %q, want %q", keys(got), want)
+	}
+	if !strings.HasSuffix(got[0].Message, reason) {
+		t.Errorf("message %q does not give the reason", got[0].Message)
+	}
+	// Without the Claude Code skill the message names what there is.
+	got = CheckSkills(s, SkillNames{Folders: []string{"gaurd"}})
+	if len(got) != 3 || !strings.Contains(got[0].Message, `"gaurd"`) {
+		t.Errorf("got %v", got)
 	}
 }

@@ -8,8 +8,8 @@ type Scenario struct {
 	File         string `json:"file"` // relative to the skills root, forward slashes
 	SystemPrompt string `json:"system_prompt"`
 	EnableTools  bool   `json:"enable_tools"` // default true
-	// EnabledSkills selects skills by folder name: nil means every skill,
-	// an empty non-nil slice means none.
+	// EnabledSkills selects skills by folder name or Claude Code skill name
+	// (CheckSkills): nil means every skill, an empty non-nil slice means none.
 	EnabledSkills []string  `json:"enabled_skills"`
 	Prompts       Prompts   `json:"prompts"`
 	Tools         []Tool    `json:"tools"`

@@ -138,10 +138,9 @@ func (w *wire) messages() []capture.Message {
 		if w.missing != "" {
 			w.msgs = []capture.Message{{Role: "user", Origin: capture.OriginContext,
 				Content: "[not in the transcript: a message of this request, sha256 " + short(w.missing) + "]"}}
-		} else if ms, err := capture.AnthropicMessage(w.role, w.content); err == nil {
-			w.msgs = ms
 		} else {
-			w.msgs = []capture.Message{{Role: w.role, Origin: capture.OriginContext, Content: "[a message the importer could not read]"}}
+			// a block a capture does not read is kept as it came (its Kind says which)
+			w.msgs, _ = capture.AnthropicMessage(w.role, w.content)
 		}
 	}
 	return w.msgs
@@ -227,7 +226,7 @@ type claudeReader struct {
 	blobs    map[string]*wire
 	shapes   map[string]*shape
 	requests map[string]*request
-	kept     []*request // those holding their whole list, oldest first
+	kept     []*request         // those holding their whole list, oldest first
 	calls    map[string]callRef // by request id, and by assistant message id (rebuilt)
 	systems  map[string]*entry  // the system prompt's entry, by conversation and content
 	// the assistant message being written record by record (one block
@@ -898,7 +897,7 @@ func (r *claudeReader) systemEntry(cv *conversation, sh *shape) *entry {
 	if e, ok := r.systems[key]; ok {
 		return e
 	}
-	ms, _ := capture.AnthropicSystem(sh.system)
+	ms := capture.AnthropicSystem(sh.system)
 	if billing != "" {
 		ms = append([]capture.Message{{Role: "system", Content: billing, Origin: capture.OriginSystem}}, ms...)
 	}

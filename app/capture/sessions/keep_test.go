@@ -52,7 +52,9 @@ func TestKeep(t *testing.T) {
 		t.Error("the run's trace is not the import's")
 	}
 	// per-hook metrics: the executable hooks' rows, one per hook that spoke or ran
-	if len(run.ExecHooks) == 0 || !slices.ContainsFunc(run.ExecHooks, func(h history.ExecHookMetrics) bool { return h.System == "claude-code" && strings.HasPrefix(h.Hook, "sleep 0.2") }) {
+	if len(run.ExecHooks) == 0 || !slices.ContainsFunc(run.ExecHooks, func(h history.ExecHookMetrics) bool {
+		return h.System == "claude-code" && strings.HasPrefix(h.Hook, "sleep 0.2")
+	}) {
 		t.Errorf("exec hooks %+v", run.ExecHooks)
 	}
 	again, err := Keep(ctx, st, importFixture(t, "claude-code-2.1.332", Options{}), nil)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -660,5 +661,88 @@ func TestPostToolBatchBlock(t *testing.T) {
 				t.Errorf("last hook call %s: %s", hc.Event, hc.Outcome)
 			}
 		})
+	}
+}
+
+// Issue 25: a hook that hands the tool's input (or an MCP tool's output)
+// back as it got it changes nothing: tool_input {} for a call without
+// arguments is the same call.
+func TestEchoedInputAndOutputChangeNothing(t *testing.T) {
+	hooks := settings(`{
+  "PreToolUse": [{"matcher": "Read", "hooks": [{"type":"command","command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{}}}'"}]}],
+  "PostToolUse": [{"matcher": "mcp__notes__get", "hooks": [{"type":"command","command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"updatedMCPToolOutput\":\"the notes\"}}'"}]}]}`)
+	tr, _ := run(t, map[string]string{".claude/settings.json": hooks}, "name: s\nsystem_prompt: sys\n"+bashTool+
+		"  - {name: mcp__notes__get, description: Get notes.}\nrequests:\n  - user: go\n    rounds:\n      - tool_calls:\n"+
+		"          - {name: Read, result: file text}\n          - {name: mcp__notes__get, result: the notes}\n      - content: done\n")
+	if got := toolMessages(tr); !slices.Equal(got, []string{"file text", "the notes"}) {
+		t.Errorf("tool messages %q", got)
+	}
+	ran := 0
+	for _, c := range tr.HookCalls {
+		ran++
+		if len(c.Changes) > 0 {
+			t.Errorf("%s: changes %q; the hook handed back what it got", c.Event, c.Changes)
+		}
+	}
+	if ran != 2 {
+		t.Errorf("%d hook calls, want the two echoes", ran)
+	}
+	for _, tc := range tr.Calls[len(tr.Calls)-2].ToolCalls {
+		if tc.OriginalArguments != nil {
+			t.Errorf("%s: original arguments %v: its input was not rewritten", tc.Name, tc.OriginalArguments)
+		}
+	}
+}
+
+// Issue 25: enabled_skills names Claude Code skills. A skill a request does
+// not enable is not offered to the model: using it registers nothing, and
+// its frontmatter hooks do not run while it is off. A plugin's skill is
+// enabled with its plugin's skill folder, or by its whole name.
+func TestEnabledClaudeCodeSkills(t *testing.T) {
+	skill := func(name string) string {
+		return "---\nname: " + name + "\ndescription: x.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: \"cat >/dev/null; echo " + name + "\"\n---\nx\n"
+	}
+	files := map[string]string{
+		".claude/skills/guard/SKILL.md":   skill("guard"),
+		"plug/.claude-plugin/plugin.json": `{"name": "plug"}`,
+		"plug/skills/rel/SKILL.md":        skill("rel"),
+	}
+	bash := func(cmd string) string {
+		return "      - tool_calls: [{name: Bash, arguments: {command: " + cmd + "}, result: ok}]\n"
+	}
+	use := func(name string) string {
+		return "      - tool_calls: [{name: Skill, arguments: {skill: " + name + "}, result: launched}]\n"
+	}
+	tr, cfg := run(t, files, "name: r\n"+bashTool+"requests:\n"+
+		"  - user: off\n    enabled_skills: []\n    rounds:\n"+use("guard")+bash("b0")+"      - content: done\n"+
+		"  - user: on\n    enabled_skills: [guard]\n    rounds:\n"+bash("b1")+use("guard")+bash("b2")+"      - content: done\n"+
+		"  - user: plugin\n    enabled_skills: [plug]\n    rounds:\n"+use("rel")+bash("b3")+"      - content: done\n"+
+		"  - user: by name\n    enabled_skills: [plug:rel]\n    rounds:\n"+bash("b4")+"      - content: done\n")
+	if got := slices.Sorted(maps.Keys(cfg.Skills)); !slices.Equal(got, []string{"guard", "plug:rel"}) {
+		t.Fatalf("skills %v", got)
+	}
+	var ran []string
+	for _, hc := range tr.HookCalls {
+		var in struct {
+			ToolInput map[string]any `json:"tool_input"`
+		}
+		_ = json.Unmarshal(hc.Input, &in)
+		ran = append(ran, fmt.Sprint(in.ToolInput["command"])+":"+strings.TrimSpace(hc.OutputText))
+	}
+	// b2: guard used while enabled; b3: rel used with its plugin enabled
+	// (guard off); b4: rel stays registered, enabled by its whole name.
+	if want := []string{"b2:guard", "b3:rel", "b4:rel"}; !slices.Equal(ran, want) {
+		t.Errorf("hooks ran %q, want %q", ran, want)
+	}
+	names := cfg.SkillNames([]string{"plug"})
+	for _, name := range []string{"guard", "plug:rel"} {
+		if !slices.Contains(names.Claude, name) {
+			t.Errorf("%s is not a name enabled_skills may list: %+v", name, names)
+		}
+	}
+	for name, why := range map[string]bool{"rel": true, "nothing": false} {
+		if got := names.Why(name) != ""; got != why {
+			t.Errorf("Why(%q) = %q", name, names.Why(name))
+		}
 	}
 }

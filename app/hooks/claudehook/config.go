@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"hookstudio/app/agent/scenario"
@@ -149,6 +151,9 @@ type Config struct {
 	Skills map[string]string `json:"skills"`
 
 	fingerprint string
+	// skillFolder maps a plugin skill's name to the Hook Studio skill
+	// folder of its plugin (absent: a project skill, the root plugin's).
+	skillFolder map[string]string
 }
 
 // LoadOptions says where hooks are besides the root.
@@ -185,7 +190,7 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 		return nil, fmt.Errorf("read skills root: %w", err)
 	}
 	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}, Files: []string{},
-		Project: IsProject(abs), Skills: map[string]string{}}
+		Project: IsProject(abs), Skills: map[string]string{}, skillFolder: map[string]string{}}
 	sum := sha256.New()
 	read := func(rel, file string) ([]byte, bool) {
 		data, ok := opts.Drafts[rel]
@@ -238,6 +243,9 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 			}
 			name := prefix + e.Name()
 			c.Skills[name] = rel
+			if skill != "" {
+				c.skillFolder[name] = skill
+			}
 			add(parseSkill(rel, data, source{plugin: plugin, skill: skill, usedSkill: name}))
 		}
 	}
@@ -283,17 +291,77 @@ func pluginName(dir string) string {
 
 // Active lists the handlers that may run in a run enabling these skills
 // (nil: every skill): the settings files' and the root plugin's always,
-// a skill plugin's while it is enabled.
+// a skill plugin's while it is enabled, a SKILL.md's while its Claude Code
+// skill is (SkillOn).
 func (c *Config) Active(enabled []string) []*Hook {
 	var out []*Hook
 	for i := range c.Hooks {
 		h := &c.Hooks[i]
-		if h.Skill != "" && enabled != nil && !contains(enabled, h.Skill) {
+		switch {
+		case h.UsedSkill != "":
+			if !c.SkillOn(h.UsedSkill, enabled) {
+				continue
+			}
+		case h.Skill != "" && enabled != nil && !contains(enabled, h.Skill):
 			continue
 		}
 		out = append(out, h)
 	}
 	return out
+}
+
+// SkillOn says whether Claude Code skill name is enabled in a request
+// enabling these skills (nil: every skill): listed by its name, or its
+// plugin's skill folder is. An enabled skill is one the model may use; its
+// frontmatter hooks run from its first use on, while it stays enabled.
+func (c *Config) SkillOn(name string, enabled []string) bool {
+	if enabled == nil || contains(enabled, name) {
+		return true
+	}
+	folder, ok := c.skillFolder[name]
+	return ok && contains(enabled, folder)
+}
+
+// usedAs says whether a Skill tool call naming name uses skill: by its
+// whole name, or a plugin's skill by its own part.
+func usedAs(skill, name string) bool {
+	return skill == name || strings.HasSuffix(skill, ":"+name)
+}
+
+// SkillNames is what a scenario's enabled_skills may name in this root:
+// the root's skill folders (given: skills.Load finds them) and Claude
+// Code's skills, with the reason a name the root holds something of cannot
+// be listed.
+func (c *Config) SkillNames(folders []string) scenario.SkillNames {
+	claude := slices.Sorted(maps.Keys(c.Skills))
+	return scenario.SkillNames{Folders: folders, Claude: claude, Why: func(name string) string {
+		for _, s := range claude {
+			if usedAs(s, name) {
+				return fmt.Sprintf("Claude Code names that plugin skill %q; write its whole name", s)
+			}
+		}
+		if IsPlugin(c.Root) && pluginName(c.Root) == name {
+			return "it is the opened folder's own Claude Code plugin, whose hooks are always on; list skill folders or Claude Code skills"
+		}
+		if strings.HasPrefix(name, ".") || strings.ContainsAny(name, `/\`) {
+			return ""
+		}
+		if dir := filepath.Join(c.Root, filepath.FromSlash(ProjectSkills), name); isDir(dir) {
+			if _, err := os.Stat(filepath.Join(dir, "SKILL.md")); err == nil {
+				return fmt.Sprintf("%s/%s/SKILL.md cannot be read (see its diagnostic), so Claude Code has no skill of that name", ProjectSkills, name)
+			}
+			return fmt.Sprintf("%s/%s has no SKILL.md, so Claude Code has no skill of that name; add %s/%s/SKILL.md", ProjectSkills, name, ProjectSkills, name)
+		}
+		if c.Project && isDir(filepath.Join(c.Root, name)) {
+			return fmt.Sprintf("%s/ is a folder of this Claude Code project; a folder of a project is a skill only when it holds hooks/, scenarios/ or .claude-plugin/", name)
+		}
+		return ""
+	}}
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 func contains(xs []string, x string) bool {

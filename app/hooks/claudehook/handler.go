@@ -255,10 +255,13 @@ func (h *Handler) noteSkillUse(ev *engine.Event) {
 	if name == "" {
 		return
 	}
+	enabled := ev.EnabledSkills()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.cfg.Skills {
-		if s == name || strings.HasSuffix(s, ":"+name) {
+		// A skill the request does not enable is not offered to the model:
+		// using it registers nothing.
+		if usedAs(s, name) && h.cfg.SkillOn(s, enabled) {
 			h.used[s] = true
 		}
 	}

@@ -1,6 +1,8 @@
 package cmdhook
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -264,4 +266,52 @@ post_tool_execution_failure:
 	if len(order) < 2 || order[0] != "skipper:skipped" || order[1] != "modelly:skipped" {
 		t.Errorf("hook calls %q, want the skip first, then the failure hook that is not run", order)
 	}
+}
+
+// Issue 25: hooks that print their context back — the answer, the tool's
+// arguments and result as they got them — change nothing, in either host
+// behaviour (the document's post_llm_response also sees answers with tool
+// calls): the model reads what a run without them reads.
+func TestEchoingHooksChangeNothing(t *testing.T) {
+	hooks := "post_llm_response:\n  - {name: echo-answer, command: cat}\n" +
+		"pre_tool_execution:\n  - {name: echo-call, command: cat}\n" +
+		"post_tool_execution:\n  - {name: echo-result, command: cat}\n"
+	sc := parseScenario(t, full)
+	plain, err := engine.Run(context.Background(), sc, noPromptHooks{}, engine.Config{Model: mockFor(sc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := lastCallText(plain)
+	for _, mode := range []hostmode.Mode{hostmode.Code, hostmode.Document} {
+		t.Run(string(mode), func(t *testing.T) {
+			root := writeTree(t, map[string]string{ProjectFile: hooks})
+			tr, _, err := simulate(t, root, sc, func(o *Options) { o.Mode = mode })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := lastCallText(tr); !slices.Equal(got, want) {
+				t.Errorf("the last call reads %q, want %q", got, want)
+			}
+			ran := 0
+			for _, c := range tr.HookCalls {
+				if c.Outcome != engine.OutcomeSkipped {
+					ran++
+				}
+				if len(c.Changes) > 0 || (c.Outcome != engine.OutcomeOK && c.Outcome != engine.OutcomeSkipped) {
+					t.Errorf("%s %s: %s, changes %q", c.Event, c.Hook, c.Outcome, c.Changes)
+				}
+			}
+			if ran < 4 {
+				t.Errorf("%d hook calls ran; the test needs the echoes to run", ran)
+			}
+		})
+	}
+}
+
+func lastCallText(tr *engine.Trace) []string {
+	var out []string
+	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
+		out = append(out, m.Role+":"+m.Content)
+	}
+	return out
 }

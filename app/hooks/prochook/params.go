@@ -561,36 +561,25 @@ func modifyResponse(ev *engine.Event, result json.RawMessage, eff *engine.Effect
 		eff.Answer = c
 	}
 	if tc := a.ToolCalls; tc != nil {
-		calls, w := engineCalls(*tc, ev.ToolCalls)
+		// The engine matches them to the answer's calls by position: what
+		// the hook handed back unchanged stays as it was.
+		calls, w := engineCalls(*tc)
 		warns = append(warns, w...)
-		if !equalAny(wireCalls(calls), wireCalls(ev.ToolCalls)) {
-			eff.ToolCalls = &calls
-		}
+		eff.ToolCalls = &calls
 	}
 	return warns
 }
 
-// engineCalls converts a hook's tool calls, keeping the scripted result of
-// a call whose id the hook kept.
-func engineCalls(ws []wireToolCall, old []engine.ToolCall) ([]engine.ToolCall, []string) {
+// engineCalls converts a hook's tool calls.
+func engineCalls(ws []wireToolCall) ([]engine.ToolCall, []string) {
 	var warns []string
 	out := make([]engine.ToolCall, 0, len(ws))
-	for i, w := range ws {
-		c := engine.ToolCall{ID: w.ID, Name: w.Function.Name}
-		if c.ID == "" {
-			c.ID = fmt.Sprintf("hook_call_%d", i)
-		}
+	for _, w := range ws {
 		args, err := decodeArguments(w.Function.Arguments)
 		if err != nil {
-			warns = append(warns, fmt.Sprintf("tool call %s: arguments are not a JSON object (%v); sent as {}", c.Name, err))
+			warns = append(warns, fmt.Sprintf("tool call %s: arguments are not a JSON object (%v); sent as {}", w.Function.Name, err))
 		}
-		c.Arguments = args
-		for _, o := range old {
-			if o.ID == c.ID {
-				c.Result, c.Error = o.Result, o.Error
-			}
-		}
-		out = append(out, c)
+		out = append(out, engine.ToolCall{ID: w.ID, Name: w.Function.Name, Arguments: args})
 	}
 	return out, warns
 }

@@ -3,6 +3,7 @@
 package prochook
 
 import (
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -351,5 +352,54 @@ func TestEnabledDefault(t *testing.T) {
 	}
 	if n := len(calls(tr, "")); n != 0 {
 		t.Errorf("document: %d process hook calls, want none", n)
+	}
+}
+
+// Issue 25: a hook answering after_llm as PicoClaw's code reads it — the
+// whole params back, the answer's tool calls unchanged — must not touch
+// the tool calls. The scenario scripts no call ids (the simulator names
+// them), as most scenarios do; the after_tool hook then sees the scripted
+// result and the model reads it prefixed.
+func TestPicoClawEchoKeepsToolCalls(t *testing.T) {
+	sc := toolScenario(t, "bash")
+	sc.Requests[0].Rounds[0].ToolCalls[0].ID = ""
+	tr, err := simulate(t, sc, picoclawTestHook(t, "rewrite", "after_llm", "after_tool"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(finalMessages(tr), "tool:ipc:ok:bash") {
+		t.Errorf("final messages %q: want the tool message ipc:ok:bash", finalMessages(tr))
+	}
+	for _, c := range calls(tr, "hook.after_llm") {
+		if len(c.Changes) != 1 { // the answer's text got "|ipc"
+			t.Errorf("after_llm changes %q: want only the answer's text", c.Changes)
+		}
+	}
+	for _, c := range calls(tr, "hook.after_tool") {
+		var in struct {
+			Params toolParams `json:"params"`
+		}
+		if err := json.Unmarshal(c.Input, &in); err != nil || in.Params.Result == nil || in.Params.Result.ForLLM != "ok:bash" {
+			t.Errorf("after_tool params %s: want result.for_llm ok:bash (%v)", c.Input, err)
+		}
+	}
+}
+
+// A hook that changes a call of the answer (here: other arguments, no id)
+// keeps the scripted result of the call in that position.
+func TestAfterLLMRewrittenCallKeepsScriptedResult(t *testing.T) {
+	res := map[string]any{"action": "modify", "response": map[string]any{"content": "", "tool_calls": []any{
+		map[string]any{"type": "function", "function": map[string]any{"name": "bash", "arguments": `{"command":"ls -l"}`}}}}}
+	h, _ := testHook(t, "h", plan{Methods: map[string]behavior{"after_llm": {Result: res, Nth: 2}}}, []string{"after_llm"})
+	tr, err := simulate(t, toolScenario(t, "bash"), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := tool(tr, "bash")
+	if tc == nil || tc.Arguments["command"] != "ls -l" || tc.Result != "ok:bash" {
+		t.Fatalf("tool call %+v: want the hook's arguments and the scripted result", tc)
+	}
+	if !slices.Contains(finalMessages(tr), "tool:ok:bash") {
+		t.Errorf("final messages %q: want the scripted result", finalMessages(tr))
 	}
 }

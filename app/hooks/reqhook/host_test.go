@@ -450,3 +450,38 @@ func TestTimeoutDuration(t *testing.T) {
 		t.Errorf("timed out %v after %s", res.timedOut, res.duration)
 	}
 }
+
+// Issue 25: request hooks wrap the call and cannot rewrite its answer; a
+// start and an end hook that print the RequestContext back leave the
+// answer's tool calls and the tool results the model reads as they were.
+func TestEchoingHooksLeaveTheAnswer(t *testing.T) {
+	sc := parseScenario(t, `name: t
+tools: [{name: read_file}]
+requests:
+  - user: go
+    rounds:
+      - tool_calls: [{name: read_file, arguments: {path: a}, result: ORIGINAL-NOTES}]
+      - content: done
+`)
+	plain, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &Config{Start: []Hook{hook(EventStart, "s", "cat", 5*time.Second)}, End: []Hook{hook(EventEnd, "e", "cat", 5*time.Second)}}
+	tr, _, err := simulate(t, context.Background(), sc, Options{Root: t.TempDir(), Config: cfg}, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(tr *engine.Trace) string {
+		b, _ := json.Marshal(tr.CallMessages(len(tr.Calls) - 1))
+		return string(b)
+	}
+	if got, want := text(tr), text(plain); got != want || !strings.Contains(got, "ORIGINAL-NOTES") {
+		t.Errorf("the last call reads\n%s\nwant\n%s", got, want)
+	}
+	for _, hc := range requestCalls(tr) {
+		if len(hc.Changes) > 0 {
+			t.Errorf("%s: changes %q", hc.Hook, hc.Changes)
+		}
+	}
+}

@@ -3,9 +3,7 @@ package bind
 import (
 	"context"
 	"fmt"
-	"time"
 
-	"hookstudio/app/agent/engine"
 	"hookstudio/app/capture"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
@@ -18,31 +16,13 @@ type Capture struct {
 	store   *history.Store // nil: no history
 }
 
-// captureCounter counts tokens both ways the capture and the history do.
-type captureCounter interface {
-	capture.TokenCounter
-	history.TokenCounter
-}
-
-// historySaver keeps a capture as a run of source capture.
-type historySaver struct {
-	store  *history.Store
-	tokens history.TokenCounter
-}
-
-func (h historySaver) SaveCapture(ctx context.Context, replaces int64, tr *engine.Trace, api string, started, ended time.Time) (int64, error) {
-	id, err := h.store.SaveRun(ctx, history.RunInput{Trace: tr, ScenarioFile: "capture", Backend: "capture:" + api,
-		Source: history.SourceCapture, Started: started, Ended: ended, Tokens: h.tokens, Replaces: history.RunID(replaces)})
-	return int64(id), err
-}
-
 // NewCapture binds a capture session; store may be nil (nothing is kept).
-func NewCapture(emit func(string, any), store *history.Store, tokens captureCounter) *Capture {
-	var saver capture.RunSaver
+func NewCapture(emit func(string, any), store *history.Store, tokens capture.Counter) *Capture {
+	var keep capture.KeepStore
 	if store != nil {
-		saver = historySaver{store: store, tokens: tokens}
+		keep = store
 	}
-	return &Capture{session: capture.NewSession(emit, saver, tokens), store: store}
+	return &Capture{session: capture.NewSession(emit, keep, tokens), store: store}
 }
 
 // WithProfiles lets the capture forward to the app's model profiles, each
@@ -99,7 +79,15 @@ func (c *Capture) SaveScenario(runID int64, path string) (SavedScenario, error) 
 		if run.Source != history.SourceCapture {
 			return SavedScenario{}, fmt.Errorf("run #%d is a %s run, not a capture", runID, run.Source)
 		}
-		calls, name = capture.CallsFromTrace(run.Trace), run.Scenario
+		// the calls as recorded, from the capture's journal; a capture kept
+		// before the journal, from its trace
+		if calls, err = capture.CallsOfRun(context.Background(), c.store, runID, nil); err != nil {
+			return SavedScenario{}, err
+		}
+		if calls == nil {
+			calls = capture.CallsFromTrace(run.Trace)
+		}
+		name = run.Scenario
 	}
 	if name == "" {
 		name = capture.Name(calls)

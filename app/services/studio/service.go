@@ -22,6 +22,7 @@ import (
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/claudehook"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/platform/watch"
 	"hookstudio/app/store/history"
@@ -429,9 +430,13 @@ func (s *Service) scanScenariosLocked(ctx context.Context) {
 		s.scenarios = nil
 		return
 	}
-	names := make([]string, len(s.set.Skills))
+	folders := make([]string, len(s.set.Skills))
 	for i, sk := range s.set.Skills {
-		names[i] = sk.Name
+		folders[i] = sk.Name
+	}
+	names := scenario.SkillNames{Folders: folders}
+	if cc, err := claudehook.Load(s.root, claudehook.LoadOptions{Drafts: s.drafts}); err == nil {
+		names = cc.SkillNames(folders) // enabled_skills may name Claude Code's skills too
 	}
 	s.scenarios = s.scenarios[:0]
 	for _, f := range files {

@@ -3,8 +3,12 @@ package studio
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -396,4 +400,29 @@ func TestRunsAreRecordedButNotDrafts(t *testing.T) {
 		t.Errorf("runs recorded = %d, want 3", rec.count())
 	}
 	ev.waitFor(t, 0, func(e event) bool { return e.name == EventRun })
+}
+
+// Issue 25: the scenario picker's diagnostics accept a Claude Code skill in
+// enabled_skills, and say why a project folder cannot be listed.
+func TestScenarioEnablesClaudeCodeSkill(t *testing.T) {
+	s, _, ctx := newService(t)
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".claude/skills/guard/SKILL.md"), "---\nname: guard\ndescription: Guard.\n---\nGuard.\n")
+	write(t, filepath.Join(root, "src/main.go"), "package main\n")
+	write(t, filepath.Join(root, ".hookstudio/scenarios/a.yaml"), "name: a\nenabled_skills: [guard]\nrequests:\n  - user: hi\n    reply: hello\n")
+	write(t, filepath.Join(root, ".hookstudio/scenarios/b.yaml"), "name: b\nrequests:\n  - user: hi\n    enabled_skills: [guard, src]\n    reply: hello\n")
+	st, err := s.Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, sc := range st.Scenarios {
+		for _, d := range sc.Diagnostics {
+			got[path.Base(sc.File)] = append(got[path.Base(sc.File)], fmt.Sprintf("%d:%d %s", d.Line, d.Column, d.Code))
+		}
+	}
+	want := map[string][]string{"b.yaml": {"4:29 unknown-skill"}}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("diagnostics %v, want %v", got, want)
+	}
 }

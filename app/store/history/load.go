@@ -49,7 +49,7 @@ type Run struct {
 	ExecHooks []ExecHookMetrics `json:"exec_hooks,omitempty"`
 	Usage     []ModelUsage      `json:"usage,omitempty"`
 	// Session is what an imported agent session says of itself (source
-	// session, migration 6); nil for any other run.
+	// session, migration 7); nil for any other run.
 	Session *SessionInfo `json:"session,omitempty"`
 }
 

@@ -115,10 +115,13 @@ func usedBytes(ctx context.Context, q querier) (int64, error) {
 	return (pages - free) * size, nil
 }
 
-// deleteRuns deletes runs (their rows go by cascade) and then the blobs
-// only they used.
+// deleteRuns deletes runs (their rows go by cascade), the journals of the
+// captures they were built from, and then the blobs only they used.
 func deleteRuns(ctx context.Context, tx *sql.Tx, ids []RunID) error {
 	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM captures WHERE run_id = ?`, int64(id)); err != nil {
+			return fmt.Errorf("delete run %d's capture: %w", id, err)
+		}
 		blobs, err := queryIDs(ctx, tx, `SELECT blob_id FROM run_blobs WHERE run_id = ?`, int64(id))
 		if err != nil {
 			return err

@@ -54,9 +54,11 @@ type RunInput struct {
 	// bytes per token, which is only good for tests.
 	Tokens TokenCounter
 	// Replaces, when set, is a run this one stands in for under the same
-	// id, in the same transaction: a run kept while it goes on (a capture
-	// saved as each call arrives, so a killed process loses nothing).
+	// id, in the same transaction: a run kept while it goes on.
 	Replaces RunID
+	// Capture, when set, is the capture the run is built from: the run
+	// stands in for the one its previous fold made (Replaces is ignored).
+	Capture *CaptureFold
 	// Session is what an imported session says of itself (source session).
 	Session *SessionInfo
 }
@@ -96,6 +98,17 @@ func (s *Store) SaveRun(ctx context.Context, in RunInput) (RunID, error) {
 	var id RunID
 	var deleted int
 	err = s.write(ctx, func(tx *sql.Tx) error {
+		if in.Capture != nil {
+			replaces, stale, err := foldCapture(ctx, tx, in.Capture, in.Started)
+			if err != nil {
+				return fmt.Errorf("capture %s: %w", in.Capture.ID, err)
+			}
+			if stale {
+				id = replaces // a fold as new already made it
+				return nil
+			}
+			in.Replaces = replaces
+		}
 		var oldBlobs []RunID
 		if in.Replaces != 0 {
 			// its rows go by cascade; its texts are kept for the new rows,
@@ -116,6 +129,11 @@ func (s *Store) SaveRun(ctx context.Context, in RunInput) (RunID, error) {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM blobs WHERE id = ?1
 				AND NOT EXISTS (SELECT 1 FROM run_blobs WHERE blob_id = ?1)`, int64(b)); err != nil {
 				return fmt.Errorf("collect blob %d: %w", b, err)
+			}
+		}
+		if in.Capture != nil {
+			if err := linkCapture(ctx, tx, in.Capture, id); err != nil {
+				return fmt.Errorf("capture %s: %w", in.Capture.ID, err)
 			}
 		}
 		deleted, err = s.applyRetention(ctx, tx, id, rec.Scenario, in.Source)

@@ -38,7 +38,12 @@ type Store struct {
 	// busy-wait sleeps.
 	writeMu   sync.Mutex
 	retention Retention
-	now       func() time.Time
+	// The captures' journal (KeepCaptureCalls, under writeMu): its own
+	// connection and statement, and the last bodies kept of each capture.
+	jconn   *sql.Conn
+	jins    *sql.Stmt
+	journal map[string][]keptBody
+	now     func() time.Time
 }
 
 // Recovery says what Open did with a damaged database.
@@ -101,7 +106,16 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.writeMu.Lock()
+	if s.jconn != nil {
+		s.jins.Close()
+		s.jconn.Close()
+		s.jconn = nil
+	}
+	s.writeMu.Unlock()
+	return s.db.Close()
+}
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
