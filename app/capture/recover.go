@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"hookstudio/app/store/history"
+
+	"hookstudio/app/agents/profile"
 )
 
 // RecoverStore is the history a capture's run is rebuilt from.
@@ -81,6 +83,7 @@ func CallsOfRun(ctx context.Context, store CallStore, run int64, tokens TokenCou
 // recorded them (a row that does not read is left out).
 func restoreCalls(rows []history.CaptureCall, tokens TokenCounter) []Call {
 	calls := make([]Call, 0, len(rows))
+	agents := NewAgentReader(profile.NewCatalog(""))
 	for _, row := range rows {
 		var c Call
 		if json.Unmarshal(row.Call, &c) != nil {
@@ -95,7 +98,7 @@ func restoreCalls(rows []history.CaptureCall, tokens TokenCounter) []Call {
 		case c.Answer == nil && (c.Status == http.StatusBadRequest || c.Status == http.StatusRequestEntityTooLarge):
 			parsed = &parsedRequest{refused: true}
 		}
-		completeCall(&c, row.Body, gp, parsed, tokens, false)
+		completeCall(&c, row.Body, gp, parsed, tokens, false, agents)
 		calls = append(calls, c)
 	}
 	return calls

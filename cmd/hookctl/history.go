@@ -229,6 +229,9 @@ func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	fmt.Fprintf(stdout, "run %d · %s (%s)\n", r.ID, r.Scenario, r.ScenarioFile)
 	fmt.Fprintf(stdout, "scenario sha256 %s\n", r.ScenarioHash)
 	fmt.Fprintf(stdout, "%s · source %s · backend %s · status %s", r.Started.Local().Format("2006-01-02 15:04:05"), r.Source, r.Backend, r.Status)
+	if r.Agent != "" {
+		fmt.Fprintf(stdout, " · renders as %s", r.Agent)
+	}
 	if r.Error != "" {
 		fmt.Fprintf(stdout, " · %s", r.Error)
 	}
@@ -347,7 +350,11 @@ func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if *asJSON {
 		return exitOK, writeJSON(stdout, cmp)
 	}
-	fmt.Fprintf(stdout, "run %d (%s) → run %d (%s)\n\n", cmp.A.ID, cmp.A.Scenario, cmp.B.ID, cmp.B.Scenario)
+	fmt.Fprintf(stdout, "run %d (%s) → run %d (%s)\n", cmp.A.ID, runLabel(cmp.A), cmp.B.ID, runLabel(cmp.B))
+	if cmp.A.Agent != cmp.B.Agent {
+		fmt.Fprintf(stdout, "rendered as %s → %s: what an upgrade changes for these hooks\n", orNone(cmp.A.Agent), orNone(cmp.B.Agent))
+	}
+	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CALL\tREQUEST\tPHASE\tROUND\tSTATUS\tTOKENS A\tTOKENS B\tDELTA\tCHANGES")
 	for _, d := range cmp.Calls {
@@ -381,6 +388,14 @@ func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	fmt.Fprintf(stdout, "\ntotal prompt tokens %d → %d (%s); %d of %d calls differ\n",
 		cmp.TokensA, cmp.TokensB, signed(cmp.TokenDelta), cmp.ChangedCalls, len(cmp.Calls))
 	return exitOK, nil
+}
+
+// runLabel is a run's scenario, and the agent version it rendered as.
+func runLabel(r history.RunSummary) string {
+	if r.Agent == "" {
+		return r.Scenario
+	}
+	return r.Scenario + ", " + r.Agent
 }
 
 func changeCounts(ms []history.MessageDiff) string {

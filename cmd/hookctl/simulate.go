@@ -34,6 +34,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	userHooks := fs.String("user-hooks", "", "the user-level command hooks file (hooks.yaml), run before the folder's")
 	claudeUser := fs.String("claude-user-settings", "", "Claude Code's user-level settings.json (~/.claude/settings.json), whose hooks run before the project's")
 	behaviour := addBehaviourFlag(fs)
+	agents := addAgentFlag(fs)
 	otlp := fs.String("otlp", "", "send the run to an OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318")
 	prov := addProviderFlags(fs)
 	evf := addEventFlags(fs)
@@ -42,6 +43,10 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	mode, err := behaviour()
+	if err != nil {
+		return 0, err
+	}
+	picker, err := agents()
 	if err != nil {
 		return 0, err
 	}
@@ -75,7 +80,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if sc != nil {
 		ds = append(ds, scenario.CheckSkills(sc, skillNames(set))...)
 		ds = append(ds, usedSkillDiagnostics(set, sc)...)
-		hooks, trustErr = hooksets.Load(*root, hooksets.Options{UserFile: *userHooks, ClaudeUserSettings: *claudeUser, Scenario: sc, Trusted: *trust, Completer: completer, Mode: mode})
+		hooks, trustErr = hooksets.Load(*root, hooksets.Options{UserFile: *userHooks, ClaudeUserSettings: *claudeUser, Scenario: sc, Trusted: *trust, Completer: completer, Mode: mode, Agents: picker})
 		if hooks == nil {
 			return 0, trustErr
 		}
@@ -110,7 +115,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	defer run.cancel(nil)
 	run.cfg.Handlers = hooks.Handlers()
 	withRequestHooks(hooks, &run.cfg, run.backend) // request hooks, innermost (requests.go)
-	run.cfg.ModelName, run.cfg.Session = sc.Model, sc.Name
+	run.cfg.ModelName, run.cfg.Session, run.cfg.Agent = sc.Model, sc.Name, hooks.Agent()
 	hookModel.Model = run.cfg.Model
 	evr, err := evf.start(ctx, run, sc, stdout, stderr, *asJSON) // events.go
 	if err != nil {

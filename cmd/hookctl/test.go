@@ -52,12 +52,17 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	userHooks := fs.String("user-hooks", "", "the user-level command hooks file (hooks.yaml), run before the folder's")
 	claudeUser := fs.String("claude-user-settings", "", "Claude Code's user-level settings.json (~/.claude/settings.json), whose hooks run before the project's")
 	behaviour := addBehaviourFlag(fs)
+	agents := addAgentFlag(fs)
 	color := fs.String("color", "auto", "colour output: auto, always or never")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
 	}
 	mode, err := behaviour()
+	if err != nil {
+		return 0, err
+	}
+	picker, err := agents()
 	if err != nil {
 		return 0, err
 	}
@@ -81,7 +86,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	var reports []*scenarioReport
 	for _, f := range files {
-		rep, err := testScenario(ctx, root, f, set, tc, hooksets.Options{UserFile: *userHooks, ClaudeUserSettings: *claudeUser, Trusted: *trust, Mode: mode}, *update)
+		rep, err := testScenario(ctx, root, f, set, tc, hooksets.Options{UserFile: *userHooks, ClaudeUserSettings: *claudeUser, Trusted: *trust, Mode: mode, Agents: picker}, *update)
 		if err != nil {
 			return 0, err
 		}
@@ -196,7 +201,7 @@ func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *t
 	case trustErr != nil:
 		return nil, trustErr
 	}
-	cfg := engine.Config{Model: llm.NewMock(sc), Handlers: hooks.Handlers(), ModelName: sc.Model, Session: sc.Name}
+	cfg := engine.Config{Model: llm.NewMock(sc), Handlers: hooks.Handlers(), ModelName: sc.Model, Session: sc.Name, Agent: hooks.Agent()}
 	withRequestHooks(hooks, &cfg, "mock") // request hooks, innermost (requests.go)
 	// The scenario's approval policy (scripted decisions) and budget, as
 	// simulate runs them; the events themselves are not printed.

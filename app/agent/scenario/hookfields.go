@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"gopkg.in/yaml.v3"
+
+	"hookstudio/app/agents/profile"
 )
 
 // The fields executable hooks need (seed 001, command hooks): the model
@@ -27,6 +29,22 @@ func (d *decoder) modelField(s *Scenario) field {
 			}
 			s.Model = m
 		}
+	}}
+}
+
+// agentField decodes agent: the agent CLI and version whose renderings
+// the run shows (whether a profile exists is the run's to say).
+func (d *decoder) agentField(s *Scenario) field {
+	return field{name: "agent", decode: func(k, v *yaml.Node, path string) {
+		a, ok := d.str(v, path)
+		if !ok {
+			return
+		}
+		if _, err := profile.ParseRef(a); err != nil {
+			d.errorf(v, CodeInvalidValue, "agent %q: write the agent CLI and its version, such as claude-code@2.1.332", a)
+			return
+		}
+		s.Agent = a
 	}}
 }
 

@@ -351,7 +351,8 @@ func (r *claudeReader) user(n int, rec *claudeRecord) {
 		// the agent's record of hook feedback; the model reads it under the agent's preamble
 		var text string
 		if json.Unmarshal(content, &text) == nil {
-			content, _ = json.Marshal(r.im.renderings().Feedback(text, rec.HookTextLead))
+			label, _, _ := strings.Cut(text, " hook feedback:")
+			content, _ = json.Marshal(r.im.renderings().Feedback(label, text, rec.HookTextLead))
 		}
 	}
 	w := r.index("user", rec.Message.Content)
@@ -512,7 +513,7 @@ func (r *claudeReader) join(list []*entry) {
 			continue
 		}
 		last := &a.msgs[len(a.msgs)-1]
-		if sep := r.im.renderings().Joined(last.Role); sep != "" && last.Role == b.msgs[0].Role && !strings.HasSuffix(last.Content, sep) {
+		if sep := r.im.renderings().Joined(a.hook.label, last.Role); sep != "" && last.Role == b.msgs[0].Role && !strings.HasSuffix(last.Content, sep) {
 			last.Content += sep
 		}
 	}
@@ -639,8 +640,8 @@ func (r *claudeReader) hookMessages(a *claudeAttachment, h *hookRun) []capture.M
 	rd := r.im.renderings()
 	var out []capture.Message
 	add := func(kind, text, command string) {
-		if role, content, ok := rd.Hook(kind, h.label, text, command); ok {
-			out = append(out, textMessages(role, content)...)
+		for _, m := range rd.Hook(kind, h.label, text, command) {
+			out = append(out, textMessages(m.Role, m.Content)...)
 		}
 	}
 	switch a.Type {

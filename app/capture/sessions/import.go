@@ -11,15 +11,17 @@ import (
 	"slices"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/agents/profile"
 )
 
 // Options configure an import.
 type Options struct {
 	// Agent is the CLI that wrote the file ("": told from its first record).
 	Agent Agent
-	// Renderings word hook output where a request is rebuilt (nil: the
-	// agent version's, RenderingsFor).
-	Renderings Renderings
+	// Profiles are the rendering profiles hook output is worded by where a
+	// request is rebuilt (nil: the bundled ones); the agent version's, else
+	// the nearest version's, which a note names.
+	Profiles *profile.Catalog
 	// Progress, if set, is told how many bytes of how many were read.
 	Progress func(read, total int64)
 	// OnRequest, if set, is given each recorded request's body as the
@@ -51,7 +53,7 @@ type Importer struct {
 
 // NewImporter starts an import of file (the name the session shows).
 func NewImporter(file string, opts Options) *Importer {
-	im := &Importer{opts: opts, b: newBuilder(), unknown: unknowns{}, rd: opts.Renderings}
+	im := &Importer{opts: opts, b: newBuilder(), unknown: unknowns{}}
 	im.sess = Session{Agent: opts.Agent, File: file, Calls: []CallInfo{}, Notes: []Note{}, Unknown: []Unknown{}}
 	return im
 }
@@ -127,7 +129,18 @@ func (im *Importer) start(first []byte) {
 
 func (im *Importer) renderings() Renderings {
 	if im.rd == nil {
-		im.rd = RenderingsFor(im.sess.Agent, im.sess.Version)
+		catalog := im.opts.Profiles
+		if catalog == nil {
+			catalog = profile.NewCatalog("")
+		}
+		rd, p, exact := renderingsFor(catalog, im.sess.Agent, im.sess.Version)
+		switch {
+		case p == nil:
+			im.note(0, NoteRebuilt, "no rendering profile of "+string(im.sess.Agent)+": hooks' words are not added to the rebuilt requests")
+		case !exact:
+			im.note(0, NoteRebuilt, "no rendering profile of "+Backend(im.sess)+": hooks' words in the rebuilt requests are worded as "+p.Ref()+" words them (hookctl calibrate learns this version's)")
+		}
+		im.rd = rd
 	}
 	return im.rd
 }
@@ -165,9 +178,14 @@ var ErrEmpty = errors.New("the session has no model call and no hook yet")
 
 // Trace is the session read so far as a trace (each conversation a request).
 func (im *Importer) Trace() (*engine.Trace, error) {
-	rec := im.b.record(Name(im.Session()))
+	s := im.Session()
+	rec := im.b.record(Name(s))
 	if len(rec.Steps) == 0 {
 		return nil, ErrEmpty
+	}
+	if s.Version != "" {
+		// the version whose renderings the run shows: the one that wrote it
+		rec.Agent = &engine.Agent{Agent: string(s.Agent), Version: s.Version, By: "transcript"}
 	}
 	return engine.FromRecord(rec)
 }

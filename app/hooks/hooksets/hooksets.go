@@ -12,6 +12,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/claudehook"
 	"hookstudio/app/hooks/cmdhook"
@@ -41,6 +42,9 @@ type Options struct {
 	// run follows; "" reads the folder's setting (hostmode.File, code
 	// when absent).
 	Mode hostmode.Mode
+	// Agents chooses the rendering profile of Claude Code's hooks (nil:
+	// the scenario's agent: or the newest bundled profile).
+	Agents *profile.Picker
 }
 
 // Set is the hook systems of one run. Close it when the run ends.
@@ -57,7 +61,12 @@ type Set struct {
 	mode     hostmode.Mode
 	ccCfg    *claudehook.Config
 	cc       *claudehook.Handler
+	agent    *engine.Agent
 }
+
+// Agent is the agent CLI version whose renderings the run shows (nil when
+// the run has no Claude Code hooks and the scenario names no agent).
+func (s *Set) Agent() *engine.Agent { return s.agent }
 
 // Mode is the host behaviour the run follows.
 func (s *Set) Mode() hostmode.Mode { return s.mode }
@@ -109,6 +118,16 @@ func Load(root string, opts Options) (*Set, error) {
 		return nil, fmt.Errorf("load hooks: %w", err)
 	}
 	s.ccCfg = cc
+	var prof *profile.Profile
+	// a profile only for a run where Claude Code's hooks can fire (or whose
+	// scenario names the version): the others render nothing of Claude Code's
+	if len(cc.Active(enabledSkills(opts.Scenario))) > 0 || scenarioAgent(opts.Scenario) != "" {
+		p, ch, err := opts.Agents.Choose(profile.ClaudeCode, scenarioAgent(opts.Scenario))
+		if err != nil {
+			return nil, fmt.Errorf("load hooks: %w", err)
+		}
+		prof, s.agent = p, &engine.Agent{Agent: ch.Agent, Version: ch.Version, By: ch.By}
+	}
 	s.diags = append(s.diags, cc.Diagnostics...)
 	diag.Sort(s.diags)
 	s.commands = append(s.commands, claudeCommands(cc.Commands(enabledSkills(opts.Scenario)))...)
@@ -133,7 +152,7 @@ func Load(root string, opts Options) (*Set, error) {
 		s.handlers = append(s.handlers, s.proc)
 	}
 	if len(cc.Hooks) > 0 {
-		h, err := claudehook.New(claudehook.Options{Config: cc, Scenario: opts.Scenario, Completer: opts.Completer})
+		h, err := claudehook.New(claudehook.Options{Config: cc, Scenario: opts.Scenario, Completer: opts.Completer, Profile: prof})
 		if err != nil {
 			return s, err
 		}
@@ -143,6 +162,17 @@ func Load(root string, opts Options) (*Set, error) {
 	// Request hooks (seed 004) go here: command hooks are outermost,
 	// process hooks next, then Claude Code's, request hooks innermost.
 	return s, nil
+}
+
+// scenarioAgent is the scenario's agent: when it names Claude Code.
+func scenarioAgent(sc *scenario.Scenario) string {
+	if sc == nil || sc.Agent == "" {
+		return ""
+	}
+	if r, err := profile.ParseRef(sc.Agent); err != nil || r.Agent != profile.ClaudeCode {
+		return ""
+	}
+	return sc.Agent
 }
 
 // claudeCommands lists Claude Code's command and http handlers in the

@@ -204,12 +204,16 @@ func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record
 	if in.Replaces != 0 {
 		rowID = int64(in.Replaces)
 	}
+	agent, by := "", ""
+	if rec.Agent != nil {
+		agent, by = rec.Agent.String(), rec.Agent.By
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO runs (id, scenario, scenario_file, scenario_hash, backend, source, status, error,
-		started_ms, ended_ms, steps, llm_calls, tokens_in, tokens_out, max_prompt_tokens, wall_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		started_ms, ended_ms, steps, llm_calls, tokens_in, tokens_out, max_prompt_tokens, wall_ms, agent, agent_by)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rowID, rec.Scenario, in.ScenarioFile, scenarioHash, in.Backend, string(in.Source), string(rec.Status), rec.Error,
 		in.Started.UnixMilli(), in.Ended.UnixMilli(), len(rec.Steps), len(rec.Calls),
-		met.tokensIn, met.tokensOut, met.maxPrompt, in.Ended.Sub(in.Started).Milliseconds())
+		met.tokensIn, met.tokensOut, met.maxPrompt, in.Ended.Sub(in.Started).Milliseconds(), agent, by)
 	if err != nil {
 		return 0, fmt.Errorf("insert run: %w", err)
 	}

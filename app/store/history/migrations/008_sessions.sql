@@ -1,4 +1,4 @@
--- Version 7: agent sessions imported from their transcripts (issue 29).
+-- Version 8: agent sessions imported from their transcripts (issue 29).
 -- A run of source 'session' has one row: which agent and version wrote the
 -- transcript, where it is, and the importer's account of it (each call
 -- exact or rebuilt, its parameters, what is missing and where, the record
