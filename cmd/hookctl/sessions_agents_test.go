@@ -6,12 +6,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"hookstudio/app/capture"
 	"hookstudio/app/capture/sessions"
@@ -303,6 +306,14 @@ func writeSessionFixture(t *testing.T, version, transcript, proj, home string, c
 	if err := os.WriteFile(base+".jsonl", scrubbed.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	writeCaptured(t, base, rep, calls)
+}
+
+// writeCaptured keeps what the capture saw of each call beside a fixture:
+// the body without metadata and stream, re-encoded with sorted keys (its
+// hash), and each message.
+func writeCaptured(t *testing.T, base string, rep *strings.Replacer, calls []capture.Call) {
+	t.Helper()
 	type wantMessage struct {
 		Role    string `json:"role"`
 		Origin  string `json:"origin"`
@@ -316,7 +327,7 @@ func writeSessionFixture(t *testing.T, version, transcript, proj, home string, c
 		Note  string     `json:"note"`
 		Calls []wantCall `json:"calls"`
 	}
-	want.Note = "what hookctl capture saw of each call (written by TestRealAgentClaudeCodeSessions -update): the body without metadata and stream, re-encoded with sorted keys, and each message"
+	want.Note = "what hookctl capture saw of each call (written by cmd/hookctl's TestRealAgent*Sessions -update): the body without metadata and stream, re-encoded with sorted keys, and each message"
 	for _, c := range calls {
 		body := canonicalJSON(t, withoutUnrecorded(t, []byte(rep.Replace(string(c.Body)))))
 		sum := sha256.Sum256([]byte(body))
@@ -330,5 +341,120 @@ func writeSessionFixture(t *testing.T, version, transcript, proj, home string, c
 	data, _ := json.MarshalIndent(want, "", "  ")
 	if err := os.WriteFile(base+".capture.json", append(data, '\n'), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// codexSessionHooks are Codex's hooks of each kind its rollout keeps a
+// trace of: SessionStart and UserPromptSubmit context, a PreToolUse block,
+// a PostToolUse context, a Stop block.
+const codexSessionHooks = `{"hooks": {
+ "SessionStart": [{"hooks": [{"type": "command", "command": "echo 'session start context: the repo is a monorepo'"}]}],
+ "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\",\"additionalContext\":\"prompt context: the build folder is shared with CI\"}}'"}]}],
+ "PreToolUse": [{"matcher": "shell|exec_command|Bash", "hooks": [{"type": "command", "command": "grep -q 'rm -rf' && { echo 'no rm -rf here' >&2; exit 2; }; exit 0"}]}],
+ "PostToolUse": [{"matcher": "shell|exec_command|Bash", "hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"post context one\"}}'"}]}],
+ "Stop": [{"hooks": [{"type": "command", "command": "f=$PWD/stop.json; if [ -e \"$f\" ]; then exit 0; fi; cat > \"$f\"; echo '{\"decision\":\"block\",\"reason\":\"Run the tests first.\"}'"}]}]
+}}`
+
+// TestRealAgentCodexSessions runs the pinned Codex CLI offline against
+// hookctl capture (the Responses API) and imports the rollout it wrote:
+// each call's input, rebuilt from the rollout's items, is the list the
+// capture got, message for message, the hooks' words attributed to hooks
+// (their event told by where Codex puts them). With -update the rollout,
+// scrubbed of this machine, becomes a fixture of app/capture/sessions.
+func TestRealAgentCodexSessions(t *testing.T) {
+	codex := agentTool(t, "node_modules/.bin/codex")
+	dir := t.TempDir()
+	proj, home, codexHome := filepath.Join(dir, "project"), filepath.Join(dir, "home"), filepath.Join(dir, "codex-home")
+	for _, d := range []string{filepath.Join(proj, ".codex"), home, codexHome} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answers := filepath.Join(dir, "answers.yaml")
+	for path, text := range map[string]string{
+		filepath.Join(proj, ".codex", "hooks.json"): codexSessionHooks,
+		filepath.Join(proj, "secret.txt"):           "OPENAI_API_KEY=" + sessionSecret + "\n",
+		answers: `answers:
+  - content: Let me look at the secret first.
+    tool_calls: [{name: exec_command, arguments: {cmd: "cat secret.txt"}}]
+  - tool_calls: [{name: exec_command, arguments: {cmd: "rm -rf build"}}]
+  - content: The hook blocked it.
+  - content: No tests to run.
+`,
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "capture.json")
+	url, wait := startCapture(t, "--answers", answers, "--max-requests", "4", "--json", out, "--no-history")
+	config := "model = \"capture\"\nmodel_provider = \"capture\"\n[model_providers.capture]\nname = \"capture\"\nbase_url = \"" + url + "/v1\"\n" +
+		"wire_api = \"responses\"\nenv_key = \"CAPTURE_API_KEY\"\nrequest_max_retries = 0\nstream_max_retries = 0\n[analytics]\nenabled = false\n[feedback]\nenabled = false\n"
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, codex, "exec", "--skip-git-repo-check", "--trust", "--dangerously-bypass-hook-trust",
+		"--dangerously-bypass-approvals-and-sandbox", "clean the build folder")
+	cmd.Dir = proj
+	cmd.Env = append(os.Environ(), "HOME="+home, "CODEX_HOME="+codexHome, "CAPTURE_API_KEY=capture")
+	if printed, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("codex exec: %v\n%s", err, printed)
+	}
+	if code, stderr := wait(); code != exitOK {
+		t.Fatalf("capture exit %d: %s", code, stderr)
+	}
+	calls := capturedCalls(t, out)
+	var rollouts []string
+	_ = filepath.WalkDir(filepath.Join(codexHome, "sessions"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			rollouts = append(rollouts, p)
+		}
+		return nil
+	})
+	if len(rollouts) != 1 {
+		t.Fatalf("rollouts: %v", rollouts)
+	}
+	// found where Codex keeps it
+	var listed bytes.Buffer
+	if code := run(context.Background(), []string{"sessions", "list", "--codex-dir", filepath.Join(codexHome, "sessions"), "--claude-dir", "", "--json"}, &listed, io.Discard); code != exitOK ||
+		!strings.Contains(listed.String(), `"agent": "codex"`) {
+		t.Errorf("sessions list: %s", listed.String())
+	}
+	doc, stderr := importJSON(t, rollouts[0], filepath.Join(dir, "history.db"))
+	if strings.Contains(stderr, sessionSecret) {
+		t.Errorf("a secret from a tool's output is in hookctl's notes: %s", stderr)
+	}
+	s := doc.session(t)
+	if s.Agent != sessions.Codex || s.Version != "0.171.0" || len(s.Calls) != len(calls) {
+		t.Fatalf("imported %s %s with %d calls, captured %d", s.Agent, s.Version, len(s.Calls), len(calls))
+	}
+	for k, c := range calls {
+		got := doc.callMessages(k)
+		if len(got) != len(c.Messages) {
+			t.Errorf("call %d: %d messages, the capture %d", k+1, len(got), len(c.Messages))
+			continue
+		}
+		for i, m := range c.Messages {
+			// the rollout keeps Codex's base instructions, which it trims
+			// before sending (a section on tools this run does not have)
+			same := got[i].Content == m.Content || (i == 0 && m.Origin == capture.OriginSystem && got[i].Origin == "system_prompt")
+			if got[i].Role != m.Role || !same || (m.Origin == capture.OriginHook) != got[i].byHook() {
+				t.Errorf("call %d message %d: %s %q (hook %v), the capture %s %q (%s)", k+1, i, got[i].Role, cut(got[i].Content), got[i].byHook(), m.Role, cut(m.Content), m.Origin)
+			}
+		}
+	}
+	if *update {
+		rep := strings.NewReplacer(proj, "/home/user/project", codexHome, "/home/user/.codex", home, "/home/user")
+		data, err := os.ReadFile(rollouts[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := filepath.Join("..", "..", "app", "capture", "sessions", "testdata", "codex-0.171.0")
+		if err := os.WriteFile(base+".jsonl", []byte(rep.Replace(string(data))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		writeCaptured(t, base, rep, calls)
 	}
 }

@@ -947,7 +947,7 @@ func newHookRun(event, label, command string, line int) *hookRun {
 		name = (&claudehook.Hook{Type: claudehook.TypeCommand, Command: command}).Name()
 	}
 	point, _ := claudehook.PointOf(claudehook.Event(event))
-	return &hookRun{label: label, command: command, call: engine.HookCall{System: claudehook.System, Event: label, Point: point, Hook: name,
+	return &hookRun{label: label, command: command, call: engine.HookCall{Event: label, Point: point, Hook: name,
 		Source: fmt.Sprintf("transcript line %d", line)}}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture"
 )
 
@@ -42,24 +43,32 @@ type codexPart struct {
 var codexBookkeeping = map[string]bool{"world_state": true, "compacted": true}
 
 // codexReader reads a Codex rollout. Codex does not record its requests:
-// each model call's input is rebuilt from the items before its answer,
-// and Codex does not record its hooks' runs either, only the context they
-// gave the model (a developer message marked as a hook's), so each hook is
-// known by its words and its place.
+// each model call's input is rebuilt from the items before its answer.
+// Nor does it record its hooks' runs, only what they gave the model: a
+// developer message marked as a hook's context (its event told by where it
+// stands, as Codex's profile places it), a Stop hook's prompt and a
+// PreToolUse block's tool result (told by the profile's wording).
 type codexReader struct {
 	im   *Importer
 	b    *builder
 	cv   *conversation
+	rc   *profile.Recognizer
 	list []*entry
 	// the call the model is answering (-1: none; the next answer item starts one)
-	call    int
-	turnAt  int // where the current turn's user prompt is in list (-1: none yet)
-	answers bool
+	call   int
+	turnAt int // where the current turn's prompt is in list (-1: none yet)
 }
 
 func newCodexReader(im *Importer) *codexReader {
 	r := &codexReader{im: im, b: im.b, call: -1, turnAt: -1}
 	r.cv = r.b.conv("main")
+	catalog := im.opts.Profiles
+	if catalog == nil {
+		catalog = profile.NewCatalog("")
+	}
+	if ps, err := catalog.All(string(Codex)); err == nil && len(ps) > 0 {
+		r.rc = profile.NewRecognizer(ps...)
+	}
 	return r
 }
 
@@ -91,6 +100,7 @@ func (r *codexReader) line(n int, data []byte) {
 		_ = json.Unmarshal(rec.Payload, &m)
 		s.ID, s.Project, s.Version = firstOf(s.ID, m.ID), firstOf(s.Project, m.Cwd), firstOf(s.Version, m.CLIVersion)
 		if m.Instructions != nil && m.Instructions.Text != "" && len(r.list) == 0 {
+			// the request's instructions
 			r.list = append(r.list, &entry{msgs: []capture.Message{{Role: "system", Content: m.Instructions.Text, Origin: capture.OriginSystem}}})
 		}
 	case "turn_context":
@@ -98,7 +108,7 @@ func (r *codexReader) line(n int, data []byte) {
 			Model string `json:"model"`
 		}
 		_ = json.Unmarshal(rec.Payload, &tc)
-		if s.Model == "" {
+		if tc.Model != "" {
 			s.Model = tc.Model
 		}
 	case "response_item":
@@ -107,9 +117,9 @@ func (r *codexReader) line(n int, data []byte) {
 			r.im.unknown.add("response_item", n, data)
 			return
 		}
-		r.item(n, &it, data)
-	case "event_msg":
-		// what Codex showed its user; the model's input is in the response items
+		r.item(n, &it, rec.Payload, data)
+	case "event_msg", "token_usage_record":
+		// what Codex showed its user and counted; the model's input is in the response items
 	default:
 		if !codexBookkeeping[rec.Type] {
 			r.im.unknown.add(rec.Type, n, data)
@@ -128,35 +138,44 @@ func fromModel(it *codexItem) bool {
 	return false
 }
 
-func (r *codexReader) item(n int, it *codexItem, data []byte) {
+func (r *codexReader) item(n int, it *codexItem, payload, data []byte) {
 	if fromModel(it) {
-		r.answer(n, it)
+		r.answer(n, it, payload)
 		return
 	}
 	r.call = -1 // input after an answer: the next answer is a new call
-	var e *entry
+	var kinds []string
+	if it.Meta != nil {
+		kinds = it.Meta.Kinds
+	}
+	e := &entry{}
 	switch it.Type {
 	case "message":
-		text := codexText(it.Content)
-		role := it.Role
-		switch {
-		case it.Meta != nil && slices.Contains(it.Meta.Kinds, "hooks.additional_context"):
-			h := r.hook(n, text)
-			e = &entry{hook: h, msgs: []capture.Message{{Role: "system", Content: text, Origin: capture.OriginHook, Hook: h.label}}}
-		case role == "user" && it.Meta != nil && slices.Contains(it.Meta.Kinds, "user.text"):
-			e = &entry{msgs: []capture.Message{{Role: "user", Content: text, Origin: capture.OriginUser}}}
-			r.turnAt, r.answers = len(r.list), false
-			r.im.sess.Turns++
-			if r.im.sess.Prompt == "" {
-				r.im.sess.Prompt = cutRunes(text, PromptMax)
+		for _, text := range codexParts(it.Content) {
+			switch {
+			case slices.Contains(kinds, "hooks.additional_context"):
+				h := r.hook(n, r.where())
+				h.texts = []string{text}
+				e.hook = h
+				e.msgs = append(e.msgs, capture.Message{Role: "system", Content: text, Origin: capture.OriginHook, Hook: h.label})
+			case it.Role == "developer" || it.Role == "system":
+				e.msgs = append(e.msgs, capture.Message{Role: "system", Content: text, Origin: capture.OriginContext})
+			case slices.Contains(kinds, "user.text"):
+				e.msgs = append(e.msgs, capture.Message{Role: "user", Content: text, Origin: capture.OriginUser})
+				if r.turnAt < 0 || r.answered() {
+					r.turnAt = len(r.list)
+					r.im.sess.Turns++
+					if r.im.sess.Prompt == "" {
+						r.im.sess.Prompt = cutRunes(text, PromptMax)
+					}
+				}
+			default:
+				e.msgs = append(e.msgs, r.recognize(capture.Message{Role: "user", Content: text, Origin: capture.OriginContext}, profile.PlaceMessage))
 			}
-		case role == "developer" || role == "system":
-			e = &entry{msgs: []capture.Message{{Role: "system", Content: text, Origin: capture.OriginContext}}}
-		default:
-			e = &entry{msgs: []capture.Message{{Role: "user", Content: text, Origin: capture.OriginContext}}}
 		}
-	case "function_call_output", "custom_tool_call_output":
-		e = &entry{msgs: []capture.Message{{Role: "tool", Content: codexOutput(it.Output), Origin: capture.OriginToolResult, ToolCallID: it.CallID}}}
+	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
+		m := capture.Message{Role: "tool", Content: codexOutput(it.Output), Origin: capture.OriginToolResult, ToolCallID: it.CallID}
+		e.msgs = append(e.msgs, r.recognize(m, profile.PlaceToolResult))
 	default:
 		r.im.unknown.add("response_item/"+it.Type, n, data)
 		return
@@ -164,47 +183,116 @@ func (r *codexReader) item(n int, it *codexItem, data []byte) {
 	r.list = append(r.list, e)
 }
 
-// hook is a hook known by the context it gave: its event told by where
-// the context is (Codex puts SessionStart's before the prompt,
-// UserPromptSubmit's after it, PostToolUse's after a tool's output, Stop's
-// after an answer without tool calls).
-func (r *codexReader) hook(n int, text string) *hookRun {
-	event := "SessionStart"
-	if r.turnAt >= 0 {
-		event = "UserPromptSubmit"
-		last := r.list[len(r.list)-1].msgs
-		switch {
-		case len(last) > 0 && last[len(last)-1].Role == "tool":
-			event = "PostToolUse"
-		case r.answers:
-			event = "Stop"
+// answered says whether the model answered since the current turn began.
+func (r *codexReader) answered() bool {
+	for _, e := range r.list[max(r.turnAt, 0):] {
+		for _, m := range e.msgs {
+			if m.Role == "assistant" {
+				return true
+			}
 		}
 	}
-	h := newHookRun(event, event, "", n)
-	h.call.System = string(Codex)
+	return false
+}
+
+// recognize is m as a hook's words when the Codex profiles' wording says
+// so (a Stop hook's prompt, a PreToolUse block in the tool's result).
+func (r *codexReader) recognize(m capture.Message, place profile.Place) capture.Message {
+	if r.rc == nil {
+		return m
+	}
+	rm, ok := r.rc.Match(m.Content, place)
+	if !ok {
+		if m.Origin == capture.OriginContext && !tagged(m.Content) {
+			m.Origin = capture.OriginUser
+		}
+		return m
+	}
+	m.Origin, m.Hook = capture.OriginHook, rm.Hook
+	if tool := r.lastTool(); tool != "" && !strings.Contains(rm.Hook, ":") && strings.Contains(strings.ToLower(rm.Hook), "tool") {
+		m.Hook += ":" + tool
+	}
+	return m
+}
+
+// tagged says whether text is one element of the agent's own markup
+// (<environment_context>…</environment_context>).
+func tagged(text string) bool {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "<") || !strings.HasSuffix(t, ">") {
+		return false
+	}
+	name, _, _ := strings.Cut(t[1:], ">")
+	name, _, _ = strings.Cut(name, " ")
+	return name != "" && strings.HasSuffix(t, "</"+name+">")
+}
+
+// where is the event a hook's context at the end of the list is for, as
+// Codex places it: SessionStart's before the prompt, UserPromptSubmit's
+// after it, a tool hook's between the call and its result (PreToolUse's
+// and PostToolUse's stand alike), else the end of the turn (Stop).
+func (r *codexReader) where() string {
+	if r.turnAt < 0 {
+		return "SessionStart"
+	}
+	if last := r.list[len(r.list)-1].msgs; len(last) > 0 {
+		if tcs := last[len(last)-1].ToolCalls; len(tcs) > 0 {
+			return "PostToolUse/PreToolUse:" + tcs[len(tcs)-1].Name
+		}
+	}
+	if !r.answered() {
+		return "UserPromptSubmit"
+	}
+	return "Stop"
+}
+
+func (r *codexReader) lastTool() string {
+	for i := len(r.list) - 1; i >= 0; i-- {
+		ms := r.list[i].msgs
+		for j := len(ms) - 1; j >= 0; j-- {
+			if n := len(ms[j].ToolCalls); n > 0 {
+				return ms[j].ToolCalls[n-1].Name
+			}
+		}
+	}
+	return ""
+}
+
+// hook is a hook known by what it gave the model, at line n.
+func (r *codexReader) hook(n int, label string) *hookRun {
+	event, _, _ := strings.Cut(label, ":")
+	event, _, _ = strings.Cut(event, "/")
+	h := newHookRun(event, label, "", n)
 	h.call.Outcome = engine.OutcomeOK
-	h.call.Warnings = []string{"Codex records only the context a hook gave the model, not its run: its command, time and exit are not known, and its event is told by where the context is"}
-	h.texts = []string{text}
+	h.call.Warnings = []string{"Codex records what a hook gave the model, not its run: its command, time and exit are not known, and its event is told by where its words stand"}
 	return r.b.fire(r.cv, h)
 }
 
 // answer adds a model item: to the call being answered, else a new call
 // whose input is everything before it.
-func (r *codexReader) answer(n int, it *codexItem) {
-	r.answers = true
+func (r *codexReader) answer(n int, it *codexItem, payload []byte) {
 	if r.call < 0 {
 		if len(r.im.sess.Calls) == 0 {
 			r.im.note(0, NoteRebuilt, "requests rebuilt from the rollout's items (Codex does not record its requests): the tools and parameters are not known")
 		}
 		r.call = r.b.call(r.cv, slices.Clone(r.list), r.im.sess.Model)
 		r.im.sess.Calls = append(r.im.sess.Calls, CallInfo{Line: n, Model: r.im.sess.Model, Tools: []string{}, conv: r.cv, k: r.call})
-		r.list = append(r.list, &entry{msgs: []capture.Message{{Role: "assistant", Origin: capture.OriginAssistant}}})
 	}
-	last := r.list[len(r.list)-1]
-	m := &last.msgs[0]
+	last := len(r.list) - 1
+	appendTo := func() *capture.Message {
+		if last >= 0 {
+			if ms := r.list[last].msgs; len(ms) == 1 && ms[0].Role == "assistant" && ms[0].Kind == "" && r.list[last].ids == nil {
+				return &r.list[last].msgs[0]
+			}
+		}
+		r.list = append(r.list, &entry{msgs: []capture.Message{{Role: "assistant", Origin: capture.OriginAssistant}}})
+		last = len(r.list) - 1
+		return &r.list[last].msgs[0]
+	}
 	switch it.Type {
 	case "message":
-		text := codexText(it.Content)
+		text := strings.Join(codexParts(it.Content), "\n")
+		m := appendTo()
 		if m.Content != "" {
 			m.Content += "\n"
 		}
@@ -223,14 +311,37 @@ func (r *codexReader) answer(n int, it *codexItem) {
 			raw, _ := jsonString(map[string]string{"raw": args})
 			tc.Arguments = json.RawMessage(raw)
 		}
+		m := appendTo()
 		m.ToolCalls = append(m.ToolCalls, tc)
 		r.b.answer(r.cv, r.call, "", []capture.ToolCall{tc}, "")
+	default:
+		// the model's own reasoning (and other items), sent back as it came
+		r.list = append(r.list, &entry{msgs: []capture.Message{{Role: "assistant", Content: string(payload), Origin: capture.OriginAssistant, Kind: it.Type}}})
 	}
 }
 
 func jsonString(v any) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b), err
+}
+
+// codexParts are a message's texts, a part each.
+func codexParts(content json.RawMessage) []string {
+	var parts []codexPart
+	if json.Unmarshal(content, &parts) != nil {
+		var s string
+		_ = json.Unmarshal(content, &s)
+		return []string{s}
+	}
+	out := []string{}
+	for _, p := range parts {
+		if p.Text != "" || p.Type == "input_text" || p.Type == "output_text" {
+			out = append(out, p.Text)
+		} else {
+			out = append(out, "["+p.Type+"]")
+		}
+	}
+	return out
 }
 
 // codexText joins a message's text parts.

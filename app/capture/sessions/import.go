@@ -119,6 +119,7 @@ func (im *Importer) start(first []byte) {
 			im.sess.Agent = Codex
 		}
 	}
+	im.b.system = string(im.sess.Agent)
 	switch im.sess.Agent {
 	case Codex:
 		im.r = newCodexReader(im)

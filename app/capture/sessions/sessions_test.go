@@ -31,6 +31,10 @@ var claudeFixtures = []struct {
 	{"claude-code-2.1.332", true},
 }
 
+// codexFixture is a rollout the pinned Codex CLI wrote, run the same way
+// (cmd/hookctl's TestRealAgentCodexSessions).
+const codexFixture = "codex-0.171.0"
+
 type capturedCall struct {
 	Body     string `json:"body_sha256"`
 	Messages []struct {
@@ -131,6 +135,35 @@ func TestClaudeCodeFixtures(t *testing.T) {
 			checkGolden(t, fx.name, account(t, s, tr))
 		})
 	}
+}
+
+// TestCodexFixture: Codex records no request, yet each call's list rebuilt
+// from the rollout's items is the list the capture got, message for
+// message, with the hooks' words attributed to hooks — but the system
+// prompt: the rollout keeps Codex's base instructions, which it trims
+// before sending.
+func TestCodexFixture(t *testing.T) {
+	im := importFixture(t, codexFixture, Options{})
+	s := im.Session()
+	tr := mustTrace(t, im)
+	captured := readCaptured(t, codexFixture)
+	if s.Agent != Codex || s.Version != "0.171.0" || len(tr.Calls) != len(captured) || !hasNote(s, NoteRebuilt, 0) {
+		t.Fatalf("%s %s: %d calls, the capture %d; notes %v", s.Agent, s.Version, len(tr.Calls), len(captured), s.Notes)
+	}
+	for k, want := range captured {
+		got := tr.CallMessages(k)
+		if len(got) != len(want.Messages) || s.Calls[k].Exact {
+			t.Errorf("call %d: %d messages (exact %v), the capture %d", k+1, len(got), s.Calls[k].Exact, len(want.Messages))
+			continue
+		}
+		for i, w := range want.Messages {
+			same := sum(got[i].Content) == w.Content || (i == 0 && got[i].Origin == engine.OriginSystemPrompt && w.Origin == capture.OriginSystem)
+			if got[i].Role != w.Role || !same || byHook(got[i]) != (w.Origin == capture.OriginHook) {
+				t.Errorf("call %d message %d: %s %.60q hook %v; the capture: %s %s…", k+1, i, got[i].Role, got[i].Content, byHook(got[i]), w.Role, w.Content[:8])
+			}
+		}
+	}
+	checkGolden(t, codexFixture, account(t, s, tr))
 }
 
 // account is what the golden files pin of an import: the session, and per

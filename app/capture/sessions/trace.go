@@ -61,6 +61,7 @@ type conversation struct {
 // is new in a call's list is added, so a session's cost grows with what
 // the agent sent, never with calls × list length.
 type builder struct {
+	system    string // the hooks' system: the agent ("claude-code", "codex")
 	convs     []*conversation
 	byKey     map[string]*conversation
 	hooks     []*hookRun
@@ -88,7 +89,7 @@ func (b *builder) conv(key string) *conversation {
 func (b *builder) fire(cv *conversation, h *hookRun) *hookRun {
 	h.index, h.conv = int32(len(b.hooks)), cv
 	if h.call.System == "" {
-		h.call.System = string(ClaudeCode)
+		h.call.System = b.system
 	}
 	b.hooks = append(b.hooks, h)
 	cv.pending = append(cv.pending, h)
