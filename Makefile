@@ -15,7 +15,7 @@ LDFLAGS := -X hookstudio/app/platform/version.Version=$(VERSION) -X hookstudio/a
 # Windows: cgo (SQLite) through Debian's mingw-w64.
 WIN_ENV := CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOOS=windows GOARCH=amd64
 
-.PHONY: run test test-go test-frontend test-e2e test-windows frontend build build-dev hookctl screenshots \
+.PHONY: run test test-go test-frontend test-e2e test-windows frontend bindings build build-dev hookctl screenshots \
 	release release-linux release-windows release-hookctl fuzz bench clean
 
 run: build
@@ -49,14 +49,21 @@ test-go:
 	go test $(GO_TEST_FLAGS) $(GO_PKGS)
 
 # The lock check fails when package-lock.json drifts from package.json or loses
-# another platform's native bundler packages (README, "The lockfile").
+# another platform's native bundler packages (README, "The lockfile"); the bindings
+# check when frontend/wailsjs is not what the bound Go types generate.
 test-frontend:
-	./scripts/setup.sh frontend
+	./scripts/setup.sh go wails frontend
+	./scripts/bindings.sh --check
 	node scripts/check-lockfile.mjs frontend
 	cd frontend && npm ci --dry-run --no-audit --no-fund --loglevel=error >/dev/null
 	cd frontend && npm run typecheck && npm run lint && npm test
 
-frontend:
+# frontend/wailsjs from the bound Go types, as `wails build` does before it builds.
+bindings:
+	./scripts/setup.sh go wails
+	./scripts/bindings.sh
+
+frontend: bindings
 	./scripts/setup.sh frontend
 	cd frontend && npm run build
 

@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules'] },
+  { ignores: ['dist', 'node_modules', 'wailsjs'] }, // wailsjs: generated (scripts/bindings.sh)
   {
     files: ['**/*.{ts,tsx}'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
@@ -13,7 +13,12 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/wailsjs/**'], message: 'only src/lib/api touches the generated Wails bindings: import from src/lib/api' }] }],
     },
+  },
+  {
+    files: ['src/lib/api/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     files: ['e2e/**/*.mjs'],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a target needs on a fresh Debian machine, and nothing twice.
-# Usage: scripts/setup.sh [go] [frontend] [desktop] [e2e] [agents] [windows] [release]
+# Usage: scripts/setup.sh [go] [frontend] [wails] [desktop] [e2e] [agents] [windows] [release]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,13 +52,18 @@ need_frontend() {
   fi
 }
 
-need_desktop() {
-  # fonts-noto-cjk: hook texts are often Chinese; xvfb: `make run` on a machine without a display
-  apt_install pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev fonts-noto-cjk xvfb xauth
+# The Wails CLI, pinned: it generates the frontend's bindings (scripts/bindings.sh).
+need_wails() {
   if ! command -v wails >/dev/null && [ ! -x "$(go env GOPATH)/bin/wails" ]; then
     log "installing the Wails CLI v2.15.0"
     retry 3 go install github.com/wailsapp/wails/v2/cmd/wails@v2.15.0
   fi
+}
+
+need_desktop() {
+  # fonts-noto-cjk: hook texts are often Chinese; xvfb: `make run` on a machine without a display
+  apt_install pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev fonts-noto-cjk xvfb xauth
+  need_wails
 }
 
 # The Windows cross-builds (make test-windows, make release): mingw-w64's C
@@ -104,6 +109,7 @@ for target in "$@"; do
   case "$target" in
     go) need_go ;;
     frontend) need_frontend ;;
+    wails) need_wails ;;
     desktop) need_desktop ;;
     e2e) need_e2e ;;
     agents) need_agents ;;

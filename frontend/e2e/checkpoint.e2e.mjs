@@ -9,6 +9,9 @@ import { after, before, test } from 'node:test';
 import { openApp, tempDir, screenshot } from './harness.mjs';
 
 const CALLS = 5000; // one answer with 5,000 tool calls: 1 + 5,000 tool + 5,000 hook messages
+// the page's elements at that call: the app's frame, the steps and message rows in view, the
+// matrix (one hook × three calls) — a few thousand whatever the call receives
+const MAX_NODES = 4000;
 
 let app;
 let root;
@@ -53,6 +56,10 @@ test('a 10,000-message checkpoint renders virtualised and scrolls', async () => 
   await list.getByText('What LLM call #3 receives').waitFor();
   const cards = await page.locator('[data-testid^="msg-"]').count();
   assert.ok(cards > 0 && cards < 200, `${cards} message cards in the DOM: the list must be virtualised`);
+  // the whole page, not only the list: nothing else may grow with the call's messages (an
+  // <option> per message in a picker made the jump 20× slower)
+  const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+  assert.ok(nodes < MAX_NODES, `${nodes} elements in the page at a ${size}-message call: at most ${MAX_NODES} (nothing may grow with the call's messages)`);
   await screenshot(page, 'big-10000.png');
 
   // Scroll to the end a few screens per frame, as a flung wheel or a dragged
@@ -82,5 +89,5 @@ test('a 10,000-message checkpoint renders virtualised and scrolls', async () => 
     return v.messages.filter((m) => m.created <= s && (m.removed === null || m.removed > s)).at(-1).id;
   }));
   await page.locator(`[data-testid="msg-${lastId}"]`).waitFor();
-  console.log(`# ${size}-message checkpoint: render ${renderMs.toFixed(0)} ms; scroll frames (${scroll.n}) p50 ${scroll.p50.toFixed(1)} ms, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms`);
+  console.log(`# ${size}-message checkpoint: render ${renderMs.toFixed(0)} ms, ${nodes} elements; scroll frames (${scroll.n}) p50 ${scroll.p50.toFixed(1)} ms, p95 ${scroll.p95.toFixed(1)} ms, max ${scroll.max.toFixed(1)} ms`);
 });

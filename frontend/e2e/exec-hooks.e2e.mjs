@@ -48,7 +48,6 @@ test('trust a folder, break on the pre_tool_execution guard, read its stdin and 
   assert.ok(commands.some((c) => c.includes('Reminder: run the tests')), 'the scenario\'s register_hook command is listed too');
   await page.getByTestId('exec-hook-block-rm-rf').waitFor();
   assert.ok(await page.getByTestId('exec-hook-block-rm-rf').getByText('not run').isVisible(), 'the skills panel marks the hook as not run');
-  await shot('trust.png');
 
   // Trust: the simulation runs the hooks in the background, then shows them.
   await page.getByTestId('trust-folder').click();

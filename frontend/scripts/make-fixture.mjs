@@ -167,10 +167,15 @@ const view = {
   steps,
   calls,
   requests: reqInfos,
-  matrix: { hooks: hookIds, copies, tokens: tok, totals: tok.map((row) => row.reduce((a, b) => a + b, 0)) },
+  matrix: { hooks: hookIds, systems: hookIds.map(() => ''), copies, tokens: tok, totals: tok.map((row) => row.reduce((a, b) => a + b, 0)) },
   changes: [
     { call: 2, added: 0, removed: 0, changed: 1, summary: 'demo/truncated-content-hint: content changed' },
   ],
+  tools: [...new Set(steps.flatMap((s) => (s.tool ? [s.tool] : [])))].sort(),
+  draft: false,
+  exec: { ran: false, hooks: [], metrics: null, duration_ms: 0 },
+  pending: false,
+  expectations: null,
 };
 writeFileSync(new URL('../src/fixtures/seed-diagrams.json', import.meta.url), JSON.stringify(view, null, 1) + '\n');
 console.log(`${steps.length} steps, ${messages.length} messages, ${calls.length} calls`);

@@ -1,31 +1,35 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import type { OpsEvents } from '../lib/api/ops';
 import type { TraceView } from '../lib/api/types';
-import { OpsDock, opsKey, type OpsApi } from './OpsDock';
+import { OpsDock } from './OpsDock';
+import { OpsStore } from './store';
+import { fakeOps } from './fakeOps';
+import { renderInApp } from '../app/testing';
+import { createApp } from '../app/stores';
 
-function fakeApi() {
-  const listeners = new Map<string, (p: unknown) => void>();
-  const api = {
-    hasOps: () => true,
-    startControlledRun: vi.fn(() => Promise.resolve()),
-    pauseRun: vi.fn(() => Promise.resolve()),
-    resumeRun: vi.fn(() => Promise.resolve()),
-    cancelControlledRun: vi.fn(() => Promise.resolve()),
-    decideApproval: vi.fn(() => Promise.resolve()),
-    onOpsEvent: (name: string, cb: (p: unknown) => void) => { listeners.set(name, cb); return () => listeners.delete(name); },
-  };
-  const emit = <E extends keyof OpsEvents>(name: E, p: OpsEvents[E]) => act(() => listeners.get(name)!(p));
-  return { api: api as unknown as OpsApi & typeof api, emit };
+// events pushed inside act: they change what is on screen
+function fakeOpsAct() {
+  const f = fakeOps();
+  return { ...f, emit: ((name, p) => act(() => f.emit(name, p))) as typeof f.emit };
 }
 
 const view = { file: 'x.yaml', steps: [] } as unknown as TraceView;
+let disconnect = () => {};
+afterEach(() => disconnect());
+
+function dock() {
+  const { api, emit, listeners } = fakeOpsAct();
+  const onShow = vi.fn();
+  const onOpen = vi.fn();
+  const store = new OpsStore(onShow, onOpen, api);
+  disconnect = store.connect();
+  render(<OpsDock store={store} cursor={-1} />);
+  return { api, emit, listeners, onShow, onOpen, store };
+}
 
 describe('OpsDock', () => {
   it('brings the views to where the run waits: an approval, a pause', () => {
-    const { api, emit } = fakeApi();
-    const onShow = vi.fn();
-    render(<OpsDock cursor={-1} onShow={onShow} api={api} />);
+    const { emit, onShow } = dock();
     const at7 = { ...view, revision: 7 } as TraceView;
     emit('run:waiting', { step: 7, reason: 'approval', view: at7 });
     expect(onShow).toHaveBeenLastCalledWith(at7, 7);
@@ -33,11 +37,11 @@ describe('OpsDock', () => {
     emit('run:waiting', { step: 9, reason: 'paused', view: at9 });
     expect(onShow).toHaveBeenLastCalledWith(at9, 9);
   });
+
   it('starts a run, asks for the approval, sends the denial, shows the end', () => {
-    const { api, emit } = fakeApi();
-    const onShow = vi.fn();
-    render(<OpsDock cursor={-1} onShow={onShow} api={api} />);
+    const { api, emit, onShow, onOpen } = dock();
     fireEvent.click(screen.getByTestId('ops-toggle'));
+    expect(onOpen).toHaveBeenCalledTimes(1);
     fireEvent.click(screen.getByTestId('ops-start'));
     expect(api.startControlledRun).toHaveBeenCalled();
     emit('run:control', { running: true, paused: false, cancelled: false });
@@ -58,13 +62,23 @@ describe('OpsDock', () => {
     emit('run:ended', { status: 'ok', view });
     expect(screen.getByTestId('ops-state').textContent).toBe('ended: ok');
   });
+});
 
-  it('pauses, resumes and cancels with the buttons and keys', () => {
-    const { api, emit } = fakeApi();
-    render(<OpsDock cursor={-1} onShow={() => {}} api={api} />);
+describe('the controlled run in the app', () => {
+  it('pauses, resumes and cancels with the buttons and F6, F7, Shift+F6; no key while typing or with Ctrl', () => {
+    const { api, emit } = fakeOpsAct();
+    const app = createApp({ ops: api });
+    disconnect = app.ops.connect();
+    renderInApp(<><input data-testid="field" /><OpsDock store={app.ops} cursor={-1} /></>, { app });
+    fireEvent.keyDown(screen.getByTestId('field'), { key: 'F6' });
+    expect(api.startControlledRun).not.toHaveBeenCalled();
     fireEvent.keyDown(window, { key: 'F6' });
     expect(api.startControlledRun).toHaveBeenCalledTimes(1);
     emit('run:control', { running: true, paused: false, cancelled: false });
+    fireEvent.keyDown(window, { key: 'F6' }); // running: no second start
+    expect(api.startControlledRun).toHaveBeenCalledTimes(1);
+    fireEvent.keyDown(window, { key: 'F7', ctrlKey: true });
+    expect(api.pauseRun).not.toHaveBeenCalled();
     fireEvent.keyDown(window, { key: 'F7' });
     expect(api.pauseRun).toHaveBeenCalledTimes(1);
     emit('run:control', { running: true, paused: true, cancelled: false });
@@ -75,9 +89,15 @@ describe('OpsDock', () => {
     expect(api.cancelControlledRun).toHaveBeenCalledTimes(1);
   });
 
-  it('keys are no shortcuts while typing or with modifiers', () => {
-    expect(opsKey({ key: 'F6', shiftKey: false, ctrlKey: false, metaKey: false, altKey: false }, true)).toBeNull();
-    expect(opsKey({ key: 'F7', shiftKey: false, ctrlKey: true, metaKey: false, altKey: false }, false)).toBeNull();
-    expect(opsKey({ key: 'F6', shiftKey: true, ctrlKey: false, metaKey: false, altKey: false }, false)).toBe('cancel');
+  it('an approval in the History shows the run in the simulator, with the bottom panel open', () => {
+    const { api, emit } = fakeOpsAct();
+    const app = createApp({ ops: api });
+    disconnect = app.ops.connect();
+    app.history.setMode('history');
+    app.layout.update({ bottom_collapsed: true });
+    emit('run:approval', { id: 'a', tool: 't', tool_call_id: 'c', arguments: null, reason: 'r', timeout_ms: 1000, deadline: '', step: 0, scenario: 's' });
+    expect(app.layout.get().layout.bottom_collapsed).toBe(false); // the dock opened over it
+    emit('run:waiting', { step: 0, reason: 'approval', view });
+    expect(app.history.get().mode).toBe('simulator');
   });
 });

@@ -3,6 +3,8 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { resetCaptureMock, type createCaptureMock } from '../lib/api/capture';
 import { CapturePanel } from './CapturePanel';
 import { resetRunMock, saveProfile } from '../lib/api/run';
+import { renderInApp } from '../app/testing';
+import { createApp } from '../app/stores';
 
 let mock: ReturnType<typeof createCaptureMock>;
 beforeEach(() => { mock = resetCaptureMock(); });
@@ -44,7 +46,7 @@ describe('CapturePanel', () => {
     render(<CapturePanel onClose={() => {}} onOpenHistory={() => {}} />);
     fireEvent.click(await screen.findByTestId('capture-manual'));
     await act(async () => { fireEvent.click(screen.getByTestId('capture-start')); });
-    act(() => mock.wait({ n: 0, api: 'anthropic', model: 'claude-x', tools: ['Bash', 'Read'], messages: [
+    act(() => mock.wait({ n: 0, api: 'anthropic', model: 'claude-x', stream: true, tools: ['Bash', 'Read'], messages: [
       { role: 'user', content: 'clean the build', origin: 'user_input' },
       { role: 'user', content: 'UserPromptSubmit hook success: the build folder is shared', origin: 'hook', hook: 'UserPromptSubmit' },
     ] }));
@@ -106,11 +108,12 @@ describe('CapturePanel', () => {
     expect(saved).toContain('call #2 is not replayed');
   });
 
-  it('closes on Escape, and the capture goes on', async () => {
-    const onClose = vi.fn();
-    render(<CapturePanel onClose={onClose} onOpenHistory={() => {}} />);
+  it('closes on Escape (the capture goes on), also from a field', async () => {
+    const app = createApp();
+    app.capture.open();
+    renderInApp(<CapturePanel onClose={app.capture.close} onOpenHistory={() => {}} />, { app });
     await screen.findByTestId('capture-start');
-    fireEvent.keyDown(window, { key: 'Escape' });
-    expect(onClose).toHaveBeenCalled();
+    fireEvent.keyDown(screen.getByTestId('capture-start'), { key: 'Escape' });
+    expect(app.capture.get().open).toBe(false);
   });
 });

@@ -43,12 +43,6 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
     listProfiles().then((l) => { if (live) { setProfiles(l); setProfile((p) => p || (l[0]?.name ?? '')); } }, (e: unknown) => { if (live) { setProfiles([]); setError(String(e)); } });
     return () => { live = false; };
   }, [mode, profiles]);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.preventDefault(); onClose(); } };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
-
   const act = (f: () => Promise<CaptureState>) => {
     setBusy(true);
     setError(null);
@@ -57,7 +51,7 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
   const start = () => {
     const p = Number(port);
     if (!Number.isInteger(p) || p < 0 || p > 65535) { setError(`port ${port}: give 0 (a free port) or a number up to 65535`); return; }
-    act(() => startCapture({ answers_file: mode === 'file' ? answers.trim() : '', port: p, manual, profile: mode === 'profile' ? profile : undefined }));
+    act(() => startCapture({ answers_file: mode === 'file' ? answers.trim() : '', port: p, manual, profile: mode === 'profile' ? profile : '' }));
   };
   const copy = (i: number, text: string) => {
     navigator.clipboard?.writeText(text).then(() => setCopied(i), () => setError('the clipboard is not available: select the line and copy it'));

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import seed from '../fixtures/seed-diagrams.json';
 import execTrace from '../fixtures/exec-trace.json';
 import type { TraceView } from '../lib/api';
@@ -26,6 +26,22 @@ describe('visibility matrix', () => {
     expect(cell.getAttribute('title')).toMatch(/demo\/memory in LLM call #6 .*: 2 copies, \d+ tokens/);
     expect(screen.getByText(String(view.matrix.totals[mem]))).toBeTruthy();
     expect(screen.getByTestId(`cell-${mem}-2`).className).toContain('is-changed');
+  });
+
+  it('an untrusted folder: says how many executable hooks did not run, with the Trust action; no hooks at all: the old sentence', async () => {
+    const empty: TraceView = { ...view, matrix: { hooks: [], systems: [], copies: [], tokens: [], totals: [] } };
+    const onTrust = vi.fn(() => Promise.resolve());
+    const { unmount } = render(<BottomPanel view={empty} problems={[]} currentCall={null} changedCalls={new Set()} everyCallArmed={false} color={skillColors([])}
+      onJumpToCall={() => {}} onToggleEveryCall={() => {}} untrusted={{ hooks: 19, onTrust }} />);
+    expect(screen.getByTestId('matrix-untrusted').textContent).toMatch(/^19 executable hooks did not run: this folder is not trusted/);
+    expect(screen.queryByText(/No hook reached any LLM call/)).toBeNull();
+    await act(async () => { fireEvent.click(screen.getByTestId('matrix-trust')); });
+    expect(onTrust).toHaveBeenCalledTimes(1);
+    unmount();
+    render(<BottomPanel view={empty} problems={[]} currentCall={null} changedCalls={new Set()} everyCallArmed={false} color={skillColors([])}
+      onJumpToCall={() => {}} onToggleEveryCall={() => {}} />);
+    expect(screen.getByText(/No hook reached any LLM call in this scenario/)).toBeTruthy();
+    expect(screen.queryByTestId('matrix-trust')).toBeNull();
   });
 
   it('says so when executable hooks changed what the model reads without adding a message', () => {

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { TrustButton } from '../exec/TrustBanner';
 import type { Diagnostic, LLMCall, TraceView } from '../lib/api';
 import { DiagnosticList } from './SkillsPanel';
 import { cx, fmt } from './util';
@@ -18,9 +19,11 @@ interface MatrixProps {
   color: (skill?: string) => string;
   onJumpToCall: (call: number) => void;
   onToggleEveryCall: () => void;
+  /** the folder's executable hooks that wait for its trust (they did not run), and the way to trust it */
+  untrusted?: { hooks: number; onTrust: () => Promise<unknown> };
 }
 
-export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArmed, color, onJumpToCall, onToggleEveryCall }: MatrixProps) {
+export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArmed, color, onJumpToCall, onToggleEveryCall, untrusted }: MatrixProps) {
   const { matrix, calls } = view;
   if (matrix.hooks.length === 0) {
     // executable hooks can change what the model reads without adding a message (a blocked tool's
@@ -28,6 +31,15 @@ export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArm
     const changing = view.steps.filter((s) => (s.hook_call?.changes?.length ?? 0) > 0).length;
     if (changing > 0) {
       return <div className="empty-state" data-testid="matrix-exec-only">No hook added a message to an LLM call's list, but {changing} executable hook call{changing === 1 ? '' : 's'} changed what the model reads (a tool result, the arguments, the flow): see the <b>Hook calls</b> tab.</div>;
+    }
+    if (untrusted && untrusted.hooks > 0) {
+      const n = untrusted.hooks;
+      return (
+        <div className="empty-state matrix-untrusted" data-testid="matrix-untrusted">
+          <p>{n} executable hook{n === 1 ? '' : 's'} did not run: this folder is not trusted, so the simulation shows prompt hooks only, and none reached an LLM call.</p>
+          <TrustButton onTrust={untrusted.onTrust} testId="matrix-trust" />
+        </div>
+      );
     }
     return <div className="empty-state">No hook reached any LLM call in this scenario. Enable a skill with hooks, or add hooks to <code>hooks/hooks.json</code>.</div>;
   }

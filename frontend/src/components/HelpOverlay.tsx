@@ -1,31 +1,20 @@
+// The help (? or F1): every keyboard command of the registry with its keys, how to read the
+// screen, and which build this is.
 import { useEffect, useRef, useState } from 'react';
 import { aboutInfo, versionLine, type AboutInfo } from '../lib/api/about';
+import { keyLabel, type CommandRegistry } from '../commands/registry';
 
-export const SHORTCUTS: [string, string][] = [
-  ['F10', 'Step forward'],
-  ['Shift+F10', 'Step back'],
-  ['F5', 'Continue to the next breakpoint'],
-  ['Ctrl+Shift+F5 / Ctrl+R', 'Restart from the first step'],
-  ['F9', "Toggle a breakpoint on the current step's LLM call / checkpoint / hook (on a hook call: that executable hook)"],
-  ['Home / End', 'First / last step'],
-  ['Ctrl+Shift+F', 'Collapse / show the flowchart'],
-  ['Ctrl+J', 'Collapse / show the bottom panel'],
-  ['Drag a divider', 'Resize a pane (or focus it and use the arrow keys; double-click resets); the sizes are remembered'],
-  ['Ctrl+S', 'Editor: save the current file'],
-  ['Ctrl+Shift+S', 'Editor: save all unsaved files'],
-  ['Ctrl+Z', 'Editor: undo the last edit of the current file'],
-  ['Ctrl+Shift+Z / Ctrl+Y', 'Editor: redo'],
-  ['Ctrl+Space', 'Raw hooks.json: complete keys and values from the schema'],
-  ['Ctrl+H', 'Switch between the live simulator and the run history'],
-  ['F5 / F10 (paused real run)', 'Run with a model: continue / step to the next LLM call'],
-  ['F6', 'Controlled run: run the scenario, asking you for its approvals'],
-  ['F7', 'Controlled run: pause / resume at the next checkpoint'],
-  ['Shift+F6', 'Controlled run: cancel at the next checkpoint'],
-  ['? / F1', 'Open this help'],
-  ['Esc', 'Close this help / menus'],
-];
+function Keys({ keys }: { keys: readonly string[] }) {
+  return (
+    <>
+      {keys.map((k, i) => (
+        <span key={k}>{i > 0 && ' / '}{keyLabel(k).split('+').map((p, j) => <span key={p}>{j > 0 && '+'}<kbd>{p}</kbd></span>)}</span>
+      ))}
+    </>
+  );
+}
 
-export function HelpOverlay({ onClose }: { onClose: () => void }) {
+export function HelpOverlay({ commands, onClose }: { commands: CommandRegistry; onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
   const [about, setAbout] = useState<AboutInfo | null>(null);
   useEffect(() => { ref.current?.focus(); }, []);
@@ -42,17 +31,21 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
           <button type="button" className="iconbtn" onClick={onClose} aria-label="Close help">✕</button>
         </header>
         <table className="shortcuts">
-          <tbody>
-            {SHORTCUTS.map(([k, v]) => (
-              <tr key={k}>
-                <td>{k.split(' / ').map((x, i) => <span key={x}>{i > 0 && ' / '}{x.split('+').map((p, j) => <span key={p}>{j > 0 && '+'}<kbd>{p}</kbd></span>)}</span>)}</td>
-                <td>{v}</td>
-              </tr>
-            ))}
-          </tbody>
+          {commands.groups().map(({ group, commands: list }) => (
+            <tbody key={group}>
+              <tr className="shortcut-group"><th colSpan={2}>{group}</th></tr>
+              {list.map((c) => (
+                <tr key={c.id} data-command={c.id}>
+                  <td><Keys keys={c.keys} /></td>
+                  <td>{c.label}</td>
+                </tr>
+              ))}
+            </tbody>
+          ))}
         </table>
         <h3>Reading the screen</h3>
         <ul className="help-notes">
+          <li><b>Panes</b>: drag a divider to resize a pane (or focus it and use the arrow keys; double-click resets); the sizes are remembered.</li>
           <li><b>Checkpoints</b> ①–⑤: after_user_input, before_planning, before_each_agent, before_first_agent, after_tool_call. Click one in the flow chart to break there.</li>
           <li><b>Breakpoints</b>: the dot left of a step, a hook in the Skills panel, or “break on every LLM call” in the matrix.</li>
           <li><b>INJECTED</b> / <b>REMOVED</b> mark what this step changed; removed messages stay as struck-through ghosts.</li>

@@ -1,16 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { ClaudeUserSettings } from './ClaudeUserSettings';
+import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
 
 afterEach(() => {
-  delete window.go;
+  removeFakeBackend();
 });
 
 describe('ClaudeUserSettings', () => {
   it('shows the user-level settings.json and saves the edited path; a refused path says why', async () => {
     const ClaudeUserSettingsFn = vi.fn().mockResolvedValue('/home/me/.claude/settings.json');
     const SetClaudeUserSettings = vi.fn().mockResolvedValueOnce({}).mockResolvedValueOnce({}).mockRejectedValueOnce('claude code user settings "x": give an absolute path');
-    window.go = { bind: { Studio: { ClaudeUserSettings: ClaudeUserSettingsFn, SetClaudeUserSettings } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: { ClaudeUserSettings: ClaudeUserSettingsFn, SetClaudeUserSettings } });
     render(<ClaudeUserSettings />);
     const input = await screen.findByLabelText('settings.json');
     expect((input as HTMLInputElement).value).toBe('/home/me/.claude/settings.json');

@@ -1,16 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { UserHooksSettings } from './UserHooksSettings';
+import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
 
 afterEach(() => {
-  delete window.go;
+  removeFakeBackend();
 });
 
 describe('UserHooksSettings', () => {
   it('shows the user-level hooks.yaml and saves the edited path; a refused path says why', async () => {
     const UserHooksFile = vi.fn().mockResolvedValue('/home/me/.jcli/hooks.yaml');
     const SetUserHooksFile = vi.fn().mockResolvedValueOnce({}).mockRejectedValueOnce('user hooks file "x": give an absolute path');
-    window.go = { bind: { Studio: { UserHooksFile, SetUserHooksFile } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: { UserHooksFile, SetUserHooksFile } });
     render(<UserHooksSettings />);
     const input = await screen.findByLabelText('hooks.yaml');
     expect((input as HTMLInputElement).value).toBe('/home/me/.jcli/hooks.yaml');

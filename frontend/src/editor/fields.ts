@@ -8,7 +8,7 @@ export interface Placed {
   file: Diagnostic[];
 }
 
-const entryLine = (e: HookEntry): number => e.pos?.line ?? e.line ?? 0;
+const entryLine = (e: HookEntry): number => e.pos.line;
 
 export function placeDiagnostics(entries: readonly HookEntry[], diagnostics: readonly Diagnostic[]): Placed {
   const byEntry = new Map<number, Map<string, Diagnostic[]>>();

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { EditorStore } from './store';
+import { EditorStore, TOAST_ERR_MS, TOAST_MS } from './store';
 import { typeText } from './history';
 import { fakeApi } from './testApi';
 import { emptyTrace, type TraceView } from '../lib/api';
@@ -38,5 +38,27 @@ describe('EditorStore', () => {
     await store.pushDraft(MD);
     expect(api.discardDraft).toHaveBeenCalledWith(MD);
     expect(api.setDraft).toHaveBeenCalledTimes(1);
+  });
+
+  it('a toast goes after a while (an error stays longer), and none is left after dispose', () => {
+    vi.useFakeTimers();
+    try {
+      const store = new EditorStore(fakeApi({}));
+      store.toast('Saved');
+      vi.advanceTimersByTime(TOAST_MS - 1);
+      expect(store.get().toast?.text).toBe('Saved');
+      vi.advanceTimersByTime(1);
+      expect(store.get().toast).toBeNull();
+      store.toast('Save failed', 'err');
+      vi.advanceTimersByTime(TOAST_MS);
+      expect(store.get().toast?.kind).toBe('err');
+      vi.advanceTimersByTime(TOAST_ERR_MS - TOAST_MS);
+      expect(store.get().toast).toBeNull();
+      store.toast('later');
+      store.dispose();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

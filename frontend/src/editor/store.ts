@@ -40,6 +40,8 @@ export const isDirty = (f: OpenFile | undefined): boolean => !!f && (f.text !== 
 export const isHooksFile = (file: string): boolean => file.endsWith('/hooks.json');
 
 export const DRAFT_DEBOUNCE_MS = 150;
+export const TOAST_MS = 2500;
+export const TOAST_ERR_MS = 6000;
 export const INSPECT_DEBOUNCE_MS = 250;
 
 export class EditorStore {
@@ -47,6 +49,7 @@ export class EditorStore {
   private listeners = new Set<() => void>();
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
   private toastId = 0;
+  private toastTimer: ReturnType<typeof setTimeout> | undefined;
   private checking = false;
   private saving = new Set<string>();
   /** Each file's backend calls, one after another: the backend runs calls concurrently, so a draft
@@ -65,8 +68,13 @@ export class EditorStore {
     const f = this.snap.files[file];
     if (f) this.set({ files: { ...this.snap.files, [file]: { ...f, ...patch } } });
   }
-  toast(text: string, kind: 'ok' | 'err' = 'ok') { this.set({ toast: { text, kind, id: ++this.toastId } }); }
-  clearToast() { this.set({ toast: null }); }
+  /** A message at the bottom, gone after a while (an error stays longer). */
+  toast(text: string, kind: 'ok' | 'err' = 'ok') {
+    this.set({ toast: { text, kind, id: ++this.toastId } });
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => this.clearToast(), kind === 'err' ? TOAST_ERR_MS : TOAST_MS);
+  }
+  clearToast() { clearTimeout(this.toastTimer); if (this.snap.toast) this.set({ toast: null }); }
 
   dismissMergeConflicts(file: string) { this.setFile(file, { mergeConflicts: undefined }); }
   dirtyFiles(): string[] { return this.snap.order.filter((f) => isDirty(this.snap.files[f])); }
@@ -284,7 +292,7 @@ export class EditorStore {
     } finally { this.checking = false; }
   }
 
-  dispose() { for (const k of [...this.timers.keys()]) this.cancel(k); this.listeners.clear(); }
+  dispose() { for (const k of [...this.timers.keys()]) this.cancel(k); clearTimeout(this.toastTimer); this.listeners.clear(); }
 }
 
 export const short = (file: string): string => file.split('/').slice(-1)[0] ?? file;

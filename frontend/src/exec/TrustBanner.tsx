@@ -22,9 +22,24 @@ export function trustKey(exec: ExecState): string {
   return `${exec.commands.length}:${(h >>> 0).toString(16)}`;
 }
 
-export function TrustBanner({ exec, onTrust, readKey, onRead }: Props) {
+/** Trusts the folder (its hooks run from the next simulation on); a refusal is shown beside it. */
+export function TrustButton({ onTrust, testId = 'trust-folder' }: { onTrust: () => Promise<unknown>; testId?: string }) {
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string | null>(null);
+  const trust = () => {
+    setBusy(true);
+    setErr(null);
+    onTrust().catch((e) => setErr(String(e))).finally(() => setBusy(false));
+  };
+  return (
+    <>
+      <button type="button" className="btn sm primary" onClick={trust} disabled={busy} data-testid={testId}>{busy ? 'Trusting…' : 'Trust folder and run hooks'}</button>
+      {err && <span className="count-err small trust-err" role="alert">{err}</span>}
+    </>
+  );
+}
+
+export function TrustBanner({ exec, onTrust, readKey, onRead }: Props) {
   // the user's show/hide for these commands; until then, in full unless read before
   const [toggled, setToggled] = useState<{ key: string; open: boolean } | null>(null);
   if (!exec?.present || exec.trusted) return null;
@@ -34,11 +49,6 @@ export function TrustBanner({ exec, onTrust, readKey, onRead }: Props) {
     setToggled({ key, open: o });
     if (!o) onRead?.(key);
   };
-  const trust = () => {
-    setBusy(true);
-    setErr(null);
-    onTrust().catch((e) => setErr(String(e))).finally(() => setBusy(false));
-  };
   return (
     <div className={cx('banner', 'banner-trust', !open && 'is-collapsed')} role="region" aria-label="Trust this folder" data-testid="trust-banner">
       <div className="trust-head">
@@ -46,7 +56,7 @@ export function TrustBanner({ exec, onTrust, readKey, onRead }: Props) {
         They did not run: the simulation shows prompt hooks only. Trusting the folder lets {exec.commands.length === 1 ? 'this command' : `these ${exec.commands.length} commands`} run on your machine whenever a simulation reaches {exec.commands.length === 1 ? 'it' : 'them'}.</span>
         <span className="spacer" />
         <button type="button" className="linkbtn" onClick={() => setOpen(!open)} aria-expanded={open} aria-controls="trust-commands" data-testid="trust-toggle">{open ? 'hide commands' : 'show commands'}</button>
-        <button type="button" className="btn sm primary" onClick={trust} disabled={busy} data-testid="trust-folder">{busy ? 'Trusting…' : 'Trust folder and run hooks'}</button>
+        <TrustButton onTrust={onTrust} />
       </div>
       {open && (
         <ul className="trust-commands" id="trust-commands" aria-label="Commands that would run">
@@ -60,7 +70,6 @@ export function TrustBanner({ exec, onTrust, readKey, onRead }: Props) {
         </ul>
       )}
       {exec.error && <div className="count-err small">{exec.error}</div>}
-      {err && <div className="count-err small" role="alert">{err}</div>}
     </div>
   );
 }

@@ -162,7 +162,7 @@ describe('HookCallsPanel', () => {
     expect(within(screen.getByLabelText('Per-hook metrics')).getByText('guard')).toBeTruthy();
   });
   it('says why nothing ran', () => {
-    const notRun: TraceView = { ...view, steps: view.steps.filter((s) => s.kind !== 'hook_call'), exec: { ran: false, not_run: 'folder not trusted', hooks: view.exec!.hooks, duration_ms: 0 } };
+    const notRun: TraceView = { ...view, steps: view.steps.filter((s) => s.kind !== 'hook_call'), exec: { ran: false, not_run: 'folder not trusted', hooks: view.exec!.hooks, metrics: null, duration_ms: 0 } };
     render(<HookCallsPanel view={notRun} cursor={0} breakpoints={[]} onJump={() => undefined} onToggleHook={() => undefined} onToggleEvent={() => undefined} />);
     expect(screen.getByText('folder not trusted')).toBeTruthy();
   });

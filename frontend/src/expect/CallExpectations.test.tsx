@@ -5,9 +5,10 @@ import { MessageList } from '../components/MessageList';
 import { skillColors } from '../components/util';
 import { viewWith } from './fixture';
 import { messagesAt } from '../lib/api';
+import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
 
 afterEach(() => {
-  delete window.go;
+  removeFakeBackend();
 });
 
 describe('CallExpectations', () => {
@@ -20,12 +21,17 @@ describe('CallExpectations', () => {
 
   it('adds an expectation from a message the call receives', async () => {
     const AddExpectation = vi.fn(async () => ({ status: 'saved' as const, hash: 'h', diagnostics: [] }));
-    window.go = { bind: { Studio: { AddExpectation } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: { AddExpectation } });
     const onAdded = vi.fn();
     const view = viewWith();
     render(<CallExpectations view={view} call={0} onAdded={onAdded} />);
     const msgs = messagesAt(view, view.calls[0]!.step);
     const hook = msgs.find((m) => m.hook)!;
+    // the call's messages are listed only once asked for (a call can receive 10,000 of them)
+    expect(screen.queryByLabelText(/Message to add/)).toBeNull();
+    expect(document.querySelectorAll('option')).toHaveLength(0);
+    fireEvent.click(screen.getByTestId('exp-pick-open'));
+    expect(document.querySelectorAll('option')).toHaveLength(msgs.length + 1);
     fireEvent.change(screen.getByLabelText(/Message to add/), { target: { value: String(hook.id) } });
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     await waitFor(() => expect(onAdded).toHaveBeenCalledWith('Expectation added to the scenario', true));
@@ -34,9 +40,10 @@ describe('CallExpectations', () => {
 
   it('reports a refused add', async () => {
     const AddExpectation = vi.fn(async () => Promise.reject('the file is JSON'));
-    window.go = { bind: { Studio: { AddExpectation } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: { AddExpectation } });
     const onAdded = vi.fn();
     render(<CallExpectations view={viewWith()} call={0} onAdded={onAdded} />);
+    fireEvent.click(screen.getByTestId('exp-pick-open'));
     fireEvent.change(screen.getByLabelText(/Message to add/), { target: { value: '0' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add' }));
     await waitFor(() => expect(onAdded).toHaveBeenCalledWith('Not added: the file is JSON', false));
@@ -56,7 +63,7 @@ describe('CallDot', () => {
 describe('add expectation on a message card', () => {
   it('offers "+ expect" on the messages of an LLM call and writes one for the clicked message', async () => {
     const AddExpectation = vi.fn(async () => ({ status: 'saved' as const, hash: 'h', diagnostics: [] }));
-    window.go = { bind: { Studio: { AddExpectation } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: { AddExpectation } });
     const view = viewWith();
     const onAdded = vi.fn();
     const call = view.calls[1]!;

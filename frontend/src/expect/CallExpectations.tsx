@@ -27,16 +27,7 @@ export function addAndReport(call: number, id: number, onAdded?: (message: strin
 export function CallExpectations({ view, call, onShowDetails, onAdded, canAdd = canAddExpectation() }: Props) {
   const results = resultsForCall(view, call);
   const lc = view.calls[call];
-  const [pick, setPick] = useState('');
-  const [busy, setBusy] = useState(false);
   if (!lc) return null;
-  const msgs = messagesAt(view, lc.step);
-  const add = () => {
-    const id = Number(pick);
-    if (pick === '' || Number.isNaN(id)) return;
-    setBusy(true);
-    void addAndReport(call, id, onAdded).finally(() => { setBusy(false); setPick(''); });
-  };
   return (
     <div className="exp-strip" data-testid="call-expectations">
       <span className="muted">LLM call #{call + 1} expectations:</span>
@@ -47,18 +38,42 @@ export function CallExpectations({ view, call, onShowDetails, onAdded, canAdd = 
           {r.pass ? '✓' : '✗'} {r.expected}
         </button>
       ))}
-      {canAdd && (
-        <span className="exp-add">
-          <select aria-label="Message to add an expectation about" value={pick} onChange={(e) => setPick(e.target.value)}>
-            <option value="">add expectation from a message…</option>
-            {msgs.map((m, i) => (
-              <option key={m.id} value={m.id}>#{i + 1} {tag(m)}{m.hook ? '' : ` — ${m.content.slice(0, 40)}`}</option>
-            ))}
-          </select>
-          <button type="button" className="btn" disabled={pick === '' || busy} onClick={add}>Add</button>
-        </span>
-      )}
+      {canAdd && <MessagePicker key={call} view={view} call={call} step={lc.step} onAdded={onAdded} />}
     </div>
+  );
+}
+
+/** "Add expectation from a message…": the list of the call's messages is built only when asked
+ *  for — a call can receive 10,000 messages, and the strip sits above every call. */
+function MessagePicker({ view, call, step, onAdded }: { view: TraceView; call: number; step: number; onAdded?: (message: string, ok: boolean) => void }) {
+  const [open, setOpen] = useState(false);
+  const [pick, setPick] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (!open) {
+    return (
+      <span className="exp-add">
+        <button type="button" className="linkbtn" onClick={() => setOpen(true)} data-testid="exp-pick-open">add expectation from a message…</button>
+      </span>
+    );
+  }
+  const msgs = messagesAt(view, step);
+  const add = () => {
+    const id = Number(pick);
+    if (pick === '' || Number.isNaN(id)) return;
+    setBusy(true);
+    void addAndReport(call, id, onAdded).finally(() => { setBusy(false); setPick(''); setOpen(false); });
+  };
+  return (
+    <span className="exp-add">
+      <select autoFocus aria-label="Message to add an expectation about" value={pick} onChange={(e) => setPick(e.target.value)}>
+        <option value="">pick a message…</option>
+        {msgs.map((m, i) => (
+          <option key={m.id} value={m.id}>#{i + 1} {tag(m)}{m.hook ? '' : ` — ${m.content.slice(0, 40)}`}</option>
+        ))}
+      </select>
+      <button type="button" className="btn" disabled={pick === '' || busy} onClick={add}>Add</button>
+      <button type="button" className="linkbtn" onClick={() => setOpen(false)} aria-label="close the message list">✕</button>
+    </span>
   );
 }
 

@@ -1,19 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import seed from '../fixtures/seed-diagrams.json';
 import type { TraceView } from '../lib/api';
 import { resetMockHistory, type HistoryBinding, type MockHistory, type RunSummary } from '../lib/api/history';
 import { HistoryView, toRunFilter, RUN_LIMIT } from './HistoryView';
+import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
+import { renderInApp } from '../app/testing';
 
 const view = seed as TraceView;
 const color = () => 'red';
 let mock: MockHistory;
 beforeEach(() => { mock = resetMockHistory(); });
-afterEach(() => { resetMockHistory(); delete window.go; delete window.runtime; vi.restoreAllMocks(); });
+afterEach(() => { resetMockHistory(); removeFakeBackend(); vi.restoreAllMocks(); });
 
 const rows = () => document.querySelectorAll('.run-row');
 async function start(onLive = () => {}) {
-  render(<HistoryView studio={null} color={color} onLive={onLive} />);
+  renderInApp(<HistoryView studio={null} color={color} onLive={onLive} />);
   await waitFor(() => expect(rows().length).toBe(mock.runs.length));
 }
 
@@ -55,7 +57,7 @@ describe('HistoryView: runs list and filters', () => {
 
   it('filters by skill', async () => {
     const spy = vi.spyOn(mock.binding, 'Runs');
-    render(<HistoryView studio={{ skills: [{ name: 'demo' }, { name: 'other' }], scenarios: [] } as never} color={color} onLive={() => {}} />);
+    renderInApp(<HistoryView studio={{ skills: [{ name: 'demo' }, { name: 'other' }], scenarios: [] } as never} color={color} onLive={() => {}} />);
     await waitFor(() => expect(rows().length).toBe(5));
     fireEvent.change(screen.getByLabelText('Skill filter'), { target: { value: 'other' } });
     await waitFor(() => expect(spy).toHaveBeenLastCalledWith({ limit: RUN_LIMIT, skill: 'other' }));
@@ -68,7 +70,7 @@ describe('HistoryView: runs list and filters', () => {
 
   it('explains that runs are recorded on every save when there are none', async () => {
     mock = resetMockHistory({ seeded: false });
-    render(<HistoryView studio={null} color={color} onLive={() => {}} />);
+    renderInApp(<HistoryView studio={null} color={color} onLive={() => {}} />);
     const empty = await screen.findByTestId('history-empty');
     expect(empty.textContent).toContain('No runs recorded yet');
     expect(empty.textContent).toContain('each save');
@@ -76,7 +78,7 @@ describe('HistoryView: runs list and filters', () => {
 
   it('refreshes on history:run and stops listening on unmount', async () => {
     mock = resetMockHistory({ seeded: false });
-    const { unmount } = render(<HistoryView studio={null} color={color} onLive={() => {}} />);
+    const { unmount } = renderInApp(<HistoryView studio={null} color={color} onLive={() => {}} />);
     await screen.findByTestId('history-empty');
     expect(mock.listeners.size).toBe(1);
     act(() => { mock.record(view); });
@@ -91,19 +93,17 @@ describe('HistoryView: runs list and filters', () => {
       Runs: vi.fn(() => Promise.resolve([summary])), Run: vi.fn(() => Promise.resolve(view)), Compare: vi.fn(),
       HookCost: vi.fn(() => Promise.resolve([])), PromptSizes: vi.fn(() => Promise.resolve([])),
     };
-    const off = vi.fn();
-    let fire: ((...d: unknown[]) => void) | undefined;
-    window.go = { bind: { Studio: {} as never, History: fake } as never };
-    window.runtime = { EventsOn: vi.fn((name: string, cb: (...d: unknown[]) => void) => { expect(name).toBe('history:run'); fire = cb; return off; }), EventsOff: vi.fn() };
-    const { unmount } = render(<HistoryView studio={null} color={color} onLive={() => {}} />);
+    const backend = fakeBackend({ Studio: {}, History: fake });
+    const { unmount } = renderInApp(<HistoryView studio={null} color={color} onLive={() => {}} />);
     await screen.findByTestId('run-42');
     expect(fake.Runs).toHaveBeenCalledWith({ limit: RUN_LIMIT });
     await waitFor(() => expect(fake.Run).toHaveBeenCalledWith(42)); // the focused run's chart
     expect(fake.PromptSizes).toHaveBeenCalledWith('seed-diagrams', 100);
-    act(() => fire?.(43));
+    expect(backend.listeners.get('history:run')?.size).toBe(1);
+    act(() => backend.emit('history:run', 43));
     await waitFor(() => expect(fake.Runs).toHaveBeenCalledTimes(2));
     unmount();
-    expect(off).toHaveBeenCalled();
+    expect(backend.listeners.get('history:run')?.size).toBe(0);
   });
 });
 

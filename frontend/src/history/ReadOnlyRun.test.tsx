@@ -6,6 +6,7 @@ import { resetMockBackend } from '../lib/api';
 import { resetMockHistory, type RunSummary } from '../lib/api/history';
 import { ReadOnlyRun } from './ReadOnlyRun';
 import { App } from '../App';
+import { renderInApp } from '../app/testing';
 
 const view = seed as TraceView;
 const run: RunSummary = {
@@ -21,7 +22,7 @@ afterEach(() => { resetMockBackend(); resetMockHistory(); });
 describe('ReadOnlyRun', () => {
   it('shows the stored run in the simulator components with a read-only banner', () => {
     const onBack = vi.fn(), onLive = vi.fn();
-    render(<ReadOnlyRun run={run} view={view} color={() => 'red'} onBack={onBack} onLive={onLive} />);
+    renderInApp(<ReadOnlyRun run={run} view={view} color={() => 'red'} onBack={onBack} onLive={onLive} />);
     const banner = screen.getByTestId('readonly-banner');
     expect(banner.textContent).toContain('read-only: run #7 from 2026-02-0');
     expect(screen.getByRole('region', { name: 'Message list' })).toBeTruthy();
@@ -35,18 +36,20 @@ describe('ReadOnlyRun', () => {
   });
 
   it('offers Save as scenario… for a capture run only, and saves it', async () => {
-    const { unmount } = render(<ReadOnlyRun run={run} view={view} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
+    const { unmount } = renderInApp(<ReadOnlyRun run={run} view={view} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
     expect(screen.queryByTestId('capture-save-scenario')).toBeNull();
     unmount();
-    render(<ReadOnlyRun run={{ ...run, source: 'capture' }} view={view} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
+    renderInApp(<ReadOnlyRun run={{ ...run, source: 'capture' }} view={view} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
     fireEvent.click(screen.getByTestId('capture-save-scenario'));
     fireEvent.change(screen.getByTestId('capture-scenario-path'), { target: { value: '/tmp/captured.yaml' } });
     fireEvent.click(screen.getByTestId('capture-scenario-save'));
     await waitFor(() => expect(screen.getByTestId('capture-scenario-saved').textContent).toContain('/tmp/captured.yaml'));
   });
 
-  it('steps through the stored run with F10 / Shift+F10 / End and jumps to a call from its bar', () => {
-    render(<ReadOnlyRun run={run} view={view} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
+  it('steps through the stored run with F10 / Shift+F10 / End, goes back with Esc, and jumps to a call from its bar', () => {
+    const onBack = vi.fn();
+    const { app } = renderInApp(<ReadOnlyRun run={run} view={view} color={() => 'red'} onBack={onBack} onLive={() => {}} />);
+    app.history.setMode('history');
     expect(cursorIdx()).toBe(0);
     fireEvent.keyDown(window, { key: 'F10' });
     fireEvent.keyDown(window, { key: 'F10' });
@@ -57,6 +60,8 @@ describe('ReadOnlyRun', () => {
     expect(cursorIdx()).toBe(view.steps.length - 1);
     fireEvent.click(screen.getAllByTestId('bar')[2]!);
     expect(cursorIdx()).toBe(view.calls[2]!.step);
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(onBack).toHaveBeenCalledTimes(1);
     expect(screen.getByRole('region', { name: 'Message list' }).textContent).toContain('What LLM call #3 receives');
   });
 });

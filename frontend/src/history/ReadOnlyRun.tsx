@@ -1,10 +1,13 @@
 // A stored run shown read-only in the simulator's own components (flow, steps, message list,
 // visibility matrix), with its own debugger state: stepping works, nothing is re-simulated and
 // live updates do not touch it.
-import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { TraceView } from '../lib/api';
 import type { RunSummary } from '../lib/api/history';
-import { breakpointForStep, hasCursor, initialState, reducer, type Breakpoint } from '../debugger/machine';
+import { breakpointForStep, hasCursor, initialState, reducer } from '../debugger/machine';
+import { DebuggerStore } from '../debugger/store';
+import { useStore } from '../lib/store';
+import { useApp } from '../app/context';
 import { FlowView } from '../components/FlowView';
 import { StepList, RequestTabs } from '../components/StepList';
 import { MessageList } from '../components/MessageList';
@@ -24,29 +27,16 @@ interface Props {
 }
 
 export function ReadOnlyRun({ run, view, color, onBack, onLive }: Props) {
-  const [dbg, dispatch] = useReducer(reducer, view, (v) => reducer(initialState, { type: 'load', view: v }));
-  useEffect(() => { dispatch({ type: 'load', view }); }, [view]);
-  useEffect(() => { if (dbg.status === 'running') dispatch({ type: 'tick' }); }, [dbg]);
+  // its own debugger, which the stepping keys act on while it shows (HistoryStore.readOnlyDebugger)
+  const { history } = useApp();
+  const [debug] = useState(() => new DebuggerStore(reducer(initialState, { type: 'load', view })));
+  useEffect(() => { debug.dispatch({ type: 'load', view }); }, [debug, view]);
+  useEffect(() => history.showReadOnly(debug, onBack), [history, debug, onBack]);
+  const dbg = useStore(debug);
+  const dispatch = debug.dispatch;
   const cursor = hasCursor(dbg) ? dbg.cursor : -1;
   const step = cursor >= 0 ? view.steps[cursor] : undefined;
-  const toggleBp = useCallback((b: Breakpoint | null) => { if (b) dispatch({ type: 'toggleBreakpoint', breakpoint: b }); }, []);
-
-  // the simulator's stepping keys, for this run (App leaves them alone in the history view)
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
-      const ctrl = e.ctrlKey || e.metaKey;
-      if (e.key === 'F10') { e.preventDefault(); dispatch({ type: e.shiftKey ? 'stepBack' : 'stepForward' }); }
-      else if (e.key === 'F5' && ctrl && e.shiftKey) { e.preventDefault(); dispatch({ type: 'restart' }); }
-      else if (e.key === 'F5' && !ctrl) { e.preventDefault(); dispatch({ type: 'continue' }); }
-      else if (e.key === 'Home' && !ctrl) { e.preventDefault(); dispatch({ type: 'jumpToStep', step: 0 }); }
-      else if (e.key === 'End' && !ctrl) { e.preventDefault(); dispatch({ type: 'jumpToStep', step: view.steps.length - 1 }); }
-      else if (e.key === 'Escape') { e.preventDefault(); onBack(); }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [view, onBack]);
+  const toggleBp = debug.toggleBreakpoint;
 
   const hookTotals = useMemo(() => view.matrix.hooks.map((h, i) => ({ hook: h, tokens: view.matrix.totals[i] ?? 0, calls: (view.matrix.copies[i] ?? []).filter((n) => n > 0).length }))
     .sort((a, b) => b.tokens - a.tokens), [view]);

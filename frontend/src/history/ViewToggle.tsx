@@ -9,6 +9,3 @@ export function ViewToggle({ view, onChange }: { view: AppView; onChange: (v: Ap
     </div>
   );
 }
-
-/** Ctrl+H (⌘H is the macOS "hide window", so Ctrl only there too). */
-export const isHistoryKey = (e: KeyboardEvent): boolean => e.ctrlKey && !e.altKey && !e.shiftKey && (e.key === 'h' || e.key === 'H');

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { Splitter } from './Splitter';
-import { useLayout } from './useLayout';
 
 afterEach(() => { vi.useRealTimers(); localStorage.clear(); });
 
@@ -53,28 +52,5 @@ describe('Splitter', () => {
     expect(onCollapse).toHaveBeenCalledTimes(1);
     fireEvent.doubleClick(el);
     expect(onReset).toHaveBeenCalledTimes(1);
-  });
-});
-
-describe('useLayout (the browser fallback of the Layout binding)', () => {
-  const stored = () => JSON.parse(localStorage.getItem('hookstudio.layout') ?? '{}');
-  it('loads what was saved, changes live, and saves when a change ends', async () => {
-    localStorage.setItem('hookstudio.layout', JSON.stringify({ skills_width: 300, flow_height: 5 }));
-    const { result } = renderHook(() => useLayout(() => {}));
-    await waitFor(() => expect(result.current.loaded).toBe(true));
-    expect(result.current.layout).toEqual({ skills_width: 300 }); // the bad height dropped
-    act(() => { result.current.update({ messages_width: 400 }); }); // while dragging: not saved
-    expect(stored()).toEqual({ skills_width: 300, flow_height: 5 });
-    act(() => { result.current.update({ messages_width: 420 }, true); }); // the drag ends: saved at once
-    act(() => { result.current.toggle('bottom_collapsed'); }); // while that save is in flight: saved after it
-    expect(result.current.layout).toEqual({ skills_width: 300, messages_width: 420, bottom_collapsed: true });
-    await waitFor(() => expect(stored()).toEqual({ skills_width: 300, messages_width: 420, bottom_collapsed: true }));
-  });
-  it('a change is saved even if the app closes right after it', async () => {
-    const { result, unmount } = renderHook(() => useLayout(() => {}));
-    await waitFor(() => expect(result.current.loaded).toBe(true));
-    act(() => { result.current.update({ skills_width: 250 }, true); });
-    unmount();
-    await waitFor(() => expect(stored()).toEqual({ skills_width: 250 }));
   });
 });

@@ -1,16 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { PolicySettings } from './PolicySettings';
+import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
 
 afterEach(() => {
-  delete window.go;
+  removeFakeBackend();
 });
 
 describe('PolicySettings', () => {
   it('shows the settings\' request policy and saves the edited one', async () => {
     const Policy = vi.fn().mockResolvedValue({ rate_limit_per_minute: 30, deny: ['gpt-4o*'] });
     const SetPolicy = vi.fn().mockResolvedValue(undefined);
-    window.go = { bind: { Studio: {}, Requests: { Policy, SetPolicy } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: {}, Requests: { Policy, SetPolicy } });
     render(<PolicySettings />);
     const rate = await screen.findByLabelText('Requests per minute');
     expect((rate as HTMLInputElement).value).toBe('30');

@@ -3,6 +3,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { HookCall, Step, TraceView } from '../lib/api';
 import { currentRequests, requestsOf, type RequestContext, type RequestRow } from '../lib/api/requests';
 import { RequestInspector, statusOf } from './RequestInspector';
+import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
 
 const T = (ms: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, 0, ms)).toISOString();
 
@@ -46,7 +47,7 @@ const view = {
 } as unknown as TraceView;
 
 afterEach(() => {
-  delete window.go;
+  removeFakeBackend();
 });
 
 describe('requestsOf', () => {
@@ -63,7 +64,7 @@ describe('requestsOf', () => {
 
   it('asks the bound Requests service when the app is there', async () => {
     const Current = vi.fn().mockResolvedValue({ rows: [], usage: [] });
-    window.go = { bind: { Studio: {}, Requests: { Current } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: {}, Requests: { Current } });
     await expect(currentRequests(view)).resolves.toEqual({ rows: [], usage: [] });
     expect(Current).toHaveBeenCalledOnce();
   });
@@ -102,7 +103,7 @@ describe('RequestInspector', () => {
 describe('OtlpExport', () => {
   it('sends the scenario\'s newest run to the collector the user names, and remembers it', async () => {
     const ExportOTLP = vi.fn().mockResolvedValue(42);
-    window.go = { bind: { Studio: {}, Requests: { Current: vi.fn().mockResolvedValue(requestsOf(view)), ExportOTLP } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: {}, Requests: { Current: vi.fn().mockResolvedValue(requestsOf(view)), ExportOTLP } });
     render(<RequestInspector view={{ ...view, scenario: 'retried' } as TraceView} onJump={() => {}} />);
     const input = screen.getByLabelText('OpenTelemetry collector URL');
     fireEvent.change(input, { target: { value: 'http://collector:4318' } });

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { RunRequests } from './RunRequests';
+import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
 
 afterEach(() => {
-  delete window.go;
+  removeFakeBackend();
 });
 
 describe('RunRequests', () => {
@@ -16,7 +17,7 @@ describe('RunRequests', () => {
       ],
       exec_hooks: [{ system: 'request', hook: 'audit', executions: 3, successes: 2, failures: 1, skipped: 0, total_duration_ms: 12.25 }],
     });
-    window.go = { bind: { Studio: {}, Requests: { Run } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: {}, Requests: { Run } });
     render(<RunRequests runId={7} />);
     const mock = await screen.findByTestId('usage-mock');
     expect(Run).toHaveBeenCalledWith(7);

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { resetRunMock, type RunMock } from '../lib/api/run';
 import { RunPanel } from './RunPanel';
+import { renderInApp } from '../app/testing';
+import { createApp, type App } from '../app/stores';
 import { PausedView, ToolPrompt, describeRequest } from './RunViews';
 
 let mock: RunMock;
@@ -17,9 +19,20 @@ const color = () => 'red';
 const calls = (m: string) => mock.calls.filter((c) => c.method === m);
 const status = () => screen.getByTestId('run-panel').getAttribute('data-status');
 
+// the drawer in an app, so that its keys are the app's commands
+let disconnect = () => {};
+afterEach(() => disconnect());
+function renderPanel(breakpoints: string[], onOpenHistory?: (id: number) => void): App {
+  const app = createApp();
+  disconnect = app.run.connect();
+  app.run.openPanel();
+  renderInApp(<RunPanel store={app.run} breakpoints={breakpoints} scenario={scenario} color={color} onOpenHistory={onOpenHistory} />, { app });
+  return app;
+}
+
 async function startPaused(breakpoints: string[] = ['call:0']) {
   const onOpenHistory = vi.fn();
-  render(<RunPanel open onClose={() => {}} breakpoints={breakpoints} scenario={scenario} color={color} onOpenHistory={onOpenHistory} />);
+  renderPanel(breakpoints, onOpenHistory);
   await waitFor(() => expect((screen.getByTestId('run-start') as HTMLButtonElement).disabled).toBe(false));
   fireEvent.click(screen.getByTestId('run-start'));
   await screen.findByTestId('run-paused');
@@ -76,7 +89,7 @@ describe('RunPanel with the mock backend', () => {
   });
 
   it('shows a retry notice and a start failure', async () => {
-    render(<RunPanel open onClose={() => {}} breakpoints={[]} scenario={scenario} color={color} />);
+    renderPanel([]);
     await waitFor(() => expect((screen.getByTestId('run-start') as HTMLButtonElement).disabled).toBe(false));
     mock.profiles.clear();
     fireEvent.click(screen.getByTestId('run-start'));

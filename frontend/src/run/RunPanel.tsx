@@ -1,20 +1,22 @@
 // "Run with a model": pick an endpoint, start the selected scenario against it, watch it stream,
-// stop before calls, answer tools, and keep the result as a mock scenario. Stays mounted while
-// hidden so a run keeps its state; all backend traffic goes through src/lib/api/run.ts.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+// stop before calls, answer tools, and keep the result as a mock scenario. The run lives in the
+// RunStore, so it goes on while the drawer is hidden; all backend traffic goes through
+// src/lib/api/run.ts.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import * as run from '../lib/api/run';
 import type { ProfileInfo } from '../lib/api/run';
 import type { BreakpointId } from '../debugger/machine';
 import { StepList } from '../components/StepList';
 import { MessageList } from '../components/MessageList';
-import { breakpointsToRun, initialRunState, isActive, runReducer, type RunState } from './machine';
+import { useStore } from '../lib/store';
+import { breakpointsToRun, isActive, type RunState } from './machine';
+import type { RunStore } from './store';
 import { EndView, PausedView, RetryNotice, ToolPrompt } from './RunViews';
 import { SettingsDialog } from './SettingsDialog';
 import './run.css';
 
 interface Props {
-  open: boolean;
-  onClose: () => void;
+  store: RunStore;
   /** the simulated debugger's breakpoints: its LLM-call ones become the run's */
   breakpoints: readonly BreakpointId[];
   /** the selected scenario (what StartRun runs) */
@@ -22,47 +24,20 @@ interface Props {
   color: (skill?: string) => string;
   /** "Open in history" (may be a no-op when there is no history view) */
   onOpenHistory?: (runId: number) => void;
-  /** tell the app whether a run is active (e.g. for a badge) */
-  onActiveChange?: (active: boolean) => void;
 }
 
 const NO_BPS: readonly BreakpointId[] = [];
 const NO_CHANGES: ReadonlySet<number> = new Set();
 const noop = () => {};
 
-export function useRunMachine() {
-  const [state, dispatch] = useReducer(runReducer, initialRunState);
-  useEffect(() => {
-    const offs = [
-      run.onRun('run:paused', (p) => dispatch({ type: 'paused', payload: p })),
-      run.onRun('run:delta', (p) => dispatch({ type: 'delta', payload: p })),
-      run.onRun('run:tool', (p) => dispatch({ type: 'tool', payload: p })),
-      run.onRun('run:retry', (p) => dispatch({ type: 'retry', payload: p })),
-      run.onRun('run:trace', (v) => dispatch({ type: 'trace', view: v })),
-      // waiting for the user (an approval, a pause): the trace up to that step, which is its last
-      run.onRun('run:waiting', (w) => dispatch({ type: 'trace', view: w.view })),
-      run.onRun('run:ended', (p) => dispatch({ type: 'ended', payload: p })),
-    ];
-    return () => { for (const off of offs) off(); };
-  }, []);
-  return [state, dispatch] as const;
-}
-
-export function RunPanel({ open, onClose, breakpoints, scenario, color, onOpenHistory, onActiveChange }: Props) {
-  const [state, dispatch] = useRunMachine();
+export function RunPanel({ store, breakpoints, scenario, color, onOpenHistory }: Props) {
+  const { open, state, cursor } = useStore(store);
   const [profiles, setProfiles] = useState<ProfileInfo[] | null>(null);
   const [profile, setProfile] = useState('');
   const [everyCall, setEveryCall] = useState(false);
   const [settings, setSettings] = useState(false);
   const [toast, setToast] = useState<{ text: string; err: boolean } | null>(null);
   const [saving, setSaving] = useState(false);
-  const [cursor, setCursor] = useState<number | null>(null); // null: follow the newest step
-  // a pause or a wait for the user brings the cursor to where the run stopped, even after the
-  // user looked at an earlier step
-  useEffect(() => {
-    const offs = [run.onRun('run:paused', () => setCursor(null)), run.onRun('run:waiting', () => setCursor(null))];
-    return () => { for (const off of offs) off(); };
-  }, []);
   const active = isActive(state);
   const [top, setTop] = useState(0); // the drawer starts below the app's top bar
   useLayoutEffect(() => {
@@ -79,33 +54,16 @@ export function RunPanel({ open, onClose, breakpoints, scenario, color, onOpenHi
   useEffect(() => {
     if (open && profiles === null) run.listProfiles().then(gotProfiles).catch((e: unknown) => setToast({ text: String(e), err: true }));
   }, [open, profiles, gotProfiles]);
-  useEffect(() => { onActiveChange?.(active); }, [active, onActiveChange]);
   useEffect(() => {
     if (!toast) return;
     const t = setTimeout(() => setToast(null), toast.err ? 8000 : 5000);
     return () => clearTimeout(t);
   }, [toast]);
 
-  const fail = useCallback((e: unknown) => dispatch({ type: 'actionFailed', error: String(e) }), [dispatch]);
-  const start = () => {
-    const opts = { profile, step: everyCall || fromDebugger.step, breakpoints: fromDebugger.breakpoints, max_rounds: 0 };
-    setCursor(null);
-    dispatch({ type: 'start', opts });
-    run.startRun(opts).then(() => dispatch({ type: 'started' })).catch((e: unknown) => dispatch({ type: 'startFailed', error: String(e) }));
-  };
-  const resume = useCallback((step: boolean) => {
-    dispatch({ type: 'resume', step });
-    setCursor(null);
-    run.resumeRun(step).catch(fail);
-  }, [dispatch, fail]);
-  const cancel = useCallback(() => {
-    dispatch({ type: 'cancel' });
-    run.cancelRun().catch(noop); // the run may have ended meanwhile; run:ended tells
-  }, [dispatch]);
-  const answer = (text: string) => {
-    dispatch({ type: 'answer' });
-    run.answerTool(text).catch(fail);
-  };
+  const start = () => store.start({ profile, step: everyCall || fromDebugger.step, breakpoints: fromDebugger.breakpoints, max_rounds: 0 });
+  const resume = store.resume;
+  const cancel = store.cancel;
+  const answer = store.answer;
   const saveScenario = () => {
     setSaving(true);
     run.saveRunAsScenario()
@@ -113,25 +71,8 @@ export function RunPanel({ open, onClose, breakpoints, scenario, color, onOpenHi
       .catch((e: unknown) => setToast({ text: `Could not save: ${String(e)}`, err: true }))
       .finally(() => setSaving(false));
   };
-
-  // F5 / F10 drive the run while it is paused (before the simulator's keys see them)
-  // The key handler reads the state committed with the DOM (a layout effect), not the one a
-  // later passive effect would bind: a key pressed right after "Paused" shows must resume.
-  const paused = state.status === 'paused';
-  const keyState = useRef({ paused, resume });
-  useLayoutEffect(() => { keyState.current = { paused, resume }; }, [paused, resume]);
-  useLayoutEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'F5' && e.key !== 'F10') return;
-      if (e.ctrlKey || e.metaKey || e.shiftKey) return;
-      e.preventDefault();
-      e.stopPropagation();
-      if (keyState.current.paused) keyState.current.resume(e.key === 'F10');
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [open]);
+  const onClose = store.close;
+  const setCursor = store.setCursor;
 
   if (!open) return null;
   const view = state.status === 'idle' ? null : state.view;

@@ -1,16 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { aboutInfo, versionLine, type AboutInfo } from './about';
+import { fakeBackend, removeFakeBackend } from './fakeBackend';
 
 const info: AboutInfo = { version: '0.3.0', commit: 'abc1234', date: '2026-11-23', goVersion: 'go1.26.0', platform: 'linux/amd64', history: true };
 
 afterEach(() => {
-  delete window.go;
+  removeFakeBackend();
 });
 
 describe('about', () => {
   it('calls window.go.bind.About', async () => {
     const Info = vi.fn(async () => info);
-    window.go = { bind: { Studio: {}, About: { Info } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: {}, About: { Info } });
     expect(await aboutInfo()).toEqual(info);
     expect(Info).toHaveBeenCalledOnce();
   });

@@ -1,33 +1,25 @@
-// Typed calls for window.go.bind.Capture: the app as a real agent's model endpoint
-// (app/capture). Without the Go backend (vite dev, tests) a mock plays the endpoint.
-import { binding, runtime } from './wails';
+// The bound Capture service: the app as a real agent's model endpoint (app/capture). Without the
+// Go backend (vite dev, tests) a mock plays the endpoint.
+import type { bind, capture } from './models';
+import type { Refine } from './types';
+import { Capture, hasBackend, on } from './wails';
 
 /** capture.SessionOptions: answers from the file, manual (the user answers each request), or forwarded to a model profile */
-export interface CaptureOptions { port: number; answers_file: string; manual?: boolean; profile?: string }
+export type CaptureOptions = capture.SessionOptions;
 /** capture.UpstreamCall: the profile a forwarding capture relays to (never its key) */
-export interface CaptureForward { profile: string; host: string; model: string }
-/** capture.Message */
-export interface CaptureMessage { role: string; content: string; origin: string; hook?: string; tool_calls?: { id: string; name: string; arguments: unknown }[]; is_error?: boolean }
+export type CaptureForward = capture.UpstreamCall;
+/** capture.ToolCall; arguments are any JSON (json.RawMessage) */
+export type CaptureToolCall = Refine<capture.ToolCall, { arguments: unknown }>;
+export type CaptureMessage = Refine<capture.Message, { tool_calls?: CaptureToolCall[] }>;
 /** capture.PendingRequest: a request waiting for the user's answer */
-export interface CapturePending { n: number; api: string; model: string; messages: CaptureMessage[]; tools: string[] }
-/** capture.Answer */
-export interface CaptureAnswer { content?: string; tool_calls?: { id?: string; name: string; arguments: unknown }[] }
-/** capture.CallSummary */
-export interface CaptureCall {
-  n: number; api: 'anthropic' | 'openai'; path: string; status: number; error?: string;
-  messages: number; input_tokens: number; hooks: string[]; answer: string;
-}
-/** capture.SessionState */
-export interface CaptureState {
-  running: boolean; base_url?: string; lines: string[]; answers_file?: string; answers: number;
-  calls: CaptureCall[]; run_id?: number; error?: string; manual?: boolean; pending?: CapturePending;
-  forward?: CaptureForward;
-  /** Orders the copies: events and answers race, the newest is kept (newer). */
-  seq?: number;
-}
-
+export type CapturePending = Refine<capture.PendingRequest, { messages: CaptureMessage[] }>;
+/** capture.Answer: the text, or tool calls (an id the endpoint makes up when absent) */
+export type CaptureAnswer = Refine<capture.Answer, { tool_calls?: (Omit<CaptureToolCall, 'id'> & { id?: string })[] }>;
+export type CaptureCall = Refine<capture.CallSummary, { api: 'anthropic' | 'openai' }>;
+/** capture.SessionState; seq orders the copies: events and answers race, the newest is kept (newer). */
+export type CaptureState = Refine<capture.SessionState, { calls: CaptureCall[]; pending?: CapturePending }>;
 /** bind.SavedScenario: where a capture was saved as a scenario, and what it does not replay */
-export interface SavedScenario { path: string; notes: string[] }
+export type SavedScenario = bind.SavedScenario;
 
 interface CaptureBinding {
   SaveScenario(runId: number, path: string): Promise<SavedScenario>;
@@ -37,17 +29,20 @@ interface CaptureBinding {
   Reply(n: number, answer: CaptureAnswer): Promise<CaptureState>;
 }
 
-function real(): CaptureBinding | undefined {
-  if (!binding()) return undefined;
-  return (window.go?.bind as { Capture?: CaptureBinding } | undefined)?.Capture;
-}
+const bound: CaptureBinding = {
+  SaveScenario: (runId, path) => Capture.SaveScenario(runId, path),
+  State: () => Capture.State() as Promise<CaptureState>,
+  Start: (opts) => Capture.Start(opts) as Promise<CaptureState>,
+  Stop: () => Capture.Stop() as Promise<CaptureState>,
+  Reply: (n, answer) => Capture.Reply(n, answer as capture.Answer) as Promise<CaptureState>,
+};
 
 type Listener = (s: CaptureState) => void;
 
 /** The mock: an endpoint that records what tests push through mockCaptureCall. */
 export function createCaptureMock() {
   const listeners = new Set<Listener>();
-  let state: CaptureState = { running: false, lines: [], answers: 0, calls: [] };
+  let state: CaptureState = { running: false, lines: [], answers: 0, calls: [], seq: 0 };
   let runs = 0;
   const replies: { n: number; answer: CaptureAnswer }[] = [];
   const started: CaptureOptions[] = [];
@@ -62,7 +57,7 @@ export function createCaptureMock() {
       const anthropic = `ANTHROPIC_BASE_URL=${url} ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`;
       state = { running: true, base_url: url, answers_file: opts.profile ? '' : opts.answers_file, answers: opts.manual || opts.profile ? 0 : 3, manual: !!opts.manual, calls: [],
         lines: opts.profile ? [anthropic] : [anthropic, `OPENAI_BASE_URL=${url}/v1 OPENAI_API_KEY=capture`],
-        forward: opts.profile ? { profile: opts.profile, host: 'api.anthropic.com', model: 'claude-sonnet-4-5' } : undefined };
+        forward: opts.profile ? { profile: opts.profile, host: 'api.anthropic.com', model: 'claude-sonnet-4-5' } : undefined, seq: state.seq + 1 };
       started.push(opts);
       emit();
       return state;
@@ -104,7 +99,7 @@ let mock: ReturnType<typeof createCaptureMock> | null = null;
 export function captureMock() { return (mock ??= createCaptureMock()); }
 export function resetCaptureMock() { mock = createCaptureMock(); return mock; }
 
-const api = (): CaptureBinding => real() ?? captureMock().api;
+const api = (): CaptureBinding => (hasBackend() ? bound : captureMock().api);
 export const captureState = (): Promise<CaptureState> => api().State();
 export const startCapture = (opts: CaptureOptions): Promise<CaptureState> => api().Start(opts);
 export const stopCapture = (): Promise<CaptureState> => api().Stop();
@@ -113,10 +108,5 @@ export const replyCapture = (n: number, answer: CaptureAnswer): Promise<CaptureS
 
 /** Listens to capture:state; returns the function that stops listening. */
 export function onCaptureState(cb: Listener): () => void {
-  const rt = runtime();
-  if (real() && rt) {
-    const off = rt.EventsOn('capture:state', (...data: unknown[]) => cb(data[0] as CaptureState));
-    return typeof off === 'function' ? off : () => rt.EventsOff('capture:state');
-  }
-  return captureMock().on(cb);
+  return hasBackend() ? on('capture:state', cb) : captureMock().on(cb);
 }

@@ -1,53 +1,50 @@
 // Hook configs besides hooks.json (issues 9 and 10): jcli's hooks.yaml, PicoClaw's picoclaw.json,
 // request-hooks.yaml, the root's .jcli/.picoclaw/.hookstudio files and hook scripts. Lint with the
 // backend's validators, list a skill's hooks/ folder, and the hooks.yaml form's parse and edit.
-import { binding } from './wails';
-import type { Diagnostic } from './types';
+import type { edit, studio } from './models';
+import type { Diagnostic, Refine } from './types';
+import { rawJSON } from './types';
+import { hasBackend, Studio } from './wails';
 
 export type ConfigKind = 'hooks-json' | 'hooks-yaml' | 'hook-yaml' | 'picoclaw' | 'request-hooks' | 'claude-settings' | 'claude-skill' | 'prompt' | 'scenario' | 'text';
-export interface HookFile { file: string; kind: ConfigKind; exists: boolean }
+export type HookFile = Refine<studio.HookFile, { kind: ConfigKind }>;
 
-/** hookstudio/app/services/edit.CommandHook: one hook of a hooks.yaml as written. */
-export interface CommandHook { index: number; line: number; fields: Record<string, string>; filter: Record<string, string>; unknown: string[] }
-export interface CommandEvent { event: string; line: number; hooks: CommandHook[] }
-export interface CommandHooksEdit { text: string; editable: boolean; error?: string; events: CommandEvent[]; diagnostics: Diagnostic[] }
+/** app/services/edit.CommandHook: one hook of a hooks.yaml as written. */
+export type CommandHook = edit.CommandHook;
+export type CommandEvent = edit.CommandEvent;
+export type CommandHooksEdit = Refine<studio.CommandHooksEdit, { diagnostics: Diagnostic[] }>;
+/** An edit of a hooks.yaml, as the form makes it; edit.CommandHookOp on the wire (commandHookOp). */
 export type CommandHookOp =
   | { kind: 'set'; event: string; index: number; key: string; value: string; delete?: boolean }
   | { kind: 'add'; event: string; fields: Record<string, string> }
   | { kind: 'delete'; event: string; index: number }
   | { kind: 'move'; event: string; index: number; to: number };
+/** The Go struct the binding takes: every field, the ones an op does not use at their zero value (as JSON leaves them). */
+export function commandHookOp(op: CommandHookOp): edit.CommandHookOp {
+  const zero: edit.CommandHookOp = { kind: op.kind, event: op.event, index: 0, to: 0, key: '', value: '', delete: false, fields: {} };
+  switch (op.kind) {
+    case 'set': return { ...zero, index: op.index, key: op.key, value: op.value, delete: op.delete ?? false };
+    case 'add': return { ...zero, fields: op.fields };
+    case 'delete': return { ...zero, index: op.index };
+    case 'move': return { ...zero, index: op.index, to: op.to };
+  }
+}
 
-/** An event Claude Code knows (studio.ClaudeEventInfo): whether it fires in the simulated agent, has a matcher, reads "if". */
-export interface ClaudeEventInfo { name: string; fires: boolean; matcher: boolean; if: boolean }
+/** An event Claude Code knows: whether it fires in the simulated agent, has a matcher, reads "if". */
+export type ClaudeEventInfo = studio.ClaudeEventInfo;
 /** A Claude Code handler as written (type, command, args, prompt, url, timeout, if, once, and anything else kept). */
 export type ClaudeHandler = Record<string, unknown>;
 /** A matcher group: its matcher (absent: every one) and its handlers; other keys kept as written. */
 export interface ClaudeGroup { matcher?: string; hooks: ClaudeHandler[]; [key: string]: unknown }
 export type ClaudeHooks = Record<string, ClaudeGroup[]>;
-/** studio.ClaudeHooksEdit: the hooks of a settings.json / hooks.json / SKILL.md text, lines by "Event", "Event/g", "Event/g/h". */
-export interface ClaudeHooksEdit {
-  text: string; editable: boolean; error?: string; hooks: ClaudeHooks; lines: Record<string, number>;
-  events: ClaudeEventInfo[]; diagnostics: Diagnostic[];
-}
+/** studio.ClaudeHooksEdit: the hooks of a settings.json / hooks.json / SKILL.md text (JSON in Go), lines by "Event", "Event/g", "Event/g/h". */
+export type ClaudeHooksEdit = Refine<studio.ClaudeHooksEdit, { hooks: ClaudeHooks; diagnostics: Diagnostic[] }>;
 /** The calls the Claude Code form makes (a prop, so tests can fake it). */
 export interface ClaudeApi {
   inspectClaudeHooks(file: string, text: string): Promise<ClaudeHooksEdit>;
   editClaudeHooks(file: string, text: string, hooks: ClaudeHooks): Promise<ClaudeHooksEdit>;
 }
 
-interface ConfigBinding {
-  LintFile?(file: string, text: string): Promise<Diagnostic[]>;
-  HookFiles?(skill: string): Promise<HookFile[]>;
-  InspectCommandHooks?(file: string, text: string): Promise<CommandHooksEdit>;
-  EditCommandHooks?(file: string, text: string, op: CommandHookOp): Promise<CommandHooksEdit>;
-  ConfigSchema?(kind: string): Promise<string>;
-  UserHooksFile?(): Promise<string>;
-  SetUserHooksFile?(file: string): Promise<unknown>;
-  ClaudeUserSettings?(): Promise<string>;
-  InspectClaudeHooks?(file: string, text: string): Promise<ClaudeHooksEdit>;
-  EditClaudeHooks?(file: string, text: string, hooks: string): Promise<ClaudeHooksEdit>;
-  SetClaudeUserSettings?(file: string): Promise<unknown>;
-}
 
 /** The calls the config editor makes; components take it as a prop so tests can fake it. */
 export interface ConfigApi {
@@ -58,8 +55,7 @@ export interface ConfigApi {
   configSchema(kind: string): Promise<string>;
 }
 
-const b = (): ConfigBinding | undefined => binding() as ConfigBinding | undefined;
-const missing = (name: string) => Promise.reject(`the backend has no ${name} yet (update Hook Studio)`);
+const needsApp = (what: string) => Promise.reject(`${what} needs the Hook Studio backend`);
 
 /** The kind of a root-relative file, as the backend's studio.ConfigKind (a plugin's hooks/hooks.json needs the
  *  backend's HookFile.kind: only the folder tells it from seed 000's). */
@@ -78,36 +74,32 @@ export function configKind(file: string): ConfigKind {
 
 export const configApi: ConfigApi = {
   // without the backend (vite dev, tests) there is nothing to lint and no folder to list
-  lintFile: (file, text) => (b()?.LintFile ? b()!.LintFile!(file, text) : Promise.resolve([])),
-  hookFiles: (skill) => (b()?.HookFiles ? b()!.HookFiles!(skill) : Promise.resolve([])),
-  inspectCommandHooks: (file, text) => (b()?.InspectCommandHooks ? b()!.InspectCommandHooks!(file, text) : missing('InspectCommandHooks')),
-  editCommandHooks: (file, text, op) => (b()?.EditCommandHooks ? b()!.EditCommandHooks!(file, text, op) : missing('EditCommandHooks')),
-  configSchema: (kind) => (b()?.ConfigSchema ? b()!.ConfigSchema!(kind) : missing('ConfigSchema')),
+  lintFile: (file, text) => (hasBackend() ? Studio.LintFile(file, text) as Promise<Diagnostic[]> : Promise.resolve([])),
+  hookFiles: (skill) => (hasBackend() ? Studio.HookFiles(skill) as Promise<HookFile[]> : Promise.resolve([])),
+  inspectCommandHooks: (file, text) => (hasBackend() ? Studio.InspectCommandHooks(file, text) as Promise<CommandHooksEdit> : needsApp('a hooks.yaml form')),
+  editCommandHooks: (file, text, op) => (hasBackend() ? Studio.EditCommandHooks(file, text, commandHookOp(op)) as Promise<CommandHooksEdit> : needsApp('a hooks.yaml form')),
+  configSchema: (kind) => (hasBackend() ? Studio.ConfigSchema(kind) : needsApp("a config's schema")),
 };
 
 export const claudeApi: ClaudeApi = {
-  inspectClaudeHooks: (file, text) => (b()?.InspectClaudeHooks ? b()!.InspectClaudeHooks!(file, text) : missing('InspectClaudeHooks')),
-  editClaudeHooks: (file, text, hooks) => (b()?.EditClaudeHooks ? b()!.EditClaudeHooks!(file, text, JSON.stringify(hooks)) : missing('EditClaudeHooks')),
+  inspectClaudeHooks: (file, text) => (hasBackend() ? rawJSON<ClaudeHooksEdit>(Studio.InspectClaudeHooks(file, text)) : needsApp('the Claude Code form')),
+  editClaudeHooks: (file, text, hooks) => (hasBackend() ? rawJSON<ClaudeHooksEdit>(Studio.EditClaudeHooks(file, text, JSON.stringify(hooks))) : needsApp('the Claude Code form')),
 };
 
 /** The settings' user-level jcli hooks.yaml ("" none); null without the app (nothing to set). */
 export function userHooksFile(): Promise<string | null> {
-  const f = b()?.UserHooksFile;
-  return f ? f.call(b()) : Promise.resolve(null);
+  return hasBackend() ? Studio.UserHooksFile() : Promise.resolve(null);
 }
 /** Change the user-level hooks.yaml ("" none): an absolute path; the folder is re-read. */
 export function setUserHooksFile(file: string): Promise<unknown> {
-  const f = b()?.SetUserHooksFile;
-  return f ? f.call(b(), file) : missing('SetUserHooksFile');
+  return hasBackend() ? Studio.SetUserHooksFile(file) : needsApp('the user-level hooks.yaml');
 }
 
 /** The settings' Claude Code user-level settings.json ("" none); null without the app. */
 export function claudeUserSettings(): Promise<string | null> {
-  const f = b()?.ClaudeUserSettings;
-  return f ? f.call(b()) : Promise.resolve(null);
+  return hasBackend() ? Studio.ClaudeUserSettings() : Promise.resolve(null);
 }
 /** Change Claude Code's user-level settings.json ("" none): an absolute path; the folder is re-read. */
 export function setClaudeUserSettings(file: string): Promise<unknown> {
-  const f = b()?.SetClaudeUserSettings;
-  return f ? f.call(b(), file) : missing('SetClaudeUserSettings');
+  return hasBackend() ? Studio.SetClaudeUserSettings(file) : needsApp("Claude Code's user-level settings");
 }

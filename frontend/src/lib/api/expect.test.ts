@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addExpectation, callState, canAddExpectation, expectationCounts, expectationsOf, resultsForCall } from './expect';
 import { results, viewWith } from '../../expect/fixture';
+import { fakeBackend, removeFakeBackend } from './fakeBackend';
 
 afterEach(() => {
-  delete window.go;
+  removeFakeBackend();
 });
 
 describe('expectation results', () => {
@@ -26,7 +27,7 @@ describe('expectation results', () => {
 describe('addExpectation', () => {
   it('calls window.go.bind.Studio.AddExpectation', async () => {
     const AddExpectation = vi.fn(async () => ({ status: 'saved' as const, hash: 'h', diagnostics: [] }));
-    window.go = { bind: { Studio: { AddExpectation } } } as unknown as typeof window.go;
+    fakeBackend({ Studio: { AddExpectation } });
     expect(canAddExpectation()).toBe(true);
     expect((await addExpectation(2, 7)).status).toBe('saved');
     expect(AddExpectation).toHaveBeenCalledWith(2, 7);

@@ -1,105 +1,29 @@
-// Typed calls for window.go.bind.History (issue 5): stored runs, their comparison and the
-// figures behind the charts. Like the rest of src/lib/api, this is the only code that touches
-// window.go / window.runtime for them; without the Go backend an in-memory mock answers,
-// built from the fixture trace, so the view can be looked at and tested in a plain browser.
+// The bound History service (issue 5): stored runs, their comparison and the figures behind the
+// charts. Without the Go backend an in-memory mock answers, built from the fixture trace, so the
+// view can be looked at and tested in a plain browser.
 import seed from '../../fixtures/seed-diagrams.json';
-import type { TraceView } from './types';
-import { binding, runtime } from './wails';
+import type { history } from './models';
+import type { Phase, Refine, TraceView } from './types';
+import { hasBackend, History, on } from './wails';
 
 export type RunSource = 'live' | 'app' | 'cli' | 'capture';
 export type RunStatus = TraceView['status'];
 
-/** app/store/history.RunSummary */
-export interface RunSummary {
-  id: number;
-  scenario: string;
-  scenario_file: string;
-  scenario_hash: string;
-  backend: string;
-  source: RunSource;
-  status: RunStatus;
-  error?: string;
-  started: string; // RFC 3339
-  ended: string;
-  wall_ms: number;
-  steps: number;
-  llm_calls: number;
-  tokens_in: number;
-  tokens_out: number;
-  max_prompt_tokens: number;
-}
+/** app/store/history.RunSummary; started and ended are RFC 3339 */
+export type RunSummary = Refine<history.RunSummary, { source: RunSource; status: RunStatus; started: string; ended: string }>;
 
 /** app/store/history.Filter; since/until are RFC 3339 strings, empty fields do not filter. */
-export interface RunFilter {
-  scenario?: string;
-  skill?: string;
-  since?: string;
-  until?: string;
-  source?: RunSource | '';
-  limit?: number;
-  offset?: number;
-}
+export type RunFilter = Partial<Refine<history.Filter, { since: string; until: string; source: RunSource | '' }>>;
 
 export type CallStatus = 'same' | 'changed' | 'added' | 'removed';
 export type MessageOp = 'added' | 'removed' | 'changed';
-
-export interface MessageDiff {
-  op: MessageOp;
-  tag: string;
-  role: string;
-  a: number | null;
-  b: number | null;
-  content_a?: string;
-  content_b?: string;
-  tokens_a: number;
-  tokens_b: number;
-  token_delta: number;
-}
-
-export interface CallDiff {
-  request: number;
-  phase: 'direct' | 'planning' | 'agent';
-  round: number | null;
-  a: number | null; // call index in run A
-  b: number | null;
-  status: CallStatus;
-  tokens_a: number;
-  tokens_b: number;
-  token_delta: number;
-  same: number;
-  messages: MessageDiff[];
-}
-
-export interface Comparison {
-  a: RunSummary;
-  b: RunSummary;
-  calls: CallDiff[];
-  tokens_a: number;
-  tokens_b: number;
-  token_delta: number;
-  changed_calls: number;
-}
-
-export interface HookPoint {
-  run: number;
-  started: string;
-  scenario: string;
-  source: RunSource;
-  content_hash: string;
-  injected: number;
-  calls_seen: number;
-  copies_seen: number;
-  tokens_total: number;
-}
-
-export interface PromptPoint {
-  run: number;
-  started: string;
-  source: RunSource;
-  llm_calls: number;
-  tokens_in: number;
-  max_prompt_tokens: number;
-}
+/** a, b: the message ids in run A and B (null where it has none) */
+export type MessageDiff = Refine<history.MessageDiff, { op: MessageOp; a: number | null; b: number | null }>;
+/** a, b: the call's index in run A and B (null where it has none) */
+export type CallDiff = Refine<history.CallDiff, { phase: Phase; round: number | null; a: number | null; b: number | null; status: CallStatus; messages: MessageDiff[] }>;
+export type Comparison = Refine<history.Comparison, { a: RunSummary; b: RunSummary; calls: CallDiff[] }>;
+export type HookPoint = Refine<history.HookPoint, { started: string; source: RunSource }>;
+export type PromptPoint = Refine<history.PromptPoint, { started: string; source: RunSource }>;
 
 export interface HistoryBinding {
   Runs(filter: RunFilter): Promise<RunSummary[]>;
@@ -109,21 +33,19 @@ export interface HistoryBinding {
   PromptSizes(scenario: string, limit: number): Promise<PromptPoint[]>;
 }
 
+// Go reads a filter's missing fields as zero values: no filtering.
+const bound: HistoryBinding = {
+  Runs: (f) => History.Runs(f as history.Filter) as Promise<RunSummary[]>,
+  Run: (id) => History.Run(id) as Promise<TraceView>,
+  Compare: (a, b) => History.Compare(a, b) as Promise<Comparison>,
+  HookCost: (hook, limit) => History.HookCost(hook, limit) as Promise<HookPoint[]>,
+  PromptSizes: (scenario, limit) => History.PromptSizes(scenario, limit) as Promise<PromptPoint[]>,
+};
+
 export const RUN_EVENT = 'history:run';
 
-function realBinding(): HistoryBinding | undefined {
-  // wails.ts types window.go.bind for Studio only; History sits next to it.
-  if (!binding()) return undefined;
-  return (window.go?.bind as { History?: HistoryBinding } | undefined)?.History;
-}
-
-/** True when the Go backend offers the run history. */
-export function hasHistoryBackend(): boolean {
-  return realBinding() !== undefined;
-}
-
-function history(): HistoryBinding {
-  return realBinding() ?? mockHistory().binding;
+function historyApi(): HistoryBinding {
+  return hasBackend() ? bound : mockHistory().binding;
 }
 
 /** Strips empty fields so the Go side sees zero values (no filtering). */
@@ -135,19 +57,15 @@ export function cleanFilter(f: RunFilter): RunFilter {
   return out;
 }
 
-export const listRuns = (filter: RunFilter = {}): Promise<RunSummary[]> => history().Runs(cleanFilter(filter));
-export const openRun = (id: number): Promise<TraceView> => history().Run(id);
-export const compareRuns = (a: number, b: number): Promise<Comparison> => history().Compare(a, b);
-export const hookCost = (hook: string, limit = 50): Promise<HookPoint[]> => history().HookCost(hook, limit);
-export const promptSizes = (scenario: string, limit = 50): Promise<PromptPoint[]> => history().PromptSizes(scenario, limit);
+export const listRuns = (filter: RunFilter = {}): Promise<RunSummary[]> => historyApi().Runs(cleanFilter(filter));
+export const openRun = (id: number): Promise<TraceView> => historyApi().Run(id);
+export const compareRuns = (a: number, b: number): Promise<Comparison> => historyApi().Compare(a, b);
+export const hookCost = (hook: string, limit = 50): Promise<HookPoint[]> => historyApi().HookCost(hook, limit);
+export const promptSizes = (scenario: string, limit = 50): Promise<PromptPoint[]> => historyApi().PromptSizes(scenario, limit);
 
 /** Listen to `history:run` (payload: the new run id); returns the function that stops listening. */
 export function onRunRecorded(cb: (id: number) => void): () => void {
-  const rt = runtime();
-  if (realBinding() && rt) {
-    const off = rt.EventsOn(RUN_EVENT, (...data: unknown[]) => cb(Number(data[0])));
-    return typeof off === 'function' ? off : () => rt.EventsOff(RUN_EVENT);
-  }
+  if (hasBackend()) return on<number>(RUN_EVENT, (id) => cb(Number(id)));
   const m = mockHistory();
   m.listeners.add(cb);
   return () => { m.listeners.delete(cb); };

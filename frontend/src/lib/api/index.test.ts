@@ -1,37 +1,25 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import seed from '../../fixtures/seed-diagrams.json';
-import type { StudioBinding, TraceView } from './types';
+import type { TraceView } from './types';
 import * as api from './index';
+import { fakeBackend, removeFakeBackend } from './fakeBackend';
 
 afterEach(() => {
-  delete window.go;
-  delete window.runtime;
+  removeFakeBackend();
   api.resetMockBackend();
 });
 
 function fakeWails() {
-  const listeners = new Map<string, Set<(...d: unknown[]) => void>>();
-  const studio: StudioBinding = {
+  const studio = {
     State: vi.fn(async () => ({ root: '/r', root_missing: false, recent: [], skills: [], scenarios: [], selected: '', errors: 0, warnings: 0, diagnostics: [] })),
     OpenFolder: vi.fn(), ChooseFolder: vi.fn(), SelectScenario: vi.fn(async () => seed as TraceView),
     SetSkillEnabled: vi.fn(), Trace: vi.fn(),
-  } as unknown as StudioBinding;
-  window.go = { bind: { Studio: studio } };
-  window.runtime = {
-    EventsOn: (name, cb) => {
-      let s = listeners.get(name);
-      if (!s) { s = new Set(); listeners.set(name, s); }
-      s.add(cb);
-      return () => { s.delete(cb); };
-    },
-    EventsOff: (name) => { listeners.delete(name); },
   };
-  const emit = (name: string, payload: unknown) => listeners.get(name)?.forEach((cb) => cb(payload));
-  return { studio, emit, listeners };
+  return { studio, ...fakeBackend({ Studio: studio }) };
 }
 
 describe('api with the Wails bindings', () => {
-  it('calls window.go.bind.Studio', async () => {
+  it('calls window.go.bind.Studio through the generated bindings', async () => {
     const { studio } = fakeWails();
     expect(api.hasBackend()).toBe(true);
     expect((await api.getState()).root).toBe('/r');
@@ -49,14 +37,6 @@ describe('api with the Wails bindings', () => {
     emit('studio:trace', seed);
     expect(cb).toHaveBeenCalledTimes(1);
     expect(listeners.get('studio:trace')?.size).toBe(0);
-  });
-
-  it('falls back to EventsOff when EventsOn returns nothing', () => {
-    fakeWails();
-    const off = vi.fn();
-    window.runtime = { EventsOn: () => undefined, EventsOff: off };
-    api.subscribe('studio:state', () => {})();
-    expect(off).toHaveBeenCalledWith('studio:state');
   });
 });
 
@@ -84,7 +64,7 @@ describe('api without a backend (dev fallback)', () => {
 });
 
 describe('newer', () => {
-  const at = (seq?: number, root = '/r'): api.StudioState => ({ root, root_missing: false, recent: [], skills: [], scenarios: [], selected: '', errors: 0, warnings: 0, diagnostics: [], seq });
+  const at = (seq?: number, root = '/r') => ({ root, seq });
   it('keeps a newer snapshot when an older answer arrives after it', () => {
     const event = at(7, '/event');
     expect(api.newer(event, at(6, '/answer'))).toBe(event);

@@ -7,14 +7,15 @@ import stateFixture from '../../fixtures/studio-state.json';
 import { bigTrace } from '../../fixtures/big';
 import execTrace from '../../fixtures/exec-trace.json';
 import execState from '../../fixtures/exec-state.json';
-import type { Hook, HostBehaviour, Skill, StudioBinding, StudioEventName, StudioEvents, StudioState, Timing, TraceView } from './types';
+import type { Hook, HostBehaviour, Skill, StudioEventName, StudioEvents, StudioState, Timing, TraceView } from './types';
+import type { StudioBinding } from './index';
 import { emptyTrace } from './types';
 import { applyOp, canonical, inspect, merge, MOCK_SCHEMA, mockHash, saveResult, SCHEMA_REF } from './mockEdit';
 
 type Listener = (payload: unknown) => void;
 
 export interface MockBackend {
-  binding: Required<StudioBinding>;
+  binding: StudioBinding;
   on: (n: StudioEventName, cb: Listener) => () => void;
   emit: <E extends StudioEventName>(n: E, p: StudioEvents[E]) => void;
   /** the in-memory "disk" (root-relative path → text) */
@@ -69,7 +70,7 @@ export function createMockBackend(search = ''): MockBackend {
     const ins = inspect(file, text, (md) => view(`${sk.dir}/hooks/${md}`));
     const hooks: Hook[] = ins.entries.filter((e) => e.ok).map((e) => ({
       skill: sk.name, name: e.name, file: e.file, timing: e.timing as Timing, role: e.role as 'system' | 'user', persistent: e.persistent,
-      ...(e.tool_filter ? { tool_filter: e.tool_filter } : {}), content: (view(`${sk.dir}/hooks/${e.file}`) ?? '').trim(), line: e.line ?? 0,
+      ...(e.tool_filter ? { tool_filter: e.tool_filter } : {}), content: (view(`${sk.dir}/hooks/${e.file}`) ?? '').trim(), line: e.pos.line,
     }));
     const diagnostics = ins.diagnostics.map((d) => ({ ...d, file }));
     return { ...sk, has_hooks: true, hooks, diagnostics, broken: diagnostics.some((d) => d.severity === 'error') && hooks.length === 0 && ins.entries.length === 0 };
@@ -110,7 +111,7 @@ export function createMockBackend(search = ''): MockBackend {
   trace = { ...trace, draft: false, tools: toolsOf(trace) };
   state = { ...state, drafts: [] };
 
-  const binding: Required<StudioBinding> = {
+  const binding: StudioBinding = {
     State: async () => state,
     OpenFolder: async (path) => {
       state = { ...structuredClone(stateFixture as StudioState), root: path, recent: [path, ...state.recent.filter((r) => r !== path)].slice(0, 8) };

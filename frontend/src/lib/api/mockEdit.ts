@@ -115,7 +115,7 @@ const KNOWN = new Set(['name', 'file', 'timing', 'role', 'persistent', 'tool_fil
 export function inspect(file: string, text: string, exists: (mdFile: string) => string | undefined): HooksEdit {
   const diagnostics: Diagnostic[] = [];
   const d = (p: FilePos, severity: 'error' | 'warning', code: string, message: string) => diagnostics.push({ file, line: p.line, column: p.column, severity, code, message });
-  if (text.trim() === '') { d({ line: 1, column: 1 }, 'error', 'empty-file', 'hooks.json is empty'); return { text, entries: [], diagnostics }; }
+  if (text.trim() === '') { d({ offset: 0, line: 1, column: 1 }, 'error', 'empty-file', 'hooks.json is empty'); return { text, entries: [], diagnostics }; }
   let root: JNode;
   try { root = readJson(text); } catch (e) {
     if (e instanceof JsonError) { d(e.pos, 'error', 'json-syntax', e.message); return { text, entries: [], diagnostics }; }
@@ -165,7 +165,7 @@ export function inspect(file: string, text: string, exists: (mdFile: string) => 
       if (timing !== 'after_tool_call') d(tf.pos, 'warning', 'tool-filter-ignored', 'tool_filter only applies to after_tool_call hooks');
     }
     const ok = diagnostics.filter((x) => x.severity === 'error').length === before;
-    entries.push({ index, name, file: mdFile, timing, role, persistent, tool_filter: toolFilter, ok, line: n.pos.line, column: n.pos.column, pos: n.pos, fields });
+    entries.push({ index, name, file: mdFile, timing, role, persistent, ...(toolFilter ? { tool_filter: toolFilter } : {}), ok, pos: n.pos, fields });
   });
   return { text, entries, diagnostics };
 }

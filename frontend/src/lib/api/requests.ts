@@ -1,125 +1,28 @@
-// Typed calls for window.go.bind.Requests (seed 004 request hooks): the request inspector's rows —
-// each model request's attempts, timings, usage and hook outcomes — for the simulation on screen or
-// a stored run. Like the rest of src/lib/api this is the only code that touches window.go for them;
-// without the Go backend the rows are gathered here from the view's hook_call steps, exactly as
+// The bound Requests service (seed 004 request hooks): the request inspector's rows — each model
+// request's attempts, timings, usage and hook outcomes — for the simulation on screen or a stored
+// run. Without the Go backend the rows are gathered here from the view's hook_call steps, exactly as
 // app/hooks/reqhook.Inspect does.
-import { binding } from './wails';
-import type { HookOutcome, TraceView } from './types';
+import type { bind, history, reqhook } from './models';
+import type { HookOutcome, Refine, TraceView } from './types';
+import { hasBackend, Requests } from './wails';
 
-/** app/hooks/reqhook.AttemptInfo: one try of the request (a retry adds one). */
-export interface AttemptInfo {
-  cred_id: string;
-  email_masked: string;
-  status_code?: number;
-  reason?: string;
-  timestamp: string; // RFC 3339
-}
-
-/** app/hooks/reqhook.Usage */
-export interface RequestUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  thinking_tokens: number;
-  cached_tokens: number;
-  total_tokens: number;
-  counted?: boolean;
-}
-
-/** app/hooks/reqhook.RequestContext: what start and end hooks receive on stdin. */
-export interface RequestContext {
-  request_id: string;
-  route: string;
-  model: string;
-  is_streaming: boolean;
-  current_credential_id: string;
-  current_credential_email: string;
-  attempts: AttemptInfo[];
-  usage_metadata: RequestUsage | null;
-  start_time: string;
-  first_byte_time: string | null;
-  end_time: string | null;
-  success: boolean;
-  error: string;
-  http_status: number;
-  call: number;
-  request: number;
-  phase: string;
-  round: number;
-}
-
-/** app/hooks/reqhook.RowHook */
-export interface RequestRowHook {
-  step: number;
-  event: string;
-  hook: string;
-  source?: string;
-  outcome: HookOutcome;
-  duration_ms: number;
-  error?: string;
-}
-
+/** app/hooks/reqhook.AttemptInfo: one try of the request (a retry adds one); timestamp RFC 3339 */
+export type AttemptInfo = Refine<reqhook.AttemptInfo, { timestamp: string }>;
+export type RequestUsage = reqhook.Usage;
+/** app/hooks/reqhook.RequestContext: what start and end hooks receive on stdin (times RFC 3339). */
+export type RequestContext = Refine<reqhook.RequestContext, {
+  attempts: AttemptInfo[]; usage_metadata: RequestUsage | null; start_time: string; first_byte_time: string | null; end_time: string | null;
+}>;
+export type RequestRowHook = Refine<reqhook.RowHook, { outcome: HookOutcome }>;
 /** app/hooks/reqhook.Row: one model request. */
-export interface RequestRow {
-  call: number;
-  request: number;
-  phase: string;
-  round: number;
-  context: RequestContext | null;
-  hooks: RequestRowHook[];
-}
-
-/** app/store/history.ModelUsage */
-export interface ModelUsage {
-  model: string;
-  requests: number;
-  successes: number;
-  failures: number;
-  attempts: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  thinking_tokens: number;
-  cached_tokens: number;
-}
-
+export type RequestRow = Refine<reqhook.Row, { context: RequestContext | null; hooks: RequestRowHook[] }>;
+export type ModelUsage = history.ModelUsage;
 /** app/store/history.ExecHookMetrics: seed 001's per-hook metrics of one executable hook in one run. */
-export interface ExecHookMetrics {
-  system: string;
-  hook: string;
-  executions: number;
-  successes: number;
-  failures: number;
-  skipped: number;
-  total_duration_ms: number;
-}
-
-/** bind.RequestsView */
-export interface RequestsView {
-  rows: RequestRow[];
-  usage: ModelUsage[];
-  /** a stored run's executable hooks (empty for the simulation on screen) */
-  exec_hooks?: ExecHookMetrics[];
-}
-
-interface RequestsBinding {
-  Current(): Promise<RequestsView>;
-  Run(id: number): Promise<RequestsView>;
-  ExportOTLP(scenario: string, endpoint: string): Promise<number>;
-  Policy(): Promise<PolicyConfig>;
-  SetPolicy(cfg: PolicyConfig): Promise<void>;
-}
-
+export type ExecHookMetrics = history.ExecHookMetrics;
+/** exec_hooks: a stored run's executable hooks (empty for the simulation on screen) */
+export type RequestsView = Refine<bind.RequestsView, { rows: RequestRow[]; exec_hooks?: ExecHookMetrics[] }>;
 /** app/hooks/reqhook.PolicyConfig: the settings' request policy hook; zero values do not limit. */
-export interface PolicyConfig {
-  rate_limit_per_minute?: number;
-  token_quota?: number;
-  allow?: string[];
-  deny?: string[];
-}
-
-function realBinding(): RequestsBinding | undefined {
-  if (!binding()) return undefined;
-  return (window.go?.bind as { Requests?: RequestsBinding } | undefined)?.Requests;
-}
+export type PolicyConfig = reqhook.PolicyConfig;
 
 /** The rows of a view's request hook invocations (app/hooks/reqhook.Inspect), in call order. */
 export function requestsOf(view: TraceView): RequestsView {
@@ -169,22 +72,19 @@ export function usageOf(rows: readonly RequestRow[]): ModelUsage[] {
 
 /** The inspector for the simulation on screen: the bound service's, or gathered from the view. */
 export async function currentRequests(view: TraceView): Promise<RequestsView> {
-  const b = realBinding();
-  return b ? b.Current() : requestsOf(view);
+  return hasBackend() ? (Requests.Current() as Promise<RequestsView>) : requestsOf(view);
 }
 
 /** The inspector for a stored run (rejects without the Go backend). */
 export async function runRequests(id: number): Promise<RequestsView> {
-  const b = realBinding();
-  if (!b) throw new Error('the run history needs the app');
-  return b.Run(id);
+  if (!hasBackend()) throw new Error('the run history needs the app');
+  return Requests.Run(id) as Promise<RequestsView>;
 }
 
 /** Sends the newest stored run of the scenario to an OpenTelemetry collector (OTLP/HTTP); its run number. */
 export async function exportOTLP(scenario: string, endpoint: string): Promise<number> {
-  const b = realBinding();
-  if (!b) throw new Error('exporting needs the app');
-  return b.ExportOTLP(scenario, endpoint);
+  if (!hasBackend()) throw new Error('exporting needs the app');
+  return Requests.ExportOTLP(scenario, endpoint);
 }
 
 const OTLP_KEY = 'hookstudio.otlpEndpoint';
@@ -208,13 +108,11 @@ export function setOtlpEndpoint(url: string): void {
 
 /** The settings' request policy, or null without the app. */
 export async function requestPolicy(): Promise<PolicyConfig | null> {
-  const b = realBinding();
-  return b ? b.Policy() : null;
+  return hasBackend() ? Requests.Policy() : null;
 }
 
 /** Saves the settings' request policy; the next run uses it. */
 export async function setRequestPolicy(cfg: PolicyConfig): Promise<void> {
-  const b = realBinding();
-  if (!b) throw new Error('the request policy needs the app');
-  return b.SetPolicy(cfg);
+  if (!hasBackend()) throw new Error('the request policy needs the app');
+  return Requests.SetPolicy(cfg);
 }

@@ -1,29 +1,20 @@
-// Real models (issue 6, docs/trace-view.md "Real models"): endpoint profiles and runs against them.
-// Like index.ts, this is one of the only places that touch window.go / window.runtime; without the
-// Go backend it falls back to an in-memory mock (createRunMock) that scripts a short run.
-import type { TraceView } from './types';
+// Real models (issue 6, docs/trace-view.md "Real models"): endpoint profiles and runs against them,
+// through the bound Studio service; without the Go backend an in-memory mock (createRunMock)
+// scripts a short run.
+import type { profiles, studio } from './models';
+import type { Refine, TraceView } from './types';
 import { emptyTrace } from './types';
+import { hasBackend, on, Studio } from './wails';
 
 export type Provider = 'openai' | 'anthropic';
 export type KeySource = 'keyring' | 'env' | 'none';
-export interface Profile {
-  name: string;
-  provider: Provider;
-  base_url: string;
-  model: string;
-  temperature?: number;
-  max_tokens?: number;
-  /** a Go duration such as "30s" */
-  timeout?: string;
-}
-export interface ProfileInfo extends Profile { key_source: KeySource }
-export interface ConnectionResult {
-  ok: boolean; message: string; key_source: KeySource;
-  /** nanoseconds (Go time.Duration) */
-  latency: number;
-  reply?: string;
-}
-export interface RunOptions { profile: string; step: boolean; breakpoints: number[]; max_rounds: number }
+/** app/store/profiles.Profile; timeout is a Go duration such as "30s" (profiles.Duration) */
+export type Profile = Refine<profiles.Profile, { provider: Provider; timeout?: string }>;
+export type ProfileInfo = Refine<studio.ProfileInfo, { provider: Provider; timeout?: string; key_source: KeySource }>;
+/** latency in nanoseconds (Go time.Duration) */
+export type ConnectionResult = Refine<profiles.Result, { key_source: KeySource }>;
+export type RunOptions = studio.RunOptions;
+// The run:* events' payloads (studio's run events; events are not bindings, so not generated).
 export type RunEndStatus = 'ok' | 'error' | 'cancelled' | 'max_rounds';
 
 export interface RunPaused { call: number; request: string; view: TraceView }
@@ -46,7 +37,7 @@ export interface RunEvents {
 export type RunEventName = keyof RunEvents;
 export const RUN_EVENTS: readonly RunEventName[] = ['run:paused', 'run:delta', 'run:tool', 'run:retry', 'run:trace', 'run:waiting', 'run:ended'];
 
-/** The part of window.go.bind.Studio this module calls. */
+/** The Studio methods this module calls. */
 export interface RunBinding {
   Profiles(): Promise<ProfileInfo[] | null>;
   SaveProfile(profile: Profile, key: string): Promise<void>;
@@ -59,19 +50,17 @@ export interface RunBinding {
   SaveRunAsScenario(): Promise<string>;
 }
 
-interface RuntimeLike {
-  EventsOn(name: string, cb: (...data: unknown[]) => void): (() => void) | void;
-  EventsOff(name: string, ...more: string[]): void;
-}
-interface WindowLike { go?: { bind?: { Studio?: unknown } }; runtime?: RuntimeLike }
-
-function win(): WindowLike | undefined {
-  return typeof window === 'undefined' ? undefined : (window as unknown as WindowLike);
-}
-function realBinding(): RunBinding | undefined {
-  const s = win()?.go?.bind?.Studio as Partial<RunBinding> | undefined;
-  return s && typeof s.StartRun === 'function' ? (s as RunBinding) : undefined;
-}
+const bound: RunBinding = {
+  Profiles: () => Studio.Profiles() as Promise<ProfileInfo[] | null>,
+  SaveProfile: (profile, key) => Studio.SaveProfile(profile as profiles.Profile, key),
+  DeleteProfile: (name) => Studio.DeleteProfile(name),
+  TestConnection: (name) => Studio.TestConnection(name) as Promise<ConnectionResult>,
+  StartRun: (opts) => Studio.StartRun(opts),
+  Resume: (step) => Studio.Resume(step),
+  AnswerTool: (result) => Studio.AnswerTool(result),
+  CancelRun: () => Studio.CancelRun(),
+  SaveRunAsScenario: () => Studio.SaveRunAsScenario(),
+};
 
 // ---------------------------------------------------------------------------------------------
 // In-memory mock: profiles in a Map, a scripted run of two LLM calls with one tool call the user
@@ -203,7 +192,7 @@ export function resetRunMock(): RunMock {
 }
 
 function b(): RunBinding {
-  return realBinding() ?? mockRun().binding;
+  return hasBackend() ? bound : mockRun().binding;
 }
 
 export const listProfiles = async (): Promise<ProfileInfo[]> => (await b().Profiles()) ?? [];
@@ -230,7 +219,7 @@ export function normalizeView(v: TraceView | null | undefined): TraceView {
     diagnostics: v.diagnostics ?? [], hooks: v.hooks ?? [], messages: v.messages ?? [], calls: v.calls ?? [], requests: v.requests ?? [],
     changes: v.changes ?? [],
     steps: (v.steps ?? []).map((s) => (s.added && s.removed ? s : { ...s, added: s.added ?? [], removed: s.removed ?? [] })),
-    matrix: { hooks: m.hooks ?? [], copies: m.copies ?? [], tokens: m.tokens ?? [], totals: m.totals ?? [] },
+    matrix: { hooks: m.hooks ?? [], systems: m.systems ?? [], copies: m.copies ?? [], tokens: m.tokens ?? [], totals: m.totals ?? [] },
   };
 }
 
@@ -246,11 +235,7 @@ export function normalizeRunEvent<E extends RunEventName>(event: E, p: RunEvents
 
 /** Listen to a run event; returns the function that stops listening. */
 export function onRun<E extends RunEventName>(event: E, cb: (payload: RunEvents[E]) => void): () => void {
-  const rt = win()?.runtime;
-  if (realBinding() && rt) {
-    const off = rt.EventsOn(event, (...data: unknown[]) => cb(normalizeRunEvent(event, data[0] as RunEvents[E])));
-    return typeof off === 'function' ? off : () => rt.EventsOff(event);
-  }
+  if (hasBackend()) return on<RunEvents[E]>(event, (p) => cb(normalizeRunEvent(event, p)));
   return mockRun().on(event, cb as Listener);
 }
 

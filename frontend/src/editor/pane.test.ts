@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { EditorPaneStore } from './pane';
+
+describe('EditorPaneStore', () => {
+  it('opens a skill, asks for new hooks, closes', () => {
+    const p = new EditorPaneStore();
+    p.edit('demo');
+    p.newHook('demo');
+    p.newHook('demo');
+    expect(p.get()).toMatchObject({ editing: 'demo', newHookRequest: 2 });
+    p.close();
+    expect(p.get().editing).toBeNull();
+  });
+
+  it("opens an executable hook's config at its line, a folder hook beside the first skill", () => {
+    const p = new EditorPaneStore();
+    p.openExecHook({ system: 'command', event: 'pre_tool', hook: 'guard', skill: 'guard-rails', source: 'guard-rails/hooks/hooks.yaml:12' }, 'demo');
+    expect(p.get()).toMatchObject({ editing: 'guard-rails', openConfig: { file: 'guard-rails/hooks/hooks.yaml', line: 12 } });
+    p.openExecHook({ system: 'command', event: 'stop', hook: 'notify', source: '.jcli/hooks.yaml' }, 'demo');
+    expect(p.get()).toMatchObject({ editing: 'demo', openConfig: { file: '.jcli/hooks.yaml', line: undefined } });
+    p.openExecHook({ system: 'claude-code', event: 'Stop', hook: 'h', source: '.claude/settings.json:4' }, undefined);
+    expect(p.get().editing).toBe('');
+    p.close();
+    expect(p.get().openConfig).toBeUndefined();
+  });
+});
