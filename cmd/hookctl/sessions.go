@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"hookstudio/app/agent/tokens"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture/sessions"
 	"hookstudio/app/services/edit"
+	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
 )
 
@@ -197,7 +199,7 @@ func sessionsImport(ctx context.Context, args []string, stdout, stderr io.Writer
 		return 0, err
 	}
 	counts := sessions.NewCounts(counter)
-	opts := sessions.Options{Progress: progressPrinter(stderr, file)}
+	opts := sessions.Options{Progress: progressPrinter(stderr, file), Profiles: dataProfiles()}
 	var id history.RunID
 	if *follow {
 		ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
@@ -330,4 +332,14 @@ func sessionsRequest(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	_, err = stdout.Write(append(body, '\n'))
 	return exitOK, err
+}
+
+// dataProfiles are the bundled rendering profiles and those calibrated
+// into the app's data folder (hookctl calibrate).
+func dataProfiles() *profile.Catalog {
+	dir, err := studio.DefaultDataDir()
+	if err != nil {
+		dir = ""
+	}
+	return profile.NewCatalog(dir)
 }

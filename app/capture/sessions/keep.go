@@ -34,8 +34,12 @@ type Counts struct {
 
 type countKey struct{ role, content string }
 
-// NewCounts counts with tokens (tokens.Counter, safe for concurrent use).
+// NewCounts counts with tokens (tokens.Counter, safe for concurrent use);
+// nil when tokens is: the history then estimates.
 func NewCounts(tokens history.TokenCounter) *Counts {
+	if tokens == nil {
+		return nil
+	}
 	return &Counts{tokens: tokens, m: map[countKey]int{}}
 }
 
