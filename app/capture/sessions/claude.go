@@ -141,9 +141,25 @@ func (w *wire) messages() []capture.Message {
 		} else {
 			// a block a capture does not read is kept as it came (its Kind says which)
 			w.msgs, _ = capture.AnthropicMessage(w.role, w.content)
+			detach(w.msgs)
 		}
 	}
 	return w.msgs
+}
+
+// detach gives ms texts of their own: the parser's are slices of its copy
+// of the whole message, which they would keep alive (a tool call's id, a
+// 24 KB output with it) long after the import let go of the message.
+func detach(ms []capture.Message) {
+	for i := range ms {
+		m := &ms[i]
+		m.Role, m.Content, m.Origin, m.Hook = strings.Clone(m.Role), strings.Clone(m.Content), strings.Clone(m.Origin), strings.Clone(m.Hook)
+		m.ToolCallID, m.Kind = strings.Clone(m.ToolCallID), strings.Clone(m.Kind)
+		for j := range m.ToolCalls {
+			tc := &m.ToolCalls[j]
+			tc.ID, tc.Name, tc.Arguments = strings.Clone(tc.ID), strings.Clone(tc.Name), bytes.Clone(tc.Arguments)
+		}
+	}
 }
 
 // request is a recorded request: its conversation, and its messages as
