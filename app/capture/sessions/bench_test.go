@@ -310,7 +310,7 @@ func (benchHooks) Hooks([]string) []skills.Hook {
 
 // simulatedLike is a simulated run with calls calls whose tool results
 // are the synthetic session's (a hook after each tool call).
-func simulatedLike(b *testing.B, calls int) *engine.Trace {
+func simulatedLike(b testing.TB, calls int) *engine.Trace {
 	b.Helper()
 	sc := &scenario.Scenario{Name: "simulated", EnabledSkills: []string{"bench"}, SystemPrompt: strings.Repeat("Follow the project's rules. ", 300), EnableTools: true,
 		Tools: []scenario.Tool{{Name: "Bash", Description: "run a command"}}}
@@ -326,4 +326,39 @@ func simulatedLike(b *testing.B, calls int) *engine.Trace {
 		b.Fatal(err)
 	}
 	return tr
+}
+
+// TestWriteSessionBench writes what the app's bench of a 50 MB session
+// opens (frontend/e2e/sessions.bench.mjs): DIR/history.db holding the
+// synthetic session imported (run 1) and a simulated run of as many calls
+// with the same tool outputs (run 2), with real token counts. It runs
+// only with HOOKSTUDIO_BENCH_SESSIONS=DIR.
+func TestWriteSessionBench(t *testing.T) {
+	dir := os.Getenv("HOOKSTUDIO_BENCH_SESSIONS")
+	if dir == "" {
+		t.Skip("set HOOKSTUDIO_BENCH_SESSIONS=DIR to write the app bench's history")
+	}
+	path := filepath.Join(dir, "synthetic.jsonl")
+	calls := writeSynthetic(t, path, 50<<20)
+	im, err := ImportFile(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter, err := tokens.NewCounter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := history.Open(context.Background(), filepath.Join(dir, "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	st.SetRetention(history.Retention{})
+	if _, err := Keep(context.Background(), st, im, NewCounts(counter)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.SaveRun(context.Background(), history.RunInput{Trace: simulatedLike(t, calls), ScenarioFile: "bench/scenarios/simulated.yaml",
+		Tokens: NewCounts(counter)}); err != nil {
+		t.Fatal(err)
+	}
 }
