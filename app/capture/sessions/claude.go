@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/capture"
@@ -331,14 +330,7 @@ func (r *claudeReader) meta(n int, rec *claudeRecord) {
 		}
 		r.versions = append(r.versions, v)
 	}
-	if t, err := time.Parse(time.RFC3339Nano, rec.Timestamp); err == nil {
-		if s.Started.IsZero() || t.Before(s.Started) {
-			s.Started = t
-		}
-		if t.After(s.Ended) {
-			s.Ended = t
-		}
-	}
+	widen(&s.Started, &s.Ended, rec.Timestamp)
 }
 
 func (r *claudeReader) convOf(rec *claudeRecord) *conversation {

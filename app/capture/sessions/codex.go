@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"time"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agents/profile"
@@ -79,14 +78,7 @@ func (r *codexReader) line(n int, data []byte) {
 		return
 	}
 	s := &r.im.sess
-	if t, err := time.Parse(time.RFC3339Nano, rec.Timestamp); err == nil {
-		if s.Started.IsZero() || t.Before(s.Started) {
-			s.Started = t
-		}
-		if t.After(s.Ended) {
-			s.Ended = t
-		}
-	}
+	widen(&s.Started, &s.Ended, rec.Timestamp)
 	switch rec.Type {
 	case "session_meta":
 		var m struct {
@@ -345,23 +337,7 @@ func codexParts(content json.RawMessage) []string {
 }
 
 // codexText joins a message's text parts.
-func codexText(content json.RawMessage) string {
-	var parts []codexPart
-	if json.Unmarshal(content, &parts) != nil {
-		var s string
-		_ = json.Unmarshal(content, &s)
-		return s
-	}
-	var out []string
-	for _, p := range parts {
-		if p.Text != "" {
-			out = append(out, p.Text)
-		} else if p.Type != "" {
-			out = append(out, "["+p.Type+"]")
-		}
-	}
-	return strings.Join(out, "\n")
-}
+func codexText(content json.RawMessage) string { return strings.Join(codexParts(content), "\n") }
 
 // codexOutput is a tool call's output: a string, or content parts, or an
 // object with its output.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"hookstudio/app/capture"
 )
@@ -114,4 +115,19 @@ func cutRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// widen stretches [started, ended] to hold the record time ts (RFC 3339;
+// a record without one changes nothing).
+func widen(started, ended *time.Time, ts string) {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return
+	}
+	if started.IsZero() || t.Before(*started) {
+		*started = t
+	}
+	if t.After(*ended) {
+		*ended = t
+	}
 }

@@ -273,16 +273,7 @@ func (sc *summarizer) hook(label string) {
 	sc.s.Hooks = append(sc.s.Hooks, HookCount{Label: label, Count: 1})
 }
 
-func (sc *summarizer) times(ts string) {
-	if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
-		if sc.s.Started.IsZero() || t.Before(sc.s.Started) {
-			sc.s.Started = t
-		}
-		if t.After(sc.s.Ended) {
-			sc.s.Ended = t
-		}
-	}
-}
+func (sc *summarizer) times(ts string) { widen(&sc.s.Started, &sc.s.Ended, ts) }
 
 func (sc *summarizer) claude(line []byte) {
 	var r struct {
