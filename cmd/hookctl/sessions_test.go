@@ -120,6 +120,19 @@ func TestSessionsCommands(t *testing.T) {
 	if parsed, diags := scenario.Parse(sc, data); len(diags) > 0 || len(parsed.Requests) == 0 {
 		t.Errorf("the saved scenario: %v", diags)
 	}
+	// replayed against a folder's hooks (none here), and compared call by call with the session
+	if code, _, stderr = runHookctl(t, "simulate", "--skills", t.TempDir(), sc, "--db", db); code != exitOK {
+		t.Fatalf("simulate the saved scenario: exit %d: %s", code, stderr)
+	}
+	code, out, stderr = runHookctl(t, "history", "diff", "1", "3", "--db", db, "--json")
+	var cmp struct {
+		Calls []struct {
+			Status string `json:"status"`
+		} `json:"calls"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &cmp) != nil || len(cmp.Calls) < 4 {
+		t.Errorf("history diff of the session and its replay: exit %d: %s%.300s", code, stderr, out)
+	}
 }
 
 func TestSessionsExitCodes(t *testing.T) {
