@@ -100,6 +100,7 @@ func main() {
 	requestsBinding := bind.NewRequests(svc, storedRuns).WithPolicy(reqPolicy)
 	captureBinding := bind.NewCapture(emitter.Emit, store, counter).WithProfiles(svc.Profiles) // the app as a real agent's model endpoint
 	bind.UseCaptureAgents(captureBinding, agents.Catalog())                                    // agents' hook texts: bundled and calibrated rendering profiles
+	sessionsBinding := bind.NewSessions(emitter.Emit, store, counter, dataDir)                 // the agents' own sessions, imported
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)
@@ -127,6 +128,7 @@ func main() {
 			emitter.Start(ctx)
 			bind.StartHistory(ctx, historyBinding)
 			bind.StartRequests(ctx, requestsBinding)
+			bind.StartSessions(ctx, sessionsBinding)
 			if err := bind.Start(ctx, studioBinding, bind.NativeWindow{Ctx: ctx}); err != nil {
 				log.Printf("hook studio: %v", err)
 			}
@@ -143,11 +145,12 @@ func main() {
 		},
 		OnShutdown: func(context.Context) {
 			bind.StopCapture(captureBinding)
+			bind.StopSessions(sessionsBinding)
 			bind.StopOps(opsBinding)
 			bind.Stop(studioBinding)
 			bind.StopAgents(agentsBinding) // a calibration running ends, its CLI with it
 		},
-		Bind: []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding, bind.NewLayout(layout.DefaultPath(dataDir)), captureBinding, agentsBinding},
+		Bind: []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding, bind.NewLayout(layout.DefaultPath(dataDir)), captureBinding, agentsBinding, sessionsBinding},
 	})
 	if err != nil {
 		log.Fatal(err)

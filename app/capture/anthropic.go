@@ -42,35 +42,61 @@ func parseAnthropic(data []byte) (*Request, []string, error) {
 	i, sysBlocks := 0, 0
 	root.Get("messages").ForEach(func(_, mr gjson.Result) bool {
 		m := fieldsOf(mr)
-		role := m.Get("role").Str
-		bs := blocks(m.Get("content"))
-		if role == "assistant" {
-			req.Messages = append(req.Messages, assistantMessage(bs))
-			i++
-			return true
-		}
-		for _, b := range bs {
-			switch b.Type {
-			case "text":
-				if role == "system" {
-					sysBlocks++
-					req.Messages = append(req.Messages, systemText(b.Text, sysBlocks)...)
-				} else {
-					req.Messages = append(req.Messages, userText(b.Text)...)
-				}
-			case "tool_result":
-				req.Messages = append(req.Messages, toolResult(b.ToolUseID, joinText(blocks(b.Content)), b.IsError))
-			case "image", "document", "search_result":
-				req.Messages = append(req.Messages, Message{Role: role, Content: "[" + b.Type + "]", Origin: OriginUser, Kind: b.Type})
-			default:
-				req.Messages = append(req.Messages, Message{Role: role, Content: b.raw, Origin: OriginUser, Kind: b.Type})
-				warnings = append(warnings, fmt.Sprintf("messages[%d].content: a block of type %q, which this capture does not read: kept as it came", i, b.Type))
-			}
-		}
+		req.Messages = append(req.Messages, messagesOf(m.Get("role").Str, blocks(m.Get("content")), i, &sysBlocks, &warnings)...)
 		i++
 		return true
 	})
 	return req, warnings, nil
+}
+
+// messagesOf is message i of a request, its blocks normalised: one
+// message per text or tool result, each with its origin.
+func messagesOf(role string, bs []anthropicBlock, i int, sysBlocks *int, warnings *[]string) []Message {
+	if role == "assistant" {
+		return []Message{assistantMessage(bs)}
+	}
+	var out []Message
+	for _, b := range bs {
+		switch b.Type {
+		case "text":
+			if role == "system" {
+				*sysBlocks++
+				out = append(out, systemText(b.Text, *sysBlocks)...)
+			} else {
+				out = append(out, userText(b.Text)...)
+			}
+		case "tool_result":
+			out = append(out, toolResult(b.ToolUseID, joinText(blocks(b.Content)), b.IsError))
+		case "image", "document", "search_result":
+			out = append(out, Message{Role: role, Content: "[" + b.Type + "]", Origin: OriginUser, Kind: b.Type})
+		default:
+			out = append(out, Message{Role: role, Content: b.raw, Origin: OriginUser, Kind: b.Type})
+			*warnings = append(*warnings, fmt.Sprintf("messages[%d].content: a block of type %q, which this capture does not read: kept as it came", i, b.Type))
+		}
+	}
+	return out
+}
+
+// AnthropicSystem normalises a Messages API request's system field (a
+// string or text blocks) as a capture records it: one system message per
+// text block.
+func AnthropicSystem(raw json.RawMessage) []Message {
+	var out []Message
+	for _, b := range blocks(gjson.ParseBytes(raw)) {
+		if b.Type == "text" {
+			out = append(out, Message{Role: "system", Content: b.Text, Origin: OriginSystem})
+		}
+	}
+	return out
+}
+
+// AnthropicMessage normalises one message of a Messages API request (its
+// role and content) as a capture records it, with the warnings a capture
+// would give (blocks it does not read, kept as they came).
+func AnthropicMessage(role string, content json.RawMessage) ([]Message, []string) {
+	var warnings []string
+	sysBlocks := 0 // a system message's paragraphs are one block, as in a whole request
+	return messagesOf(role, blocks(gjson.ParseBytes(content)), 0, &sysBlocks, &warnings), warnings
 }
 
 // blocks reads a content that is a string or a list of blocks.

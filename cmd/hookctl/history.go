@@ -146,7 +146,7 @@ func historyList(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	var f history.Filter
 	fs.StringVar(&f.Scenario, "scenario", "", "only runs of this scenario (its name)")
 	fs.StringVar(&f.Skill, "skill", "", "only runs of this skill's scenarios or hooks")
-	source := fs.String("source", "", "only runs from cli, app, live or capture")
+	source := fs.String("source", "", "only runs from cli, app, live, capture or session")
 	since := fs.String("since", "", "only runs started on or after this date")
 	until := fs.String("until", "", "only runs started before this date")
 	fs.IntVar(&f.Limit, "limit", 20, "at most this many runs (0: all)")
@@ -223,15 +223,7 @@ func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	if *asJSON {
-		out := struct {
-			*history.Run
-			Trace *engine.Document `json:"trace,omitempty"`
-		}{Run: run}
-		if *withTrace {
-			d := run.Trace.Document()
-			out.Trace = &d
-		}
-		return exitOK, writeJSON(stdout, out)
+		return exitOK, writeJSON(stdout, showDoc(run, *withTrace))
 	}
 	r := run.RunSummary
 	fmt.Fprintf(stdout, "run %d · %s (%s)\n", r.ID, r.Scenario, r.ScenarioFile)
@@ -267,6 +259,20 @@ func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		}
 	}
 	return exitOK, showExec(stdout, run)
+}
+
+// showDoc is a run as history show --json prints it, with the whole
+// trace document when withTrace.
+func showDoc(run *history.Run, withTrace bool) any {
+	out := struct {
+		*history.Run
+		Trace *engine.Document `json:"trace,omitempty"`
+	}{Run: run}
+	if withTrace {
+		d := run.Trace.Document()
+		out.Trace = &d
+	}
+	return out
 }
 
 // showExec prints seed 001's metrics of the run's executable hooks and

@@ -52,6 +52,9 @@ type Run struct {
 	// hook) and seed 004's request usage per model; nil without them.
 	ExecHooks []ExecHookMetrics `json:"exec_hooks,omitempty"`
 	Usage     []ModelUsage      `json:"usage,omitempty"`
+	// Session is what an imported agent session says of itself (source
+	// session, migration 8); nil for any other run.
+	Session *SessionInfo `json:"session,omitempty"`
 }
 
 const summaryCols = `r.id, r.scenario, r.scenario_file, r.scenario_hash, r.backend, r.source, r.status, r.error,
@@ -255,6 +258,9 @@ func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
 		return nil, err
 	}
 	if err := loadExec(ctx, q, id, &rec, run); err != nil {
+		return nil, err
+	}
+	if run.Session, err = loadSession(ctx, q, id); err != nil {
 		return nil, err
 	}
 	if run.Trace, err = engine.FromRecord(rec); err != nil {

@@ -30,6 +30,9 @@ const (
 	// SourceCapture is a real agent's requests to the capture endpoint
 	// (app/capture), recorded as a run.
 	SourceCapture Source = "capture"
+	// SourceSession is a real agent's session imported from its transcript
+	// (app/capture/sessions); the run carries a SessionInfo.
+	SourceSession Source = "session"
 )
 
 // TokenCounter counts what a chat message costs in a request;
@@ -56,6 +59,8 @@ type RunInput struct {
 	// Capture, when set, is the capture the run is built from: the run
 	// stands in for the one its previous fold made (Replaces is ignored).
 	Capture *CaptureFold
+	// Session is what an imported session says of itself (source session).
+	Session *SessionInfo
 }
 
 // estimate is the fallback counter: ~4 bytes a token plus the framing.
@@ -325,6 +330,9 @@ func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record
 	}
 
 	if err := insertExec(ctx, tx, rid, rec); err != nil {
+		return 0, err
+	}
+	if err := insertSession(ctx, tx, rid, in.Session); err != nil {
 		return 0, err
 	}
 

@@ -3,6 +3,10 @@ export namespace bind {
 	export interface Capture {
 	
 	}
+	export interface Imported {
+	    run: number;
+	    session: sessions.Session;
+	}
 	export interface Requests {
 	
 	}
@@ -625,6 +629,84 @@ export namespace reqhook {
 	    hooks: RowHook[];
 	}
 	
+
+}
+
+export namespace sessions {
+	
+	export interface CallInfo {
+	    exact: boolean;
+	    line: number;
+	    request_id?: string;
+	    model?: string;
+	    params?: number[];
+	    tools: string[];
+	    missing?: string[];
+	    call: number;
+	}
+	export interface Filter {
+	    agent: string;
+	    project: string;
+	    search: string;
+	}
+	export interface HookCount {
+	    label: string;
+	    count: number;
+	}
+	export interface Locations {
+	    claude: string;
+	    codex: string;
+	}
+	export interface Note {
+	    line: number;
+	    kind: string;
+	    message: string;
+	}
+	export interface Unknown {
+	    type: string;
+	    count: number;
+	    lines: number[];
+	    sample?: number[];
+	}
+	export interface Session {
+	    agent: string;
+	    version: string;
+	    id: string;
+	    file: string;
+	    project: string;
+	    // Go type: time
+	    started: any;
+	    // Go type: time
+	    ended: any;
+	    model: string;
+	    prompt: string;
+	    turns: number;
+	    calls: CallInfo[];
+	    hooks: number;
+	    lines: number;
+	    bytes: number;
+	    notes: Note[];
+	    unknown: Unknown[];
+	}
+	export interface Summary {
+	    agent: string;
+	    version: string;
+	    id: string;
+	    file: string;
+	    project: string;
+	    // Go type: time
+	    started: any;
+	    // Go type: time
+	    ended: any;
+	    prompt: string;
+	    turns: number;
+	    calls: number;
+	    model: string;
+	    hooks: HookCount[];
+	    size: number;
+	    // Go type: time
+	    modified: any;
+	}
 
 }
 
