@@ -28,6 +28,7 @@ func Registration() registry.System {
 	return registry.System{
 		Name:  System,
 		Title: "Copilot CLI's hooks",
+		Label: "Copilot CLI",
 		Agent: System,
 		Files: []registry.File{
 			{Kind: KindHooks, Role: registry.Config, Level: registry.Root, Patterns: []string{ProjectHooks + "/*.json"},

@@ -34,6 +34,7 @@ func Registration() registry.System {
 	return registry.System{
 		Name:  System,
 		Title: "Gemini CLI's hooks",
+		Label: "Gemini CLI",
 		Agent: System,
 		Files: []registry.File{
 			{Kind: KindSettings, Role: registry.Config, Level: registry.Root, Patterns: []string{ProjectSettings},

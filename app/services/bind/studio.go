@@ -278,6 +278,9 @@ func (s *Studio) ConfigSchema(kind string) (string, error) {
 // file's HookFile.kind says it.
 func (s *Studio) FileKinds() ([]registry.FileKind, error) { return s.svc.Hooks().FileKinds(), nil }
 
+// HookSystems are the hook systems the app hosts, as its badges name them.
+func (s *Studio) HookSystems() ([]registry.SystemInfo, error) { return s.svc.Hooks().Infos(), nil }
+
 // UserHooksFile is the settings' user-level jcli hooks.yaml ("" none).
 func (s *Studio) UserHooksFile() (string, error) { return s.user.Get(), nil }
 

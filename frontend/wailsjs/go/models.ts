@@ -561,6 +561,12 @@ export namespace registry {
 	    patterns: string[];
 	    schema: boolean;
 	}
+	export interface SystemInfo {
+	    name: string;
+	    label: string;
+	    title: string;
+	    agent: string;
+	}
 
 }
 

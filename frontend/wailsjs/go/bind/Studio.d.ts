@@ -41,6 +41,8 @@ export function FileKinds():Promise<Array<registry.FileKind>>;
 
 export function HookFiles(arg1:string):Promise<Array<studio.HookFile>>;
 
+export function HookSystems():Promise<Array<registry.SystemInfo>>;
+
 export function HooksJSONText(arg1:string):Promise<string>;
 
 export function HooksSchema():Promise<string>;

@@ -70,6 +70,10 @@ export function HookFiles(arg1) {
   return window['go']['bind']['Studio']['HookFiles'](arg1);
 }
 
+export function HookSystems() {
+  return window['go']['bind']['Studio']['HookSystems']();
+}
+
 export function HooksJSONText(arg1) {
   return window['go']['bind']['Studio']['HooksJSONText'](arg1);
 }
