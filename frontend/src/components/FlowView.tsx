@@ -1,5 +1,6 @@
 // The seed's flowchart (000 §5) with the node of the current step highlighted.
 import type { HookPoint, Step, TraceView } from '../lib/api';
+import { systemLabel } from '../lib/api';
 import { hookCallsOf } from '../exec/hookcalls';
 import type { BreakpointId } from '../debugger/machine';
 import { cx } from './util';
@@ -218,7 +219,7 @@ export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint, onTogg
         })}
         {withHooks && (
           <text x={692} y={247} textAnchor="end" className={cx('hookcaption', hc && 'is-lit')} data-testid="flow-hook-caption">
-            {hc ? `ϟ ${hc.system} ${hc.event} · ${hc.hook} → ${hc.outcome}` : 'ϟ executable hook invocations per node (this request)'}
+            {hc ? `ϟ ${systemLabel(hc.system)} ${hc.event} · ${hc.hook} → ${hc.outcome}` : 'ϟ executable hook invocations per node (this request)'}
           </text>
         )}
       </svg>
