@@ -86,16 +86,20 @@ test("why a hook would not run, before any run: Gemini CLI's plain stdout and an
   await screenshot(page, 'agent-problems.png');
 });
 
+// openExample opens a folder holding a copy of skills/NAME on its release scenario; its skill's section
+async function openExample(name) {
+  const root = tempDir(`hs-${name}-`);
+  cpSync(join(repo, 'skills', name), join(root, name), { recursive: true });
+  await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
+  await app.waitTrace((v) => v.scenario === 'release' && !v.pending, 'the release scenario');
+  return page.getByTestId(`skill-${name}`);
+}
+
 const guardCall = (v) => v.steps.find((s) => s.kind === 'hook_call' && s.hook_call?.system === 'gemini-cli' && s.hook_call.hook === 'guard' && s.hook_call.outcome === 'blocked');
 
 test('skills/gemini-guard: its hooks are rows with the Gemini CLI badge, the guard blocks under it; its hooks.json raw with completion and lint', async () => {
-  const root = tempDir('hs-gemini-');
-  cpSync(join(repo, 'skills/gemini-guard'), join(root, 'gemini-guard'), { recursive: true });
-  await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
-  await app.waitTrace((v) => v.scenario === 'release' && !v.pending, 'the release scenario');
-
+  const skill = await openExample('gemini-guard');
   // the skills panel: the extension's three hooks, each a row of its skill with the Gemini CLI badge and its event
-  const skill = page.getByTestId('skill-gemini-guard');
   const rows = skill.locator('.exec-hook');
   await rows.first().waitFor();
   assert.equal(await rows.count(), 3);
@@ -153,11 +157,7 @@ test('skills/gemini-guard: its hooks are rows with the Gemini CLI badge, the gua
 });
 
 test("skills/copilot-guard: a Copilot CLI plugin's rows with their badge; Edit opens the plugin's hooks.json raw", async () => {
-  const root = tempDir('hs-copilot-');
-  cpSync(join(repo, 'skills/copilot-guard'), join(root, 'copilot-guard'), { recursive: true });
-  await page.evaluate((r) => window.go.bind.Studio.OpenFolder(r), root);
-  await app.waitTrace((v) => v.scenario === 'release' && !v.pending, 'the release scenario');
-  const skill = page.getByTestId('skill-copilot-guard');
+  const skill = await openExample('copilot-guard');
   await skill.locator('.exec-hook').first().waitFor();
   const badges = await skill.locator('.exec-hook .sysbadge').allTextContents();
   assert.ok(badges.length > 0 && badges.every((b) => b === 'Copilot CLI'), `badges: ${badges.join(', ')}`);
