@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"slices"
@@ -65,9 +66,7 @@ func (ar *AgentReader) Read(c *Call) {
 	if a.Name == "" || a.Name == profile.ClaudeCode {
 		// Claude Code, or an agent no header tells (an SDK script): Claude
 		// Code's hook words are its own, read by every known version's
-		if ap := ar.profiles(profile.ClaudeCode); ap != nil {
-			c.Messages = readClaude(ap.rc, c.Messages)
-		}
+		c.Messages = ar.readClaude(c.Messages)
 		if a.Name == "" {
 			return
 		}
@@ -79,6 +78,30 @@ func (ar *AgentReader) Read(c *Call) {
 	if ap := ar.profiles(a.Name); ap != nil {
 		c.Messages = ap.read(c.Messages)
 	}
+}
+
+// ClaudeMessage is one message of a request Claude Code sent (its role and
+// content as the Messages API has them), as a capture records it:
+// normalised (AnthropicMessage), then its hook texts read as Read reads
+// Claude Code's. readClaude reads each message on its own (a system
+// message's paragraphs are joined within their text block), so a request
+// read a message at a time is the request read whole: the session
+// importer reads each message of a transcript once, however many calls
+// send it.
+func (ar *AgentReader) ClaudeMessage(role string, content json.RawMessage) ([]Message, []string) {
+	ms, warnings := AnthropicMessage(role, content)
+	return ar.readClaude(ms), warnings
+}
+
+// readClaude reads ms with every known Claude Code version's profile.
+func (ar *AgentReader) readClaude(ms []Message) []Message {
+	if ar == nil {
+		return ms
+	}
+	if ap := ar.profiles(profile.ClaudeCode); ap != nil {
+		return readClaude(ap.rc, ms)
+	}
+	return ms
 }
 
 func (ar *AgentReader) profiles(agent string) *agentProfiles {
