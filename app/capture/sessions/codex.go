@@ -61,11 +61,7 @@ type codexReader struct {
 func newCodexReader(im *Importer) *codexReader {
 	r := &codexReader{im: im, b: im.b, call: -1, turnAt: -1}
 	r.cv = r.b.conv("main")
-	catalog := im.opts.Profiles
-	if catalog == nil {
-		catalog = profile.NewCatalog("")
-	}
-	if ps, err := catalog.All(string(Codex)); err == nil && len(ps) > 0 {
+	if ps, err := im.catalog.All(string(Codex)); err == nil && len(ps) > 0 {
 		r.rc = profile.NewRecognizer(ps...)
 	}
 	return r
