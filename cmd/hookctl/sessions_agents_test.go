@@ -471,8 +471,9 @@ func TestRealAgentCodexSessions(t *testing.T) {
 			// the rollout keeps Codex's base instructions, which it trims
 			// before sending (a section on tools this run does not have)
 			same := got[i].Content == m.Content || (i == 0 && m.Origin == capture.OriginSystem && got[i].Origin == "system_prompt")
-			if got[i].Role != m.Role || !same || (m.Origin == capture.OriginHook) != got[i].byHook() {
-				t.Errorf("call %d message %d: %s %q (hook %v), the capture %s %q (%s)", k+1, i, got[i].Role, cut(got[i].Content), got[i].byHook(), m.Role, cut(m.Content), m.Origin)
+			if got[i].Role != m.Role || !same || (m.Origin == capture.OriginHook) != got[i].byHook() || !sameEvent(doc.hookEvent(got[i]), m.Hook) {
+				t.Errorf("call %d message %d: %s %q (hook %v %s), the capture %s %q (%s %s)", k+1, i, got[i].Role, cut(got[i].Content), got[i].byHook(),
+					doc.hookEvent(got[i]), m.Role, cut(m.Content), m.Origin, m.Hook)
 			}
 		}
 	}

@@ -204,7 +204,7 @@ func TestClaudeCodeReadAsCapture(t *testing.T) {
 
 // TestCodexFixture: Codex records no request, yet each call's list rebuilt
 // from the rollout's items is the list the capture got, message for
-// message, with the hooks' words attributed to hooks — but the system
+// message, with the hooks' words attributed to their hooks — but the system
 // prompt: the rollout keeps Codex's base instructions, which it trims
 // before sending.
 func TestCodexFixture(t *testing.T) {
@@ -223,8 +223,9 @@ func TestCodexFixture(t *testing.T) {
 		}
 		for i, w := range want.Messages {
 			same := sum(got[i].Content) == w.Content || (i == 0 && got[i].Origin == engine.OriginSystemPrompt && w.Origin == capture.OriginSystem)
-			if got[i].Role != w.Role || !same || byHook(got[i]) != (w.Origin == capture.OriginHook) {
-				t.Errorf("call %d message %d: %s %.60q hook %v; the capture: %s %s…", k+1, i, got[i].Role, got[i].Content, byHook(got[i]), w.Role, w.Content[:8])
+			if got[i].Role != w.Role || !same || byHook(got[i]) != (w.Origin == capture.OriginHook) || !sameLabel(hookEvent(tr, got[i]), w.Hook) {
+				t.Errorf("call %d message %d: %s %.60q hook %v %s; the capture: %s %s… %s", k+1, i, got[i].Role, got[i].Content, byHook(got[i]),
+					hookEvent(tr, got[i]), w.Role, w.Content[:8], w.Hook)
 			}
 		}
 	}
