@@ -69,7 +69,7 @@ func (h *History) Run(id int64) (studio.TraceView, error) {
 	if err != nil {
 		return studio.TraceView{}, err
 	}
-	return studio.RunView(r.Trace, r.ScenarioFile, h.tokens), nil
+	return studio.RunView(r.Trace, r.ScenarioFile, h.tokens, r.Source.Simulated()), nil
 }
 
 // Compare diffs two runs call by call.

@@ -1,8 +1,11 @@
 package studio
 
 import (
+	"slices"
+
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/expect"
+	"hookstudio/app/agents/loop"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/skills"
 )
@@ -73,6 +76,9 @@ type TraceView struct {
 	Pending bool `json:"pending"`
 	// Expectations are the scenario's expect: results on this run.
 	Expectations []expect.Result `json:"expectations"`
+	// Flow is the loop the run is drawn on (its agent's, or seed 000's)
+	// and the node of each step (app/agents/loop).
+	Flow loop.Flow `json:"flow"`
 
 	// callIDs holds each call's message ids, kept for the next live diff.
 	callIDs [][]int
@@ -88,13 +94,21 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 		Hooks: []skills.Hook{}, Messages: []Message{}, Steps: []engine.Step{}, Calls: []Call{},
 		Requests: []engine.RequestInfo{}, Changes: []CallChange{}, Tools: []string{}, Expectations: []expect.Result{}, Exec: ExecRun{Hooks: []engine.HookInfo{}, Metrics: []engine.HookMetric{}},
 		Matrix: Matrix{Hooks: []string{}, Systems: []string{}, Copies: [][]int{}, Tokens: [][]int{}, Totals: []int{}},
+		Flow:   loop.For(loop.Run{Simulated: true}, nil, nil),
 	}
 }
 
-// buildView materialises a trace for the frontend.
+// buildView materialises a simulated run's trace for the frontend.
 func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
+	return materialise(tr, file, tc, true)
+}
+
+// materialise makes the view of a trace; simulated says whether the run
+// went through the simulated agent.
+func materialise(tr *engine.Trace, file string, tc TokenCounter, simulated bool) TraceView {
 	v := emptyView(string(tr.Status), file, nil)
 	v.Scenario, v.Error, v.Steps = tr.Scenario, tr.Error, tr.Steps()
+	v.drawOn(tr, simulated, nil)
 	// Lists are never null in a view: the frontend indexes them directly.
 	if tr.Hooks != nil {
 		v.Hooks = tr.Hooks
@@ -188,9 +202,47 @@ func execHookOf(m *engine.Message) string {
 	return ""
 }
 
-// RunView is a stored run opened read-only in the simulator.
-func RunView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
-	v := buildView(tr, file, tc)
+// drawOn chooses the loop the view's run is drawn on and places its
+// steps (the view's steps and calls are filled in). The run's hook
+// systems are those whose hooks ran, else those of the configured hooks
+// that would run for it: a folder whose hooks have not run (untrusted, or
+// no matcher matched) is drawn on the same loop as when they do.
+func (v *TraceView) drawOn(tr *engine.Trace, simulated bool, configured []engine.HookInfo) {
+	run := loop.Run{Simulated: simulated, PromptHooks: simulated && len(tr.Hooks) > 0}
+	for _, hc := range tr.HookCalls {
+		if !slices.Contains(run.Systems, hc.System) {
+			run.Systems = append(run.Systems, hc.System)
+		}
+	}
+	if len(run.Systems) == 0 {
+		for _, h := range configured {
+			if enabledIn(tr, h.Skill) && !slices.Contains(run.Systems, h.System) {
+				run.Systems = append(run.Systems, h.System)
+			}
+		}
+	}
+	v.Flow = loop.For(run, v.Steps, tr.Calls)
+}
+
+// enabledIn says whether a hook of skill (a folder's own hook: "") takes
+// part in some request of tr.
+func enabledIn(tr *engine.Trace, skill string) bool {
+	if skill == "" {
+		return true
+	}
+	for _, r := range tr.Requests {
+		if r.EnabledSkills == nil || slices.Contains(r.EnabledSkills, skill) {
+			return true
+		}
+	}
+	return false
+}
+
+// RunView is a stored run opened read-only in the simulator; simulated is
+// false for a real agent's calls (a capture, an imported session), which
+// are drawn on that agent's loop.
+func RunView(tr *engine.Trace, file string, tc TokenCounter, simulated bool) TraceView {
+	v := materialise(tr, file, tc, simulated)
 	v.Changes = []CallChange{}
 	return v
 }

@@ -1,0 +1,112 @@
+package studio
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agents/loop"
+	"hookstudio/app/capture"
+)
+
+// nodeOfStep is the id of the node the view puts step i on ("" none).
+func nodeOfStep(v TraceView, i int) string {
+	if n := v.Flow.Steps[i]; n >= 0 {
+		return v.Flow.Loop.Nodes[n].ID
+	}
+	return ""
+}
+
+// A folder with Claude Code's plugin and seed 000's planner: the plugin's
+// scenario is drawn on Claude Code's loop before trust (its hooks would
+// run) and after (they ran, each at its event's node); the planner's on
+// seed 000's.
+func TestViewsAreDrawnOnTheirAgentsLoop(t *testing.T) {
+	root := t.TempDir()
+	copyTree(t, "../../../skills/claude-guard", filepath.Join(root, "claude-guard"))
+	copyTree(t, "../../../skills/planner", filepath.Join(root, "planner"))
+	rec := &recorder{}
+	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit, ExecHooks: HooksetsLoader(counter(t))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { cancel(); s.Close() }()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Open(ctx, root); err != nil {
+		t.Fatal(err)
+	}
+	selected := func(file string) TraceView {
+		from := rec.len()
+		if v, err := s.Select(ctx, file); err != nil || !v.Pending {
+			return v
+		}
+		return waitTrace(t, rec, from, func(v TraceView) bool { return !v.Pending && v.File == file })
+	}
+	release := "claude-guard/scenarios/release.yaml"
+	v := selected(release)
+	if len(v.Steps) == 0 || v.Exec.NotRun != NotRunUntrusted || v.Flow.Loop.ID != "claude-code" || len(v.Flow.Steps) != len(v.Steps) {
+		t.Fatalf("untrusted: drawn on %s (%s), %d of %d steps placed", v.Flow.Loop.ID, v.Flow.Why, len(v.Flow.Steps), len(v.Steps))
+	}
+	planner := selected("planner/scenarios/multi-step-change.yaml")
+	if planner.Flow.Loop.ID != loop.SeedID || nodeOfStep(planner, planner.Calls[0].Step) != "plan" {
+		t.Fatalf("the planner is drawn on %s (%s)", planner.Flow.Loop.ID, planner.Flow.Why)
+	}
+
+	selected(release)
+	from := rec.len()
+	if _, err := s.TrustFolder(ctx); err != nil {
+		t.Fatal(err)
+	}
+	v = waitTrace(t, rec, from, func(v TraceView) bool { return !v.Pending && v.Exec.Ran && v.File == release })
+	if v.Flow.Loop.ID != "claude-code" {
+		t.Fatalf("trusted: drawn on %s (%s)", v.Flow.Loop.ID, v.Flow.Why)
+	}
+	lit := map[string]string{}
+	for _, st := range hookCallSteps(v) {
+		lit[st.HookCall.Event] = nodeOfStep(v, st.Index)
+	}
+	for event, want := range map[string]string{"PreToolUse:Bash": "PreToolUse", "PostToolUse:Edit": "PostToolUse", "Stop": "Stop"} {
+		if lit[event] != want {
+			t.Errorf("%s at %q, want %s (%v)", event, lit[event], want, lit)
+		}
+	}
+	if n := nodeOfStep(v, v.Calls[1].Step); n != "model" {
+		t.Errorf("an LLM call at %q", n)
+	}
+}
+
+// A capture opened from the history is drawn as a real agent's calls: on
+// the generic loop while it does not say which agent sent them.
+func TestCaptureRunIsDrawnAsAnAgentsCalls(t *testing.T) {
+	calls := []capture.Call{
+		{N: 0, Status: 200, Messages: []capture.Message{{Role: "user", Content: "clean the build folder", Origin: capture.OriginUser}},
+			Answer: &capture.Answer{ToolCalls: []capture.ToolCall{{ID: "t1", Name: "Bash", Arguments: json.RawMessage(`{"command":"ls"}`)}}}},
+		{N: 1, Status: 200, Messages: []capture.Message{{Role: "user", Content: "clean the build folder", Origin: capture.OriginUser},
+			{Role: "assistant", ToolCalls: []capture.ToolCall{{ID: "t1", Name: "Bash", Arguments: json.RawMessage(`{"command":"ls"}`)}}},
+			{Role: "tool", ToolCallID: "t1", Content: "build", Origin: capture.OriginToolResult}},
+			Answer: &capture.Answer{Content: "done"}},
+	}
+	tr, err := capture.Trace("capture", calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := RunView(tr, "capture", counter(t), false)
+	var got []string
+	for i := range v.Steps {
+		got = append(got, nodeOfStep(v, i))
+	}
+	if v.Flow.Loop.ID != loop.GenericID || len(got) != 4 || got[0] != "prompt" || got[1] != "model" || got[2] != "tool" || got[3] != "model" {
+		t.Fatalf("drawn on %s: %v", v.Flow.Loop.ID, got)
+	}
+	if sim := RunView(tr, "capture", counter(t), true); sim.Flow.Loop.ID != loop.SeedID {
+		t.Errorf("the same trace as a simulation: %s", sim.Flow.Loop.ID)
+	}
+	if v.Steps[1].Kind != engine.StepLLMCall {
+		t.Errorf("steps %v", v.Steps)
+	}
+}
