@@ -1,9 +1,12 @@
 package studio
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"hookstudio/app/agent/engine"
@@ -108,5 +111,76 @@ func TestCaptureRunIsDrawnAsAnAgentsCalls(t *testing.T) {
 	}
 	if v.Steps[1].Kind != engine.StepLLMCall {
 		t.Errorf("steps %v", v.Steps)
+	}
+}
+
+// A Claude Code project's run, as the frontend's fixture of a view drawn on
+// Claude Code's loop (HOOKSTUDIO_UPDATE_FIXTURES=1 writes it): a guard that
+// blocks a recursive delete at PreToolUse, and a Stop hook.
+func TestClaudeCodeViewFixture(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".claude/settings.json"), `{"hooks": {
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh .claude/hooks/guard.sh"}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "true"}]}]
+}}
+`)
+	write(t, filepath.Join(root, ".claude/hooks/guard.sh"), "if grep -q 'rm -rf'; then echo 'Recursive deletes are blocked' >&2; exit 2; fi\n")
+	write(t, filepath.Join(root, ".hookstudio/scenarios/clean.yaml"), `name: clean
+system_prompt: You are Claude Code.
+tools:
+  - {name: Bash, description: Run a shell command., parameters: {type: object, properties: {command: {type: string}}}}
+requests:
+  - user: Clean the build folder.
+    rounds:
+      - tool_calls: [{name: Bash, arguments: {command: "rm -rf build/"}, result: ""}]
+      - content: The guard refused the delete.
+`)
+	rec := &recorder{}
+	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit, ExecHooks: HooksetsLoader(counter(t))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { cancel(); s.Close() }()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Open(ctx, root); err != nil {
+		t.Fatal(err)
+	}
+	from := rec.len()
+	if _, err := s.TrustFolder(ctx); err != nil {
+		t.Fatal(err)
+	}
+	v := waitTrace(t, rec, from, func(v TraceView) bool { return !v.Pending && v.Exec.Ran })
+	if v.Flow.Loop.ID != "claude-code" {
+		t.Fatalf("drawn on %s (%s)", v.Flow.Loop.ID, v.Flow.Why)
+	}
+	guard := -1
+	for _, st := range hookCallSteps(v) {
+		if st.HookCall.Event == "PreToolUse:Bash" {
+			guard = st.Index
+		}
+	}
+	if guard < 0 || nodeOfStep(v, guard) != "PreToolUse" {
+		t.Fatalf("the guard's step %d at %q", guard, nodeOfStep(v, max(guard, 0)))
+	}
+	if os.Getenv("HOOKSTUDIO_UPDATE_FIXTURES") == "" {
+		return
+	}
+	v.Exec.DurationMS = 25
+	for i := range v.Steps {
+		if hc := v.Steps[i].HookCall; hc != nil {
+			hc.DurationMS = 12
+		}
+	}
+	data, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.ReplaceAll(data, []byte(root), []byte("/home/user/project"))
+	data = regexp.MustCompile(`hookstudio-claude-\d+`).ReplaceAll(data, []byte("hookstudio-claude-1"))
+	if err := os.WriteFile("../../../frontend/src/fixtures/claude-trace.json", append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
