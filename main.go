@@ -16,6 +16,7 @@ import (
 
 	"hookstudio/app/agent/tokens"
 	"hookstudio/app/capture"
+	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/services/bind"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
@@ -50,8 +51,11 @@ func main() {
 	if err != nil {
 		log.Printf("hook studio: %v", err)
 	}
+	// Every hook system Hook Studio hosts; command hook results are reused
+	// between runs whose input and files did not change.
+	hooks := hooksets.Registry(hooksets.RegistryOptions{ReuseResults: true, Policy: reqPolicy.Policy})
 	cfg := studio.Config{DataDir: dataDir, Examples: examples.FS, Tokens: counter, Emit: emitter.Emit,
-		ExecHooks: studio.HooksetsLoader(counter, studio.WithRequestPolicy(reqPolicy), studio.WithUserHooks(userHooks))}
+		Hooks: hooks, ExecHooks: studio.HooksetsLoader(hooks, userHooks)}
 	// The app works without its history: a database that cannot be opened
 	// at all is reported and left alone.
 	store, err := history.Open(context.Background(), history.DefaultPath(dataDir))

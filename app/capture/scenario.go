@@ -10,7 +10,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/services/edit"
+	"hookstudio/app/store/atomicfile"
 )
 
 // ToScenario turns a capture into a mock scenario that replays it: the
@@ -257,7 +257,7 @@ func SaveScenario(path, name string, calls []Call) ([]string, error) {
 	if err != nil {
 		return notes, err
 	}
-	if err := edit.WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return notes, fmt.Errorf("write %s: %w", path, err)
 	}
 	return notes, nil

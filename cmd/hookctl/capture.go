@@ -14,8 +14,8 @@ import (
 
 	"hookstudio/app/agent/tokens"
 	"hookstudio/app/capture"
-	"hookstudio/app/services/edit"
 	"hookstudio/app/services/studio"
+	"hookstudio/app/store/atomicfile"
 	"hookstudio/app/store/profiles"
 )
 
@@ -174,7 +174,7 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if err != nil {
 		return 0, err
 	}
-	if err := edit.WriteFileAtomic(*jsonFile, append(data, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(*jsonFile, append(data, '\n'), 0o644); err != nil {
 		return 0, fmt.Errorf("write %s: %w", *jsonFile, err)
 	}
 	fmt.Fprintf(stderr, "hookctl: %d request(s) captured into %s\n", len(calls), *jsonFile)
@@ -191,7 +191,7 @@ func writeCaptureScenario(path string, calls []capture.Call, stderr io.Writer) e
 	if err != nil {
 		return fmt.Errorf("save the capture as a scenario: %w", err)
 	}
-	if err := edit.WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	fmt.Fprintf(stderr, "hookctl: the capture saved as scenario %s (hookctl simulate %s replays it)\n", path, path)

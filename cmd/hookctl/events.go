@@ -12,10 +12,9 @@ import (
 	"strings"
 	"sync"
 
-	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/events"
-	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agent/tokens"
+	"hookstudio/app/services/runs"
 )
 
 // eventFlags are simulate's event-stream and control options.
@@ -35,7 +34,6 @@ func addEventFlags(fs *flag.FlagSet) *eventFlags {
 // Its goroutines (the printer, the control reader, the signal watcher)
 // end in finish/stop.
 type eventRun struct {
-	mon     *events.Monitor
 	st      *events.Stream
 	ctl     *events.Control
 	ctx     context.Context // the run's: Control cancels it, and so does run.cancel
@@ -55,7 +53,8 @@ type eventRun struct {
 // its scripted decisions, its budget), makes run.ctx cancellable by the
 // control, and starts the printer and the control readers: a first SIGINT
 // cancels the run at its next checkpoint, a second one exits at once.
-func (f *eventFlags) start(ctx context.Context, run *providerRun, sc *scenario.Scenario, stdout, stderr io.Writer, asJSON bool) (*eventRun, error) {
+func (f *eventFlags) start(ctx context.Context, run *providerRun, spec *runs.Spec, stdout, stderr io.Writer, asJSON bool) (*eventRun, error) {
+	sc := spec.Scenario
 	if *f.events && asJSON {
 		return nil, fmt.Errorf("%w: --events and --json both print to stdout; choose one", errUsage)
 	}
@@ -88,7 +87,12 @@ func (f *eventFlags) start(ctx context.Context, run *providerRun, sc *scenario.S
 	if ctx.Err() != nil { // interrupted already: the run ends at its first checkpoint
 		e.ctl.Cancel("interrupted (SIGINT)")
 	}
-	e.mon = events.Attach(&run.cfg, o)
+	spec.Events = &o // the run's assembler puts the stream last among its handlers
+	spec.BeforeFinish = func() {
+		if e.parent.Err() != nil {
+			e.ctl.Cancel("interrupted (SIGINT)")
+		}
+	}
 	// The run's context: cancelled by the control (a cancel line, SIGINT,
 	// aborting a request in flight) and by run.cancel (the provider ends a
 	// run it cannot go on with; run.ctx keeps that cause for explain). An
@@ -156,13 +160,9 @@ func (e *eventRun) readControl(in io.Reader) {
 	}
 }
 
-// finish emits how the run ended, waits for the printer and returns the
-// events to store.
-func (e *eventRun) finish(tr *engine.Trace, runErr error) []events.Event {
-	if e.parent.Err() != nil {
-		e.ctl.Cancel("interrupted (SIGINT)")
-	}
-	e.mon.Finish(tr, runErr)
+// finish waits for the printer (the run said how it ended) and returns
+// the events to store.
+func (e *eventRun) finish() []events.Event {
 	e.st.Close()
 	<-e.printed
 	if d := e.st.Dropped(); d > 0 && e.print {

@@ -14,8 +14,9 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/events"
-	"hookstudio/app/agent/llm"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
+	"hookstudio/app/services/runs"
 )
 
 // pitfallsOnly copies the pitfalls example skill (no executable hooks) to
@@ -122,6 +123,14 @@ func (w *onPaused) String() string {
 	return w.buf.String()
 }
 
+// handlerHooks attaches one handler to a run, as a hook system would.
+type handlerHooks struct{ h engine.Handler }
+
+func (hh handlerHooks) Attach(cfg *engine.Config, _ registry.Run) (registry.Attached, error) {
+	cfg.Handlers = append(cfg.Handlers, hh.h)
+	return nil, nil
+}
+
 // TestInterruptCancelsAtCheckpoint: an interrupt (the context main cancels
 // on SIGINT) wakes the paused run, which ends at that checkpoint with
 // WORKFLOW_CANCELLED; the run's status is cancelled.
@@ -134,23 +143,27 @@ func TestInterruptCancelsAtCheckpoint(t *testing.T) {
 	ctx, interrupt := context.WithCancel(context.Background())
 	defer interrupt()
 	var e *eventRun
-	run := &providerRun{ctx: context.Background(), cfg: engine.Config{Model: llm.NewMock(sc),
-		Handlers: []engine.Handler{&pauseAtFirstTool{e: &e}}}}
-	on := true
-	ctl := ""
-	out := &onPaused{interrupt: interrupt}
-	var errOut bytes.Buffer
-	e, err = (&eventFlags{events: &on, control: &ctl}).start(ctx, run, sc, out, &errOut, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.stop()
+	run := &providerRun{ctx: context.Background()}
 	set, err := skills.Load(context.Background(), root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, runErr := engine.Run(e.ctx, sc, set, run.cfg)
-	e.finish(tr, runErr)
+	spec := runs.Spec{Scenario: sc, Prompt: set, Hooks: handlerHooks{&pauseAtFirstTool{e: &e}}}
+	on := true
+	ctl := ""
+	out := &onPaused{interrupt: interrupt}
+	var errOut bytes.Buffer
+	e, err = (&eventFlags{events: &on, control: &ctl}).start(ctx, run, &spec, out, &errOut, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.stop()
+	r, err := runs.Assemble(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, runErr := r.Execute(e.ctx)
+	e.finish()
 	if tr.Status != engine.StatusCancelled {
 		t.Fatalf("status %s (%v)", tr.Status, runErr)
 	}

@@ -11,6 +11,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/services/runs"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/profiles"
 )
@@ -31,10 +32,11 @@ func addProviderFlags(fs *flag.FlagSet) *providerFlags {
 	}
 }
 
-// providerRun is how a simulation calls its model.
+// providerRun is how a simulation calls its model: spec holds the model
+// and its tool results (nothing for the mock).
 type providerRun struct {
 	ctx     context.Context
-	cfg     engine.Config
+	spec    runs.Spec
 	cancel  context.CancelCauseFunc
 	backend string // for the history: "mock" or "PROVIDER:PROFILE"
 }
@@ -57,7 +59,7 @@ func (pf *providerFlags) setup(ctx context.Context, sc *scenario.Scenario, stder
 		if *pf.profiles != "" {
 			return nil, fmt.Errorf("%w: --profiles needs --provider", errUsage)
 		}
-		return &providerRun{ctx: ctx, cfg: engine.Config{Model: llm.NewMock(sc)}, cancel: func(error) {}, backend: "mock"}, nil
+		return &providerRun{ctx: ctx, cancel: func(error) {}, backend: "mock"}, nil
 	}
 	path := *pf.profiles
 	if path == "" {
@@ -91,7 +93,7 @@ func (pf *providerFlags) setup(ctx context.Context, sc *scenario.Scenario, stder
 		return "", err
 	}}
 	// An answer with neither text nor tool calls is warned about on its call.
-	cfg := engine.Config{Model: model, Tools: runner, MaxRounds: maxProviderRounds, AfterCall: llm.MarkWarnings(nil)}
 	backend := fmt.Sprintf("%s:%s", p.Provider, p.Name)
-	return &providerRun{ctx: ctx, cfg: cfg, cancel: cancel, backend: backend}, nil
+	spec := runs.Spec{Model: model, Backend: backend, Tools: runner, MaxRounds: maxProviderRounds, AfterCall: llm.MarkWarnings(nil)}
+	return &providerRun{ctx: ctx, spec: spec, cancel: cancel, backend: backend}, nil
 }

@@ -6,25 +6,8 @@ import (
 	"io"
 	"time"
 
-	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/tokens"
-	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/platform/otelexport"
 )
-
-// withRequestHooks adds the folder's request hooks (seed 004), the
-// scenario's request_policy and scripted attempts to a run; a run that
-// has none stays as it was.
-func withRequestHooks(hooks *hooksets.Set, cfg *engine.Config, backend string) {
-	if hooks == nil {
-		return
-	}
-	run := hooksets.RequestRun{Backend: backend}
-	if c, err := tokens.NewCounter(); err == nil {
-		run.Counter = c
-	}
-	hooks.WithRequestHooks(cfg, run)
-}
 
 // checkOTLP validates --otlp before anything runs.
 func checkOTLP(url string) error {

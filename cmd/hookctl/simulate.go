@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,13 +11,13 @@ import (
 	"strings"
 	"time"
 
-	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agent/tokens"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/cmdhook"
 	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/platform/otelexport"
+	"hookstudio/app/services/runs"
 	"hookstudio/app/store/history"
 )
 
@@ -31,8 +30,8 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	db := fs.String("db", "", "history database (default: history.db in the app's data folder)")
 	noHistory := fs.Bool("no-history", false, "do not record the run in the history")
 	trust := fs.Bool("trust", false, "run the folder's executable hooks (hooks.yaml commands); without it a folder with any is refused")
-	userHooks := fs.String("user-hooks", "", "the user-level command hooks file (hooks.yaml), run before the folder's")
-	claudeUser := fs.String("claude-user-settings", "", "Claude Code's user-level settings.json (~/.claude/settings.json), whose hooks run before the project's")
+	reg := hooksets.Registry(hooksets.RegistryOptions{})
+	users := addUserFileFlags(fs, reg)
 	behaviour := addBehaviourFlag(fs)
 	otlp := fs.String("otlp", "", "send the run to an OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318")
 	prov := addProviderFlags(fs)
@@ -64,22 +63,13 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	var hooks *hooksets.Set
-	var trustErr error
-	// llm command hooks ask the real model with --provider; under the mock
-	// the scenario's hook_answers answer them.
-	hookModel := &cmdhook.ModelCompleter{}
-	var completer cmdhook.Completer
-	if *prov.provider != "" {
-		completer = hookModel
-	}
 	if sc != nil {
-		ds = append(ds, scenario.CheckSkills(sc, skillNames(set))...)
-		ds = append(ds, usedSkillDiagnostics(set, sc)...)
-		hooks, trustErr = hooksets.Load(*root, hooksets.Options{UserFile: *userHooks, ClaudeUserSettings: *claudeUser, Scenario: sc, Trusted: *trust, Completer: completer, Mode: mode})
-		if hooks == nil {
-			return 0, trustErr
+		hooks, err = hooksets.Load(ctx, reg, *root, hooksets.Options{User: users(), Mode: mode})
+		if err != nil {
+			return 0, err
 		}
-		defer hooks.Close()
+		ds = append(ds, scenario.CheckSkills(sc, hooks.SkillNames(folderNames(set)))...)
+		ds = append(ds, usedSkillDiagnostics(set, sc)...)
 		ds = append(ds, usedHookDiagnostics(set, sc, hooks.Diagnostics())...)
 	}
 	diag.Sort(ds)
@@ -96,11 +86,9 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return exitProblems, nil
 	}
 
-	if errors.Is(trustErr, hooksets.ErrNotTrusted) {
+	if cmds := hooks.Commands(sc); len(cmds) > 0 && !*trust {
 		// Nothing runs in a folder nobody trusted: say exactly what would.
-		return notTrusted(stderr, *root, hooks.Commands()), nil
-	} else if trustErr != nil {
-		return 0, trustErr
+		return notTrusted(stderr, *root, cmds), nil
 	}
 
 	run, err := prov.setup(ctx, sc, stderr)
@@ -108,20 +96,28 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	defer run.cancel(nil)
-	run.cfg.Handlers = hooks.Handlers()
-	withRequestHooks(hooks, &run.cfg, run.backend) // request hooks, innermost (requests.go)
-	run.cfg.ModelName, run.cfg.Session = sc.Model, sc.Name
-	hookModel.Model = run.cfg.Model
-	evr, err := evf.start(ctx, run, sc, stdout, stderr, *asJSON) // events.go
+	// The one way the app runs a scenario too: its prompt hooks, the
+	// folder's hooks (request hooks innermost; with --provider llm hooks
+	// ask the real model through them), the event stream last.
+	spec := run.spec
+	spec.Scenario, spec.Prompt, spec.Hooks, spec.Trusted = sc, set, hooks, *trust
+	if c, err := tokens.NewCounter(); err == nil {
+		spec.Tokens = c
+	}
+	evr, err := evf.start(ctx, run, &spec, stdout, stderr, *asJSON) // events.go
 	if err != nil {
 		return 0, err
 	}
 	defer evr.stop()
+	r, err := runs.Assemble(spec)
+	if err != nil {
+		return 0, err
+	}
 	started := time.Now()
-	tr, runErr := engine.Run(evr.ctx, sc, set, run.cfg)
+	tr, runErr := r.Execute(evr.ctx)
 	runErr = run.explain(runErr)
 	ended := time.Now()
-	evs := evr.finish(tr, runErr)
+	evs := evr.finish()
 	if *asJSON {
 		if err := writeJSON(stdout, tr.Document()); err != nil {
 			return 0, err

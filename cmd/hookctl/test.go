@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/xml"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,16 +13,15 @@ import (
 	"time"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/events"
 	"hookstudio/app/agent/expect"
-	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agent/tokens"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/cmdhook"
 	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
-	"hookstudio/app/services/edit"
+	"hookstudio/app/services/runs"
+	"hookstudio/app/store/atomicfile"
 )
 
 // scenarioReport is one scenario's outcome in hookctl test.
@@ -40,7 +38,7 @@ type scenarioReport struct {
 	Duration    time.Duration     `json:"-"`
 
 	trace     *engine.Trace
-	untrusted []cmdhook.Command // commands that would run without --trust
+	untrusted []registry.Command // commands that would run without --trust
 }
 
 func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
@@ -49,8 +47,8 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	junit := fs.String("junit", "", "also write the results as JUnit XML to this file")
 	update := fs.Bool("update", false, "write what the run observes into each scenario as its expectations")
 	trust := fs.Bool("trust", false, "run the folder's executable hooks (hooks.yaml commands, process hooks); without it a folder with any is refused")
-	userHooks := fs.String("user-hooks", "", "the user-level command hooks file (hooks.yaml), run before the folder's")
-	claudeUser := fs.String("claude-user-settings", "", "Claude Code's user-level settings.json (~/.claude/settings.json), whose hooks run before the project's")
+	reg := hooksets.Registry(hooksets.RegistryOptions{})
+	users := addUserFileFlags(fs, reg)
 	behaviour := addBehaviourFlag(fs)
 	color := fs.String("color", "auto", "colour output: auto, always or never")
 	pos, err := parseArgs(fs, args)
@@ -81,7 +79,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	var reports []*scenarioReport
 	for _, f := range files {
-		rep, err := testScenario(ctx, root, f, set, tc, hooksets.Options{UserFile: *userHooks, ClaudeUserSettings: *claudeUser, Trusted: *trust, Mode: mode}, *update)
+		rep, err := testScenario(ctx, reg, root, f, set, tc, hooksets.Options{User: users(), Mode: mode}, *trust, *update)
 		if err != nil {
 			return 0, err
 		}
@@ -101,7 +99,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		if err != nil {
 			return 0, err
 		}
-		if err := edit.WriteFileAtomic(*junit, data, 0o644); err != nil {
+		if err := atomicfile.Write(*junit, data, 0o644); err != nil {
 			return 0, fmt.Errorf("write junit report: %w", err)
 		}
 	}
@@ -159,7 +157,7 @@ func testTargets(ctx context.Context, pos []string) (string, []string, error) {
 
 // testScenario validates, runs and checks one scenario; with update it
 // first writes the run's observations into the file.
-func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *tokens.Counter, opts hooksets.Options, update bool) (*scenarioReport, error) {
+func testScenario(ctx context.Context, reg *registry.Registry, root, file string, set *skills.Set, tc *tokens.Counter, opts hooksets.Options, trusted, update bool) (*scenarioReport, error) {
 	started := time.Now()
 	rep := &scenarioReport{File: file, Name: file, Diagnostics: []diag.Diagnostic{}, Results: []expect.Result{}}
 	sc, ds, err := scenario.LoadFile(root, file)
@@ -167,17 +165,14 @@ func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *t
 		return nil, err
 	}
 	var hooks *hooksets.Set
-	var trustErr error
 	if sc != nil {
 		rep.Name = sc.Name
-		ds = append(ds, scenario.CheckSkills(sc, skillNames(set))...)
-		ds = append(ds, usedSkillDiagnostics(set, sc)...)
-		opts.Scenario = sc
-		hooks, trustErr = hooksets.Load(root, opts)
-		if hooks == nil {
-			return nil, trustErr
+		hooks, err = hooksets.Load(ctx, reg, root, opts)
+		if err != nil {
+			return nil, err
 		}
-		defer hooks.Close()
+		ds = append(ds, scenario.CheckSkills(sc, hooks.SkillNames(folderNames(set)))...)
+		ds = append(ds, usedSkillDiagnostics(set, sc)...)
 		ds = append(ds, usedHookDiagnostics(set, sc, hooks.Diagnostics())...)
 	}
 	diag.Sort(ds)
@@ -189,23 +184,17 @@ func testScenario(ctx context.Context, root, file string, set *skills.Set, tc *t
 		rep.Status, rep.Failed = "invalid", 1
 		return rep, nil
 	}
-	switch {
-	case errors.Is(trustErr, hooksets.ErrNotTrusted):
-		rep.untrusted = hooks.Commands()
+	if cmds := hooks.Commands(sc); len(cmds) > 0 && !trusted {
+		rep.untrusted = cmds
 		return rep, nil
-	case trustErr != nil:
-		return nil, trustErr
 	}
-	cfg := engine.Config{Model: llm.NewMock(sc), Handlers: hooks.Handlers(), ModelName: sc.Model, Session: sc.Name}
-	withRequestHooks(hooks, &cfg, "mock") // request hooks, innermost (requests.go)
 	// The scenario's approval policy (scripted decisions) and budget, as
 	// simulate runs them; the events themselves are not printed.
-	mon := events.AttachHeadless(&cfg, sc, tc)
-	tr, runErr := engine.Run(ctx, sc, set, cfg)
-	mon.Finish(tr, runErr)
-	if err := hooks.Close(); err != nil {
-		rep.Error = err.Error()
+	run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: set, Hooks: hooks, Trusted: trusted, Tokens: tc})
+	if err != nil {
+		return nil, err
 	}
+	tr, runErr := run.Execute(ctx)
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("test %s: %w", file, ctx.Err())
 	}
@@ -246,7 +235,7 @@ func updateScenario(root, file string, tr *engine.Trace) error {
 	if err != nil {
 		return fmt.Errorf("update %s: %w", file, err)
 	}
-	if err := edit.WriteFileAtomic(path, out, fi.Mode().Perm()); err != nil {
+	if err := atomicfile.Write(path, out, fi.Mode().Perm()); err != nil {
 		return fmt.Errorf("update %s: %w", file, err)
 	}
 	return nil

@@ -9,18 +9,16 @@ import (
 
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/claudehook"
-	"hookstudio/app/hooks/cmdhook"
-	"hookstudio/app/hooks/hostmode"
-	"hookstudio/app/hooks/prochook"
-	"hookstudio/app/hooks/reqhook"
+	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
 )
 
 func validateCmd(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print diagnostics as JSON")
-	claudeUser := fs.String("claude-user-settings", "", "Claude Code's user-level settings.json (~/.claude/settings.json) to validate too")
+	reg := hooksets.Registry(hooksets.RegistryOptions{})
+	users := addUserFileFlags(fs, reg) // user-level files to validate too
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -32,7 +30,7 @@ func validateCmd(ctx context.Context, args []string, stdout io.Writer) (int, err
 	if len(pos) == 1 {
 		root = pos[0]
 	}
-	ds, err := check(ctx, root, *claudeUser)
+	ds, err := check(ctx, reg, root, users())
 	if err != nil {
 		return 0, err
 	}
@@ -53,43 +51,25 @@ func validateCmd(ctx context.Context, args []string, stdout io.Writer) (int, err
 	return exitOK, nil
 }
 
-// check validates every skill and every scenario under root.
-func check(ctx context.Context, root, claudeUser string) ([]diag.Diagnostic, error) {
+// check validates every skill, every hook system's configuration (read,
+// never run; the folder's host_behaviour setting too) and every scenario
+// under root. users are the systems' user-level files by name.
+func check(ctx context.Context, reg *registry.Registry, root string, users map[string]string) ([]diag.Diagnostic, error) {
 	set, err := skills.Load(ctx, root)
 	if err != nil {
 		return nil, err
 	}
 	ds := set.Diagnostics()
-	hooks, err := cmdhook.Load(root, cmdhook.LoadOptions{}) // hooks.yaml files: read, never run
+	hooks, err := hooksets.Load(ctx, reg, root, hooksets.Options{User: users})
 	if err != nil {
 		return nil, err
 	}
-	ds = append(ds, hooks.Diagnostics...)
-	_, pds, err := prochook.Validate(ctx, root, nil) // picoclaw.json files: read, never run
-	if err != nil {
-		return nil, err
-	}
-	ds = append(ds, pds...)
-	rh, err := reqhook.Load(root) // request-hooks.yaml files: read, never run
-	if err != nil {
-		return nil, err
-	}
-	ds = append(ds, rh.Diagnostics...)
-	cc, err := claudehook.Load(root, claudehook.LoadOptions{UserSettings: claudeUser}) // Claude Code's settings, plugins, SKILL.md: read, never run
-	if err != nil {
-		return nil, err
-	}
-	ds = append(ds, cc.Diagnostics...)
-	_, hds, err := hostmode.Load(root) // the folder's host_behaviour setting
-	if err != nil {
-		return nil, err
-	}
-	ds = append(ds, hds...)
+	ds = append(ds, hooks.Diagnostics()...)
 	files, err := scenario.Discover(ctx, root)
 	if err != nil {
 		return nil, err
 	}
-	names := cc.SkillNames(folderNames(set))
+	names := hooks.SkillNames(folderNames(set))
 	for _, f := range files {
 		sc, sds, err := scenario.LoadFile(root, f)
 		if err != nil {
@@ -105,16 +85,6 @@ func check(ctx context.Context, root, claudeUser string) ([]diag.Diagnostic, err
 	}
 	diag.Sort(ds)
 	return ds, nil
-}
-
-// skillNames is what enabled_skills may name in set's root: its skill
-// folders and its Claude Code skills.
-func skillNames(set *skills.Set) scenario.SkillNames {
-	cc, err := claudehook.Load(set.Root, claudehook.LoadOptions{})
-	if err != nil { // the root was read a moment ago; only the folders are known
-		return scenario.SkillNames{Folders: folderNames(set)}
-	}
-	return cc.SkillNames(folderNames(set))
 }
 
 func folderNames(set *skills.Set) []string {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"

@@ -1,10 +1,11 @@
 package scenario
 
 import (
+	"hookstudio/app/format/yamlpos"
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Approval is the scenario's approval policy (seed 002): which tool calls
@@ -145,7 +146,7 @@ func (d *decoder) wholeNumber(n *yaml.Node, path string) (int, bool) {
 	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!int" && v.Decode(&i) == nil {
 		return i, true
 	}
-	d.errorf(n, CodeWrongType, "%s must be a whole number, not %s", path, describe(v))
+	d.errorf(n, CodeWrongType, "%s must be a whole number, not %s", path, yamlpos.Describe(v))
 	return 0, false
 }
 
@@ -158,7 +159,7 @@ func (d *decoder) threshold(n *yaml.Node, path string) (float64, bool) {
 	}
 	var f float64
 	if v.Kind != yaml.ScalarNode || (v.ShortTag() != "!!int" && v.ShortTag() != "!!float") || v.Decode(&f) != nil {
-		d.errorf(n, CodeWrongType, "%s must be a number (0.8 or 80 for 80 %%), not %s", path, describe(v))
+		d.errorf(n, CodeWrongType, "%s must be a number (0.8 or 80 for 80 %%), not %s", path, yamlpos.Describe(v))
 		return 0, false
 	}
 	if f > 1 && f <= 100 {

@@ -6,9 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"hookstudio/app/format/diag"
+	"hookstudio/app/format/yamlpos"
 )
 
 // Diagnostic codes of expect: lists (listed in Codes).
@@ -458,7 +459,7 @@ func (d *decoder) hookRefs(v *yaml.Node, path string, sees bool) []Expectation {
 		}
 		fields := d.hookRefFields(&e, sees)
 		if rn.Kind != yaml.MappingNode {
-			d.errorf(n, CodeWrongType, "%s must be a hook name (name or skill/name) or a mapping {hook, skill%s}, not %s", p, map[bool]string{true: ", copies", false: ""}[sees], describe(rn))
+			d.errorf(n, CodeWrongType, "%s must be a hook name (name or skill/name) or a mapping {hook, skill%s}, not %s", p, map[bool]string{true: ", copies", false: ""}[sees], yamlpos.Describe(rn))
 			return e, false
 		}
 		return e, d.strict(n, p, fields, CodeUnknownExpectation, "field") && e.Hook != ""
@@ -644,7 +645,7 @@ func (d *decoder) integer(n *yaml.Node, path string) (int, bool) {
 			return i, true
 		}
 	}
-	d.errorf(n, CodeWrongType, "%s must be a whole number, not %s", path, describe(v))
+	d.errorf(n, CodeWrongType, "%s must be a whole number, not %s", path, yamlpos.Describe(v))
 	return 0, false
 }
 

@@ -3,7 +3,7 @@ package scenario
 import (
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Level describes one kind of mapping in a scenario file: the fields the

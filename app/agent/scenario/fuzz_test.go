@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"hookstudio/app/format/diag"
+	"hookstudio/app/format/yamlpos"
 )
 
 func FuzzParse(f *testing.F) {
@@ -37,7 +38,7 @@ func FuzzParse(f *testing.F) {
 		if s == nil {
 			t.Fatal("nil scenario")
 		}
-		lines := lineCount(data)
+		lines := yamlpos.LineCount(data)
 		for _, d := range ds {
 			if d.File != file || d.Message == "" || !slices.Contains(Codes(), d.Code) || (d.Severity != diag.Error && d.Severity != diag.Warning) {
 				t.Fatalf("malformed diagnostic %+v", d)

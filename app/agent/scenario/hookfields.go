@@ -1,7 +1,9 @@
 package scenario
 
 import (
-	"gopkg.in/yaml.v3"
+	"hookstudio/app/format/yamlpos"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // The fields executable hooks need (seed 001, command hooks): the model
@@ -39,7 +41,7 @@ func (d *decoder) hookAnswersField(s *Scenario) field {
 			return
 		}
 		if m.Kind != yaml.MappingNode {
-			d.errorf(v, CodeWrongType, "%s must be a mapping of llm hook names to answers, not %s", path, describe(m))
+			d.errorf(v, CodeWrongType, "%s must be a mapping of llm hook names to answers, not %s", path, yamlpos.Describe(m))
 			return
 		}
 		out := map[string][]string{}

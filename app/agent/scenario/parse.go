@@ -2,17 +2,16 @@ package scenario
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"path"
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"hookstudio/app/format/diag"
+	"hookstudio/app/format/yamlpos"
 )
 
 // MaxDepth bounds how deeply tool parameters and call arguments may nest.
@@ -125,24 +124,23 @@ func (d *decoder) load(data []byte) *yaml.Node {
 		return nil
 	}
 	data = jsonCompat(data)
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := safeDecode(dec, &doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			d.errorf(nil, CodeEmptyFile, "the file holds only comments; a scenario needs at least requests, e.g. requests: [{user: Hello}]")
-		} else {
-			d.syntax(err, data)
-		}
+	d2, err := yamlpos.Decode(data)
+	if err != nil {
+		d.syntax(err, data)
 		return nil
 	}
-	var next yaml.Node
-	switch err := safeDecode(dec, &next); {
-	case err == nil:
-		d.errorf(&next, CodeMultipleDocuments, "a second YAML document starts here; a scenario file holds one document, so move it to its own file or remove the ---")
-	case !errors.Is(err, io.EOF):
-		d.syntax(err, data)
+	if d2.Node == nil {
+		d.errorf(nil, CodeEmptyFile, "the file holds only comments; a scenario needs at least requests, e.g. requests: [{user: Hello}]")
+		return nil
 	}
-	d.budget = aliasRatio*countNodes(&doc) + aliasFloor
+	switch {
+	case d2.Second != nil:
+		d.errorf(d2.Second, CodeMultipleDocuments, "a second YAML document starts here; a scenario file holds one document, so move it to its own file or remove the ---")
+	case d2.SecondErr != nil:
+		d.syntax(d2.SecondErr, data)
+	}
+	doc := d2.Node
+	d.budget = aliasRatio*countNodes(doc) + aliasFloor
 	if len(doc.Content) == 0 {
 		d.errorf(nil, CodeEmptyFile, "the file holds no content; a scenario needs at least requests, e.g. requests: [{user: Hello}]")
 		return nil
@@ -153,17 +151,6 @@ func (d *decoder) load(data []byte) *yaml.Node {
 		return nil
 	}
 	return root
-}
-
-// safeDecode turns a panic inside yaml.v3 into an error: a scenario file
-// is user input and must never take the app down.
-func safeDecode(dec *yaml.Decoder, n *yaml.Node) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("yaml: internal parser failure: %v", r)
-		}
-	}()
-	return dec.Decode(n)
 }
 
 // countNodes counts the nodes as written, not following aliases, which is
@@ -203,30 +190,6 @@ func (d *decoder) deref(n *yaml.Node) (*yaml.Node, bool) {
 	return n, true
 }
 
-// describe names a node's type for messages.
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch tag := n.ShortTag(); tag {
-		case "!!null":
-			return "null"
-		case "!!bool":
-			return "a boolean"
-		case "!!int", "!!float":
-			return "a number"
-		case "!!str", "!!timestamp":
-			return "a string"
-		default:
-			return "a value tagged " + tag
-		}
-	}
-	return "an empty node"
-}
-
 // isString reports whether a scalar decodes as a JSON string. Timestamps
 // count: YAML 1.2 and JSON Schema tools read 2024-01-01 as a string.
 func isString(n *yaml.Node) bool {
@@ -255,7 +218,7 @@ func (d *decoder) str(n *yaml.Node, path string) (string, bool) {
 	case v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode:
 		hint = "; for structured text use a block scalar (|) or quote it"
 	}
-	d.errorf(n, CodeWrongType, "%s must be a string, not %s%s", path, describe(v), hint)
+	d.errorf(n, CodeWrongType, "%s must be a string, not %s%s", path, yamlpos.Describe(v), hint)
 	return "", false
 }
 
@@ -271,7 +234,7 @@ func (d *decoder) boolean(n *yaml.Node, path string) (bool, bool) {
 			return b, true
 		}
 	}
-	d.errorf(n, CodeWrongType, "%s must be true or false, not %s", path, describe(v))
+	d.errorf(n, CodeWrongType, "%s must be true or false, not %s", path, yamlpos.Describe(v))
 	return false, false
 }
 
@@ -283,7 +246,7 @@ func (d *decoder) list(n *yaml.Node, path string, item func(i int, n *yaml.Node,
 		return false
 	}
 	if v.Kind != yaml.SequenceNode {
-		d.errorf(n, CodeWrongType, "%s must be a list, not %s; write each entry on its own line starting with - ", path, describe(v))
+		d.errorf(n, CodeWrongType, "%s must be a list, not %s; write each entry on its own line starting with - ", path, yamlpos.Describe(v))
 		return false
 	}
 	if d.active[v] {
@@ -316,7 +279,7 @@ func (d *decoder) walk(n *yaml.Node, path string, fields []field, unknown func(p
 		return false
 	}
 	if v.Kind != yaml.MappingNode {
-		d.errorf(n, CodeWrongType, "%s must be a mapping (key: value), not %s", path, describe(v))
+		d.errorf(n, CodeWrongType, "%s must be a mapping (key: value), not %s", path, yamlpos.Describe(v))
 		return false
 	}
 	if d.active[v] {
@@ -372,7 +335,7 @@ func (d *decoder) pairs(m *yaml.Node) []pair {
 			continue
 		}
 		if rk.Kind != yaml.ScalarNode {
-			d.errorf(k, CodeWrongType, "a key must be a plain string, not %s", describe(rk))
+			d.errorf(k, CodeWrongType, "a key must be a plain string, not %s", yamlpos.Describe(rk))
 			continue
 		}
 		if prev, dup := first[rk.Value]; dup {
@@ -394,7 +357,7 @@ func (d *decoder) pairs(m *yaml.Node) []pair {
 		case yaml.SequenceNode:
 			sources = rs.Content
 		default:
-			d.errorf(src, CodeWrongType, "a merge (<<) takes a mapping or a list of mappings, not %s", describe(rs))
+			d.errorf(src, CodeWrongType, "a merge (<<) takes a mapping or a list of mappings, not %s", yamlpos.Describe(rs))
 			continue
 		}
 		for _, s := range sources {
@@ -403,7 +366,7 @@ func (d *decoder) pairs(m *yaml.Node) []pair {
 				continue
 			}
 			if sm.Kind != yaml.MappingNode {
-				d.errorf(s, CodeWrongType, "a merge (<<) takes a mapping or a list of mappings, not %s", describe(sm))
+				d.errorf(s, CodeWrongType, "a merge (<<) takes a mapping or a list of mappings, not %s", yamlpos.Describe(sm))
 				continue
 			}
 			if d.active[sm] {
@@ -430,7 +393,7 @@ func (d *decoder) mapping(n *yaml.Node, path string) map[string]any {
 		return nil
 	}
 	if v.Kind != yaml.MappingNode {
-		d.errorf(n, CodeWrongType, "%s must be a mapping (a JSON object), not %s", path, describe(v))
+		d.errorf(n, CodeWrongType, "%s must be a mapping (a JSON object), not %s", path, yamlpos.Describe(v))
 		return nil
 	}
 	m, _ := d.value(n, path, 0).(map[string]any)

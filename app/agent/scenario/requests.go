@@ -3,7 +3,7 @@ package scenario
 import (
 	"path"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // RequestPolicy is seed 004's built-in policy hook for headless runs

@@ -4,6 +4,7 @@ package diag
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 )
 
@@ -60,4 +61,27 @@ func Sort(ds []Diagnostic) {
 			cmp.Compare(a.Code, b.Code),
 		)
 	})
+}
+
+// Sink collects one file's diagnostics as a validator finds them, so that
+// every problem is reported at once. Validators turn their own positions
+// (a YAML node, a JSON offset) into a line and column and add here.
+type Sink struct {
+	File  string
+	Diags []Diagnostic
+}
+
+// Add records a problem at line:col (0: the whole file).
+func (s *Sink) Add(line, col int, sev Severity, code, format string, args ...any) {
+	s.Diags = append(s.Diags, Diagnostic{File: s.File, Line: line, Column: col, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// Errorf records an error at line:col.
+func (s *Sink) Errorf(line, col int, code, format string, args ...any) {
+	s.Add(line, col, Error, code, format, args...)
+}
+
+// Warnf records a warning at line:col.
+func (s *Sink) Warnf(line, col int, code, format string, args ...any) {
+	s.Add(line, col, Warning, code, format, args...)
 }

@@ -11,7 +11,7 @@ import (
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/process"
 )
 
 // BenchmarkSpawnTrue is `sh -c true` through os/exec: the floor of any
@@ -64,8 +64,8 @@ func BenchmarkHandlerOverhead(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				h.exec = func(context.Context, []string, string, []string, []byte) cmdhook.RunResult {
-					return cmdhook.RunResult{Stdout: out}
+				h.exec = func(context.Context, process.Spec) process.Result {
+					return process.Result{Stdout: out}
 				}
 				b.StartTimer()
 				tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})

@@ -20,8 +20,16 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/hooks/cmdhook"
-	"hookstudio/app/hooks/hostmode"
+	"hookstudio/app/hooks/answers"
+	"hookstudio/app/hooks/metrics"
+	"hookstudio/app/hooks/process"
+)
+
+// Output caps: what is kept of a handler's stdout (an http handler's
+// body) and stderr; the rest is read and dropped.
+const (
+	MaxStdout = 1 << 20
+	MaxStderr = 64 << 10
 )
 
 // Default timeouts, as Claude Code's.
@@ -31,17 +39,13 @@ const (
 	DefaultHTTPTimeout    = 30 * time.Second
 )
 
-// Completer answers prompt handlers in a real run (the profile's model);
-// under the mock the scenario's hook_answers answer (cmdhook.Scripted).
-type Completer interface {
-	Complete(ctx context.Context, model, prompt string) (string, error)
-}
-
 // Options configure a Handler.
 type Options struct {
-	Config    *Config
-	Scenario  *scenario.Scenario
-	Completer Completer // nil: hook_answers
+	Config   *Config
+	Scenario *scenario.Scenario
+	// Completer answers prompt handlers in a real run (the profile's
+	// model); nil: the scenario's hook_answers.
+	Completer answers.Completer
 	// HTTPClient posts http handlers' input (nil: a client of its own).
 	HTTPClient *http.Client
 }
@@ -50,13 +54,13 @@ type Options struct {
 type Handler struct {
 	cfg      *Config
 	sc       *scenario.Scenario
-	complete Completer
-	scripted *cmdhook.Scripted
+	complete answers.Completer
+	scripted *answers.Scripted
 	client   *http.Client
 	loopback *http.Client // for handlers declared at a loopback URL, which ran without trust
-	runner   *cmdhook.Runner
-	exec     func(ctx context.Context, argv []string, dir string, env []string, stdin []byte) cmdhook.RunResult // runner.Run; a fake in benchmarks
-	tmp      string                                                                                             // the run's folder: transcript, CLAUDE_ENV_FILE
+	procs    *process.Group
+	exec     func(ctx context.Context, s process.Spec) process.Result // procs.Run; a fake in benchmarks
+	tmp      string                                                   // the run's folder: transcript, CLAUDE_ENV_FILE
 	session  string
 
 	mu            sync.Mutex
@@ -66,8 +70,7 @@ type Handler struct {
 	prompt        int    // prompt_id counter (per user prompt)
 	transcriptKey string // what the transcript file holds (writeTranscript)
 	envFiles      int
-	metrics       map[string]*engine.HookMetric
-	order         []string
+	metrics       *metrics.Book
 }
 
 // New prepares the hooks of cfg for a run; Close it when the run ends.
@@ -80,25 +83,25 @@ func New(opts Options) (*Handler, error) {
 	_, _ = rand.Read(id[:])
 	s := hex.EncodeToString(id[:])
 	h := &Handler{cfg: opts.Config, sc: opts.Scenario, complete: opts.Completer, client: opts.HTTPClient,
-		runner: cmdhook.NewRunner(), tmp: tmp, used: map[string]bool{}, onceDone: map[string]bool{},
-		metrics: map[string]*engine.HookMetric{},
+		procs: process.NewGroup(), tmp: tmp, used: map[string]bool{}, onceDone: map[string]bool{},
+		metrics: metrics.NewBook(System),
 		session: s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:32]}
 	if h.client == nil {
 		h.client = &http.Client{}
 	}
 	h.loopback = loopbackClient()
-	h.exec = h.runner.Run
-	var answers map[string][]string
+	h.exec = h.procs.Run
+	var scripted map[string][]string
 	if opts.Scenario != nil {
-		answers = opts.Scenario.HookAnswers
+		scripted = opts.Scenario.HookAnswers
 	}
-	h.scripted = cmdhook.NewScripted(answers)
+	h.scripted = answers.NewScripted(scripted)
 	return h, nil
 }
 
 // Close kills whatever hook still runs and removes the run's folder.
 func (h *Handler) Close() error {
-	h.runner.Close()
+	h.procs.Close()
 	h.loopback.CloseIdleConnections() // its own transport: nothing else closes them
 	return os.RemoveAll(h.tmp)
 }
@@ -107,37 +110,17 @@ func (h *Handler) Close() error {
 func (h *Handler) Config() *Config { return h.cfg }
 
 // Metrics are every handler's counters so far.
-func (h *Handler) Metrics() []engine.HookMetric {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make([]engine.HookMetric, 0, len(h.order))
-	for _, k := range h.order {
-		out = append(out, *h.metrics[k])
-	}
-	return out
-}
+func (h *Handler) Metrics() []engine.HookMetric { return h.metrics.List() }
 
+// count counts a handler's invocation: one that did not run for a reason
+// (an error with a skipped outcome) is a skip.
 func (h *Handler) count(hd *Hook, call *engine.HookCall) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	k := hd.Source() + "\x00" + hd.Name()
-	m, ok := h.metrics[k]
-	if !ok {
-		m = &engine.HookMetric{System: System, Event: string(hd.Event), Hook: hd.Name(), Source: hd.Source()}
-		h.metrics[k] = m
-		h.order = append(h.order, k)
-	}
+	m := metrics.Hook{Event: string(hd.Event), Name: hd.Name(), Source: hd.Source()}
 	if call.Outcome == engine.OutcomeSkipped && call.Error != "" {
-		m.Skips++
+		h.metrics.Skipped(m)
 		return
 	}
-	m.Runs++
-	m.TotalMS += call.DurationMS
-	if call.Outcome == engine.OutcomeError || call.Outcome == engine.OutcomeTimeout {
-		m.Failures++
-	} else {
-		m.Successes++
-	}
+	h.metrics.Ran(m, call)
 }
 
 // target is what a matcher filters at an event: the tool's name, the
@@ -300,7 +283,7 @@ func (h *Handler) matching(event Event, ev *engine.Event) []*Hook {
 // result is how one handler's run ended.
 type result struct {
 	ran    bool
-	res    cmdhook.RunResult
+	res    process.Result
 	text   string // a prompt's answer, an http body
 	status int    // http
 	err    error  // prompt / http failure
@@ -328,7 +311,8 @@ func (h *Handler) run(ctx context.Context, hd *Hook, event Event, input []byte) 
 		if len(hd.Args) > 0 {
 			argv = append([]string{hd.Command}, hd.Args...)
 		}
-		return result{ran: true, res: h.exec(cctx, argv, h.cfg.Root, h.env(hd, event), input)}
+		return result{ran: true, res: h.exec(cctx, process.Spec{Argv: argv, Dir: h.cfg.Root, Env: h.env(hd, event), Stdin: input,
+			MaxStdout: MaxStdout, MaxStderr: MaxStderr})}
 	case TypePrompt:
 		start := time.Now()
 		prompt := strings.ReplaceAll(hd.Prompt, "$ARGUMENTS", string(input))
@@ -340,7 +324,7 @@ func (h *Handler) run(ctx context.Context, hd *Hook, event Event, input []byte) 
 			first, _, _ := strings.Cut(hd.Prompt, "\n")
 			text, err = h.scripted.Answer(string(event), first)
 		}
-		r := result{ran: true, text: text, err: err, res: cmdhook.RunResult{Duration: time.Since(start), TimedOut: errors.Is(cctx.Err(), context.DeadlineExceeded)}}
+		r := result{ran: true, text: text, err: err, res: process.Result{Duration: time.Since(start), TimedOut: errors.Is(cctx.Err(), context.DeadlineExceeded)}}
 		return r
 	case TypeHTTP:
 		return h.post(cctx, hd, input)
@@ -368,7 +352,7 @@ func (h *Handler) post(ctx context.Context, hd *Hook, input []byte) result {
 		return r
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, cmdhook.MaxStdout))
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxStdout))
 	r.status, r.text = resp.StatusCode, string(body)
 	return r
 }
@@ -394,7 +378,7 @@ func loopbackClient() *http.Client {
 // env is what a command handler gets: Hook Studio's environment less its
 // keys, and Claude Code's variables.
 func (h *Handler) env(hd *Hook, event Event) []string {
-	env := append(hostmode.InheritedEnv("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_ENV_FILE", "CLAUDECODE"),
+	env := append(process.Inherited("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_ENV_FILE", "CLAUDECODE"),
 		"CLAUDECODE=1", "CLAUDE_PROJECT_DIR="+h.cfg.Root, "CLAUDE_CODE_SESSION_ID="+h.session)
 	if hd.Plugin != "" {
 		env = append(env, "CLAUDE_PLUGIN_ROOT="+hd.Plugin)

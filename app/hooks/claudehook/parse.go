@@ -3,16 +3,15 @@ package claudehook
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"hookstudio/app/format/diag"
 	"hookstudio/app/format/jsondoc"
+	"hookstudio/app/format/yamlpos"
 )
 
 // Diagnostic codes (tests check codes, never wording).
@@ -53,7 +52,7 @@ func parseSettings(rel string, data []byte, src source) ([]Hook, []diag.Diagnost
 // parseWith parses settings JSON whose offsets pos turns into the
 // positions the user sees (the JSON's own, or a SKILL.md's YAML ones).
 func parseWith(rel string, data []byte, src source, pos func(off int) (line, col int)) ([]Hook, []diag.Diagnostic) {
-	p := &parser{rel: rel, pos: pos, src: src}
+	p := &parser{Sink: diag.Sink{File: rel}, pos: pos, src: src}
 	doc, err := jsondoc.Parse(data)
 	if err != nil {
 		off := 0
@@ -61,32 +60,30 @@ func parseWith(rel string, data []byte, src source, pos func(off int) (line, col
 			off = se.Offset
 		}
 		p.errorf(off, CodeSyntax, "%s is not valid JSON (%v); Claude Code would not load it, so none of its hooks run", rel, err)
-		return nil, p.diags
+		return nil, p.Diags
 	}
 	if doc.Root.Kind != jsondoc.Object {
 		p.errorf(doc.Root.Offset, CodeShape, "a settings file is a JSON object with a \"hooks\" key")
-		return nil, p.diags
+		return nil, p.Diags
 	}
 	hooks := doc.Root.Get("hooks")
 	if hooks == nil {
 		return nil, nil
 	}
 	p.events(hooks)
-	return p.out, p.diags
+	return p.out, p.Diags
 }
 
 type parser struct {
-	rel   string
-	pos   func(off int) (line, col int)
-	src   source
-	out   []Hook
-	diags []diag.Diagnostic
+	diag.Sink
+	pos func(off int) (line, col int)
+	src source
+	out []Hook
 }
 
 func (p *parser) report(off int, sev diag.Severity, code, format string, args ...any) {
 	line, col := p.pos(off)
-	p.diags = append(p.diags, diag.Diagnostic{File: p.rel, Line: line, Column: col, Severity: sev, Code: code,
-		Message: fmt.Sprintf(format, args...)})
+	p.Add(line, col, sev, code, format, args...)
 }
 
 func (p *parser) errorf(off int, code, format string, args ...any) {
@@ -173,7 +170,7 @@ func (p *parser) handler(event Event, matcher string, match matcher, n *jsondoc.
 		return
 	}
 	line, col := p.pos(n.Offset)
-	h := Hook{Event: event, Matcher: matcher, match: match, File: p.rel, Line: line, Column: col, Plugin: p.src.plugin,
+	h := Hook{Event: event, Matcher: matcher, match: match, File: p.File, Line: line, Column: col, Plugin: p.src.plugin,
 		Skill: p.src.skill, UsedSkill: p.src.usedSkill, Runs: true}
 	str := func(key string) (string, *jsondoc.Node) {
 		v := n.Get(key)
@@ -326,103 +323,17 @@ func parseSkill(rel string, data []byte, src source) ([]Hook, []diag.Diagnostic)
 	// offset mapped back to its node's line and column in the file (the
 	// frontmatter starts on line 2).
 	var js bytes.Buffer
-	pm := &posMap{}
-	pm.add(0, hooksNode.Line, hooksNode.Column)
+	pm := &yamlpos.PosMap{}
+	pm.Add(0, hooksNode.Line, hooksNode.Column)
 	js.WriteString(`{"hooks":`)
-	if err := writeJSON(&js, hooksNode, pm, 0); err != nil {
+	if err := yamlpos.ToJSON(&js, hooksNode, pm); err != nil {
 		return nil, []diag.Diagnostic{{File: rel, Line: hooksNode.Line + 1, Column: hooksNode.Column, Severity: diag.Error, Code: CodeShape, Message: err.Error()}}
 	}
 	js.WriteByte('}')
 	return parseWith(rel, js.Bytes(), src, func(off int) (int, int) {
-		line, col := pm.at(off)
+		line, col := pm.At(off)
 		return line + 1, col
 	})
-}
-
-// YAMLToJSON writes a YAML node (a frontmatter's hooks:) as JSON, mappings
-// in their order, as Claude Code reads it.
-func YAMLToJSON(n *yaml.Node) ([]byte, error) {
-	var b bytes.Buffer
-	if err := writeJSON(&b, n, &posMap{}, 0); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// posMap maps offsets of generated JSON to YAML positions.
-type posMap struct {
-	offs []int
-	pos  [][2]int
-}
-
-func (m *posMap) add(off, line, col int) {
-	m.offs = append(m.offs, off)
-	m.pos = append(m.pos, [2]int{line, col})
-}
-
-// at is the position of the last node that starts at or before off.
-func (m *posMap) at(off int) (int, int) {
-	i := sort.SearchInts(m.offs, off+1) - 1
-	if i < 0 {
-		i = 0
-	}
-	return m.pos[i][0], m.pos[i][1]
-}
-
-// writeJSON writes a YAML node as JSON, noting where each node starts.
-func writeJSON(b *bytes.Buffer, n *yaml.Node, pm *posMap, depth int) error {
-	if depth > 64 {
-		return errors.New("the hooks are nested too deeply")
-	}
-	pm.add(b.Len(), n.Line, n.Column)
-	switch n.Kind {
-	case yaml.DocumentNode:
-		if len(n.Content) == 0 {
-			b.WriteString("null")
-			return nil
-		}
-		return writeJSON(b, n.Content[0], pm, depth+1)
-	case yaml.AliasNode:
-		return writeJSON(b, n.Alias, pm, depth+1)
-	case yaml.MappingNode:
-		b.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			k := n.Content[i]
-			pm.add(b.Len(), k.Line, k.Column)
-			kb, _ := json.Marshal(k.Value)
-			b.Write(kb)
-			b.WriteByte(':')
-			if err := writeJSON(b, n.Content[i+1], pm, depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
-	case yaml.SequenceNode:
-		b.WriteByte('[')
-		for i, c := range n.Content {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := writeJSON(b, c, pm, depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-	default:
-		var v any
-		if err := n.Decode(&v); err != nil {
-			return err
-		}
-		vb, err := json.Marshal(v)
-		if err != nil {
-			return fmt.Errorf("line %d: %w", n.Line, err)
-		}
-		b.Write(vb)
-	}
-	return nil
 }
 
 func jsonUnmarshal(data []byte, v any) error {

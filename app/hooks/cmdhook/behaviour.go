@@ -6,6 +6,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/hooks/hostmode"
+	"hookstudio/app/hooks/process"
 )
 
 // Where seed 001 and jcli's current code (crates/j-agent/src/infra/hook)
@@ -16,7 +17,7 @@ func (h *Handler) code() bool { return h.opts.Mode != hostmode.Document }
 
 // codeEnv is the environment jcli's code gives a hook: its own whole
 // environment (PATH is set per hook), less Hook Studio's keys.
-func codeEnv() []string { return hostmode.InheritedEnv("PATH") }
+func codeEnv() []string { return process.Inherited("PATH") }
 
 // envNote is the environment's note, on a bash hook's first call of a run.
 func (h *Handler) envNote(hk *Hook) string {

@@ -12,6 +12,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/hooks/process"
 	"hookstudio/app/hooks/skills"
 )
 
@@ -28,10 +29,11 @@ func BenchmarkSpawnTrue(b *testing.B) {
 // BenchmarkRunnerTrue is `sh -c true` through the hook runner: pipes,
 // process group, stdin writer, capped readers, group kill.
 func BenchmarkRunnerTrue(b *testing.B) {
-	p := newProcs()
+	p := process.NewGroup()
 	stdin := []byte(`{"event":"pre_llm_request","messages":[],"session_id":"s","cwd":"/"}`)
 	for b.Loop() {
-		if res := p.run(context.Background(), "true", os.TempDir(), []string{"PATH=/usr/bin:/bin"}, stdin); res.exitCode != 0 {
+		if res := p.Run(context.Background(), process.Spec{Argv: []string{"/bin/sh", "-c", "true"}, Dir: os.TempDir(),
+			Env: []string{"PATH=/usr/bin:/bin"}, Stdin: stdin, MaxStdout: MaxStdout, MaxStderr: MaxStderr}); res.ExitCode != 0 {
 			b.Fatalf("%+v", res)
 		}
 	}
@@ -68,8 +70,8 @@ requests:
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			answer := []byte(tt.answer)
-			fake := func(context.Context, string, string, []string, []byte) procResult {
-				return procResult{stdout: answer}
+			fake := func(context.Context, process.Spec) process.Result {
+				return process.Result{Stdout: answer}
 			}
 			var invocations int
 			b.ReportAllocs()

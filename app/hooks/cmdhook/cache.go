@@ -2,6 +2,7 @@ package cmdhook
 
 import (
 	"crypto/sha256"
+	"hookstudio/app/hooks/process"
 	"sync"
 )
 
@@ -17,7 +18,7 @@ import (
 // concurrent use.
 type Cache struct {
 	mu      sync.Mutex
-	entries map[[32]byte]procResult
+	entries map[[32]byte]process.Result
 	order   [][32]byte
 	max     int
 }
@@ -26,11 +27,13 @@ type Cache struct {
 const DefaultCacheEntries = 4096
 
 // NewCache returns an empty cache keeping at most DefaultCacheEntries results.
-func NewCache() *Cache { return &Cache{entries: map[[32]byte]procResult{}, max: DefaultCacheEntries} }
+func NewCache() *Cache {
+	return &Cache{entries: map[[32]byte]process.Result{}, max: DefaultCacheEntries}
+}
 
-func (c *Cache) get(k [32]byte) (procResult, bool) {
+func (c *Cache) get(k [32]byte) (process.Result, bool) {
 	if c == nil {
-		return procResult{}, false
+		return process.Result{}, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -38,8 +41,8 @@ func (c *Cache) get(k [32]byte) (procResult, bool) {
 	return r, ok
 }
 
-func (c *Cache) put(k [32]byte, r procResult) {
-	if c == nil || r.timedOut || r.err != nil {
+func (c *Cache) put(k [32]byte, r process.Result) {
+	if c == nil || r.TimedOut || r.Err != nil {
 		return
 	}
 	c.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/hooks/process"
 )
 
 func TestCacheReuse(t *testing.T) {
@@ -59,13 +60,13 @@ func TestCacheReuse(t *testing.T) {
 func TestCacheKeepsNoTimeouts(t *testing.T) {
 	c := NewCache()
 	k := cacheKey([]byte("a"))
-	c.put(k, procResult{timedOut: true})
+	c.put(k, process.Result{TimedOut: true})
 	if _, ok := c.get(k); ok {
 		t.Error("a timeout was cached")
 	}
 	c.max = 2
 	for i := range 3 {
-		c.put(cacheKey([]byte{byte(i)}), procResult{})
+		c.put(cacheKey([]byte{byte(i)}), process.Result{})
 	}
 	if c.Len() != 2 {
 		t.Errorf("len %d", c.Len())

@@ -349,32 +349,3 @@ func TestRegisterHook(t *testing.T) {
 		}
 	})
 }
-
-// recordingModel is an engine.Model that records its calls.
-type recordingModel struct {
-	calls []engine.Call
-	msgs  [][]engine.Message
-}
-
-func (m *recordingModel) Complete(_ context.Context, call engine.Call) (engine.Reply, error) {
-	m.calls = append(m.calls, call)
-	m.msgs = append(m.msgs, call.Messages())
-	return engine.Reply{Content: `{"action": "skip"}`}, nil
-}
-
-func TestModelCompleter(t *testing.T) {
-	m := &recordingModel{}
-	got, err := ModelCompleter{Model: m}.Complete(context.Background(), "gpt-4.1", "review this")
-	if err != nil || got != `{"action": "skip"}` {
-		t.Fatalf("%q %v", got, err)
-	}
-	if len(m.calls) != 1 || m.calls[0].Model != "gpt-4.1" || m.calls[0].Phase != engine.PhaseDirect || len(m.calls[0].Tools) != 0 {
-		t.Errorf("call %+v", m.calls)
-	}
-	if len(m.msgs[0]) != 1 || m.msgs[0][0].Role != "user" || m.msgs[0][0].Content != "review this" {
-		t.Errorf("messages %+v", m.msgs[0])
-	}
-	if _, err := (ModelCompleter{}).Complete(context.Background(), "", "x"); err == nil {
-		t.Error("no model: no error")
-	}
-}

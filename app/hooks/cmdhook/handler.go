@@ -16,7 +16,10 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/answers"
 	"hookstudio/app/hooks/hostmode"
+	"hookstudio/app/hooks/metrics"
+	"hookstudio/app/hooks/process"
 	"hookstudio/app/hooks/shellcmd"
 )
 
@@ -43,7 +46,7 @@ type Options struct {
 	Scenario *scenario.Scenario
 	// Completer answers llm hooks in a real run; nil answers them from
 	// Scenario.HookAnswers (Scripted).
-	Completer Completer
+	Completer answers.Completer
 	// Cache keeps results between runs (nil: nothing is reused).
 	Cache *Cache
 	// Trusted says the user trusted the folder (or hookctl got --trust).
@@ -63,11 +66,11 @@ type Options struct {
 type Handler struct {
 	opts  Options
 	cfg   *Config
-	procs *procs
-	// exec runs one bash hook: procs.run; benchmarks swap in a fake to
+	procs *process.Group
+	// exec runs one bash hook: procs.Run; benchmarks swap in a fake to
 	// measure what the handler and the engine cost without the process.
-	exec     func(ctx context.Context, command, dir string, env []string, stdin []byte) procResult
-	scripted *Scripted
+	exec     func(ctx context.Context, s process.Spec) process.Result
+	scripted *answers.Scripted
 	trusted  map[string]bool // commands that may run (file hooks and scripted register_hook)
 	baseEnv  []string
 	byEvent  map[Event][]*Hook
@@ -75,8 +78,7 @@ type Handler struct {
 
 	mu      sync.Mutex
 	session []*Hook
-	metrics map[string]*engine.HookMetric
-	order   []string
+	metrics *metrics.Book
 	hashes  map[string][32]byte // per run: folder and file hashes for the cache
 }
 
@@ -93,9 +95,9 @@ func New(opts Options) (*Handler, error) {
 			return nil, fmt.Errorf("command hooks: %w", err)
 		}
 	}
-	h := &Handler{opts: opts, cfg: cfg, procs: newProcs(), trusted: map[string]bool{}, byEvent: map[Event][]*Hook{},
-		metrics: map[string]*engine.HookMetric{}, hashes: map[string][32]byte{}, envNoted: map[*Hook]bool{}}
-	h.exec = h.procs.run
+	h := &Handler{opts: opts, cfg: cfg, procs: process.NewGroup(), trusted: map[string]bool{}, byEvent: map[Event][]*Hook{},
+		metrics: metrics.NewBook(System), hashes: map[string][32]byte{}, envNoted: map[*Hook]bool{}}
+	h.exec = h.procs.Run
 	if h.opts.Session == "" {
 		h.opts.Session = "hookstudio"
 		if opts.Scenario != nil {
@@ -105,11 +107,11 @@ func New(opts Options) (*Handler, error) {
 	if h.opts.ChainTimeout <= 0 {
 		h.opts.ChainTimeout = DefaultChainTimeout
 	}
-	var answers map[string][]string
+	var scripted map[string][]string
 	if opts.Scenario != nil {
-		answers = opts.Scenario.HookAnswers
+		scripted = opts.Scenario.HookAnswers
 	}
-	h.scripted = NewScripted(answers)
+	h.scripted = answers.NewScripted(scripted)
 	for i := range cfg.Hooks {
 		hk := &cfg.Hooks[i]
 		h.byEvent[hk.Event] = append(h.byEvent[hk.Event], hk)
@@ -133,7 +135,7 @@ func (h *Handler) Config() *Config { return h.cfg }
 
 // Close kills every hook process still running and refuses new ones.
 func (h *Handler) Close() error {
-	h.procs.closeAll()
+	h.procs.Close()
 	return nil
 }
 
@@ -193,45 +195,15 @@ func (c *Config) HookInfos() []engine.HookInfo {
 }
 
 // Metrics returns every hook's counters so far, in first-invocation order.
-func (h *Handler) Metrics() []engine.HookMetric {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make([]engine.HookMetric, 0, len(h.order))
-	for _, k := range h.order {
-		out = append(out, *h.metrics[k])
-	}
-	return out
-}
+func (h *Handler) Metrics() []engine.HookMetric { return h.metrics.List() }
 
-func (h *Handler) metric(hk *Hook) *engine.HookMetric {
-	k := hk.Source() + "\x00" + hk.Name
-	m, ok := h.metrics[k]
-	if !ok {
-		m = &engine.HookMetric{System: System, Event: string(hk.Event), Hook: hk.Name, Source: hk.Source()}
-		h.metrics[k] = m
-		h.order = append(h.order, k)
-	}
-	return m
-}
-
-func (h *Handler) count(hk *Hook, call *engine.HookCall) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	m := h.metric(hk)
-	m.Runs++
-	m.TotalMS += call.DurationMS
-	if call.Outcome == engine.OutcomeError || call.Outcome == engine.OutcomeTimeout {
-		m.Failures++
-	} else {
-		m.Successes++
-	}
+func (hk *Hook) metric() metrics.Hook {
+	return metrics.Hook{Event: string(hk.Event), Name: hk.Name, Source: hk.Source()}
 }
 
 func (h *Handler) countSkips(hooks []*Hook) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	for _, hk := range hooks {
-		h.metric(hk).Skips++
+		h.metrics.Skipped(hk.metric())
 	}
 }
 
@@ -372,7 +344,7 @@ func (h *Handler) runChain(ctx context.Context, name Event, ev *engine.Event, ch
 		// retry (HOOK.yaml): a failed hook runs again, each attempt a step.
 		for a := 1; failed && err == nil && a <= hk.Retry && cctx.Err() == nil; a++ {
 			call.Warnings = append(call.Warnings, fmt.Sprintf("attempt %d of %d failed; retry: %d runs it again", a, hk.Retry+1, hk.Retry))
-			h.count(hk, &call)
+			h.metrics.Ran(hk.metric(), &call)
 			emit(hk, call, engine.Effect{})
 			call, eff, failed, err = h.invoke(ctx, cctx, hk, name, ev, v)
 		}
@@ -438,7 +410,7 @@ func (h *Handler) runChain(ctx context.Context, name Event, ev *engine.Event, ch
 		if abort && i+1 < len(chain) {
 			call.Warnings = append(call.Warnings, fmt.Sprintf("the %d hook(s) after it in the chain were not run", len(chain)-i-1))
 		}
-		h.count(hk, &call)
+		h.metrics.Ran(hk.metric(), &call)
 		if why != "" && hold {
 			end = chainEnd{at: len(list), why: why}
 		}
@@ -497,7 +469,7 @@ func (h *Handler) invoke(ctx, cctx context.Context, hk *Hook, name Event, ev *en
 	stdin := marshal(hc)
 	call.Input = stdin
 	var key [32]byte
-	var res procResult
+	var res process.Result
 	reused := false
 	if h.opts.Cache != nil {
 		key = cacheKey([]byte(h.identity(hk)), stdin, h.filesHash(hk))
@@ -506,40 +478,41 @@ func (h *Handler) invoke(ctx, cctx context.Context, hk *Hook, name Event, ev *en
 	if !reused {
 		env := append(slices.Clone(h.baseEnv), "PATH="+hk.Dir+string(os.PathListSeparator)+os.Getenv("PATH"),
 			"JCLI_HOOK_EVENT="+string(name), "JCLI_CWD="+h.cfg.Root, "JCLI_HOOK_DIR="+hk.Dir)
-		res = h.exec(hctx, hk.Command, h.cfg.Root, env, stdin)
+		res = h.exec(hctx, process.Spec{Argv: []string{"/bin/sh", "-c", hk.Command}, Dir: h.cfg.Root, Env: env, Stdin: stdin,
+			MaxStdout: MaxStdout, MaxStderr: MaxStderr})
 		if err := ctx.Err(); err != nil {
 			return call, engine.Effect{}, false, fmt.Errorf("command hooks: %w", err)
 		}
 		if h.opts.Cache != nil {
 			h.opts.Cache.put(key, res)
 		}
-		call.DurationMS = float64(res.duration.Microseconds()) / 1000
+		call.DurationMS = float64(res.Duration.Microseconds()) / 1000
 	}
 	call.Reused = reused
-	call.Stderr = string(res.stderr)
-	call.Truncated = res.truncated
-	if res.err == nil && !res.timedOut {
-		code := res.exitCode
+	call.Stderr = string(res.Stderr)
+	call.Truncated = res.Truncated
+	if res.Err == nil && !res.TimedOut {
+		code := res.ExitCode
 		call.ExitCode = &code
 	}
-	setOutput(&call, res.stdout)
+	setOutput(&call, res.Stdout)
 	fail := func(outcome engine.Outcome, format string, args ...any) (engine.HookCall, engine.Effect, bool, error) {
 		call.Outcome, call.Error = outcome, fmt.Sprintf(format, args...)
 		return call, engine.Effect{}, true, nil
 	}
 	switch {
-	case res.timedOut && cctx.Err() != nil && hctx.Err() != nil && !deadlineBefore(hctx, cctx):
+	case res.TimedOut && cctx.Err() != nil && hctx.Err() != nil && !deadlineBefore(hctx, cctx):
 		return fail(engine.OutcomeTimeout, "killed: the chain's %s timeout ran out", h.opts.ChainTimeout)
-	case res.timedOut:
+	case res.TimedOut:
 		return fail(engine.OutcomeTimeout, "killed after its %s timeout", hk.timeout())
-	case res.err != nil:
-		return fail(engine.OutcomeError, "%v", res.err)
-	case res.exitCode != 0:
-		return fail(engine.OutcomeError, "exit status %d", res.exitCode)
-	case len(res.stdout) >= MaxStdout && res.truncated:
+	case res.Err != nil:
+		return fail(engine.OutcomeError, "%v", res.Err)
+	case res.ExitCode != 0:
+		return fail(engine.OutcomeError, "exit status %d", res.ExitCode)
+	case len(res.Stdout) >= MaxStdout && res.Truncated:
 		return fail(engine.OutcomeError, "stdout exceeded %d bytes and was cut; a HookResult is a small JSON object", MaxStdout)
 	}
-	eff, warns, err := decodeResult(name, res.stdout)
+	eff, warns, err := decodeResult(name, res.Stdout)
 	if err != nil {
 		return fail(engine.OutcomeError, "%v", err)
 	}
@@ -579,8 +552,8 @@ func (h *Handler) invokeLLM(ctx, cctx, hctx context.Context, hk *Hook, name Even
 		key = cacheKey([]byte(h.identity(hk)), []byte(prompt), []byte(model))
 		if res, ok := h.opts.Cache.get(key); ok {
 			call.Reused = true
-			setOutput(&call, res.stdout)
-			eff, warns, err := decodeResult(name, extractJSON(string(res.stdout)))
+			setOutput(&call, res.Stdout)
+			eff, warns, err := decodeResult(name, extractJSON(string(res.Stdout)))
 			if err == nil {
 				call.Warnings = warns
 				return call, eff, false, nil
@@ -608,7 +581,7 @@ func (h *Handler) invokeLLM(ctx, cctx, hctx context.Context, hk *Hook, name Even
 		if err == nil {
 			eff, warns, err = decodeResult(name, extractJSON(answer))
 		}
-		if err == nil || hctx.Err() != nil || errors.Is(err, ErrNoAnswer) {
+		if err == nil || hctx.Err() != nil || errors.Is(err, answers.ErrNoAnswer) {
 			break
 		}
 		if attempt == 0 {
@@ -632,7 +605,7 @@ func (h *Handler) invokeLLM(ctx, cctx, hctx context.Context, hk *Hook, name Even
 		return call, engine.Effect{}, true, nil
 	}
 	if cacheable {
-		h.opts.Cache.put(key, procResult{stdout: []byte(answer)})
+		h.opts.Cache.put(key, process.Result{Stdout: []byte(answer)})
 	}
 	call.Warnings = append(call.Warnings, warns...)
 	return call, eff, false, nil

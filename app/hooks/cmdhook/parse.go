@@ -2,19 +2,17 @@ package cmdhook
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"hookstudio/app/format/diag"
+	"hookstudio/app/format/yamlpos"
 )
 
 // Type is how a hook runs.
@@ -146,19 +144,18 @@ const MaxFileSize = 1 << 20
 // every problem at once, sorted; a hook with an error is left out. The
 // hooks' Level, Skill and Dir are the caller's to fill.
 func Parse(file string, data []byte) ([]Hook, []diag.Diagnostic) {
-	p := &parser{file: file}
+	p := &parser{Sink: diag.Sink{File: file}}
 	root := p.load(data)
 	var hooks []Hook
 	if root != nil {
 		hooks = p.document(root)
 	}
-	diag.Sort(p.diags)
-	return hooks, p.diags
+	diag.Sort(p.Diags)
+	return hooks, p.Diags
 }
 
 type parser struct {
-	file  string
-	diags []diag.Diagnostic
+	diag.Sink
 	// hookDir: the file is jcli's current one-hook HOOK.yaml, whose fields
 	// are events, retry and on_error skip|stop besides the hook's.
 	hookDir bool
@@ -184,37 +181,37 @@ func HookDirFields() []string {
 // the whole file (no hook of it is used); every problem is reported at
 // once with its position.
 func ParseHookDir(file, name string, data []byte) ([]Hook, []diag.Diagnostic) {
-	p := &parser{file: file, hookDir: true}
+	p := &parser{Sink: diag.Sink{File: file}, hookDir: true}
 	root := p.load(data)
 	var hooks []Hook
 	if root != nil {
 		hooks = p.hookDirDoc(name, root)
-	} else if len(p.diags) == 0 {
+	} else if len(p.Diags) == 0 {
 		p.errorf(nil, CodeMissingEvents, "%s is empty; a HOOK.yaml needs events: [...] and the hook's fields", file)
 	}
 	if p.errorCount() > 0 {
 		hooks = nil
 	}
-	diag.Sort(p.diags)
-	return hooks, p.diags
+	diag.Sort(p.Diags)
+	return hooks, p.Diags
 }
 
 func (p *parser) hookDirDoc(name string, root *yaml.Node) []Hook {
-	r := deref(root)
+	r := yamlpos.Deref(root)
 	if r.Kind != yaml.MappingNode {
-		p.errorf(root, CodeWrongType, "HOOK.yaml must be a mapping (events: [...], command: ...), not %s", describe(r))
+		p.errorf(root, CodeWrongType, "HOOK.yaml must be a mapping (events: [...], command: ...), not %s", yamlpos.Describe(r))
 		return nil
 	}
 	var events []Event
 	var at *yaml.Node
 	for _, e := range p.pairs(r) {
-		if e.name != "events" {
+		if e.Name != "events" {
 			continue
 		}
-		at = e.key
-		list := deref(e.val)
+		at = e.Key
+		list := yamlpos.Deref(e.Val)
 		if list == nil || list.Kind != yaml.SequenceNode {
-			p.errorf(e.val, CodeWrongType, "events must be a list of event names (events: [pre_tool_execution]), not %s", describe(list))
+			p.errorf(e.Val, CodeWrongType, "events must be a list of event names (events: [pre_tool_execution]), not %s", yamlpos.Describe(list))
 			return nil
 		}
 		for _, item := range list.Content {
@@ -256,11 +253,11 @@ func (p *parser) hookDirDoc(name string, root *yaml.Node) []Hook {
 }
 
 func (p *parser) add(n *yaml.Node, sev diag.Severity, code, format string, args ...any) {
-	d := diag.Diagnostic{File: p.file, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)}
+	line, col := 0, 0
 	if n != nil {
-		d.Line, d.Column = n.Line, n.Column
+		line, col = n.Line, n.Column
 	}
-	p.diags = append(p.diags, d)
+	p.Add(line, col, sev, code, format, args...)
 }
 
 func (p *parser) errorf(n *yaml.Node, code, format string, args ...any) {
@@ -271,185 +268,72 @@ func (p *parser) warnf(n *yaml.Node, code, format string, args ...any) {
 	p.add(n, diag.Warning, code, format, args...)
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 func (p *parser) load(data []byte) *yaml.Node {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	if len(bytes.TrimSpace(data)) == 0 {
+	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\ufeff")))) == 0 {
 		return nil // an empty hooks.yaml declares no hooks
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := safeDecode(dec, &doc); err != nil {
-		if !errors.Is(err, io.EOF) {
-			p.syntax(err)
-		}
-		return nil
-	}
-	var next yaml.Node
-	switch err := safeDecode(dec, &next); {
-	case err == nil:
-		p.errorf(&next, CodeMultipleDocs, "a second YAML document starts here; hooks.yaml holds one mapping of events, so remove the ---")
-	case !errors.Is(err, io.EOF):
+	doc, err := yamlpos.Decode(data)
+	if err != nil {
 		p.syntax(err)
-	}
-	if len(doc.Content) == 0 {
 		return nil
 	}
-	root := doc.Content[0]
-	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
-		return nil
+	switch {
+	case doc.Second != nil:
+		p.errorf(doc.Second, CodeMultipleDocs, "a second YAML document starts here; hooks.yaml holds one mapping of events, so remove the ---")
+	case doc.SecondErr != nil:
+		p.syntax(doc.SecondErr)
 	}
-	return root
+	return doc.Root()
 }
 
 func (p *parser) syntax(err error) {
-	msg := err.Error()
-	line := 0
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	}
-	p.diags = append(p.diags, diag.Diagnostic{File: p.file, Line: line, Column: min(line, 1), Severity: diag.Error,
-		Code: CodeYAMLSyntax, Message: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")})
+	line, msg := yamlpos.Line(err)
+	p.Errorf(line, min(line, 1), CodeYAMLSyntax, "not valid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
 }
 
-func safeDecode(dec *yaml.Decoder, n *yaml.Node) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("yaml: internal parser failure: %v", r)
+// pairs lists a mapping's entries (yamlpos.Pairs): a repeated key and a
+// key that is not a string are errors.
+func (p *parser) pairs(m *yaml.Node) []yamlpos.Pair {
+	return yamlpos.Pairs(m, func(pr yamlpos.Problem) {
+		code := CodeWrongType
+		if pr.Duplicate {
+			code = CodeDuplicateKey
 		}
-	}()
-	return dec.Decode(n)
-}
-
-// deref follows aliases; hooks.yaml's structure is four levels deep and
-// never recursive, so aliases cannot make decoding expand without bound.
-func deref(n *yaml.Node) *yaml.Node {
-	for hops := 0; n != nil && n.Kind == yaml.AliasNode && hops < 16; hops++ {
-		n = n.Alias
-	}
-	return n
-}
-
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!null":
-			return "null"
-		case "!!bool":
-			return "a boolean"
-		case "!!int", "!!float":
-			return "a number"
-		case "!!str", "!!timestamp":
-			return "a string"
-		}
-		return "a value tagged " + n.ShortTag()
-	}
-	return "an alias"
-}
-
-type kv struct {
-	name     string
-	key, val *yaml.Node
-}
-
-// pairs lists a mapping's entries (merge keys applied, written keys first);
-// a repeated key is an error and only its first value counts.
-func (p *parser) pairs(m *yaml.Node) []kv {
-	var out []kv
-	seen := map[string]*yaml.Node{}
-	var merges []*yaml.Node
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := deref(m.Content[i]), m.Content[i+1]
-		if k == nil {
-			continue
-		}
-		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
-			merges = append(merges, v)
-			continue
-		}
-		if k.Kind != yaml.ScalarNode {
-			p.errorf(m.Content[i], CodeWrongType, "a key must be a plain string, not %s", describe(k))
-			continue
-		}
-		if prev, dup := seen[k.Value]; dup {
-			p.errorf(m.Content[i], CodeDuplicateKey, "key %q is repeated (first at line %d); keep only one", k.Value, prev.Line)
-			continue
-		}
-		seen[k.Value] = m.Content[i]
-		out = append(out, kv{k.Value, m.Content[i], v})
-	}
-	for _, src := range merges {
-		s := deref(src)
-		if s == nil {
-			continue
-		}
-		var maps []*yaml.Node
-		switch s.Kind {
-		case yaml.MappingNode:
-			maps = []*yaml.Node{s}
-		case yaml.SequenceNode:
-			for _, c := range s.Content {
-				maps = append(maps, deref(c))
-			}
-		}
-		for _, sm := range maps {
-			if sm == nil || sm.Kind != yaml.MappingNode || sm == m {
-				p.errorf(src, CodeWrongType, "a merge (<<) takes a mapping or a list of mappings")
-				continue
-			}
-			for i := 0; i+1 < len(sm.Content); i += 2 {
-				k := deref(sm.Content[i])
-				if k == nil || k.Kind != yaml.ScalarNode {
-					continue
-				}
-				if _, dup := seen[k.Value]; !dup {
-					seen[k.Value] = sm.Content[i]
-					out = append(out, kv{k.Value, sm.Content[i], sm.Content[i+1]})
-				}
-			}
-		}
-	}
-	return out
+		p.errorf(pr.At, code, "%s", pr.Message)
+	})
 }
 
 func (p *parser) str(n *yaml.Node, path string) (string, bool) {
-	v := deref(n)
+	v := yamlpos.Deref(n)
 	if v != nil && v.Kind == yaml.ScalarNode && (v.ShortTag() == "!!str" || v.ShortTag() == "!!timestamp") {
 		return v.Value, true
 	}
 	what := "an alias"
 	if v != nil {
-		what = describe(v)
+		what = yamlpos.Describe(v)
 	}
 	p.errorf(n, CodeWrongType, "%s must be a string, not %s", path, what)
 	return "", false
 }
 
 func (p *parser) document(root *yaml.Node) []Hook {
-	r := deref(root)
+	r := yamlpos.Deref(root)
 	if r.Kind != yaml.MappingNode {
-		p.errorf(root, CodeWrongType, "hooks.yaml must be a mapping of event names to lists of hooks (e.g. pre_tool_execution: [...]), not %s", describe(r))
+		p.errorf(root, CodeWrongType, "hooks.yaml must be a mapping of event names to lists of hooks (e.g. pre_tool_execution: [...]), not %s", yamlpos.Describe(r))
 		return nil
 	}
 	var hooks []Hook
 	names := map[string]int{}
 	for _, e := range p.pairs(r) {
-		if strings.HasPrefix(e.name, ExtensionPrefix) || e.name == "$schema" { // $schema: for editors
+		if strings.HasPrefix(e.Name, ExtensionPrefix) || e.Name == "$schema" { // $schema: for editors
 			continue
 		}
-		ev := Event(e.name)
+		ev := Event(e.Name)
 		if !ev.Valid() {
-			p.errorf(e.key, CodeUnknownEvent, "unknown event %q; hooks.yaml's keys are jcli's events.%s", e.name, diag.DidYouMean(e.name, Events))
+			p.errorf(e.Key, CodeUnknownEvent, "unknown event %q; hooks.yaml's keys are jcli's events.%s", e.Name, diag.DidYouMean(e.Name, Events))
 			continue
 		}
-		list := deref(e.val)
+		list := yamlpos.Deref(e.Val)
 		if list == nil {
 			continue
 		}
@@ -457,7 +341,7 @@ func (p *parser) document(root *yaml.Node) []Hook {
 			continue // "stop:" with nothing under it: no hooks
 		}
 		if list.Kind != yaml.SequenceNode {
-			p.errorf(e.val, CodeWrongType, "%s must be a list of hooks (each starting with - ), not %s", e.name, describe(list))
+			p.errorf(e.Val, CodeWrongType, "%s must be a list of hooks (each starting with - ), not %s", e.Name, yamlpos.Describe(list))
 			continue
 		}
 		for i, item := range list.Content {
@@ -479,12 +363,12 @@ func (p *parser) document(root *yaml.Node) []Hook {
 // hook decodes one list entry of event ev.
 func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 	path := fmt.Sprintf("%s[%d]", ev, i)
-	h := Hook{Event: ev, Index: i, Name: path, Type: TypeBash, OnError: OnErrorSkip, File: p.file, Line: n.Line}
-	m := deref(n)
+	h := Hook{Event: ev, Index: i, Name: path, Type: TypeBash, OnError: OnErrorSkip, File: p.File, Line: n.Line}
+	m := yamlpos.Deref(n)
 	if m == nil || m.Kind != yaml.MappingNode {
 		what := "an alias"
 		if m != nil {
-			what = describe(m)
+			what = yamlpos.Describe(m)
 		}
 		p.errorf(n, CodeWrongType, "%s must be a mapping (command: ... or type: llm with prompt: ...), not %s", path, what)
 		return h, false
@@ -494,32 +378,32 @@ func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 	fail := func() { ok = false }
 	present := map[string]*yaml.Node{}
 	for _, f := range p.pairs(m) {
-		present[f.name] = f.key
-		sub := path + "." + f.name
+		present[f.Name] = f.Key
+		sub := path + "." + f.Name
 		if p.hookDir {
-			sub = f.name
+			sub = f.Name
 		}
-		switch f.name {
+		switch f.Name {
 		case "events":
 			if !p.hookDir {
-				p.warnf(f.key, CodeUnknownField, "%s has no field %q, so it is ignored; events: belongs to a HOOK.yaml, hooks.yaml lists hooks under their event", path, f.name)
+				p.warnf(f.Key, CodeUnknownField, "%s has no field %q, so it is ignored; events: belongs to a HOOK.yaml, hooks.yaml lists hooks under their event", path, f.Name)
 			}
 		case "retry":
 			if !p.hookDir {
-				p.warnf(f.key, CodeUnknownField, "%s has no field %q in seed 001's hooks.yaml, so it is ignored; jcli's HOOK.yaml has it", path, f.name)
-			} else if n, good := p.count(f.val, sub); good {
+				p.warnf(f.Key, CodeUnknownField, "%s has no field %q in seed 001's hooks.yaml, so it is ignored; jcli's HOOK.yaml has it", path, f.Name)
+			} else if n, good := p.count(f.Val, sub); good {
 				h.Retry = n
 			} else {
 				fail()
 			}
 		case "name":
 			if p.hookDir {
-				p.warnf(f.key, CodeUnknownField, "a HOOK.yaml has no field name, so it is ignored: the hook is named after its folder")
+				p.warnf(f.Key, CodeUnknownField, "a HOOK.yaml has no field name, so it is ignored: the hook is named after its folder")
 				continue
 			}
-			if s, good := p.str(f.val, sub); good {
+			if s, good := p.str(f.Val, sub); good {
 				if strings.TrimSpace(s) == "" {
-					p.errorf(f.val, CodeEmptyName, "%s is empty; give the hook a name or remove the field", sub)
+					p.errorf(f.Val, CodeEmptyName, "%s is empty; give the hook a name or remove the field", sub)
 					fail()
 				} else {
 					h.Name = s
@@ -528,37 +412,37 @@ func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 				fail()
 			}
 		case "type":
-			if s, good := p.str(f.val, sub); good {
+			if s, good := p.str(f.Val, sub); good {
 				switch Type(s) {
 				case TypeBash, TypeLLM:
 					h.Type = Type(s)
 				default:
-					p.errorf(f.val, CodeUnknownType, "%s is %q; it must be bash (the default) or llm.%s", sub, s, diag.DidYouMean(s, []Type{TypeBash, TypeLLM}))
+					p.errorf(f.Val, CodeUnknownType, "%s is %q; it must be bash (the default) or llm.%s", sub, s, diag.DidYouMean(s, []Type{TypeBash, TypeLLM}))
 					fail()
 				}
 			} else {
 				fail()
 			}
 		case "command":
-			if s, good := p.str(f.val, sub); good {
-				h.Command, h.cmdAt = s, f.val
+			if s, good := p.str(f.Val, sub); good {
+				h.Command, h.cmdAt = s, f.Val
 			} else {
 				fail()
 			}
 		case "prompt":
-			if s, good := p.str(f.val, sub); good {
+			if s, good := p.str(f.Val, sub); good {
 				h.Prompt = s
 			} else {
 				fail()
 			}
 		case "model":
-			if s, good := p.str(f.val, sub); good {
+			if s, good := p.str(f.Val, sub); good {
 				h.Model = s
 			} else {
 				fail()
 			}
 		case "timeout":
-			if d, good := p.seconds(f.val, sub); good {
+			if d, good := p.seconds(f.Val, sub); good {
 				h.Timeout, h.ZeroTimeout = d, d == 0
 			} else {
 				fail()
@@ -568,27 +452,27 @@ func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 			if p.hookDir {
 				allowed = []OnError{OnErrorSkip, OnErrorStop}
 			}
-			if s, good := p.str(f.val, sub); good {
+			if s, good := p.str(f.Val, sub); good {
 				if slices.Contains(allowed, OnError(s)) {
 					h.OnError = OnError(s)
 				} else {
-					p.errorf(f.val, CodeInvalidOnError, "%s is %q; it must be skip (log and go on) or %s (end the chain).%s", sub, s, allowed[1], diag.DidYouMean(s, allowed))
+					p.errorf(f.Val, CodeInvalidOnError, "%s is %q; it must be skip (log and go on) or %s (end the chain).%s", sub, s, allowed[1], diag.DidYouMean(s, allowed))
 					fail()
 				}
 			} else {
 				fail()
 			}
 		case "filter":
-			if !p.filter(ev, f.val, sub, &h.Filter) {
+			if !p.filter(ev, f.Val, sub, &h.Filter) {
 				fail()
 			}
 		default:
 			switch {
-			case strings.HasPrefix(f.name, ExtensionPrefix):
+			case strings.HasPrefix(f.Name, ExtensionPrefix):
 			case p.hookDir:
-				p.warnf(f.key, CodeUnknownField, "HOOK.yaml has no field %q, so jcli ignores it.%s", f.name, diag.DidYouMean(f.name, HookDirFields()))
+				p.warnf(f.Key, CodeUnknownField, "HOOK.yaml has no field %q, so jcli ignores it.%s", f.Name, diag.DidYouMean(f.Name, HookDirFields()))
 			default:
-				p.warnf(f.key, CodeUnknownField, "%s has no field %q, so it is ignored.%s", path, f.name, diag.DidYouMean(f.name, HookFields()))
+				p.warnf(f.Key, CodeUnknownField, "%s has no field %q, so it is ignored.%s", path, f.Name, diag.DidYouMean(f.Name, HookFields()))
 			}
 		}
 	}
@@ -628,7 +512,7 @@ func (p *parser) hook(ev Event, i int, n *yaml.Node) (Hook, bool) {
 
 func (p *parser) errorCount() int {
 	n := 0
-	for _, d := range p.diags {
+	for _, d := range p.Diags {
 		if d.Severity == diag.Error {
 			n++
 		}
@@ -638,7 +522,7 @@ func (p *parser) errorCount() int {
 
 // count decodes retry: a whole number of extra attempts, 0 to 10.
 func (p *parser) count(n *yaml.Node, path string) (int, bool) {
-	v := deref(n)
+	v := yamlpos.Deref(n)
 	if v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!int" {
 		if k, err := strconv.Atoi(v.Value); err == nil && k >= 0 && k <= 10 {
 			return k, true
@@ -651,7 +535,7 @@ func (p *parser) count(n *yaml.Node, path string) (int, bool) {
 // seconds decodes a timeout: a positive number of seconds (in a HOOK.yaml
 // 0 too, which jcli accepts: the type's default applies).
 func (p *parser) seconds(n *yaml.Node, path string) (time.Duration, bool) {
-	v := deref(n)
+	v := yamlpos.Deref(n)
 	if v != nil && v.Kind == yaml.ScalarNode && (v.ShortTag() == "!!int" || v.ShortTag() == "!!float") {
 		f, err := strconv.ParseFloat(strings.ReplaceAll(v.Value, "_", ""), 64)
 		if err == nil && (f > 0 || (f == 0 && p.hookDir)) && !math.IsInf(f, 0) && f <= 24*3600 {
@@ -662,27 +546,27 @@ func (p *parser) seconds(n *yaml.Node, path string) (time.Duration, bool) {
 	}
 	what := "an alias"
 	if v != nil {
-		what = describe(v)
+		what = yamlpos.Describe(v)
 	}
 	p.errorf(n, CodeWrongType, "%s must be a number of seconds, not %s", path, what)
 	return 0, false
 }
 
 func (p *parser) filter(ev Event, n *yaml.Node, path string, f *Filter) bool {
-	m := deref(n)
+	m := yamlpos.Deref(n)
 	if m == nil || m.Kind != yaml.MappingNode {
 		what := "an alias"
 		if m != nil {
-			what = describe(m)
+			what = yamlpos.Describe(m)
 		}
 		p.errorf(n, CodeWrongType, "%s must be a mapping (tool_name, tool_matcher, model_prefix), not %s", path, what)
 		return false
 	}
 	ok := true
 	for _, e := range p.pairs(m) {
-		sub := path + "." + e.name
+		sub := path + "." + e.Name
 		var dst *string
-		switch e.name {
+		switch e.Name {
 		case "tool_name":
 			dst = &f.ToolName
 		case "tool_matcher":
@@ -690,29 +574,29 @@ func (p *parser) filter(ev Event, n *yaml.Node, path string, f *Filter) bool {
 		case "model_prefix":
 			dst = &f.ModelPrefix
 		default:
-			if !strings.HasPrefix(e.name, ExtensionPrefix) {
-				p.warnf(e.key, CodeUnknownField, "%s has no field %q, so it is ignored.%s", path, e.name, diag.DidYouMean(e.name, FilterFields()))
+			if !strings.HasPrefix(e.Name, ExtensionPrefix) {
+				p.warnf(e.Key, CodeUnknownField, "%s has no field %q, so it is ignored.%s", path, e.Name, diag.DidYouMean(e.Name, FilterFields()))
 			}
 			continue
 		}
-		s, good := p.str(e.val, sub)
+		s, good := p.str(e.Val, sub)
 		if !good {
 			ok = false
 			continue
 		}
 		*dst = s
-		if (e.name == "tool_name" || e.name == "tool_matcher") && !ev.HasTool() {
-			p.warnf(e.key, CodeFilterNoTool, "%s has no effect: %s is not about a tool call (only pre_tool_execution, post_tool_execution and post_tool_execution_failure are)", sub, ev)
+		if (e.Name == "tool_name" || e.Name == "tool_matcher") && !ev.HasTool() {
+			p.warnf(e.Key, CodeFilterNoTool, "%s has no effect: %s is not about a tool call (only pre_tool_execution, post_tool_execution and post_tool_execution_failure are)", sub, ev)
 		}
-		if e.name == "tool_matcher" {
+		if e.Name == "tool_matcher" {
 			for alt := range strings.SplitSeq(s, "|") {
 				if strings.TrimSpace(alt) == "" {
-					p.warnf(e.val, CodeEmptyMatcher, "%s %q has an empty alternative, which matches no tool; remove the extra |", sub, s)
+					p.warnf(e.Val, CodeEmptyMatcher, "%s %q has an empty alternative, which matches no tool; remove the extra |", sub, s)
 					break
 				}
 			}
 			if f.ToolName != "" || hasKey(m, "tool_name") {
-				p.warnf(e.key, CodeFieldIgnored, "%s is ignored because tool_name is set (tool_name wins)", sub)
+				p.warnf(e.Key, CodeFieldIgnored, "%s is ignored because tool_name is set (tool_name wins)", sub)
 			}
 		}
 	}
@@ -721,7 +605,7 @@ func (p *parser) filter(ev Event, n *yaml.Node, path string, f *Filter) bool {
 
 func hasKey(m *yaml.Node, name string) bool {
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if k := deref(m.Content[i]); k != nil && k.Value == name {
+		if k := yamlpos.Deref(m.Content[i]); k != nil && k.Value == name {
 			return true
 		}
 	}

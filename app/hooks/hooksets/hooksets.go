@@ -1,14 +1,15 @@
-// Package hooksets loads every executable hook system of a skills root
-// (command hooks today; process and request hooks add themselves here)
-// and hands the engine their handlers in order. hookctl and the app call
-// only this package.
+// Package hooksets builds the registry of every hook system Hook Studio
+// hosts (Registry) and loads a folder's executable hooks through it (Load):
+// parsed once, drafts laid over the files, then asked what a run would
+// start (the trust prompt) and attached to any number of runs. hookctl and
+// the app reach the hook systems only through this package and the
+// registry.
 package hooksets
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
@@ -17,66 +18,97 @@ import (
 	"hookstudio/app/hooks/cmdhook"
 	"hookstudio/app/hooks/hostmode"
 	"hookstudio/app/hooks/prochook"
+	"hookstudio/app/hooks/registry"
+	"hookstudio/app/hooks/reqhook"
+	"hookstudio/app/hooks/skills"
+	"hookstudio/schema"
 )
 
-// Options say what to load and whether it may run.
+// RegistryOptions are what the systems keep between runs and read from the
+// app's settings.
+type RegistryOptions struct {
+	// ReuseResults keeps command hook results between runs: a hook whose
+	// input and files did not change is not run again (the app).
+	ReuseResults bool
+	// Policy is the app's request policy, asked at each run (nil: the
+	// scenario's request_policy only).
+	Policy func() *reqhook.Policy
+}
+
+// Registry is every hook system Hook Studio hosts, one registration each,
+// in the order their handlers run: command hooks outermost, then process
+// hooks, Claude Code's, and request hooks innermost. A new system is its
+// folder under app/hooks and one line here.
+func Registry(opts RegistryOptions) *registry.Registry {
+	var cache *cmdhook.Cache
+	if opts.ReuseResults {
+		cache = cmdhook.NewCache()
+	}
+	r, err := registry.New(
+		promptHooks(),
+		cmdhook.Registration(cache),
+		prochook.Registration(),
+		claudehook.Registration(),
+		reqhook.Registration(opts.Policy),
+	)
+	if err != nil {
+		panic(err) // the built-in registrations are checked by the tests
+	}
+	return r
+}
+
+// promptHooks is seed 000's prompt hooks (hooks.json and its .md prompts).
+// They are the simulated agent's own hooks: the host loads them (skills.Load)
+// and hands them to the engine, so they have no Load here; and
+// app/hooks/skills sits below the engine, so their registration is written
+// here rather than in that package.
+func promptHooks() registry.System {
+	return registry.System{
+		Name:  "prompt",
+		Title: "prompt hooks (seed 000's hooks.json)",
+		Files: []registry.File{
+			{Kind: "hooks-json", Role: registry.Config, Level: registry.Skill, Patterns: []string{"*/hooks/hooks.json"}, Schema: schema.Hooks},
+		},
+		Lint: func(file string, text []byte) []diag.Diagnostic {
+			_, ds := skills.ParseHooks(file, text)
+			return ds
+		},
+	}
+}
+
+// ErrNotTrusted is returned by Attach for a run that would start commands
+// in a folder nobody trusted.
+var ErrNotTrusted = errors.New("the folder's hooks are not trusted")
+
+// Options say what to load.
 type Options struct {
-	// UserFile is the user-level command hooks file (settings; "" none).
-	UserFile string
-	// ClaudeUserSettings is Claude Code's user-level settings.json (an app
-	// setting, hookctl --claude-user-settings; "" none).
-	ClaudeUserSettings string
+	// User are the systems' user-level files by system name (the app's
+	// settings, hookctl's flags); "" none.
+	User map[string]string
 	// Drafts are unsaved editor texts by path relative to the root.
 	Drafts map[string][]byte
-	// Scenario is the scenario to run: the skills enabled per request,
-	// hook_answers, register_hook calls.
-	Scenario *scenario.Scenario
-	// Completer answers llm command hooks in a real run (nil: hook_answers).
-	Completer cmdhook.Completer
-	// Cache keeps command hook results between runs (nil: none).
-	Cache *cmdhook.Cache
-	// Trusted says the user trusted the folder's commands.
-	Trusted bool
-	// Mode is where the programs' documents and code disagree, which the
-	// run follows; "" reads the folder's setting (hostmode.File, code
-	// when absent).
+	// Mode is where the programs' documents and code disagree, which runs
+	// follow; "" reads the folder's setting (hostmode.File, code when
+	// absent).
 	Mode hostmode.Mode
 }
 
-// Set is the hook systems of one run. Close it when the run ends.
+// Set is a folder's executable hooks, parsed once. Nothing runs until
+// Attach; it is safe to use from several goroutines (it is not changed).
 type Set struct {
-	cmdCfg   *cmdhook.Config
-	cmd      *cmdhook.Handler
-	procCfg  *prochook.Config
-	proc     *prochook.Handler
-	commands []cmdhook.Command
-	folder   []cmdhook.Command // every command of the folder (the trust prompt's list)
-	handlers []engine.Handler
-	diags    []diag.Diagnostic
-	req      requestSet // request hooks (requests.go)
-	mode     hostmode.Mode
-	ccCfg    *claudehook.Config
-	cc       *claudehook.Handler
+	parts []part
+	diags []diag.Diagnostic
+	mode  hostmode.Mode
 }
 
-// Mode is the host behaviour the run follows.
-func (s *Set) Mode() hostmode.Mode { return s.mode }
+type part struct {
+	sys registry.System
+	cfg registry.Loaded
+}
 
-// ErrNotTrusted is cmdhook.ErrNotTrusted: the folder has commands to run
-// and opts.Trusted is false.
-var ErrNotTrusted = cmdhook.ErrNotTrusted
-
-// Load reads every hook system's configuration under root and builds the
-// handlers, outermost first. Nothing runs here. When the folder has
-// commands to run and opts.Trusted is false it returns the Set (with
-// Commands and Diagnostics, but no handlers) together with an error
-// wrapping ErrNotTrusted, so the caller can ask the user.
-func Load(root string, opts Options) (*Set, error) {
-	cfg, err := cmdhook.Load(root, cmdhook.LoadOptions{UserFile: opts.UserFile, Drafts: opts.Drafts})
-	if err != nil {
-		return nil, fmt.Errorf("load hooks: %w", err)
-	}
-	s := &Set{cmdCfg: cfg, diags: cfg.Diagnostics, mode: opts.Mode}
+// Load reads every system's configuration under root. Nothing runs here.
+func Load(ctx context.Context, reg *registry.Registry, root string, opts Options) (*Set, error) {
+	s := &Set{mode: opts.Mode}
 	if s.mode == "" {
 		mode, ds, err := hostmode.Load(root)
 		if err != nil {
@@ -85,183 +117,118 @@ func Load(root string, opts Options) (*Set, error) {
 		s.mode = mode
 		s.diags = append(s.diags, ds...)
 	}
-	// Command hooks: only what this scenario can reach (a skill it never
-	// enables needs no trust), plus what its register_hook calls add; the
-	// trust prompt lists the whole folder's.
-	s.commands = append(cfg.CommandsFor(opts.Scenario), cmdhook.ScenarioCommands(opts.Scenario)...)
-	s.folder = append(cfg.Commands(), cmdhook.ScenarioCommands(opts.Scenario)...)
-	// Process hooks (seed 003): PicoClaw configs, read now, started by the run.
-	pc, err := prochook.Read(context.Background(), root, nil, opts.Drafts)
-	if err != nil {
-		return nil, fmt.Errorf("load hooks: %w", err)
-	}
-	s.procCfg = pc
-	s.diags = append(s.diags, pc.Diagnostics...)
-	diag.Sort(s.diags)
-	// Like command hooks, only the process hooks this scenario can reach.
-	runnable := prochook.Runnable(pc.Hooks, s.mode)
-	procs := prochook.Reachable(runnable, opts.Scenario)
-	s.commands = append(s.commands, processCommands(procs)...)
-	s.folder = append(s.folder, processCommands(runnable)...)
-	// Claude Code's hooks: settings files, plugins, SKILL.md frontmatter.
-	cc, err := claudehook.Load(root, claudehook.LoadOptions{UserSettings: opts.ClaudeUserSettings, Drafts: opts.Drafts})
-	if err != nil {
-		return nil, fmt.Errorf("load hooks: %w", err)
-	}
-	s.ccCfg = cc
-	s.diags = append(s.diags, cc.Diagnostics...)
-	diag.Sort(s.diags)
-	s.commands = append(s.commands, claudeCommands(cc.Commands(enabledSkills(opts.Scenario)))...)
-	s.folder = append(s.folder, claudeCommands(cc.Commands(nil))...)
-	if err := s.loadRequests(root, opts.Drafts, opts.Scenario, opts.Trusted); err != nil { // requests.go
-		return nil, err
-	}
-	if !opts.Trusted && len(s.commands) > 0 {
-		return s, fmt.Errorf("%d command(s) would run: %w", len(s.commands), ErrNotTrusted)
-	}
-	if len(cfg.HooksFor(opts.Scenario)) > 0 || hasRegister(opts.Scenario) {
-		h, err := cmdhook.New(cmdhook.Options{Root: root, Config: cfg, Scenario: opts.Scenario, Completer: opts.Completer,
-			Cache: opts.Cache, Trusted: true, Mode: s.mode})
-		if err != nil {
-			return s, fmt.Errorf("command hooks: %w", err)
+	for _, sys := range reg.Systems() {
+		if sys.Load == nil {
+			continue
 		}
-		s.cmd = h
-		s.handlers = append(s.handlers, h)
-	}
-	if len(procs) > 0 {
-		s.proc = prochook.New(procs, prochook.Options{Mode: s.mode})
-		s.handlers = append(s.handlers, s.proc)
-	}
-	if len(cc.Hooks) > 0 {
-		h, err := claudehook.New(claudehook.Options{Config: cc, Scenario: opts.Scenario, Completer: opts.Completer})
-		if err != nil {
-			return s, err
+		req := registry.LoadRequest{Root: root, Drafts: opts.Drafts, Mode: s.mode}
+		if sys.User != nil {
+			req.User = opts.User[sys.Name]
 		}
-		s.cc = h
-		s.handlers = append(s.handlers, h)
+		cfg, err := sys.Load(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("load hooks: %w", err)
+		}
+		s.parts = append(s.parts, part{sys, cfg})
+		s.diags = append(s.diags, cfg.Diagnostics()...)
 	}
-	// Request hooks (seed 004) go here: command hooks are outermost,
-	// process hooks next, then Claude Code's, request hooks innermost.
+	diag.Sort(s.diags)
 	return s, nil
 }
 
-// claudeCommands lists Claude Code's command and http handlers in the
-// trust prompt's shape.
-func claudeCommands(cs []claudehook.Command) []cmdhook.Command {
-	var out []cmdhook.Command
-	for _, c := range cs {
-		out = append(out, cmdhook.Command{Source: c.Source, Event: cmdhook.Event("claude-code: " + c.Event), Hook: c.Command,
-			Skill: c.Skill, Command: c.Command, Dir: c.Dir})
-	}
-	return out
-}
-
-// enabledSkills are the skills some request of sc enables (nil: every
-// skill, when the scenario names none).
-func enabledSkills(sc *scenario.Scenario) []string {
-	if sc == nil || sc.EnabledSkills == nil {
-		return nil
-	}
-	out := append([]string{}, sc.EnabledSkills...)
-	for _, r := range sc.Requests {
-		out = append(out, r.EnabledSkills...) // nil: the scenario's, already in
-	}
-	return out
-}
-
-// processCommands lists what the process hooks would start, in the trust
-// prompt's shape.
-func processCommands(hs []prochook.Hook) []cmdhook.Command {
-	var out []cmdhook.Command
-	for i := range hs {
-		h := &hs[i]
-		out = append(out, cmdhook.Command{Source: fmt.Sprintf("%s:%d", h.File, h.Line), Event: cmdhook.Event("process: hook." + strings.Join(h.Intercept, ", hook.")),
-			Hook: h.Name, Skill: h.Skill, Command: h.CommandLine(), Dir: h.Dir})
-	}
-	return out
-}
-
-func hasRegister(sc *scenario.Scenario) bool {
-	if sc == nil {
-		return false
-	}
-	for _, r := range sc.Requests {
-		for _, rd := range r.Rounds {
-			for _, tc := range rd.ToolCalls {
-				if cmdhook.IsRegister(tc.Name) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// Handlers are the engine handlers, outermost first (engine.Config.Handlers).
-func (s *Set) Handlers() []engine.Handler { return s.handlers }
-
-// Commands lists exactly what would run, for the trust prompt.
-func (s *Set) Commands() []cmdhook.Command { return s.commands }
-
-// FolderCommands lists every command the folder's hooks may run, whichever
-// scenario runs: what trusting the folder allows.
-func (s *Set) FolderCommands() []cmdhook.Command { return s.folder }
-
-// Fingerprint hashes every hook configuration read: trust is remembered
-// by root and fingerprint.
-func (s *Set) Fingerprint() string {
-	fp := s.cmdCfg.Fingerprint()
-	if s.procCfg != nil && s.procCfg.Fingerprint != "" {
-		fp += "+" + s.procCfg.Fingerprint
-	}
-	if s.ccCfg != nil && len(s.ccCfg.Files) > 0 {
-		fp += "+cc:" + s.ccCfg.Fingerprint()
-	}
-	return s.requestFingerprint(fp)
-}
+// Mode is the host behaviour runs follow.
+func (s *Set) Mode() hostmode.Mode { return s.mode }
 
 // Diagnostics are the problems of every hook configuration, sorted.
 func (s *Set) Diagnostics() []diag.Diagnostic { return s.diags }
 
 // Hooks describes every executable hook for the skills panel.
 func (s *Set) Hooks() []engine.HookInfo {
-	out := s.cmdCfg.HookInfos()
-	if s.procCfg != nil {
-		out = append(out, prochook.New(s.procCfg.Hooks, prochook.Options{}).Hooks()...)
+	out := []engine.HookInfo{}
+	for _, p := range s.parts {
+		out = append(out, p.cfg.Hooks()...)
 	}
-	if s.ccCfg != nil {
-		out = append(out, s.ccCfg.HookInfos()...)
-	}
-	return append(out, s.requestInfos()...)
+	return out
 }
 
+// Commands lists exactly what a run of sc would start, for the trust
+// prompt.
+func (s *Set) Commands(sc *scenario.Scenario) []registry.Command { return s.commands(sc, false) }
+
+// FolderCommands lists every command the folder's hooks (and sc's
+// register_hook calls) may start, whichever scenario runs: what trusting
+// the folder allows.
+func (s *Set) FolderCommands(sc *scenario.Scenario) []registry.Command { return s.commands(sc, true) }
+
+func (s *Set) commands(sc *scenario.Scenario, folder bool) []registry.Command {
+	var out []registry.Command
+	for _, p := range s.parts {
+		out = append(out, p.cfg.Commands(sc, folder)...)
+	}
+	return out
+}
+
+// SkillNames is what a scenario's enabled_skills may name in the folder:
+// its skill folders and what the hook systems add (Claude Code's skills).
+func (s *Set) SkillNames(folders []string) scenario.SkillNames {
+	names := scenario.SkillNames{Folders: folders}
+	for _, p := range s.parts {
+		p.cfg.Skills(&names)
+	}
+	return names
+}
+
+// Active says whether a run of sc has executable hooks to run at all
+// (some start nothing, as a request policy, and need no trust).
+func (s *Set) Active(sc *scenario.Scenario) bool {
+	for _, p := range s.parts {
+		if p.cfg.Active(sc) {
+			return true
+		}
+	}
+	return false
+}
+
+// Attach adds to cfg the handlers of every system a run reaches, in the
+// registry's order (and wraps cfg.Model for those around the request).
+// A run that would start a command without run.Trusted gets nothing and
+// ErrNotTrusted. Close the Run when it ends.
+func (s *Set) Attach(cfg *engine.Config, run registry.Run) (registry.Attached, error) {
+	if n := len(s.Commands(run.Scenario)); n > 0 && !run.Trusted {
+		return nil, fmt.Errorf("%d command(s) would run: %w", n, ErrNotTrusted)
+	}
+	r := &Run{}
+	for _, p := range s.parts {
+		a, err := p.cfg.Attach(cfg, run)
+		if err != nil {
+			_ = r.Close()
+			return nil, fmt.Errorf("%s hooks: %w", p.sys.Name, err)
+		}
+		if a != nil {
+			r.parts = append(r.parts, a)
+		}
+	}
+	return r, nil
+}
+
+// Run is the hook systems' part of one run.
+type Run struct{ parts []registry.Attached }
+
 // Metrics are every hook's counters of the run so far.
-func (s *Set) Metrics() []engine.HookMetric {
+func (r *Run) Metrics() []engine.HookMetric {
 	out := []engine.HookMetric{}
-	if s.cmd != nil {
-		out = append(out, s.cmd.Metrics()...)
-	}
-	if s.proc != nil {
-		out = append(out, s.proc.HookMetrics()...)
-	}
-	if s.cc != nil {
-		out = append(out, s.cc.Metrics()...)
+	for _, p := range r.parts {
+		out = append(out, p.Metrics()...)
 	}
 	return out
 }
 
 // Close kills whatever hook process is still running. It is safe to call
-// more than once and on a Set without handlers.
-func (s *Set) Close() error {
+// more than once.
+func (r *Run) Close() error {
 	var errs []error
-	if s.cmd != nil {
-		errs = append(errs, s.cmd.Close())
-	}
-	if s.proc != nil {
-		errs = append(errs, s.proc.Close())
-	}
-	if s.cc != nil {
-		errs = append(errs, s.cc.Close())
+	for _, p := range r.parts {
+		errs = append(errs, p.Close())
 	}
 	return errors.Join(errs...)
 }

@@ -8,7 +8,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
-	"hookstudio/app/agent/scenario"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/reqhook"
 	"hookstudio/app/hooks/skills"
 )
@@ -22,29 +22,27 @@ func TestRequestHooks(t *testing.T) {
 		".hookstudio/request-hooks.yaml": "start:\n  - command: \"cat > /dev/null; echo start >> log\"\nend:\n  - command: \"cat > /dev/null; echo end >> log\"\n",
 		"s/hooks/request-hooks.yaml":     "end:\n  - {command: 3}\n",
 	})
-	sc, _ := scenario.Parse("s/scenarios/x.yaml", []byte("requests: [{user: hi, reply: ok}]\n"))
-	s, err := Load(root, Options{Scenario: sc})
-	if !errors.Is(err, ErrNotTrusted) || len(s.Commands()) != 2 || !strings.HasPrefix(string(s.Commands()[0].Event), "request: ") {
-		t.Fatalf("untrusted: %v, commands %+v", err, s.Commands())
+	sc := mock(t, "requests: [{user: hi, reply: ok}]\n")
+	s := load(t, root, Options{})
+	if cs := s.Commands(sc); len(cs) != 2 || !strings.HasPrefix(cs[0].Event, "request: ") {
+		t.Fatalf("commands %+v", cs)
 	}
-	if h := s.RequestHooks(RequestRun{Backend: "mock"}); h != nil {
-		t.Errorf("an untrusted set built request hooks")
+	if _, _, err := attach(t, s, sc, false); !errors.Is(err, ErrNotTrusted) {
+		t.Errorf("an untrusted run got request hooks: %v", err)
 	}
 	if len(s.Hooks()) != 2 || s.Hooks()[0].System != reqhook.System || len(s.Diagnostics()) != 1 {
 		t.Errorf("hooks %+v, diagnostics %v", s.Hooks(), s.Diagnostics())
 	}
-	fp := s.Fingerprint()
-	if !strings.Contains(fp, "+req:") {
-		t.Errorf("fingerprint %q lacks the request hooks", fp)
-	}
 
-	s, err = Load(root, Options{Scenario: sc, Trusted: true})
+	cfg, _, err := attach(t, s, sc, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.Config{Model: llm.NewMock(sc), Handlers: s.Handlers()}
-	if h := s.WithRequestHooks(&cfg, RequestRun{Backend: "mock"}); h == nil || len(cfg.Handlers) != 1 || cfg.Handlers[0] != h {
+	if len(cfg.Handlers) != 1 {
 		t.Fatalf("request hooks not wired: %v", cfg.Handlers)
+	}
+	if _, ok := cfg.Handlers[0].(*reqhook.Host); !ok {
+		t.Fatalf("handler %T", cfg.Handlers[0])
 	}
 	tr, err := engine.Run(context.Background(), sc, noSkillHooks{}, cfg)
 	if err != nil {
@@ -59,15 +57,24 @@ func TestRequestHooks(t *testing.T) {
 	}
 
 	// Without declared hooks, a policy or attempts a run gets none.
-	plain := tree(t, map[string]string{})
-	s, err = Load(plain, Options{Scenario: sc, Trusted: true})
-	if err != nil || s.RequestHooks(RequestRun{}) != nil {
-		t.Errorf("plain folder: %v", err)
+	plain := load(t, tree(t, map[string]string{}), Options{})
+	if cfg, _, err := attach(t, plain, sc, true); err != nil || len(cfg.Handlers) != 0 || plain.Active(sc) {
+		t.Errorf("plain folder: %v %v", err, cfg.Handlers)
 	}
-	if s.RequestHooks(RequestRun{Policy: reqhook.NewPolicy(reqhook.PolicyConfig{Deny: []string{"x"}}, nil)}) == nil {
-		t.Errorf("a settings policy needs request hooks")
+	// A settings policy needs request hooks, and runs without trust (it starts nothing).
+	deny := reqhook.NewPolicy(reqhook.PolicyConfig{Deny: []string{"x"}}, nil)
+	reg := Registry(RegistryOptions{Policy: func() *reqhook.Policy { return deny }})
+	withPolicy, err := Load(context.Background(), reg, t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if h := s.RequestHooks(RequestRun{Backend: "openai:work", Policy: reqhook.NewPolicy(reqhook.PolicyConfig{}, nil)}); h == nil {
-		t.Errorf("no host for a real run with a policy")
+	if !withPolicy.Active(sc) {
+		t.Error("a settings policy is not active")
 	}
+	cfg = engine.Config{Model: llm.NewMock(sc)}
+	r, err := withPolicy.Attach(&cfg, registry.Run{Scenario: sc, Backend: "openai:work"})
+	if err != nil || len(cfg.Handlers) != 1 {
+		t.Errorf("no host for a real run with a policy: %v", err)
+	}
+	_ = r.Close()
 }

@@ -9,10 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"hookstudio/app/format/diag"
 )
@@ -116,24 +114,4 @@ func Set(data []byte, m Mode) ([]byte, error) {
 		top.Content = append(top.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "host_behaviour"}, &yaml.Node{Kind: yaml.ScalarNode, Value: string(m)})
 	}
 	return yaml.Marshal(&doc)
-}
-
-// withheld are the variables Hook Studio never hands a hook, whichever the
-// behaviour: the model keys it reads (app/store/profiles) and its own settings.
-// The programs' code passes them on; the trace must never hold a key.
-var withheld = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY"}
-
-// InheritedEnv is the environment the programs' code gives a hook — the
-// parent's, whole — less Hook Studio's own keys and HOOKSTUDIO_* settings,
-// and less the names in drop (which the caller sets itself).
-func InheritedEnv(drop ...string) []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if slices.Contains(withheld, k) || strings.HasPrefix(k, "HOOKSTUDIO_") || slices.Contains(drop, k) {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
 }

@@ -264,15 +264,14 @@ func (h *Hook) CommandLine() string {
 
 // parser validates one config file.
 type parser struct {
-	root  string // skills root (absolute)
-	file  string // relative to root, for diagnostics
-	dir   string // absolute folder of the file
-	skill string
-	data  []byte
-	lines *jsondoc.Lines
-	diags []diag.Diagnostic
-	hooks []Hook
-	stat  func(string) (os.FileInfo, error)
+	diag.Sink        // File: relative to root
+	root      string // skills root (absolute)
+	dir       string // absolute folder of the file
+	skill     string
+	data      []byte
+	lines     *jsondoc.Lines
+	hooks     []Hook
+	stat      func(string) (os.FileInfo, error)
 	// mode is the folder's host behaviour: a dir or path that only its
 	// resolution breaks is an error, one only the other's breaks a warning.
 	mode hostmode.Mode
@@ -283,15 +282,21 @@ type parser struct {
 // declares it ("" for the root's .picoclaw/hooks.json). Paths (dir, the
 // executable, the script) are checked on disk. Every problem is reported.
 func Parse(root, file, skill string, data []byte) ([]Hook, []diag.Diagnostic) {
+	// The folder setting's problems are reported by whoever loads the
+	// folder (app/hooks/hooksets); here an unreadable one is the default.
+	mode, _, _ := hostmode.Load(root)
+	return parse(root, file, skill, data, mode)
+}
+
+// parse is Parse in a folder that follows mode.
+func parse(root, file, skill string, data []byte, mode hostmode.Mode) ([]Hook, []diag.Diagnostic) {
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
 		absRoot = root
 	}
-	p := &parser{root: absRoot, file: file, skill: skill, data: data, lines: jsondoc.NewLines(data),
+	p := &parser{Sink: diag.Sink{File: file}, root: absRoot, skill: skill, data: data, lines: jsondoc.NewLines(data),
 		dir: filepath.Dir(filepath.Join(absRoot, filepath.FromSlash(file))), stat: os.Stat}
-	// The folder setting's problems are reported by whoever loads the
-	// folder (app/hooks/hooksets); here an unreadable one is the default.
-	p.mode, _, _ = hostmode.Load(absRoot)
+	p.mode = mode
 	p.document()
 	sort.SliceStable(p.hooks, func(i, j int) bool {
 		if p.hooks[i].Priority != p.hooks[j].Priority {
@@ -299,7 +304,7 @@ func Parse(root, file, skill string, data []byte) ([]Hook, []diag.Diagnostic) {
 		}
 		return p.hooks[i].Name < p.hooks[j].Name
 	})
-	return p.hooks, p.diags
+	return p.hooks, p.Diags
 }
 
 func (p *parser) report(off int, sev diag.Severity, code, format string, args ...any) {
@@ -307,8 +312,7 @@ func (p *parser) report(off int, sev diag.Severity, code, format string, args ..
 	if off >= 0 {
 		line, col = p.lines.Position(off)
 	}
-	p.diags = append(p.diags, diag.Diagnostic{File: p.file, Line: line, Column: col, Severity: sev, Code: code,
-		Message: fmt.Sprintf(format, args...)})
+	p.Add(line, col, sev, code, format, args...)
 }
 
 func (p *parser) errorf(off int, code, format string, args ...any) {
@@ -459,9 +463,9 @@ func (p *parser) defaults(n *jsondoc.Node) Defaults {
 }
 
 func (p *parser) process(m *jsondoc.Node, defs Defaults) (Hook, bool) {
-	h := Hook{Name: m.Key, Skill: p.skill, File: p.file, Defaults: defs, Dir: p.dir}
+	h := Hook{Name: m.Key, Skill: p.skill, File: p.File, Defaults: defs, Dir: p.dir}
 	h.Line, _ = p.lines.Position(m.KeyOffset)
-	errs := len(p.diags)
+	errs := len(p.Diags)
 	what := fmt.Sprintf("process %q", m.Key)
 	if strings.TrimSpace(m.Key) == "" {
 		p.errorf(m.KeyOffset, CodeEmptyName, "a process has an empty name; give it a name, it is sent in hook.hello")
@@ -526,12 +530,12 @@ func (p *parser) process(m *jsondoc.Node, defs Defaults) (Hook, bool) {
 		}
 	}
 	p.places(&h, dirNode, p.command(&h, m))
-	if len(p.diags) == errs || !diag.HasErrors(p.diags[errs:]) {
+	if len(p.Diags) == errs || !diag.HasErrors(p.Diags[errs:]) {
 		if len(h.Modes()) == 0 {
 			p.errorf(m.Offset, CodeNoModes, `%s neither observes nor intercepts anything, so PicoClaw refuses it ("no hook modes enabled"); add "intercept": [...] or "observe": [...]`, what)
 		}
 	}
-	h.OK = !diag.HasErrors(p.diags[errs:])
+	h.OK = !diag.HasErrors(p.Diags[errs:])
 	return h, h.OK
 }
 
@@ -618,7 +622,7 @@ func (p *parser) dirProblems(mode hostmode.Mode, n *jsondoc.Node, dir string) []
 	}
 	base := "the skills root"
 	if mode == hostmode.Document {
-		base = filepath.ToSlash(filepath.Dir(p.file))
+		base = filepath.ToSlash(filepath.Dir(p.File))
 	}
 	if !inside(p.root, dir) {
 		return []problem{{n.Offset, CodeEscapingDir, fmt.Sprintf("dir %q leaves the skills root; a process hook runs inside the skills folder, give a folder relative to %s", n.Str, base)}}

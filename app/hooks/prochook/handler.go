@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"sync"
@@ -13,6 +12,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/hooks/hostmode"
+	"hookstudio/app/hooks/process"
 )
 
 // System is the engine's name for this hook system.
@@ -44,13 +44,7 @@ type Options struct {
 // asked not to write __pycache__ into the skill folder (the watcher would
 // take it for an edit).
 func CleanEnv() []string {
-	env := []string{"PYTHONDONTWRITEBYTECODE=1"}
-	for _, k := range []string{"PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT"} {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
-	}
-	return env
+	return append([]string{"PYTHONDONTWRITEBYTECODE=1"}, process.Pick("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT")...)
 }
 
 // FullEnv is the environment PicoClaw's code gives a hook: its own, whole
@@ -59,7 +53,7 @@ func CleanEnv() []string {
 // still asked not to write __pycache__ into the skill folder, which the
 // watcher would take for an edit.
 func FullEnv() []string {
-	return append(hostmode.InheritedEnv(), "PYTHONDONTWRITEBYTECODE=1")
+	return append(process.Inherited(), "PYTHONDONTWRITEBYTECODE=1")
 }
 
 // Metrics are one process's figures for the current run.

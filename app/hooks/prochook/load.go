@@ -15,6 +15,7 @@ import (
 
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/hostmode"
 )
 
 // Where PicoClaw hook configs live under a skills root.
@@ -81,6 +82,14 @@ func Validate(ctx context.Context, root string, skills []string) ([]Hook, []diag
 // editor texts by path relative to root (a draft may stand for a file not
 // yet written).
 func Read(ctx context.Context, root string, skills []string, drafts map[string][]byte) (*Config, error) {
+	// The folder setting's problems are reported by whoever loads the
+	// folder (app/hooks/hooksets); here an unreadable one is the default.
+	mode, _, _ := hostmode.Load(root)
+	return read(ctx, root, skills, drafts, mode)
+}
+
+// read is Read for a folder that follows mode.
+func read(ctx context.Context, root string, skills []string, drafts map[string][]byte, mode hostmode.Mode) (*Config, error) {
 	files, err := Files(root, skills)
 	if err != nil {
 		return nil, err
@@ -112,7 +121,7 @@ func Read(ctx context.Context, root string, skills []string, drafts map[string][
 		}
 		fmt.Fprintf(sum, "%s\x00%d\x00", f, len(data))
 		sum.Write(data)
-		hs, fds := Parse(root, f, skill, data)
+		hs, fds := parse(root, f, skill, data, mode)
 		hooks = append(hooks, hs...)
 		ds = append(ds, fds...)
 	}

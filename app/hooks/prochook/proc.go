@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hookstudio/app/hooks/process"
 	"io"
 	"os"
 	"os/exec"
@@ -96,7 +97,7 @@ func spawn(name string, argv []string, dir string, env []string) (*proc, error) 
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	ownGroup(cmd)
+	process.OwnGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		closeAll(inR, inW, outR, outW, errR, errW)
 		return nil, fmt.Errorf("start %s: %w", name, err)
@@ -392,7 +393,7 @@ func (p *proc) call(ctx context.Context, method string, params any, timeout time
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	if err := p.write(line, timeout); err != nil {
-		if p.exited() || errors.Is(err, os.ErrClosed) || isBrokenPipe(err) {
+		if p.exited() || errors.Is(err, os.ErrClosed) || process.IsBrokenPipe(err) {
 			// Usually the process is gone; one that only closed its stdin
 			// is reported as such instead of being waited for.
 			select {
@@ -456,7 +457,7 @@ func (p *proc) notify(method string, params any, timeout time.Duration) exchange
 			x.kind, x.err = failExit, "the process has exited"
 		} else if err := p.write(line, timeout); err != nil {
 			x.kind, x.err = failWrite, fmt.Sprintf("the notification could not be written within %s: %v", timeout, err)
-			if p.exited() || isBrokenPipe(err) {
+			if p.exited() || process.IsBrokenPipe(err) {
 				x.kind = failExit
 			}
 		}
@@ -478,11 +479,11 @@ func (p *proc) stop(grace time.Duration) (killed bool) {
 	select {
 	case <-p.done:
 	case <-t.C:
-		killGroup(p.cmd)
+		process.Kill(p.cmd)
 		killed = true
 		<-p.done
 	}
-	killGroup(p.cmd) // whatever the hook started and left behind
+	process.Kill(p.cmd) // whatever the hook started and left behind
 	<-p.readDone
 	<-p.errDone
 	return killed

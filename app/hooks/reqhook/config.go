@@ -13,10 +13,11 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/format/yamlpos"
 	"hookstudio/app/hooks/shellcmd"
 )
 
@@ -143,25 +144,20 @@ func (c *Config) Infos() []engine.HookInfo {
 // Parse decodes one request-hooks.yaml: start and end hooks in order, and
 // every problem at once with its position.
 func Parse(file string, data []byte, skill string) (start, end []Hook, ds []diag.Diagnostic) {
-	p := &parser{file: file}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line := 0
-		var te *yaml.TypeError
-		msg := err.Error()
-		if !errors.As(err, &te) {
-			fmt.Sscanf(strings.TrimPrefix(msg, "yaml: "), "line %d:", &line)
-		}
-		p.add(line, 0, diag.Error, CodeSyntax, "%s is not valid YAML: %s", file, strings.TrimPrefix(msg, "yaml: "))
-		return nil, nil, p.ds
+	p := &parser{Sink: diag.Sink{File: file}}
+	doc, err := yamlpos.Decode(data)
+	if err != nil {
+		line, _ := yamlpos.Line(err)
+		p.Errorf(line, 0, CodeSyntax, "%s is not valid YAML: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, nil, p.Diags
 	}
-	if len(doc.Content) == 0 {
+	if doc.Node == nil || len(doc.Node.Content) == 0 {
 		return nil, nil, nil // an empty file declares nothing
 	}
-	root := doc.Content[0]
+	root := doc.Node.Content[0]
 	if root.Kind != yaml.MappingNode {
 		p.errorf(root, CodeWrongType, "the file must be a mapping with start: and end: lists, e.g. start: [{command: ./check.sh}]")
-		return nil, nil, p.ds
+		return nil, nil, p.Diags
 	}
 	p.fields(root, "the file", Levels()[0].Fields, func(key string, v *yaml.Node) {
 		event := EventStart
@@ -182,20 +178,13 @@ func Parse(file string, data []byte, skill string) (start, end []Hook, ds []diag
 			}
 		}
 	})
-	return start, end, p.ds
+	return start, end, p.Diags
 }
 
-type parser struct {
-	file string
-	ds   []diag.Diagnostic
-}
-
-func (p *parser) add(line, col int, sev diag.Severity, code, format string, args ...any) {
-	p.ds = append(p.ds, diag.Diagnostic{File: p.file, Line: line, Column: col, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
-}
+type parser struct{ diag.Sink }
 
 func (p *parser) errorf(n *yaml.Node, code, format string, args ...any) {
-	p.add(n.Line, n.Column, diag.Error, code, format, args...)
+	p.Errorf(n.Line, n.Column, code, format, args...)
 }
 
 // fields walks a mapping: known keys go to fn, x- keys are ignored,
@@ -208,13 +197,13 @@ func (p *parser) fields(n *yaml.Node, where string, known []string, fn func(key 
 			fn(k.Value, v)
 		case strings.HasPrefix(k.Value, "x-"):
 		default:
-			p.add(k.Line, k.Column, diag.Warning, CodeUnknownField, "%s has no field %q; it is ignored (known: %s)", where, k.Value, strings.Join(known, ", "))
+			p.Warnf(k.Line, k.Column, CodeUnknownField, "%s has no field %q; it is ignored (known: %s)", where, k.Value, strings.Join(known, ", "))
 		}
 	}
 }
 
 func (p *parser) hook(n *yaml.Node, where, event, skill string) (Hook, bool) {
-	h := Hook{Event: event, Skill: skill, Timeout: DefaultTimeout, Source: fmt.Sprintf("%s:%d", p.file, n.Line)}
+	h := Hook{Event: event, Skill: skill, Timeout: DefaultTimeout, Source: fmt.Sprintf("%s:%d", p.File, n.Line)}
 	if n.Kind != yaml.MappingNode {
 		p.errorf(n, CodeWrongType, "%s must be a mapping like {command: ./check.sh, timeout: 5}", where)
 		return h, false

@@ -1,13 +1,11 @@
 package reqhook
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"hookstudio/app/hooks/process"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -26,23 +24,6 @@ type result struct {
 	duration       time.Duration
 }
 
-// capped is a writer that keeps the first MaxOutput bytes.
-type capped struct {
-	b         bytes.Buffer
-	truncated bool
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := MaxOutput - c.b.Len(); room < len(p) {
-		c.truncated = true
-		if room > 0 {
-			c.b.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return c.b.Write(p)
-}
-
 // cleanEnv is the environment a hook gets: no API keys, nothing of the
 // app's own environment beyond what a shell needs to run.
 func cleanEnv(h *Hook, root, event string) []string {
@@ -59,40 +40,27 @@ func cleanEnv(h *Hook, root, event string) []string {
 }
 
 // run runs h's command through sh with stdin as its input, in root, in its
-// own process group, killed (the whole group) when timeout or ctx ends.
-// It returns when the process and its output pipes are done.
-func run(ctx context.Context, h *Hook, root string, stdin []byte) result {
-	start := time.Now()
+// own process group (in procs), killed with everything it started when
+// timeout or ctx ends. It returns when the process and its output pipes
+// are done.
+func run(ctx context.Context, procs *process.Group, h *Hook, root string, stdin []byte) result {
 	cctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(cctx, "/bin/sh", "-c", h.Command)
-	cmd.Dir = root
-	cmd.Env = cleanEnv(h, root, h.Event)
-	cmd.Stdin = bytes.NewReader(stdin)
-	var out, errOut capped
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	ownGroup(cmd) // killed as a group: a hook's children die with it
-	// A grandchild holding the pipes open must not keep us waiting.
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	r := result{stdout: out.b.String(), stderr: errOut.b.String(), truncated: out.truncated || errOut.truncated, duration: time.Since(start)}
-	if cmd.ProcessState != nil && cmd.ProcessState.Exited() {
-		code := cmd.ProcessState.ExitCode()
+	res := procs.Run(cctx, process.Spec{Argv: []string{"/bin/sh", "-c", h.Command}, Dir: root, Env: cleanEnv(h, root, h.Event),
+		Stdin: stdin, MaxStdout: MaxOutput, MaxStderr: MaxOutput})
+	r := result{stdout: string(res.Stdout), stderr: string(res.Stderr), truncated: res.Truncated, duration: res.Duration}
+	if res.ExitCode >= 0 {
+		code := res.ExitCode
 		r.exit = &code
 	}
 	switch {
-	case cctx.Err() != nil && ctx.Err() == nil:
+	case res.TimedOut && ctx.Err() == nil:
 		r.timedOut = true
 		r.err = fmt.Errorf("no answer within %s; the hook was killed", h.Timeout)
 	case ctx.Err() != nil:
 		r.err = fmt.Errorf("cancelled: %w", ctx.Err())
-	case err != nil && r.exit == nil:
-		r.err = err
-	case err != nil:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			r.err = err
-		}
+	case res.Err != nil:
+		r.err = res.Err
 	}
 	return r
 }

@@ -14,6 +14,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/hooks/process"
 )
 
 // TokenCounter counts a chat message's tokens (tokens.Counter is one); it
@@ -50,8 +51,9 @@ type Options struct {
 // ended. A run is sequential, so the Host needs no locking of its own
 // except for Stats, which the app may read while a run goes on.
 type Host struct {
-	opts Options
-	now  func() time.Time
+	opts  Options
+	now   func() time.Time
+	procs *process.Group
 
 	pending *engine.Event // the before_llm event of the call about to be made
 
@@ -87,7 +89,13 @@ func New(opts Options) *Host {
 	if opts.RunID == "" {
 		opts.RunID = "req"
 	}
-	return &Host{opts: opts, now: now, stats: map[string]*ModelStats{}}
+	return &Host{opts: opts, now: now, procs: process.NewGroup(), stats: map[string]*ModelStats{}}
+}
+
+// Close kills whatever hook still runs; the run has ended.
+func (h *Host) Close() error {
+	h.procs.Close()
+	return nil
 }
 
 // Needed says whether a run needs a Host at all: declared hooks, a
@@ -311,7 +319,7 @@ func (h *Host) start(ctx context.Context, ev *engine.Event, rc *RequestContext) 
 		if err := ctx.Err(); err != nil {
 			return nil // cancelled: the model call fails on ctx, the end hooks still run
 		}
-		res := run(ctx, hk, h.opts.Root, input)
+		res := run(ctx, h.procs, hk, h.opts.Root, input)
 		hc := callOf(hk, input, &res)
 		deny, status, msg := false, 0, ""
 		if res.err == nil {
@@ -372,7 +380,7 @@ func (h *Host) end(ctx context.Context, ev *engine.Event, rc *RequestContext, re
 		if !h.active(hk, rc.Request) {
 			continue
 		}
-		res := run(ctx, hk, h.opts.Root, input)
+		res := run(ctx, h.procs, hk, h.opts.Root, input)
 		ev.Record(callOf(hk, input, &res))
 	}
 }

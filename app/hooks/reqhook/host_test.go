@@ -19,6 +19,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/hooks/process"
 	"hookstudio/app/hooks/skills"
 )
 
@@ -445,7 +446,7 @@ func TestNeeded(t *testing.T) {
 
 func TestTimeoutDuration(t *testing.T) {
 	h := hook(EventStart, "s3", `sleep 30 & echo $! > child.pid; wait`, 300*time.Millisecond)
-	res := run(context.Background(), &h, t.TempDir(), nil)
+	res := run(context.Background(), process.NewGroup(), &h, t.TempDir(), nil)
 	if !res.timedOut || res.duration > 1500*time.Millisecond {
 		t.Errorf("timed out %v after %s", res.timedOut, res.duration)
 	}

@@ -37,7 +37,14 @@ type Skill struct {
 	// Broken is true when any diagnostic of the skill is an error, so its
 	// hooks may be incomplete.
 	Broken bool `json:"broken"`
+
+	jsonDiags []diag.Diagnostic // hooks.json's own (ParseHooks)
 }
+
+// HooksJSONDiagnostics are the problems of the skill's hooks.json text
+// itself, as ParseHooks reports them (its prompts' problems aside): what
+// the editor's lint of that text shows.
+func (s *Skill) HooksJSONDiagnostics() []diag.Diagnostic { return s.jsonDiags }
 
 // Set is every skill under a skills root, in byte order of folder names.
 type Set struct {
@@ -199,6 +206,7 @@ func (l *skillLoader) load() {
 	l.skill.HasHooks = true
 	entries, ds := ParseHooks(l.jsonRel, data)
 	l.skill.Diagnostics = append(l.skill.Diagnostics, ds...)
+	l.skill.jsonDiags = ds
 	l.skill.Hooks = make([]Hook, 0, len(entries))
 	for i := range entries {
 		if h, ok := l.hook(r, &entries[i]); ok {

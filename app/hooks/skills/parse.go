@@ -77,17 +77,16 @@ func Roles() []Role { return []Role{System, User} }
 // problems are reported, never just the first. Entries are returned for
 // every array element, valid or not, in file order.
 func ParseHooks(file string, data []byte) (entries []Entry, diags []diag.Diagnostic) {
-	v := &validator{file: file, data: data, lines: jsondoc.NewLines(data)}
+	v := &validator{Sink: diag.Sink{File: file}, data: data, lines: jsondoc.NewLines(data)}
 	v.document()
-	return v.entries, v.diags
+	return v.entries, v.Diags
 }
 
 type validator struct {
-	file    string
+	diag.Sink
 	data    []byte
 	lines   *jsondoc.Lines
 	entries []Entry
-	diags   []diag.Diagnostic
 }
 
 func (v *validator) pos(off int) Pos {
@@ -97,10 +96,7 @@ func (v *validator) pos(off int) Pos {
 
 func (v *validator) report(off int, sev diag.Severity, code, format string, args ...any) {
 	p := v.pos(off)
-	v.diags = append(v.diags, diag.Diagnostic{
-		File: v.file, Line: p.Line, Column: p.Column, Severity: sev, Code: code,
-		Message: fmt.Sprintf(format, args...),
-	})
+	v.Add(p.Line, p.Column, sev, code, format, args...)
 }
 
 func (v *validator) errorf(off int, code, format string, args ...any) {
@@ -216,7 +212,7 @@ func (v *validator) nameValid(e *Entry) bool {
 
 func (v *validator) entry(i int, el *jsondoc.Node) Entry {
 	e := Entry{Index: i, Pos: v.pos(el.Offset), Node: el}
-	errs := len(v.diags)
+	errs := len(v.Diags)
 	if el.Kind != jsondoc.Object {
 		if el.Kind == jsondoc.Null {
 			v.errorf(el.Offset, CodeNull, "hook #%d is null; it must be an object like %s", i+1, skeletonEntry)
@@ -243,7 +239,7 @@ func (v *validator) entry(i int, el *jsondoc.Node) Entry {
 	v.checkRole(&e, el.Get("role"))
 	v.checkPersistent(&e, el.Get("persistent"))
 	v.checkToolFilter(&e, el.Get("tool_filter"))
-	e.OK = !hasErrorSince(v.diags, errs)
+	e.OK = !hasErrorSince(v.Diags, errs)
 	return e
 }
 

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,6 +58,10 @@ type Options struct {
 	// Debounce is how long a path must stay quiet before it is reported.
 	// Zero or negative means DefaultDebounce.
 	Debounce time.Duration
+	// Dirs are hidden folder names that are watched nonetheless: they hold
+	// hook configuration (.jcli, .claude, …; the hook-system registry's
+	// Dirs), and saving a file in one must be seen like any other.
+	Dirs []string
 	// PollInterval is how often Run checks that the root still exists (and
 	// is still the same directory) and, while it is missing, whether it is
 	// back. Zero or negative means DefaultPollInterval.
@@ -288,7 +293,7 @@ func (l *loop) addTree(dir string, report bool) {
 		if !ok {
 			return nil
 		}
-		if rel != "" && ignored(rel) {
+		if rel != "" && l.w.ignored(rel) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -332,7 +337,7 @@ func (l *loop) handle(ev fsnotify.Event) {
 		return
 	}
 	rel, ok := l.rel(ev.Name)
-	if !ok || ignored(rel) {
+	if !ok || l.w.ignored(rel) {
 		return
 	}
 	now := time.Now()
@@ -508,9 +513,9 @@ func (l *loop) exists(rel string) bool {
 // ignored reports whether any element of the slash path rel is a hidden or
 // editor scratch name. Such files are never reported and such directories
 // never watched (.git can hold thousands of directories).
-func ignored(rel string) bool {
+func (w *Watcher) ignored(rel string) bool {
 	for name := range strings.SplitSeq(rel, "/") {
-		if ignoredName(name) {
+		if !slices.Contains(w.opts.Dirs, name) && ignoredName(name) {
 			return true
 		}
 	}
@@ -519,7 +524,7 @@ func ignored(rel string) bool {
 
 func ignoredName(name string) bool {
 	switch {
-	case name == "", hookConfigDirs[name]:
+	case name == "":
 		return false
 	case name == "node_modules", // a project's dependencies: never hook configuration, often 10,000s of folders
 		strings.HasPrefix(name, "."),                                 // .git, .DS_Store, .a.md.swp, emacs .#lock
@@ -532,13 +537,6 @@ func ignoredName(name string) bool {
 	}
 	return vimProbe(name)
 }
-
-// hookConfigDirs are hidden folders that hold hook configuration
-// (design-hooks.md: <root>/.jcli/hooks.yaml, <root>/.picoclaw/hooks.json;
-// Claude Code's .claude/settings.json, a plugin's .claude-plugin/, a
-// project's .hookstudio/scenarios): saving one re-simulates like any
-// other hook file.
-var hookConfigDirs = map[string]bool{".jcli": true, ".picoclaw": true, ".claude": true, ".claude-plugin": true, ".hookstudio": true}
 
 // vimProbe reports whether name is one of the files vim creates to test
 // whether it may write in a directory: "4913", or 4913+k*123 when that

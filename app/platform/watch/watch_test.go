@@ -151,7 +151,10 @@ func start(t testing.TB, root string, opts Options) (*Watcher, *recorder) {
 }
 
 // fastOpts keeps tests quick; the behaviour does not depend on the values.
-var fastOpts = Options{Debounce: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond}
+var fastOpts = Options{Debounce: 20 * time.Millisecond, PollInterval: 20 * time.Millisecond, Dirs: configDirs}
+
+// configDirs are the hook-system registry's hidden config folders.
+var configDirs = []string{".jcli", ".picoclaw", ".claude", ".claude-plugin", ".hookstudio"}
 
 func TestChanges(t *testing.T) {
 	type step struct {
@@ -590,10 +593,14 @@ func TestIgnoredName(t *testing.T) {
 		".jcli": false, ".picoclaw": false, "hooks.yaml": false, ".hooks.yaml.123.tmp": true,
 		".claude": false, ".claude-plugin": false, ".hookstudio": false, "node_modules": true,
 	}
+	w := &Watcher{opts: Options{Dirs: configDirs}}
 	for name, want := range tests {
-		if got := ignoredName(name); got != want {
-			t.Errorf("ignoredName(%q) = %v, want %v", name, got, want)
+		if got := w.ignored(name); got != want {
+			t.Errorf("ignored(%q) = %v, want %v", name, got, want)
 		}
+	}
+	if !ignoredName(".jcli") {
+		t.Error("a hidden folder no one named is watched")
 	}
 }
 

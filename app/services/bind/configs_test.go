@@ -1,7 +1,12 @@
 package bind
 
 import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -80,5 +85,49 @@ func TestConfigBinding(t *testing.T) {
 	}
 	if cr, err := s.InspectClaudeHooks(".claude/settings.json", cr.Text); err != nil || string(cr.Hooks) != `{"Stop":[{"hooks":[{"type":"command","command":"echo"}]}]}` {
 		t.Errorf("claude inspect: %v %+v", err, cr)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the frontend's fixture of the file kinds")
+
+// fileKindsFixture is what the frontend's tests read of FileKinds: the
+// registry's file kinds, never a copy kept by hand.
+const fileKindsFixture = "../../../frontend/src/fixtures/file-kinds.json"
+
+// TestFileKinds: FileKinds gives every hook system's files with their
+// patterns, and the frontend's fixture is exactly that (go test
+// ./app/services/bind -run TestFileKinds -update rewrites it).
+func TestFileKinds(t *testing.T) {
+	s, _, _ := newStudio(t)
+	kinds, err := s.FileKinds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, k := range kinds {
+		seen[k.Kind] = true
+		for _, p := range k.Patterns {
+			if _, err := regexp.Compile(p); err != nil {
+				t.Errorf("%s: pattern %q: %v", k.Kind, p, err)
+			}
+		}
+	}
+	for _, k := range []string{"hooks-json", "hooks-yaml", "hook-yaml", "picoclaw", "request-hooks", "claude-settings", "claude-skill"} {
+		if !seen[k] {
+			t.Errorf("no file kind %s", k)
+		}
+	}
+	data, err := json.MarshalIndent(kinds, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, '\n')
+	if *update {
+		if err := os.WriteFile(fileKindsFixture, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := os.ReadFile(fileKindsFixture); err != nil || !bytes.Equal(got, data) {
+		t.Errorf("%s differs from FileKinds (run with -update): %v", fileKindsFixture, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/services/edit"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/profiles"
@@ -260,21 +261,20 @@ func (s *Studio) ImportSkills() (studio.State, error) {
 // HooksSchema is the JSON Schema of hooks.json, for the raw view.
 func (s *Studio) HooksSchema() (string, error) { return schema.Hooks, nil }
 
-// ConfigSchema is the JSON Schema of a kind of hook config (studio.ConfigKind:
-// hooks-json, hooks-yaml, picoclaw, request-hooks), for completion.
+// ConfigSchema is the JSON Schema of a kind of hook config (FileKinds:
+// hooks-json, hooks-yaml, picoclaw, request-hooks, …), for completion.
 func (s *Studio) ConfigSchema(kind string) (string, error) {
-	switch kind {
-	case "hooks-json":
-		return schema.Hooks, nil
-	case "hooks-yaml":
-		return schema.HooksYAML, nil
-	case "picoclaw":
-		return schema.PicoClawHooks, nil
-	case "request-hooks":
-		return schema.RequestHooks, nil
+	if sch, ok := s.svc.Hooks().Schema(kind); ok {
+		return sch, nil
 	}
 	return "", fmt.Errorf("no schema for %q", kind)
 }
+
+// FileKinds are the kinds of files the hook systems read, with the
+// patterns that tell them (regular expressions over root-relative paths,
+// tried in order); a kind only the folder can tell has none, and the
+// file's HookFile.kind says it.
+func (s *Studio) FileKinds() ([]registry.FileKind, error) { return s.svc.Hooks().FileKinds(), nil }
 
 // UserHooksFile is the settings' user-level jcli hooks.yaml ("" none).
 func (s *Studio) UserHooksFile() (string, error) { return s.user.Get(), nil }

@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"hookstudio/app/format/jsondoc"
-	"hookstudio/app/hooks/claudehook"
+	"hookstudio/app/format/yamlpos"
 )
 
 // ErrClaudeNotEditable is returned for a Claude Code settings text the
@@ -246,11 +246,11 @@ func inspectSkillHooks(data []byte) (ClaudeHooks, error) {
 	if h.Kind != yaml.MappingNode {
 		return out, fmt.Errorf("%w: hooks: is not a mapping of events", ErrClaudeNotEditable)
 	}
-	js, err := claudehook.YAMLToJSON(h)
-	if err != nil {
+	var js bytes.Buffer
+	if err := yamlpos.ToJSON(&js, h, &yamlpos.PosMap{}); err != nil {
 		return out, fmt.Errorf("%w: %w", ErrClaudeNotEditable, err)
 	}
-	out.Hooks = js
+	out.Hooks = js.Bytes()
 	for i := 0; i+1 < len(h.Content); i += 2 {
 		ev := h.Content[i].Value
 		out.Lines[ev] = h.Content[i].Line + 1 // +1: the opening ---

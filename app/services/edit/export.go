@@ -21,6 +21,7 @@ import (
 	"hookstudio/app/format/jsondoc"
 	"hookstudio/app/hooks/claudehook"
 	"hookstudio/app/hooks/skills"
+	"hookstudio/app/store/atomicfile"
 )
 
 // InvalidError refuses to export or import a skill whose hooks have errors.
@@ -264,7 +265,7 @@ func writeFiles(dir string, files []exportFile) error {
 		if f.exec {
 			perm = 0o755
 		}
-		if err := WriteFileAtomic(p, f.data, perm); err != nil {
+		if err := atomicfile.Write(p, f.data, perm); err != nil {
 			return err
 		}
 	}

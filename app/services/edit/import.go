@@ -15,6 +15,7 @@ import (
 
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/skills"
+	"hookstudio/app/store/atomicfile"
 )
 
 // Import limits. A zip bomb is stopped by counting the bytes actually
@@ -228,12 +229,12 @@ func ImportHooksJSON(ctx context.Context, data []byte, root, skill string, opts 
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return ds, fmt.Errorf("import hooks.json: %w", err)
 			}
-			if err := WriteFileAtomic(p, nil, 0o644); err != nil {
+			if err := atomicfile.Write(p, nil, 0o644); err != nil {
 				return ds, fmt.Errorf("import hooks.json: %w", err)
 			}
 		}
 	}
-	if err := WriteFileAtomic(target, data, 0o644); err != nil {
+	if err := atomicfile.Write(target, data, 0o644); err != nil {
 		return ds, fmt.Errorf("import hooks.json: %w", err)
 	}
 	set, err := skills.Load(ctx, root)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"hookstudio/app/hooks/skills"
+	"hookstudio/app/store/atomicfile"
 )
 
 // ErrDeletedOnDisk is returned by Save when the file was deleted (or
@@ -57,7 +58,6 @@ const (
 // unsaved edits. It is safe for concurrent use.
 type Buffer struct {
 	path string
-	fsys fileSystem
 
 	mu    sync.Mutex
 	base  []byte
@@ -67,7 +67,7 @@ type Buffer struct {
 
 // Open loads path into a new Buffer.
 func Open(path string) (*Buffer, error) {
-	b := &Buffer{path: path, fsys: osFS{}}
+	b := &Buffer{path: path}
 	data, st, err := readStamp(path)
 	if err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func Open(path string) (*Buffer, error) {
 // NewFile is a Buffer for a file that does not exist yet, holding data as
 // unsaved edits.
 func NewFile(path string, data []byte) *Buffer {
-	return &Buffer{path: path, fsys: osFS{}, mine: data}
+	return &Buffer{path: path, mine: data}
 }
 
 // readStamp reads path and stamps it. A missing file (or a folder where the
@@ -203,7 +203,7 @@ func (b *Buffer) write() error {
 	if err := os.MkdirAll(filepath.Dir(b.path), 0o755); err != nil {
 		return fmt.Errorf("save %s: %w", filepath.Base(b.path), err)
 	}
-	if err := writeAtomic(b.fsys, b.path, b.mine, 0o644); err != nil {
+	if err := atomicfile.Write(b.path, b.mine, 0o644); err != nil {
 		return err
 	}
 	_, st, err := readStamp(b.path)

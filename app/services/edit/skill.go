@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"hookstudio/app/hooks/skills"
+	"hookstudio/app/store/atomicfile"
 )
 
 // CodeInvalidSkillName is the NameError code of a skill folder name that
@@ -73,7 +74,7 @@ func CreateSkill(root, name string) (string, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("create skill %s: %w", name, err)
 	}
-	if err := WriteFileAtomic(path, New("").Bytes(), 0o644); err != nil {
+	if err := atomicfile.Write(path, New("").Bytes(), 0o644); err != nil {
 		return "", fmt.Errorf("create skill %s: %w", name, err)
 	}
 	return path, nil

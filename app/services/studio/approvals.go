@@ -12,8 +12,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/events"
-	"hookstudio/app/agent/llm"
-	"hookstudio/app/agent/scenario"
+	"hookstudio/app/services/runs"
 	"hookstudio/app/store/history"
 )
 
@@ -195,9 +194,15 @@ func (o *Operations) Start() error {
 	opts.Approver, opts.Control, opts.Tokens = h, ctl, s.cfg.Tokens
 	view := func(t *engine.Trace) TraceView { return buildView(t, file, s.cfg.Tokens) }
 	opts.OnWait = onWait(emit, view)
-	cfg := engine.Config{Model: llm.NewMock(sc), ModelName: sc.Model, Session: sc.Name,
-		AfterCall: func(t *engine.Trace, c int) { emit(EventRunTrace, view(t)) }}
-	mon := events.Attach(&cfg, opts)
+	// prompt hooks only: a controlled run plays the scenario's policy
+	run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: hooks, Events: &opts, Tokens: s.cfg.Tokens,
+		AfterCall: func(t *engine.Trace, c int) { emit(EventRunTrace, view(t)) }})
+	if err != nil {
+		o.mu.Lock()
+		o.run = nil
+		o.mu.Unlock()
+		return err
+	}
 	ctx, release := ctl.Context(base)
 	pumped := make(chan struct{})
 	go func() {
@@ -209,8 +214,7 @@ func (o *Operations) Start() error {
 	go func() {
 		defer close(r.done)
 		defer release()
-		tr, runErr := engine.Run(ctx, sc, hooks, cfg)
-		mon.Finish(tr, runErr)
+		tr, runErr := run.Execute(ctx)
 		st.Close()
 		<-pumped
 		end := RunEnded{Status: string(tr.Status), View: buildView(tr, file, s.cfg.Tokens)}
@@ -309,17 +313,17 @@ func (o *Operations) Wait() {
 type watchedRun struct {
 	o       *Operations // nil: events and budget only
 	run     *controlledRun
-	mon     *events.Monitor
 	st      *events.Stream
 	pumped  chan struct{}
 	release context.CancelFunc
 }
 
-// watchRun attaches the event stream to cfg. Call context on the run's
-// context, finish after engine.Run and save once the run is stored. s.mu
-// is held (StartRun).
-func (s *Service) watchRun(cfg *engine.Config, sc *scenario.Scenario, view func(*engine.Trace) TraceView) *watchedRun {
+// watchRun puts the event stream on spec (the assembler attaches it last).
+// Call context on the run's context, finish after the run and save once
+// the run is stored, or abandon if it never runs. s.mu is held (StartRun).
+func (s *Service) watchRun(spec *runs.Spec, view func(*engine.Trace) TraceView) *watchedRun {
 	o := s.ops
+	sc := spec.Scenario
 	w := &watchedRun{st: events.NewStream(events.StreamOptions{}), pumped: make(chan struct{}), release: func() {}}
 	opts := events.Options{Stream: w.st}.ForScenario(sc)
 	opts.Tokens, opts.Approver, opts.Policy = s.cfg.Tokens, nil, nil
@@ -334,7 +338,7 @@ func (s *Service) watchRun(cfg *engine.Config, sc *scenario.Scenario, view func(
 		}
 		o.mu.Unlock()
 	}
-	w.mon = events.Attach(cfg, opts)
+	spec.Events = &opts
 	go func() {
 		defer close(w.pumped)
 		w.st.Pump(func(evs []events.Event) { s.cfg.Emit(EventRunEvents, evs) })
@@ -354,9 +358,9 @@ func (w *watchedRun) context(ctx context.Context) context.Context {
 	return ctx
 }
 
-// finish emits how the run ended and waits for the last events to go out.
-func (w *watchedRun) finish(tr *engine.Trace, runErr error) {
-	w.mon.Finish(tr, runErr)
+// finish waits for the last events (the run said how it ended) to go out
+// and gives the control back.
+func (w *watchedRun) finish() {
 	w.st.Close()
 	<-w.pumped
 	w.release()
@@ -368,6 +372,9 @@ func (w *watchedRun) finish(tr *engine.Trace, runErr error) {
 		w.o.svc.cfg.Emit(EventRunControl, RunControl{Running: false, ControlState: w.run.ctl.State()})
 	}
 }
+
+// abandon ends the stream of a run that never started.
+func (w *watchedRun) abandon() { w.finish() }
 
 // save stores the run's events with the stored run.
 func (w *watchedRun) save(ctx context.Context, rec Recorder, id history.RunID) {

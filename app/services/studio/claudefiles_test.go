@@ -10,6 +10,8 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/claudehook"
+	"hookstudio/app/hooks/hooksets"
 )
 
 // claudeRoot is a skills folder that is also a Claude Code project: its
@@ -36,31 +38,32 @@ func claudeRoot(t *testing.T) string {
 
 func TestClaudeConfigKinds(t *testing.T) {
 	root := claudeRoot(t)
+	reg := hooksets.Registry(hooksets.RegistryOptions{})
 	cases := []struct{ file, in, bare string }{
-		{".claude/settings.json", KindClaudeSettings, KindClaudeSettings},
-		{".claude/settings.local.json", KindClaudeSettings, KindClaudeSettings},
-		{".claude/skills/review/SKILL.md", KindClaudeSkill, KindClaudeSkill},
-		{"plug/hooks/hooks.json", KindClaudeSettings, "hooks-json"}, // the manifest beside it decides
-		{"plug/skills/fmt/SKILL.md", KindClaudeSkill, "prompt"},
+		{".claude/settings.json", claudehook.KindSettings, claudehook.KindSettings},
+		{".claude/settings.local.json", claudehook.KindSettings, claudehook.KindSettings},
+		{".claude/skills/review/SKILL.md", claudehook.KindSkill, claudehook.KindSkill},
+		{"plug/hooks/hooks.json", claudehook.KindSettings, "hooks-json"}, // the manifest beside it decides
+		{"plug/skills/fmt/SKILL.md", claudehook.KindSkill, "prompt"},
 		{"files/hooks/hooks.json", "hooks-json", "hooks-json"}, // seed 000's: no manifest
 		{"files/skills/x/SKILL.md", "prompt", "prompt"},
 		{".claude/skills/.hidden/SKILL.md", "prompt", "prompt"},
 		{".claude/hooks/guard.sh", "text", "text"},
 	}
 	for _, c := range cases {
-		if got := ConfigKindIn(root, c.file); got != c.in {
-			t.Errorf("ConfigKindIn(%s) = %s, want %s", c.file, got, c.in)
+		if got := reg.Kind(root, c.file); got != c.in {
+			t.Errorf("Kind(root, %s) = %s, want %s", c.file, got, c.in)
 		}
-		if got := ConfigKind(c.file); got != c.bare {
-			t.Errorf("ConfigKind(%s) = %s, want %s", c.file, got, c.bare)
+		if got := reg.Kind("", c.file); got != c.bare {
+			t.Errorf("Kind(%s) = %s, want %s", c.file, got, c.bare)
 		}
 	}
 	// The root itself a plugin: its hooks/hooks.json and skills/ are Claude Code's.
 	plugin := t.TempDir()
 	write(t, filepath.Join(plugin, ".claude-plugin/plugin.json"), `{"name": "p"}`)
-	for file, want := range map[string]string{"hooks/hooks.json": KindClaudeSettings, "skills/a/SKILL.md": KindClaudeSkill} {
-		if got := ConfigKindIn(plugin, file); got != want {
-			t.Errorf("root plugin: ConfigKindIn(%s) = %s, want %s", file, got, want)
+	for file, want := range map[string]string{"hooks/hooks.json": claudehook.KindSettings, "skills/a/SKILL.md": claudehook.KindSkill} {
+		if got := reg.Kind(plugin, file); got != want {
+			t.Errorf("root plugin: Kind(%s) = %s, want %s", file, got, want)
 		}
 	}
 }
@@ -68,7 +71,7 @@ func TestClaudeConfigKinds(t *testing.T) {
 // Claude Code's files open, save and draft through the editor path; a
 // draft of the settings is what the run reads; other paths stay closed.
 func TestClaudeFilesInTheEditor(t *testing.T) {
-	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: (&recorder{}).emit, ExecHooks: HooksetsLoader(nil)})
+	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: (&recorder{}).emit}, nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

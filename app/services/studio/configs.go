@@ -2,96 +2,118 @@ package studio
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/claudehook"
-	"hookstudio/app/hooks/cmdhook"
 	"hookstudio/app/hooks/hostmode"
-	"hookstudio/app/hooks/prochook"
-	"hookstudio/app/hooks/reqhook"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/services/edit"
 )
 
-// RootConfigs are the hook configs of the skills root itself (not of a
-// skill): jcli's project hooks.yaml, PicoClaw's hooks.json and the request
-// hooks, Claude Code's project settings files. The editor opens, lints and
-// drafts them like a skill's files.
-var RootConfigs = []string{cmdhook.ProjectFile, prochook.RootFile, reqhook.ProjectFile, claudehook.ProjectSettings, claudehook.LocalSettings}
+// Hooks is the hook systems' registry the service reads.
+func (s *Service) Hooks() *registry.Registry { return s.cfg.Hooks }
 
-// IsRootConfig says whether file (root-relative, slashes) is one of
-// RootConfigs, a project hook's HOOK.yaml (jcli's current format) or the
-// folder's settings (hostmode.File).
-func IsRootConfig(file string) bool {
-	return slices.Contains(RootConfigs, file) || isHookDirFile(file) || file == hostmode.File
-}
-
-// isHookDirFile says whether file is .jcli/hooks/<name>/HOOK.yaml (or .yml).
-func isHookDirFile(file string) bool {
-	dir, base := path.Split(file)
-	name := strings.TrimSuffix(strings.TrimPrefix(dir, cmdhook.ProjectHookDirs+"/"), "/")
-	return strings.HasPrefix(dir, cmdhook.ProjectHookDirs+"/") && name != "" && !strings.ContainsAny(name, `/\`) &&
-		!strings.HasPrefix(name, ".") && (base == cmdhook.HookDirFile || base == cmdhook.HookDirAltFile)
-}
-
-// ConfigKindIn is ConfigKind with the folder looked at: Claude Code's
-// files (claudeKind) are told from the other systems' by where they are,
-// and a plugin's hooks/hooks.json from seed 000's by the plugin manifest
-// beside it.
-func ConfigKindIn(root, file string) string {
-	if k := claudeKind(root, file); k != "" {
-		return k
-	}
-	return ConfigKind(file)
-}
-
-// ConfigKind names what a file is for the editor: "hooks-json",
-// "hooks-yaml" (jcli command hooks), "hook-yaml" (jcli's current
-// one-hook HOOK.yaml), "picoclaw" (process hooks),
-// "request-hooks", "claude-settings" and "claude-skill" (Claude Code's
-// project files; a plugin's need ConfigKindIn), "prompt" (.md),
-// "scenario", or "text" (a script).
-func ConfigKind(file string) string {
-	base := path.Base(file)
-	if k := claudeKind("", file); k != "" {
-		return k
-	}
-	switch {
-	case file == cmdhook.ProjectFile || strings.HasSuffix(file, "/hooks/hooks.yaml"):
-		return "hooks-yaml"
-	case isHookDirFile(file):
-		return "hook-yaml"
-	case file == prochook.RootFile || strings.HasSuffix(file, "/"+prochook.SkillFile):
-		return "picoclaw"
-	case file == reqhook.ProjectFile || strings.HasSuffix(file, "/"+reqhook.SkillFile):
-		return "request-hooks"
-	case base == "hooks.json":
-		return "hooks-json"
-	case strings.Contains(file, "/scenarios/"):
-		return "scenario"
-	case path.Ext(base) == ".md":
-		return "prompt"
-	}
-	return "text"
-}
-
-// LintFile validates text as the file it would be saved as, with the
-// backend's validators and their positions: hooks.json, a hooks.yaml (also
-// each command's program and script), a picoclaw.json (also its dir and
-// program) or a request-hooks.yaml. Other files have no diagnostics. Only
-// the diagnostics of file itself are returned.
-func (s *Service) LintFile(ctx context.Context, file, text string) []diag.Diagnostic {
+// ConfigKind names what a file is for the editor, looked up in the hook
+// systems' registry: a system's kind ("hooks-yaml", "picoclaw",
+// "claude-settings", …; a plugin's files are told by the folder), else
+// "scenario", "prompt" (.md) or "text" (a script).
+func (s *Service) ConfigKind(file string) string {
 	s.mu.Lock()
 	root := s.root
 	s.mu.Unlock()
+	return s.cfg.Hooks.Kind(root, file)
+}
+
+// editableFile says whether the editor opens and saves file of root
+// besides a skill's hooks/ and scenarios/: a file some hook system reads
+// (its configs, the scripts its hooks run, its project's scenarios) or the
+// folder's settings (hostmode.File).
+func (s *Service) editableFile(root, file string) bool {
+	_, _, ok := s.cfg.Hooks.Find(root, file)
+	return ok || file == hostmode.File
+}
+
+// draftableFile says whether a draft of file is what a run reads besides
+// a skill's hooks/: a hook system's configs and scripts, and the folder's
+// settings. Scenarios are not drafted anywhere.
+func (s *Service) draftableFile(root, file string) bool {
+	_, f, ok := s.cfg.Hooks.Find(root, file)
+	return (ok && f.Role != registry.Scenario) || file == hostmode.File
+}
+
+// lint is what the last reload found in a file: its diagnostics for the
+// text whose hash it keeps.
+type lint struct {
+	hash  [32]byte
+	diags []diag.Diagnostic
+}
+
+// noteLint keeps what the last reload found in file, read as text (a
+// draft it loaded, a file it saved), so that LintFile of that text parses
+// nothing again.
+func (s *Service) noteLint(file string, text []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ds, ok := s.loadedDiagnosticsLocked(file); ok {
+		if s.lints == nil {
+			s.lints = map[string]lint{}
+		}
+		s.lints[file] = lint{hash: sha256.Sum256(text), diags: ds}
+	}
+}
+
+// loadedDiagnosticsLocked are file's own diagnostics as the last reload
+// found them; false when it did not read the file as a config.
+func (s *Service) loadedDiagnosticsLocked(file string) ([]diag.Diagnostic, bool) {
 	out := []diag.Diagnostic{}
+	sys, f, ok := s.cfg.Hooks.Find(s.root, file)
+	switch {
+	case !ok || f.Role != registry.Config:
+		return out, true // nothing lints it
+	case sys.Load == nil: // seed 000's hooks.json, parsed by the skills' load
+		skill, _, _ := strings.Cut(file, "/")
+		if s.set == nil || s.set.Skill(skill) == nil {
+			return nil, false
+		}
+		return append(out, s.set.Skill(skill).HooksJSONDiagnostics()...), true
+	case s.exec.set == nil:
+		return nil, false
+	}
+	for _, d := range s.exec.diags {
+		if filepath.ToSlash(d.File) == file {
+			out = append(out, d)
+		}
+	}
+	return out, true
+}
+
+// LintFile validates text as the file it would be saved as, with the
+// validators of the hook system that reads it and their positions (the
+// whole folder is read as a run reads it, the text in place of the file,
+// so a command's program and script are checked too). Other files have no
+// diagnostics. Only the diagnostics of file itself are returned. A text
+// the last reload read (a draft being simulated, a file just saved) is
+// not parsed again: its diagnostics are the reload's.
+func (s *Service) LintFile(ctx context.Context, file, text string) []diag.Diagnostic {
+	s.mu.Lock()
+	root := s.root
+	l, known := s.lints[file]
+	s.mu.Unlock()
+	if known && l.hash == sha256.Sum256([]byte(text)) {
+		return slices.Clone(l.diags)
+	}
+	out := []diag.Diagnostic{}
+	sys, f, ok := s.cfg.Hooks.Find(root, file)
+	if !ok || f.Role != registry.Config {
+		return out
+	}
 	own := func(ds []diag.Diagnostic) []diag.Diagnostic {
 		for _, d := range ds {
 			if filepath.ToSlash(d.File) == file {
@@ -100,57 +122,21 @@ func (s *Service) LintFile(ctx context.Context, file, text string) []diag.Diagno
 		}
 		return out
 	}
-	drafts := map[string][]byte{file: []byte(text)}
-	switch ConfigKindIn(root, file) {
-	case KindClaudeSettings, KindClaudeSkill:
-		if root == "" {
-			return out
-		}
-		// The whole folder is read, as a run reads it, so the file's
-		// handlers are checked with their scripts and plugin root.
-		if cfg, err := claudehook.Load(root, claudehook.LoadOptions{Drafts: drafts}); err == nil {
-			return own(cfg.Diagnostics)
-		}
-		return out
-	case "hooks-json":
-		return InspectHooks(file, text).Diagnostics
-	case "hooks-yaml":
-		if root != "" {
-			if cfg, err := cmdhook.Load(root, cmdhook.LoadOptions{Drafts: drafts}); err == nil {
-				return own(cfg.Diagnostics)
-			}
-		}
-		_, ds := cmdhook.Parse(file, []byte(text))
-		return own(ds)
-	case "hook-yaml":
-		if root != "" {
-			if cfg, err := cmdhook.Load(root, cmdhook.LoadOptions{Drafts: drafts}); err == nil {
-				return own(cfg.Diagnostics)
-			}
-		}
-		_, ds := cmdhook.ParseHookDir(file, path.Base(path.Dir(file)), []byte(text))
-		return own(ds)
-	case "picoclaw":
-		if root != "" {
-			if c, err := prochook.Read(ctx, root, nil, drafts); err == nil {
-				return own(c.Diagnostics)
-			}
-		}
-		skill, _, _ := strings.Cut(file, "/")
-		if file == prochook.RootFile {
-			skill = ""
-		}
-		_, ds := prochook.Parse(root, file, skill, []byte(text))
-		return own(ds)
-	case "request-hooks":
-		skill, _, _ := strings.Cut(file, "/")
-		if file == reqhook.ProjectFile {
-			skill = ""
-		}
-		_, _, ds := reqhook.Parse(file, []byte(text), skill)
-		return own(ds)
+	if sys.Load == nil {
+		return own(sys.Lint(file, []byte(text)))
 	}
-	return out
+	if root == "" {
+		return out
+	}
+	mode, _, err := hostmode.Load(root)
+	if err != nil {
+		return out
+	}
+	cfg, err := sys.Load(ctx, registry.LoadRequest{Root: root, Drafts: map[string][]byte{file: []byte(text)}, Mode: mode})
+	if err != nil {
+		return out
+	}
+	return own(cfg.Diagnostics())
 }
 
 // HookFile is one file the editor can open for a skill: its hooks/ folder
@@ -161,9 +147,10 @@ type HookFile struct {
 	Exists bool   `json:"exists"`
 }
 
-// HookFiles lists the files of skill's hooks/ folder (hidden files,
-// __pycache__ and node_modules left out; sub-folders included) and the
-// root's hook configs that exist, for the editor's file list. skill ""
+// HookFiles lists the files of skill's hooks/ folder and the other
+// folders its hook systems keep files in (a plugin's scripts/), hidden
+// files, __pycache__ and node_modules left out, sub-folders included; then
+// the root's hook configs that exist, for the editor's file list. skill ""
 // lists the root's configs only.
 func (s *Service) HookFiles(skill string) ([]HookFile, error) {
 	s.mu.Lock()
@@ -172,15 +159,25 @@ func (s *Service) HookFiles(skill string) ([]HookFile, error) {
 	if root == "" {
 		return nil, errors.New("no skills folder is open")
 	}
+	reg := s.cfg.Hooks
 	out := []HookFile{}
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, HookFile{File: f, Kind: reg.Kind(root, f), Exists: true})
+		}
+	}
 	if skill != "" {
 		if !filepath.IsLocal(skill) || strings.ContainsAny(skill, `/\`) {
 			return nil, fmt.Errorf("%w: %q is not a skill", ErrNotEditable, skill)
 		}
 		dir := filepath.Join(root, skill)
 		folders := []string{"hooks"}
-		if claudehook.IsPlugin(dir) {
-			folders = append(folders, "scripts") // ${CLAUDE_PLUGIN_ROOT}/scripts/…
+		for _, sys := range reg.Systems() {
+			if sys.SkillFolders != nil {
+				folders = append(folders, sys.SkillFolders(root, skill)...)
+			}
 		}
 		for _, folder := range folders {
 			err := fs.WalkDir(os.DirFS(dir), folder, func(p string, d fs.DirEntry, err error) error {
@@ -194,8 +191,7 @@ func (s *Service) HookFiles(skill string) ([]HookFile, error) {
 					return nil
 				}
 				if d.Type().IsRegular() && len(out) < 500 {
-					f := skill + "/" + p
-					out = append(out, HookFile{File: f, Kind: ConfigKindIn(root, f), Exists: true})
+					add(skill + "/" + p)
 				}
 				return nil
 			})
@@ -203,35 +199,44 @@ func (s *Service) HookFiles(skill string) ([]HookFile, error) {
 				return nil, fmt.Errorf("list %s/%s: %w", skill, folder, err)
 			}
 		}
-	}
-	// A plugin skill's SKILL.md files (its hooks.json is in the walk above).
-	if skill != "" {
-		for _, f := range claudeFiles(root, skill) {
-			if !slices.ContainsFunc(out, func(h HookFile) bool { return h.File == f }) {
-				out = append(out, HookFile{File: f, Kind: ConfigKindIn(root, f), Exists: true})
-			}
+		for _, f := range listed(reg, root, skill) { // a plugin skill's SKILL.md files
+			add(f)
 		}
 	}
-	roots := slices.Clone(RootConfigs)
-	for _, pat := range []string{cmdhook.HookDirFile, cmdhook.HookDirAltFile} {
-		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(cmdhook.ProjectHookDirs), "*", pat))
+	for _, pat := range reg.Patterns(func(_ registry.System, f registry.File) bool {
+		return f.Role == registry.Config && f.Level == registry.Root
+	}) {
+		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat)))
 		for _, m := range matches {
-			if rel, err := filepath.Rel(root, m); err == nil {
-				roots = append(roots, filepath.ToSlash(rel))
+			rel, err := filepath.Rel(root, m)
+			if fi, serr := os.Stat(m); err == nil && serr == nil && fi.Mode().IsRegular() {
+				if f := filepath.ToSlash(rel); reg.Kind(root, f) != registry.KindText {
+					add(f)
+				}
 			}
 		}
 	}
-	roots = append(roots, hostmode.File)
-	for _, f := range roots {
-		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(f))); err == nil && fi.Mode().IsRegular() {
-			out = append(out, HookFile{File: f, Kind: ConfigKind(f), Exists: true})
-		}
+	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(hostmode.File))); err == nil && fi.Mode().IsRegular() {
+		add(hostmode.File)
 	}
-	// Claude Code's project skills and root plugin, after the root's configs.
-	for _, f := range claudeFiles(root, "") {
-		out = append(out, HookFile{File: f, Kind: ConfigKindIn(root, f), Exists: true})
+	for _, f := range listed(reg, root, "") { // the root plugin's files
+		add(f)
 	}
 	return out, nil
+}
+
+// listed is what the systems' folder-aware files list in root (skill "")
+// or a skill's folder.
+func listed(reg *registry.Registry, root, skill string) []string {
+	var out []string
+	for _, sys := range reg.Systems() {
+		for _, f := range sys.Files {
+			if f.List != nil {
+				out = append(out, f.List(root, skill)...)
+			}
+		}
+	}
+	return out
 }
 
 // CommandHooksEdit is a hooks.yaml text for the form: its events and hooks

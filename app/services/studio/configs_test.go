@@ -59,7 +59,7 @@ func TestLintFileByKind(t *testing.T) {
 // hooks.yaml draft is simulated (its hooks listed) before it is saved.
 func TestRootConfigsAndDrafts(t *testing.T) {
 	rec := &recorder{}
-	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit, ExecHooks: HooksetsLoader(nil)})
+	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit}, nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestRootConfigsAndDrafts(t *testing.T) {
 	if _, err := s.Open(ctx, root); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range RootConfigs {
+	for _, f := range []string{".jcli/hooks.yaml", ".picoclaw/hooks.json", ".hookstudio/request-hooks.yaml", ".claude/settings.json", ".claude/settings.local.json"} {
 		if _, err := s.OpenFile(f); err != nil {
 			t.Errorf("OpenFile(%s): %v", f, err)
 		}
@@ -145,19 +145,22 @@ func TestInspectAndEditCommandHooks(t *testing.T) {
 // jcli's current HOOK.yaml and the folder's settings open, lint and save
 // like the root's other configs; nothing outside .jcli/hooks/<name>/ does.
 func TestHookDirFilesInTheEditor(t *testing.T) {
+	s, _, ctx := newService(t)
+	if _, err := s.Open(ctx, t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
 	for file, want := range map[string]bool{
 		".jcli/hooks/guard/HOOK.yaml": true, ".jcli/hooks/guard/HOOK.yml": true, ".hookstudio/settings.yaml": true,
 		".jcli/hooks/../x/HOOK.yaml": false, ".jcli/hooks/a/b/HOOK.yaml": false, ".jcli/hooks/HOOK.yaml": false, ".jcli/hooks/guard/run.sh": false,
 	} {
-		if got := IsRootConfig(file); got != want {
-			t.Errorf("IsRootConfig(%q) = %v", file, got)
+		if got := s.editableFile("", file); got != want {
+			t.Errorf("editableFile(%q) = %v", file, got)
 		}
 	}
-	if k := ConfigKind(".jcli/hooks/guard/HOOK.yaml"); k != "hook-yaml" {
+	if k := s.ConfigKind(".jcli/hooks/guard/HOOK.yaml"); k != "hook-yaml" {
 		t.Errorf("kind %q", k)
 	}
-	s := &Service{root: t.TempDir()}
-	ds := s.LintFile(t.Context(), ".jcli/hooks/guard/HOOK.yaml", "events: [stop]\ncommand: \"true\"\non_error: abort\n")
+	ds := s.LintFile(ctx, ".jcli/hooks/guard/HOOK.yaml", "events: [stop]\ncommand: \"true\"\non_error: abort\n")
 	if len(ds) != 1 || ds[0].Line != 3 || ds[0].File != ".jcli/hooks/guard/HOOK.yaml" {
 		t.Errorf("lint %+v, want on_error at line 3", ds)
 	}

@@ -16,6 +16,7 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/services/edit"
+	"hookstudio/app/store/atomicfile"
 )
 
 // FileSnapshot is a file as it is on disk, with the hash a later save is
@@ -60,8 +61,7 @@ type MergeResult struct {
 }
 
 // ErrNotEditable is returned for a path outside <skill>/hooks/ and
-// <skill>/scenarios/ that is not one of the root's hook configs
-// (RootConfigs).
+// <skill>/scenarios/ that no hook system reads.
 var ErrNotEditable = errors.New("not an editable file")
 
 func hashOf(data []byte) string {
@@ -76,7 +76,7 @@ func (s *Service) editablePath(file string) (string, error) {
 	root := s.root
 	s.mu.Unlock()
 	parts := strings.Split(file, "/")
-	if !IsRootConfig(file) && !claudeEditable(root, file) && (!filepath.IsLocal(filepath.FromSlash(file)) || strings.Contains(file, "\\") || len(parts) < 3 ||
+	if !s.editableFile(root, file) && (!filepath.IsLocal(filepath.FromSlash(file)) || strings.Contains(file, "\\") || len(parts) < 3 ||
 		(parts[1] != "hooks" && parts[1] != "scenarios")) {
 		return "", fmt.Errorf("%w: %q is not inside <skill>/hooks/ or <skill>/scenarios/, nor a hooks config of the root", ErrNotEditable, file)
 	}
@@ -173,15 +173,22 @@ func (s *Service) SaveFile(ctx context.Context, file, text, baseHash string) (Sa
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return SaveResult{}, fmt.Errorf("save %s: %w", file, err)
 	}
-	if err := edit.WriteFileAtomic(p, []byte(text), 0o644); err != nil {
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	if err := s.writeOwn(root, file, []byte(text)); err != nil {
 		return SaveResult{}, fmt.Errorf("save %s: %w", file, err)
 	}
-	res.Diagnostics = s.LintFile(ctx, file, text)
 	res.Status, res.Hash = "saved", hashOf([]byte(text))
 	s.mu.Lock()
 	delete(s.drafts, file)
 	s.mu.Unlock()
+	// One reload: one parse of each config, one simulation, one history
+	// row; the saved file's diagnostics are that parse's, and the watcher's
+	// report of this write reloads nothing (ownwrites.go).
 	s.reloadNow(ctx)
+	s.noteLint(file, []byte(text))
+	res.Diagnostics = s.LintFile(ctx, file, text)
 	return res, nil
 }
 
@@ -235,7 +242,7 @@ func writeNew(p string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
 	}
-	return edit.WriteFileAtomic(p, data, 0o644)
+	return atomicfile.Write(p, data, 0o644)
 }
 
 // starterScenario passes every checkpoint: a planning round, agent rounds
@@ -278,7 +285,7 @@ func (s *Service) ExportSkill(ctx context.Context, skill, dest string, zip bool)
 	if _, err := edit.ExportSkill(ctx, root, skill, &buf, opts); err != nil {
 		return err
 	}
-	return edit.WriteFileAtomic(dest, buf.Bytes(), 0o644)
+	return atomicfile.Write(dest, buf.Bytes(), 0o644)
 }
 
 // HooksJSONText is the skill's hooks.json in canonical form, for copying.

@@ -12,13 +12,12 @@ import (
 	"time"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/events"
 	"hookstudio/app/agent/expect"
-	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
+	"hookstudio/app/services/runs"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/trust"
 )
@@ -27,19 +26,33 @@ import (
 // (Progress); the finished view follows as EventTrace.
 const EventProgress = "studio:progress"
 
-// ExecSet is a folder's executable hooks for one run (app/hooks/hooksets.Set).
-// Loading one parses the configuration only: nothing runs before the
-// engine calls a handler, and Close kills whatever is still running.
+// ExecSet is a folder's executable hooks as parsed, once per reload
+// (app/hooks/hooksets.Set): asked what a run of a scenario would start,
+// and attached to any number of runs. Nothing runs before the engine
+// calls a handler; closing what Attach returns kills whatever still runs.
 type ExecSet interface {
-	Handlers() []engine.Handler
 	Hooks() []engine.HookInfo
-	Commands() []ExecCommand
 	Diagnostics() []diag.Diagnostic
-	Metrics() []engine.HookMetric
-	Close() error
+	// Commands lists what a run of sc would start; FolderCommands every
+	// command the folder's hooks (and sc) may start: what trusting the
+	// folder allows, which the trust prompt lists.
+	Commands(sc *scenario.Scenario) []registry.Command
+	FolderCommands(sc *scenario.Scenario) []registry.Command
+	// Active says whether a run of sc has hooks to run at all: with no
+	// command among them (a request policy, scripted attempts) they run
+	// without trust.
+	Active(sc *scenario.Scenario) bool
+	// SkillNames is what enabled_skills may name: the skill folders and
+	// the hook systems' own skills (Claude Code's).
+	SkillNames(folders []string) scenario.SkillNames
+	// Attach adds the handlers a run reaches to cfg (a request hook
+	// system also wraps cfg.Model); nil when there are none.
+	Attach(cfg *engine.Config, run registry.Run) (registry.Attached, error)
 }
 
-// ExecCommand is one command that would run, for the trust prompt.
+// ExecCommand is one command that would run, for the trust prompt: a
+// registry.Command under the name the bound API (and its generated
+// frontend models) has always given it.
 type ExecCommand struct {
 	Source  string `json:"source"` // file:line
 	Event   string `json:"event"`
@@ -51,32 +64,13 @@ type ExecCommand struct {
 
 // ExecRequest is what loading a folder's executable hooks needs.
 type ExecRequest struct {
-	Root     string
-	Drafts   map[string][]byte  // unsaved editor text by root-relative path
-	Disabled map[string]bool    // skills switched off in the UI
-	Scenario *scenario.Scenario // the scenario to run (nil: none selected)
-	Skills   []string           // every skill of the folder
-	// Trusted says the hooks may run; without it a loader only parses
-	// (Handlers may be empty) and must not fail for lack of trust.
-	Trusted bool
-	// Completer answers llm command hooks in a real run (the profile's
-	// model); nil: the scenario's hook_answers, as the mock run has it.
-	Completer cmdhook.Completer
-	// Fresh runs every hook: no result of an earlier (mock) run is reused.
-	Fresh bool
+	Root   string
+	Drafts map[string][]byte // unsaved editor text by root-relative path
 }
 
-// cache is the loader's result cache unless req must run every hook.
-func (req ExecRequest) cache(c *cmdhook.Cache) *cmdhook.Cache {
-	if req.Fresh {
-		return nil
-	}
-	return c
-}
-
-// ExecLoader loads the executable hooks of a folder. A loader keeps what
-// it may reuse between runs (results of hooks whose input and files did
-// not change) itself.
+// ExecLoader parses the executable hooks of a folder; nothing runs. What
+// may be reused between runs (results of hooks whose input and files did
+// not change) the hook systems keep themselves.
 type ExecLoader func(ctx context.Context, req ExecRequest) (ExecSet, error)
 
 // ExecState is what the app knows of the open folder's executable hooks,
@@ -133,10 +127,13 @@ type Progress struct {
 // ErrNoSimulation is returned by CancelSimulation when nothing runs.
 var ErrNoSimulation = errors.New("no simulation is running")
 
-// execInfo is the open folder's executable hooks as last loaded.
+// execInfo is the open folder's executable hooks as last loaded, and what
+// they mean for the selected scenario.
 type execInfo struct {
+	set      ExecSet // nil: none loaded (no loader, or it failed: err)
 	files    []string
-	hash     string
+	fileHash string // the configuration files' (trust.Hash)
+	hash     string // the files' and every command's: what trust is given for
 	hooks    []engine.HookInfo
 	commands []ExecCommand
 	diags    []diag.Diagnostic
@@ -160,62 +157,75 @@ type simRun struct {
 	timer    *time.Timer // a progress event is scheduled
 }
 
-// refreshExecLocked re-reads the folder's hook configurations for
-// scenario i (-1: none), parsing only, and so what trusting it means: the
-// hash covers the configuration files and every command that would run
-// (a scenario can register hooks too).
-func (s *Service) refreshExecLocked(ctx context.Context, i int) {
+// loadExecLocked parses the folder's hook configurations (the drafts laid
+// over them), once per reload: every simulation and run until the next
+// reload uses what it read. Nothing runs here.
+func (s *Service) loadExecLocked(ctx context.Context) {
 	s.exec = execInfo{}
 	if s.root == "" {
 		return
 	}
-	files, err := trust.Configs(s.root)
+	files, err := trust.Configs(s.root, s.cfg.Hooks.TrustPatterns())
 	if err != nil {
 		s.exec.err = err.Error()
 		return
 	}
-	s.exec.files = files
-	if s.cfg.ExecHooks != nil {
-		req := s.execRequestLocked(i)
-		req.Trusted = false
-		set, err := s.cfg.ExecHooks(ctx, req)
-		if err != nil {
-			s.exec.err = err.Error()
-		}
-		if set != nil {
-			s.exec.hooks, s.exec.commands, s.exec.diags = set.Hooks(), set.Commands(), set.Diagnostics()
-			// a run that reaches no command needs no trust; the trust asked
-			// for is the folder's, so the prompt lists all its commands
-			if a, ok := set.(interface{ Active() bool }); ok && len(s.exec.commands) == 0 {
-				s.exec.free = a.Active()
-			}
-			if f, ok := set.(interface{ FolderCommands() []ExecCommand }); ok {
-				s.exec.commands = f.FolderCommands()
-			}
-			if err := set.Close(); err != nil && s.exec.err == "" {
-				s.exec.err = err.Error()
-			}
-		}
+	s.exec.files, s.exec.fileHash = files, trust.Hash(s.root, files)
+	if s.cfg.ExecHooks == nil {
+		return
+	}
+	set, err := s.cfg.ExecHooks(ctx, ExecRequest{Root: s.root, Drafts: maps.Clone(s.drafts)})
+	if err != nil {
+		s.exec.err = err.Error()
+		return
+	}
+	s.exec.set = set
+	s.exec.hooks, s.exec.diags = set.Hooks(), set.Diagnostics()
+}
+
+// execForLocked is what the loaded hooks mean for scenario i (-1: none):
+// what a run would start, and so what trusting the folder means — the
+// hash covers the configuration files and every command that would run
+// (a scenario can register hooks too).
+func (s *Service) execForLocked(i int) {
+	s.exec.commands, s.exec.free = nil, false
+	if set := s.exec.set; set != nil {
+		sc := s.runScenarioLocked(i)
+		// a run that reaches no command needs no trust; the trust asked
+		// for is the folder's, so the prompt lists all its commands
+		s.exec.free = len(set.Commands(sc)) == 0 && set.Active(sc)
+		s.exec.commands = execCommands(set.FolderCommands(sc))
 	}
 	h := sha256.New()
-	io.WriteString(h, trust.Hash(s.root, files))
+	io.WriteString(h, s.exec.fileHash)
 	for _, c := range s.exec.commands {
 		fmt.Fprintf(h, "\x00%s\x00%s\x00%s", c.Dir, c.Command, c.Source)
 	}
 	s.exec.hash = hex.EncodeToString(h.Sum(nil))
 }
 
-func (s *Service) execRequestLocked(i int) ExecRequest {
-	req := ExecRequest{Root: s.root, Drafts: maps.Clone(s.drafts), Disabled: maps.Clone(s.disabled)}
+// runScenarioLocked is scenario i as its runs play it: the skills switched
+// off in the UI left out of every request, so their executable hooks do
+// not run either (nil: no valid scenario).
+func (s *Service) runScenarioLocked(i int) *scenario.Scenario {
+	if i < 0 || i >= len(s.scenarios) || !s.scenarios[i].info.Valid {
+		return nil
+	}
+	var all []string
 	if s.set != nil {
 		for _, sk := range s.set.Skills {
-			req.Skills = append(req.Skills, sk.Name)
+			all = append(all, sk.Name)
 		}
 	}
-	if i >= 0 && i < len(s.scenarios) && s.scenarios[i].info.Valid {
-		req.Scenario = s.scenarios[i].sc
+	return withoutSkills(s.scenarios[i].sc, all, s.disabled)
+}
+
+func execCommands(cs []registry.Command) []ExecCommand {
+	out := make([]ExecCommand, len(cs))
+	for i, c := range cs {
+		out[i] = ExecCommand(c)
 	}
-	return req
+	return out
 }
 
 func (s *Service) trustedLocked() bool {
@@ -234,7 +244,7 @@ func (s *Service) execStateLocked() ExecState {
 
 // runnableLocked says whether a simulation runs the executable hooks.
 func (s *Service) runnableLocked() bool {
-	return s.cfg.ExecHooks != nil && s.exec.err == "" && (s.trustedLocked() || s.exec.free)
+	return s.exec.set != nil && s.exec.err == "" && (s.trustedLocked() || s.exec.free)
 }
 
 // execRunLocked is what a simulation that did not run the executable
@@ -272,9 +282,11 @@ type simJob struct {
 	gen      int
 	root     string
 	file     string
-	sc       *scenario.Scenario
+	sc       *scenario.Scenario // as the UI plays it (runScenarioLocked)
 	set      *skills.Set
-	req      ExecRequest
+	disabled map[string]bool
+	exec     ExecSet
+	trusted  bool
 	diags    []diag.Diagnostic
 	hooks    []engine.HookInfo
 	prev     *TraceView
@@ -293,10 +305,8 @@ func (s *Service) startSimLocked(i int, prev *TraceView) TraceView {
 	}
 	ctx, cancel := context.WithCancel(base)
 	ls := s.scenarios[i]
-	req := s.execRequestLocked(i)
-	req.Trusted = true
-	job := simJob{gen: s.simGen, root: s.root, file: s.selected, sc: ls.sc, set: s.set, req: req,
-		diags: ls.info.Diagnostics, hooks: nonNil(s.exec.hooks), drafts: len(s.drafts) > 0, started: time.Now(), emitFrom: base}
+	job := simJob{gen: s.simGen, root: s.root, file: s.selected, sc: ls.sc, set: s.set, disabled: maps.Clone(s.disabled),
+		exec: s.exec.set, trusted: s.trustedLocked(), diags: ls.info.Diagnostics, hooks: nonNil(s.exec.hooks), drafts: len(s.drafts) > 0, started: time.Now(), emitFrom: base}
 	if prev != nil && prev.File == job.file && prev.Status != "running" {
 		p := *prev
 		job.prev = &p
@@ -450,44 +460,25 @@ func (s *Service) runSim(ctx context.Context, job simJob) {
 // execute loads the executable hooks, runs the scenario with them and
 // closes them (which kills every child still running).
 func (s *Service) execute(ctx context.Context, job simJob) (*engine.Trace, []engine.HookMetric, error) {
-	set, err := s.cfg.ExecHooks(ctx, job.req)
-	if err != nil {
-		if set != nil {
-			_ = set.Close()
-		}
-		return nil, nil, fmt.Errorf("load executable hooks: %w", err)
-	}
 	k := &tracker{s: s, gen: job.gen}
-	cfg := engine.Config{
-		Model:    llm.NewMock(job.sc),
-		Handlers: set.Handlers(),
-		// as hookctl simulate runs it, so hooks read the same input here
-		ModelName: job.sc.Model,
-		Session:   job.sc.Name,
+	// The scenario's approvals and budget are answered by its script as
+	// hookctl test does; the event stream goes last, untracked (it only
+	// watches).
+	run, err := runs.Assemble(runs.Spec{Scenario: job.sc, Prompt: enabledHooks{job.set, job.disabled},
+		Hooks: job.exec, HookScenario: withoutSkills(job.sc, skillNames(job.set), job.disabled), Trusted: job.trusted,
+		Tokens: s.cfg.Tokens,
 		BeforeCall: func(_ context.Context, t *engine.Trace, _ int) error {
 			k.trace = t
 			k.update("")
 			return nil
 		},
+		Wrap: func(h engine.Handler) engine.Handler { return tracked{h: h, k: k} },
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("load executable hooks: %w", err)
 	}
-	if p, ok := set.(interface{ Prepare(*engine.Config) }); ok {
-		p.Prepare(&cfg)
-	}
-	handlers := make([]engine.Handler, len(cfg.Handlers))
-	for i, h := range cfg.Handlers {
-		handlers[i] = tracked{h: h, k: k}
-	}
-	cfg.Handlers = handlers
-	// The scenario's approvals and budget, answered by its script as
-	// hookctl test does; the monitor goes last, untracked (it only watches).
-	mon := events.AttachHeadless(&cfg, job.sc, s.cfg.Tokens)
-	tr, runErr := engine.Run(ctx, job.sc, enabledHooks{job.set, job.req.Disabled}, cfg)
-	mon.Finish(tr, runErr)
-	metrics := set.Metrics()
-	if err := set.Close(); err != nil && tr != nil && tr.Error == "" {
-		tr.Error = fmt.Sprintf("closing the hooks: %v", err)
-	}
-	return tr, metrics, nil
+	tr, _ := run.Execute(ctx)
+	return tr, run.Metrics(), nil
 }
 
 // CancelSimulation stops the simulation running in the background; the

@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/registry"
 )
 
 // richSet exercises what the frontend shows of executable hooks: a command
@@ -20,7 +22,17 @@ import (
 // system_message.
 type richSet struct{ calls int }
 
-func (r *richSet) Handlers() []engine.Handler { return []engine.Handler{r} }
+func (r *richSet) Attach(cfg *engine.Config, _ registry.Run) (registry.Attached, error) {
+	cfg.Handlers = append(cfg.Handlers, r)
+	return r, nil
+}
+func (r *richSet) Active(*scenario.Scenario) bool { return true }
+func (r *richSet) SkillNames(folders []string) scenario.SkillNames {
+	return scenario.SkillNames{Folders: folders}
+}
+func (r *richSet) FolderCommands(sc *scenario.Scenario) []registry.Command {
+	return r.Commands(sc)
+}
 func (r *richSet) Hooks() []engine.HookInfo {
 	return []engine.HookInfo{
 		{System: "command", Event: "pre_tool_execution", Hook: "guard", Skill: "guarded", Source: "guarded/hooks/hooks.yaml:2", Detail: "./guard.sh"},
@@ -29,8 +41,8 @@ func (r *richSet) Hooks() []engine.HookInfo {
 		{System: "command", Event: "post_llm_response", Hook: "polish", Source: ".jcli/hooks.yaml:1", Detail: "./polish.sh"},
 	}
 }
-func (r *richSet) Commands() []ExecCommand {
-	return []ExecCommand{{Source: "guarded/hooks/hooks.yaml:2", Event: "pre_tool_execution", Hook: "guard", Skill: "guarded", Command: "./guard.sh", Dir: "guarded/hooks"}}
+func (r *richSet) Commands(*scenario.Scenario) []registry.Command {
+	return []registry.Command{{Source: "guarded/hooks/hooks.yaml:2", Event: "pre_tool_execution", Hook: "guard", Skill: "guarded", Command: "./guard.sh", Dir: "guarded/hooks"}}
 }
 func (r *richSet) Diagnostics() []diag.Diagnostic { return nil }
 func (r *richSet) Metrics() []engine.HookMetric {

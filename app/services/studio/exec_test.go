@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/registry"
 )
 
 // fakeExec stands in for app/hooks/hooksets: a pre_tool_execution "guard" that
@@ -48,18 +50,29 @@ func (f *fakeExec) load(_ context.Context, req ExecRequest) (ExecSet, error) {
 	return &fakeSet{f: f, reason: strings.TrimSpace(string(data)), root: req.Root}, nil
 }
 
-func (s *fakeSet) Handlers() []engine.Handler { return []engine.Handler{s} }
+// Attach makes the fake its own handler in every run.
+func (s *fakeSet) Attach(cfg *engine.Config, _ registry.Run) (registry.Attached, error) {
+	cfg.Handlers = append(cfg.Handlers, s)
+	return s, nil
+}
+func (s *fakeSet) Active(*scenario.Scenario) bool { return s.reason != "" }
+func (s *fakeSet) SkillNames(folders []string) scenario.SkillNames {
+	return scenario.SkillNames{Folders: folders}
+}
+func (s *fakeSet) FolderCommands(sc *scenario.Scenario) []registry.Command {
+	return s.Commands(sc)
+}
 func (s *fakeSet) Hooks() []engine.HookInfo {
 	if s.reason == "" {
 		return nil
 	}
 	return []engine.HookInfo{{System: "command", Event: "pre_tool_execution", Hook: "guard", Skill: "guarded", Source: "guarded/hooks/hooks.yaml:1", Detail: "./guard.sh"}}
 }
-func (s *fakeSet) Commands() []ExecCommand {
+func (s *fakeSet) Commands(*scenario.Scenario) []registry.Command {
 	if s.reason == "" {
 		return nil
 	}
-	return []ExecCommand{{Source: "guarded/hooks/hooks.yaml:1", Event: "pre_tool_execution", Hook: "guard", Skill: "guarded", Command: "./guard.sh", Dir: "guarded/hooks"}}
+	return []registry.Command{{Source: "guarded/hooks/hooks.yaml:1", Event: "pre_tool_execution", Hook: "guard", Skill: "guarded", Command: "./guard.sh", Dir: "guarded/hooks"}}
 }
 func (s *fakeSet) Metrics() []engine.HookMetric { return nil }
 func (s *fakeSet) Diagnostics() []diag.Diagnostic {
@@ -185,8 +198,8 @@ func TestTrustRunsHooksInTheBackground(t *testing.T) {
 		p, ok := e.payload.(Progress)
 		return ok && !p.Active && p.Status == "ok" && p.HookCalls == 1
 	})
-	if f.closed.Load() < 2 { // the parse at reload and the run
-		t.Fatalf("sets closed %d times", f.closed.Load())
+	if f.closed.Load() != 1 { // the run's hooks, closed when it ended; parsing starts nothing to close
+		t.Fatalf("run hooks closed %d times", f.closed.Load())
 	}
 
 	// Trust is remembered by path and hash: a new service trusts it too.
@@ -371,8 +384,9 @@ func TestNoLoaderNoExecutableHooks(t *testing.T) {
 // without trust, in the background like any executable hooks.
 type freeSet struct{ *fakeSet }
 
-func (freeSet) Commands() []ExecCommand { return nil }
-func (freeSet) Active() bool            { return true }
+func (freeSet) Commands(*scenario.Scenario) []registry.Command       { return nil }
+func (freeSet) FolderCommands(*scenario.Scenario) []registry.Command { return nil }
+func (freeSet) Active(*scenario.Scenario) bool                       { return true }
 
 func TestHooksThatStartNothingNeedNoTrust(t *testing.T) {
 	f := &fakeExec{}

@@ -31,7 +31,7 @@ func TestViewsAreDrawnOnTheirAgentsLoop(t *testing.T) {
 	copyTree(t, "../../../skills/claude-guard", filepath.Join(root, "claude-guard"))
 	copyTree(t, "../../../skills/planner", filepath.Join(root, "planner"))
 	rec := &recorder{}
-	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit, ExecHooks: HooksetsLoader(counter(t))})
+	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit}, nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ requests:
       - content: The guard refused the delete.
 `)
 	rec := &recorder{}
-	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit, ExecHooks: HooksetsLoader(counter(t))})
+	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit}, nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

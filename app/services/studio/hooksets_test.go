@@ -63,7 +63,7 @@ func TestGuardRailsInTheApp(t *testing.T) {
 	root := t.TempDir()
 	copyTree(t, "../../../skills/guard-rails", filepath.Join(root, "guard-rails"))
 	rec := &recorder{}
-	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit, ExecHooks: HooksetsLoader(counter(t))})
+	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit}, nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 
 	"hookstudio/app/hooks/hostmode"
-	"hookstudio/app/services/edit"
 )
 
 // HostBehaviour is what the open folder's hosted hook systems follow where a
@@ -47,7 +46,7 @@ func (s *Service) SetHostBehaviour(ctx context.Context, mode string) (State, err
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return s.State(), fmt.Errorf("write folder settings: %w", err)
 	}
-	if err := edit.WriteFileAtomic(path, out, 0o644); err != nil {
+	if err := s.writeOwn(root, hostmode.File, out); err != nil {
 		return s.State(), fmt.Errorf("write folder settings: %w", err)
 	}
 	s.Reload(ctx)

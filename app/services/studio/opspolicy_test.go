@@ -18,7 +18,7 @@ func TestOpsPolicyLive(t *testing.T) {
 	root := t.TempDir()
 	copyTree(t, "../../../skills/pitfalls", filepath.Join(root, "pitfalls"))
 	rec := &recorder{}
-	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit, ExecHooks: HooksetsLoader(counter(t))})
+	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit}, nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/hooks/cmdhook"
-	"hookstudio/app/hooks/hooksets"
-	"hookstudio/app/services/edit"
+	"hookstudio/app/services/runs"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
 )
@@ -125,23 +123,25 @@ func (s *Service) StartRun(opts RunOptions) error {
 		base = context.Background()
 	}
 	backend := string(p.Provider) + ":" + p.Name
-	set, exec, hookModel, err := s.realExecLocked(base, i)
-	if err != nil {
-		return err
+	exec := s.execRunLocked()
+	var hooksSet ExecSet
+	if s.runnableLocked() {
+		hooksSet, exec = s.exec.set, ExecRun{Ran: true, Hooks: nonNil(s.exec.hooks), Metrics: []engine.HookMetric{}}
 	}
 	ctx, cancel := context.WithCancel(base)
 	r := &realRun{cancel: cancel, done: make(chan struct{}), resume: make(chan bool), answers: make(chan string), sc: &sc, file: s.selected}
-	s.run = r
-	hooks := enabledHooks{s.set, maps.Clone(s.disabled)}
 	step := opts.Step
 	view := func(t *engine.Trace) TraceView {
 		v := buildView(t, r.file, s.cfg.Tokens)
 		v.Exec = exec
 		return v
 	}
-	cfg := engine.Config{
-		Model:     model,
-		MaxRounds: cmpOr(opts.MaxRounds, 20),
+	spec := runs.Spec{Scenario: &sc, Prompt: enabledHooks{s.set, maps.Clone(s.disabled)},
+		// the hooks' handlers, request hooks innermost around the real
+		// model, and llm command hooks asking the model through them
+		// (runs.Assemble); every hook runs afresh
+		Hooks: hooksSet, HookScenario: s.runScenarioLocked(i), Trusted: s.trustedLocked(), Fresh: true,
+		Model: model, Backend: backend, MaxRounds: cmpOr(opts.MaxRounds, 20), Tokens: s.cfg.Tokens,
 		Tools: &llm.ToolRunner{Results: llm.ScriptedToolResults(&sc), AskUser: func(ctx context.Context, tc engine.ToolCall) (string, error) {
 			s.cfg.Emit(EventRunTool, tc)
 			select {
@@ -172,37 +172,29 @@ func (s *Service) StartRun(opts RunOptions) error {
 		// An empty answer is marked on its call before the view is sent.
 		AfterCall: llm.MarkWarnings(func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, view(t)) }),
 	}
-	if set != nil {
-		// as hookctl simulate --trust --provider: the hooks' handlers,
-		// request hooks innermost around the real model, and llm command
-		// hooks asking the model through them
-		cfg.Handlers = set.Handlers()
-		if p, ok := set.(interface {
-			PrepareRun(*engine.Config, string)
-		}); ok {
-			p.PrepareRun(&cfg, backend)
-		}
-		hookModel.Model = cfg.Model
+	w := s.watchRun(&spec, view) // approvals.go: the event stream, control, approvals, budget
+	run, err := runs.Assemble(spec)
+	if err != nil {
+		w.abandon()
+		cancel()
+		return fmt.Errorf("load executable hooks: %w", err)
 	}
+	s.run = r
 	started, root := time.Now(), s.root
-	w := s.watchRun(&cfg, &sc, view) // approvals.go: the event stream, control, approvals, budget
 	ctx = w.context(ctx)
 	s.workers.Add(1) // Close waits for the run and its hooks to end
 	go func() {
 		defer s.workers.Done()
 		defer close(r.done)
 		defer cancel()
-		tr, runErr := engine.Run(ctx, r.sc, hooks, cfg)
-		if set != nil {
-			// Close kills whatever the hooks still run: a cancelled run
-			// leaves no process behind.
-			exec.Metrics = nonNil(set.Metrics())
-			if err := set.Close(); err != nil && tr.Error == "" {
-				tr.Error = fmt.Sprintf("closing the hooks: %v", err)
-			}
+		// Execute closes the hooks when the run ends, killing whatever
+		// they still run: a cancelled run leaves no process behind.
+		tr, runErr := run.Execute(ctx)
+		if run.Hooked() {
+			exec.Metrics = nonNil(run.Metrics())
 			exec.DurationMS = float64(time.Since(started).Microseconds()) / 1000
 		}
-		w.finish(tr, runErr)
+		w.finish()
 		r.trace = tr
 		end := RunEnded{Status: string(tr.Status), View: view(tr)}
 		if runErr != nil {
@@ -224,34 +216,6 @@ func (s *Service) StartRun(opts RunOptions) error {
 		s.cfg.Emit(EventRunEnded, end)
 	}()
 	return nil
-}
-
-// realExecLocked loads the folder's executable hooks for a real run of
-// scenario i when the live simulation may run them (the same trust and
-// fingerprint: runnableLocked), with hookModel to answer llm command hooks
-// once the run's model is known. Otherwise set is nil and exec says why
-// the hooks do not run; the run goes on with prompt hooks only.
-func (s *Service) realExecLocked(ctx context.Context, i int) (ExecSet, ExecRun, *cmdhook.ModelCompleter, error) {
-	hookModel := &cmdhook.ModelCompleter{}
-	if !s.runnableLocked() {
-		return nil, s.execRunLocked(), hookModel, nil
-	}
-	req := s.execRequestLocked(i)
-	req.Trusted, req.Completer, req.Fresh = true, hookModel, true
-	set, err := s.cfg.ExecHooks(ctx, req)
-	if err != nil {
-		if set != nil {
-			_ = set.Close()
-		}
-		return nil, ExecRun{}, nil, fmt.Errorf("load executable hooks: %w", err)
-	}
-	return set, ExecRun{Ran: true, Hooks: nonNil(set.Hooks()), Metrics: []engine.HookMetric{}}, hookModel, nil
-}
-
-// PrepareRun adds the request hooks (seed 004), innermost, around a real
-// model; backend is "PROVIDER:PROFILE".
-func (h hooksetsSet) PrepareRun(cfg *engine.Config, backend string) {
-	h.set.WithRequestHooks(cfg, hooksets.RequestRun{Backend: backend, Counter: h.counter, Policy: h.policy.Policy()})
 }
 
 // callOf rebuilds the engine.Call of LLM call c, as the model will see it.
@@ -337,7 +301,7 @@ func (s *Service) SaveRunAsScenario(ctx context.Context) (string, error) {
 		}
 		file = path.Join(dir, fmt.Sprintf("%s-%d.yaml", name, n))
 	}
-	if err := edit.WriteFileAtomic(filepath.Join(root, filepath.FromSlash(file)), data, 0o644); err != nil {
+	if err := s.writeOwn(root, file, data); err != nil {
 		return "", err
 	}
 	s.reloadNow(ctx)

@@ -36,7 +36,7 @@ func execRealService(t *testing.T, srvURL, root string) (*Service, *recorder, co
 		t.Fatal(err)
 	}
 	ev := &recorder{}
-	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: ev.emit, Profiles: ps, ExecHooks: HooksetsLoader(counter(t))})
+	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: ev.emit, Profiles: ps}, nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

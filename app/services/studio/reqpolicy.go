@@ -1,16 +1,13 @@
 package studio
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sync"
 
 	"hookstudio/app/hooks/reqhook"
-	"hookstudio/app/services/edit"
+	"hookstudio/app/store/atomicfile"
 )
 
 // RequestPolicyFile is the app's request policy setting in the data folder.
@@ -31,16 +28,15 @@ type RequestPolicySetting struct {
 // LoadRequestPolicy reads the setting from dataDir (none yet: empty).
 func LoadRequestPolicy(dataDir string) (*RequestPolicySetting, error) {
 	p := &RequestPolicySetting{path: filepath.Join(dataDir, RequestPolicyFile)}
-	data, err := os.ReadFile(p.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return p, nil
-	}
-	if err != nil {
-		return p, fmt.Errorf("request policy: %w", err)
-	}
 	var cfg reqhook.PolicyConfig
-	if err := json.Unmarshal(data, &cfg); err != nil {
+	found, err := atomicfile.ReadJSON(p.path, &cfg)
+	switch {
+	case errors.Is(err, atomicfile.ErrDamaged):
 		return p, fmt.Errorf("request policy %s: %w", p.path, err)
+	case err != nil:
+		return p, fmt.Errorf("request policy: %w", err)
+	case !found:
+		return p, nil
 	}
 	if err := cfg.Validate(); err != nil {
 		return p, fmt.Errorf("request policy %s: %w", p.path, err)
@@ -69,16 +65,9 @@ func (p *RequestPolicySetting) Set(cfg reqhook.PolicyConfig) error {
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("request policy: %w", err)
 	}
-	data, err := json.MarshalIndent(cfg, "", "  ")
-	if err != nil {
-		return err
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
-		return fmt.Errorf("request policy: %w", err)
-	}
-	if err := edit.WriteFileAtomic(p.path, append(data, '\n'), 0o644); err != nil {
+	if err := atomicfile.WriteJSON(p.path, cfg, 0o644); err != nil {
 		return fmt.Errorf("request policy: %w", err)
 	}
 	p.apply(cfg)
@@ -93,12 +82,4 @@ func (p *RequestPolicySetting) Policy() *reqhook.Policy {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.policy
-}
-
-// LoaderOption configures HooksetsLoader.
-type LoaderOption func(*hooksetsSet)
-
-// WithRequestPolicy makes runs use the settings' request policy.
-func WithRequestPolicy(p *RequestPolicySetting) LoaderOption {
-	return func(h *hooksetsSet) { h.policy = p }
 }

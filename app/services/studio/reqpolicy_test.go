@@ -10,6 +10,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/reqhook"
 	"hookstudio/app/hooks/skills"
 )
@@ -51,13 +52,17 @@ func TestRequestPolicySetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc, _ := scenario.Parse("s/scenarios/x.yaml", []byte("requests: [{user: hi, reply: ok}]\n"))
-	set, err := HooksetsLoader(nil, WithRequestPolicy(p))(context.Background(), ExecRequest{Root: root, Scenario: sc, Trusted: true})
+	_, load := appHooks(p, nil)
+	set, err := load(context.Background(), ExecRequest{Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer set.Close()
-	cfg2 := engine.Config{Model: llm.NewMock(sc), Handlers: set.Handlers()}
-	set.(interface{ Prepare(*engine.Config) }).Prepare(&cfg2)
+	cfg2 := engine.Config{Model: llm.NewMock(sc)}
+	run, err := set.Attach(&cfg2, registry.Run{Scenario: sc, Trusted: true, Backend: "mock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Close()
 	_, err = engine.Run(context.Background(), sc, noPromptHooks{}, cfg2)
 	var de *reqhook.DeniedError
 	if !errors.As(err, &de) || de.Status != 403 || de.Hook != "policy" {

@@ -17,14 +17,14 @@ import (
 	"time"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/events"
 	"hookstudio/app/agent/expect"
-	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/claudehook"
+	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/platform/watch"
+	"hookstudio/app/services/runs"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
 	"hookstudio/app/store/trust"
@@ -49,11 +49,18 @@ type Config struct {
 	History Recorder
 	// Profiles overrides where endpoint profiles and keys come from (tests).
 	Profiles *profiles.Store
+	// Hooks is the hook systems' registry: which files are whose, their
+	// kinds and schemas, what trust covers, which hidden folders are
+	// watched. nil: every system Hook Studio hosts, with default settings.
+	Hooks *registry.Registry
 	// ExecHooks loads a folder's executable hooks (command, process and
 	// request hooks); nil runs prompt hooks only.
 	ExecHooks ExecLoader
 	// Trust overrides where the trusted folders are kept (tests).
 	Trust *trust.Store
+	// LoadSkills loads seed 000's prompt hooks (the skills), drafts laid
+	// over the files; nil: skills.LoadDrafts.
+	LoadSkills func(ctx context.Context, root string, drafts map[string][]byte) (*skills.Set, error)
 }
 
 // Recorder stores runs.
@@ -136,6 +143,8 @@ type Service struct {
 	simGen      int      // bumped by every simulation: a background run of an older one is not shown
 	stateSeq    int64    // the last State's Seq
 
+	lints     map[string]lint // what the last reload found in a file, by root-relative path (configs.go)
+	own       ownWrites       // the app's own writes, whose watcher reports reload nothing
 	reload    chan struct{}   // capacity 1: pending reloads coalesce
 	base      context.Context // the service's lifetime, from Start: watchers outlive calls
 	stop      context.CancelFunc
@@ -151,6 +160,12 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.Debounce <= 0 {
 		cfg.Debounce = 20 * time.Millisecond
+	}
+	if cfg.Hooks == nil {
+		cfg.Hooks = hooksets.Registry(hooksets.RegistryOptions{})
+	}
+	if cfg.LoadSkills == nil {
+		cfg.LoadSkills = skills.LoadDrafts
 	}
 	st, err := loadSettings(filepath.Join(cfg.DataDir, "settings.json"))
 	s := &Service{cfg: cfg, settings: st, disabled: map[string]bool{}, drafts: map[string][]byte{}, reload: make(chan struct{}, 1), view: emptyView("none", "", nil)}
@@ -184,7 +199,14 @@ func (s *Service) Start(ctx context.Context) error {
 			case <-ctx.Done():
 				return
 			case <-s.reload:
-				s.reloadNow(ctx)
+				s.own.busy.Store(true)
+				s.mu.Lock()
+				root := s.root
+				s.mu.Unlock()
+				if s.own.take(root) {
+					s.reloadNow(ctx)
+				}
+				s.own.busy.Store(false)
 			}
 		}
 	}()
@@ -233,17 +255,20 @@ func (s *Service) Open(ctx context.Context, folder string) (State, error) {
 	if !fi.IsDir() {
 		return State{}, fmt.Errorf("open skills folder: %s is a file; choose the folder that holds the skill folders", abs)
 	}
-	set, err := skills.Load(ctx, abs)
+	set, err := s.cfg.LoadSkills(ctx, abs, nil)
 	if err != nil {
 		return State{}, fmt.Errorf("open skills folder: %w", err)
 	}
 
 	s.mu.Lock()
 	s.stopWatcherLocked()
+	s.own.reset()
+	s.lints = nil
 	s.root, s.set, s.rootMissing = abs, set, false
 	s.disabled = map[string]bool{}
 	s.drafts = map[string][]byte{}
 	s.selected = ""
+	s.loadExecLocked(ctx)
 	s.scanScenariosLocked(ctx)
 	for _, sc := range s.scenarios {
 		if sc.info.Valid {
@@ -323,7 +348,7 @@ func (s *Service) SetDraft(ctx context.Context, file, content string) (TraceView
 	s.mu.Lock()
 	root := s.root
 	s.mu.Unlock()
-	if err := checkDraftPath(root, file); err != nil {
+	if err := s.checkDraftPath(root, file); err != nil {
 		return s.Trace(), err
 	}
 	// a draft that is the file on disk is none: a late call after a save
@@ -341,6 +366,9 @@ func (s *Service) SetDraft(ctx context.Context, file, content string) (TraceView
 	if !same || had {
 		s.reloadNow(ctx)
 	}
+	// the draft is linted by the load that simulated it: LintFile of this
+	// text answers from it
+	s.noteLint(file, []byte(content))
 	return s.Trace(), nil
 }
 
@@ -357,12 +385,12 @@ func (s *Service) DiscardDraft(ctx context.Context, file string) (TraceView, err
 	return s.Trace(), nil
 }
 
-// checkDraftPath accepts only files inside a skill's hooks/ folder, the
-// root's hook configs (RootConfigs) and Claude Code's hook files and
-// scripts in root: drafts are read like those files and nothing else.
-func checkDraftPath(root, file string) error {
+// checkDraftPath accepts only files inside a skill's hooks/ folder and the
+// files a hook system reads in root (its configs and scripts): drafts are
+// read like those files and nothing else.
+func (s *Service) checkDraftPath(root, file string) error {
 	parts := strings.Split(file, "/")
-	if IsRootConfig(file) || claudeDraftable(root, file) {
+	if s.draftableFile(root, file) {
 		return nil
 	}
 	if !filepath.IsLocal(filepath.FromSlash(file)) || len(parts) < 3 || parts[1] != "hooks" || strings.Contains(file, "\\") {
@@ -383,7 +411,7 @@ func (s *Service) reloadNow(ctx context.Context) {
 		s.mu.Unlock()
 		return
 	}
-	set, err := skills.LoadDrafts(ctx, s.root, s.drafts)
+	set, err := s.cfg.LoadSkills(ctx, s.root, s.drafts)
 	if err != nil {
 		// Keep the last good state; the watcher says when the root is back.
 		s.rootMissing = true
@@ -393,6 +421,8 @@ func (s *Service) reloadNow(ctx context.Context) {
 		return
 	}
 	s.set, s.rootMissing = set, false
+	s.lints = nil
+	s.loadExecLocked(ctx)
 	s.scanScenariosLocked(ctx)
 	prev := s.view
 	s.view = s.simulateLocked(ctx, &prev)
@@ -435,8 +465,8 @@ func (s *Service) scanScenariosLocked(ctx context.Context) {
 		folders[i] = sk.Name
 	}
 	names := scenario.SkillNames{Folders: folders}
-	if cc, err := claudehook.Load(s.root, claudehook.LoadOptions{Drafts: s.drafts}); err == nil {
-		names = cc.SkillNames(folders) // enabled_skills may name Claude Code's skills too
+	if s.exec.set != nil {
+		names = s.exec.set.SkillNames(folders) // enabled_skills may name Claude Code's skills too
 	}
 	s.scenarios = s.scenarios[:0]
 	for _, f := range files {
@@ -480,7 +510,7 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 	s.cancelSimLocked()
 	rev := s.view.Revision + 1
 	i := slices.IndexFunc(s.scenarios, func(l loadedScenario) bool { return l.info.File == s.selected })
-	s.refreshExecLocked(ctx, i)
+	s.execForLocked(i)
 	var v TraceView
 	switch {
 	case i < 0:
@@ -495,10 +525,13 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 		started := time.Now()
 		// Prompt hooks only, with the scenario's scripted approvals and
 		// budget (they start nothing, so they need no trust).
-		cfg := engine.Config{Model: llm.NewMock(sc)}
-		mon := events.AttachHeadless(&cfg, sc, s.cfg.Tokens)
-		tr, runErr := engine.Run(ctx, sc, enabledHooks{s.set, s.disabled}, cfg)
-		mon.Finish(tr, runErr)
+		run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: enabledHooks{s.set, s.disabled}, Tokens: s.cfg.Tokens})
+		if err != nil { // nothing to attach can fail here; say so if it ever does
+			v = emptyView(string(engine.StatusError), s.selected, s.scenarios[i].info.Diagnostics)
+			v.Scenario, v.Error = sc.Name, err.Error()
+			break
+		}
+		tr, _ := run.Execute(ctx)
 		v = buildView(tr, s.selected, s.cfg.Tokens)
 		v.Expectations = expect.Evaluate(sc, tr, s.cfg.Tokens)
 		if len(s.drafts) == 0 {
@@ -566,10 +599,12 @@ func (s *Service) stateLocked() State {
 func (s *Service) startWatcherLocked(ctx context.Context) error {
 	w, err := watch.New(s.root, watch.Options{
 		Debounce: s.cfg.Debounce,
+		Dirs:     s.cfg.Hooks.Dirs(), // hidden folders that hold hook configs
 		// The callback only signals the worker: it must never take s.mu,
 		// which stopWatcherLocked holds while it waits for the watcher. A
 		// missing root shows up as a failed reload.
-		OnChange: func(watch.Change) {
+		OnChange: func(c watch.Change) {
+			s.own.reported(c)
 			select { // a reload already pending will see this change too
 			case s.reload <- struct{}{}:
 			default:

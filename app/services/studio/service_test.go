@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"hookstudio/app/agent/tokens"
+	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/registry"
 	"hookstudio/app/store/history"
 )
 
@@ -105,6 +107,20 @@ func skillsRoot(t *testing.T) string {
 	write(t, filepath.Join(root, "files/scenarios/demo.yaml"), scenarioYAML)
 	write(t, filepath.Join(root, "broken/hooks/hooks.json"), `{"hooks": [{"name": "x", "file": "x.md", "timing": "sometimes", "role": "system", "persistent": false}]}`)
 	return root
+}
+
+// appHooks is the app's hook systems as main.go wires them: the registry
+// (with the settings' request policy, nil: none) and its loader (with the
+// settings' user-level files, nil: none).
+func appHooks(policy *RequestPolicySetting, user *UserHooksSetting) (*registry.Registry, ExecLoader) {
+	reg := hooksets.Registry(hooksets.RegistryOptions{ReuseResults: true, Policy: policy.Policy})
+	return reg, HooksetsLoader(reg, user)
+}
+
+// withAppHooks is cfg with appHooks.
+func withAppHooks(cfg Config, policy *RequestPolicySetting, user *UserHooksSetting) Config {
+	cfg.Hooks, cfg.ExecHooks = appHooks(policy, user)
+	return cfg
 }
 
 func newService(t *testing.T) (*Service, *recorder, context.Context) {
@@ -405,7 +421,12 @@ func TestRunsAreRecordedButNotDrafts(t *testing.T) {
 // Issue 25: the scenario picker's diagnostics accept a Claude Code skill in
 // enabled_skills, and say why a project folder cannot be listed.
 func TestScenarioEnablesClaudeCodeSkill(t *testing.T) {
-	s, _, ctx := newService(t)
+	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: (&recorder{}).emit}, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	t.Cleanup(s.Close)
 	root := t.TempDir()
 	write(t, filepath.Join(root, ".claude/skills/guard/SKILL.md"), "---\nname: guard\ndescription: Guard.\n---\nGuard.\n")
 	write(t, filepath.Join(root, "src/main.go"), "package main\n")

@@ -2,16 +2,14 @@ package studio
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"hookstudio/app/store/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-
-	"hookstudio/app/services/edit"
 )
 
 const maxRecent = 10
@@ -23,16 +21,13 @@ type settings struct {
 
 func loadSettings(path string) (settings, error) {
 	var s settings
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("read settings: %w", err)
-	}
-	if err := json.Unmarshal(data, &s); err != nil {
+	_, err := atomicfile.ReadJSON(path, &s)
+	switch {
+	case errors.Is(err, atomicfile.ErrDamaged):
 		// A damaged settings file only costs the recent list; say so, start clean.
 		return settings{}, fmt.Errorf("settings file %s is damaged and was ignored: %w", path, err)
+	case err != nil:
+		return s, fmt.Errorf("read settings: %w", err)
 	}
 	return s, nil
 }
@@ -46,20 +41,7 @@ func (s *settings) remember(folder string) {
 }
 
 func saveSettings(path string, s settings) error {
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode settings: %w", err)
-	}
-	return writeFileAtomic(path, data)
-}
-
-// writeFileAtomic saves through the editor's atomic write, so a crash
-// leaves the old file or the new one, never half of one.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-	}
-	return edit.WriteFileAtomic(path, data, 0o644)
+	return atomicfile.WriteJSON(path, s, 0o644)
 }
 
 // copyExamples copies the embedded example skills into dir unless dir

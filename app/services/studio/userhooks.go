@@ -1,112 +1,118 @@
 package studio
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"hookstudio/app/hooks/registry"
+	"hookstudio/app/store/atomicfile"
 )
 
 // UserHooksFile is the app's user-level hooks setting in the data folder.
 const UserHooksFile = "user-hooks.json"
 
-// UserHooksSetting is the user-level jcli hooks.yaml of the app's settings
-// (design-hooks.md: "from the app's user-level file"): its hooks run
-// first, before the project's and the skills', in every folder. Its
-// commands are listed in the trust prompt with the folder's, so a folder
-// is trusted with them (and a change to them asks again).
-//
-// The same setting holds Claude Code's user-level settings.json
-// (~/.claude/settings.json, issue 19): Claude Code reads it before the
-// project's .claude/settings.json, so its hooks run in every folder too and
-// are trusted with the folder in the same way.
+// Keys of the user-level files the settings dialog names (the hook
+// systems' registry.UserFile.Setting).
+const (
+	userCommandHooks  = "file"                 // jcli's user-level hooks.yaml
+	userClaudeSetting = "claude_user_settings" // Claude Code's ~/.claude/settings.json
+)
+
+// UserHooksSetting is the hook systems' user-level files of the app's
+// settings, by each system's key (registry.UserFile.Setting): its hooks run
+// first, before the project's and the skills', in every folder (the
+// user-level jcli hooks.yaml, design-hooks.md: "from the app's user-level
+// file"; Claude Code's ~/.claude/settings.json, which Claude Code reads
+// before the project's). Their commands are listed in the trust prompt
+// with the folder's, so a folder is trusted with them (and a change to
+// them asks again).
 type UserHooksSetting struct {
 	path string
 
-	mu     sync.Mutex
-	file   string
-	claude string
-}
-
-type userHooksJSON struct {
-	File   string `json:"file"`
-	Claude string `json:"claude_user_settings,omitempty"`
+	mu    sync.Mutex
+	files map[string]string
 }
 
 // LoadUserHooks reads the setting from dataDir (none yet: no user file).
 func LoadUserHooks(dataDir string) (*UserHooksSetting, error) {
-	u := &UserHooksSetting{path: filepath.Join(dataDir, UserHooksFile)}
-	data, err := os.ReadFile(u.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return u, nil
-	}
-	if err != nil {
+	u := &UserHooksSetting{path: filepath.Join(dataDir, UserHooksFile), files: map[string]string{}}
+	files := map[string]string{}
+	_, err := atomicfile.ReadJSON(u.path, &files)
+	switch {
+	case errors.Is(err, atomicfile.ErrDamaged):
+		return u, fmt.Errorf("user hooks setting %s: %w", u.path, err)
+	case err != nil:
 		return u, fmt.Errorf("user hooks setting: %w", err)
 	}
-	var v userHooksJSON
-	if err := json.Unmarshal(data, &v); err != nil {
-		return u, fmt.Errorf("user hooks setting %s: %w", u.path, err)
-	}
-	u.file, u.claude = v.File, v.Claude
+	u.files = files
 	return u, nil
 }
 
-// Get is the user-level hooks.yaml ("" none). A nil setting has none.
-func (u *UserHooksSetting) Get() string {
+// Files are the user-level files by system name, for loading the hooks
+// of reg's systems ("" none). A nil setting has none.
+func (u *UserHooksSetting) Files(reg *registry.Registry) map[string]string {
+	out := map[string]string{}
+	if u == nil {
+		return out
+	}
+	for _, sys := range reg.Systems() {
+		if sys.User != nil {
+			out[sys.Name] = u.file(sys.User.Setting)
+		}
+	}
+	return out
+}
+
+func (u *UserHooksSetting) file(key string) string {
 	if u == nil {
 		return ""
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return u.file
+	return u.files[key]
 }
+
+// setFile checks a user-level file's path (userFile: what and name for its
+// messages) and saves it under key atomically.
+func (u *UserHooksSetting) setFile(key, file, what, name string) error {
+	file, err := userFile(file, what, name)
+	if err != nil {
+		return err
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	files := maps.Clone(u.files)
+	files[key] = file
+	if err := atomicfile.WriteJSON(u.path, files, 0o644); err != nil {
+		return fmt.Errorf("user hooks setting: %w", err)
+	}
+	u.files = files
+	return nil
+}
+
+// Get is the user-level hooks.yaml ("" none). A nil setting has none.
+func (u *UserHooksSetting) Get() string { return u.file(userCommandHooks) }
 
 // Set changes the user-level hooks.yaml ("" none) and saves the setting
 // atomically. The path must be absolute (~/ is expanded); the file need not
 // exist yet (a missing file has no hooks).
 func (u *UserHooksSetting) Set(file string) error {
-	file, err := userFile(file, "user hooks file", "hooks.yaml")
-	if err != nil {
-		return err
-	}
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if err := u.save(userHooksJSON{File: file, Claude: u.claude}); err != nil {
-		return err
-	}
-	u.file = file
-	return nil
+	return u.setFile(userCommandHooks, file, "user hooks file", "hooks.yaml")
 }
 
 // Claude is Claude Code's user-level settings.json ("" none). A nil
 // setting has none.
-func (u *UserHooksSetting) Claude() string {
-	if u == nil {
-		return ""
-	}
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	return u.claude
-}
+func (u *UserHooksSetting) Claude() string { return u.file(userClaudeSetting) }
 
 // SetClaude changes Claude Code's user-level settings.json ("" none), with
 // the rules of Set.
 func (u *UserHooksSetting) SetClaude(file string) error {
-	file, err := userFile(file, "claude code user settings", "settings.json")
-	if err != nil {
-		return err
-	}
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if err := u.save(userHooksJSON{File: u.file, Claude: file}); err != nil {
-		return err
-	}
-	u.claude = file
-	return nil
+	return u.setFile(userClaudeSetting, file, "claude code user settings", "settings.json")
 }
 
 // userFile checks a user-level file's path: absolute after ~/ expansion,
@@ -130,21 +136,4 @@ func userFile(file, what, name string) (string, error) {
 		return "", fmt.Errorf("%s %s is a folder; name the %s in it", what, file, name)
 	}
 	return filepath.Clean(file), nil
-}
-
-// save writes the setting atomically; u.mu is held.
-func (u *UserHooksSetting) save(v userHooksJSON) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("user hooks setting: %w", err)
-	}
-	if err := writeFileAtomic(u.path, data); err != nil {
-		return fmt.Errorf("user hooks setting: %w", err)
-	}
-	return nil
-}
-
-// WithUserHooks makes runs read the setting's user-level hooks.yaml.
-func WithUserHooks(u *UserHooksSetting) LoaderOption {
-	return func(h *hooksetsSet) { h.user = u }
 }

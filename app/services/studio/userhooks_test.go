@@ -47,7 +47,7 @@ func TestUserHooksInTrustPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &recorder{}
-	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit, ExecHooks: HooksetsLoader(nil, WithUserHooks(u))})
+	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit}, nil, u))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestClaudeUserSettingsInTrustPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &recorder{}
-	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit, ExecHooks: HooksetsLoader(nil, WithUserHooks(u))})
+	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit}, nil, u))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,15 +5,11 @@
 package layout
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
+	"hookstudio/app/store/atomicfile"
 	"math"
-	"os"
 	"path/filepath"
-
-	"hookstudio/app/services/edit"
 )
 
 // Layout is the remembered arrangement. A zero field means "the default":
@@ -104,16 +100,13 @@ func (l Layout) clean() Layout {
 // file is an error and the default layout; fields out of bounds are an
 // error and the rest of the layout.
 func Load(path string) (Layout, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Layout{}, nil
-	}
-	if err != nil {
-		return Layout{}, fmt.Errorf("read layout: %w", err)
-	}
 	var l Layout
-	if err := json.Unmarshal(data, &l); err != nil {
+	_, err := atomicfile.ReadJSON(path, &l)
+	switch {
+	case errors.Is(err, atomicfile.ErrDamaged):
 		return Layout{}, fmt.Errorf("layout %s is damaged and was ignored: %w", path, err)
+	case err != nil:
+		return Layout{}, fmt.Errorf("read layout: %w", err)
 	}
 	if err := l.Validate(); err != nil {
 		return l.clean(), fmt.Errorf("layout %s: %w", path, err)
@@ -126,14 +119,7 @@ func Save(path string, l Layout) error {
 	if err := l.Validate(); err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(l, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode layout: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("save layout: %w", err)
-	}
-	if err := edit.WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteJSON(path, l, 0o644); err != nil {
 		return fmt.Errorf("save layout: %w", err)
 	}
 	return nil

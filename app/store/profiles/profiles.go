@@ -8,14 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hookstudio/app/store/atomicfile"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
-
-	"hookstudio/app/services/edit"
 )
 
 // Provider is the wire protocol of an endpoint.
@@ -160,20 +159,8 @@ func Save(path string, ps []Profile) error {
 	if err := validateAll(ps); err != nil {
 		return fmt.Errorf("save profiles: %w", err)
 	}
-	data, err := json.MarshalIndent(file{Version: 1, Profiles: ps}, "", "  ")
-	if err != nil {
-		return fmt.Errorf("save profiles: %w", err)
-	}
-	return writeAtomic(path, append(data, '\n'))
-}
-
-// writeAtomic saves through the editor's atomic write (temp file, fsync,
-// rename), owner-only: the file names endpoints, never keys, but still.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("save profiles: %w", err)
-	}
-	if err := edit.WriteFileAtomic(path, data, 0o600); err != nil {
+	// owner-only: the file names endpoints, never keys, but still
+	if err := atomicfile.WriteJSON(path, file{Version: 1, Profiles: ps}, 0o600); err != nil {
 		return fmt.Errorf("save profiles: %w", err)
 	}
 	return nil

@@ -8,38 +8,24 @@ package trust
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
+	"hookstudio/app/store/atomicfile"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
-
-	"hookstudio/app/services/edit"
 )
 
-// ConfigNames are the hook configuration files of design-hooks.md, root
-// relative: the project-level files, then the per-skill files ("*" is a
-// skill folder).
-var ConfigNames = []string{
-	".jcli/hooks.yaml",
-	".jcli/hooks/*/HOOK.yaml", // jcli's current format: a folder per hook
-	".jcli/hooks/*/HOOK.yml",
-	".picoclaw/hooks.json",
-	".hookstudio/request-hooks.yaml",
-	"*/hooks/hooks.yaml",
-	"*/hooks/picoclaw.json",
-	"*/hooks/request-hooks.yaml",
-}
-
 // Configs lists the hook configuration files under root that exist, as
-// sorted slash paths relative to root.
-func Configs(root string) ([]string, error) {
+// sorted slash paths relative to root. patterns are the files trust covers,
+// root-relative ("*" is one folder that is not hidden): the hook-system
+// registry's TrustPatterns.
+func Configs(root string, patterns []string) ([]string, error) {
 	var out []string
-	for _, pat := range ConfigNames {
+	for _, pat := range patterns {
 		matches, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat)))
 		if err != nil {
 			return nil, fmt.Errorf("list hook configs: %w", err)
@@ -50,7 +36,7 @@ func Configs(root string) ([]string, error) {
 				continue
 			}
 			rel, err := filepath.Rel(root, m)
-			if err != nil {
+			if err != nil || hidden(filepath.ToSlash(rel), pat) {
 				continue
 			}
 			out = append(out, filepath.ToSlash(rel))
@@ -58,6 +44,17 @@ func Configs(root string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// hidden says whether a "*" of pattern matched a hidden name in rel.
+func hidden(rel, pattern string) bool {
+	got, want := strings.Split(rel, "/"), strings.Split(pattern, "/")
+	for i := range got {
+		if i < len(want) && want[i] == "*" && strings.HasPrefix(got[i], ".") {
+			return true
+		}
+	}
+	return false
 }
 
 // Hash is the content hash of the given root-relative files: their names
@@ -105,16 +102,13 @@ func DefaultPath(dataDir string) string { return filepath.Join(dataDir, "trusted
 // file is an error, and the store starts empty (nothing is trusted).
 func Open(path string) (*Store, error) {
 	s := &Store{path: path, entries: map[string]Entry{}}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("read trusted folders: %w", err)
-	}
 	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
+	_, err := atomicfile.ReadJSON(path, &f)
+	switch {
+	case errors.Is(err, atomicfile.ErrDamaged):
 		return s, fmt.Errorf("trusted folders file %s is damaged; every folder asks again: %w", path, err)
+	case err != nil:
+		return s, fmt.Errorf("read trusted folders: %w", err)
 	}
 	for _, e := range f.Folders {
 		s.entries[e.Path] = e
@@ -186,14 +180,7 @@ func (s *Store) saveLocked() error {
 		}
 		return 0
 	})
-	data, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode trusted folders: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(s.path), err)
-	}
-	if err := edit.WriteFileAtomic(s.path, data, 0o600); err != nil {
+	if err := atomicfile.WriteJSON(s.path, f, 0o600); err != nil {
 		return fmt.Errorf("save trusted folders: %w", err)
 	}
 	return nil

@@ -18,6 +18,10 @@ func write(t *testing.T, root, rel, content string) {
 	}
 }
 
+// patterns are what the hook-system registry's TrustPatterns give for
+// command and process hooks.
+var patterns = []string{".jcli/hooks.yaml", ".picoclaw/hooks.json", "*/hooks/hooks.yaml", "*/hooks/picoclaw.json"}
+
 func TestConfigsAndHash(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "a/hooks/hooks.json", `{"hooks": []}`)
@@ -26,7 +30,8 @@ func TestConfigsAndHash(t *testing.T) {
 	write(t, root, "b/hooks/picoclaw.json", `{"hooks": {}}`)
 	write(t, root, ".jcli/hooks.yaml", "stop: []\n")
 	write(t, root, ".picoclaw/hooks.json", `{}`)
-	files, err := Configs(root)
+	write(t, root, ".x/hooks/hooks.yaml", "stop: []\n") // a hidden folder is no skill
+	files, err := Configs(root, patterns)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +49,7 @@ func TestConfigsAndHash(t *testing.T) {
 	if h := Hash(root, files); h == h1 {
 		t.Fatal("editing hooks.yaml kept the hash")
 	}
-	empty, err := Configs(t.TempDir())
+	empty, err := Configs(t.TempDir(), patterns)
 	if err != nil || len(empty) != 0 {
 		t.Fatalf("empty folder: %v %v", empty, err)
 	}

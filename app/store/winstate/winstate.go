@@ -4,14 +4,10 @@
 package winstate
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
+	"hookstudio/app/store/atomicfile"
 	"path/filepath"
-
-	"hookstudio/app/services/edit"
 )
 
 // Size is a width and a height in logical pixels.
@@ -60,15 +56,14 @@ func DefaultPath(dataDir string) string { return filepath.Join(dataDir, FileName
 // Load reads the state; ok is false when there is none. A damaged file is
 // an error and no state: the window then opens at the default size.
 func Load(path string) (s State, ok bool, err error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return State{}, false, nil
-	}
-	if err != nil {
-		return State{}, false, fmt.Errorf("read window state: %w", err)
-	}
-	if err := json.Unmarshal(data, &s); err != nil {
+	found, err := atomicfile.ReadJSON(path, &s)
+	switch {
+	case errors.Is(err, atomicfile.ErrDamaged):
 		return State{}, false, fmt.Errorf("window state %s is damaged and was ignored: %w", path, err)
+	case err != nil:
+		return State{}, false, fmt.Errorf("read window state: %w", err)
+	case !found:
+		return State{}, false, nil
 	}
 	if s.Width <= 0 || s.Height <= 0 {
 		return State{}, false, fmt.Errorf("window state %s has no size and was ignored", path)
@@ -78,14 +73,7 @@ func Load(path string) (s State, ok bool, err error) {
 
 // Save writes the state atomically.
 func Save(path string, s State) error {
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode window state: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("save window state: %w", err)
-	}
-	if err := edit.WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteJSON(path, s, 0o644); err != nil {
 		return fmt.Errorf("save window state: %w", err)
 	}
 	return nil

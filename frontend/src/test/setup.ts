@@ -1,5 +1,7 @@
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
+import fileKinds from '../fixtures/file-kinds.json';
+import { setFileKinds } from '../lib/api/configs';
 
 afterEach(() => cleanup());
 
@@ -15,3 +17,7 @@ if (typeof Range !== 'undefined') {
   }
   if (!Range.prototype.getBoundingClientRect) Range.prototype.getBoundingClientRect = () => empty;
 }
+
+// The backend's file kinds (its hook-system registry), as the app reads them at start
+// (app/services/bind TestFileKinds writes the fixture).
+setFileKinds(fileKinds);

@@ -498,6 +498,19 @@ export namespace profiles {
 
 }
 
+export namespace registry {
+	
+	export interface FileKind {
+	    kind: string;
+	    system: string;
+	    role: string;
+	    level: string;
+	    patterns: string[];
+	    schema: boolean;
+	}
+
+}
+
 export namespace reqhook {
 	
 	export interface AttemptInfo {

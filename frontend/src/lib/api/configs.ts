@@ -1,7 +1,7 @@
 // Hook configs besides hooks.json (issues 9 and 10): jcli's hooks.yaml, PicoClaw's picoclaw.json,
 // request-hooks.yaml, the root's .jcli/.picoclaw/.hookstudio files and hook scripts. Lint with the
 // backend's validators, list a skill's hooks/ folder, and the hooks.yaml form's parse and edit.
-import type { edit, studio } from './models';
+import type { edit, registry, studio } from './models';
 import type { Diagnostic, Refine } from './types';
 import { rawJSON } from './types';
 import { hasBackend, Studio } from './wails';
@@ -45,6 +45,9 @@ export interface ClaudeApi {
   editClaudeHooks(file: string, text: string, hooks: ClaudeHooks): Promise<ClaudeHooksEdit>;
 }
 
+/** A kind of file the hook systems read (the backend's registry.FileKind): patterns are regular expressions over
+ *  root-relative paths, tried in order; a kind only the folder can tell (a plugin's files) has none. */
+export type FileKind = registry.FileKind;
 
 /** The calls the config editor makes; components take it as a prop so tests can fake it. */
 export interface ConfigApi {
@@ -57,16 +60,25 @@ export interface ConfigApi {
 
 const needsApp = (what: string) => Promise.reject(`${what} needs the Hook Studio backend`);
 
-/** The kind of a root-relative file, as the backend's studio.ConfigKind (a plugin's hooks/hooks.json needs the
- *  backend's HookFile.kind: only the folder tells it from seed 000's). */
+let kinds: { kind: ConfigKind; res: RegExp[] }[] = [];
+/** Match files against these kinds from now on (the backend's FileKinds; tests give the fixture). */
+export function setFileKinds(list: FileKind[]) {
+  kinds = list.map((k) => ({ kind: k.kind as ConfigKind, res: k.patterns.map((p) => new RegExp(p)) }));
+}
+let loading: Promise<void> | null = null;
+/** Read the backend's file kinds (its hook-system registry) once; without the backend there are none (yet). */
+export function loadFileKinds(): Promise<void> {
+  if (!hasBackend()) return Promise.resolve();
+  loading ??= Studio.FileKinds().then(setFileKinds, () => { loading = null; });
+  return loading;
+}
+void loadFileKinds();
+
+/** The kind of a root-relative file by the backend's file kinds (a plugin's hooks/hooks.json needs the backend's
+ *  HookFile.kind: only the folder tells it from seed 000's); else scenario, prompt (.md) or text. */
 export function configKind(file: string): ConfigKind {
-  if (file === '.claude/settings.json' || file === '.claude/settings.local.json') return 'claude-settings';
-  if (/^\.claude\/skills\/[^/.][^/]*\/SKILL\.md$/.test(file)) return 'claude-skill';
-  if (file === '.jcli/hooks.yaml' || file.endsWith('/hooks/hooks.yaml')) return 'hooks-yaml';
-  if (/^\.jcli\/hooks\/[^/.][^/]*\/HOOK\.ya?ml$/.test(file)) return 'hook-yaml';
-  if (file === '.picoclaw/hooks.json' || file.endsWith('/hooks/picoclaw.json')) return 'picoclaw';
-  if (file === '.hookstudio/request-hooks.yaml' || file.endsWith('/hooks/request-hooks.yaml')) return 'request-hooks';
-  if (file.endsWith('/hooks.json')) return 'hooks-json';
+  const k = kinds.find((k) => k.res.some((re) => re.test(file)));
+  if (k) return k.kind;
   if (file.includes('/scenarios/')) return 'scenario';
   if (file.endsWith('.md')) return 'prompt';
   return 'text';
@@ -75,7 +87,8 @@ export function configKind(file: string): ConfigKind {
 export const configApi: ConfigApi = {
   // without the backend (vite dev, tests) there is nothing to lint and no folder to list
   lintFile: (file, text) => (hasBackend() ? Studio.LintFile(file, text) as Promise<Diagnostic[]> : Promise.resolve([])),
-  hookFiles: (skill) => (hasBackend() ? Studio.HookFiles(skill) as Promise<HookFile[]> : Promise.resolve([])),
+  // the editor lists files before it names one: the file kinds are read by then
+  hookFiles: (skill) => (hasBackend() ? loadFileKinds().then(() => Studio.HookFiles(skill) as Promise<HookFile[]>) : Promise.resolve([])),
   inspectCommandHooks: (file, text) => (hasBackend() ? Studio.InspectCommandHooks(file, text) as Promise<CommandHooksEdit> : needsApp('a hooks.yaml form')),
   editCommandHooks: (file, text, op) => (hasBackend() ? Studio.EditCommandHooks(file, text, commandHookOp(op)) as Promise<CommandHooksEdit> : needsApp('a hooks.yaml form')),
   configSchema: (kind) => (hasBackend() ? Studio.ConfigSchema(kind) : needsApp("a config's schema")),

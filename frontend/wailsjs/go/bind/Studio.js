@@ -58,6 +58,10 @@ export function ExportSkill(arg1, arg2) {
   return window['go']['bind']['Studio']['ExportSkill'](arg1, arg2);
 }
 
+export function FileKinds() {
+  return window['go']['bind']['Studio']['FileKinds']();
+}
+
 export function HookFiles(arg1) {
   return window['go']['bind']['Studio']['HookFiles'](arg1);
 }

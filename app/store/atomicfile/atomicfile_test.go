@@ -1,13 +1,10 @@
-package edit
+package atomicfile
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"hookstudio/app/hooks/skills"
 )
 
 // crashFS is the real file system with one step that fails, as a crash or
@@ -38,7 +35,7 @@ type failingFile struct{ *os.File }
 
 func (failingFile) Write([]byte) (int, error) { return 0, errCrash }
 
-func TestWriteFileAtomic(t *testing.T) {
+func TestWrite(t *testing.T) {
 	tests := []struct {
 		name string
 		fsys fileSystem
@@ -80,59 +77,29 @@ func TestWriteFileAtomic(t *testing.T) {
 	}
 }
 
-// TestLeftTempIgnored covers a real crash (power loss) that leaves the
-// temporary file: the loader does not read it.
-func TestLeftTempIgnored(t *testing.T) {
-	root := t.TempDir()
-	path, err := CreateSkill(root, "s")
-	if err != nil {
+func TestJSONFiles(t *testing.T) {
+	dir := t.TempDir()
+	type prefs struct {
+		Recent []string `json:"recent"`
+	}
+	var p prefs
+	if found, err := ReadJSON(filepath.Join(dir, "none.json"), &p); found || err != nil {
+		t.Fatalf("missing file: found %v, err %v", found, err)
+	}
+	path := filepath.Join(dir, "sub", "prefs.json")
+	if err := WriteJSON(path, prefs{Recent: []string{"/a"}}, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tmp := filepath.Join(filepath.Dir(path), ".hooks.json.12345.tmp")
-	if err := os.WriteFile(tmp, []byte(`{"hooks": [{"broken`), 0o644); err != nil {
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("folder of an owner-only file: %v %v", fi.Mode(), err)
+	}
+	if found, err := ReadJSON(path, &p); !found || err != nil || len(p.Recent) != 1 || p.Recent[0] != "/a" {
+		t.Fatalf("read back: %+v found %v err %v", p, found, err)
+	}
+	if err := os.WriteFile(path, []byte(`{"recent": [`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if !IsTemp(filepath.Base(tmp)) {
-		t.Error("IsTemp does not recognise the temp file")
-	}
-	set, err := skills.Load(context.Background(), root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ds := set.Diagnostics(); len(ds) != 0 {
-		t.Errorf("diagnostics from a left-behind temp file: %v", ds)
-	}
-}
-
-func TestCreateSkill(t *testing.T) {
-	root := t.TempDir()
-	if _, err := CreateSkill(root, "fresh"); err != nil {
-		t.Fatal(err)
-	}
-	// A skill folder without hooks/ gets one.
-	if err := os.MkdirAll(filepath.Join(root, "bare"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := CreateSkill(root, "bare"); err != nil {
-		t.Fatal(err)
-	}
-	set, err := skills.Load(context.Background(), root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"fresh", "bare"} {
-		sk := set.Skill(name)
-		if sk == nil || !sk.HasHooks || len(sk.Diagnostics) != 0 {
-			t.Errorf("skill %s: %+v", name, sk)
-		}
-	}
-	if _, err := CreateSkill(root, "fresh"); !errors.Is(err, ErrExists) {
-		t.Errorf("second CreateSkill = %v, want ErrExists", err)
-	}
-	for _, bad := range []string{"", "a/b", "..", ".hidden", "x:y", " pad"} {
-		var ne *NameError
-		if _, err := CreateSkill(root, bad); !errors.As(err, &ne) {
-			t.Errorf("CreateSkill(%q) = %v, want NameError", bad, err)
-		}
+	if found, err := ReadJSON(path, &p); !found || !errors.Is(err, ErrDamaged) {
+		t.Fatalf("damaged file: found %v, err %v", found, err)
 	}
 }

@@ -1,4 +1,8 @@
-package edit
+// Package atomicfile writes files so that a reader sees the old content or
+// the new one, never a mix, even across a crash; and it keeps the app's
+// small JSON settings files (trusted folders, profiles, layout, window
+// state, preferences) that way.
+package atomicfile
 
 import (
 	"errors"
@@ -44,22 +48,20 @@ func (osFS) SyncDir(dir string) error {
 	return nil
 }
 
-// TempPattern is the name pattern of the temporary files WriteFileAtomic
-// creates: ".hooks.json.123456.tmp". They start with a dot, so the loader
+// TempPattern is the name pattern of the temporary files Write creates: ".hooks.json.123456.tmp". They start with a dot, so the loader
 // (which only opens hooks.json and the .md files it names) and the watcher
 // (which ignores dot-files) never see one, even when a crash leaves it.
 func TempPattern(base string) string { return "." + base + ".*.tmp" }
 
-// IsTemp reports whether a file name is one of WriteFileAtomic's temporary
-// files.
+// IsTemp reports whether a file name is one of Write's temporary files.
 func IsTemp(name string) bool { return strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp") }
 
-// WriteFileAtomic replaces path with data so that readers see either the
+// Write replaces path with data so that readers see either the
 // old or the new content, never a mix, even across a crash: the data goes
 // to a temporary file in the same folder, which is synced, renamed over
 // path, and the folder is synced. On any error the temporary file is removed
 // and path is untouched.
-func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+func Write(path string, data []byte, perm fs.FileMode) error {
 	return writeAtomic(osFS{}, path, data, perm)
 }
 
@@ -113,6 +115,3 @@ func keepMode(path string, perm fs.FileMode) fs.FileMode {
 	}
 	return perm
 }
-
-// SavePrompt saves a hook's .md prompt atomically.
-func SavePrompt(path string, text []byte) error { return WriteFileAtomic(path, text, 0o644) }

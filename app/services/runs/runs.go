@@ -1,0 +1,188 @@
+// Package runs assembles a run — the scenario, seed 000's prompt hooks, the
+// folder's executable hooks, the model, the event stream — in the one way
+// the app (its live simulation, controlled runs and real runs) and hookctl
+// (simulate, test) all play a scenario, so that one scenario gives one
+// trace wherever it runs.
+package runs
+
+import (
+	"context"
+	"fmt"
+
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/events"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/hooks/answers"
+	"hookstudio/app/hooks/registry"
+	"hookstudio/app/hooks/skills"
+)
+
+// Hooks is a folder's executable hooks as parsed (app/hooks/hooksets.Set).
+type Hooks interface {
+	Attach(cfg *engine.Config, run registry.Run) (registry.Attached, error)
+}
+
+// Spec is what a run is made of. Only Scenario is required: without the
+// rest it is the scenario on its mock model with no hook at all.
+type Spec struct {
+	Scenario *scenario.Scenario
+	// Prompt is seed 000's prompt hooks (the folder's skills, less any the
+	// user switched off); nil: none.
+	Prompt engine.HookSource
+	// Hooks are the folder's executable hooks (nil: prompt hooks only);
+	// HookScenario is the scenario as they see it (the skills switched off
+	// left out of every request; nil: Scenario). Trusted says the user
+	// trusted the folder's commands; Fresh runs every hook afresh (no
+	// result of an earlier run is reused).
+	Hooks        Hooks
+	HookScenario *scenario.Scenario
+	Trusted      bool
+	Fresh        bool
+	// Model is a real model (nil: the scenario's scripted mock). Backend
+	// names it for the request hooks and the history ("PROVIDER:PROFILE");
+	// Email is its account, shown masked. A real run's llm hooks ask the
+	// model (through the request hooks), the mock's answer from the
+	// scenario's hook_answers.
+	Model   engine.Model
+	Backend string
+	Email   string
+	// Tools answers a real model's tool calls (nil: the scenario's
+	// scripted results); MaxRounds ends a runaway loop (0: none).
+	Tools     engine.ToolRunner
+	MaxRounds int
+	// Tokens counts the mock's usage (budgets, request hooks).
+	Tokens registry.TokenCounter
+	// Events is the event stream with whoever answers its approvals and
+	// steers it (a person, a --control file); nil: the scenario's approval
+	// policy answered by its scripted decisions and its budget, nobody
+	// asked (Events then returns what was kept).
+	Events *events.Options
+	// BeforeFinish runs after the run and before its event stream says how
+	// it ended.
+	BeforeFinish func()
+	// Callbacks of the engine (engine.Config).
+	BeforeCall func(ctx context.Context, t *engine.Trace, call int) error
+	AfterCall  func(t *engine.Trace, call int)
+	OnStream   func(call int, text string)
+	// Wrap wraps each hook system's handler (the app follows a run's
+	// progress through it); the event stream is never wrapped.
+	Wrap func(engine.Handler) engine.Handler
+	// Profiles gives the rendering profile chosen for an agent (issue 27);
+	// nil: each system's own renderings.
+	Profiles func(agent string) registry.Profile
+}
+
+// Run is one assembled run. Execute it once, or Close it unexecuted.
+type Run struct {
+	spec     Spec
+	cfg      engine.Config
+	hooks    registry.Attached
+	headless *events.Headless
+	mon      *events.Monitor
+	metrics  []engine.HookMetric
+	events   []events.Event
+}
+
+// Assemble puts a run together: the model (the mock unless given), the
+// executable hooks the run reaches in the registry's order (request hooks
+// innermost, around the model), then the event stream, last among the
+// handlers. A run that would start commands in a folder nobody trusted is
+// an error wrapping hooksets.ErrNotTrusted, and nothing was attached.
+func Assemble(spec Spec) (*Run, error) {
+	sc := spec.Scenario
+	r := &Run{spec: spec, metrics: []engine.HookMetric{}}
+	r.cfg = engine.Config{Model: spec.Model, Tools: spec.Tools, MaxRounds: spec.MaxRounds,
+		BeforeCall: spec.BeforeCall, AfterCall: spec.AfterCall, OnStream: spec.OnStream,
+		ModelName: sc.Model, Session: sc.Name}
+	backend := spec.Backend
+	var asker *answers.Model // a real run's llm hooks ask its model
+	if r.cfg.Model == nil {
+		r.cfg.Model, backend = llm.NewMock(sc), "mock"
+	} else {
+		asker = &answers.Model{}
+	}
+	if spec.Hooks != nil {
+		hsc := spec.HookScenario
+		if hsc == nil {
+			hsc = sc
+		}
+		run := registry.Run{Scenario: hsc, Trusted: spec.Trusted, Fresh: spec.Fresh, Backend: backend, Email: spec.Email, Tokens: spec.Tokens,
+			Profiles: spec.Profiles}
+		if asker != nil {
+			run.Completer = asker
+		}
+		att, err := spec.Hooks.Attach(&r.cfg, run)
+		if err != nil {
+			return nil, fmt.Errorf("executable hooks: %w", err)
+		}
+		r.hooks = att
+		if asker != nil {
+			asker.Model = r.cfg.Model // through the request hooks, as the run's own calls
+		}
+		if spec.Wrap != nil {
+			for i, h := range r.cfg.Handlers {
+				r.cfg.Handlers[i] = spec.Wrap(h)
+			}
+		}
+	}
+	if spec.Events == nil {
+		r.headless = events.AttachHeadless(&r.cfg, sc, spec.Tokens)
+	} else {
+		r.mon = events.Attach(&r.cfg, *spec.Events)
+	}
+	return r, nil
+}
+
+// Execute plays the run: the trace (whatever happened, every step up to
+// an error) and the error that ended it. The hooks are closed when it
+// ends (a process still running is killed; a failure to close is the
+// trace's error if it has none), then the event stream says how it ended.
+func (r *Run) Execute(ctx context.Context) (*engine.Trace, error) {
+	tr, runErr := engine.Run(ctx, r.spec.Scenario, r.prompt(), r.cfg)
+	if r.hooks != nil {
+		r.metrics = r.hooks.Metrics()
+		if err := r.hooks.Close(); err != nil && tr.Error == "" {
+			tr.Error = fmt.Sprintf("closing the hooks: %v", err)
+		}
+	}
+	if r.spec.BeforeFinish != nil {
+		r.spec.BeforeFinish()
+	}
+	if r.headless != nil {
+		r.events = r.headless.Finish(tr, runErr)
+	} else {
+		r.mon.Finish(tr, runErr)
+	}
+	return tr, runErr
+}
+
+// prompt is the run's prompt hooks, none when the spec has none.
+func (r *Run) prompt() engine.HookSource {
+	if r.spec.Prompt == nil {
+		return noPromptHooks{}
+	}
+	return r.spec.Prompt
+}
+
+// Close releases a run that will not be executed (its hooks' processes,
+// if any started).
+func (r *Run) Close() error {
+	if r.hooks == nil {
+		return nil
+	}
+	return r.hooks.Close()
+}
+
+// Metrics are the executable hooks' counters of the executed run.
+func (r *Run) Metrics() []engine.HookMetric { return r.metrics }
+
+// Events are the events a headless run kept (Spec.Events nil).
+func (r *Run) Events() []events.Event { return r.events }
+
+// Hooked says whether executable hooks take part in the run.
+func (r *Run) Hooked() bool { return r.hooks != nil }
+
+type noPromptHooks struct{}
+
+func (noPromptHooks) Hooks([]string) []skills.Hook { return nil }
