@@ -11,6 +11,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/hooks/claudehook"
+	"hookstudio/app/hooks/hooksets"
 )
 
 // rect is a node's box on the canvas.
@@ -445,6 +446,35 @@ func TestPlaceTheExamples(t *testing.T) {
 		for _, want := range []string{"PreToolUse", "PostToolUse", "Stop"} {
 			if !lit[want] {
 				t.Errorf("claude-guard's release: %s not lit (%v)", want, lit)
+			}
+		}
+	}
+}
+
+// The hook systems each loop owns are the registry's: a system registered
+// for an agent (registry.System.Agent) is that agent's loop's, the seeds'
+// executable systems are seed 000's, and a run of one system's hooks is
+// drawn on its loop.
+func TestSystemsAreTheRegistrys(t *testing.T) {
+	for _, sys := range hooksets.Registry(hooksets.RegistryOptions{}).Systems() {
+		want := sys.Agent
+		if want == "" {
+			want = SeedID
+		}
+		if sys.Load == nil {
+			continue // seed 000's prompt hooks: the simulated agent's own, no hook calls
+		}
+		if got := systemOwner(sys.Name); got == nil || got.ID != want {
+			t.Errorf("system %s (agent %q) belongs to loop %v, want %s", sys.Name, sys.Agent, got, want)
+		}
+		if got := Choose(Run{Simulated: true, Systems: []string{sys.Name}}); got.Loop.ID != want {
+			t.Errorf("a run of %s's hooks is drawn on %s", sys.Name, got.Loop.ID)
+		}
+	}
+	for _, l := range Loops() {
+		for _, name := range l.systems {
+			if sys, ok := hooksets.Registry(hooksets.RegistryOptions{}).System(name); ok && sys.Agent != "" && sys.Agent != l.ID {
+				t.Errorf("loop %s owns %s, registered for %s", l.ID, name, sys.Agent)
 			}
 		}
 	}
