@@ -135,22 +135,22 @@ func (c claudeLike) nodes() []Node {
 		eventNode(c.prompt, 188, 62, 112, "", engine.PointBeforeSend),
 		stepNode(nodeModel, "model", "LLM call", 314, 62, 76),
 		decisionNode(nodeTools, "tool calls?", 404, 62, 78),
-		eventNode(c.stop, 494, 62, 48, "", engine.PointStop),
-		terminalNode(nodeEnd, "end", "answer", 554, 62, 54),
-		eventNode("SessionEnd", 620, 62, 76, "", engine.PointSessionEnd),
-		eventNode(c.preTool, 403, 150, 80, "", engine.PointBeforeTool),
-		stepNode(nodeTool, "tool", "runs", 231, 150, 44),
+		eventNode(c.stop, 502, 62, 48, "", engine.PointStop),
+		terminalNode(nodeEnd, "end", "answer", 562, 62, 48),
+		eventNode("SessionEnd", 622, 62, 74, "", engine.PointSessionEnd),
+		eventNode(c.preTool, 440, 150, 84, "", engine.PointBeforeTool),
+		stepNode(nodeTool, "tool", "runs", 254, 150, 46),
 	}
 	if c.permission != "" {
-		ns = append(ns, eventNode(c.permission, 287, 150, 104, "when it asks", engine.PointApproveTool))
+		ns = append(ns, eventNode(c.permission, 312, 150, 116, "when it asks", engine.PointApproveTool))
 	}
 	if c.postToolFailure == "" {
-		return append(ns, eventNode(c.postTool, 131, 150, 84, "", engine.PointAfterTool))
+		return append(ns, eventNode(c.postTool, 154, 150, 84, "", engine.PointAfterTool))
 	}
 	return append(ns,
-		eventNode(c.postTool, 107, 126, 108, "", engine.PointAfterTool),
-		eventNode(c.postToolFailure, 107, 178, 108, "", engine.PointAfterTool),
-		eventNode(c.postBatch, 11, 152, 82, "", engine.PointAfterTools))
+		eventNode(c.postTool, 122, 126, 116, "", engine.PointAfterTool),
+		eventNode(c.postToolFailure, 122, 178, 116, "", engine.PointAfterTool),
+		eventNode(c.postBatch, 14, 152, 86, "", engine.PointAfterTools))
 }
 
 // edges are the loop's arrows; back is where the tool results and a
@@ -164,11 +164,11 @@ func (c claudeLike) edges(back string, backX int) []Edge {
 		edge(nodePrompt, c.prompt),
 		edge(c.prompt, nodeModel),
 		edge(nodeModel, nodeTools),
-		edge(nodeTools, c.stop).label("no", 484, 72),
+		edge(nodeTools, c.stop).label("no", 486, 72),
 		edge(c.stop, nodeEnd),
 		edge(nodeEnd, "SessionEnd"),
-		edge(c.stop, back).sides(Top, Top).via(518, 50, backX+16, 50).enterAt(16).label("block", 452, 46).dashed(),
-		edge(nodeTools, c.preTool).sides(Bottom, Top).label("yes", 448, 128),
+		edge(c.stop, back).sides(Top, Top).via(526, 50, backX+16, 50).enterAt(16).label("block", 456, 46).dashed(),
+		edge(nodeTools, c.preTool).sides(Bottom, Top).enterAt(-39).label("yes", 448, 128),
 	}
 	if c.permission != "" {
 		es = append(es, edge(c.preTool, c.permission).sides(Left, Right), edge(c.permission, nodeTool).sides(Left, Right))
@@ -178,14 +178,14 @@ func (c claudeLike) edges(back string, backX int) []Edge {
 	if c.postToolFailure == "" {
 		return append(es,
 			edge(nodeTool, c.postTool).sides(Left, Right),
-			edge(c.postTool, back).sides(Top, Bottom).via(173, 112, backX, 112).label("results go back", 190, 108))
+			edge(c.postTool, back).sides(Top, Bottom).via(196, 112, backX, 112).label("results go back", 204, 108))
 	}
 	return append(es,
-		edge(nodeTool, c.postTool).sides(Left, Right).via(223, 165, 223, 141).label("ok", 219, 137),
-		edge(nodeTool, c.postToolFailure).sides(Left, Right).via(223, 165, 223, 193).label("failed", 217, 208),
-		edge(c.postTool, c.postBatch).sides(Left, Right).via(100, 141, 100, 167),
-		edge(c.postToolFailure, c.postBatch).sides(Left, Right).via(100, 193, 100, 167),
-		edge(c.postBatch, back).sides(Top, Bottom).via(52, 112, backX, 112).label("results go back", 120, 108))
+		edge(nodeTool, c.postTool).sides(Left, Right).via(246, 165, 246, 141).label("ok", 249, 139),
+		edge(nodeTool, c.postToolFailure).sides(Left, Right).via(246, 165, 246, 193).label("failed", 249, 202),
+		edge(c.postTool, c.postBatch).sides(Left, Right).via(111, 141, 111, 167),
+		edge(c.postToolFailure, c.postBatch).sides(Left, Right).via(111, 193, 111, 167),
+		edge(c.postBatch, back).sides(Top, Bottom).via(57, 112, backX, 112).label("results go back", 120, 108))
 }
 
 func (c claudeLike) loop(back string, backX int, elsewhere, sources []string) Loop {
@@ -242,11 +242,11 @@ func copilotLoop() Loop {
 		eventNode("errorOccurred", 560, 8, 92, "on an error"),
 		eventNode("sessionStart", 4, 62, 80, "", engine.PointSessionStart),
 		terminalNode(nodePrompt, "user prompt", "build messages", 96, 62, 80),
-		eventNode("userPromptSubmitted", 188, 62, 118, "", engine.PointBeforeSend),
-		stepNode(nodeModel, "model", "LLM call", 318, 62, 70),
+		eventNode("userPromptSubmitted", 186, 62, 124, "", engine.PointBeforeSend),
+		stepNode(nodeModel, "model", "LLM call", 322, 62, 66),
 		decisionNode(nodeTools, "tool calls?", 400, 62, 78),
-		eventNode("agentStop", 490, 62, 62, "", engine.PointStop),
-		terminalNode(nodeEnd, "end", "answer", 564, 62, 48),
+		eventNode("agentStop", 498, 62, 60, "", engine.PointStop),
+		terminalNode(nodeEnd, "end", "answer", 570, 62, 44),
 		eventNode("sessionEnd", 624, 62, 72, "", engine.PointSessionEnd),
 		eventNode("preToolUse", 399, 150, 80, "", engine.PointBeforeTool),
 		stepNode(nodeTool, "tool", "runs", 315, 150, 52),
@@ -260,14 +260,14 @@ func copilotLoop() Loop {
 			edge(nodePrompt, "userPromptSubmitted"),
 			edge("userPromptSubmitted", nodeModel),
 			edge(nodeModel, nodeTools),
-			edge(nodeTools, "agentStop").label("no", 480, 72),
+			edge(nodeTools, "agentStop").label("no", 482, 72),
 			edge("agentStop", nodeEnd),
 			edge(nodeEnd, "sessionEnd"),
-			edge("agentStop", "userPromptSubmitted").sides(Top, Top).via(521, 50, 263, 50).enterAt(16).label("block: a new prompt", 300, 46).dashed(),
+			edge("agentStop", "userPromptSubmitted").sides(Top, Top).via(528, 50, 264, 50).enterAt(16).label("block: a new prompt", 300, 46).dashed(),
 			edge(nodeTools, "preToolUse").sides(Bottom, Top).label("yes", 444, 128),
 			edge("preToolUse", nodeTool).sides(Left, Right),
 			edge(nodeTool, "postToolUse").sides(Left, Right),
-			edge("postToolUse", nodeModel).sides(Top, Bottom).via(257, 112, 353, 112),
+			edge("postToolUse", nodeModel).sides(Top, Bottom).via(257, 112, 355, 112).label("results go back", 266, 108),
 		},
 		Elsewhere: []string{"subagentStop", "notification"},
 		Sources: []string{"docs.github.com Copilot CLI hooks reference (its source is not public)",
@@ -326,7 +326,7 @@ func geminiLoop() Loop {
 			edge("BeforeTool", "Notification").sides(Left, Right),
 			edge("Notification", nodeTool).sides(Left, Right),
 			edge(nodeTool, "AfterTool").sides(Left, Right),
-			edge("AfterTool", "BeforeModel").sides(Left, Bottom).via(56, 187).label("results go back", 66, 182),
+			edge("AfterTool", "BeforeModel").sides(Left, Bottom).via(56, 187).label("results go back", 62, 199),
 		},
 		Elsewhere: []string{},
 		Sources: []string{"google-gemini/gemini-cli docs/hooks/index.md, reference.md; packages/core/src/core/client.ts (BeforeAgent once per prompt, AfterAgent on the outermost call), geminiChat.ts (BeforeModel, then BeforeToolSelection, then the model, then AfterModel), coreToolHookTriggers.ts, context/chatCompressionService.ts",
@@ -354,7 +354,7 @@ func genericLoop() Loop {
 			edge(nodeModel, nodeTools),
 			edge(nodeTools, nodeEnd).label("no", 500, 72),
 			edge(nodeTools, nodeTool).sides(Bottom, Top).label("yes", 448, 128),
-			edge(nodeTool, nodeModel).sides(Left, Bottom).via(352, 165).label("results go back", 250, 160),
+			edge(nodeTool, nodeModel).sides(Left, Bottom).via(352, 165).label("results", 362, 160),
 		},
 		Elsewhere: []string{},
 		Sources:   []string{"what capture records of any agent: its calls and the tools between them (docs/capture.md)"},
