@@ -6,10 +6,8 @@
 // at the Stop hook's call. The example planner stays on seed 000's flowchart. HOOKSTUDIO_SCREENSHOTS=DIR
 // saves flow-claude-code.png.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { copySkills, openApp, screenshot, tempDir, until } from './harness.mjs';
+import { copySkills, openApp, projectDir, screenshot, tempDir, until } from './harness.mjs';
 
 const SETTINGS = {
   hooks: {
@@ -34,16 +32,7 @@ requests:
 `;
 
 function project() {
-  const dir = tempDir('hs-flow-');
-  const put = (rel, text, mode = 0o644) => {
-    mkdirSync(join(dir, rel, '..'), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-    chmodSync(join(dir, rel), mode);
-  };
-  put('.claude/settings.json', JSON.stringify(SETTINGS, null, 2));
-  put('.claude/hooks/guard.sh', GUARD, 0o755);
-  put('.hookstudio/scenarios/clean.yaml', SCENARIO);
-  return dir;
+  return projectDir('hs-flow-', { '.claude/settings.json': JSON.stringify(SETTINGS, null, 2), '.claude/hooks/guard.sh': [GUARD, 0o755], '.hookstudio/scenarios/clean.yaml': SCENARIO });
 }
 
 let app;

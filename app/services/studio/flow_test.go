@@ -2,7 +2,6 @@ package studio
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -30,16 +29,7 @@ func TestViewsAreDrawnOnTheirAgentsLoop(t *testing.T) {
 	root := t.TempDir()
 	copyTree(t, "../../../skills/claude-guard", filepath.Join(root, "claude-guard"))
 	copyTree(t, "../../../skills/planner", filepath.Join(root, "planner"))
-	rec := &recorder{}
-	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit}, nil, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer func() { cancel(); s.Close() }()
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s, rec, ctx := newService(t, appHooksOn)
 	if _, err := s.Open(ctx, root); err != nil {
 		t.Fatal(err)
 	}
@@ -135,16 +125,7 @@ requests:
       - tool_calls: [{name: Bash, arguments: {command: "rm -rf build/"}, result: ""}]
       - content: The guard refused the delete.
 `)
-	rec := &recorder{}
-	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit}, nil, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer func() { cancel(); s.Close() }()
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s, rec, ctx := newService(t, appHooksOn)
 	if _, err := s.Open(ctx, root); err != nil {
 		t.Fatal(err)
 	}
