@@ -49,10 +49,6 @@ func (ar *AgentReader) Read(c *Call) {
 	if ar == nil {
 		return
 	}
-	h := http.Header{}
-	for k, v := range c.Headers {
-		h.Set(k, v)
-	}
 	system := ""
 	for _, m := range c.Messages {
 		if m.Origin == OriginSystem {
@@ -60,7 +56,7 @@ func (ar *AgentReader) Read(c *Call) {
 			break
 		}
 	}
-	a := identify.Request(h, system)
+	a := identifyCall(c.Headers, system)
 	if a.Name == "" {
 		return
 	}
@@ -71,6 +67,16 @@ func (ar *AgentReader) Read(c *Call) {
 	if ap := ar.profiles(a.Name); ap != nil {
 		c.Messages = ap.read(c.Messages)
 	}
+}
+
+// identifyCall tells the agent from a call's recorded headers and its
+// system prompt.
+func identifyCall(headers map[string]string, system string) identify.Agent {
+	h := http.Header{}
+	for k, v := range headers {
+		h.Set(k, v)
+	}
+	return identify.Request(h, system)
 }
 
 func (ar *AgentReader) profiles(agent string) *agentProfiles {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"hookstudio/app/capture"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
 )
@@ -69,7 +70,13 @@ func (h *History) Run(id int64) (studio.TraceView, error) {
 	if err != nil {
 		return studio.TraceView{}, err
 	}
-	return studio.RunView(r.Trace, r.ScenarioFile, h.tokens, r.Source.Simulated()), nil
+	origin := studio.RunOrigin{Simulated: r.Source.Simulated()}
+	if r.Source == history.SourceCapture {
+		if origin.Agent, err = capture.AgentOfRun(ctx, h.store, id); err != nil {
+			return studio.TraceView{}, err
+		}
+	}
+	return studio.RunView(r.Trace, r.ScenarioFile, h.tokens, origin), nil
 }
 
 // Compare diffs two runs call by call.

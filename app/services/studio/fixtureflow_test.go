@@ -34,7 +34,7 @@ func TestFrontendFixturesFlow(t *testing.T) {
 			}
 		}
 		want := v
-		want.drawOn(tr, true, v.Exec.Hooks)
+		want.drawOn(tr, RunOrigin{Simulated: true}, v.Exec.Hooks)
 		flow, err := json.MarshalIndent(want.Flow, " ", " ")
 		if err != nil {
 			t.Fatal(err)

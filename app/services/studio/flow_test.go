@@ -88,7 +88,7 @@ func TestCaptureRunIsDrawnAsAnAgentsCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := RunView(tr, "capture", counter(t), false)
+	v := RunView(tr, "capture", counter(t), RunOrigin{})
 	var got []string
 	for i := range v.Steps {
 		got = append(got, nodeOfStep(v, i))
@@ -96,7 +96,7 @@ func TestCaptureRunIsDrawnAsAnAgentsCalls(t *testing.T) {
 	if v.Flow.Loop.ID != loop.GenericID || len(got) != 4 || got[0] != "prompt" || got[1] != "model" || got[2] != "tool" || got[3] != "model" {
 		t.Fatalf("drawn on %s: %v", v.Flow.Loop.ID, got)
 	}
-	if sim := RunView(tr, "capture", counter(t), true); sim.Flow.Loop.ID != loop.SeedID {
+	if sim := RunView(tr, "capture", counter(t), RunOrigin{Simulated: true}); sim.Flow.Loop.ID != loop.SeedID {
 		t.Errorf("the same trace as a simulation: %s", sim.Flow.Loop.ID)
 	}
 	if v.Steps[1].Kind != engine.StepLLMCall {

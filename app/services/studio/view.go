@@ -100,15 +100,22 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 
 // buildView materialises a simulated run's trace for the frontend.
 func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
-	return materialise(tr, file, tc, true)
+	return materialise(tr, file, tc, RunOrigin{Simulated: true})
 }
 
-// materialise makes the view of a trace; simulated says whether the run
-// went through the simulated agent.
-func materialise(tr *engine.Trace, file string, tc TokenCounter, simulated bool) TraceView {
+// RunOrigin is how a stored run came about: through the simulated agent,
+// or as a real agent's calls (a capture, an imported session) and which
+// agent sent them ("claude-code@2.1.197"; "" when they do not tell).
+type RunOrigin struct {
+	Simulated bool
+	Agent     string
+}
+
+// materialise makes the view of a trace that came about as origin says.
+func materialise(tr *engine.Trace, file string, tc TokenCounter, origin RunOrigin) TraceView {
 	v := emptyView(string(tr.Status), file, nil)
 	v.Scenario, v.Error, v.Steps = tr.Scenario, tr.Error, tr.Steps()
-	v.drawOn(tr, simulated, nil)
+	v.drawOn(tr, origin, nil)
 	// Lists are never null in a view: the frontend indexes them directly.
 	if tr.Hooks != nil {
 		v.Hooks = tr.Hooks
@@ -207,8 +214,8 @@ func execHookOf(m *engine.Message) string {
 // systems are those whose hooks ran, else those of the configured hooks
 // that would run for it: a folder whose hooks have not run (untrusted, or
 // no matcher matched) is drawn on the same loop as when they do.
-func (v *TraceView) drawOn(tr *engine.Trace, simulated bool, configured []engine.HookInfo) {
-	run := loop.Run{Simulated: simulated, PromptHooks: simulated && len(tr.Hooks) > 0}
+func (v *TraceView) drawOn(tr *engine.Trace, origin RunOrigin, configured []engine.HookInfo) {
+	run := loop.Run{Agent: origin.Agent, Simulated: origin.Simulated, PromptHooks: origin.Simulated && len(tr.Hooks) > 0}
 	for _, hc := range tr.HookCalls {
 		if !slices.Contains(run.Systems, hc.System) {
 			run.Systems = append(run.Systems, hc.System)
@@ -238,11 +245,10 @@ func enabledIn(tr *engine.Trace, skill string) bool {
 	return false
 }
 
-// RunView is a stored run opened read-only in the simulator; simulated is
-// false for a real agent's calls (a capture, an imported session), which
-// are drawn on that agent's loop.
-func RunView(tr *engine.Trace, file string, tc TokenCounter, simulated bool) TraceView {
-	v := materialise(tr, file, tc, simulated)
+// RunView is a stored run opened read-only in the simulator; a real
+// agent's calls are drawn on that agent's loop.
+func RunView(tr *engine.Trace, file string, tc TokenCounter, origin RunOrigin) TraceView {
+	v := materialise(tr, file, tc, origin)
 	v.Changes = []CallChange{}
 	return v
 }
