@@ -244,14 +244,21 @@ type Flow struct {
 }
 
 // For draws a run: the loop Choose gives it, each step placed on it.
-func For(r Run, steps []engine.Step, calls []engine.LLMCall) Flow {
+func For(r Run, steps []engine.Step, calls []engine.LLMCall, hookOf HookOf) Flow {
 	c := Choose(r)
-	return Flow{Loop: c.Loop, Why: c.Why, Steps: c.Loop.Place(steps, calls)}
+	return Flow{Loop: c.Loop, Why: c.Why, Steps: c.Loop.Place(steps, calls, hookOf)}
 }
 
+// HookOf names the hook event whose words message id is ("PreToolUse:Bash"
+// as a capture names them; "" for a message no hook wrote). nil: none.
+type HookOf func(message int) string
+
 // Place gives each step its node's index (-1: none): a hook call at the
-// node of its native event, else the first rule that matches.
-func (l *Loop) Place(steps []engine.Step, calls []engine.LLMCall) []int {
+// node of its native event; a step that builds a call's list from a real
+// agent's request, at the node of the last of the agent's events whose
+// words it added (a capture has no hook calls: its hooks are seen by their
+// words); else the first rule that matches.
+func (l *Loop) Place(steps []engine.Step, calls []engine.LLMCall, hookOf HookOf) []int {
 	index := make(map[string]int, len(l.Nodes))
 	for i, n := range l.Nodes {
 		index[n.ID] = i
@@ -264,7 +271,7 @@ func (l *Loop) Place(steps []engine.Step, calls []engine.LLMCall) []int {
 		if !ok {
 			a = AfterNothing
 		}
-		out[i] = l.place(s, a, index)
+		out[i] = l.place(s, a, index, hookOf)
 		if s.Kind == engine.StepLLMCall && s.Call != nil && *s.Call < len(calls) {
 			if len(calls[*s.Call].ToolCalls) > 0 {
 				after[s.Request] = AfterToolCalls
@@ -276,12 +283,15 @@ func (l *Loop) Place(steps []engine.Step, calls []engine.LLMCall) []int {
 	return out
 }
 
-func (l *Loop) place(s *engine.Step, a After, index map[string]int) int {
-	hc := s.HookCall
-	if s.Kind == engine.StepHookCall && hc != nil {
-		event, _, _ := strings.Cut(hc.Event, ":") // Claude Code names tool events with the tool: "PreToolUse:Bash"
-		for i, n := range l.Nodes {
-			if slices.Contains(n.Events, event) {
+func (l *Loop) place(s *engine.Step, a After, index map[string]int, hookOf HookOf) int {
+	if hc := s.HookCall; s.Kind == engine.StepHookCall && hc != nil {
+		if i := l.nodeOfEvent(hc.Event); i >= 0 {
+			return i
+		}
+	}
+	if s.Kind == engine.StepBuildMessages && hookOf != nil {
+		for k := len(s.Added) - 1; k >= 0; k-- {
+			if i := l.nodeOfEvent(hookOf(s.Added[k])); i >= 0 {
 				return i
 			}
 		}
@@ -289,6 +299,21 @@ func (l *Loop) place(s *engine.Step, a After, index map[string]int) int {
 	for _, r := range l.rules {
 		if r.matches(s, a) {
 			return index[r.Node]
+		}
+	}
+	return -1
+}
+
+// nodeOfEvent is the index of the node where event fires (-1: none). Claude
+// Code names a tool event with its tool ("PreToolUse:Bash").
+func (l *Loop) nodeOfEvent(event string) int {
+	event, _, _ = strings.Cut(event, ":")
+	if event == "" {
+		return -1
+	}
+	for i, n := range l.Nodes {
+		if slices.Contains(n.Events, event) {
+			return i
 		}
 	}
 	return -1

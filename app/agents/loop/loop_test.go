@@ -365,7 +365,7 @@ func TestPlace(t *testing.T) {
 	}
 	for _, c := range cases {
 		l := byID(c.loop)
-		got := l.Place([]engine.Step{c.step}, nil)[0]
+		got := l.Place([]engine.Step{c.step}, nil, nil)[0]
 		name := "none"
 		if got >= 0 {
 			name = l.Nodes[got].ID
@@ -393,10 +393,43 @@ func TestPlaceACapture(t *testing.T) {
 	for _, id := range []string{"claude-code", "codex", "gemini-cli", "qwen-code", "copilot-cli", GenericID} {
 		l := byID(id)
 		var got []string
-		for _, i := range l.Place(steps, calls) {
+		for _, i := range l.Place(steps, calls, nil) {
 			got = append(got, l.Nodes[i].ID)
 		}
 		want := []string{"prompt", "model", "tool", "model", "prompt", "model", "prompt", "model"}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", id, got, want)
+		}
+	}
+}
+
+// A capture's hooks are seen by their words: a step that adds them goes
+// at the node of their event (the last one it adds), on the loop of the
+// agent whose event it is.
+func TestPlaceACapturesHookWords(t *testing.T) {
+	steps := []engine.Step{
+		{Kind: engine.StepBuildMessages, Round: ptr(0), Added: []int{0, 1, 2}}, // system, prompt, UserPromptSubmit's context
+		{Kind: engine.StepLLMCall, Round: ptr(0), Call: ptr(0)},
+		{Kind: engine.StepBuildMessages, Round: ptr(1), Added: []int{3, 4}}, // the tool call, PreToolUse's reason in the result
+		{Kind: engine.StepLLMCall, Round: ptr(1), Call: ptr(1)},
+		{Kind: engine.StepBuildMessages, Round: ptr(2), Added: []int{5, 6}}, // the answer, Stop's feedback
+		{Kind: engine.StepLLMCall, Round: ptr(2), Call: ptr(2)},
+		{Kind: engine.StepBuildMessages, Round: ptr(3), Added: []int{7, 8}}, // an answer, a hook of another agent
+	}
+	calls := []engine.LLMCall{{ToolCalls: []engine.ToolCall{{Name: "Bash"}}}, {Content: "blocked"}, {Content: "done"}}
+	hooks := map[int]string{2: "UserPromptSubmit", 4: "PreToolUse:Bash", 6: "Stop", 8: "BeforeAgent"}
+	hookOf := func(id int) string { return hooks[id] }
+	cases := map[string][]string{
+		"claude-code": {"UserPromptSubmit", "model", "PreToolUse", "model", "Stop", "model", "prompt"},
+		"gemini-cli":  {"prompt", "model", "tool", "model", "prompt", "model", "BeforeAgent"},
+		GenericID:     {"prompt", "model", "tool", "model", "prompt", "model", "prompt"},
+	}
+	for id, want := range cases {
+		l := byID(id)
+		var got []string
+		for _, i := range l.Place(steps, calls, hookOf) {
+			got = append(got, l.Nodes[i].ID)
+		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: %v, want %v", id, got, want)
 		}
@@ -425,7 +458,7 @@ func TestPlaceTheExamples(t *testing.T) {
 				systems = append(systems, s.HookCall.System)
 			}
 		}
-		fl := For(Run{Simulated: true, Systems: systems}, doc.Steps, nil)
+		fl := For(Run{Simulated: true, Systems: systems}, doc.Steps, nil, nil)
 		for i, n := range fl.Steps {
 			if n < 0 {
 				t.Errorf("%s on %s: step %d (%s %s) has no node", filepath.Base(f), fl.Loop.ID, i, doc.Steps[i].Kind, doc.Steps[i].Timing)

@@ -94,7 +94,7 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 		Hooks: []skills.Hook{}, Messages: []Message{}, Steps: []engine.Step{}, Calls: []Call{},
 		Requests: []engine.RequestInfo{}, Changes: []CallChange{}, Tools: []string{}, Expectations: []expect.Result{}, Exec: ExecRun{Hooks: []engine.HookInfo{}, Metrics: []engine.HookMetric{}},
 		Matrix: Matrix{Hooks: []string{}, Systems: []string{}, Copies: [][]int{}, Tokens: [][]int{}, Totals: []int{}},
-		Flow:   loop.For(loop.Run{Simulated: true}, nil, nil),
+		Flow:   loop.For(loop.Run{Simulated: true}, nil, nil, nil),
 	}
 }
 
@@ -115,7 +115,6 @@ type RunOrigin struct {
 func materialise(tr *engine.Trace, file string, tc TokenCounter, origin RunOrigin) TraceView {
 	v := emptyView(string(tr.Status), file, nil)
 	v.Scenario, v.Error, v.Steps = tr.Scenario, tr.Error, tr.Steps()
-	v.drawOn(tr, origin, nil)
 	// Lists are never null in a view: the frontend indexes them directly.
 	if tr.Hooks != nil {
 		v.Hooks = tr.Hooks
@@ -193,6 +192,7 @@ func materialise(tr *engine.Trace, file string, tc TokenCounter, origin RunOrigi
 		}
 		v.Calls = append(v.Calls, call)
 	}
+	v.drawOn(tr, origin, nil)
 	return v
 }
 
@@ -210,7 +210,7 @@ func execHookOf(m *engine.Message) string {
 }
 
 // drawOn chooses the loop the view's run is drawn on and places its
-// steps (the view's steps and calls are filled in). The run's hook
+// steps (the view's steps and messages are filled in). The run's hook
 // systems are those whose hooks ran, else those of the configured hooks
 // that would run for it: a folder whose hooks have not run (untrusted, or
 // no matcher matched) is drawn on the same loop as when they do.
@@ -228,7 +228,18 @@ func (v *TraceView) drawOn(tr *engine.Trace, origin RunOrigin, configured []engi
 			}
 		}
 	}
-	v.Flow = loop.For(run, v.Steps, tr.Calls)
+	// a real agent's hook words, by the event they name (a capture's hooks
+	// are named by their event: "PreToolUse:Bash")
+	var hookOf loop.HookOf
+	if !origin.Simulated {
+		hookOf = func(id int) string {
+			if id < len(v.Messages) && v.Messages[id].Origin == engine.OriginHook {
+				return v.Messages[id].Hook
+			}
+			return ""
+		}
+	}
+	v.Flow = loop.For(run, v.Steps, tr.Calls, hookOf)
 }
 
 // enabledIn says whether a hook of skill (a folder's own hook: "") takes
