@@ -257,6 +257,7 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 		filepath.Join(proj, ".claude", "settings.json"):     settings,
 		filepath.Join(proj, ".claude", "hooks", "probe.sh"): []byte(prog),
 		filepath.Join(home, ".keep"):                        nil,
+		filepath.Join(tmp, ".keep"):                         nil, // the CLI's TMPDIR: it leaves folders there
 	} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, &ProbeError{Probe: r.name, Err: err}
@@ -265,6 +266,8 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 			return nil, &ProbeError{Probe: r.name, Err: err}
 		}
 	}
+	rctx, cancel := context.WithTimeout(ctx, opts.RunTimeout)
+	defer cancel()
 	var mu sync.Mutex
 	var bodies []json.RawMessage
 	srv, err := capture.Listen(capture.Options{Answerer: byRound(r.answers), OnCall: func(c capture.Call) {
@@ -273,14 +276,15 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 		n := len(bodies)
 		mu.Unlock()
 		report(n, fmt.Sprintf("request %d answered", n))
+		if n > 3*len(r.answers)+3 {
+			cancel() // the CLI keeps asking: the script no longer leads it
+		}
 	}})
 	if err != nil {
 		return nil, &ProbeError{Probe: r.name, Err: err}
 	}
 	defer srv.Close()
 	report(0, "starting "+filepath.Base(opts.CLI)+" -p")
-	rctx, cancel := context.WithTimeout(ctx, opts.RunTimeout)
-	defer cancel()
 	runner := process.NewGroup()
 	defer runner.Close()
 	res := runner.Run(rctx, process.Spec{Argv: []string{opts.CLI, "-p", r.prompt, "--allowedTools", "Bash"}, Dir: proj, Env: cliEnv(home, tmp, srv.URL()),
@@ -294,6 +298,9 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 	mu.Unlock()
 	ran, _ := os.ReadFile(filepath.Join(proj, ".probe-ran"))
 	out.ran = strings.Fields(string(ran))
+	if len(out.bodies) > 3*len(r.answers)+3 {
+		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: it made %d requests for %d scripted answers", ErrNotOffline, len(out.bodies), len(r.answers))}
+	}
 	if err := runFailed(r.name, opts, res, len(out.bodies), !r.notice, " (is ANTHROPIC_BASE_URL honoured?)"); err != nil {
 		return nil, err
 	}
