@@ -305,15 +305,20 @@ func (l *Loop) place(s *engine.Step, a After, index map[string]int, hookOf HookO
 }
 
 // nodeOfEvent is the index of the node where event fires (-1: none). Claude
-// Code names a tool event with its tool ("PreToolUse:Bash").
+// Code names a tool event with its tool ("PreToolUse:Bash"); words that
+// could be any of several events' ("PostToolUse/PreToolUse:exec_command":
+// Codex's stand alike) go at the first of them the loop has, the event an
+// imported session gives their hook.
 func (l *Loop) nodeOfEvent(event string) int {
 	event, _, _ = strings.Cut(event, ":")
-	if event == "" {
-		return -1
-	}
-	for i, n := range l.Nodes {
-		if slices.Contains(n.Events, event) {
-			return i
+	for e := range strings.SplitSeq(event, "/") {
+		if e == "" {
+			continue
+		}
+		for i, n := range l.Nodes {
+			if slices.Contains(n.Events, e) {
+				return i
+			}
 		}
 	}
 	return -1

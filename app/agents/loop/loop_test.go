@@ -436,6 +436,35 @@ func TestPlaceACapturesHookWords(t *testing.T) {
 	}
 }
 
+// Codex's PreToolUse and PostToolUse context stand alike in its request:
+// words that could be either's go at the first the loop has.
+func TestPlaceWordsOfSeveralEvents(t *testing.T) {
+	steps := []engine.Step{
+		{Kind: engine.StepBuildMessages, Round: ptr(0), Added: []int{0, 1}},
+		{Kind: engine.StepLLMCall, Round: ptr(0), Call: ptr(0)},
+		{Kind: engine.StepBuildMessages, Round: ptr(1), Added: []int{2, 3, 4}}, // the call, its result, the hook's words
+		{Kind: engine.StepLLMCall, Round: ptr(1), Call: ptr(1)},
+	}
+	calls := []engine.LLMCall{{ToolCalls: []engine.ToolCall{{Name: "exec_command"}}}, {Content: "done"}}
+	for _, c := range []struct{ loop, words, want string }{
+		{"codex", "PostToolUse/PreToolUse:exec_command", "PostToolUse"},
+		{"codex", "PermissionRequest/PreToolUse:exec_command", "PermissionRequest"},
+		{"gemini-cli", "PostToolUse/AfterTool", "AfterTool"},
+		{"codex", "AfterTool/BeforeTool", "tool"},
+	} {
+		l := byID(c.loop)
+		got := l.Place(steps, calls, func(id int) string {
+			if id == 4 {
+				return c.words
+			}
+			return ""
+		})
+		if n := l.Nodes[got[2]].ID; n != c.want {
+			t.Errorf("%s: %q at %s, want %s", c.loop, c.words, n, c.want)
+		}
+	}
+}
+
 // Every step of every example's trace has a node on the loop it gets, and
 // Claude Code's example lights its events.
 func TestPlaceTheExamples(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agents/loop"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture"
 )
 
@@ -101,6 +102,40 @@ func TestCaptureRunIsDrawnAsAnAgentsCalls(t *testing.T) {
 	}
 	if v.Steps[1].Kind != engine.StepLLMCall {
 		t.Errorf("steps %v", v.Steps)
+	}
+}
+
+// The agent a trace names draws it on that agent's loop when the calls are
+// a real agent's (an imported session names the CLI that wrote it), or a
+// simulated run was asked to be it (the scenario's agent:, --agent, the
+// app's picker); a version picked only to word Claude Code's hooks does not.
+func TestTheAgentATraceNames(t *testing.T) {
+	calls := []capture.Call{{N: 0, Status: 200, Messages: []capture.Message{{Role: "user", Content: "hi", Origin: capture.OriginUser}},
+		Answer: &capture.Answer{Content: "hello"}}}
+	for _, c := range []struct {
+		name   string
+		agent  *engine.Agent
+		origin RunOrigin
+		want   string
+	}{
+		{"an imported Codex session", &engine.Agent{Agent: "codex", Version: "0.171.0", By: "transcript"}, RunOrigin{}, "codex"},
+		{"its origin first", &engine.Agent{Agent: "codex", Version: "0.171.0", By: "transcript"}, RunOrigin{Agent: "claude-code@2.1.332"}, "claude-code"},
+		{"simulated as the scenario says", &engine.Agent{Agent: "qwen-code", Version: "0.24.4", By: profile.ByScenario}, RunOrigin{Simulated: true}, "qwen-code"},
+		{"simulated as --agent says", &engine.Agent{Agent: "claude-code", Version: "2.1.197", By: profile.ByFlag}, RunOrigin{Simulated: true}, "claude-code"},
+		{"simulated, the installed version", &engine.Agent{Agent: "claude-code", Version: "2.1.197", By: profile.ByInstalled}, RunOrigin{Simulated: true}, loop.SeedID},
+		{"simulated, the newest version", &engine.Agent{Agent: "claude-code", Version: "2.1.332", By: profile.ByNewest}, RunOrigin{Simulated: true}, loop.SeedID},
+		{"a capture that does not say", nil, RunOrigin{}, loop.GenericID},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr, err := capture.Trace("run", calls)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr.Agent = c.agent
+			if v := RunView(tr, "run", counter(t), c.origin); v.Flow.Loop.ID != c.want {
+				t.Errorf("drawn on %s (%s), want %s", v.Flow.Loop.ID, v.Flow.Why, c.want)
+			}
+		})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/expect"
 	"hookstudio/app/agents/loop"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/skills"
 )
@@ -219,6 +220,13 @@ func execHookOf(m *engine.Message) string {
 // no matcher matched) is drawn on the same loop as when they do.
 func (v *TraceView) drawOn(tr *engine.Trace, origin RunOrigin, configured []engine.HookInfo) {
 	run := loop.Run{Agent: origin.Agent, Simulated: origin.Simulated, PromptHooks: origin.Simulated && len(tr.Hooks) > 0}
+	// An imported session names its agent; a simulated run names one when
+	// it was asked to be it (the scenario's agent:, --agent, the app's
+	// picker) — a version picked only to word Claude Code's hooks (the
+	// installed CLI's, the newest) says nothing of the run's loop.
+	if a := tr.Agent; run.Agent == "" && a != nil && (!origin.Simulated || a.By == profile.ByScenario || a.By == profile.ByFlag) {
+		run.Agent = a.String()
+	}
 	for _, hc := range tr.HookCalls {
 		if !slices.Contains(run.Systems, hc.System) {
 			run.Systems = append(run.Systems, hc.System)
