@@ -3,11 +3,15 @@
 // Claude Code's loop — SessionStart … UserPromptSubmit → model → PreToolUse → tool → … → Stop, no
 // seed-000 checkpoints — before and after it is trusted; stepping to the guard's hook call lights
 // PreToolUse, to an LLM call the model; a click on the Stop node sets a breakpoint there, and F5 stops
-// at the Stop hook's call. The example planner stays on seed 000's flowchart. HOOKSTUDIO_SCREENSHOTS=DIR
-// saves flow-claude-code.png.
+// at the Stop hook's call. The example planner stays on seed 000's flowchart. Sessions real agents wrote
+// (app/capture/sessions/testdata), imported through History ▸ Open sessions, are drawn on their agent's
+// loop like a capture: Claude Code's with its hooks at their events, Codex's likewise.
+// HOOKSTUDIO_SCREENSHOTS=DIR saves flow-claude-code.png and flow-session-claude-code.png.
 import assert from 'node:assert/strict';
+import { cpSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { copySkills, openApp, projectDir, screenshot, tempDir, until } from './harness.mjs';
+import { copySkills, openApp, projectDir, repo, screenshot, tempDir, until } from './harness.mjs';
 
 const SETTINGS = {
   hooks: {
@@ -105,4 +109,67 @@ test('the example planner stays on seed 000\'s flowchart', async () => {
   assert.equal(v.flow.loop.id, 'seed-000', v.flow.why);
   await until(() => flow().getAttribute('data-loop'), (id) => id === 'seed-000', 'seed 000\'s loop on screen');
   assert.equal(await flow().locator('.node.is-cp').count(), 5);
+});
+
+// A Claude Code projects folder and a Codex sessions folder, each holding one of the sessions make
+// test's real runs wrote.
+function sessionFolders() {
+  const home = tempDir('hs-flow-sessions-');
+  const fixtures = join(repo, 'app/capture/sessions/testdata');
+  const claude = join(home, 'claude', 'projects');
+  const codex = join(home, 'codex', 'sessions');
+  mkdirSync(join(claude, '-home-user-project'), { recursive: true });
+  mkdirSync(join(codex, '2026', '11', '26'), { recursive: true });
+  cpSync(join(fixtures, 'claude-code-2.1.332.jsonl'), join(claude, '-home-user-project', 'finished.jsonl'));
+  cpSync(join(fixtures, 'codex-0.171.0.jsonl'), join(codex, '2026', '11', '26', 'rollout-2026-11-26T23-12-00-codex.jsonl'));
+  return { claude, codex };
+}
+
+// Imports the listed session whose row says agent, opens it, and returns its view as History gives it.
+async function importAndOpen(agent) {
+  await page.getByTestId('history-toggle').click();
+  if (await page.getByTestId('readonly-banner').isVisible()) await page.getByText('← Runs').first().click();
+  await page.getByTestId('open-sessions').click();
+  const row = page.locator('.session-row').filter({ hasText: agent });
+  await row.getByTestId('session-import').click();
+  const open = row.getByTestId('session-open');
+  await open.waitFor();
+  const id = Number((await open.textContent()).match(/#(\d+)/)[1]);
+  await open.click();
+  await page.getByTestId('readonly-banner').waitFor();
+  return page.evaluate((n) => window.go.bind.History.Run(n), id);
+}
+
+test('an imported session is drawn on its agent\'s loop, its hooks at their events', async () => {
+  await page.evaluate((l) => window.go.bind.Sessions.SetLocations(l), sessionFolders());
+
+  const v = await importAndOpen('claude-code');
+  assert.equal(v.flow.loop.id, 'claude-code', v.flow.why);
+  await until(() => flow().getAttribute('data-loop'), (id) => id === 'claude-code', 'Claude Code\'s loop under the session');
+  assert.match(await page.getByTestId('flow-title').textContent(), /Claude Code/);
+  assert.equal(await flow().locator('.node.is-cp').count(), 0, 'no seed-000 checkpoint under a session');
+  // a hook the transcript tells of lights its event; the session went through those before it
+  const post = hookStep(v, 'PostToolUse:Bash');
+  assert.ok(post, 'the session\'s PostToolUse hook call');
+  await page.getByTestId(`step-${post.index}`).click();
+  await until(current, (n) => n === 'PostToolUse', 'PostToolUse lit at its hook call');
+  assert.match(await flow().locator('[data-hooknode="PostToolUse"]').getAttribute('class'), /is-lit/);
+  for (const n of ['SessionStart', 'UserPromptSubmit', 'model']) {
+    assert.match(await flow().locator(`[data-node="${n}"]`).getAttribute('class'), /is-visited/, `${n} visited before PostToolUse`);
+  }
+  await screenshot(page, 'flow-session-claude-code.png');
+  const stop = hookStep(v, 'Stop');
+  await page.getByTestId(`step-${stop.index}`).click();
+  await until(current, (n) => n === 'Stop', 'Stop lit at its hook call');
+  await page.getByTestId(`step-${v.calls[v.calls.length - 1].step}`).click();
+  await until(current, (n) => n === 'model', 'the model lit at the last call');
+
+  // Codex: its loop, the blocked command's PreToolUse at its node
+  const codex = await importAndOpen('codex');
+  assert.equal(codex.flow.loop.id, 'codex', codex.flow.why);
+  await until(() => flow().getAttribute('data-loop'), (id) => id === 'codex', 'Codex\'s loop under its session');
+  const blocked = codex.steps.find((s) => s.kind === 'hook_call' && s.hook_call?.event.startsWith('PreToolUse') && s.hook_call?.outcome === 'blocked');
+  assert.ok(blocked, 'Codex\'s blocked PreToolUse');
+  await page.getByTestId(`step-${blocked.index}`).click();
+  await until(current, (n) => n === 'PreToolUse', 'PreToolUse lit at Codex\'s blocked command');
 });
