@@ -438,6 +438,9 @@ func (s *Service) runSim(ctx context.Context, job simJob) {
 		v.Changes = diffViews(job.prev, &v)
 	}
 	v.Exec = ExecRun{Ran: true, Hooks: job.hooks, Metrics: nonNil(metrics), DurationMS: float64(ended.Sub(job.started).Microseconds()) / 1000}
+	if tr != nil {
+		v.drawOn(tr, RunOrigin{Simulated: true}, v.Exec.Hooks)
+	}
 	v.Revision = s.view.Revision + 1
 	v.Draft = job.drafts
 	s.view = v

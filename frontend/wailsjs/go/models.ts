@@ -482,6 +482,68 @@ export namespace locate {
 
 }
 
+export namespace loop {
+	
+	export interface Point {
+	    x: number;
+	    y: number;
+	}
+	export interface Edge {
+	    from: string;
+	    to: string;
+	    exit: string;
+	    enter: string;
+	    exit_offset?: number;
+	    enter_offset?: number;
+	    via?: Point[];
+	    label?: string;
+	    label_at?: Point;
+	    dashed?: boolean;
+	}
+	export interface Node {
+	    id: string;
+	    kind: string;
+	    label: string;
+	    sub?: string;
+	    x: number;
+	    y: number;
+	    w: number;
+	    events?: string[];
+	    points?: string[];
+	    checkpoint?: number;
+	}
+	export interface Frame {
+	    x: number;
+	    y: number;
+	    w: number;
+	    h: number;
+	    label: string;
+	    label_at: Point;
+	}
+	export interface Loop {
+	    id: string;
+	    title: string;
+	    title_at: Point;
+	    width: number;
+	    height: number;
+	    node_height: number;
+	    frame: Frame;
+	    nodes: Node[];
+	    edges: Edge[];
+	    elsewhere: string[];
+	    sources: string[];
+	}
+	export interface Flow {
+	    loop?: Loop;
+	    why: string;
+	    steps: number[];
+	}
+	
+	
+	
+
+}
+
 export namespace profile {
 	
 	export interface Change {
@@ -977,6 +1039,7 @@ export namespace studio {
 	    exec: ExecRun;
 	    pending: boolean;
 	    expectations: expect.Result[];
+	    flow: loop.Flow;
 	}
 
 }
