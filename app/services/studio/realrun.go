@@ -169,7 +169,7 @@ func (s *Service) StartRun(opts RunOptions) error {
 		AfterCall: llm.MarkWarnings(func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, view(t)) }),
 	}
 	hooks.attach(&spec)
-	w := s.watchRun(&spec, view) // approvals.go: the event stream, control, approvals, budget
+	w := s.watchRun(&spec, view, exec.NotRun) // approvals.go: the event stream, control, approvals, budget
 	run, err := runs.Assemble(spec)
 	if err != nil {
 		w.abandon()
