@@ -230,3 +230,68 @@ func TestControlledRunUntrustedRunsPromptHooksOnly(t *testing.T) {
 		t.Error("the prompt hook did not run")
 	}
 }
+
+// TestControlledRunAsksAfterTheProcessHook: in the trusted plugin-tools
+// example with an approval policy on run_command, the process hook's
+// approve_tool decides first — the destructive command it refuses is not
+// asked about — and the run stops at the approval of the command it
+// approved, showing the hook's answer with the question; the user's
+// denial is the tool message the model reads.
+func TestControlledRunAsksAfterTheProcessHook(t *testing.T) {
+	root := t.TempDir()
+	copyTree(t, "../../../skills/plugin-tools", filepath.Join(root, "plugin-tools"))
+	file := filepath.Join(root, "plugin-tools/scenarios/plugin-tools.yaml")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, file, string(data)+"approval:\n  tools: [run_command]\n  timeout_ms: 60000\n")
+	s, o, ev, ctx := execOpsService(t, root)
+	trustAndSettle(t, s, ev, ctx)
+
+	from := ev.len()
+	if err := o.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := ev.waitFor(t, from, func(e event) bool { return e.name == EventApproval }).payload.(PendingApproval)
+	if p.Tool != "run_command" || p.Arguments["command"] != "make clean" {
+		t.Fatalf("asked about %s %v (the hook denies rm -rf itself)", p.Tool, p.Arguments)
+	}
+	i := slices.IndexFunc(p.Hooks, func(a events.HookAnswer) bool { return a.Event == "hook.approve_tool" })
+	if i < 0 || p.Hooks[i].Hook != "plugin_tools" || p.Hooks[i].System != "process" || !strings.Contains(p.Hooks[i].Answer, `"approved": true`) {
+		t.Errorf("the hooks' answers with the question: %+v", p.Hooks)
+	}
+	w := ev.waitFor(t, from, func(e event) bool { return e.name == EventRunWaiting }).payload.(RunWaiting)
+	if w.Reason != events.WaitApproval || w.Step != p.Step {
+		t.Fatalf("waiting %+v at %d, asked at %d", w.Reason, w.Step, p.Step)
+	}
+	if hc := w.View.Steps[w.Step].HookCall; hc == nil || hc.Event != "hook.approve_tool" || hc.Hook != "plugin_tools" {
+		t.Errorf("the run waits at step %d, not at the process hook's approval: %+v", w.Step, w.View.Steps[w.Step])
+	}
+	if err := o.Decide(false, "not before the release"); err != nil {
+		t.Fatal(err)
+	}
+	end := ev.waitFor(t, from, func(e event) bool { return e.name == EventRunEnded }).payload.(RunEnded)
+	if end.Status != "ok" {
+		t.Fatalf("ended %s: %s", end.Status, end.Error)
+	}
+	var tools []string
+	for _, m := range end.View.Messages {
+		if m.Role == "tool" && m.Tool == "run_command" {
+			tools = append(tools, m.Content)
+		}
+	}
+	if len(tools) != 2 || !strings.HasPrefix(tools[0], "Tool execution denied by approval hook: Refused by plugin_tools") ||
+		tools[1] != "Tool call run_command was denied by the user: not before the release" {
+		t.Errorf("run_command's tool messages %q", tools)
+	}
+	asked := 0
+	for _, e := range streamed(ev) {
+		if e.Type == events.ApprovalRequested {
+			asked++
+		}
+	}
+	if asked != 1 {
+		t.Errorf("%d approvals asked, want 1", asked)
+	}
+}
