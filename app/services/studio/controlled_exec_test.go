@@ -232,21 +232,18 @@ func TestControlledRunUntrustedRunsPromptHooksOnly(t *testing.T) {
 }
 
 // TestControlledRunAsksAfterTheProcessHook: in the trusted plugin-tools
-// example with an approval policy on run_command, the process hook's
-// approve_tool decides first — the destructive command it refuses is not
-// asked about — and the run stops at the approval of the command it
+// example's scenario with an approval policy on run_command, the process
+// hook's approve_tool decides first — the destructive command it refuses
+// is not asked about — and the run stops at the approval of the command it
 // approved, showing the hook's answer with the question; the user's
 // denial is the tool message the model reads.
 func TestControlledRunAsksAfterTheProcessHook(t *testing.T) {
 	root := t.TempDir()
 	copyTree(t, "../../../skills/plugin-tools", filepath.Join(root, "plugin-tools"))
-	file := filepath.Join(root, "plugin-tools/scenarios/plugin-tools.yaml")
-	data, err := os.ReadFile(file)
-	if err != nil {
+	s, o, ev, ctx := execOpsService(t, root)
+	if _, err := s.Select(ctx, "plugin-tools/scenarios/with-approval.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	write(t, file, string(data)+"approval:\n  tools: [run_command]\n  timeout_ms: 60000\n")
-	s, o, ev, ctx := execOpsService(t, root)
 	trustAndSettle(t, s, ev, ctx)
 
 	from := ev.len()
