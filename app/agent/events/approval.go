@@ -53,8 +53,9 @@ type ApprovalRequest struct {
 	// Hooks are what the executable hooks answered about this call before
 	// the policy asks (before_tool, approve_tool: a process hook's
 	// approval, a Claude Code hook that asked): the human sees them with
-	// the question. None without executable hooks.
-	Hooks []HookAnswer `json:"hooks,omitempty"`
+	// the question, APPROVAL_REQUESTED carries them. Not in the trace's
+	// copy of the request: those hook calls are steps of their own.
+	Hooks []HookAnswer `json:"-"`
 }
 
 // HookAnswer is one hook's answer about a tool call, as the trace keeps

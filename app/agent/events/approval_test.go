@@ -226,7 +226,7 @@ func (a *asking) Approve(_ context.Context, req ApprovalRequest) (Decision, erro
 func TestHooksAnswersComeWithTheQuestion(t *testing.T) {
 	sc := withApprovals(t)
 	a := &asking{}
-	_, _, err := run(t, context.Background(), sc, nil, Options{Policy: PolicyOf(sc), Approver: a}, voter{})
+	tr, st, err := run(t, context.Background(), sc, nil, Options{Policy: PolicyOf(sc), Approver: a}, voter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,5 +239,16 @@ func TestHooksAnswersComeWithTheQuestion(t *testing.T) {
 	}
 	if got := a.asked[0].Hooks; !slices.Equal(got, want) {
 		t.Errorf("hooks with the question:\n%+v\nwant\n%+v", got, want)
+	}
+	for _, e := range st.Persistent() {
+		if e.Type == ApprovalRequested && !slices.Equal(e.Payload["hooks"].([]HookAnswer), want) {
+			t.Errorf("APPROVAL_REQUESTED's hooks %v", e.Payload["hooks"])
+		}
+	}
+	// the trace's copy of the request leaves them out: they are steps
+	for _, hc := range tr.HookCalls {
+		if hc.System == "policy" && strings.Contains(string(hc.Input), "hooks") {
+			t.Errorf("the policy's input repeats the hook calls: %s", hc.Input)
+		}
 	}
 }

@@ -426,8 +426,12 @@ func (m *Monitor) approve(ctx context.Context, ev *engine.Event, step int) error
 	started := m.now()
 	req := ApprovalRequest{ID: fmt.Sprintf("approval-%d", m.approvals), Tool: tc.Name, ToolCallID: tc.ID, Arguments: tc.Arguments,
 		Reason: reason, TimeoutMS: timeout.Milliseconds(), Deadline: started.Add(timeout), Step: step, Hooks: hooks}
-	m.emit(ApprovalRequested, step, "Approval requested: "+reason, map[string]any{"id": req.ID, "tool": tc.Name, "tool_call_id": tc.ID,
-		"arguments": tc.Arguments, "reason": reason, "timeout_ms": req.TimeoutMS, "deadline": req.Deadline})
+	payload := map[string]any{"id": req.ID, "tool": tc.Name, "tool_call_id": tc.ID,
+		"arguments": tc.Arguments, "reason": reason, "timeout_ms": req.TimeoutMS, "deadline": req.Deadline}
+	if len(hooks) > 0 {
+		payload["hooks"] = hooks
+	}
+	m.emit(ApprovalRequested, step, "Approval requested: "+reason, payload)
 	wall := time.Now()
 	m.waiting(ev, step, WaitApproval)
 	d, err := m.ask(ctx, req, timeout)

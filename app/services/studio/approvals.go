@@ -37,7 +37,10 @@ var ErrNoApproval = errors.New("no approval is waiting for a decision")
 // and the deadline the countdown runs to (no decision by then is a denial).
 type PendingApproval struct {
 	events.ApprovalRequest
-	Scenario string `json:"scenario"`
+	// Hooks are what the executable hooks answered about the call
+	// (ApprovalRequest.Hooks), shown with the question.
+	Hooks    []events.HookAnswer `json:"hooks,omitempty"`
+	Scenario string              `json:"scenario"`
 }
 
 // RunWaiting is where a run waits for the user, with its trace so far, so
@@ -119,7 +122,7 @@ type humanApprover struct {
 func (h *humanApprover) Approve(ctx context.Context, req events.ApprovalRequest) (events.Decision, error) {
 	answer := make(chan events.Decision, 1)
 	h.mu.Lock()
-	p := &PendingApproval{ApprovalRequest: req, Scenario: h.scenario}
+	p := &PendingApproval{ApprovalRequest: req, Hooks: req.Hooks, Scenario: h.scenario}
 	h.pending, h.answer = p, answer
 	h.mu.Unlock()
 	defer func() {

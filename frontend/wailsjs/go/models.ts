@@ -246,6 +246,13 @@ export namespace events {
 	    step: number;
 	    payload?: Record<string, any>;
 	}
+	export interface HookAnswer {
+	    system: string;
+	    event: string;
+	    hook: string;
+	    outcome: string;
+	    answer?: string;
+	}
 
 }
 
@@ -691,6 +698,7 @@ export namespace studio {
 	    // Go type: time
 	    deadline: any;
 	    step: number;
+	    hooks?: events.HookAnswer[];
 	    scenario: string;
 	}
 	export interface ProfileInfo {
