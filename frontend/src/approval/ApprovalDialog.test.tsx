@@ -39,6 +39,24 @@ describe('ApprovalDialog', () => {
     expect(onDecide).toHaveBeenCalledWith(false, 'find the cause first');
   });
 
+  it('shows what the hooks answered about the call before you are asked', () => {
+    const asked: PendingApproval = { ...pending, hooks: [
+      { system: 'process', event: 'hook.before_tool', hook: 'plugin_tools', outcome: 'ok', answer: '{"action": "continue"}' },
+      { system: 'process', event: 'hook.approve_tool', hook: 'plugin_tools', outcome: 'ok', answer: '{"approved": true}' },
+    ] };
+    render(<ApprovalDialog pending={asked} onDecide={() => {}} now={() => t0} />);
+    const rows = screen.getAllByTestId('approval-hook');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringContaining('plugin_toolshook.before_toolok'),
+      expect.stringContaining('plugin_toolshook.approve_toolok{"approved": true}'),
+    ]);
+  });
+
+  it('lists no hooks when none answered', () => {
+    render(<ApprovalDialog pending={pending} onDecide={() => {}} now={() => t0} />);
+    expect(screen.queryByTestId('approval-hooks')).toBeNull();
+  });
+
   it('rounds the seconds left up and never below zero', () => {
     expect(secondsLeft('2026-11-23T08:00:30Z', t0 + 29_001)).toBe(1);
     expect(secondsLeft('2026-11-23T08:00:30Z', t0 + 40_000)).toBe(0);
