@@ -68,10 +68,20 @@ function HookAnswers({ hooks }: { hooks: HookAnswer[] }) {
             <span className="approval-hook-name">{h.hook}</span>
             <span className="approval-hook-event">{h.event}</span>
             <OutcomeBadge outcome={h.outcome} />
-            {h.answer && <code className="approval-hook-answer" title={h.answer}>{h.answer}</code>}
+            {h.answer && <code className="approval-hook-answer" title={h.answer}>{answerText(h.answer)}</code>}
           </li>
         ))}
       </ul>
     </div>
   );
+}
+
+/** A hook's answer as the row shows it: a JSON-RPC response's result (a process hook's
+ * `{"approved": true}`), anything else as it came (the title keeps the whole answer). */
+export function answerText(answer: string): string {
+  try {
+    const v: unknown = JSON.parse(answer);
+    if (v && typeof v === 'object' && 'jsonrpc' in v && 'result' in v) return JSON.stringify(v.result);
+  } catch { /* not JSON: as it came */ }
+  return answer;
 }
