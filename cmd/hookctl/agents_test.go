@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hookstudio/app/agents/recipe"
 )
 
 // The real agents (tools/agents, `scripts/setup.sh agents`): make test-agents
@@ -31,18 +34,31 @@ func agentTool(t *testing.T, rel string) string {
 
 // runClaude runs the real Claude Code CLI offline in proj with a throw-away
 // HOME against the model endpoint url, sending key as its own API key, and
-// returns what it printed.
+// returns what it printed on stdout.
 func runClaude(t *testing.T, claude, proj, home, url, key string, args ...string) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claude, args...)
 	cmd.Dir = proj
-	cmd.Env = append(os.Environ(), "HOME="+home, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY="+key,
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
-	printed, err := cmd.CombinedOutput()
+	// the recipe's variables (app/agents/recipe), the test's own key
+	rc, err := recipe.Find("claude-code")
 	if err != nil {
-		t.Fatalf("claude -p: %v\n%s", err, printed)
+		t.Fatal(err)
+	}
+	// the CLI leaves folders in TMPDIR: the test's own
+	cmd.Env = append(os.Environ(), "HOME="+home, "DISABLE_AUTOUPDATER=1", "TMPDIR="+t.TempDir())
+	for _, v := range rc.For(url, "").Env {
+		if v.Name == "ANTHROPIC_API_KEY" {
+			v.Value = key
+		}
+		cmd.Env = append(cmd.Env, v.Name+"="+v.Value)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	printed, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("claude -p: %v\n%s%s", err, printed, stderr.Bytes())
 	}
 	return printed
 }
@@ -69,7 +85,11 @@ func claudeProject(t *testing.T, settings, answersYAML string) (dir, proj, home,
 type capturedDoc struct {
 	Requests []struct {
 		LLMCalls []struct {
-			Status   int `json:"status"`
+			API      string   `json:"api"`
+			Path     string   `json:"path"`
+			Status   int      `json:"status"`
+			Side     string   `json:"side"`
+			Warnings []string `json:"warnings"`
 			Messages []struct {
 				Role, Content, Origin, Hook string
 				IsError                     bool `json:"is_error"`

@@ -63,16 +63,16 @@ func (r *recordedRuns) len() int {
 	return len(r.runs)
 }
 
-// scripted answers a controlled run's approvals as the scenario's
+// scriptedPerson answers a controlled run's approvals as the scenario's
 // approvals: list answers the live simulation's and hookctl's — a person
 // deciding the same, through Ops.Decide.
-type scripted struct {
+type scriptedPerson struct {
 	ops    *studio.Operations
 	script *events.Scripted
 	failed chan string // a decision the person cannot give (a timeout)
 }
 
-func (s *scripted) emit(name string, payload any) {
+func (s *scriptedPerson) emit(name string, payload any) {
 	p, ok := payload.(studio.PendingApproval)
 	if name != studio.EventApproval || !ok {
 		return
@@ -121,7 +121,7 @@ func TestAppAndHookctlGiveOneTrace(t *testing.T) {
 			if err != nil || sc == nil {
 				t.Fatalf("%v %v", err, ds)
 			}
-			person := &scripted{script: events.NewScripted(sc.Approvals), failed: make(chan string, 1)}
+			person := &scriptedPerson{script: events.NewScripted(sc.Approvals), failed: make(chan string, 1)}
 			svc, err := studio.New(studio.Config{DataDir: filepath.Join(home, "app"), Tokens: counter, Emit: person.emit,
 				History: rec, Hooks: reg, ExecHooks: studio.HooksetsLoader(reg, nil)})
 			if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/claudehook"
 	"hookstudio/app/hooks/cmdhook"
@@ -231,4 +232,29 @@ func (r *Run) Close() error {
 		errs = append(errs, p.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// Profiles chooses the rendering profiles of a run of sc (issue 27): for
+// Claude Code, the scenario's agent:, else the picker's version (hookctl
+// --agent, the app's picker), else the installed CLI's when a profile
+// exists for it, else the newest bundled. A version asked for that has no
+// profile is an error (*profile.UnknownVersionError) before anything runs.
+// The result is runs.Spec.Profiles / registry.Run.Profiles.
+func Profiles(p *profile.Picker, sc *scenario.Scenario) (func(agent string) registry.Profile, error) {
+	want := ""
+	if sc != nil {
+		if r, err := profile.ParseRef(sc.Agent); err == nil && r.Agent == profile.ClaudeCode {
+			want = sc.Agent
+		}
+	}
+	claude, _, err := p.Choose(profile.ClaudeCode, want)
+	if err != nil {
+		return nil, fmt.Errorf("load hooks: %w", err)
+	}
+	return func(agent string) registry.Profile {
+		if agent == profile.ClaudeCode {
+			return claude
+		}
+		return nil // an agent without chosen renderings: its system's own
+	}, nil
 }

@@ -187,6 +187,12 @@ func (o *Operations) Start() error {
 	sc, file, root := s.scenarios[i].sc, s.selected, s.root
 	prompt := enabledHooks{s.set, maps.Clone(s.disabled)}
 	hooks := s.runHooksLocked(i)
+	// the agents' hook output rendered as the live simulation renders it
+	profiles, err := s.cfg.Agents.runProfiles("", sc)
+	if err != nil {
+		s.mu.Unlock()
+		return err
+	}
 	base := s.base
 	ctl := events.NewControl()
 	r := &controlledRun{ctl: ctl, done: make(chan struct{}), notRun: hooks.exec.NotRun}
@@ -227,7 +233,7 @@ func (o *Operations) Start() error {
 	// run (and can pause or cancel them), not results reused from the
 	// simulation before.
 	spec := runs.Spec{Scenario: sc, Prompt: prompt, Events: &opts, Tokens: s.cfg.Tokens, Fresh: true,
-		AfterCall: func(t *engine.Trace, _ int) { f.now(t) }, Wrap: f.wrap}
+		AfterCall: func(t *engine.Trace, _ int) { f.now(t) }, Wrap: f.wrap, Profiles: profiles}
 	hooks.attach(&spec)
 	run, err := runs.Assemble(spec)
 	if err != nil {

@@ -169,6 +169,10 @@ func (s *Service) StartRun(opts RunOptions) error {
 		AfterCall: llm.MarkWarnings(func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, view(t)) }),
 	}
 	hooks.attach(&spec)
+	if spec.Profiles, err = s.cfg.Agents.runProfiles("", &sc); err != nil {
+		cancel()
+		return err
+	}
 	w := s.watchRun(&spec, view, exec.NotRun) // approvals.go: the event stream, control, approvals, budget
 	run, err := runs.Assemble(spec)
 	if err != nil {
