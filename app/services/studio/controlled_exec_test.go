@@ -21,7 +21,15 @@ import (
 func execOpsService(t *testing.T, root string) (*Service, *Operations, *recorder, context.Context) {
 	t.Helper()
 	ev := &recorder{}
-	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: ev.emit}, nil, nil))
+	s, ctx := openWithAppHooks(t, Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: ev.emit}, root)
+	return s, NewOperations(s), ev, ctx
+}
+
+// openWithAppHooks starts a service of cfg with the app's hooksets loader
+// and opens root; the test's end closes it.
+func openWithAppHooks(t *testing.T, cfg Config, root string) (*Service, context.Context) {
+	t.Helper()
+	s, err := New(withAppHooks(cfg, nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +41,7 @@ func execOpsService(t *testing.T, root string) (*Service, *Operations, *recorder
 	if _, err := s.Open(ctx, root); err != nil {
 		t.Fatal(err)
 	}
-	return s, NewOperations(s), ev, ctx
+	return s, ctx
 }
 
 // sleeperRoot is execRoot with a command hook at post_llm_response that,

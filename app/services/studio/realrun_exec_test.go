@@ -34,18 +34,7 @@ func execRealService(t *testing.T, srvURL, root string) (*Service, *recorder, co
 		t.Fatal(err)
 	}
 	ev := &recorder{}
-	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: ev.emit, Profiles: ps}, nil, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); s.Close() })
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Open(ctx, root); err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := openWithAppHooks(t, Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: ev.emit, Profiles: ps}, root)
 	return s, ev, ctx
 }
 
