@@ -302,6 +302,13 @@ export namespace events {
 	    step: number;
 	    payload?: Record<string, any>;
 	}
+	export interface HookAnswer {
+	    system: string;
+	    event: string;
+	    hook: string;
+	    outcome: string;
+	    answer?: string;
+	}
 
 }
 
@@ -952,6 +959,7 @@ export namespace studio {
 	    // Go type: time
 	    deadline: any;
 	    step: number;
+	    hooks?: events.HookAnswer[];
 	    scenario: string;
 	}
 	export interface ProfileInfo {
