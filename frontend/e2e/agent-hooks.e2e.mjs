@@ -120,6 +120,7 @@ test('skills/gemini-guard: its hooks are rows with the Gemini CLI badge, the gua
   // at the guard's step: what the model reads of the blocked command, its toasts out of the way
   while (await page.getByTestId('hook-notice').count() > 0) await page.getByTestId('hook-notice').first().getByLabel('dismiss').click();
   await row.click();
+  await page.getByRole('tab', { name: /Visibility matrix/ }).click();
   await screenshot(page, 'gemini-guard.png');
 
   // the guard's row opens the extension's hooks.json raw at its line: Gemini CLI's file, not seed 000's form
