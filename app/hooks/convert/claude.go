@@ -33,7 +33,7 @@ var claudeReader = reader{
 				URL: h.URL, Model: h.Model, If: h.If, Once: h.Once, Skill: h.UsedSkill,
 				Matcher: readMatcher(ClaudeCode, d.matcherOn(e), h.Matcher, claudeSyntax),
 				Timeout: float64(h.Timeout), Explicit: h.Timeout > 0,
-				Pos:     Pos{File: h.File, Line: h.Line, Column: h.Column}}
+				Pos: Pos{File: h.File, Line: h.Line, Column: h.Column}}
 			if !n.Explicit {
 				n.Timeout = d.Timeout(h.Type)
 			}

@@ -50,7 +50,7 @@ const (
 var dialects = []dialect{
 	{
 		Agent: ClaudeCode, Title: "Claude Code",
-		Runs: []string{TypeCommand, TypePrompt, TypeHTTP, TypeAgent, TypeMCPTool},
+		Runs:       []string{TypeCommand, TypePrompt, TypeHTTP, TypeAgent, TypeMCPTool},
 		ToolEvents: []Event{PreTool, PostTool, PostToolFailure, PermissionRequest, PermissionDenied},
 		ValueEvents: []Event{SessionStart, PreCompact, PostCompact, SessionEnd, Notification, SubagentStart, SubagentStop,
 			StopFailure, InstructionsLoaded, "file_changed", "config_change", "elicitation", "elicitation_result"},
@@ -96,8 +96,8 @@ var dialects = []dialect{
 	},
 	{
 		Agent: QwenCode, Title: "Qwen Code",
-		Runs:    []string{TypeCommand, TypeHTTP, TypePrompt},
-		RunsWhy: "Qwen Code runs command, http and prompt hooks",
+		Runs:       []string{TypeCommand, TypeHTTP, TypePrompt},
+		RunsWhy:    "Qwen Code runs command, http and prompt hooks",
 		ToolEvents: []Event{PreTool, PostTool, PostToolFailure, PermissionRequest, PermissionDenied},
 		ValueEvents: []Event{SessionStart, PreCompact, PostCompact, SessionEnd, Notification, SubagentStart, SubagentStop,
 			StopFailure, InstructionsLoaded, PromptExpansion},

@@ -88,8 +88,8 @@ func Read(ctx context.Context, agent, root string, opts ReadOptions) (*Set, []di
 // matcherSyntax is how an agent reads a matcher: bare names (split into
 // names) or a regular expression.
 type matcherSyntax struct {
-	all   []string                   // what means "every one" ("", "*")
-	plain func(string) []string      // the names of a plain matcher, nil when it is no list of names
+	all   []string                    // what means "every one" ("", "*")
+	plain func(string) []string       // the names of a plain matcher, nil when it is no list of names
 	regex func(string) (string, bool) // the expression Go's regexp reads as the agent does
 }
 
