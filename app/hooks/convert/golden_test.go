@@ -119,7 +119,7 @@ func TestPlanAndWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := project(t, map[string]string{
-		".claude/settings.json": "{\n  \"model\": \"opus\",\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]}\n}\n",
+		".claude/settings.json":  "{\n  \"model\": \"opus\",\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]}\n}\n",
 		".claude/hooks/guard.sh": "#!/bin/sh\necho mine\n",
 	})
 	plan, conflicts, err := Plan(dir, res, false)
