@@ -71,7 +71,7 @@ function Shell() {
       <OpsDock store={ops} cursor={debug.cursor()} buttonSlot={slots.opsButton} panelSlot={slots.opsPanel} hidden={mode === 'history'} />
       {help && <HelpOverlay commands={app.commands} onClose={shell.closeHelp} />}
       {exporting.open && (
-        <ExportDialog to={exporting.to} onClose={exportFor.close}
+        <ExportDialog to={exporting.to} prefer={selected?.file} onClose={exportFor.close}
           onWritten={(p, title) => { exportFor.close(); editor.toast(`Wrote ${p.files.filter((f) => f.action !== 'unchanged').length} file(s) for ${title} into ${p.dir_rel || p.dir}`); }} />
       )}
       {captureOpen && <CapturePanel onClose={capture.close} onOpenHistory={app.actions.openHistory} />}

@@ -96,7 +96,8 @@ type ConvertFile struct {
 	Role   string `json:"role"`
 	Action string `json:"action"`
 	Mode   string `json:"mode"`
-	From   string `json:"from,omitempty"`
+	// From is the source script a script is copied from, root-relative.
+	From string `json:"from,omitempty"`
 	Text   string `json:"text,omitempty"`
 }
 
@@ -208,7 +209,10 @@ func (s *Service) planConversion(ctx context.Context, req ConvertRequest) (Conve
 		p.DirRel = filepath.ToSlash(rel)
 	}
 	for _, f := range plan {
-		cf := ConvertFile{Path: f.Path, Role: f.Role, Action: f.Action, Mode: fmt.Sprintf("%04o", f.Mode), From: f.From}
+		cf := ConvertFile{Path: f.Path, Role: f.Role, Action: f.Action, Mode: fmt.Sprintf("%04o", f.Mode)}
+		if f.From != "" {
+			cf.From = path.Join(src, f.From)
+		}
 		if f.Role != "script" {
 			cf.Text = string(f.Data)
 		}

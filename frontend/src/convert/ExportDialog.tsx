@@ -12,6 +12,8 @@ import './convert.css';
 interface Props {
   /** the agent chosen in the menu ("" the first other than the source's) */
   to: string;
+  /** the scenario open in the simulator: its folder is the source offered first */
+  prefer?: string;
   onClose: () => void;
   /** after a write: the plan as written and the agent's name */
   onWritten: (plan: ConvertPlan, title: string) => void;
@@ -23,15 +25,14 @@ function DiagRow({ d }: { d: Diagnostic }) {
   const at = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
   return (
     <li className={cx('conv-diag', d.severity === 'error' ? 'is-err' : 'is-warn')}>
-      {d.severity === 'error' ? <ErrorIcon /> : <WarnIcon />}
-      <code className="conv-at">{at}</code>
-      <span>{d.message}</span>
-      {d.code && <span className="muted small">[{d.code}]</span>}
+      <span className="conv-sev">{d.severity === 'error' ? <ErrorIcon /> : <WarnIcon />}</span>
+      <span><code className="conv-at">{at}</code>{d.code && <span className="muted small"> [{d.code}]</span>}</span>
+      <span className="conv-msg">{d.message}</span>
     </li>
   );
 }
 
-export function ExportDialog({ to, onClose, onWritten }: Props) {
+export function ExportDialog({ to, prefer, onClose, onWritten }: Props) {
   const [choices, setChoices] = useState<ConvertChoices | null>(null);
   const [req, setReq] = useState<ConvertRequest | null>(null);
   const [plan, setPlan] = useState<ConvertPlan | null>(null);
@@ -44,13 +45,14 @@ export function ExportDialog({ to, onClose, onWritten }: Props) {
     convertChoices().then((c) => {
       if (!live) return;
       setChoices(c);
-      const src = c?.sources[0];
+      const folder = prefer?.split('/')[0];
+      const src = c?.sources.find((s) => s.folder === folder) ?? c?.sources[0];
       if (!c || !src) return;
       const target = to || c.targets.find((t) => t.agent !== src.agent)?.agent || '';
       setReq({ source: src.folder, to: target, layout: '', dir: '', force: false });
     }, (e: unknown) => { if (live) setError(String(e)); });
     return () => { live = false; };
-  }, [to]);
+  }, [to, prefer]);
 
   useEffect(() => {
     if (!req) return;

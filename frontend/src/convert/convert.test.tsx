@@ -14,7 +14,7 @@ const targets = [
   { agent: 'codex', title: 'Codex', hosted: false },
   { agent: 'gemini-cli', title: 'Gemini CLI', hosted: true },
 ];
-const choices = { sources: [{ folder: 'claude-guard', agent: 'claude-code', title: 'Claude Code' }], targets };
+const choices = { sources: [{ folder: '.', agent: 'claude-code', title: 'Claude Code' }, { folder: 'claude-guard', agent: 'claude-code', title: 'Claude Code' }], targets };
 const hooksText = '{\n  "hooks": {\n    "PreToolUse": []\n  }\n}\n';
 const plan = (req: ConvertRequest, over: Partial<ConvertPlan> = {}): ConvertPlan => ({
   source: req.source, from: 'claude-code', to: req.to, layout: 'project', dir: `/skills/${req.source}-${req.to}`, dir_rel: `${req.source}-${req.to}`,
@@ -33,7 +33,7 @@ describe('ExportDialog', () => {
     const WriteConversion = vi.fn((req: ConvertRequest) => Promise.resolve(plan(req, { wrote: true })));
     fakeBackend({ Studio: { ConvertChoices: vi.fn().mockResolvedValue(choices), PlanConversion, WriteConversion } });
     const onWritten = vi.fn();
-    render(<ExportDialog to="codex" onClose={() => {}} onWritten={onWritten} />);
+    render(<ExportDialog to="codex" prefer="claude-guard/scenarios/release.yaml" onClose={() => {}} onWritten={onWritten} />);
     const diags = await screen.findByTestId('export-diagnostics');
     expect(PlanConversion).toHaveBeenLastCalledWith({ source: 'claude-guard', to: 'codex', layout: '', dir: '', force: false });
     expect(within(diags).getByText('claude-guard/skills/release/SKILL.md:8:11')).toBeTruthy();
@@ -57,7 +57,7 @@ describe('ExportDialog', () => {
     const conflict = { file: '.codex/hooks/guard.sh', line: 0, column: 0, severity: 'error' as const, code: 'convert-exists', message: 'exists with other content' };
     const PlanConversion = vi.fn((req: ConvertRequest) => Promise.resolve(req.force ? plan(req) : plan(req, { can_write: false, conflicts: [conflict] })));
     fakeBackend({ Studio: { ConvertChoices: vi.fn().mockResolvedValue(choices), PlanConversion, WriteConversion: vi.fn() } });
-    render(<ExportDialog to="codex" onClose={() => {}} onWritten={() => {}} />);
+    render(<ExportDialog to="codex" prefer="claude-guard/scenarios/release.yaml" onClose={() => {}} onWritten={() => {}} />);
     const conflicts = await screen.findByTestId('export-conflicts');
     expect(conflicts.textContent).toContain('.codex/hooks/guard.sh');
     expect((screen.getByTestId('export-write') as HTMLButtonElement).disabled).toBe(true);
