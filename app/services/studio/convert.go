@@ -98,7 +98,7 @@ type ConvertFile struct {
 	Mode   string `json:"mode"`
 	// From is the source script a script is copied from, root-relative.
 	From string `json:"from,omitempty"`
-	Text   string `json:"text,omitempty"`
+	Text string `json:"text,omitempty"`
 }
 
 // ErrNoHooksToConvert is returned for a source folder without hooks of an
