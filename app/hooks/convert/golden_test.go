@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,9 +79,14 @@ func TestGoldenExample(t *testing.T) {
 	}
 }
 
-// TestWrittenFilesValidate: what is written for an agent loads without an
-// error in that agent's hook system (hookctl validate), wherever Hook
-// Studio hosts one.
+// aboutTheUser are the warnings a validator gives every hook new to the
+// user's agent, whoever wrote it: Codex trusts hooks one by one, by hash
+// (codexhook), so each converted hook waits for that trust.
+var aboutTheUser = map[string]bool{"codex-untrusted": true}
+
+// TestWrittenFilesValidate: what is written for an agent loads in that
+// agent's hook system (hookctl validate) without an error or a warning
+// about the files themselves, wherever Hook Studio hosts one.
 func TestWrittenFilesValidate(t *testing.T) {
 	reg := hooksets.Registry(hooksets.RegistryOptions{})
 	validate := func(ctx context.Context, dir, agent string) ([]diag.Diagnostic, bool, error) {
@@ -102,6 +108,7 @@ func TestWrittenFilesValidate(t *testing.T) {
 				continue
 			}
 			hosted++
+			ds = slices.DeleteFunc(ds, func(d diag.Diagnostic) bool { return d.Severity == diag.Warning && aboutTheUser[d.Code] })
 			if len(ds) > 0 {
 				t.Errorf("%s (%s): %v", to, layout, ds)
 			}
