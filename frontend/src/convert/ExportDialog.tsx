@@ -119,8 +119,17 @@ export function ExportDialog({ to, prefer, onClose, onWritten }: Props) {
                 <ul className="conv-diags" data-testid="export-diagnostics">{plan.diagnostics.map((d, i) => <DiagRow key={i} d={d} />)}</ul>
               </>
             )}
-            {plan.conflicts.length + plan.checked.length > 0 && (
-              <ul className="conv-diags" data-testid="export-conflicts">{[...plan.conflicts, ...plan.checked].map((d, i) => <DiagRow key={i} d={d} />)}</ul>
+            {plan.conflicts.length > 0 && (
+              <>
+                <h3>In the way</h3>
+                <ul className="conv-diags" data-testid="export-conflicts">{plan.conflicts.map((d, i) => <DiagRow key={i} d={d} />)}</ul>
+              </>
+            )}
+            {plan.checked.length > 0 && (
+              <>
+                <h3>{target?.title}'s validator on the written files</h3>
+                <ul className="conv-diags" data-testid="export-checked">{plan.checked.map((d, i) => <DiagRow key={i} d={d} />)}</ul>
+              </>
             )}
             <h3>Files in <code title={plan.dir}>{plan.dir_rel || plan.dir}</code></h3>
             <table className="conv-files" data-testid="export-files">

@@ -66,6 +66,16 @@ describe('ExportDialog', () => {
     await waitFor(() => expect((screen.getByTestId('export-write') as HTMLButtonElement).disabled).toBe(false));
   });
 
+  it("shows what the target's validator says of the written files, at their paths", async () => {
+    const untrusted = { file: '.codex/hooks.json', line: 7, column: 11, severity: 'warning' as const, code: 'codex-untrusted', message: 'Codex skips this hook until you trust it' };
+    const PlanConversion = vi.fn((req: ConvertRequest) => Promise.resolve(plan(req, { hosted: true, checked: [untrusted] })));
+    fakeBackend({ Studio: { ConvertChoices: vi.fn().mockResolvedValue(choices), PlanConversion } });
+    render(<ExportDialog to="codex" prefer="claude-guard/scenarios/release.yaml" onClose={() => {}} onWritten={() => {}} />);
+    expect((await screen.findByTestId('export-checked')).textContent).toContain('.codex/hooks.json:7:11');
+    expect(screen.getByTestId('export-summary').textContent).toContain("Codex's validator accepts it");
+    expect((screen.getByTestId('export-write') as HTMLButtonElement).disabled).toBe(false); // a warning does not stop the write
+  });
+
   it('says where the error is when the source cannot be converted', async () => {
     fakeBackend({ Studio: { ConvertChoices: vi.fn().mockResolvedValue(choices), PlanConversion: vi.fn().mockRejectedValue('1 error(s) in claude-guard\'s Claude Code hooks') } });
     render(<ExportDialog to="" onClose={() => {}} onWritten={() => {}} />);
