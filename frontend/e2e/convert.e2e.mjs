@@ -33,6 +33,8 @@ test('Export for Codex: what cannot carry over at its position, written only on 
   await page.getByTestId('export-open').click();
   const dialog = page.getByTestId('export-dialog');
   await dialog.waitFor();
+  // the open scenario's folder comes first once the page has the new selection; chosen here, not raced
+  await dialog.getByLabel('Folder to convert').selectOption('claude-guard');
   await dialog.getByLabel('Agent to write for').selectOption('codex');
   const diags = dialog.getByTestId('export-diagnostics');
   await until(() => diags.textContent(), (t) => /claude-guard\/skills\/release\/SKILL\.md:\d+:\d+/.test(t ?? ''), 'the skill-scoped hook at its position');
@@ -54,6 +56,7 @@ test('Export for Codex: what cannot carry over at its position, written only on 
   // again: every file as the conversion writes it, nothing to write
   await page.keyboard.press('Control+Shift+E');
   await dialog.waitFor();
+  await dialog.getByLabel('Folder to convert').selectOption('claude-guard');
   await dialog.getByLabel('Agent to write for').selectOption('codex');
   const write = dialog.getByTestId('export-write');
   await until(() => write.textContent(), (t) => t === 'Nothing to write', 'nothing left to write');

@@ -2,7 +2,7 @@
 // you choose (nothing is written), lists what cannot carry over at its source file:line:col, the
 // files a write creates, merges or replaces and the hooks file as it will read, and writes only when
 // you confirm — never over a file in the way unless you ask it to replace them.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { convertChoices, planConversion, writeConversion, type ConvertChoices, type ConvertPlan, type ConvertRequest } from '../lib/api/convert';
 import type { Diagnostic } from '../lib/api';
 import { cx } from '../components/util';
@@ -40,19 +40,21 @@ export function ExportDialog({ to, prefer, onClose, onWritten }: Props) {
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState<string | null>(null);
 
+  // the scenario open when the dialog opened: a later selection does not undo the choices made here
+  const preferred = useRef(prefer);
   useEffect(() => {
     let live = true;
     convertChoices().then((c) => {
       if (!live) return;
       setChoices(c);
-      const folder = prefer?.split('/')[0];
+      const folder = preferred.current?.split('/')[0];
       const src = c?.sources.find((s) => s.folder === folder) ?? c?.sources[0];
       if (!c || !src) return;
       const target = to || c.targets.find((t) => t.agent !== src.agent)?.agent || '';
       setReq({ source: src.folder, to: target, layout: '', dir: '', force: false });
     }, (e: unknown) => { if (live) setError(String(e)); });
     return () => { live = false; };
-  }, [to, prefer]);
+  }, [to]);
 
   useEffect(() => {
     if (!req) return;
@@ -148,7 +150,7 @@ export function ExportDialog({ to, prefer, onClose, onWritten }: Props) {
           </>
         )}
         <footer className="conv-actions">
-          {plan && plan.conflicts.length > 0 && (
+          {(req?.force || (plan && plan.conflicts.length > 0)) && (
             <label className="small"><input type="checkbox" checked={req?.force ?? false} onChange={(e) => update({ force: e.currentTarget.checked })} data-testid="export-force" /> replace the files in the way</label>
           )}
           <span className="spacer" />

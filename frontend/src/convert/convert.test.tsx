@@ -64,6 +64,8 @@ describe('ExportDialog', () => {
     await act(async () => { fireEvent.click(screen.getByTestId('export-force')); });
     expect(PlanConversion).toHaveBeenLastCalledWith(expect.objectContaining({ force: true }));
     await waitFor(() => expect((screen.getByTestId('export-write') as HTMLButtonElement).disabled).toBe(false));
+    // nothing in the way once replacing: the choice stays on screen, to be undone
+    expect((screen.getByTestId('export-force') as HTMLInputElement).checked).toBe(true);
   });
 
   it("shows what the target's validator says of the written files, at their paths", async () => {
