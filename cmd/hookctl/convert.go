@@ -50,7 +50,7 @@ func convertCmd(ctx context.Context, args []string, stdout io.Writer) (int, erro
 	source := *from
 	if source == "" {
 		if source = convert.Detect(root); source == "" {
-			fmt.Fprintf(stdout, "%s: no hooks of %s found; nothing to convert\n", root, strings.Join(titles(convert.Sources()), ", "))
+			fmt.Fprintf(stdout, "%s: no hooks of %s found; nothing to convert\n", root, strings.Join(convert.Titles(convert.Sources()), ", "))
 			return exitProblems, nil
 		}
 	}
@@ -162,12 +162,4 @@ func printConvert(w io.Writer, res *convert.Result, dir string, plan []convert.P
 	default:
 		fmt.Fprintf(w, "; nothing written\n")
 	}
-}
-
-func titles(agents []string) []string {
-	out := make([]string, len(agents))
-	for i, a := range agents {
-		out[i] = convert.Title(a)
-	}
-	return out
 }

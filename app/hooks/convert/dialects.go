@@ -125,6 +125,15 @@ func Title(agent string) string {
 	return agent
 }
 
+// Titles are agents' names for messages.
+func Titles(agents []string) []string {
+	out := make([]string, len(agents))
+	for i, a := range agents {
+		out[i] = Title(a)
+	}
+	return out
+}
+
 func dialectOf(agent string) *dialect {
 	i := slices.IndexFunc(dialects, func(d dialect) bool { return d.Agent == agent })
 	if i < 0 {

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agents/profile"
@@ -227,7 +226,7 @@ func (s *Service) planConversion(ctx context.Context, req ConvertRequest) (Conve
 func readSet(ctx context.Context, dir, src string, drafts map[string][]byte) (*convert.Set, []diag.Diagnostic, bool, error) {
 	agent := convert.Detect(dir)
 	if agent == "" {
-		return nil, nil, false, fmt.Errorf("%s: %w (Hook Studio converts %s hooks)", src, ErrNoHooksToConvert, strings.Join(titles(convert.Sources()), ", "))
+		return nil, nil, false, fmt.Errorf("%s: %w (Hook Studio converts %s hooks)", src, ErrNoHooksToConvert, strings.Join(convert.Titles(convert.Sources()), ", "))
 	}
 	own := map[string][]byte{}
 	for rel, data := range drafts {
@@ -280,17 +279,9 @@ func nonNilDiags(ds []diag.Diagnostic) []diag.Diagnostic {
 	return ds
 }
 
-func titles(agents []string) []string {
-	out := make([]string, len(agents))
-	for i, a := range agents {
-		out[i] = convert.Title(a)
-	}
-	return out
-}
-
 // ErrNotHosted is returned by RenderUnder for an agent whose hook system
 // this build does not have.
-var ErrNotHosted = errors.New("Hook Studio has no hook system of that agent in this build")
+var ErrNotHosted = errors.New("this build has no hook system of that agent")
 
 // RenderUnder plays the scenario file of the open folder once more with its
 // project's hooks converted for agent (AGENT or AGENT@VERSION: the version
@@ -313,68 +304,43 @@ func (s *Service) RenderUnder(ctx context.Context, file, agent string) (history.
 	if !s.hosts(ref.Agent) {
 		return 0, fmt.Errorf("render under %s: %w", convert.Title(ref.Agent), ErrNotHosted)
 	}
-	if s.cfg.History == nil {
-		return 0, errors.New("the run history is not available")
-	}
 	s.mu.Lock()
-	i := slices.IndexFunc(s.scenarios, func(l loadedScenario) bool { return l.info.File == file })
-	if i < 0 || !s.scenarios[i].info.Valid {
-		s.mu.Unlock()
-		return 0, fmt.Errorf("no valid scenario %s in the open folder", file)
-	}
-	if !s.exec.present() || !s.trustedLocked() {
-		s.mu.Unlock()
-		return 0, ErrNotTrustedToRender
-	}
-	root, sc, drafts := s.root, s.scenarios[i].sc, maps.Clone(s.drafts)
-	job := simJob{gen: -1, file: file, set: s.set, disabled: maps.Clone(s.disabled), trusted: true}
+	root, drafts := s.root, maps.Clone(s.drafts)
 	s.mu.Unlock()
-
-	// the scenario's project: its first folder when that holds the hooks
-	// (a skill folder of the examples), else the open folder
-	src := "."
-	if first, _, ok := strings.Cut(file, "/"); ok && convert.Detect(filepath.Join(root, first)) != "" {
-		src = first
-	}
-	set, _, _, err := readSet(ctx, filepath.Join(root, filepath.FromSlash(src)), src, drafts)
-	if err != nil {
-		return 0, fmt.Errorf("render under %s: %w", convert.Title(ref.Agent), err)
-	}
-	res, err := convert.Convert(set, ref.Agent, convert.Options{Layout: convert.LayoutProject})
-	if err != nil {
-		return 0, err
-	}
 	scratch, err := os.MkdirTemp("", "hookstudio-under-*")
 	if err != nil {
 		return 0, fmt.Errorf("render under %s: %w", convert.Title(ref.Agent), err)
 	}
 	defer os.RemoveAll(scratch)
-	if err := convert.Stage(scratch, res); err != nil {
-		return 0, fmt.Errorf("render under %s: %w", convert.Title(ref.Agent), err)
-	}
-	// no user-level files: only the converted hooks run
-	hooks, err := hooksets.Load(ctx, s.cfg.Hooks, scratch, hooksets.Options{})
-	if err != nil {
-		return 0, fmt.Errorf("render under %s: %w", convert.Title(ref.Agent), err)
-	}
-	job.root, job.exec, job.sc = scratch, hooks, renameTools(sc, res.Renamed)
-	if ref.Version != "" {
-		job.agent = agent
-	}
-	started := time.Now()
-	job.started = started
-	tr, _, err := s.execute(ctx, job)
-	if err != nil {
-		return 0, fmt.Errorf("render under %s: %w", convert.Title(ref.Agent), err)
-	}
-	data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
-	id, err := s.cfg.History.SaveRun(context.WithoutCancel(ctx), history.RunInput{Trace: tr, ScenarioFile: file, ScenarioData: data,
-		Backend: "mock", Source: history.SourceApp, Started: started, Ended: time.Now()})
-	if err != nil {
-		return 0, fmt.Errorf("render under %s: keep the run: %w", convert.Title(ref.Agent), err)
-	}
-	s.cfg.Emit(EventRun, id)
-	return id, nil
+	return s.playAgain(ctx, file, true, func(job *simJob) error {
+		// the scenario's project: its first folder when that holds the
+		// hooks (a skill folder of the examples), else the open folder
+		src := "."
+		if first, _, ok := strings.Cut(file, "/"); ok && convert.Detect(filepath.Join(root, first)) != "" {
+			src = first
+		}
+		set, _, _, err := readSet(ctx, filepath.Join(root, filepath.FromSlash(src)), src, drafts)
+		if err != nil {
+			return err
+		}
+		res, err := convert.Convert(set, ref.Agent, convert.Options{Layout: convert.LayoutProject})
+		if err != nil {
+			return err
+		}
+		if err := convert.Stage(scratch, res); err != nil {
+			return err
+		}
+		// no user-level files: only the converted hooks run
+		hooks, err := hooksets.Load(ctx, s.cfg.Hooks, scratch, hooksets.Options{})
+		if err != nil {
+			return err
+		}
+		job.root, job.exec, job.sc, job.trusted = scratch, hooks, renameTools(job.sc, res.Renamed), true
+		if ref.Version != "" {
+			job.agent = agent
+		}
+		return nil
+	}, "render under "+convert.Title(ref.Agent))
 }
 
 // renameTools is sc with its tools and tool calls named as the target
