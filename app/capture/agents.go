@@ -51,10 +51,6 @@ func (ar *AgentReader) Read(c *Call) {
 	if ar == nil {
 		return
 	}
-	h := http.Header{}
-	for k, v := range c.Headers {
-		h.Set(k, v)
-	}
 	system := ""
 	for _, m := range c.Messages {
 		if m.Origin == OriginSystem {
@@ -62,7 +58,7 @@ func (ar *AgentReader) Read(c *Call) {
 			break
 		}
 	}
-	a := identify.Request(h, system)
+	a := identifyCall(c.Headers, system)
 	if a.Name == "" || a.Name == profile.ClaudeCode {
 		// Claude Code, or an agent no header tells (an SDK script): Claude
 		// Code's hook words are its own, read by every known version's
@@ -102,6 +98,16 @@ func (ar *AgentReader) readClaude(ms []Message) []Message {
 		return readClaude(ap.rc, ms)
 	}
 	return ms
+}
+
+// identifyCall tells the agent from a call's recorded headers and its
+// system prompt.
+func identifyCall(headers map[string]string, system string) identify.Agent {
+	h := http.Header{}
+	for k, v := range headers {
+		h.Set(k, v)
+	}
+	return identify.Request(h, system)
 }
 
 func (ar *AgentReader) profiles(agent string) *agentProfiles {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agents/profile"
 	"hookstudio/app/format/diag"
@@ -335,7 +336,10 @@ func (s *Service) RenderUnder(ctx context.Context, file, agent string) (history.
 		if err != nil {
 			return err
 		}
-		job.root, job.exec, job.sc, job.trusted = scratch, hooks, renameTools(job.sc, res.Renamed), true
+		// trusted: the converted commands are the trusted folder's scripts
+		job.root, job.sc = scratch, renameTools(job.sc, res.Renamed)
+		job.hooks = runHooks{set: hooks, sc: renameTools(job.hooks.sc, res.Renamed), trusted: true,
+			exec: ExecRun{Ran: true, Hooks: nonNil(hooks.Hooks()), Metrics: []engine.HookMetric{}}}
 		if ref.Version != "" {
 			job.agent = agent
 		}

@@ -47,7 +47,7 @@ func (s *Service) playAgain(ctx context.Context, file string, needHooks bool, pr
 		return 0, ErrNotTrustedToRender
 	}
 	job := simJob{gen: -1, root: s.root, file: file, sc: s.scenarios[i].sc, set: s.set, disabled: maps.Clone(s.disabled),
-		exec: s.exec.set, trusted: s.trustedLocked()}
+		hooks: s.runHooksLocked(i)}
 	root := s.root
 	s.mu.Unlock()
 
