@@ -258,3 +258,25 @@ func Profiles(p *profile.Picker, sc *scenario.Scenario) (func(agent string) regi
 		return nil // an agent without chosen renderings: its system's own
 	}, nil
 }
+
+// Check loads root with the systems that host agent's hooks
+// (registry.System.Agent) and returns their diagnostics: what that agent's
+// validator (hookctl validate) says of the folder. False when no system
+// hosts the agent yet.
+func Check(ctx context.Context, reg *registry.Registry, root, agent string) ([]diag.Diagnostic, bool, error) {
+	var out []diag.Diagnostic
+	found := false
+	for _, sys := range reg.Systems() {
+		if sys.Agent != agent || sys.Load == nil {
+			continue
+		}
+		found = true
+		cfg, err := sys.Load(ctx, registry.LoadRequest{Root: root, Mode: hostmode.Code})
+		if err != nil {
+			return nil, true, fmt.Errorf("check %s hooks: %w", agent, err)
+		}
+		out = append(out, cfg.Diagnostics()...)
+	}
+	diag.Sort(out)
+	return out, found, nil
+}
