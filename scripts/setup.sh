@@ -84,8 +84,19 @@ need_release() {
 need_agents() {
   command -v npm >/dev/null || apt_install nodejs npm
   if [ ! -d tools/agents/node_modules ] || [ tools/agents/package-lock.json -nt tools/agents/node_modules/.package-lock.json ]; then
-    log "npm ci (tools/agents: the agent CLIs the tests drive, the OpenAI client)"
-    (cd tools/agents && retry 3 npm ci --no-audit --no-fund --loglevel=error)
+    # Not npm ci: Qwen Code 0.24.4 lists optional packages that were never published
+    # (@teddyzhu/clipboard-darwin-arm64 and four more: 404 on the registry), so the lock
+    # cannot hold them and npm ci refuses it ("Missing: … from lock file"). npm install
+    # takes the lock's versions; the lock must come out of it unchanged.
+    log "npm install (tools/agents: the agent CLIs the tests drive, the OpenAI client)"
+    cp tools/agents/package-lock.json tools/agents/.package-lock.before
+    (cd tools/agents && retry 3 npm install --no-audit --no-fund --loglevel=error)
+    if ! cmp -s tools/agents/package-lock.json tools/agents/.package-lock.before; then
+      mv tools/agents/.package-lock.before tools/agents/package-lock.json
+      log "tools/agents/package-lock.json does not match package.json: run npm install there and commit the lock"
+      exit 1
+    fi
+    rm -f tools/agents/.package-lock.before
   fi
 }
 

@@ -11,6 +11,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"hookstudio/app/agents/identify"
 )
 
 // API is the wire protocol of a request.
@@ -138,4 +140,7 @@ type Call struct {
 	// Warnings are what the capture could not read the way it reads the
 	// rest (an item type it does not know, kept as it came).
 	Warnings []string `json:"warnings,omitempty"`
+	// Agent is the agent CLI that sent the request, when it tells
+	// (AgentReader): its rendering profile read the messages' origins.
+	Agent *identify.Agent `json:"agent,omitempty"`
 }

@@ -183,7 +183,7 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request, c Call, data []by
 	c.DurationMS = float64(time.Since(c.Started).Microseconds()) / 1000
 	s.jobs <- func() {
 		readRelayed(&c, res, s.opts.Tokens, up.redact)
-		completeCall(&c, data, gp, nil, s.opts.Tokens, false)
+		completeCall(&c, data, gp, nil, s.opts.Tokens, false, s.opts.Agents)
 		s.record(c)
 	}
 }

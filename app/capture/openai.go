@@ -19,7 +19,8 @@ func parseOpenAI(data []byte) (*Request, []string, error) {
 	})
 	root.Get("messages").ForEach(func(_, mr gjson.Result) bool {
 		m := fieldsOf(mr)
-		text := openAIText(m.Get("content"))
+		parts := openAIParts(m.Get("content"))
+		text := strings.Join(parts, "\n")
 		switch m.Get("role").Str {
 		case "system", "developer":
 			req.Messages = append(req.Messages, Message{Role: "system", Content: text, Origin: OriginSystem})
@@ -34,19 +35,24 @@ func parseOpenAI(data []byte) (*Request, []string, error) {
 		case "tool":
 			req.Messages = append(req.Messages, toolResult(m.Get("tool_call_id").Str, text, false))
 		default:
-			req.Messages = append(req.Messages, userText(text)...)
+			// a list of parts is a message per part, as the Messages API's
+			// blocks are (Qwen Code sends a hook's context as a part of its own)
+			for _, p := range parts {
+				req.Messages = append(req.Messages, userText(p)...)
+			}
 		}
 		return true
 	})
 	return req, nil, nil
 }
 
-// openAIText reads a content that is a string, null or a list of parts.
-func openAIText(r gjson.Result) string {
+// openAIParts reads a content that is a string, null or a list of parts:
+// each part's text ("[type]" for another kind).
+func openAIParts(r gjson.Result) []string {
 	if r.Type == gjson.String || !r.IsArray() {
-		return r.Str
+		return []string{r.Str}
 	}
-	var out []string
+	out := []string{}
 	r.ForEach(func(_, p gjson.Result) bool {
 		if t := p.Get("type").Str; t == "text" {
 			out = append(out, p.Get("text").Str)
@@ -55,7 +61,7 @@ func openAIText(r gjson.Result) string {
 		}
 		return true
 	})
-	return strings.Join(out, "\n")
+	return out
 }
 
 // The Chat Completions answer.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/store/history"
 )
 
@@ -81,6 +82,7 @@ func CallsOfRun(ctx context.Context, store CallStore, run int64, tokens TokenCou
 // recorded them (a row that does not read is left out).
 func restoreCalls(rows []history.CaptureCall, tokens TokenCounter) []Call {
 	calls := make([]Call, 0, len(rows))
+	agents := NewAgentReader(profile.NewCatalog(""))
 	for _, row := range rows {
 		var c Call
 		if json.Unmarshal(row.Call, &c) != nil {
@@ -95,7 +97,7 @@ func restoreCalls(rows []history.CaptureCall, tokens TokenCounter) []Call {
 		case c.Answer == nil && (c.Status == http.StatusBadRequest || c.Status == http.StatusRequestEntityTooLarge):
 			parsed = &parsedRequest{refused: true}
 		}
-		completeCall(&c, row.Body, gp, parsed, tokens, false)
+		completeCall(&c, row.Body, gp, parsed, tokens, false, agents)
 		calls = append(calls, c)
 	}
 	return calls

@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"hookstudio/app/agents/profile"
 )
 
 // MaxBody is the largest request body accepted (413 above it).
@@ -49,6 +51,9 @@ type Options struct {
 	// answers finished.
 	OnCall func(Call)
 	Tokens TokenCounter
+	// Agents reads each call with the rendering profiles of the agent that
+	// sent it (nil: the bundled profiles).
+	Agents *AgentReader
 	// MaxBody overrides MaxBody (tests).
 	MaxBody int64
 }
@@ -93,6 +98,9 @@ func Listen(opts Options) (*Server, error) {
 	}
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = MaxBody
+	}
+	if opts.Agents == nil {
+		opts.Agents = NewAgentReader(profile.NewCatalog(""))
 	}
 	s := &Server{opts: opts, ln: ln, done: make(chan struct{}), jobs: make(chan func(), 256), recorded: make(chan struct{})}
 	go func() {
@@ -267,7 +275,11 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, api API, gp gemini
 	if mr, ok := s.opts.Answerer.(messageReader); ok && mr.ReadsMessages() {
 		parsed = parse(api, data, gp)
 		if parsed.req != nil {
-			req.Messages, req.Tools = parsed.req.Messages, parsed.req.Tools
+			// read as the record will be: the hooks' words named
+			read := c
+			read.Messages = parsed.req.Messages
+			s.opts.Agents.Read(&read)
+			req.Messages, req.Tools = read.Messages, parsed.req.Tools
 		}
 	}
 	if h.side != nil {
@@ -340,14 +352,15 @@ func (s *Server) finish(ctx context.Context, c Call, data []byte, gp geminiPath,
 // complete reads the request for the record: the body, the messages and
 // their origins, the tools, the tokens.
 func (s *Server) complete(c *Call, data []byte, gp geminiPath, parsed *parsedRequest) {
-	completeCall(c, data, gp, parsed, s.opts.Tokens, parsed == nil || !parsed.refused) // a call answered passed inspect
+	completeCall(c, data, gp, parsed, s.opts.Tokens, parsed == nil || !parsed.refused, s.opts.Agents) // a call answered passed inspect
 }
 
 // completeCall reads a call's request (parsed, unless it was already)
 // into the call: what a capture records after the answer went out, and
 // what a capture rebuilt from its journal reads again. checked says the
-// body passed inspect (JSON of its API's shape).
-func completeCall(c *Call, data []byte, gp geminiPath, parsed *parsedRequest, tokens TokenCounter, checked bool) {
+// body passed inspect (JSON of its API's shape); agents reads the hooks'
+// words with the sending agent's profiles.
+func completeCall(c *Call, data []byte, gp geminiPath, parsed *parsedRequest, tokens TokenCounter, checked bool, agents *AgentReader) {
 	if data == nil {
 		return
 	}
@@ -373,6 +386,7 @@ func completeCall(c *Call, data []byte, gp geminiPath, parsed *parsedRequest, to
 		return
 	}
 	c.Messages, c.Tools = parsed.req.Messages, parsed.req.Tools
+	agents.Read(c)
 	if c.Model == "" {
 		c.Model, c.Stream = parsed.req.Model, parsed.req.Stream
 	}

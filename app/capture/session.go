@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"hookstudio/app/agents/recipe"
 )
 
 // EventState is the app event a session sends after every change.
@@ -34,6 +36,8 @@ type CallSummary struct {
 	InputTokens int      `json:"input_tokens"`
 	Hooks       []string `json:"hooks"` // the hooks whose text it carries
 	Answer      string   `json:"answer"`
+	// Agent is the agent CLI that sent it ("" when it does not tell).
+	Agent string `json:"agent,omitempty"`
 }
 
 // SessionState is what the app shows of a capture.
@@ -41,11 +45,14 @@ type SessionState struct {
 	Running bool   `json:"running"`
 	BaseURL string `json:"base_url,omitempty"`
 	// Lines are what to paste before starting an agent, one per API.
-	Lines       []string      `json:"lines"`
-	AnswersFile string        `json:"answers_file,omitempty"`
-	Answers     int           `json:"answers"`
-	Calls       []CallSummary `json:"calls"`
-	Manual      bool          `json:"manual,omitempty"`
+	Lines []string `json:"lines"`
+	// Recipes are how to run each agent CLI against this capture (those
+	// speaking the forwarded profile's API when forwarding).
+	Recipes     []recipe.Recipe `json:"recipes"`
+	AnswersFile string          `json:"answers_file,omitempty"`
+	Answers     int             `json:"answers"`
+	Calls       []CallSummary   `json:"calls"`
+	Manual      bool            `json:"manual,omitempty"`
 	// Forward is the profile a forwarding capture relays to (never its key).
 	Forward *UpstreamCall `json:"forward,omitempty"`
 	// Pending is the request waiting for the user's answer (Manual).
@@ -83,7 +90,7 @@ type Session struct {
 
 // NewSession makes the app's capture; store and tokens may be nil.
 func NewSession(emit func(string, any), store KeepStore, tokens Counter) *Session {
-	return &Session{emit: emit, store: store, tokens: tokens, state: SessionState{Lines: []string{}, Calls: []CallSummary{}}}
+	return &Session{emit: emit, store: store, tokens: tokens, state: SessionState{Lines: []string{}, Recipes: []recipe.Recipe{}, Calls: []CallSummary{}}}
 }
 
 // WithUpstreams lets the session forward to model profiles: resolve gives
@@ -105,6 +112,7 @@ func (s *Session) copyLocked() SessionState {
 	st := s.state
 	st.Seq = s.seq
 	st.Lines = append([]string{}, st.Lines...)
+	st.Recipes = append([]recipe.Recipe{}, st.Recipes...)
 	st.Calls = append([]CallSummary{}, st.Calls...)
 	return st
 }
@@ -169,10 +177,11 @@ func (s *Session) Start(opts SessionOptions) (SessionState, error) {
 	s.srv, s.manual, s.started, s.keeper = srv, manual, started, keeper
 	url := srv.URL()
 	s.state = SessionState{Running: true, BaseURL: url, AnswersFile: opts.AnswersFile, Answers: answers, Manual: opts.Manual, Calls: []CallSummary{},
-		Lines: PasteLines(url, up)}
+		Lines: PasteLines(url, up), Recipes: recipe.ForAPI(url, "")}
 	if up != nil {
 		s.state.AnswersFile = ""
 		s.state.Forward = &UpstreamCall{Profile: up.Profile, Host: up.Host(), Model: up.Model}
+		s.state.Recipes = recipe.ForAPI(url, string(up.API)) // a forward relays, never translates
 	}
 	st := s.copyLocked()
 	s.emit(EventState, st)
@@ -199,6 +208,9 @@ func PasteLines(url string, up *Upstream) []string {
 // arrive in order.
 func (s *Session) onCall(c Call) {
 	sum := CallSummary{N: c.N, API: c.API, Path: c.Path, Status: c.Status, Error: c.Error, Messages: len(c.Messages), InputTokens: c.InputTokens, Hooks: []string{}}
+	if c.Agent != nil {
+		sum.Agent = c.Agent.Name
+	}
 	for _, m := range c.Messages {
 		if m.Origin == OriginHook && m.Hook != "" && !slices.Contains(sum.Hooks, m.Hook) {
 			sum.Hooks = append(sum.Hooks, m.Hook)

@@ -8,10 +8,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"hookstudio/app/agents/recipe"
 )
 
 // waitState waits until the session's state satisfies ok (calls are
@@ -59,6 +62,10 @@ func TestSession(t *testing.T) {
 	}
 	if !st.Running || st.Answers != 3 || len(st.Lines) != 2 || !strings.Contains(st.Lines[0], "ANTHROPIC_BASE_URL="+st.BaseURL) || !strings.Contains(st.Lines[1], st.BaseURL+"/v1") {
 		t.Fatalf("state %+v", st)
+	}
+	// every agent's recipe, for this capture's URL
+	if len(st.Recipes) != len(recipe.All()) || st.Recipes[0].Agent != "claude-code" || !strings.Contains(strings.Join(st.Recipes[0].Lines, "\n"), "ANTHROPIC_BASE_URL="+st.BaseURL+" ") {
+		t.Errorf("recipes %+v", st.Recipes)
 	}
 	if _, err := s.Start(SessionOptions{AnswersFile: answers}); err == nil {
 		t.Error("a second capture started beside the first")
@@ -187,6 +194,10 @@ func TestForwardSession(t *testing.T) {
 	}
 	if st.Forward == nil || st.Forward.Profile != "claude" || st.Forward.Model != "claude-up" || len(st.Lines) != 1 || !strings.HasPrefix(st.Lines[0], "ANTHROPIC_BASE_URL=") {
 		t.Fatalf("state %+v", st)
+	}
+	// only the recipes of agents speaking the profile's API
+	if len(st.Recipes) == 0 || slices.ContainsFunc(st.Recipes, func(r recipe.Recipe) bool { return r.API != recipe.Anthropic }) {
+		t.Errorf("recipes %+v", st.Recipes)
 	}
 	res, body := post(t, st.BaseURL+"/v1/messages", claudeSecond, map[string]string{"x-api-key": clientKey})
 	if res.StatusCode != 200 || !strings.Contains(string(body), "relayed") {

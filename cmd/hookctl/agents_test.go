@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hookstudio/app/agents/recipe"
 )
 
 // The real agents (tools/agents, `scripts/setup.sh agents`): make test-agents
@@ -38,8 +40,18 @@ func runClaude(t *testing.T, claude, proj, home, url, key string, args ...string
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claude, args...)
 	cmd.Dir = proj
-	cmd.Env = append(os.Environ(), "HOME="+home, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY="+key,
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
+	// the recipe's variables (app/agents/recipe), the test's own key
+	rc, err := recipe.Find("claude-code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(os.Environ(), "HOME="+home, "DISABLE_AUTOUPDATER=1")
+	for _, v := range rc.For(url, "").Env {
+		if v.Name == "ANTHROPIC_API_KEY" {
+			v.Value = key
+		}
+		cmd.Env = append(cmd.Env, v.Name+"="+v.Value)
+	}
 	printed, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("claude -p: %v\n%s", err, printed)
@@ -69,7 +81,11 @@ func claudeProject(t *testing.T, settings, answersYAML string) (dir, proj, home,
 type capturedDoc struct {
 	Requests []struct {
 		LLMCalls []struct {
-			Status   int `json:"status"`
+			API      string   `json:"api"`
+			Path     string   `json:"path"`
+			Status   int      `json:"status"`
+			Side     string   `json:"side"`
+			Warnings []string `json:"warnings"`
 			Messages []struct {
 				Role, Content, Origin, Hook string
 				IsError                     bool `json:"is_error"`

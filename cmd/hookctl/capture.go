@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"hookstudio/app/agent/tokens"
+	"hookstudio/app/agents/recipe"
 	"hookstudio/app/capture"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/atomicfile"
@@ -51,12 +52,19 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	noHistory := fs.Bool("no-history", false, "do not record the capture in the run history")
 	saveScenario := fs.String("save-scenario", "", "also save the capture as a scenario FILE whose mock replays the recorded answers")
 	db := fs.String("db", "", "history database (default: history.db in the app's data folder)")
+	recipeOf := fs.String("recipe", "", "print how to run this agent CLI against the capture (hookctl recipe lists them)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
 	}
 	if len(pos) > 0 || (*answers == "") == (*profile == "") || *port < 0 || *port > 65535 || *maxRequests < 0 || *profilesFile != "" && *profile == "" {
 		return 0, fmt.Errorf("%w: capture takes --answers FILE or --profile NAME, and optionally --port N (or --listen HOST:PORT --token T), --max-requests N, --json FILE", errUsage)
+	}
+	var howTo recipe.Recipe
+	if *recipeOf != "" {
+		if howTo, err = recipe.Find(*recipeOf); err != nil {
+			return 0, fmt.Errorf("%w: %w", errUsage, err)
+		}
 	}
 	var script *capture.Script
 	var up *capture.Upstream
@@ -140,6 +148,9 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	fmt.Fprintf(stdout, "listening on %s\n", srv.URL())
 	if up != nil {
 		fmt.Fprintf(stderr, "hookctl: forwarding to profile %s (%s, model %s)\n", up.Profile, up.Host(), up.Model)
+	}
+	if *recipeOf != "" {
+		printRecipe(stderr, howTo.For(srv.URL(), ""))
 	}
 	if f, ok := stdout.(*os.File); ok {
 		_ = f.Sync()

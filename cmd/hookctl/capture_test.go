@@ -95,11 +95,17 @@ func TestCaptureCommand(t *testing.T) {
 // returns the base URL and a wait for its exit code and stderr.
 func startCapture(t *testing.T, args ...string) (string, func() (int, string)) {
 	t.Helper()
+	return startCaptureCtx(t, context.Background(), args...)
+}
+
+// startCaptureCtx is startCapture ending when ctx is done (SIGINT's way).
+func startCaptureCtx(t *testing.T, ctx context.Context, args ...string) (string, func() (int, string)) {
+	t.Helper()
 	pr, pw := io.Pipe()
 	var errOut strings.Builder
 	code := make(chan int, 1)
 	go func() {
-		code <- run(context.Background(), append([]string{"capture"}, args...), pw, &errOut)
+		code <- run(ctx, append([]string{"capture"}, args...), pw, &errOut)
 		pw.Close()
 	}()
 	first, err := bufio.NewReader(pr).ReadString('\n')

@@ -31,8 +31,12 @@ var commands = []command{
 	{"export", "SKILL_DIR -o OUT.zip|DIR/ [--scenarios]", "write a skill as a .zip or a folder; refuses a skill with errors"},
 	{"import", "FILE.zip [--skills DIR] [--overwrite]", "add the skills of a .zip, every file checked before any is written"},
 	{"capture", "(--answers FILE | --profile NAME [--profiles FILE]) [--port N | --listen HOST:PORT --token T] [--max-requests N] " +
-		"[--json FILE] [--save-scenario FILE] [--db PATH] [--no-history]",
+		"[--json FILE] [--save-scenario FILE] [--db PATH] [--no-history] [--recipe AGENT]",
 		"be a real agent's model endpoint and record what it sends its model"},
+	{"recipe", "[AGENT] [--url URL] [--prompt P] [--json]",
+		"how to run an agent CLI against capture: variables, config file, command, its hook trap"},
+	{"calibrate", "claude-code|codex|gemini-cli|qwen-code|copilot-cli [--cli PATH] [--json]",
+		"learn how the installed agent CLI renders hook output (its rendering profile)"},
 }
 
 const usageWidth = 92
@@ -56,7 +60,13 @@ capture serves the Anthropic, OpenAI (Chat Completions, Responses) and Gemini
 APIs on 127.0.0.1 for a real agent (ANTHROPIC_BASE_URL / OPENAI_BASE_URL /
 GOOGLE_GEMINI_BASE_URL), answers from FILE or forwards to a model profile's
 endpoint, and records what the agent sends its model
-(docs/capture.md).
+(docs/capture.md). recipe prints how to run an agent CLI against it (Claude
+Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code, opencode, Factory Droid,
+Cline); capture --recipe AGENT prints it for the capture's URL.
+calibrate runs the agent CLI (on PATH or --cli) offline against capture with
+a probe project, learns how that version renders hook output, and writes the
+profile to agents/<agent>/<version>.json in the data folder
+(docs/rendering-profiles.md).
 `)
 	b.WriteString(exitStatus)
 	return b.String()

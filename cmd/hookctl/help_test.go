@@ -25,7 +25,8 @@ func TestCommandHelp(t *testing.T) {
 		{[]string{"export"}, []string{"-o", "--scenarios"}},
 		{[]string{"import"}, []string{"--skills", "--overwrite"}},
 		{[]string{"capture"}, []string{"--port", "--listen", "--token", "--answers", "--profile", "--profiles", "--max-requests", "--json",
-			"--no-history", "--save-scenario", "--db"}},
+			"--no-history", "--save-scenario", "--db", "--recipe"}},
+		{[]string{"recipe"}, []string{"--url", "--prompt", "--json"}},
 	}
 	for _, c := range cases {
 		name := strings.Join(c.cmd, " ")

@@ -76,6 +76,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = importCmd(ctx, args[1:], stdout)
 	case "capture":
 		code, err = captureCmd(ctx, args[1:], stdout, stderr)
+	case "recipe":
+		code, err = recipeCmd(ctx, args[1:], stdout)
+	case "calibrate":
+		code, err = calibrateCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 { // hookctl help COMMAND: that command's --help
 			return run(ctx, append(slices.Clone(args[1:]), "--help"), stdout, stderr)

@@ -116,9 +116,19 @@ test('the app captures a real Claude Code session: the lines to paste, each requ
     await page.getByTestId('capture-open').click();
     await page.getByTestId('capture-answers').fill(join(dir, 'answers.yaml'));
     await page.getByTestId('capture-start').click();
+    // Claude Code's recipe first: its variables, its command, why a hook may not run
     const line = await page.getByTestId('capture-line-0').textContent();
-    const url = line.match(/^ANTHROPIC_BASE_URL=(\S+)/)[1];
+    const url = line.match(/^export ANTHROPIC_BASE_URL=(\S+)/)[1];
+    assert.match(await page.getByTestId('capture-line-1').textContent(), /^claude -p /);
+    assert.match(await page.getByTestId('capture-trap').textContent(), /Hook did not run\?/);
+    // Codex's: the config file's content, with this capture's URL
+    await page.getByTestId('capture-agent').selectOption('codex');
+    assert.match(await page.getByTestId('capture-file').textContent(), new RegExp(`base_url = "${url}/v1"`));
+    assert.match(await page.getByTestId('capture-trap').textContent(), /--dangerously-bypass-hook-trust/);
+    await screenshot(page, 'capture-recipe.png');
+    await page.getByTestId('capture-agent').selectOption('');
     assert.match(await page.getByTestId('capture-line-1').textContent(), new RegExp(`^OPENAI_BASE_URL=${url}/v1 `));
+    await page.getByTestId('capture-agent').selectOption('claude-code');
     await runClaude(dir, proj, url);
     await page.getByTestId('capture-call-2').waitFor();
     assert.match(await page.getByTestId('capture-call-1').textContent(), /PreToolUse:Bash/);
@@ -142,7 +152,7 @@ test('the app is the model: a real Claude Code session waits for each answer typ
     await page.getByTestId('capture-open').click();
     await page.getByTestId('capture-manual').check();
     await page.getByTestId('capture-start').click();
-    const url = (await page.getByTestId('capture-line-0').textContent()).match(/^ANTHROPIC_BASE_URL=(\S+)/)[1];
+    const url = (await page.getByTestId('capture-line-0').textContent()).match(/^export ANTHROPIC_BASE_URL=(\S+)/)[1];
     const agent = runClaude(dir, proj, url);
     // 1: the model calls Bash; the project's PreToolUse hook blocks it
     const pending = page.getByTestId('capture-pending');

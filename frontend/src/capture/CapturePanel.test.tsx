@@ -19,11 +19,26 @@ describe('CapturePanel', () => {
     fireEvent.change(screen.getByTestId('capture-answers'), { target: { value: '/tmp/answers.yaml' } });
     await act(async () => { fireEvent.click(start); });
     expect(screen.getByTestId('capture-status').textContent).toContain('listening on http://127.0.0.1:');
+    // Claude Code's recipe first, for this capture's URL, its trap beside it
+    const url = screen.getByTestId('capture-status').textContent!.replace('● listening on ', '');
+    expect(screen.getByTestId('capture-line-0').textContent).toBe(`export ANTHROPIC_BASE_URL=${url} ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`);
+    expect(screen.getByTestId('capture-line-1').textContent).toBe('claude -p "clean the build folder"');
+    expect(screen.getByTestId('capture-trap').textContent).toContain('Hook did not run?');
+    // each agent of the table can be picked; the generic client lines stay
+    const agents = [...(screen.getByTestId('capture-agent') as HTMLSelectElement).options].map((o) => o.textContent);
+    expect(agents).toEqual(['Claude Code', 'Codex CLI', 'Gemini CLI', 'GitHub Copilot CLI', 'Qwen Code', 'opencode', 'Factory Droid', 'Cline', 'Any Anthropic or OpenAI client (an SDK script)']);
+    fireEvent.change(screen.getByTestId('capture-agent'), { target: { value: 'gemini-cli' } });
+    expect(screen.getByTestId('capture-file').textContent).toContain('"selectedType": "gemini-api-key"');
+    expect(screen.getByTestId('capture-recipe').textContent).toContain('Add to ~/.gemini/settings.json');
+    expect(screen.getByTestId('capture-line-0').textContent).toContain(`GOOGLE_GEMINI_BASE_URL=${url} `);
+    expect(screen.getByTestId('capture-trap').textContent).toContain('--skip-trust');
+    fireEvent.change(screen.getByTestId('capture-agent'), { target: { value: '' } });
     expect(screen.getByTestId('capture-line-0').textContent).toMatch(/^ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:\d+ /);
     expect(screen.getByTestId('capture-line-1').textContent).toMatch(/^OPENAI_BASE_URL=.*\/v1 /);
-    act(() => mock.call({ n: 0, api: 'anthropic', path: '/v1/messages?beta=true', status: 200, messages: 9, input_tokens: 2906, hooks: ['PreToolUse:Bash'], answer: 'The hook blocked it.' }));
+    act(() => mock.call({ n: 0, api: 'anthropic', path: '/v1/messages?beta=true', status: 200, messages: 9, input_tokens: 2906, hooks: ['PreToolUse:Bash'], answer: 'The hook blocked it.', agent: 'claude-code' }));
     const row = screen.getByTestId('capture-call-0');
     expect(row.textContent).toContain('PreToolUse:Bash');
+    expect(row.textContent).toContain('claude-code');
     expect(row.textContent).toContain('2,906');
     await act(async () => { fireEvent.click(screen.getByTestId('capture-stop')); });
     expect(screen.getByTestId('capture-kept').textContent).toContain('run #1');
@@ -84,6 +99,9 @@ describe('CapturePanel', () => {
     await act(async () => { fireEvent.click(screen.getByTestId('capture-start')); });
     expect(mock.started).toEqual([{ answers_file: '', port: 0, manual: false, profile: 'claude' }]);
     expect(screen.getByTestId('capture-progress').textContent).toContain('forwarded to profile claude');
+    // a forward relays, never translates: only the agents speaking the profile's API
+    expect([...(screen.getByTestId('capture-agent') as HTMLSelectElement).options].map((o) => o.value)).toEqual(['claude-code', '']);
+    fireEvent.change(screen.getByTestId('capture-agent'), { target: { value: '' } });
     expect(screen.queryByTestId('capture-line-1')).toBeNull();
   });
 

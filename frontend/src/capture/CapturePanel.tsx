@@ -7,6 +7,7 @@ import { captureState, onCaptureState, replyCapture, startCapture, stopCapture, 
 import { SaveScenario } from './SaveScenario';
 import { listProfiles, type ProfileInfo } from '../lib/api/run';
 import { PendingAnswer } from './PendingAnswer';
+import { AgentRecipe } from './AgentRecipe';
 import { SystemBadge } from '../exec/HookCallRow';
 import './capture.css';
 
@@ -27,7 +28,6 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
   const [port, setPort] = useState('0');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [copied, setCopied] = useState<number | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -53,9 +53,6 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
     if (!Number.isInteger(p) || p < 0 || p > 65535) { setError(`port ${port}: give 0 (a free port) or a number up to 65535`); return; }
     act(() => startCapture({ answers_file: mode === 'file' ? answers.trim() : '', port: p, manual, profile: mode === 'profile' ? profile : '' }));
   };
-  const copy = (i: number, text: string) => {
-    navigator.clipboard?.writeText(text).then(() => setCopied(i), () => setError('the clipboard is not available: select the line and copy it'));
-  };
   const running = !!state?.running;
   return (
     <div className="capture-backdrop" onClick={onClose}>
@@ -66,7 +63,7 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
           <span className="spacer" />
           <button type="button" className="iconbtn" aria-label="Close" title={running ? 'Hide (the capture goes on)' : 'Close (Esc)'} onClick={onClose}>✕</button>
         </header>
-        <p className="muted small">Hook Studio becomes the agent's model endpoint: the agent runs its real hooks, and each request it sends is recorded — its messages, where each came from (hook output named), the tools and the answer. Who answers: an answers file that scripts the model (per call, in order, <code>content</code>, <code>tool_calls</code> or <code>error</code>), a real model through one of your profiles, or you (docs/capture.md).</p>
+        <p className="muted small">Hook Studio becomes the agent's model endpoint (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code, opencode, Factory Droid, Cline, or any SDK script): the agent runs its real hooks, and each request it sends is recorded — its messages, where each came from (hook output named), the tools and the answer. Who answers: an answers file that scripts the model (per call, in order, <code>content</code>, <code>tool_calls</code> or <code>error</code>), a real model through one of your profiles, or you (docs/capture.md).</p>
         {!running && (
           <form className="capture-form" onSubmit={(e) => { e.preventDefault(); start(); }}>
             <fieldset className="capture-modes">
@@ -96,13 +93,7 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
         )}
         {running && state && (
           <section className="capture-lines" aria-label="Lines to paste">
-            <p className="small">Start the agent with one of these, in a terminal:</p>
-            {state.lines.map((l, i) => (
-              <div className="capture-line" key={l}>
-                <code data-testid={`capture-line-${i}`}>{l}</code>
-                <button type="button" className="btn sm" onClick={() => copy(i, l)} data-testid={`capture-copy-${i}`}>{copied === i ? 'Copied' : 'Copy'}</button>
-              </div>
-            ))}
+            <AgentRecipe key={state.base_url} recipes={state.recipes ?? []} lines={state.lines} onCopyError={setError} />
             <div className="capture-actions">
               <span className="muted small" data-testid="capture-progress">{state.forward
                 ? `${state.calls.length} requests forwarded to profile ${state.forward.profile} (${state.forward.host}, model ${state.forward.model})`
@@ -119,12 +110,13 @@ export function CapturePanel({ onClose, onOpenHistory }: Props) {
         {state?.error && !error && <div className="banner banner-err" role="alert">{state.error}</div>}
         {state && state.calls.length > 0 && (
           <table className="capture-calls" aria-label="Captured requests">
-            <thead><tr><th>#</th><th>API</th><th>status</th><th>messages</th><th>tokens in</th><th>hooks the model read</th><th>answer</th></tr></thead>
+            <thead><tr><th>#</th><th>API</th><th>agent</th><th>status</th><th>messages</th><th>tokens in</th><th>hooks the model read</th><th>answer</th></tr></thead>
             <tbody>
               {state.calls.map((c) => (
                 <tr key={c.n} className={c.status !== 200 ? 'is-error' : undefined} data-testid={`capture-call-${c.n}`}>
                   <td>{c.n + 1}</td>
                   <td title={c.path}>{c.api}</td>
+                  <td>{c.agent ?? <span className="muted">—</span>}</td>
                   <td title={c.error}>{c.status}</td>
                   <td className="num">{c.messages}</td>
                   <td className="num">{c.input_tokens.toLocaleString()}</td>

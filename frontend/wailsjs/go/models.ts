@@ -45,6 +45,7 @@ export namespace capture {
 	    input_tokens: number;
 	    hooks: string[];
 	    answer: string;
+	    agent?: string;
 	}
 	export interface Side {
 	    kind: string;
@@ -85,6 +86,7 @@ export namespace capture {
 	    running: boolean;
 	    base_url?: string;
 	    lines: string[];
+	    recipes: recipe.Recipe[];
 	    answers_file?: string;
 	    answers: number;
 	    calls: CallSummary[];
@@ -432,6 +434,37 @@ export namespace profiles {
 	    key_source: string;
 	    latency: number;
 	    reply?: string;
+	}
+
+}
+
+export namespace recipe {
+	
+	export interface File {
+	    path: string;
+	    content: string;
+	    merge?: boolean;
+	    format: string;
+	}
+	export interface Var {
+	    name: string;
+	    value: string;
+	}
+	export interface Recipe {
+	    agent: string;
+	    name: string;
+	    package: string;
+	    version: string;
+	    proprietary?: boolean;
+	    api: string;
+	    env: Var[];
+	    files: File[];
+	    before: string[][];
+	    run: string[];
+	    hooks: string;
+	    trap: string;
+	    notes: string[];
+	    lines: string[];
 	}
 
 }

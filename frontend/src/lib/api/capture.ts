@@ -1,8 +1,9 @@
 // The bound Capture service: the app as a real agent's model endpoint (app/capture). Without the
 // Go backend (vite dev, tests) a mock plays the endpoint.
-import type { bind, capture } from './models';
+import type { bind, capture, recipe } from './models';
 import type { Refine } from './types';
 import { Capture, hasBackend, on } from './wails';
+import recipesFixture from '../../fixtures/recipes.json';
 
 /** capture.SessionOptions: answers from the file, manual (the user answers each request), or forwarded to a model profile */
 export type CaptureOptions = capture.SessionOptions;
@@ -15,9 +16,15 @@ export type CaptureMessage = Refine<capture.Message, { tool_calls?: CaptureToolC
 export type CapturePending = Refine<capture.PendingRequest, { messages: CaptureMessage[] }>;
 /** capture.Answer: the text, or tool calls (an id the endpoint makes up when absent) */
 export type CaptureAnswer = Refine<capture.Answer, { tool_calls?: (Omit<CaptureToolCall, 'id'> & { id?: string })[] }>;
-export type CaptureCall = Refine<capture.CallSummary, { api: 'anthropic' | 'openai' }>;
+/** capture.API */
+export type CaptureAPI = 'anthropic' | 'openai' | 'responses' | 'gemini';
+/** capture.CallSummary; agent: the agent CLI that sent it, when it tells */
+export type CaptureCall = Refine<capture.CallSummary, { api: CaptureAPI }>;
+/** recipe.Recipe: how to run one agent CLI against this capture (app/agents/recipe, one table for
+ * the app, hookctl and the docs); hooks, trap and notes hold Markdown code spans */
+export type Recipe = Refine<recipe.Recipe, { api: CaptureAPI }>;
 /** capture.SessionState; seq orders the copies: events and answers race, the newest is kept (newer). */
-export type CaptureState = Refine<capture.SessionState, { calls: CaptureCall[]; pending?: CapturePending }>;
+export type CaptureState = Refine<capture.SessionState, { calls: CaptureCall[]; pending?: CapturePending; recipes: Recipe[] }>;
 /** bind.SavedScenario: where a capture was saved as a scenario, and what it does not replay */
 export type SavedScenario = bind.SavedScenario;
 
@@ -42,7 +49,7 @@ type Listener = (s: CaptureState) => void;
 /** The mock: an endpoint that records what tests push through mockCaptureCall. */
 export function createCaptureMock() {
   const listeners = new Set<Listener>();
-  let state: CaptureState = { running: false, lines: [], answers: 0, calls: [], seq: 0 };
+  let state: CaptureState = { running: false, lines: [], recipes: [], answers: 0, calls: [], seq: 0 };
   let runs = 0;
   const replies: { n: number; answer: CaptureAnswer }[] = [];
   const started: CaptureOptions[] = [];
@@ -57,6 +64,7 @@ export function createCaptureMock() {
       const anthropic = `ANTHROPIC_BASE_URL=${url} ANTHROPIC_API_KEY=capture CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`;
       state = { running: true, base_url: url, answers_file: opts.profile ? '' : opts.answers_file, answers: opts.manual || opts.profile ? 0 : 3, manual: !!opts.manual, calls: [],
         lines: opts.profile ? [anthropic] : [anthropic, `OPENAI_BASE_URL=${url}/v1 OPENAI_API_KEY=capture`],
+        recipes: recipesFor(url).filter((r) => !opts.profile || r.api === 'anthropic'),
         forward: opts.profile ? { profile: opts.profile, host: 'api.anthropic.com', model: 'claude-sonnet-4-5' } : undefined, seq: state.seq + 1 };
       started.push(opts);
       emit();
@@ -92,6 +100,12 @@ export function createCaptureMock() {
     started,
     savedScenarios,
   };
+}
+
+/** The backend's recipes (fixtures/recipes.json, written from app/agents/recipe for the docs' URL) for url. */
+function recipesFor(url: string): Recipe[] {
+  const text = JSON.stringify(recipesFixture).replaceAll('http://127.0.0.1:41237', url);
+  return JSON.parse(text) as Recipe[];
 }
 
 let mock: ReturnType<typeof createCaptureMock> | null = null;
