@@ -51,7 +51,9 @@ var testDialect = Dialect{
 	HasMatcher: func(e string) bool { return e == "PreToolUse" }, Compile: CodexMatcher,
 	GroupFields: []string{"matcher", "hooks"}, HandlerFields: []string{"type", "command", "timeout"},
 	Types: []string{"command", "prompt"}, IntTimeout: true,
-	Runs: func(typ string) (bool, string) { return typ == "command", "Test runs only command hooks: this one never runs" },
+	Runs: func(typ string) (bool, string) {
+		return typ == "command", "Test runs only command hooks: this one never runs"
+	},
 }
 
 // TestReaderReportsEverything: one file's every problem at once, each at
