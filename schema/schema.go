@@ -30,3 +30,8 @@ var HooksYAML string
 //
 //go:embed picoclaw-hooks.schema.json
 var PicoClawHooks string
+
+// CodexHooks is the JSON Schema of Codex CLI's .codex/hooks.json.
+//
+//go:embed codex-hooks.schema.json
+var CodexHooks string

@@ -16,6 +16,7 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/claudehook"
 	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/codexhook"
 	"hookstudio/app/hooks/hostmode"
 	"hookstudio/app/hooks/prochook"
 	"hookstudio/app/hooks/registry"
@@ -49,6 +50,7 @@ func Registry(opts RegistryOptions) *registry.Registry {
 		cmdhook.Registration(cache),
 		prochook.Registration(),
 		claudehook.Registration(),
+		codexhook.Registration(),
 		reqhook.Registration(opts.Policy),
 	)
 	if err != nil {
