@@ -35,3 +35,8 @@ var PicoClawHooks string
 //
 //go:embed codex-hooks.schema.json
 var CodexHooks string
+
+// QwenSettings is the JSON Schema of the hooks in Qwen Code's .qwen/settings.json.
+//
+//go:embed qwen-settings.schema.json
+var QwenSettings string

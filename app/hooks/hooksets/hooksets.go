@@ -19,6 +19,7 @@ import (
 	"hookstudio/app/hooks/codexhook"
 	"hookstudio/app/hooks/hostmode"
 	"hookstudio/app/hooks/prochook"
+	"hookstudio/app/hooks/qwenhook"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/reqhook"
 	"hookstudio/app/hooks/skills"
@@ -51,6 +52,7 @@ func Registry(opts RegistryOptions) *registry.Registry {
 		prochook.Registration(),
 		claudehook.Registration(),
 		codexhook.Registration(),
+		qwenhook.Registration(),
 		reqhook.Registration(opts.Policy),
 	)
 	if err != nil {
