@@ -252,7 +252,7 @@ func (h *Handler) input(event string, ev *engine.Event, cwd string) ([]byte, err
 		f.Add("prompt", ev.UserInput)
 	case PreModelRequest, PostModelRequest:
 		f.Add("kind", "sampling")
-		f.Add("request_id", fmt.Sprintf("%s-%04d", h.session[:23], requests))
+		f.Add("request_id", fmt.Sprintf("00000000-0000-7000-8000-%012d", requests)) // numbered, so a trace stays the same run to run
 		f.Add("attempt_number", 1)
 		f.Add("session_id", h.session)
 		f.Add("thread_id", h.session)
