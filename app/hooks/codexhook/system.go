@@ -31,10 +31,10 @@ func Registration() registry.System {
 		Files: []registry.File{
 			{Kind: KindHooks, Role: registry.Config, Level: registry.Root, Patterns: []string{HooksFile}, Schema: schema.CodexHooks, Trust: true},
 			{Kind: KindConfig, Role: registry.Config, Level: registry.Root, Patterns: []string{ConfigFile}, Trust: true},
-			{Kind: registry.KindText, Role: registry.Script, Level: registry.Root,
-				In: func(_, file string) bool {
-					return strings.HasPrefix(file, ".codex/hooks/") && len(file) > len(".codex/hooks/")
-				}},
+			// a skill folder that is a Codex project of its own
+			{Kind: KindHooks, Role: registry.Config, Level: registry.Skill, Patterns: []string{"*/" + HooksFile}, Schema: schema.CodexHooks, Trust: true},
+			{Kind: KindConfig, Role: registry.Config, Level: registry.Skill, Patterns: []string{"*/" + ConfigFile}, Trust: true},
+			{Kind: registry.KindText, Role: registry.Script, Level: registry.Root, In: script},
 		},
 		Dirs: []string{".codex"},
 		User: &registry.UserFile{Setting: "codex_user_config", Flag: "codex-user-config",
