@@ -252,6 +252,12 @@ func TestSimulateText(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), ".claude-plugin", "plugin.json")); err == nil {
 			continue // Claude Code hooks need --trust: TestTestExamplesPass, TestRealAgentClaudeCodeConformance
 		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), ".codex")); err == nil {
+			continue // Codex's hooks need --trust: TestTestExamplesPass, TestRealAgentCodexConformance
+		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), ".qwen")); err == nil {
+			continue // Qwen Code's hooks need --trust: TestTestExamplesPass, TestRealAgentQwenCodeConformance
+		}
 		t.Run(name, func(t *testing.T) {
 			out, stderr, code := runCLI(t, "simulate", "--skills", filepath.Join("..", "..", "skills"), sc)
 			if code != exitOK {
