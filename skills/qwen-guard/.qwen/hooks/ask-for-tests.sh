@@ -6,4 +6,4 @@ input=$(cat)
 case "$input" in
   *'"stop_hook_active":true'*) exit 0;;
 esac
-printf '%s\n' '{"decision": "block", "reason": "Run the tests (npm test) before you finish, and say whether they pass."}'
+printf '%s\n' '{"decision": "block", "reason": "Run the tests (sh run-tests.sh) before you finish, and say whether they pass."}'
