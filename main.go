@@ -18,6 +18,7 @@ import (
 	"hookstudio/app/capture"
 	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/services/bind"
+	"hookstudio/app/services/calibration"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/layout"
@@ -51,11 +52,16 @@ func main() {
 	if err != nil {
 		log.Printf("hook studio: %v", err)
 	}
+	// Which Claude Code version runs render as, and the profiles known; a damaged setting is reported and left automatic.
+	agents, err := studio.LoadAgents(dataDir)
+	if err != nil {
+		log.Printf("hook studio: %v", err)
+	}
 	// Every hook system Hook Studio hosts; command hook results are reused
 	// between runs whose input and files did not change.
 	hooks := hooksets.Registry(hooksets.RegistryOptions{ReuseResults: true, Policy: reqPolicy.Policy})
 	cfg := studio.Config{DataDir: dataDir, Examples: examples.FS, Tokens: counter, Emit: emitter.Emit,
-		Hooks: hooks, ExecHooks: studio.HooksetsLoader(hooks, userHooks)}
+		Hooks: hooks, ExecHooks: studio.HooksetsLoader(hooks, userHooks), Agents: agents}
 	// The app works without its history: a database that cannot be opened
 	// at all is reported and left alone.
 	store, err := history.Open(context.Background(), history.DefaultPath(dataDir))
@@ -78,6 +84,8 @@ func main() {
 	}
 	studioBinding := bind.NewStudio(svc)
 	bind.UseUserHooks(studioBinding, userHooks)
+	bind.UseAgents(studioBinding, agents)
+	agentsBinding := bind.NewAgents(calibration.New(emitter.Emit, dataDir, agents.Catalog(), agents.Finder())) // Settings ▸ Agents
 	historyBinding := bind.NewHistory(store, counter)
 	var eventSource bind.EventSource // stored runs' events; none without a history
 	if store != nil {
@@ -91,6 +99,8 @@ func main() {
 	}
 	requestsBinding := bind.NewRequests(svc, storedRuns).WithPolicy(reqPolicy)
 	captureBinding := bind.NewCapture(emitter.Emit, store, counter).WithProfiles(svc.Profiles) // the app as a real agent's model endpoint
+	bind.UseCaptureAgents(captureBinding, agents.Catalog())                                    // agents' hook texts: bundled and calibrated rendering profiles
+	sessionsBinding := bind.NewSessions(emitter.Emit, store, counter, dataDir)                 // the agents' own sessions, imported
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)
@@ -118,6 +128,7 @@ func main() {
 			emitter.Start(ctx)
 			bind.StartHistory(ctx, historyBinding)
 			bind.StartRequests(ctx, requestsBinding)
+			bind.StartSessions(ctx, sessionsBinding)
 			if err := bind.Start(ctx, studioBinding, bind.NativeWindow{Ctx: ctx}); err != nil {
 				log.Printf("hook studio: %v", err)
 			}
@@ -134,10 +145,12 @@ func main() {
 		},
 		OnShutdown: func(context.Context) {
 			bind.StopCapture(captureBinding)
+			bind.StopSessions(sessionsBinding)
 			bind.StopOps(opsBinding)
 			bind.Stop(studioBinding)
+			bind.StopAgents(agentsBinding) // a calibration running ends, its CLI with it
 		},
-		Bind: []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding, bind.NewLayout(layout.DefaultPath(dataDir)), captureBinding},
+		Bind: []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding, bind.NewLayout(layout.DefaultPath(dataDir)), captureBinding, agentsBinding, sessionsBinding},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -15,8 +15,9 @@ import (
 // that sent it (identify tells which, from its headers and system
 // prompt): each hook's words are origin hook with their event, the
 // agent's own tagged context (Codex's <environment_context>, Gemini CLI's
-// <session_context>) agent_context. Claude Code's texts are read by the
-// Messages API's reader itself.
+// <session_context>) agent_context. Claude Code's texts (and those of an
+// agent no header tells) are read with every known Claude Code version's
+// profile (claude.go).
 type AgentReader struct {
 	catalog *profile.Catalog
 
@@ -61,8 +62,15 @@ func (ar *AgentReader) Read(c *Call) {
 		}
 	}
 	a := identify.Request(h, system)
-	if a.Name == "" {
-		return
+	if a.Name == "" || a.Name == profile.ClaudeCode {
+		// Claude Code, or an agent no header tells (an SDK script): Claude
+		// Code's hook words are its own, read by every known version's
+		if ap := ar.profiles(profile.ClaudeCode); ap != nil {
+			c.Messages = readClaude(ap.rc, c.Messages)
+		}
+		if a.Name == "" {
+			return
+		}
 	}
 	c.Agent = &a
 	if a.Name == profile.ClaudeCode {

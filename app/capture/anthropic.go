@@ -3,7 +3,6 @@ package capture
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -40,37 +39,64 @@ func parseAnthropic(data []byte) (*Request, []string, error) {
 			req.Messages = append(req.Messages, Message{Role: "system", Content: b.Text, Origin: OriginSystem})
 		}
 	}
-	i := 0
+	i, sysBlocks := 0, 0
 	root.Get("messages").ForEach(func(_, mr gjson.Result) bool {
 		m := fieldsOf(mr)
-		role := m.Get("role").Str
-		bs := blocks(m.Get("content"))
-		if role == "assistant" {
-			req.Messages = append(req.Messages, assistantMessage(bs))
-			i++
-			return true
-		}
-		for _, b := range bs {
-			switch b.Type {
-			case "text":
-				if role == "system" {
-					req.Messages = append(req.Messages, systemText(b.Text)...)
-				} else {
-					req.Messages = append(req.Messages, userText(b.Text)...)
-				}
-			case "tool_result":
-				req.Messages = append(req.Messages, toolResult(b.ToolUseID, joinText(blocks(b.Content)), b.IsError))
-			case "image", "document", "search_result":
-				req.Messages = append(req.Messages, Message{Role: role, Content: "[" + b.Type + "]", Origin: OriginUser, Kind: b.Type})
-			default:
-				req.Messages = append(req.Messages, Message{Role: role, Content: b.raw, Origin: OriginUser, Kind: b.Type})
-				warnings = append(warnings, fmt.Sprintf("messages[%d].content: a block of type %q, which this capture does not read: kept as it came", i, b.Type))
-			}
-		}
+		req.Messages = append(req.Messages, messagesOf(m.Get("role").Str, blocks(m.Get("content")), i, &sysBlocks, &warnings)...)
 		i++
 		return true
 	})
 	return req, warnings, nil
+}
+
+// messagesOf is message i of a request, its blocks normalised: one
+// message per text or tool result, each with its origin.
+func messagesOf(role string, bs []anthropicBlock, i int, sysBlocks *int, warnings *[]string) []Message {
+	if role == "assistant" {
+		return []Message{assistantMessage(bs)}
+	}
+	var out []Message
+	for _, b := range bs {
+		switch b.Type {
+		case "text":
+			if role == "system" {
+				*sysBlocks++
+				out = append(out, systemText(b.Text, *sysBlocks)...)
+			} else {
+				out = append(out, userText(b.Text)...)
+			}
+		case "tool_result":
+			out = append(out, toolResult(b.ToolUseID, joinText(blocks(b.Content)), b.IsError))
+		case "image", "document", "search_result":
+			out = append(out, Message{Role: role, Content: "[" + b.Type + "]", Origin: OriginUser, Kind: b.Type})
+		default:
+			out = append(out, Message{Role: role, Content: b.raw, Origin: OriginUser, Kind: b.Type})
+			*warnings = append(*warnings, fmt.Sprintf("messages[%d].content: a block of type %q, which this capture does not read: kept as it came", i, b.Type))
+		}
+	}
+	return out
+}
+
+// AnthropicSystem normalises a Messages API request's system field (a
+// string or text blocks) as a capture records it: one system message per
+// text block.
+func AnthropicSystem(raw json.RawMessage) []Message {
+	var out []Message
+	for _, b := range blocks(gjson.ParseBytes(raw)) {
+		if b.Type == "text" {
+			out = append(out, Message{Role: "system", Content: b.Text, Origin: OriginSystem})
+		}
+	}
+	return out
+}
+
+// AnthropicMessage normalises one message of a Messages API request (its
+// role and content) as a capture records it, with the warnings a capture
+// would give (blocks it does not read, kept as they came).
+func AnthropicMessage(role string, content json.RawMessage) ([]Message, []string) {
+	var warnings []string
+	sysBlocks := 0 // a system message's paragraphs are one block, as in a whole request
+	return messagesOf(role, blocks(gjson.ParseBytes(content)), 0, &sysBlocks, &warnings), warnings
 }
 
 // blocks reads a content that is a string or a list of blocks.
@@ -135,68 +161,22 @@ func assistantMessage(bs []anthropicBlock) Message {
 	return m
 }
 
-// A hook's voice, as Claude Code words hook output for the model (measured
-// with the real CLI, docs/capture.md): "<Event>[:<Tool>] hook <kind>: …".
-var hookLineRe = regexp.MustCompile(`(?m)^((?:PreToolUse|PostToolUse|PostToolUseFailure|PostToolBatch|UserPromptSubmit|SessionStart|SessionEnd|Stop|SubagentStop|PreCompact|PostCompact|Notification|PermissionRequest)(?::[\w.-]+)?) hook (?:success|feedback|error|blocking error|additional context|stopped continuation)\b`)
+// userText is one user text block: the user's words, or the agent's own
+// context when it holds its <system-reminder> blocks. Which part is a
+// hook's the agent's profiles tell (AgentReader.Read).
+func userText(text string) []Message { return []Message{plainUser(text)} }
 
-// hookAt is where the hook's text starts in text and the hook's name.
-func hookAt(text string) (int, string) {
-	if !strings.Contains(text, " hook ") {
-		return -1, "" // most text: the regexp's scan of a long prompt costs far more
-	}
-	if m := hookLineRe.FindStringSubmatchIndex(text); m != nil {
-		return m[0], text[m[2]:m[3]]
-	}
-	return -1, ""
-}
-
-// userText is one user text block: the user's words, the agent's own
-// context, and hook output the agent appended — split where a hook's text
-// starts, so each part shows its own origin.
-func userText(text string) []Message {
-	// A reminder that is all hook output (Claude Code wraps tool hooks'
-	// context so) is the hook's message, wrapper and all.
-	if inner, ok := strings.CutPrefix(text, "<system-reminder>\n"); ok {
-		if at, hook := hookAt(inner); at == 0 && strings.Count(text, "<system-reminder>") == 1 {
-			return []Message{{Role: "user", Content: text, Origin: OriginHook, Hook: hook}}
-		}
-	}
-	at, hook := hookAt(text)
-	if at < 0 {
-		return []Message{plainUser(text)}
-	}
+// systemText is a system-role message of the list (Claude Code sends hook
+// output and its own attachments so, one paragraph each): a message per
+// paragraph, the agent's context until its profiles tell a hook's
+// (AgentReader.Read joins the agent's neighbouring paragraphs again).
+func systemText(text string, block int) []Message {
 	var out []Message
-	if before := strings.TrimRight(text[:at], "\n"); strings.TrimSpace(before) != "" {
-		out = append(out, plainUser(before))
-	}
-	return append(out, Message{Role: "user", Content: text[at:], Origin: OriginHook, Hook: hook})
-}
-
-// systemText is a system-role message of the list (Claude Code 2.1.197
-// sends hook output and its own attachments so, one paragraph each): a
-// paragraph that starts with a hook's words is that hook's message, the
-// paragraphs between them the agent's context.
-func systemText(text string) []Message {
-	var out []Message
-	var ctx []string
-	flush := func() {
-		if len(ctx) > 0 {
-			out = append(out, Message{Role: "system", Content: strings.Join(ctx, "\n\n"), Origin: OriginContext})
-			ctx = nil
-		}
-	}
 	for _, para := range strings.Split(text, "\n\n") {
-		if strings.TrimSpace(para) == "" {
-			continue
+		if strings.TrimSpace(para) != "" {
+			out = append(out, Message{Role: "system", Content: para, Origin: OriginContext, block: block})
 		}
-		if at, hook := hookAt(para); at == 0 {
-			flush()
-			out = append(out, Message{Role: "system", Content: para, Origin: OriginHook, Hook: hook})
-			continue
-		}
-		ctx = append(ctx, para)
 	}
-	flush()
 	return out
 }
 
@@ -207,18 +187,8 @@ func plainUser(text string) Message {
 	return Message{Role: "user", Content: text, Origin: OriginUser}
 }
 
-// askRe is the tool result claude -p gives when a PreToolUse hook asked
-// for confirmation without a reason and nobody could answer.
-var askRe = regexp.MustCompile(`^Hook (PreToolUse(?::[\w.-]+)?) asked for confirmation for this tool$`)
-
 func toolResult(id, text string, isError bool) Message {
-	m := Message{Role: "tool", Content: text, Origin: OriginToolResult, ToolCallID: id, IsError: isError}
-	if at, hook := hookAt(text); at >= 0 {
-		m.Origin, m.Hook = OriginHook, hook
-	} else if a := askRe.FindStringSubmatch(text); isError && a != nil {
-		m.Origin, m.Hook = OriginHook, a[1]
-	}
-	return m
+	return Message{Role: "tool", Content: text, Origin: OriginToolResult, ToolCallID: id, IsError: isError}
 }
 
 // The Messages API's answer.

@@ -62,6 +62,14 @@ type Message struct {
 	// a tool result (a Responses reasoning item, a Gemini thought, a type
 	// this capture does not know): Content is then the item as it came.
 	Kind string `json:"kind,omitempty"`
+	// AgentBefore and AgentAfter are the agent's own words around a
+	// hook's in Content (its wrapper and preamble: Claude Code 2.1.332's
+	// "<system-reminder>\nThe text below is the output of a hook …"), so
+	// they are shown as the agent's, not the hook's.
+	AgentBefore string `json:"agent_before,omitempty"`
+	AgentAfter  string `json:"agent_after,omitempty"`
+
+	block int // the system-role text block a paragraph came from (1-based; 0 none)
 }
 
 // Request is what the agent asked, as the answerer sees it.

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -374,32 +373,4 @@ type loop struct{ s *Script }
 func (l loop) Answer(context.Context, int, *Request) (*Answer, error) {
 	a := l.s.answers[0]
 	return &a, nil
-}
-
-// TestClaudeCodeHookParagraphs: Claude Code 2.1.197 sends hook output in
-// a system-role message of the list, one paragraph per hook between its
-// own attachments, and tool hooks' context as a reminder block: each hook
-// text is its own message, named.
-func TestClaudeCodeHookParagraphs(t *testing.T) {
-	body := `{"model":"m","messages":[{"role":"user","content":"hi"},
- {"role":"system","content":"SessionStart:startup hook success: SS\n\nAvailable agent types:\n- claude\n\nSkills:\n- x\n\nUserPromptSubmit hook additional context: UPS"},
- {"role":"user","content":[{"type":"text","text":"<system-reminder>\nPostToolUse:Bash hook additional context: P1\n</system-reminder>"}]}]}`
-	req, _, err := parseAnthropic([]byte(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, m := range req.Messages {
-		got = append(got, m.Role+"|"+string(m.Origin)+"|"+m.Hook+"|"+m.Content)
-	}
-	want := []string{
-		"user|" + string(OriginUser) + "||hi",
-		"system|" + string(OriginHook) + "|SessionStart:startup|SessionStart:startup hook success: SS",
-		"system|" + string(OriginContext) + "||Available agent types:\n- claude\n\nSkills:\n- x",
-		"system|" + string(OriginHook) + "|UserPromptSubmit|UserPromptSubmit hook additional context: UPS",
-		"user|" + string(OriginHook) + "|PostToolUse:Bash|<system-reminder>\nPostToolUse:Bash hook additional context: P1\n</system-reminder>",
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("messages\n got %q\nwant %q", got, want)
-	}
 }

@@ -51,8 +51,6 @@ func parseResponses(data []byte) (*Request, []string, error) {
 					m := Message{Role: "system", Content: p, Origin: OriginContext}
 					if len(req.Messages) == 0 {
 						m.Origin = OriginSystem
-					} else if at, hook := hookAt(p); at == 0 {
-						m.Origin, m.Hook = OriginHook, hook
 					}
 					req.Messages = append(req.Messages, m)
 				}

@@ -74,6 +74,7 @@ type Session struct {
 	tokens Counter
 	// upstream resolves a profile's endpoint and key (nil: no profiles).
 	upstream func(profile string) (*Upstream, error)
+	agents   *AgentReader // nil: the bundled profiles
 
 	mu      sync.Mutex
 	srv     *Server
@@ -97,6 +98,13 @@ func NewSession(emit func(string, any), store KeepStore, tokens Counter) *Sessio
 // a profile's endpoint with its key (UpstreamOf over the app's profiles).
 func (s *Session) WithUpstreams(resolve func(profile string) (*Upstream, error)) *Session {
 	s.upstream = resolve
+	return s
+}
+
+// WithAgents reads the agent's hook texts with the rendering profiles of
+// ar (bundled and calibrated; nil: the bundled ones).
+func (s *Session) WithAgents(ar *AgentReader) *Session {
+	s.agents = ar
 	return s
 }
 
@@ -164,7 +172,7 @@ func (s *Session) Start(opts SessionOptions) (SessionState, error) {
 	if s.tokens != nil {
 		tokens = s.tokens
 	}
-	srv, err := Listen(Options{Addr: fmt.Sprintf("127.0.0.1:%d", opts.Port), Answerer: answerer, Upstream: up, Tokens: tokens, Journal: journal, OnCall: s.onCall})
+	srv, err := Listen(Options{Addr: fmt.Sprintf("127.0.0.1:%d", opts.Port), Answerer: answerer, Upstream: up, Tokens: tokens, Journal: journal, OnCall: s.onCall, Agents: s.agents})
 	if err != nil {
 		if keeper != nil {
 			_, _ = keeper.Close()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -33,7 +34,7 @@ func agentTool(t *testing.T, rel string) string {
 
 // runClaude runs the real Claude Code CLI offline in proj with a throw-away
 // HOME against the model endpoint url, sending key as its own API key, and
-// returns what it printed.
+// returns what it printed on stdout.
 func runClaude(t *testing.T, claude, proj, home, url, key string, args ...string) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -45,16 +46,19 @@ func runClaude(t *testing.T, claude, proj, home, url, key string, args ...string
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Env = append(os.Environ(), "HOME="+home, "DISABLE_AUTOUPDATER=1")
+	// the CLI leaves folders in TMPDIR: the test's own
+	cmd.Env = append(os.Environ(), "HOME="+home, "DISABLE_AUTOUPDATER=1", "TMPDIR="+t.TempDir())
 	for _, v := range rc.For(url, "").Env {
 		if v.Name == "ANTHROPIC_API_KEY" {
 			v.Value = key
 		}
 		cmd.Env = append(cmd.Env, v.Name+"="+v.Value)
 	}
-	printed, err := cmd.CombinedOutput()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	printed, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("claude -p: %v\n%s", err, printed)
+		t.Fatalf("claude -p: %v\n%s%s", err, printed, stderr.Bytes())
 	}
 	return printed
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"hookstudio/app/agent/tokens"
+	rendering "hookstudio/app/agents/profile"
 	"hookstudio/app/agents/recipe"
 	"hookstudio/app/capture"
 	"hookstudio/app/services/studio"
@@ -121,7 +122,12 @@ func captureCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if keeper != nil {
 		journal = keeper.Journal()
 	}
-	srv, err := capture.Listen(capture.Options{Addr: addr, Token: *token, Answerer: answerer, Upstream: up, Tokens: counter, Journal: journal,
+	dataDir, err := studio.DefaultDataDir()
+	if err != nil {
+		return 0, err
+	}
+	agents := capture.NewAgentReader(rendering.NewCatalog(dataDir)) // bundled and calibrated rendering profiles
+	srv, err := capture.Listen(capture.Options{Addr: addr, Token: *token, Answerer: answerer, Upstream: up, Tokens: counter, Journal: journal, Agents: agents,
 		OnCall: func(c capture.Call) {
 			n++
 			if keeper != nil {

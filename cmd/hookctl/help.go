@@ -19,11 +19,11 @@ var commands = []command{
 	{"validate", "[SKILLS_DIR] [--json] [--claude-user-settings FILE]",
 		"check every skill's hooks and scenarios; each problem as file:line:col"},
 	{"simulate", "[--skills DIR] SCENARIO [--json] [--full] [--color=auto|always|never] [--db PATH] [--no-history] " +
-		"[--provider PROFILE [--profiles PATH]] [--trust] [--events [--control stdin|FILE]] [--otlp URL]",
+		"[--provider PROFILE [--profiles PATH]] [--trust] [--events [--control stdin|FILE]] [--otlp URL] [--agent claude-code@VERSION]",
 		"play a scenario and print the messages every LLM call receives"},
-	{"test", "[SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust]",
+	{"test", "[SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust] [--agent claude-code@VERSION]",
 		"play scenarios and check their expectations; the last line counts passed and failed"},
-	{"history list", "[--scenario S] [--skill K] [--source cli|app|live|capture] [--since DATE] [--until DATE] [--limit N] [--json] [--db PATH]",
+	{"history list", "[--scenario S] [--skill K] [--source cli|app|live|capture|session] [--since DATE] [--until DATE] [--limit N] [--json] [--db PATH]",
 		"list the runs kept in the run history"},
 	{"history show", "RUN [--json [--trace]] [--db PATH]", "show one run of the history"},
 	{"history diff", "RUN_A RUN_B [--json] [--db PATH]", "compare two runs call by call, with token deltas"},
@@ -37,6 +37,12 @@ var commands = []command{
 		"how to run an agent CLI against capture: variables, config file, command, its hook trap"},
 	{"calibrate", "claude-code|codex|gemini-cli|qwen-code|copilot-cli [--cli PATH] [--json]",
 		"learn how the installed agent CLI renders hook output (its rendering profile)"},
+	{"sessions list", "[--agent claude-code|codex] [--project DIR] [--search S] [--json] [--claude-dir DIR] [--codex-dir DIR]",
+		"list the Claude Code and Codex sessions on this machine, newest first"},
+	{"sessions import", "ID|FILE [--json] [--follow] [--save-scenario FILE] [--db PATH] [--claude-dir DIR] [--codex-dir DIR]",
+		"import a session into the run history: every model call, every hook that fired"},
+	{"sessions request", "ID|FILE CALL [--claude-dir DIR] [--codex-dir DIR]",
+		"print a call's request as the agent sent it, rebuilt from the transcript"},
 }
 
 const usageWidth = 92
@@ -66,7 +72,10 @@ Cline); capture --recipe AGENT prints it for the capture's URL.
 calibrate runs the agent CLI (on PATH or --cli) offline against capture with
 a probe project, learns how that version renders hook output, and writes the
 profile to agents/<agent>/<version>.json in the data folder
-(docs/rendering-profiles.md).
+(docs/rendering-profiles.md); simulate and test --agent pick a version.
+sessions lists the Claude Code and Codex sessions on this machine (their
+transcripts) and imports one into the history: every model call with its exact
+request where the transcript holds it, every hook that fired (docs/sessions.md).
 `)
 	b.WriteString(exitStatus)
 	return b.String()

@@ -15,8 +15,8 @@ func TestCommandHelp(t *testing.T) {
 	}{
 		{[]string{"validate"}, []string{"--json", "--claude-user-settings"}},
 		{[]string{"simulate"}, []string{"--skills", "--json", "--full", "--color", "--db", "--no-history", "--trust", "--user-hooks",
-			"--claude-user-settings", "--host-behaviour", "--otlp", "--provider", "--profiles", "--events", "--control"}},
-		{[]string{"test"}, []string{"--json", "--junit", "--update", "--trust", "--user-hooks", "--claude-user-settings", "--host-behaviour", "--color"}},
+			"--claude-user-settings", "--host-behaviour", "--otlp", "--provider", "--profiles", "--events", "--control", "--agent"}},
+		{[]string{"test"}, []string{"--json", "--junit", "--update", "--trust", "--user-hooks", "--claude-user-settings", "--host-behaviour", "--color", "--agent"}},
 		{[]string{"history"}, nil},
 		{[]string{"history", "list"}, []string{"--db", "--json", "--scenario", "--skill", "--source", "--since", "--until", "--limit"}},
 		{[]string{"history", "show"}, []string{"--db", "--json", "--trace"}},
@@ -27,6 +27,7 @@ func TestCommandHelp(t *testing.T) {
 		{[]string{"capture"}, []string{"--port", "--listen", "--token", "--answers", "--profile", "--profiles", "--max-requests", "--json",
 			"--no-history", "--save-scenario", "--db", "--recipe"}},
 		{[]string{"recipe"}, []string{"--url", "--prompt", "--json"}},
+		{[]string{"calibrate"}, []string{"--cli", "--json"}},
 	}
 	for _, c := range cases {
 		name := strings.Join(c.cmd, " ")

@@ -146,7 +146,7 @@ func historyList(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	var f history.Filter
 	fs.StringVar(&f.Scenario, "scenario", "", "only runs of this scenario (its name)")
 	fs.StringVar(&f.Skill, "skill", "", "only runs of this skill's scenarios or hooks")
-	source := fs.String("source", "", "only runs from cli, app, live or capture")
+	source := fs.String("source", "", "only runs from cli, app, live, capture or session")
 	since := fs.String("since", "", "only runs started on or after this date")
 	until := fs.String("until", "", "only runs started before this date")
 	fs.IntVar(&f.Limit, "limit", 20, "at most this many runs (0: all)")
@@ -223,20 +223,15 @@ func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	if *asJSON {
-		out := struct {
-			*history.Run
-			Trace *engine.Document `json:"trace,omitempty"`
-		}{Run: run}
-		if *withTrace {
-			d := run.Trace.Document()
-			out.Trace = &d
-		}
-		return exitOK, writeJSON(stdout, out)
+		return exitOK, writeJSON(stdout, showDoc(run, *withTrace))
 	}
 	r := run.RunSummary
 	fmt.Fprintf(stdout, "run %d · %s (%s)\n", r.ID, r.Scenario, r.ScenarioFile)
 	fmt.Fprintf(stdout, "scenario sha256 %s\n", r.ScenarioHash)
 	fmt.Fprintf(stdout, "%s · source %s · backend %s · status %s", r.Started.Local().Format("2006-01-02 15:04:05"), r.Source, r.Backend, r.Status)
+	if r.Agent != "" {
+		fmt.Fprintf(stdout, " · renders as %s", r.Agent)
+	}
 	if r.Error != "" {
 		fmt.Fprintf(stdout, " · %s", r.Error)
 	}
@@ -264,6 +259,20 @@ func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		}
 	}
 	return exitOK, showExec(stdout, run)
+}
+
+// showDoc is a run as history show --json prints it, with the whole
+// trace document when withTrace.
+func showDoc(run *history.Run, withTrace bool) any {
+	out := struct {
+		*history.Run
+		Trace *engine.Document `json:"trace,omitempty"`
+	}{Run: run}
+	if withTrace {
+		d := run.Trace.Document()
+		out.Trace = &d
+	}
+	return out
 }
 
 // showExec prints seed 001's metrics of the run's executable hooks and
@@ -341,7 +350,11 @@ func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if *asJSON {
 		return exitOK, writeJSON(stdout, cmp)
 	}
-	fmt.Fprintf(stdout, "run %d (%s) → run %d (%s)\n\n", cmp.A.ID, cmp.A.Scenario, cmp.B.ID, cmp.B.Scenario)
+	fmt.Fprintf(stdout, "run %d (%s) → run %d (%s)\n", cmp.A.ID, runLabel(cmp.A), cmp.B.ID, runLabel(cmp.B))
+	if cmp.A.Agent != cmp.B.Agent {
+		fmt.Fprintf(stdout, "rendered as %s → %s: what an upgrade changes for these hooks\n", orNone(cmp.A.Agent), orNone(cmp.B.Agent))
+	}
+	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CALL\tREQUEST\tPHASE\tROUND\tSTATUS\tTOKENS A\tTOKENS B\tDELTA\tCHANGES")
 	for _, d := range cmp.Calls {
@@ -375,6 +388,14 @@ func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	fmt.Fprintf(stdout, "\ntotal prompt tokens %d → %d (%s); %d of %d calls differ\n",
 		cmp.TokensA, cmp.TokensB, signed(cmp.TokenDelta), cmp.ChangedCalls, len(cmp.Calls))
 	return exitOK, nil
+}
+
+// runLabel is a run's scenario, and the agent version it rendered as.
+func runLabel(r history.RunSummary) string {
+	if r.Agent == "" {
+		return r.Scenario
+	}
+	return r.Scenario + ", " + r.Agent
 }
 
 func changeCounts(ms []history.MessageDiff) string {

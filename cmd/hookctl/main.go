@@ -80,6 +80,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = recipeCmd(ctx, args[1:], stdout)
 	case "calibrate":
 		code, err = calibrateCmd(ctx, args[1:], stdout, stderr)
+	case "sessions":
+		code, err = sessionsCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 { // hookctl help COMMAND: that command's --help
 			return run(ctx, append(slices.Clone(args[1:]), "--help"), stdout, stderr)
@@ -113,9 +115,9 @@ const noHistory = "the run history is not available in this build (made without 
 // reason rather than with the SQLite stub's error.
 func withoutHistory(args []string, stderr io.Writer) ([]string, bool) {
 	switch args[0] {
-	case "history":
-		if slices.ContainsFunc(args, isHelp) {
-			return args, false // its usage needs no database
+	case "history", "sessions":
+		if slices.ContainsFunc(args, isHelp) || (args[0] == "sessions" && (len(args) < 2 || args[1] != "import")) {
+			return args, false // its usage, listing and requests need no database
 		}
 		fmt.Fprintf(stderr, "hookctl: %s\n", noHistory)
 		return args, true

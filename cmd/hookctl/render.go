@@ -62,6 +62,9 @@ func (r *renderer) diagnostics(ds []diag.Diagnostic) {
 func (r *renderer) trace(t *engine.Trace, root string) {
 	fmt.Fprintf(r.w, "%s  (skills: %s)  %d request(s), %d LLM call(s)\n",
 		r.paint(bold, "Scenario "+strconv.Quote(t.Scenario)), root, len(t.Requests), len(t.Calls))
+	if a := t.Agent; a != nil {
+		fmt.Fprintf(r.w, "%s %s  %s\n", r.paint(dim, "renders as"), a.String(), r.paint(dim, "("+agentWhy(a.By)+")"))
+	}
 	hooked := &hookPrinter{r: r, t: t, seen: map[int]bool{}, last: -1}
 	if len(t.Requests) > 0 {
 		hooked.upTo(t.Requests[0].FirstStep - 1) // session_start
@@ -354,4 +357,17 @@ func argsText(a map[string]any) string {
 		fmt.Fprintf(&b, "%s=%v", k, a[k])
 	}
 	return b.String()
+}
+
+// agentWhy says why a run renders as its agent version.
+func agentWhy(by string) string {
+	switch by {
+	case "scenario":
+		return "the scenario's agent:"
+	case "flag":
+		return "--agent"
+	case "installed":
+		return "the installed CLI"
+	}
+	return "the newest bundled profile; --agent claude-code@VERSION picks another"
 }

@@ -33,6 +33,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	reg := hooksets.Registry(hooksets.RegistryOptions{})
 	users := addUserFileFlags(fs, reg)
 	behaviour := addBehaviourFlag(fs)
+	agents := addAgentFlag(fs)
 	otlp := fs.String("otlp", "", "send the run to an OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318")
 	prov := addProviderFlags(fs)
 	evf := addEventFlags(fs)
@@ -41,6 +42,10 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	mode, err := behaviour()
+	if err != nil {
+		return 0, err
+	}
+	picker, err := agents()
 	if err != nil {
 		return 0, err
 	}
@@ -101,6 +106,9 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	// ask the real model through them), the event stream last.
 	spec := run.spec
 	spec.Scenario, spec.Prompt, spec.Hooks, spec.Trusted = sc, set, hooks, *trust
+	if spec.Profiles, err = hooksets.Profiles(picker, sc); err != nil { // which version renders Claude Code's hooks
+		return 0, err
+	}
 	if c, err := tokens.NewCounter(); err == nil {
 		spec.Tokens = c
 	}

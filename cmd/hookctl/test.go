@@ -16,6 +16,7 @@ import (
 	"hookstudio/app/agent/expect"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agent/tokens"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/hooks/registry"
@@ -50,12 +51,17 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	reg := hooksets.Registry(hooksets.RegistryOptions{})
 	users := addUserFileFlags(fs, reg)
 	behaviour := addBehaviourFlag(fs)
+	agents := addAgentFlag(fs)
 	color := fs.String("color", "auto", "colour output: auto, always or never")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
 	}
 	mode, err := behaviour()
+	if err != nil {
+		return 0, err
+	}
+	picker, err := agents()
 	if err != nil {
 		return 0, err
 	}
@@ -79,7 +85,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	}
 	var reports []*scenarioReport
 	for _, f := range files {
-		rep, err := testScenario(ctx, reg, root, f, set, tc, hooksets.Options{User: users(), Mode: mode}, *trust, *update)
+		rep, err := testScenario(ctx, reg, root, f, set, tc, hooksets.Options{User: users(), Mode: mode}, picker, *trust, *update)
 		if err != nil {
 			return 0, err
 		}
@@ -157,7 +163,8 @@ func testTargets(ctx context.Context, pos []string) (string, []string, error) {
 
 // testScenario validates, runs and checks one scenario; with update it
 // first writes the run's observations into the file.
-func testScenario(ctx context.Context, reg *registry.Registry, root, file string, set *skills.Set, tc *tokens.Counter, opts hooksets.Options, trusted, update bool) (*scenarioReport, error) {
+func testScenario(ctx context.Context, reg *registry.Registry, root, file string, set *skills.Set, tc *tokens.Counter, opts hooksets.Options,
+	picker *profile.Picker, trusted, update bool) (*scenarioReport, error) {
 	started := time.Now()
 	rep := &scenarioReport{File: file, Name: file, Diagnostics: []diag.Diagnostic{}, Results: []expect.Result{}}
 	sc, ds, err := scenario.LoadFile(root, file)
@@ -190,7 +197,11 @@ func testScenario(ctx context.Context, reg *registry.Registry, root, file string
 	}
 	// The scenario's approval policy (scripted decisions) and budget, as
 	// simulate runs them; the events themselves are not printed.
-	run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: set, Hooks: hooks, Trusted: trusted, Tokens: tc})
+	profiles, err := hooksets.Profiles(picker, sc) // which version renders Claude Code's hooks
+	if err != nil {
+		return nil, err
+	}
+	run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: set, Hooks: hooks, Trusted: trusted, Tokens: tc, Profiles: profiles})
 	if err != nil {
 		return nil, err
 	}

@@ -148,8 +148,10 @@ func TestTraceGolden(t *testing.T) {
 			home, base := t.TempDir(), t.TempDir()
 			copyTree(t, c.base, base)
 			root := filepath.Join(base, c.root)
+			// Claude Code's renderings are pinned to one version (a scenario's
+			// agent: still wins), so the CLI installed here never changes a trace
 			stdout, stderr, code := runCLIEnv(t, []string{"HOME=" + home, "HOOKSTUDIO_DATA_DIR=" + filepath.Join(home, "data")},
-				"simulate", "--json", "--trust", "--skills", root, filepath.Join(base, c.scenario))
+				"simulate", "--json", "--trust", "--agent", "claude-code@2.1.197", "--skills", root, filepath.Join(base, c.scenario))
 			if code != exitOK && code != exitProblems {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}

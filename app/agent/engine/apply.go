@@ -201,9 +201,12 @@ func (a *applier) apply(eff *Effect) {
 			a.deny(ToolDenied, eff.Reason)
 		}
 	}
-	if eff.RetryFeedback != "" {
+	if eff.RetryFeedback != "" || len(eff.Feedback) > 0 {
 		if a.allowed("retry_feedback", true, PointBeforeSend, PointBeforeLLM, PointAfterLLM, PointStop) {
-			st.retry = append(st.retry, eff.RetryFeedback)
+			if eff.RetryFeedback != "" {
+				st.retry = append(st.retry, NewMessage{Role: string(skills.User), Content: eff.RetryFeedback})
+			}
+			st.retry = append(st.retry, eff.Feedback...)
 			a.changed("retry with feedback")
 		}
 	}

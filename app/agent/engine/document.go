@@ -4,6 +4,7 @@ package engine
 // with the exact messages of each LLM call, and every step.
 type Document struct {
 	Scenario string       `json:"scenario"`
+	Agent    *Agent       `json:"agent,omitempty"`
 	Status   Status       `json:"status"`
 	Error    string       `json:"error,omitempty"`
 	Requests []RequestDoc `json:"requests"`
@@ -29,7 +30,7 @@ type CallDoc struct {
 // Document materialises the whole trace. Its size is rounds × list length,
 // so the app asks for single calls instead; this is for export and hookctl.
 func (t *Trace) Document() Document {
-	d := Document{Scenario: t.Scenario, Status: t.Status, Error: t.Error, Steps: t.Steps(), Requests: []RequestDoc{}}
+	d := Document{Scenario: t.Scenario, Agent: t.Agent, Status: t.Status, Error: t.Error, Steps: t.Steps(), Requests: []RequestDoc{}}
 	for _, ri := range t.Requests {
 		rd := RequestDoc{Index: ri.Index, User: ri.User, EnabledSkills: ri.EnabledSkills, Yielded: ri.Yielded, Reply: ri.Reply, LLMCalls: []CallDoc{}}
 		for _, c := range ri.Calls {

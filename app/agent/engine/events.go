@@ -99,8 +99,8 @@ type eventState struct {
 	deny       string // the text the tool message gets
 	respond    *string
 	respondBy  string
-	replacedBy int32    // the hook call (index+1) whose deny or answer the tool message holds
-	retry      []string // retry_feedback texts, in order
+	replacedBy int32        // the hook call (index+1) whose deny or answer the tool message holds
+	retry      []NewMessage // retry_feedback messages, in order
 	approved   *bool
 	addTools   []scenario.Tool
 	toolCalls  bool // after_llm: a hook replaced the answer's tool calls
@@ -209,10 +209,14 @@ type Effect struct {
 	Respond       *string         // before_tool: the tool is not run, this is its result
 	Approved      *bool           // approve_tool
 	Action        Action
-	Reason        string   // deny/skip/stop text
-	RetryFeedback string   // before_send, before_llm, after_llm, stop
-	Notice        string   // system_message: shown to the user
-	Extra         []string // changes the engine cannot apply but the system reports (e.g. process option changes)
+	Reason        string // deny/skip/stop text
+	RetryFeedback string // before_send, before_llm, after_llm, stop
+	// Feedback is retry feedback in messages of their own roles (Claude
+	// Code 2.1.332's Stop block: a user message and a system one); it
+	// retries like RetryFeedback, after it.
+	Feedback []NewMessage
+	Notice   string   // system_message: shown to the user
+	Extra    []string // changes the engine cannot apply but the system reports (e.g. process option changes)
 	// Context are messages added to the conversation for the rest of the
 	// request, placed after the message the point leads to: the user's
 	// (session_start, before_send), the tool's (before_tool, after_tool),

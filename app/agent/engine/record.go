@@ -12,6 +12,7 @@ import (
 // FromRecord(t.Record()) is a trace equal to t.
 type Record struct {
 	Scenario   string          `json:"scenario"`
+	Agent      *Agent          `json:"agent,omitempty"`
 	Status     Status          `json:"status"`
 	Error      string          `json:"error,omitempty"`
 	Hooks      []skills.Hook   `json:"hooks"`
@@ -77,7 +78,7 @@ type StepRecord struct {
 
 // Record returns the trace as plain data.
 func (t *Trace) Record() Record {
-	r := Record{Scenario: t.Scenario, Status: t.Status, Error: t.Error, Hooks: t.Hooks, Requests: t.Requests,
+	r := Record{Scenario: t.Scenario, Agent: t.Agent, Status: t.Status, Error: t.Error, Hooks: t.Hooks, Requests: t.Requests,
 		Calls: t.Calls, RemovedIDs: t.removedIDs, ToolCalls: t.toolCalls,
 		Messages: make([]MessageRecord, len(t.msgs)), Steps: make([]StepRecord, len(t.steps))}
 	for i, m := range t.msgs {
@@ -109,7 +110,7 @@ func (t *Trace) Record() Record {
 // FromRecord rebuilds a trace, checking every index so that a damaged
 // record is an error, never a panic later.
 func FromRecord(r Record) (*Trace, error) {
-	t := &Trace{Scenario: r.Scenario, Status: r.Status, Error: r.Error, Hooks: r.Hooks, Requests: r.Requests,
+	t := &Trace{Scenario: r.Scenario, Agent: r.Agent, Status: r.Status, Error: r.Error, Hooks: r.Hooks, Requests: r.Requests,
 		Calls: r.Calls, removedIDs: r.RemovedIDs, toolCalls: r.ToolCalls,
 		msgs: make([]msg, len(r.Messages)), steps: make([]step, len(r.Steps))}
 	nm, ns := int32(len(r.Messages)), int32(len(r.Steps))

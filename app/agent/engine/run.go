@@ -81,7 +81,22 @@ type Config struct {
 	ModelName string
 	// Session identifies the run to hooks.
 	Session string
+	// Agent is the agent CLI version whose renderings the run shows (nil:
+	// none was chosen, the run has no real agent's hooks); the trace keeps it.
+	Agent *Agent
 }
+
+// Agent names an agent CLI version whose renderings of hook output a run
+// follows (a rendering profile), and how it was chosen.
+type Agent struct {
+	Agent   string `json:"agent"`
+	Version string `json:"version"`
+	// By is why this version: scenario, flag, installed, newest.
+	By string `json:"by,omitempty"`
+}
+
+// String is "agent@version".
+func (a *Agent) String() string { return a.Agent + "@" + a.Version }
 
 // ErrMaxRounds is returned when the agent loop hit Config.MaxRounds.
 var ErrMaxRounds = errors.New("agent loop reached the maximum number of rounds")
@@ -112,7 +127,7 @@ func Run(ctx context.Context, sc *scenario.Scenario, src HookSource, cfg Config)
 	if cfg.ModelName == "" {
 		cfg.ModelName = "mock"
 	}
-	r := &runner{t: &Trace{Scenario: sc.Name, Status: StatusOK}, sc: sc, src: src, cfg: cfg, prompts: promptTexts(sc.Prompts),
+	r := &runner{t: &Trace{Scenario: sc.Name, Status: StatusOK, Agent: cfg.Agent}, sc: sc, src: src, cfg: cfg, prompts: promptTexts(sc.Prompts),
 		pos: at{round: -1}, toolMsg: map[string]int32{}}
 	err := r.fire(ctx, &Event{Point: PointSessionStart})
 	for i := 0; err == nil && i < len(sc.Requests); i++ {
@@ -391,8 +406,8 @@ func (r *runner) feedback(ev *Event) bool {
 	}
 	r.retries++
 	r.t.begin(StepHookCall, r.pos, "", int32(len(r.t.HookCalls)-1))
-	for _, text := range ev.state.retry {
-		r.t.add(msg{content: text, role: skills.User, origin: OriginHook, ref: -1, req: r.pos.req, edit: int32(len(r.t.HookCalls))})
+	for _, m := range ev.state.retry {
+		r.t.add(msg{content: m.Content, role: skills.Role(m.Role), origin: OriginHook, ref: -1, req: r.pos.req, edit: int32(len(r.t.HookCalls))})
 	}
 	return true
 }

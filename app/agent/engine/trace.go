@@ -224,6 +224,7 @@ type step struct {
 // step's message list is rebuilt on demand.
 type Trace struct {
 	Scenario string        `json:"scenario"`
+	Agent    *Agent        `json:"agent,omitempty"`
 	Status   Status        `json:"status"`
 	Error    string        `json:"error,omitempty"`
 	Hooks    []skills.Hook `json:"hooks"`

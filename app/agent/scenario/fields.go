@@ -117,6 +117,7 @@ func (d *decoder) scenarioFields(s *Scenario, sp *scenarioPos) []field {
 		d.expectField(ScopeScenario, &s.Expect),
 		d.approvalField(s), d.approvalsField(s), d.budgetField(s), // approval.go
 		d.modelField(s), d.hookAnswersField(s), // hookfields.go
+		d.agentField(s),         // hookfields.go
 		d.requestPolicyField(s), // requests.go
 	}
 }

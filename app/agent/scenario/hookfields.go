@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/format/yamlpos"
 
 	"go.yaml.in/yaml/v3"
@@ -29,6 +30,22 @@ func (d *decoder) modelField(s *Scenario) field {
 			}
 			s.Model = m
 		}
+	}}
+}
+
+// agentField decodes agent: the agent CLI and version whose renderings
+// the run shows (whether a profile exists is the run's to say).
+func (d *decoder) agentField(s *Scenario) field {
+	return field{name: "agent", decode: func(k, v *yaml.Node, path string) {
+		a, ok := d.str(v, path)
+		if !ok {
+			return
+		}
+		if _, err := profile.ParseRef(a); err != nil {
+			d.errorf(v, CodeInvalidValue, "agent %q: write the agent CLI and its version, such as claude-code@2.1.332", a)
+			return
+		}
+		s.Agent = a
 	}}
 }
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestHookFields: model, hook_answers, a tool call's error and a round's
+// TestHookFields: model, agent, hook_answers, a tool call's error and a round's
 // compaction, with their positioned diagnostics.
 func TestHookFields(t *testing.T) {
 	const head = "name: t\ntools: [{name: read_file}]\n"
@@ -18,6 +18,9 @@ func TestHookFields(t *testing.T) {
 		{"model", head + "model: gpt-4o\nrequests: [{user: hi}]\n", nil},
 		{"empty model", head + "model: \"\"\nrequests: [{user: hi}]\n", []string{"3:8 error empty-value"}},
 		{"model not a string", head + "model: [a]\nrequests: [{user: hi}]\n", []string{"3:8 error wrong-type"}},
+		{"agent", head + "agent: claude-code@2.1.332\nrequests: [{user: hi}]\n", nil},
+		{"agent without a version", head + "agent: claude-code\nrequests: [{user: hi}]\n", nil},
+		{"agent not a version", head + "agent: claude-code@latest\nrequests: [{user: hi}]\n", []string{"3:8 error invalid-value"}},
 		{"hook answers", head + "hook_answers:\n  reviewer: '{}'\n  guard: ['{}', '{\"action\": \"skip\"}']\nrequests: [{user: hi}]\n", nil},
 		{"hook answers not a mapping", head + "hook_answers: [a]\nrequests: [{user: hi}]\n", []string{"3:15 error wrong-type"}},
 		{"hook answer not a string", head + "hook_answers:\n  reviewer: {action: skip}\nrequests: [{user: hi}]\n", []string{"4:13 error wrong-type"}},

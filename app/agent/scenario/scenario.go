@@ -23,6 +23,10 @@ type Scenario struct {
 	Expect []Expectation `json:"expect,omitempty"`
 	// Model is the model name hooks see under the mock ("mock" if empty).
 	Model string `json:"model,omitempty"`
+	// Agent is the agent CLI whose renderings the run shows,
+	// "claude-code@2.1.332" ("" : hookctl --agent, the installed CLI's, the
+	// newest bundled; docs/rendering-profiles.md).
+	Agent string `json:"agent,omitempty"`
 	// HookAnswers script what the mock answers LLM hooks (jcli type: llm),
 	// by hook name, in order; the last answer repeats.
 	HookAnswers map[string][]string `json:"hook_answers,omitempty"`

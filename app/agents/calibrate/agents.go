@@ -466,7 +466,7 @@ func runAgent(ctx context.Context, opts Options, spec agentSpec, rc recipe.Recip
 			argv = slices.Insert(argv, len(argv)-1, spec.args...) // before the prompt
 		}
 		report(0, "starting "+filepath.Base(opts.CLI))
-		if res = runner.Run(rctx, process.Spec{Argv: argv, Dir: proj, Env: env, MaxStdout: 1 << 20, MaxStderr: 64 << 10}); res.ExitCode != 0 || res.Err != nil || res.TimedOut {
+		if res = runner.Run(rctx, process.Spec{Argv: argv, Dir: proj, Env: env, MaxStdout: outputCap, MaxStderr: outputCap}); res.ExitCode != 0 || res.Err != nil || res.TimedOut {
 			break
 		}
 	}

@@ -87,6 +87,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.RunTimeout <= 0 {
 		opts.RunTimeout = 3 * time.Minute
 	}
+	// the CLI runs in the probe project: a relative path would name another file there
+	if cli, err := filepath.Abs(opts.CLI); err == nil {
+		opts.CLI = cli
+	}
 	if opts.Progress == nil {
 		opts.Progress = func(Progress) {}
 	}

@@ -74,7 +74,8 @@ func TestNotOffline(t *testing.T) {
 	if err := os.WriteFile(cli, []byte("#!/bin/sh\nif [ \"$1\" = --version ]; then echo '9.9.9 (Claude Code)'; exit 0; fi\necho 'not logged in' >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), Options{Agent: profile.ClaudeCode, CLI: cli})
+	t.Chdir(dir) // a CLI given by a relative path is the one in this folder
+	res, err := Run(context.Background(), Options{Agent: profile.ClaudeCode, CLI: "claude"})
 	var pe *ProbeError
 	if res != nil || !errors.Is(err, ErrNotOffline) || !errors.As(err, &pe) || pe.Probe != "main" {
 		t.Errorf("res %v err %v", res, err)

@@ -257,6 +257,7 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 		filepath.Join(proj, ".claude", "settings.json"):     settings,
 		filepath.Join(proj, ".claude", "hooks", "probe.sh"): []byte(prog),
 		filepath.Join(home, ".keep"):                        nil,
+		filepath.Join(tmp, ".keep"):                         nil, // the CLI's TMPDIR: it leaves folders there
 	} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, &ProbeError{Probe: r.name, Err: err}
@@ -265,6 +266,8 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 			return nil, &ProbeError{Probe: r.name, Err: err}
 		}
 	}
+	rctx, cancel := context.WithTimeout(ctx, opts.RunTimeout)
+	defer cancel()
 	var mu sync.Mutex
 	var bodies []json.RawMessage
 	srv, err := capture.Listen(capture.Options{Answerer: byRound(r.answers), OnCall: func(c capture.Call) {
@@ -273,17 +276,19 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 		n := len(bodies)
 		mu.Unlock()
 		report(n, fmt.Sprintf("request %d answered", n))
+		if n > 3*len(r.answers)+3 {
+			cancel() // the CLI keeps asking: the script no longer leads it
+		}
 	}})
 	if err != nil {
 		return nil, &ProbeError{Probe: r.name, Err: err}
 	}
 	defer srv.Close()
 	report(0, "starting "+filepath.Base(opts.CLI)+" -p")
-	rctx, cancel := context.WithTimeout(ctx, opts.RunTimeout)
-	defer cancel()
 	runner := process.NewGroup()
 	defer runner.Close()
-	res := runner.Run(rctx, process.Spec{Argv: []string{opts.CLI, "-p", r.prompt, "--allowedTools", "Bash"}, Dir: proj, Env: cliEnv(home, tmp, srv.URL()), MaxStdout: 1 << 20, MaxStderr: 64 << 10})
+	res := runner.Run(rctx, process.Spec{Argv: []string{opts.CLI, "-p", r.prompt, "--allowedTools", "Bash"}, Dir: proj, Env: cliEnv(home, tmp, srv.URL()),
+		MaxStdout: outputCap, MaxStderr: outputCap})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -293,6 +298,9 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 	mu.Unlock()
 	ran, _ := os.ReadFile(filepath.Join(proj, ".probe-ran"))
 	out.ran = strings.Fields(string(ran))
+	if len(out.bodies) > 3*len(r.answers)+3 {
+		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: it made %d requests for %d scripted answers", ErrNotOffline, len(out.bodies), len(r.answers))}
+	}
 	if err := runFailed(r.name, opts, res, len(out.bodies), !r.notice, " (is ANTHROPIC_BASE_URL honoured?)"); err != nil {
 		return nil, err
 	}
@@ -345,6 +353,10 @@ func (b byRound) Answer(_ context.Context, _ int, req *capture.Request) (*captur
 // runFailed says why a probe run of the CLI went wrong (nil: it did not):
 // it outlived the run's time, did not start, failed, or — when it had to
 // (asks) — never called the endpoint (hint: what to check).
+// outputCap is how much of a CLI's output a calibration keeps: enough for
+// the tail an error shows and the answer it printed.
+const outputCap = 1 << 20
+
 func runFailed(name string, opts Options, res process.Result, requests int, asks bool, hint string) error {
 	tail := func() string {
 		s := strings.TrimSpace(string(res.Stderr) + "\n" + string(res.Stdout))

@@ -257,6 +257,7 @@ func (c *Catalog) Choose(agent string, scenario, flag Ref, installed func() stri
 		if err != nil {
 			return nil, Choice{}, err
 		}
+		p.By = w.by
 		return p, Choice{Agent: agent, Version: p.Version, By: w.by}, nil
 	}
 	if installed != nil {
@@ -265,6 +266,7 @@ func (c *Catalog) Choose(agent string, scenario, flag Ref, installed func() stri
 			if err != nil {
 				return nil, Choice{}, err
 			}
+			p.By = ByInstalled
 			return p, Choice{Agent: agent, Version: v, By: ByInstalled}, nil
 		}
 	}
@@ -272,6 +274,7 @@ func (c *Catalog) Choose(agent string, scenario, flag Ref, installed func() stri
 	if err != nil {
 		return nil, Choice{}, err
 	}
+	p.By = ByNewest
 	return p, Choice{Agent: agent, Version: p.Version, By: ByNewest}, nil
 }
 
@@ -310,4 +313,40 @@ func mismatch(e Entry, p *Profile, data []byte) error {
 		l.errorf(doc.Root.Get("version").Offset, CodeMismatch, "version %q in %s.json: a profile's file is agents/<agent>/<version>.json", p.Version, e.Version)
 	}
 	return l.err()
+}
+
+// Picker chooses the profile of each run: the catalog, the version asked
+// for outside the scenario (hookctl --agent, the app's picker) and the
+// installed CLI's version.
+type Picker struct {
+	Catalog *Catalog
+	Flag    Ref
+	// Installed is the installed CLI's version of an agent ("" none; nil:
+	// not looked up).
+	Installed func(agent string) string
+}
+
+// Choose is Catalog.Choose with the picker's flag and installed CLI, for
+// a scenario whose agent: is scenario ("" none). A nil Picker knows the
+// bundled profiles only.
+func (p *Picker) Choose(agent, scenario string) (*Profile, Choice, error) {
+	if p == nil {
+		p = &Picker{}
+	}
+	c := p.Catalog
+	if c == nil {
+		c = NewCatalog("")
+	}
+	var sc Ref
+	if scenario != "" {
+		var err error
+		if sc, err = ParseRef(scenario); err != nil {
+			return nil, Choice{}, err
+		}
+	}
+	var installed func() string
+	if p.Installed != nil {
+		installed = func() string { return p.Installed(agent) }
+	}
+	return c.Choose(agent, sc, p.Flag, installed)
 }

@@ -44,7 +44,7 @@ func Diff(a, b *Profile) []Change {
 		}
 		return 1
 	})
-	var out []Change
+	out := []Change{} // never null in JSON: the app lists it
 	for _, id := range ids {
 		oa, ob := a.Outcomes[id], b.Outcomes[id]
 		switch {

@@ -30,6 +30,8 @@ type Profile struct {
 	// Where it came from (not in the file).
 	Origin Origin `json:"-"`
 	File   string `json:"-"`
+	// By says why a run renders with it (Choice.By), once chosen.
+	By string `json:"-"`
 }
 
 // Origin is where a profile was found.

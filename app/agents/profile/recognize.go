@@ -35,6 +35,8 @@ type Match struct {
 	Hook string `json:"hook"`
 	// Text is the hook's own words ({text}).
 	Text string `json:"text"`
+	// IsError: the rendering is a tool result sent as an error.
+	IsError bool `json:"is_error,omitempty"`
 	// Before and After are the agent's words around the hook's part
 	// (wrapper and preamble).
 	Before string `json:"before,omitempty"`
@@ -134,7 +136,7 @@ func (rc *Recognizer) Tail(text string, places ...Place) (int, Match) {
 // match reads the groups m of a form's expression, whose names are names.
 func (f *form) match(names, m []string) Match {
 	event, _ := SplitID(f.outcome)
-	out := Match{Agent: f.agent, Version: f.version, Outcome: f.outcome, Place: f.r.Place, Hook: event}
+	out := Match{Agent: f.agent, Version: f.version, Outcome: f.outcome, Place: f.r.Place, Hook: event, IsError: f.r.IsError}
 	tool := ""
 	for i, name := range names {
 		switch name {

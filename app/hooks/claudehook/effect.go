@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/agents/profile"
 )
 
 // output is the JSON a handler may print on exit 0.
@@ -43,30 +44,6 @@ func label(event Event, ev *engine.Event) string {
 		return string(event) + ":" + ev.Tool.Name
 	}
 	return string(event)
-}
-
-// Renderings of the real CLI 2.1.197 (measured through capture; the cases
-// are conformance tests against `claude -p`, cmd/hookctl).
-func reminder(text string) string { return "<system-reminder>\n" + text + "\n</system-reminder>" }
-
-func contextMessage(event Event, ev *engine.Event, ctx string) engine.NewMessage {
-	switch event {
-	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest:
-		return engine.NewMessage{Role: "user", Content: reminder(label(event, ev) + " hook additional context: " + ctx)}
-	}
-	return engine.NewMessage{Role: "system", Content: string(event) + " hook additional context: " + ctx}
-}
-
-// successMessage is a plain stdout on exit 0, which only UserPromptSubmit
-// and SessionStart hand to the model.
-func successMessage(event Event, text string) (engine.NewMessage, bool) {
-	switch event {
-	case UserPromptSubmit:
-		return engine.NewMessage{Role: "system", Content: "UserPromptSubmit hook success: " + text}, true
-	case SessionStart:
-		return engine.NewMessage{Role: "system", Content: "SessionStart:startup hook success: " + text}, true
-	}
-	return engine.NewMessage{}, false
 }
 
 // effect reads a handler's run as the real CLI does and says what the
@@ -112,7 +89,7 @@ func (h *Handler) effect(hd *Hook, event Event, ev *engine.Event, input []byte, 
 	switch code := r.res.ExitCode; {
 	case code == 2:
 		call.OutputText = stdout
-		return h.blocking(hd, event, ev, "["+hd.CommandLine()+"]: "+string(r.res.Stderr), string(r.res.Stderr), call)
+		return h.blocking(hd, event, ev, profile.KindExit2, string(r.res.Stderr), call)
 	case code != 0:
 		call.OutputText = stdout
 		call.Outcome = engine.OutcomeError
@@ -127,18 +104,18 @@ func (h *Handler) effect(hd *Hook, event Event, ev *engine.Event, input []byte, 
 	}
 	call.OutputText = stdout
 	if stdout != "" {
-		if m, ok := successMessage(event, stdout); ok {
-			eff.Context = []engine.NewMessage{m}
-		}
+		eff.Context = h.stdoutMessages(hd, event, ev, stdout)
 	}
 	return call, eff
 }
 
-// promptBlocked is what claude -p prints when a UserPromptSubmit hook
-// blocks (measured on 2.1.197; no model call is made): reason is
-// "[<command>]: <stderr>" for exit 2, the decision's reason for JSON.
-func promptBlocked(reason string, ev *engine.Event) string {
-	return "UserPromptSubmit operation blocked by hook:\n" + reason + "\n\nOriginal prompt: " + ev.UserInput
+// stdoutMessages: a plain stdout on exit 0 reaches the model only from
+// UserPromptSubmit and SessionStart.
+func (h *Handler) stdoutMessages(hd *Hook, event Event, ev *engine.Event, stdout string) []engine.NewMessage {
+	if event != UserPromptSubmit && event != SessionStart {
+		return nil
+	}
+	return h.messages(hd, event, ev, profile.KindStdout, stdout)
 }
 
 // batchStopped: a PostToolBatch block ends the turn after the tool
@@ -148,27 +125,35 @@ func batchStopped(reason string) string {
 	return orText(reason, "PostToolBatch hook blocked") + " (the turn ends after the tool results)"
 }
 
-// blocking is exit 2 (or a prompt's ok: false): reason is what the model
-// reads where the event shows one; plain is the bare text for the user.
-func (h *Handler) blocking(hd *Hook, event Event, ev *engine.Event, reason, plain string, call engine.HookCall) (engine.HookCall, engine.Effect) {
+// blocking is exit 2 (kind exit2, text its stderr) or a block with a
+// reason (a prompt handler's ok: false, kind block): what the model or the
+// user reads is the profile's rendering of it where the event shows one.
+func (h *Handler) blocking(hd *Hook, event Event, ev *engine.Event, kind, text string, call engine.HookCall) (engine.HookCall, engine.Effect) {
 	var eff engine.Effect
 	call.Outcome = engine.OutcomeBlocked
+	plain := strings.TrimSpace(text)
 	switch event {
 	case PreToolUse:
-		eff.Action, eff.Reason = engine.ActionDeny, label(event, ev)+" hook error: "+reason
+		if kind == profile.KindBlock {
+			kind = profile.KindDeny
+		}
+		eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, kind, text)
 	case PermissionRequest:
 		no := false
-		eff.Approved, eff.Reason = &no, label(event, ev)+" hook error: "+reason
+		if kind == profile.KindBlock {
+			kind = profile.KindDeny
+		}
+		eff.Approved, eff.Reason = &no, h.text(hd, event, ev, kind, text)
 	case PostToolUse, PostToolUseFailure:
-		eff.Context = []engine.NewMessage{{Role: "user", Content: reminder(label(event, ev) + " hook blocking error from command: \"" + hd.CommandLine() + "\": " + reason)}}
+		eff.Context = h.messages(hd, event, ev, kind, text)
 	case UserPromptSubmit:
-		eff.Action, eff.Reason, eff.Notice = engine.ActionStop, strings.TrimSpace(plain), promptBlocked(reason, ev)
+		eff.Action, eff.Reason, eff.Notice = engine.ActionStop, plain, h.text(hd, event, ev, kind, text)
 	case Stop:
-		eff.RetryFeedback = "Stop hook feedback:\n" + reason
+		eff.Feedback = h.messages(hd, event, ev, kind, text)
 	case PreCompact:
-		eff.Action, eff.Reason = engine.ActionStop, strings.TrimSpace(plain)
+		eff.Action, eff.Reason = engine.ActionStop, plain
 	case PostToolBatch:
-		eff.Action, eff.Reason = engine.ActionStop, batchStopped(strings.TrimSpace(plain))
+		eff.Action, eff.Reason = engine.ActionStop, batchStopped(plain)
 	default:
 		// SessionStart, SessionEnd, PostCompact: exit 2
 		// shows stderr to the user only.
@@ -184,9 +169,7 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 	if err := json.Unmarshal(data, &out); err != nil {
 		call.OutputText = string(data)
 		call.Warnings = append(call.Warnings, fmt.Sprintf("stdout starts with { but is not JSON (%v): Claude Code reads it as plain text", err))
-		if m, ok := successMessage(event, string(data)); ok {
-			eff.Context = []engine.NewMessage{m}
-		}
+		eff.Context = h.stdoutMessages(hd, event, ev, string(data))
 		return call, eff
 	}
 	call.Output = json.RawMessage(data)
@@ -201,13 +184,13 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 		switch event {
 		case Stop:
 			call.Outcome = engine.OutcomeBlocked
-			eff.RetryFeedback = "Stop hook feedback:\n" + reason
+			eff.Feedback = h.messages(hd, event, ev, profile.KindBlock, reason)
 		case PostToolUse, PostToolUseFailure:
 			call.Outcome = engine.OutcomeBlocked
-			eff.Context = append(eff.Context, engine.NewMessage{Role: "user", Content: reminder(label(event, ev) + " hook blocking error from command: \"" + hd.CommandLine() + "\": " + reason)})
+			eff.Context = append(eff.Context, h.messages(hd, event, ev, profile.KindBlock, reason)...)
 		case UserPromptSubmit:
 			call.Outcome = engine.OutcomeBlocked
-			eff.Action, eff.Reason, eff.Notice = engine.ActionStop, reason, promptBlocked(reason, ev)
+			eff.Action, eff.Reason, eff.Notice = engine.ActionStop, reason, h.text(hd, event, ev, profile.KindBlock, reason)
 			return call, eff
 		case PostToolBatch:
 			call.Outcome = engine.OutcomeBlocked
@@ -215,7 +198,7 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 			return call, eff
 		case PreToolUse:
 			call.Outcome = engine.OutcomeBlocked
-			eff.Action, eff.Reason = engine.ActionDeny, reason
+			eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, profile.KindDeny, reason)
 		}
 	}
 	sp := out.Specific
@@ -227,14 +210,14 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 		return call, engine.Effect{Notice: eff.Notice}
 	}
 	if sp.AdditionalContext != "" {
-		eff.Context = append(eff.Context, contextMessage(event, ev, sp.AdditionalContext))
+		eff.Context = append(eff.Context, h.messages(hd, event, ev, profile.KindContext, sp.AdditionalContext)...)
 	}
 	switch event {
 	case PreToolUse:
 		switch sp.PermissionDecision {
 		case "deny":
 			call.Outcome = engine.OutcomeDenied
-			eff.Action, eff.Reason = engine.ActionDeny, sp.PermissionDecisionReason
+			eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, profile.KindDeny, sp.PermissionDecisionReason)
 		case "ask":
 			call.Outcome = engine.OutcomeAsked
 			if h.needsPermission(ev.Tool.Name) {
@@ -242,10 +225,11 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 				break
 			}
 			// claude -p has nobody to ask: the tool does not run and the
-			// model reads the reason (measured on 2.1.197, --allowedTools or not)
-			eff.Action, eff.Reason = engine.ActionDeny, sp.PermissionDecisionReason
-			if eff.Reason == "" {
-				eff.Reason = "Hook " + label(event, ev) + " asked for confirmation for this tool"
+			// model reads the reason, or the CLI's words without one
+			// (measured, --allowedTools or not)
+			eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, profile.KindAsk, sp.PermissionDecisionReason)
+			if sp.PermissionDecisionReason == "" {
+				eff.Reason = h.text(hd, event, ev, profile.KindAskNoReason, "")
 			}
 			eff.Extra = append(eff.Extra, "asked the user; with nobody to ask (claude -p, no approval: in the scenario) the tool does not run")
 		case "allow":
@@ -295,7 +279,7 @@ func (h *Handler) promptEffect(hd *Hook, event Event, ev *engine.Event, r result
 	if *out.OK {
 		return call, engine.Effect{}
 	}
-	return h.blocking(hd, event, ev, out.Reason, out.Reason, call)
+	return h.blocking(hd, event, ev, profile.KindBlock, out.Reason, call)
 }
 
 func orText(s, def string) string {

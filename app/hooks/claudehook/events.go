@@ -113,3 +113,14 @@ const (
 )
 
 var types = []string{TypeCommand, TypePrompt, TypeHTTP, TypeAgent, TypeMCPTool}
+
+// PointOf is the point of the simulated flow where event fires (false:
+// it never fires there).
+func PointOf(event Event) (engine.Point, bool) {
+	for _, p := range engine.Points {
+		if slices.Contains(eventsAt(p), event) {
+			return p, true
+		}
+	}
+	return "", false
+}

@@ -20,6 +20,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/hooks/answers"
 	"hookstudio/app/hooks/metrics"
 	"hookstudio/app/hooks/process"
@@ -48,6 +49,9 @@ type Options struct {
 	Completer answers.Completer
 	// HTTPClient posts http handlers' input (nil: a client of its own).
 	HTTPClient *http.Client
+	// Profile is how the chosen Claude Code version words and places hook
+	// output for the model (nil: the newest bundled profile).
+	Profile *profile.Profile
 }
 
 // Handler runs Claude Code's hooks at the engine's points.
@@ -62,6 +66,8 @@ type Handler struct {
 	exec     func(ctx context.Context, s process.Spec) process.Result // procs.Run; a fake in benchmarks
 	tmp      string                                                   // the run's folder: transcript, CLAUDE_ENV_FILE
 	session  string
+	prof     *profile.Profile
+	firing   firing // the event being read (Handle's goroutine only)
 
 	mu            sync.Mutex
 	used          map[string]bool // Claude Code skills the model used: their frontmatter hooks are on
@@ -75,6 +81,16 @@ type Handler struct {
 
 // New prepares the hooks of cfg for a run; Close it when the run ends.
 func New(opts Options) (*Handler, error) {
+	prof := opts.Profile
+	if prof == nil {
+		var err error
+		if prof, err = profile.NewCatalog("").NewestBundled(profile.ClaudeCode); err != nil {
+			return nil, fmt.Errorf("claude code hooks: %w", err)
+		}
+	}
+	if err := checkProfile(prof); err != nil {
+		return nil, fmt.Errorf("claude code hooks: %w", err)
+	}
 	tmp, err := os.MkdirTemp("", "hookstudio-claude-")
 	if err != nil {
 		return nil, fmt.Errorf("claude code hooks: run folder: %w", err)
@@ -83,7 +99,7 @@ func New(opts Options) (*Handler, error) {
 	_, _ = rand.Read(id[:])
 	s := hex.EncodeToString(id[:])
 	h := &Handler{cfg: opts.Config, sc: opts.Scenario, complete: opts.Completer, client: opts.HTTPClient,
-		procs: process.NewGroup(), tmp: tmp, used: map[string]bool{}, onceDone: map[string]bool{},
+		procs: process.NewGroup(), tmp: tmp, used: map[string]bool{}, onceDone: map[string]bool{}, prof: prof,
 		metrics: metrics.NewBook(System),
 		session: s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:32]}
 	if h.client == nil {
@@ -106,8 +122,11 @@ func (h *Handler) Close() error {
 	return os.RemoveAll(h.tmp)
 }
 
-// Handlers are the configuration's handlers (for the skills panel).
+// Config is the configuration the handler runs (for the skills panel).
 func (h *Handler) Config() *Config { return h.cfg }
+
+// Profile is the rendering profile the handler words hook output with.
+func (h *Handler) Profile() *profile.Profile { return h.prof }
 
 // Metrics are every handler's counters so far.
 func (h *Handler) Metrics() []engine.HookMetric { return h.metrics.List() }
@@ -189,10 +208,14 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	calls := make([]engine.HookCall, len(list))
 	effs := make([]engine.Effect, len(list))
 	denied := false
+	h.firing = firing{}
 	for i, hd := range list {
+		h.firing.i = i
 		calls[i], effs[i] = h.effect(hd, event, ev, input, results[i])
 		denied = denied || effs[i].Action == engine.ActionDeny && calls[i].Outcome != engine.OutcomeAsked
 	}
+	h.join(effs) // several hooks' words the profile joins into one text
+
 	blocked := false
 	for i, hd := range list {
 		call, eff := calls[i], effs[i]
@@ -204,7 +227,7 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		if ev.Stopped() {
 			eff.Action, eff.Reason = engine.ActionNone, ""
 		}
-		blocked = blocked || eff.RetryFeedback != ""
+		blocked = blocked || eff.RetryFeedback != "" || len(eff.Feedback) > 0
 		h.count(hd, &call)
 		ev.Apply(call, eff)
 		if hd.Once && results[i].ran && results[i].res.ExitCode == 0 {

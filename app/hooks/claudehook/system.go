@@ -1,6 +1,7 @@
 package claudehook
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path"
@@ -11,6 +12,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/registry"
 )
@@ -34,7 +36,7 @@ func Registration() registry.System {
 	return registry.System{
 		Name:  System,
 		Title: "Claude Code's hooks",
-		Agent: "claude-code",
+		Agent: profile.ClaudeCode,
 		Files: []registry.File{
 			{Kind: KindSettings, Role: registry.Config, Level: registry.Root, Patterns: []string{ProjectSettings, LocalSettings},
 				In: func(root, file string) bool { return pluginFile(root, file) == KindSettings }, List: listFiles},
@@ -179,11 +181,20 @@ func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached,
 	if len(l.cfg.Hooks) == 0 {
 		return nil, nil
 	}
-	h, err := New(Options{Config: l.cfg, Scenario: run.Scenario, Completer: run.Completer})
+	var prof *profile.Profile // nil: the newest bundled
+	if run.Profiles != nil {
+		prof, _ = run.Profiles(profile.ClaudeCode).(*profile.Profile)
+	}
+	h, err := New(Options{Config: l.cfg, Scenario: run.Scenario, Completer: run.Completer, Profile: prof})
 	if err != nil {
 		return nil, err
 	}
 	cfg.Handlers = append(cfg.Handlers, h)
+	// the trace says which version renders a run that reaches a hook of ours
+	if len(l.cfg.Active(enabledSkills(run.Scenario))) > 0 {
+		p := h.Profile()
+		cfg.Agent = &engine.Agent{Agent: p.Agent, Version: p.Version, By: cmp.Or(p.By, profile.ByNewest)}
+	}
 	return h, nil
 }
 

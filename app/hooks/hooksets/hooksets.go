@@ -10,9 +10,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/claudehook"
 	"hookstudio/app/hooks/cmdhook"
@@ -235,4 +237,54 @@ func (r *Run) Close() error {
 		errs = append(errs, p.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// Profiles chooses the rendering profiles of a run of sc (issue 27): for
+// each agent, the scenario's agent: when it names that agent, else the
+// picker's version (hookctl --agent, the app's picker), else the installed
+// CLI's when a profile exists for it, else the newest bundled. A version
+// asked for that has no profile is an error (*profile.UnknownVersionError)
+// before anything runs (Claude Code's and the scenario's agent are chosen
+// at once, any other agent when its system asks).
+// The result is runs.Spec.Profiles / registry.Run.Profiles.
+func Profiles(p *profile.Picker, sc *scenario.Scenario) (func(agent string) registry.Profile, error) {
+	ref := profile.Ref{}
+	if sc != nil {
+		if r, err := profile.ParseRef(sc.Agent); err == nil {
+			ref = r
+		}
+	}
+	choose := func(agent string) (*profile.Profile, error) {
+		want := ""
+		if ref.Agent == agent {
+			want = sc.Agent
+		}
+		prof, _, err := p.Choose(agent, want)
+		return prof, err
+	}
+	var mu sync.Mutex
+	chosen := map[string]*profile.Profile{}
+	for _, agent := range []string{profile.ClaudeCode, ref.Agent} {
+		if agent == "" || chosen[agent] != nil {
+			continue
+		}
+		prof, err := choose(agent)
+		if err != nil {
+			return nil, fmt.Errorf("load hooks: %w", err)
+		}
+		chosen[agent] = prof
+	}
+	return func(agent string) registry.Profile {
+		mu.Lock()
+		defer mu.Unlock()
+		if prof, ok := chosen[agent]; ok {
+			return prof
+		}
+		prof, err := choose(agent)
+		if err != nil {
+			return nil // an agent without profiles: its system's own renderings
+		}
+		chosen[agent] = prof
+		return prof
+	}, nil
 }

@@ -1,6 +1,7 @@
 package qwenhook
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -67,13 +68,31 @@ func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached,
 	if len(l.cfg.Hooks) == 0 {
 		return nil, nil
 	}
-	prof, _ := run.Profile(Registration()).(*profile.Profile)
+	var prof *profile.Profile // nil: the newest bundled
+	if run.Profiles != nil {
+		prof, _ = run.Profiles(System).(*profile.Profile)
+	}
 	h, err := New(Options{Config: l.cfg, Scenario: run.Scenario, Profile: prof})
 	if err != nil {
 		return nil, err
 	}
 	cfg.Handlers = append(cfg.Handlers, h)
+	// the trace says which version renders a run that reaches a hook of
+	// ours (the scenario's agent first, when another system's said too)
+	if len(l.cfg.active(enabledSkills(run.Scenario))) > 0 {
+		ref, _ := profile.ParseRef(scenarioAgent(run.Scenario))
+		if p := h.Profile(); cfg.Agent == nil || ref.Agent == p.Agent {
+			cfg.Agent = &engine.Agent{Agent: p.Agent, Version: p.Version, By: cmp.Or(p.By, profile.ByNewest)}
+		}
+	}
 	return h, nil
+}
+
+func scenarioAgent(sc *scenario.Scenario) string {
+	if sc == nil {
+		return ""
+	}
+	return sc.Agent
 }
 
 func enabledSkills(sc *scenario.Scenario) []string {

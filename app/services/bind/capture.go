@@ -2,9 +2,12 @@ package bind
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture"
+	"hookstudio/app/capture/sessions"
 	"hookstudio/app/store/history"
 	"hookstudio/app/store/profiles"
 )
@@ -30,6 +33,13 @@ func NewCapture(emit func(string, any), store *history.Store, tokens capture.Cou
 func (c *Capture) WithProfiles(store func() *profiles.Store) *Capture {
 	c.session.WithUpstreams(func(name string) (*capture.Upstream, error) { return capture.UpstreamOf(store(), name) })
 	return c
+}
+
+// UseCaptureAgents makes c read the agents' hook texts with the profiles
+// of catalog (bundled and calibrated into the data folder). A function, so
+// that Wails does not offer it to the frontend.
+func UseCaptureAgents(c *Capture, catalog *profile.Catalog) {
+	c.session.WithAgents(capture.NewAgentReader(catalog))
 }
 
 // State is the capture as it is now.
@@ -76,16 +86,25 @@ func (c *Capture) SaveScenario(runID int64, path string) (SavedScenario, error) 
 		if err != nil {
 			return SavedScenario{}, err
 		}
-		if run.Source != history.SourceCapture {
-			return SavedScenario{}, fmt.Errorf("run #%d is a %s run, not a capture", runID, run.Source)
-		}
-		// the calls as recorded, from the capture's journal; a capture kept
-		// before the journal, from its trace
-		if calls, err = capture.CallsOfRun(context.Background(), c.store, runID, nil); err != nil {
-			return SavedScenario{}, err
-		}
-		if calls == nil {
-			calls = capture.CallsFromTrace(run.Trace)
+		switch run.Source {
+		case history.SourceSession:
+			// an imported session: its calls as the transcript gives them
+			var s sessions.Session
+			if run.Session == nil || json.Unmarshal(run.Session.Data, &s) != nil {
+				return SavedScenario{}, fmt.Errorf("run #%d: its session is not readable", runID)
+			}
+			calls = sessions.Calls(run.Trace, s)
+		case history.SourceCapture:
+			// the calls as recorded, from the capture's journal; a capture kept
+			// before the journal, from its trace
+			if calls, err = capture.CallsOfRun(context.Background(), c.store, runID, nil); err != nil {
+				return SavedScenario{}, err
+			}
+			if calls == nil {
+				calls = capture.CallsFromTrace(run.Trace)
+			}
+		default:
+			return SavedScenario{}, fmt.Errorf("run #%d is a %s run, not a capture or an imported session", runID, run.Source)
 		}
 		name = run.Scenario
 	}

@@ -69,7 +69,34 @@ func (h *History) Run(id int64) (studio.TraceView, error) {
 	if err != nil {
 		return studio.TraceView{}, err
 	}
-	return studio.RunView(r.Trace, r.ScenarioFile, h.tokens), nil
+	return studio.RunView(r.Trace, r.ScenarioFile, storedTokens(r, h.tokens)), nil
+}
+
+// storedTokens counts a stored run's messages from the counts stored with
+// it (counted when it was saved), the rest with tokens: a large run's view
+// is not made by counting all its text again.
+func storedTokens(r *history.Run, tokens studio.TokenCounter) studio.TokenCounter {
+	if len(r.MessageTokens) != r.Trace.NumMessages() {
+		return tokens
+	}
+	known := make(map[[2]string]int, len(r.MessageTokens))
+	for id, n := range r.MessageTokens {
+		m := r.Trace.Message(id)
+		known[[2]string{m.Role, m.Content}] = n
+	}
+	return knownCounts{known: known, rest: tokens}
+}
+
+type knownCounts struct {
+	known map[[2]string]int
+	rest  studio.TokenCounter
+}
+
+func (k knownCounts) CountMessage(role, content string) int {
+	if n, ok := k.known[[2]string{role, content}]; ok {
+		return n
+	}
+	return k.rest.CountMessage(role, content)
 }
 
 // Compare diffs two runs call by call.

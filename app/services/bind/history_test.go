@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hookstudio/app/agent/tokens"
+	"hookstudio/app/capture/sessions"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
 )
@@ -77,5 +78,45 @@ func TestHistoryBinding(t *testing.T) {
 	none := NewHistory(nil, counter)
 	if _, err := none.Runs(history.Filter{}); !errors.Is(err, ErrNoHistory) {
 		t.Errorf("no store: %v", err)
+	}
+}
+
+// noCount fails a test that counts: every count should come from the run.
+type noCount struct{ t *testing.T }
+
+func (n noCount) CountMessage(role, content string) int {
+	n.t.Errorf("counted %s %.40q again", role, content)
+	return 0
+}
+
+// TestHistoryRunUsesStoredCounts: a stored run opens with the token counts
+// stored with it, not by counting its text again (a 50 MB session's view).
+func TestHistoryRunUsesStoredCounts(t *testing.T) {
+	ctx := context.Background()
+	store, err := history.Open(ctx, filepath.Join(t.TempDir(), "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	counter, err := tokens.NewCounter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := sessions.ImportFile(ctx, filepath.Join("..", "..", "capture", "sessions", "testdata", "claude-code-2.1.332.jsonl"), sessions.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := sessions.Keep(ctx, store, im, sessions.NewCounts(counter))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := NewHistory(store, noCount{t}).Run(int64(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range got.Messages {
+		if want := counter.CountMessage(m.Role, m.Content); m.Tokens != want {
+			t.Fatalf("message %d: %d tokens from the run, %d counted", i, m.Tokens, want)
+		}
 	}
 }

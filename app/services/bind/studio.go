@@ -35,6 +35,8 @@ type Studio struct {
 	svc  *studio.Service
 	win  Window
 	user *studio.UserHooksSetting // the settings' user-level hooks.yaml (nil: none)
+	// agents is the agent CLI version runs render as (nil: none kept; agents.go)
+	agents *studio.AgentsSetting
 
 	mu  sync.Mutex
 	ctx context.Context // the app's lifetime, from Startup

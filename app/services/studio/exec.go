@@ -293,6 +293,9 @@ type simJob struct {
 	drafts   bool
 	started  time.Time
 	emitFrom context.Context
+	// agent renders the agents' hook output as this version for this run
+	// only ("claude-code@2.1.197"; "" the app's choice: RenderAs)
+	agent string
 }
 
 // startSimLocked runs scenario i with the executable hooks in the
@@ -457,6 +460,10 @@ func (s *Service) runSim(ctx context.Context, job simJob) {
 // execute loads the executable hooks, runs the scenario with them and
 // closes them (which kills every child still running).
 func (s *Service) execute(ctx context.Context, job simJob) (*engine.Trace, []engine.HookMetric, error) {
+	profiles, err := s.cfg.Agents.runProfiles(job.agent, job.sc)
+	if err != nil {
+		return nil, nil, err
+	}
 	k := &tracker{s: s, gen: job.gen}
 	// The scenario's approvals and budget are answered by its script as
 	// hookctl test does; the event stream goes last, untracked (it only
@@ -469,7 +476,8 @@ func (s *Service) execute(ctx context.Context, job simJob) (*engine.Trace, []eng
 			k.update("")
 			return nil
 		},
-		Wrap: func(h engine.Handler) engine.Handler { return tracked{h: h, k: k} },
+		Wrap:     func(h engine.Handler) engine.Handler { return tracked{h: h, k: k} },
+		Profiles: profiles,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("load executable hooks: %w", err)

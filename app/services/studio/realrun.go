@@ -172,6 +172,10 @@ func (s *Service) StartRun(opts RunOptions) error {
 		// An empty answer is marked on its call before the view is sent.
 		AfterCall: llm.MarkWarnings(func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, view(t)) }),
 	}
+	if spec.Profiles, err = s.cfg.Agents.runProfiles("", &sc); err != nil {
+		cancel()
+		return err
+	}
 	w := s.watchRun(&spec, view) // approvals.go: the event stream, control, approvals, budget
 	run, err := runs.Assemble(spec)
 	if err != nil {

@@ -56,6 +56,9 @@ type Config struct {
 	// ExecHooks loads a folder's executable hooks (command, process and
 	// request hooks); nil runs prompt hooks only.
 	ExecHooks ExecLoader
+	// Agents is which agent CLI version runs render hook output as, and the
+	// profiles known (nil: the bundled ones, the newest for each agent).
+	Agents *AgentsSetting
 	// Trust overrides where the trusted folders are kept (tests).
 	Trust *trust.Store
 	// LoadSkills loads seed 000's prompt hooks (the skills), drafts laid

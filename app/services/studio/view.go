@@ -48,11 +48,14 @@ type Matrix struct {
 
 // TraceView is a simulated run as the frontend shows it (docs/trace-view.md).
 type TraceView struct {
-	Revision    int                  `json:"revision"`
-	Scenario    string               `json:"scenario"`
-	File        string               `json:"file"`
-	Status      string               `json:"status"` // engine status, "invalid" or "none"
-	Error       string               `json:"error,omitempty"`
+	Revision int    `json:"revision"`
+	Scenario string `json:"scenario"`
+	File     string `json:"file"`
+	Status   string `json:"status"` // engine status, "invalid" or "none"
+	Error    string `json:"error,omitempty"`
+	// Agent is the agent CLI version whose renderings the run shows (nil:
+	// the run has no real agent's hooks).
+	Agent       *engine.Agent        `json:"agent,omitempty"`
 	Diagnostics []diag.Diagnostic    `json:"diagnostics"`
 	Hooks       []skills.Hook        `json:"hooks"`
 	Messages    []Message            `json:"messages"`
@@ -94,7 +97,7 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 // buildView materialises a trace for the frontend.
 func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
 	v := emptyView(string(tr.Status), file, nil)
-	v.Scenario, v.Error, v.Steps = tr.Scenario, tr.Error, tr.Steps()
+	v.Scenario, v.Error, v.Steps, v.Agent = tr.Scenario, tr.Error, tr.Steps(), tr.Agent
 	// Lists are never null in a view: the frontend indexes them directly.
 	if tr.Hooks != nil {
 		v.Hooks = tr.Hooks

@@ -19,11 +19,15 @@ var ErrNotFound = errors.New("no such run")
 
 // RunSummary is a run's metadata and totals, as listed.
 type RunSummary struct {
-	ID              RunID         `json:"id"`
-	Scenario        string        `json:"scenario"`
-	ScenarioFile    string        `json:"scenario_file"`
-	ScenarioHash    string        `json:"scenario_hash"`
-	Backend         string        `json:"backend"`
+	ID           RunID  `json:"id"`
+	Scenario     string `json:"scenario"`
+	ScenarioFile string `json:"scenario_file"`
+	ScenarioHash string `json:"scenario_hash"`
+	Backend      string `json:"backend"`
+	// Agent is the agent CLI version whose renderings the run showed
+	// ("claude-code@2.1.332"; "" none).
+	Agent           string `json:"agent,omitempty"`
+	agentBy         string
 	Source          Source        `json:"source"`
 	Status          engine.Status `json:"status"`
 	Error           string        `json:"error,omitempty"`
@@ -48,10 +52,13 @@ type Run struct {
 	// hook) and seed 004's request usage per model; nil without them.
 	ExecHooks []ExecHookMetrics `json:"exec_hooks,omitempty"`
 	Usage     []ModelUsage      `json:"usage,omitempty"`
+	// Session is what an imported agent session says of itself (source
+	// session, migration 8); nil for any other run.
+	Session *SessionInfo `json:"session,omitempty"`
 }
 
 const summaryCols = `r.id, r.scenario, r.scenario_file, r.scenario_hash, r.backend, r.source, r.status, r.error,
-	r.started_ms, r.ended_ms, r.wall_ms, r.steps, r.llm_calls, r.tokens_in, r.tokens_out, r.max_prompt_tokens`
+	r.started_ms, r.ended_ms, r.wall_ms, r.steps, r.llm_calls, r.tokens_in, r.tokens_out, r.max_prompt_tokens, r.agent, r.agent_by`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -62,7 +69,7 @@ func scanSummary(sc scanner) (RunSummary, error) {
 	var id, started, ended int64
 	var source, status string
 	err := sc.Scan(&id, &s.Scenario, &s.ScenarioFile, &s.ScenarioHash, &s.Backend, &source, &status, &s.Error,
-		&started, &ended, &s.WallMS, &s.Steps, &s.LLMCalls, &s.TokensIn, &s.TokensOut, &s.MaxPromptTokens)
+		&started, &ended, &s.WallMS, &s.Steps, &s.LLMCalls, &s.TokensIn, &s.TokensOut, &s.MaxPromptTokens, &s.Agent, &s.agentBy)
 	s.ID, s.Source, s.Status = RunID(id), Source(source), engine.Status(status)
 	s.Started, s.Ended = time.UnixMilli(started), time.UnixMilli(ended)
 	return s, err
@@ -108,6 +115,9 @@ func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
 	}
 	run := &Run{RunSummary: sum}
 	rec := engine.Record{Scenario: sum.Scenario, Status: sum.Status, Error: sum.Error}
+	if a, v, ok := strings.Cut(sum.Agent, "@"); ok {
+		rec.Agent = &engine.Agent{Agent: a, Version: v, By: sum.agentBy}
+	}
 
 	// The run's texts once, shared by every message that repeats them.
 	texts := map[int64]string{}
@@ -248,6 +258,9 @@ func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
 		return nil, err
 	}
 	if err := loadExec(ctx, q, id, &rec, run); err != nil {
+		return nil, err
+	}
+	if run.Session, err = loadSession(ctx, q, id); err != nil {
 		return nil, err
 	}
 	if run.Trace, err = engine.FromRecord(rec); err != nil {

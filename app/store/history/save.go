@@ -30,6 +30,9 @@ const (
 	// SourceCapture is a real agent's requests to the capture endpoint
 	// (app/capture), recorded as a run.
 	SourceCapture Source = "capture"
+	// SourceSession is a real agent's session imported from its transcript
+	// (app/capture/sessions); the run carries a SessionInfo.
+	SourceSession Source = "session"
 )
 
 // TokenCounter counts what a chat message costs in a request;
@@ -56,6 +59,8 @@ type RunInput struct {
 	// Capture, when set, is the capture the run is built from: the run
 	// stands in for the one its previous fold made (Replaces is ignored).
 	Capture *CaptureFold
+	// Session is what an imported session says of itself (source session).
+	Session *SessionInfo
 }
 
 // estimate is the fallback counter: ~4 bytes a token plus the framing.
@@ -199,12 +204,16 @@ func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record
 	if in.Replaces != 0 {
 		rowID = int64(in.Replaces)
 	}
+	agent, by := "", ""
+	if rec.Agent != nil {
+		agent, by = rec.Agent.String(), rec.Agent.By
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO runs (id, scenario, scenario_file, scenario_hash, backend, source, status, error,
-		started_ms, ended_ms, steps, llm_calls, tokens_in, tokens_out, max_prompt_tokens, wall_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		started_ms, ended_ms, steps, llm_calls, tokens_in, tokens_out, max_prompt_tokens, wall_ms, agent, agent_by)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rowID, rec.Scenario, in.ScenarioFile, scenarioHash, in.Backend, string(in.Source), string(rec.Status), rec.Error,
 		in.Started.UnixMilli(), in.Ended.UnixMilli(), len(rec.Steps), len(rec.Calls),
-		met.tokensIn, met.tokensOut, met.maxPrompt, in.Ended.Sub(in.Started).Milliseconds())
+		met.tokensIn, met.tokensOut, met.maxPrompt, in.Ended.Sub(in.Started).Milliseconds(), agent, by)
 	if err != nil {
 		return 0, fmt.Errorf("insert run: %w", err)
 	}
@@ -321,6 +330,9 @@ func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record
 	}
 
 	if err := insertExec(ctx, tx, rid, rec); err != nil {
+		return 0, err
+	}
+	if err := insertSession(ctx, tx, rid, in.Session); err != nil {
 		return 0, err
 	}
 

@@ -137,9 +137,12 @@ func TestRoundTrip(t *testing.T) {
 	for _, rel := range exampleScenarios(t, examplesRoot) {
 		tests = append(tests, tc{rel, simulate(t, examplesRoot, rel)})
 	}
+	withAgent := syntheticRun(t, 1, 2, nil)
+	withAgent.tr.Agent = &engine.Agent{Agent: "claude-code", Version: "2.1.332", By: "flag"}
 	tests = append(tests,
 		tc{"model error", syntheticRun(t, 2, 0, failModel{at: 3})},
 		tc{"synthetic 3 requests", syntheticRun(t, 3, 40, nil)},
+		tc{"an agent version's renderings", withAgent},
 	)
 	s := openTemp(t)
 	for i, tt := range tests {
@@ -165,6 +168,9 @@ func TestRoundTrip(t *testing.T) {
 				sum.LLMCalls != len(tt.sim.tr.Calls) || sum.ScenarioFile != tt.sim.file || sum.Source != SourceCLI ||
 				!sum.Started.Equal(in.Started) || sum.WallMS != 3 || len(sum.ScenarioHash) != 64 {
 				t.Errorf("summary %+v", sum)
+			}
+			if a := tt.sim.tr.Agent; a != nil && sum.Agent != a.String() {
+				t.Errorf("summary agent %q, want %s", sum.Agent, a)
 			}
 			checkMetrics(t, tt.sim.tr, run, counter)
 		})

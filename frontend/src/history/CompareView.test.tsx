@@ -43,6 +43,13 @@ describe('CompareView', () => {
     expect(screen.getByTestId('changed-calls').textContent).toBe('3');
     expect(screen.getByTestId('compare-totals').textContent).toContain('300 → 330');
     expect(screen.getByTestId('compare-totals').textContent).toContain('120 → 140');
+    expect(screen.queryByTestId('compare-agents')).toBeNull(); // the same rendering: nothing to say
+  });
+
+  it('says when the two runs rendered as two agent versions (what an upgrade changes)', async () => {
+    vi.spyOn(mock.binding, 'Compare').mockResolvedValue({ ...cmp, a: run(1, { agent: 'claude-code@2.1.197' }), b: run(2, { agent: 'claude-code@2.1.332' }) });
+    await start();
+    expect(screen.getByTestId('compare-agents').textContent).toBe('rendered as claude-code@2.1.197 → claude-code@2.1.332: what this upgrade changes for these hooks');
   });
 
   it('shows each call position with its status and token delta', async () => {

@@ -107,6 +107,9 @@ export function CompareView({ a, b, onBack, onOpen }: { a: number; b: number; on
           <div className="cmp-runs muted small">
             A: #{cmp.a.id} {cmp.a.scenario} · {fmtDate(cmp.a.started)} · {cmp.a.source} — B: #{cmp.b.id} {cmp.b.scenario} · {fmtDate(cmp.b.started)} · {cmp.b.source}
             {cmp.a.scenario !== cmp.b.scenario && <span className="count-warn"> · different scenarios</span>}
+            {cmp.a.agent !== cmp.b.agent && (
+              <div data-testid="compare-agents">rendered as <b>{cmp.a.agent || 'no agent'}</b> → <b>{cmp.b.agent || 'no agent'}</b>: what this upgrade changes for these hooks</div>
+            )}
           </div>
           <div className="cmp-top">
           <BarChart

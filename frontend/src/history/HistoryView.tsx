@@ -6,9 +6,12 @@ import type { StudioState, TraceView } from '../lib/api';
 import { hookCost, listRuns, onRunRecorded, openRun, promptSizes, type HookPoint, type PromptPoint, type RunFilter, type RunSource, type RunSummary } from '../lib/api/history';
 import { VirtualList } from '../components/VirtualList';
 import { CompareView } from './CompareView';
+import { SessionsView } from './SessionsView';
 import { ReadOnlyRun } from './ReadOnlyRun';
 import { HookCostChart, PromptSizeChart, TokensPerCallChart } from './charts';
 import { RunRequests } from '../requests/RunRequests';
+import { RenderAs } from '../agents/RenderAs';
+import { versionOf } from '../lib/api/agents';
 import { dayEnd, dayStart, fmtDate, fmtMs } from './format';
 import './history.css';
 
@@ -28,7 +31,7 @@ export function toRunFilter(f: Filters): RunFilter {
   return out;
 }
 
-type Page = { kind: 'list' } | { kind: 'compare'; a: number; b: number } | { kind: 'run'; run: RunSummary; view: TraceView };
+type Page = { kind: 'list' } | { kind: 'compare'; a: number; b: number } | { kind: 'run'; run: RunSummary; view: TraceView } | { kind: 'sessions' };
 
 interface Props {
   studio: StudioState | null;
@@ -49,7 +52,9 @@ function RunRow({ r, selected, focused, onSelect, onFocus, onOpen }: {
       <span role="cell"><input type="checkbox" aria-label={`Select run ${r.id}`} checked={selected} onClick={(e) => e.stopPropagation()} onChange={() => onSelect(r.id)} /></span>
       <span role="cell" className="mono muted">#{r.id}</span>
       <span role="cell" className="when" title={r.started}>{fmtDate(r.started)}</span>
-      <span role="cell" className="scn" title={`${r.scenario} — ${r.scenario_file}`}>{r.scenario}</span>
+      <span role="cell" className="scn" title={`${r.scenario} — ${r.scenario_file}${r.agent ? ` — rendered as ${r.agent}` : ''}`}>
+        {r.scenario}{r.agent && <span className="badge run-agent">{versionOf(r.agent)}</span>}
+      </span>
       <span role="cell" className="muted">{r.backend}</span>
       <span role="cell"><span className={`src src-${r.source}`}>{r.source}</span></span>
       <span role="cell"><span className={`run-status rs-${r.status}`} title={r.error}>{r.status}</span></span>
@@ -74,10 +79,22 @@ export function HistoryView({ studio, color, onLive }: Props) {
   const [promptPts, setPromptPts] = useState<PromptPoint[]>([]);
   const [page, setPage] = useState<Page>({ kind: 'list' });
   const [tick, setTick] = useState(0); // bumped by history:run
+  const [stored, setStored] = useState<number | null>(null); // the run history:run named last
 
   const fail = useCallback((e: unknown) => setError(String(e)), []);
 
-  useEffect(() => onRunRecorded(() => setTick((t) => t + 1)), []);
+  useEffect(() => onRunRecorded((id) => { setTick((t) => t + 1); setStored(id); }), []);
+  // a run open read-only that is stored again (a followed session grew): shown as it is now
+  const openId = page.kind === 'run' ? page.run.id : null;
+  useEffect(() => {
+    if (openId === null || stored !== openId) return;
+    let alive = true;
+    Promise.all([openRun(openId), listRuns({ source: 'session', limit: RUN_LIMIT })]).then(([view, rs]) => {
+      const run = rs.find((r) => r.id === openId);
+      if (alive && run) setPage((p) => (p.kind === 'run' && p.run.id === openId ? { kind: 'run', run, view } : p));
+    }).catch(fail);
+    return () => { alive = false; };
+  }, [openId, stored, tick, fail]);
 
   useEffect(() => {
     let alive = true;
@@ -130,12 +147,20 @@ export function HistoryView({ studio, color, onLive }: Props) {
   };
   const set = <K extends keyof Filters>(k: K, v: Filters[K]) => setFilters((f) => ({ ...f, [k]: v }));
   const toList = useCallback(() => setPage({ kind: 'list' }), []);
+  const openSessionRun = useCallback((id: number) => {
+    listRuns({ source: 'session', limit: RUN_LIMIT }).then((rs) => {
+      const r = rs.find((x) => x.id === id);
+      if (!r) throw `run #${id} is not in the history`;
+      open(r);
+    }).catch(fail);
+  }, [open, fail]);
 
   const scenarioNames = useMemo(() => [...new Set([...(studio?.scenarios.map((s) => s.name) ?? []), ...(runs?.map((r) => r.scenario) ?? []), filters.scenario].filter(Boolean))].sort(), [studio, runs, filters.scenario]);
   const skillNames = useMemo(() => [...new Set([...(studio?.skills.map((s) => s.name) ?? []), filters.skill].filter(Boolean))].sort(), [studio, filters.skill]);
   const filtering = Object.values(filters).some(Boolean);
 
   if (page.kind === 'run') return <ReadOnlyRun run={page.run} view={page.view} color={color} onBack={toList} onLive={onLive} />;
+  if (page.kind === 'sessions') return <SessionsView onBack={toList} onOpenRun={openSessionRun} />;
 
   return (
     <div className="history" data-testid="history-view">
@@ -167,8 +192,11 @@ export function HistoryView({ studio, color, onLive }: Props) {
                   <option value="app">app</option>
                   <option value="cli">cli</option>
                   <option value="capture">capture</option>
+                  <option value="session">session</option>
                 </select>
               </label>
+              <button type="button" className="btn" onClick={() => setPage({ kind: 'sessions' })} data-testid="open-sessions"
+                title="The Claude Code and Codex sessions on this machine: import one, or follow one still running">Open sessions…</button>
               {filtering && <button type="button" className="linkbtn" onClick={() => setFilters(noFilters)}>clear</button>}
               <span className="spacer" />
               <span className="muted small">{runs ? `${runs.length}${runs.length >= RUN_LIMIT ? '+' : ''} runs` : 'loading…'}</span>
@@ -200,6 +228,9 @@ export function HistoryView({ studio, color, onLive }: Props) {
             <div className="charts-head">
               <span className="title">{focused ? <>Run #{focused.id} · {focused.scenario}</> : 'Charts'}</span>
               {focused && <button type="button" className="btn" onClick={() => open(focused)}>Open #{focused.id}</button>}
+              {focused?.agent && studio?.scenarios.some((sc) => sc.file === focused.scenario_file) && (
+                <RenderAs run={focused} onRendered={(id) => setPage({ kind: 'compare', a: focused.id, b: id })} onError={fail} />
+              )}
             </div>
             <TokensPerCallChart view={focused ? focusView : null} title={focused ? `Prompt tokens per LLM call — run #${focused.id}` : 'Prompt tokens per LLM call'} />
             {focused && <RunRequests runId={focused.id} />}

@@ -47,7 +47,7 @@ export function ReadOnlyRun({ run, view, color, onBack, onLive }: Props) {
         <b>read-only: run #{run.id} from {fmtDate(run.started)}</b>
         <span className="muted"> · {run.scenario} · {run.source} · {run.backend} · {run.status}</span>
         <span className="spacer" />
-        {run.source === 'capture' && <SaveScenario runId={run.id} suggest="" />}
+        {(run.source === 'capture' || run.source === 'session') && <SaveScenario runId={run.id} suggest="" />}
         <button type="button" className="btn" onClick={onBack}>← Runs</button>
         <button type="button" className="btn primary" onClick={onLive}>Back to live</button>
       </div>

@@ -6,6 +6,7 @@ import type { ConnectionResult, Profile, ProfileInfo, Provider } from '../lib/ap
 import { PolicySettings } from '../requests/PolicySettings';
 import { UserHooksSettings } from '../editor/UserHooksSettings';
 import { ClaudeUserSettings } from '../editor/ClaudeUserSettings';
+import { AgentsSettings } from '../agents/AgentsSettings';
 
 const KEY_LABELS: Record<run.KeySource, string> = { keyring: 'key in OS keyring', env: 'key from environment', none: 'no key' };
 const ENV_OF: Record<Provider, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
@@ -178,6 +179,7 @@ export function SettingsDialog({ onClose, onChanged }: Props) {
         <PolicySettings />
         <UserHooksSettings />
         <ClaudeUserSettings />
+        <AgentsSettings />
       </div>
     </div>
   );

@@ -22,6 +22,7 @@ import { HookCallDetail } from '../exec/HookCallDetail';
 import { HookCallsPanel } from '../exec/HookCallsPanel';
 import { hookCallsOf, isFailure } from '../exec/hookcalls';
 import { HostBehaviourPick } from '../exec/HostBehaviourPick';
+import { AgentPick } from '../agents/AgentPick';
 import { requestTabs } from '../requests/tab';
 import { useSize } from '../layout/useSize';
 import { Splitter } from '../layout/Splitter';
@@ -139,6 +140,7 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
             </button>
           )}
           {state?.exec?.trusted && <HostBehaviourPick root={state.root} onState={studio.take} onError={shell.fail} />}
+          {state?.exec?.trusted && state.exec.hooks.some((h) => h.system === 'claude-code') && <AgentPick view={view ?? null} onState={studio.take} onError={shell.fail} />}
           <span className="spacer" />
           <span className="ops-button-slot" ref={slots.setOpsButton} />
           <button type="button" className="btn" data-testid="run-open" title="Run the selected scenario against a real model" onClick={run.openPanel}>Run with model ▸</button>

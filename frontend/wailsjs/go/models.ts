@@ -3,6 +3,10 @@ export namespace bind {
 	export interface Capture {
 	
 	}
+	export interface Imported {
+	    run: number;
+	    session: sessions.Session;
+	}
 	export interface Requests {
 	
 	}
@@ -14,6 +18,49 @@ export namespace bind {
 	export interface SavedScenario {
 	    path: string;
 	    notes: string[];
+	}
+
+}
+
+export namespace calibrate {
+	
+	export interface Progress {
+	    run: number;
+	    runs: number;
+	    probe: string;
+	    requests: number;
+	    message: string;
+	}
+
+}
+
+export namespace calibration {
+	
+	export interface CLI {
+	    agent: string;
+	    command: string;
+	    path: string;
+	    version: string;
+	    profile: string;
+	    calibratable: boolean;
+	    error?: string;
+	}
+	export interface Result {
+	    ref: string;
+	    file: string;
+	    nearest?: string;
+	    changes: profile.Change[];
+	    duration_ms: number;
+	}
+	export interface State {
+	    running: boolean;
+	    agent?: string;
+	    cli?: string;
+	    progress: calibrate.Progress;
+	    lines: string[];
+	    result?: Result;
+	    error?: string;
+	    cancelled?: boolean;
 	}
 
 }
@@ -60,6 +107,8 @@ export namespace capture {
 	    tool_call_id?: string;
 	    is_error?: boolean;
 	    kind?: string;
+	    agent_before?: string;
+	    agent_after?: string;
 	}
 	export interface PendingRequest {
 	    n: number;
@@ -161,6 +210,11 @@ export namespace edit {
 
 export namespace engine {
 	
+	export interface Agent {
+	    agent: string;
+	    version: string;
+	    by?: string;
+	}
 	export interface HookCall {
 	    system: string;
 	    event: string;
@@ -306,6 +360,7 @@ export namespace history {
 	    scenario_file: string;
 	    scenario_hash: string;
 	    backend: string;
+	    agent?: string;
 	    source: string;
 	    status: string;
 	    error?: string;
@@ -413,6 +468,33 @@ export namespace layout {
 	    flow_collapsed?: boolean;
 	    bottom_collapsed?: boolean;
 	    trust_read?: string;
+	}
+
+}
+
+export namespace locate {
+	
+	export interface CLI {
+	    agent: string;
+	    path: string;
+	    version: string;
+	}
+
+}
+
+export namespace profile {
+	
+	export interface Change {
+	    outcome: string;
+	    field: string;
+	    from: string;
+	    to: string;
+	}
+	export interface Entry {
+	    agent: string;
+	    version: string;
+	    origin: string;
+	    file: string;
 	}
 
 }
@@ -550,6 +632,84 @@ export namespace reqhook {
 
 }
 
+export namespace sessions {
+	
+	export interface CallInfo {
+	    exact: boolean;
+	    line: number;
+	    request_id?: string;
+	    model?: string;
+	    params?: number[];
+	    tools: string[];
+	    missing?: string[];
+	    call: number;
+	}
+	export interface Filter {
+	    agent: string;
+	    project: string;
+	    search: string;
+	}
+	export interface HookCount {
+	    label: string;
+	    count: number;
+	}
+	export interface Locations {
+	    claude: string;
+	    codex: string;
+	}
+	export interface Note {
+	    line: number;
+	    kind: string;
+	    message: string;
+	}
+	export interface Unknown {
+	    type: string;
+	    count: number;
+	    lines: number[];
+	    sample?: number[];
+	}
+	export interface Session {
+	    agent: string;
+	    version: string;
+	    id: string;
+	    file: string;
+	    project: string;
+	    // Go type: time
+	    started: any;
+	    // Go type: time
+	    ended: any;
+	    model: string;
+	    prompt: string;
+	    turns: number;
+	    calls: CallInfo[];
+	    hooks: number;
+	    lines: number;
+	    bytes: number;
+	    notes: Note[];
+	    unknown: Unknown[];
+	}
+	export interface Summary {
+	    agent: string;
+	    version: string;
+	    id: string;
+	    file: string;
+	    project: string;
+	    // Go type: time
+	    started: any;
+	    // Go type: time
+	    ended: any;
+	    prompt: string;
+	    turns: number;
+	    calls: number;
+	    model: string;
+	    hooks: HookCount[];
+	    size: number;
+	    // Go type: time
+	    modified: any;
+	}
+
+}
+
 export namespace skills {
 	
 	export interface Pos {
@@ -585,6 +745,12 @@ export namespace skills {
 
 export namespace studio {
 	
+	export interface AgentChoice {
+	    agent: string;
+	    chosen: string;
+	    versions: profile.Entry[];
+	    installed: locate.CLI;
+	}
 	export interface Call {
 	    index: number;
 	    request: number;
@@ -797,6 +963,7 @@ export namespace studio {
 	    file: string;
 	    status: string;
 	    error?: string;
+	    agent?: engine.Agent;
 	    diagnostics: diag.Diagnostic[];
 	    hooks: skills.Hook[];
 	    messages: Message[];

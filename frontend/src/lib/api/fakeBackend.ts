@@ -1,6 +1,6 @@
 // Tests: the globals the Wails window gives the generated bindings (window.go.bind.<Service>.<Method>
 // and the runtime's events), filled with fakes; removeFakeBackend takes them away again.
-type Service = 'About' | 'Capture' | 'History' | 'Layout' | 'Ops' | 'Requests' | 'Studio';
+type Service = 'About' | 'Agents' | 'Capture' | 'History' | 'Layout' | 'Ops' | 'Requests' | 'Studio';
 type Callback = (...data: unknown[]) => void;
 
 export interface FakeBackend {

@@ -6,7 +6,7 @@ import type { history } from './models';
 import type { Phase, Refine, TraceView } from './types';
 import { hasBackend, History, on } from './wails';
 
-export type RunSource = 'live' | 'app' | 'cli' | 'capture';
+export type RunSource = 'live' | 'app' | 'cli' | 'capture' | 'session';
 export type RunStatus = TraceView['status'];
 
 /** app/store/history.RunSummary; started and ended are RFC 3339 */

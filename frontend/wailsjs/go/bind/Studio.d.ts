@@ -4,9 +4,12 @@ import {studio} from '../models';
 import {edit} from '../models';
 import {registry} from '../models';
 import {diag} from '../models';
+import {history} from '../models';
 import {profiles} from '../models';
 
 export function AddExpectation(arg1:number,arg2:number):Promise<studio.SaveResult>;
+
+export function AgentChoice():Promise<studio.AgentChoice>;
 
 export function AnswerTool(arg1:string):Promise<void>;
 
@@ -64,6 +67,8 @@ export function Profiles():Promise<Array<studio.ProfileInfo>>;
 
 export function Progress():Promise<studio.Progress>;
 
+export function RenderAs(arg1:string,arg2:string):Promise<history.RunID>;
+
 export function Resume(arg1:boolean):Promise<void>;
 
 export function SaveFile(arg1:string,arg2:string,arg3:string):Promise<studio.SaveResult>;
@@ -73,6 +78,8 @@ export function SaveProfile(arg1:profiles.Profile,arg2:string):Promise<void>;
 export function SaveRunAsScenario():Promise<string>;
 
 export function SelectScenario(arg1:string):Promise<studio.TraceView>;
+
+export function SetAgentVersion(arg1:string):Promise<studio.State>;
 
 export function SetClaudeUserSettings(arg1:string):Promise<studio.State>;
 

@@ -6,6 +6,10 @@ export function AddExpectation(arg1, arg2) {
   return window['go']['bind']['Studio']['AddExpectation'](arg1, arg2);
 }
 
+export function AgentChoice() {
+  return window['go']['bind']['Studio']['AgentChoice']();
+}
+
 export function AnswerTool(arg1) {
   return window['go']['bind']['Studio']['AnswerTool'](arg1);
 }
@@ -118,6 +122,10 @@ export function Progress() {
   return window['go']['bind']['Studio']['Progress']();
 }
 
+export function RenderAs(arg1, arg2) {
+  return window['go']['bind']['Studio']['RenderAs'](arg1, arg2);
+}
+
 export function Resume(arg1) {
   return window['go']['bind']['Studio']['Resume'](arg1);
 }
@@ -136,6 +144,10 @@ export function SaveRunAsScenario() {
 
 export function SelectScenario(arg1) {
   return window['go']['bind']['Studio']['SelectScenario'](arg1);
+}
+
+export function SetAgentVersion(arg1) {
+  return window['go']['bind']['Studio']['SetAgentVersion'](arg1);
 }
 
 export function SetClaudeUserSettings(arg1) {

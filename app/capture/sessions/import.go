@@ -1,0 +1,248 @@
+package sessions
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agents/profile"
+)
+
+// Options configure an import.
+type Options struct {
+	// Agent is the CLI that wrote the file ("": told from its first record).
+	Agent Agent
+	// Profiles are the rendering profiles hook output is worded by where a
+	// request is rebuilt (nil: the bundled ones); the agent version's, else
+	// the nearest version's, which a note names.
+	Profiles *profile.Catalog
+	// Progress, if set, is told how many bytes of how many were read.
+	Progress func(read, total int64)
+	// OnRequest, if set, is given each recorded request's body as the
+	// agent sent it, rebuilt from the transcript (call: its place among
+	// the session's calls, Session.Calls).
+	OnRequest func(call int, body []byte)
+}
+
+// lineReader reads one agent's records, line by line.
+type lineReader interface {
+	line(n int, data []byte)
+}
+
+// Importer reads a transcript as it is written: Write gives it bytes, each
+// complete line is read at once, and Session and Trace tell what is read
+// so far. It never reads a line twice, so a file that grows is imported
+// by writing it only what is new.
+type Importer struct {
+	opts    Options
+	b       *builder
+	r       lineReader
+	sess    Session
+	unknown unknowns
+	notes   []Note
+	rd      Renderings
+	partial []byte
+	line    int
+}
+
+// NewImporter starts an import of file (the name the session shows).
+func NewImporter(file string, opts Options) *Importer {
+	im := &Importer{opts: opts, b: newBuilder(), unknown: unknowns{}}
+	im.sess = Session{Agent: opts.Agent, File: file, Calls: []CallInfo{}, Notes: []Note{}, Unknown: []Unknown{}}
+	return im
+}
+
+// Write reads the complete lines in p (with what an earlier Write left
+// over); an incomplete last line waits for the rest.
+func (im *Importer) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			im.partial = append(im.partial, p...)
+			break
+		}
+		line := p[:i]
+		if len(im.partial) > 0 {
+			line = append(im.partial, line...)
+			im.partial = im.partial[:0]
+		}
+		im.sess.Bytes += int64(len(line)) + 1
+		im.read(line)
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// Finish reads a last line written without its newline, when it is
+// complete; else it stays, and Session says it is incomplete.
+func (im *Importer) Finish() {
+	if len(im.partial) > 0 && json.Valid(im.partial) {
+		line := im.partial
+		im.partial = nil
+		im.sess.Bytes += int64(len(line))
+		im.read(line)
+	}
+}
+
+// Offset is how far the file is read (whole lines).
+func (im *Importer) Offset() int64 { return im.sess.Bytes }
+
+func (im *Importer) read(line []byte) {
+	im.line++
+	im.sess.Lines = im.line
+	line = bytes.TrimRight(line, "\r")
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	if im.r == nil {
+		im.start(line)
+	}
+	im.r.line(im.line, line)
+}
+
+// start picks the reader from the agent given or the first record: a
+// Codex rollout's records have a payload, Claude Code's a session id.
+func (im *Importer) start(first []byte) {
+	if im.sess.Agent == "" {
+		var probe struct {
+			Payload json.RawMessage `json:"payload"`
+		}
+		im.sess.Agent = ClaudeCode
+		if json.Unmarshal(first, &probe) == nil && len(probe.Payload) > 0 {
+			im.sess.Agent = Codex
+		}
+	}
+	im.b.system = string(im.sess.Agent)
+	switch im.sess.Agent {
+	case Codex:
+		im.r = newCodexReader(im)
+	default:
+		im.r = newClaudeReader(im)
+	}
+}
+
+func (im *Importer) renderings() Renderings {
+	if im.rd == nil {
+		catalog := im.opts.Profiles
+		if catalog == nil {
+			catalog = profile.NewCatalog("")
+		}
+		rd, p, exact := renderingsFor(catalog, im.sess.Agent, im.sess.Version)
+		switch {
+		case p == nil:
+			im.note(0, NoteRebuilt, "no rendering profile of "+string(im.sess.Agent)+": hooks' words are not added to the rebuilt requests")
+		case !exact:
+			im.note(0, NoteRebuilt, "no rendering profile of "+Backend(im.sess)+": hooks' words in the rebuilt requests are worded as "+p.Ref()+" words them (hookctl calibrate learns this version's)")
+		}
+		im.rd = rd
+	}
+	return im.rd
+}
+
+func (im *Importer) note(line int, kind, msg string) {
+	im.notes = append(im.notes, Note{Line: line, Kind: kind, Message: msg})
+}
+
+func (im *Importer) noted(kind string) bool {
+	return slices.ContainsFunc(im.notes, func(n Note) bool { return n.Kind == kind })
+}
+
+// Session is what is read so far.
+func (im *Importer) Session() Session {
+	s := im.sess
+	s.Calls = slices.Clone(s.Calls)
+	first := im.b.firstCalls()
+	for i := range s.Calls {
+		if c := &s.Calls[i]; c.conv != nil {
+			c.Call = first[c.conv] + c.k
+		}
+	}
+	s.Notes = append([]Note{}, im.notes...)
+	if len(im.partial) > 0 {
+		s.Notes = append(s.Notes, Note{Line: im.line + 1, Kind: NoteTruncated,
+			Message: fmt.Sprintf("the last line is incomplete (%d bytes so far): the agent may still be writing it; it is read once it ends", len(im.partial))})
+	}
+	s.Unknown = im.unknown.list()
+	s.Hooks = len(im.b.hooks) // with those known only by their words
+	return s
+}
+
+// ErrEmpty is returned for a transcript with no model call and no hook yet.
+var ErrEmpty = errors.New("the session has no model call and no hook yet")
+
+// Trace is the session read so far as a trace (each conversation a request).
+func (im *Importer) Trace() (*engine.Trace, error) {
+	s := im.Session()
+	rec := im.b.record(Name(s))
+	if len(rec.Steps) == 0 {
+		return nil, ErrEmpty
+	}
+	if s.Version != "" {
+		// the version whose renderings the run shows: the one that wrote it
+		rec.Agent = &engine.Agent{Agent: string(s.Agent), Version: s.Version, By: "transcript"}
+	}
+	return engine.FromRecord(rec)
+}
+
+// Name names an imported session: "session: " and the first words of its
+// first prompt, else its id.
+func Name(s Session) string {
+	if s.Prompt == "" {
+		return "session " + short(s.ID)
+	}
+	return "session: " + cutRunes(s.Prompt, 48)
+}
+
+// ImportFile reads a whole transcript, telling opts.Progress as it goes.
+func ImportFile(ctx context.Context, path string, opts Options) (*Importer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	im := NewImporter(path, opts)
+	if err := im.ReadFrom(ctx, f); err != nil {
+		return nil, err
+	}
+	im.Finish()
+	return im, nil
+}
+
+// chunk is how much is read at a time.
+const chunk = 1 << 20
+
+// ReadFrom reads r to its end (what is there now), telling opts.Progress.
+func (im *Importer) ReadFrom(ctx context.Context, r io.Reader) error {
+	var total int64 = -1
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil {
+			total = st.Size()
+		}
+	}
+	buf := make([]byte, chunk)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, err := r.Read(buf)
+		if n > 0 {
+			_, _ = im.Write(buf[:n])
+			if im.opts.Progress != nil {
+				im.opts.Progress(im.sess.Bytes+int64(len(im.partial)), total)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read %s: %w", im.sess.File, err)
+		}
+	}
+}

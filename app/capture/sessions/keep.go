@@ -1,0 +1,247 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/fsnotify/fsnotify"
+
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/store/history"
+)
+
+// Store is the history imports are kept in (history.Store).
+type Store interface {
+	SaveRun(ctx context.Context, in history.RunInput) (history.RunID, error)
+	SessionRun(ctx context.Context, file string) (history.RunID, error)
+}
+
+// Counts are the token counts of a session's messages, each counted once,
+// on every core: a 50 MB session is mostly text to count, and one kept
+// again as it grows counts only what is new.
+type Counts struct {
+	tokens history.TokenCounter
+	mu     sync.Mutex
+	m      map[countKey]int
+}
+
+type countKey struct{ role, content string }
+
+// NewCounts counts with tokens (tokens.Counter, safe for concurrent use);
+// nil when tokens is: the history then estimates.
+func NewCounts(tokens history.TokenCounter) *Counts {
+	if tokens == nil {
+		return nil
+	}
+	return &Counts{tokens: tokens, m: map[countKey]int{}}
+}
+
+// CountMessage is what a message costs (history.TokenCounter).
+func (c *Counts) CountMessage(role, content string) int {
+	k := countKey{role, content}
+	c.mu.Lock()
+	n, ok := c.m[k]
+	c.mu.Unlock()
+	if !ok {
+		n = c.tokens.CountMessage(role, content)
+		c.mu.Lock()
+		c.m[k] = n
+		c.mu.Unlock()
+	}
+	return n
+}
+
+// warm counts what the history will ask of rec that is not counted yet,
+// one worker per core.
+func (c *Counts) warm(ctx context.Context, rec *engine.Record) {
+	var todo []countKey
+	seen := map[countKey]bool{}
+	want := func(k countKey) {
+		if _, ok := c.m[k]; !ok && !seen[k] {
+			seen[k] = true
+			todo = append(todo, k)
+		}
+	}
+	c.mu.Lock()
+	for _, m := range rec.Messages {
+		want(countKey{string(m.Role), m.Content})
+	}
+	for _, call := range rec.Calls {
+		want(countKey{"assistant", call.Content})
+	}
+	want(countKey{"assistant", ""})
+	c.mu.Unlock()
+	jobs := make(chan countKey)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				n := c.tokens.CountMessage(k.role, k.content)
+				c.mu.Lock()
+				c.m[k] = n
+				c.mu.Unlock()
+			}
+		}()
+	}
+	for _, k := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- k
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// Keep saves what im read as a run of source session, standing in for the
+// run an earlier import of the same file made (the session kept once,
+// however often it is imported). counts gives the metrics' token counts
+// (nil: an estimate).
+func Keep(ctx context.Context, st Store, im *Importer, counts *Counts) (history.RunID, error) {
+	tr, err := im.Trace()
+	if err != nil {
+		return 0, err
+	}
+	var tokens history.TokenCounter
+	if counts != nil {
+		rec := tr.Record()
+		counts.warm(ctx, &rec)
+		tokens = counts
+	}
+	s := im.Session()
+	file, err := filepath.Abs(s.File)
+	if err != nil {
+		return 0, err
+	}
+	s.File = file
+	data, err := json.Marshal(s)
+	if err != nil {
+		return 0, err
+	}
+	earlier, err := st.SessionRun(ctx, file)
+	if err != nil {
+		return 0, err
+	}
+	ended := s.Ended
+	if ended.IsZero() {
+		ended = s.Started
+	}
+	return st.SaveRun(ctx, history.RunInput{Trace: tr, ScenarioFile: file, Backend: Backend(s), Source: history.SourceSession,
+		Started: s.Started, Ended: ended, Tokens: tokens, Replaces: earlier,
+		Session: &history.SessionInfo{Agent: string(s.Agent), Version: s.Version, File: file, ID: s.ID, Data: data}})
+}
+
+// Backend is how the history names an imported session's backend: the
+// agent and its version ("claude-code@2.1.332").
+func Backend(s Session) string {
+	if s.Version == "" {
+		return string(s.Agent)
+	}
+	return string(s.Agent) + "@" + s.Version
+}
+
+// Update is what a follow tells after each change.
+type Update struct {
+	Session Session
+	Run     history.RunID
+	Err     error
+}
+
+// Follow imports the transcript at path, keeps it as a run, and goes on
+// importing what the agent appends (fsnotify on its folder) until ctx
+// ends, saving the run again after each change and telling onUpdate. A
+// file that shrinks (rewritten) is imported again from its start.
+func Follow(ctx context.Context, path string, st Store, counts *Counts, opts Options, onUpdate func(Update)) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watch %s: %w", path, err)
+	}
+	defer w.Close()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	if err := w.Add(filepath.Dir(abs)); err != nil {
+		return fmt.Errorf("watch %s: %w", filepath.Dir(abs), err)
+	}
+	im := NewImporter(abs, opts)
+	var last int64 = -1
+	catchUp := func() {
+		size, err := readNew(ctx, abs, im)
+		if errors.Is(err, errShrunk) {
+			im = NewImporter(abs, opts)
+			last = -1
+			size, err = readNew(ctx, abs, im)
+		}
+		if err != nil {
+			onUpdate(Update{Session: im.Session(), Err: err})
+			return
+		}
+		if size == last {
+			return
+		}
+		last = size
+		id, err := Keep(ctx, st, im, counts)
+		if errors.Is(err, ErrEmpty) {
+			err = nil // nothing to keep yet: the agent has only begun
+		}
+		onUpdate(Update{Session: im.Session(), Run: id, Err: err})
+	}
+	catchUp()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			if ev.Name == abs && ev.Op&(fsnotify.Write|fsnotify.Create) != 0 {
+				catchUp()
+			}
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			onUpdate(Update{Session: im.Session(), Err: fmt.Errorf("watch %s: %w", path, err)})
+			// a lost event (queue overflow) is made up for by reading again
+			catchUp()
+		}
+	}
+}
+
+var errShrunk = errors.New("the file is shorter than what was read")
+
+// readNew gives im what the file holds beyond what it read, and returns
+// the file's size.
+func readNew(ctx context.Context, path string, im *Importer) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	from := im.Offset() + int64(len(im.partial))
+	if st.Size() < from {
+		return st.Size(), errShrunk
+	}
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return 0, err
+	}
+	if err := im.ReadFrom(ctx, f); err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"hookstudio/app/agents/locate"
+	"hookstudio/app/agents/profile"
+	"hookstudio/app/services/studio"
+)
+
+// addAgentFlag adds --agent; the function it returns builds the picker of
+// rendering profiles: the scenario's agent:, else --agent, else the
+// installed CLI's version when a profile exists, else the newest bundled.
+func addAgentFlag(fs *flag.FlagSet) func() (*profile.Picker, error) {
+	v := fs.String("agent", "", "render Claude Code's hooks as this version does: claude-code@VERSION (a rendering profile; hookctl calibrate makes one)")
+	return func() (*profile.Picker, error) {
+		var ref profile.Ref
+		if *v != "" {
+			r, err := profile.ParseRef(*v)
+			if err != nil {
+				return nil, fmt.Errorf("%w: --agent: %w", errUsage, err)
+			}
+			if r.Agent != profile.ClaudeCode || r.Version == "" {
+				return nil, fmt.Errorf("%w: --agent takes %s@VERSION, got %q", errUsage, profile.ClaudeCode, *v)
+			}
+			ref = r
+		}
+		dir, err := studio.DefaultDataDir()
+		if err != nil {
+			return nil, err
+		}
+		finder := locate.NewFinder()
+		return &profile.Picker{Catalog: profile.NewCatalog(dir), Flag: ref, Installed: func(agent string) string {
+			cli, err := finder.Find(context.Background(), agent)
+			if err != nil {
+				return "" // no CLI, or one that does not say its version: the newest bundled profile
+			}
+			return cli.Version
+		}}, nil
+	}
+}
