@@ -150,6 +150,15 @@ func (a *applier) apply(eff *Effect) {
 			a.appendResult(tc, eff.AppendResult)
 		}
 	}
+	if a.allowed("preface", len(eff.Preface) > 0, PointSessionStart, PointBeforeSend) {
+		for _, m := range eff.Preface {
+			a.r.pendingPreface = append(a.r.pendingPreface, msg{content: m.Content, role: skills.Role(m.Role), origin: OriginHook, ref: -1, req: a.r.pos.req, edit: a.ci + 1})
+		}
+		a.changed("%d message(s) placed before the prompt", len(eff.Preface))
+	}
+	if a.allowed("only_tools", eff.OnlyTools != nil, PointBeforeLLM) {
+		a.onlyTools(*eff.OnlyTools)
+	}
 	if a.allowed("model", eff.Model != nil, PointBeforeLLM) && *eff.Model != e.Model {
 		a.changed("model %s → %s", e.Model, *eff.Model)
 		e.Model = *eff.Model
@@ -161,9 +170,16 @@ func (a *applier) apply(eff *Effect) {
 			a.changed("tool %s offered to the model", tl.Name)
 		}
 	}
-	if a.allowed("assistant_output", eff.Answer != nil, PointAfterLLM) && *eff.Answer != e.Answer {
-		e.Answer = *eff.Answer
-		a.changed("answer replaced")
+	if a.allowed("assistant_output", eff.Answer != nil, PointBeforeLLM, PointAfterLLM) {
+		switch {
+		case e.Point == PointBeforeLLM:
+			v := *eff.Answer
+			st.answer, st.answerBy = &v, a.hookName()
+			a.changed("answered in the model's place: the model is not asked")
+		case *eff.Answer != e.Answer:
+			e.Answer = *eff.Answer
+			a.changed("answer replaced")
+		}
 	}
 	if a.allowed("tool_calls", eff.ToolCalls != nil, PointAfterLLM) {
 		a.rewriteCalls(*eff.ToolCalls)
@@ -420,6 +436,22 @@ func (a *applier) rewriteCalls(hook []ToolCall) {
 	for _, n := range notes {
 		a.changed("%s", n)
 	}
+}
+
+// onlyTools keeps in the call's offer only the tools named; the rest are
+// withheld for this call.
+func (a *applier) onlyTools(names []string) {
+	e, st := a.e, a.e.state
+	kept := e.Tools[:0:0]
+	for _, tl := range e.Tools {
+		if slices.Contains(names, tl.Name) {
+			kept = append(kept, tl)
+			continue
+		}
+		st.withheld = append(st.withheld, tl.Name)
+		a.changed("tool %s withheld from this call", tl.Name)
+	}
+	e.Tools = kept
 }
 
 // rewriteTool replaces the tool message of the event's call in place.

@@ -28,6 +28,7 @@ func Registration() registry.System {
 	return registry.System{
 		Name:  System,
 		Title: "Codex CLI's hooks",
+		Label: "Codex",
 		Agent: System,
 		Files: []registry.File{
 			{Kind: KindHooks, Role: registry.Config, Level: registry.Root, Patterns: []string{HooksFile}, Schema: schema.CodexHooks, Trust: true},

@@ -19,6 +19,8 @@ import (
 	"hookstudio/app/hooks/claudehook"
 	"hookstudio/app/hooks/cmdhook"
 	"hookstudio/app/hooks/codexhook"
+	"hookstudio/app/hooks/copilothook"
+	"hookstudio/app/hooks/geminihook"
 	"hookstudio/app/hooks/hostmode"
 	"hookstudio/app/hooks/prochook"
 	"hookstudio/app/hooks/qwenhook"
@@ -55,6 +57,8 @@ func Registry(opts RegistryOptions) *registry.Registry {
 		claudehook.Registration(),
 		codexhook.Registration(),
 		qwenhook.Registration(),
+		geminihook.Registration(),
+		copilothook.Registration(),
 		reqhook.Registration(opts.Policy),
 	)
 	if err != nil {
@@ -239,52 +243,52 @@ func (r *Run) Close() error {
 	return errors.Join(errs...)
 }
 
-// Profiles chooses the rendering profiles of a run of sc (issue 27): for
-// each agent, the scenario's agent: when it names that agent, else the
-// picker's version (hookctl --agent, the app's picker), else the installed
-// CLI's when a profile exists for it, else the newest bundled. A version
-// asked for that has no profile is an error (*profile.UnknownVersionError)
-// before anything runs (Claude Code's and the scenario's agent are chosen
-// at once, any other agent when its system asks).
-// The result is runs.Spec.Profiles / registry.Run.Profiles.
+// Profiles chooses the rendering profiles of a run of sc (issue 27), for
+// each agent whose hooks the run renders (Claude Code, Gemini CLI, Copilot
+// CLI, …): the scenario's agent: when it names that agent, else the
+// picker's version (hookctl --agent, the app's picker) when it does, else
+// the installed CLI's when a profile exists for it, else the newest
+// bundled. A version asked for that has no profile is an error
+// (*profile.UnknownVersionError) before anything runs. The result is
+// runs.Spec.Profiles / registry.Run.Profiles.
 func Profiles(p *profile.Picker, sc *scenario.Scenario) (func(agent string) registry.Profile, error) {
-	ref := profile.Ref{}
+	want := map[string]string{}
 	if sc != nil {
-		if r, err := profile.ParseRef(sc.Agent); err == nil {
-			ref = r
+		if r, err := profile.ParseRef(sc.Agent); err == nil && r.Agent != "" {
+			want[r.Agent] = sc.Agent
 		}
 	}
-	choose := func(agent string) (*profile.Profile, error) {
-		want := ""
-		if ref.Agent == agent {
-			want = sc.Agent
-		}
-		prof, _, err := p.Choose(agent, want)
-		return prof, err
+	agents := []string{profile.ClaudeCode}
+	if p != nil && p.Flag.Agent != "" {
+		agents = append(agents, p.Flag.Agent)
+	}
+	for a := range want {
+		agents = append(agents, a)
 	}
 	var mu sync.Mutex
 	chosen := map[string]*profile.Profile{}
-	for _, agent := range []string{profile.ClaudeCode, ref.Agent} {
-		if agent == "" || chosen[agent] != nil {
+	for _, a := range agents {
+		if _, ok := chosen[a]; ok {
 			continue
 		}
-		prof, err := choose(agent)
+		prof, _, err := p.Choose(a, want[a])
 		if err != nil {
 			return nil, fmt.Errorf("load hooks: %w", err)
 		}
-		chosen[agent] = prof
+		chosen[a] = prof
 	}
 	return func(agent string) registry.Profile {
 		mu.Lock()
 		defer mu.Unlock()
-		if prof, ok := chosen[agent]; ok {
-			return prof
+		prof, ok := chosen[agent]
+		if !ok {
+			// chosen when first asked: the installed CLI's, else the newest bundled
+			prof, _, _ = p.Choose(agent, "")
+			chosen[agent] = prof
 		}
-		prof, err := choose(agent)
-		if err != nil {
+		if prof == nil {
 			return nil // an agent without profiles: its system's own renderings
 		}
-		chosen[agent] = prof
 		return prof
 	}, nil
 }

@@ -22,6 +22,7 @@ func Registration() registry.System {
 	return registry.System{
 		Name:  System,
 		Title: "Qwen Code's hooks",
+		Label: "Qwen Code",
 		Agent: System,
 		Files: []registry.File{
 			{Kind: KindSettings, Role: registry.Config, Level: registry.Root, Patterns: []string{SettingsFile}, Schema: schema.QwenSettings, Trust: true},

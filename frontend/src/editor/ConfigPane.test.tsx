@@ -64,4 +64,28 @@ describe('ConfigPane', () => {
     await screen.findByTestId('claude-form');
     expect(claude.inspectClaudeHooks).toHaveBeenCalledWith(plugin, text);
   });
+
+  it("opens another agent's hook file raw (Gemini CLI's settings, a Copilot CLI hooks file) with its kind's schema and the lint", async () => {
+    const gemini = '.gemini/settings.json', copilot = '.github/hooks/guard.json';
+    const store = new EditorStore(fakeApi({ [gemini]: '{"hooks": {"PreToolUse": []}}', [copilot]: '{"version": 1, "hooks": {}}' }));
+    const d: Diagnostic = { file: gemini, line: 1, column: 12, severity: 'warning', code: 'gemini-other-agent-event', message: '"PreToolUse" is Claude Code\'s event: Gemini CLI calls it BeforeTool' };
+    const api = configApi([d]);
+    const { unmount } = render(<ConfigPane store={store} file={gemini} api={api} />);
+    await screen.findByTestId('config-editor');
+    await screen.findByText(/Gemini CLI calls it BeforeTool/);
+    expect(api.configSchema).toHaveBeenCalledWith('gemini-settings');
+    expect(screen.queryByRole('button', { name: 'Form' })).toBeNull();
+    unmount();
+    render(<ConfigPane store={store} file={copilot} api={configApi([])} />);
+    await screen.findByTestId('config-editor');
+    await waitFor(() => expect(document.querySelector('.cm-content')?.textContent).toContain('"version": 1'));
+  });
+
+  it('asks no schema of a kind the registry has none for (Claude Code settings, a script)', async () => {
+    const store = new EditorStore(fakeApi({ 'demo/hooks/run.sh': 'echo hi\n' }));
+    const api = configApi([]);
+    render(<ConfigPane store={store} file="demo/hooks/run.sh" api={api} />);
+    await waitFor(() => expect(document.querySelector('.cm-content')?.textContent).toContain('echo hi'));
+    expect(api.configSchema).not.toHaveBeenCalled();
+  });
 });

@@ -561,6 +561,12 @@ export namespace registry {
 	    patterns: string[];
 	    schema: boolean;
 	}
+	export interface SystemInfo {
+	    name: string;
+	    label: string;
+	    title: string;
+	    agent: string;
+	}
 
 }
 
@@ -764,6 +770,8 @@ export namespace studio {
 	    model?: string;
 	    added_tools?: string[];
 	    original_content?: string;
+	    withheld_tools?: string[];
+	    answered_by?: string;
 	    warning?: string;
 	    tokens: number;
 	}
@@ -977,6 +985,13 @@ export namespace studio {
 	    exec: ExecRun;
 	    pending: boolean;
 	    expectations: expect.Result[];
+	}
+	export interface UserFile {
+	    system: string;
+	    title: string;
+	    usage: string;
+	    file: string;
+	    folder: boolean;
 	}
 
 }
