@@ -39,7 +39,7 @@ func Registration() registry.System {
 			{Kind: registry.KindText, Role: registry.Script, Level: registry.Root, In: script},
 		},
 		Dirs: []string{".codex"},
-		User: &registry.UserFile{Setting: "codex_user_config", Flag: "codex-user-config",
+		User: &registry.UserFile{Setting: "codex_user_config", Name: "config.toml", Flag: "codex-user-config",
 			Usage: "Codex's user config.toml (~/.codex/config.toml): its [hooks] and the hooks.json beside it run before the project's, and its [hooks.state] says which hooks Codex trusts"},
 		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
 			cfg, err := Load(req.Root, LoadOptions{UserConfig: req.User, Drafts: req.Drafts})

@@ -30,7 +30,7 @@ func Registration() registry.System {
 			{Kind: registry.KindText, Role: registry.Script, Level: registry.Root, In: script},
 		},
 		Dirs: []string{".qwen"},
-		User: &registry.UserFile{Setting: "qwen_user_settings", Flag: "qwen-user-settings",
+		User: &registry.UserFile{Setting: "qwen_user_settings", Name: "settings.json", Flag: "qwen-user-settings",
 			Usage: "Qwen Code's user settings.json (~/.qwen/settings.json), whose hooks run after the project's"},
 		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
 			cfg, err := Load(req.Root, LoadOptions{UserSettings: req.User, Drafts: req.Drafts})

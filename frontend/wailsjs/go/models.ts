@@ -992,6 +992,7 @@ export namespace studio {
 	    usage: string;
 	    file: string;
 	    folder: boolean;
+	    name: string;
 	}
 
 }
