@@ -11,20 +11,13 @@ import (
 var update = flag.Bool("update", false, "rewrite the generated table of docs/qwen-code-hooks.md")
 
 // TestDocs: docs/qwen-code-hooks.md shows what the model reads from each answer as
-// the bundled profile says (-update writes it there). The answers are
-// Claude Code's, whose shape this agent took, those the profile words.
+// the bundled profile says (-update writes it there).
 func TestDocs(t *testing.T) {
 	p, err := profile.NewCatalog("").NewestBundled(System)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var specs []profile.Spec
-	for _, s := range profile.Outcomes(profile.ClaudeCode) {
-		if p.Outcome(s.ID) != nil {
-			specs = append(specs, s)
-		}
-	}
-	ok, err := render.UpdateDocs("../../../docs/qwen-code-hooks.md", render.Table(specs, render.New(p, nil), "run_shell_command"), *update)
+	ok, err := render.UpdateDocs("../../../docs/qwen-code-hooks.md", render.ShapeTable(p, "run_shell_command"), *update)
 	if err != nil {
 		t.Fatal(err)
 	}
