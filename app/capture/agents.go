@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"slices"
@@ -50,10 +51,6 @@ func (ar *AgentReader) Read(c *Call) {
 	if ar == nil {
 		return
 	}
-	h := http.Header{}
-	for k, v := range c.Headers {
-		h.Set(k, v)
-	}
 	system := ""
 	for _, m := range c.Messages {
 		if m.Origin == OriginSystem {
@@ -61,13 +58,11 @@ func (ar *AgentReader) Read(c *Call) {
 			break
 		}
 	}
-	a := identify.Request(h, system)
+	a := identifyCall(c.Headers, system)
 	if a.Name == "" || a.Name == profile.ClaudeCode {
 		// Claude Code, or an agent no header tells (an SDK script): Claude
 		// Code's hook words are its own, read by every known version's
-		if ap := ar.profiles(profile.ClaudeCode); ap != nil {
-			c.Messages = readClaude(ap.rc, c.Messages)
-		}
+		c.Messages = ar.readClaude(c.Messages)
 		if a.Name == "" {
 			return
 		}
@@ -79,6 +74,40 @@ func (ar *AgentReader) Read(c *Call) {
 	if ap := ar.profiles(a.Name); ap != nil {
 		c.Messages = ap.read(c.Messages)
 	}
+}
+
+// ClaudeMessage is one message of a request Claude Code sent (its role and
+// content as the Messages API has them), as a capture records it:
+// normalised (AnthropicMessage), then its hook texts read as Read reads
+// Claude Code's. readClaude reads each message on its own (a system
+// message's paragraphs are joined within their text block), so a request
+// read a message at a time is the request read whole: the session
+// importer reads each message of a transcript once, however many calls
+// send it.
+func (ar *AgentReader) ClaudeMessage(role string, content json.RawMessage) ([]Message, []string) {
+	ms, warnings := AnthropicMessage(role, content)
+	return ar.readClaude(ms), warnings
+}
+
+// readClaude reads ms with every known Claude Code version's profile.
+func (ar *AgentReader) readClaude(ms []Message) []Message {
+	if ar == nil {
+		return ms
+	}
+	if ap := ar.profiles(profile.ClaudeCode); ap != nil {
+		return readClaude(ap.rc, ms)
+	}
+	return ms
+}
+
+// identifyCall tells the agent from a call's recorded headers and its
+// system prompt.
+func identifyCall(headers map[string]string, system string) identify.Agent {
+	h := http.Header{}
+	for k, v := range headers {
+		h.Set(k, v)
+	}
+	return identify.Request(h, system)
 }
 
 func (ar *AgentReader) profiles(agent string) *agentProfiles {
@@ -124,39 +153,57 @@ func tagged(text string) bool {
 	return m != nil && m[1] == m[2]
 }
 
-// read gives each message the origin its agent's profiles tell: a text
-// that is all a hook's rendering, a rendering joined to the agent's own
-// text (split off into a message of its own), a bare hook text by where
-// it stands, the agent's own tagged context.
+// read gives each message the origin its agent's profiles tell (readOne),
+// then the bare hook texts theirs by where they stand.
 func (ap *agentProfiles) read(in []Message) []Message {
 	var out []Message
 	for i, m := range in {
-		if m.Origin == OriginAssistant || m.Kind != "" {
-			out = append(out, m)
-			continue
-		}
-		if rm, ok := ap.rc.Match(m.Content, placesOf(m)...); ok {
-			m.Origin, m.Hook = OriginHook, hookName(rm, in, i)
-			out = append(out, m)
-			continue
-		}
-		if sp, ok := ap.rc.Affix(m.Content, affixesOf(m)...); ok {
-			hook, own := m, m
-			hook.Content, hook.Origin, hook.Hook = sp.Hook, OriginHook, hookName(sp.Match, in, i)
-			own.Content = sp.Own
-			if sp.Prefix {
-				out = append(out, hook, own)
-			} else {
-				out = append(out, own, hook)
-			}
-			continue
-		}
-		if m.Origin != OriginSystem && m.Role != "tool" && tagged(m.Content) {
-			m.Origin = OriginContext
-		}
-		out = append(out, m)
+		out = append(out, ap.readOne(m, func() string { return lastCall(in, i) })...)
 	}
 	return ap.placeBare(out)
+}
+
+// readOne reads m: a text that is all a hook's rendering, a rendering
+// joined to the agent's own text (split off into a message of its own),
+// the agent's own tagged context. lastTool is the tool called last before
+// m, which names a tool hook's words that do not.
+func (ap *agentProfiles) readOne(m Message, lastTool func() string) []Message {
+	if m.Origin == OriginAssistant || m.Kind != "" {
+		return []Message{m}
+	}
+	if rm, ok := ap.rc.Match(m.Content, placesOf(m)...); ok {
+		m.Origin, m.Hook = OriginHook, hookName(rm, lastTool)
+		return []Message{m}
+	}
+	if sp, ok := ap.rc.Affix(m.Content, affixesOf(m)...); ok {
+		hook, own := m, m
+		hook.Content, hook.Origin, hook.Hook = sp.Hook, OriginHook, hookName(sp.Match, lastTool)
+		own.Content = sp.Own
+		if sp.Prefix {
+			return []Message{hook, own}
+		}
+		return []Message{own, hook}
+	}
+	if m.Origin != OriginSystem && m.Role != "tool" && tagged(m.Content) {
+		m.Origin = OriginContext
+	}
+	return []Message{m}
+}
+
+// Message reads one message of a request agent sent as Read reads it
+// within the whole request, but for the bare hook texts, which only where
+// they stand tells: the session importer reads a rollout's items one at a
+// time and knows those from the rollout. lastTool is the tool called last
+// before m ("" none).
+func (ar *AgentReader) Message(agent string, m Message, lastTool func() string) []Message {
+	if ar == nil {
+		return []Message{m}
+	}
+	ap := ar.profiles(agent)
+	if ap == nil {
+		return []Message{m}
+	}
+	return ap.readOne(m, lastTool)
 }
 
 // placesOf are the places a whole message of m's role can be.
@@ -182,11 +229,11 @@ func affixesOf(m Message) []profile.Place {
 
 // hookName is the hook a match speaks for; a tool event without the tool
 // in its text takes the tool of the call it follows.
-func hookName(m profile.Match, ms []Message, at int) string {
+func hookName(m profile.Match, lastTool func() string) string {
 	if strings.Contains(m.Hook, ":") || !toolEvent(m.Hook) {
 		return m.Hook
 	}
-	if tool := lastCall(ms, at); tool != "" {
+	if tool := lastTool(); tool != "" {
 		return m.Hook + ":" + tool
 	}
 	return m.Hook

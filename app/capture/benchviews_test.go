@@ -70,7 +70,7 @@ func TestWriteBenchViews(t *testing.T) {
 		}
 	}
 	for name, tr := range map[string]*engine.Trace{"capture-1000.json": tr, "simulated-1000.json": sim} {
-		v := studio.RunView(tr, "bench", counter)
+		v := studio.RunView(tr, "bench", counter, studio.RunOrigin{})
 		if len(v.Calls) < benchViewCalls {
 			t.Fatalf("%s: %d calls", name, len(v.Calls))
 		}

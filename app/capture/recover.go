@@ -62,6 +62,44 @@ type CallStore interface {
 	CaptureCalls(ctx context.Context, id string) ([]history.CaptureCall, error)
 }
 
+// RecordStore reads a capture's call records (history.Store).
+type RecordStore interface {
+	CaptureOfRun(ctx context.Context, run history.RunID) (string, error)
+	CaptureRecords(ctx context.Context, id string) ([][]byte, error)
+}
+
+// AgentOfRun is the agent that sent a capture run's calls, as
+// "name@version" ("name" when it did not say its version; "" when no call
+// tells, or run is not a capture): told from each call's headers as they
+// were recorded, without reading the bodies.
+func AgentOfRun(ctx context.Context, store RecordStore, run int64) (string, error) {
+	id, err := store.CaptureOfRun(ctx, history.RunID(run))
+	if err != nil || id == "" {
+		return "", err
+	}
+	records, err := store.CaptureRecords(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	for _, rec := range records {
+		var c Call
+		if json.Unmarshal(rec, &c) != nil {
+			continue
+		}
+		a := identifyCall(c.Headers, "")
+		if c.Agent != nil {
+			a = *c.Agent
+		}
+		switch {
+		case a.Name != "" && a.Version != "":
+			return a.Name + "@" + a.Version, nil
+		case a.Name != "":
+			return a.Name, nil
+		}
+	}
+	return "", nil
+}
+
 // CallsOfRun are the calls of a capture run as they were recorded — the
 // bodies, headers, tools offered, answers — read from its journal (nil: the
 // run has none, a capture kept before the journal: read its trace with

@@ -73,7 +73,8 @@ func TestTestExamplesPass(t *testing.T) {
 	for _, name := range []string{"file-tools/scenarios/fix-line-limit.yaml", "persona-memory/scenarios/remembered-profile.yaml",
 		"pitfalls/scenarios/pile-up.yaml", "planner/scenarios/answer-without-tools.yaml",
 		"planner/scenarios/multi-step-change.yaml", "planner/scenarios/tools-disabled.yaml",
-		"guard-rails/scenarios/guarded-session.yaml", "plugin-tools/scenarios/plugin-tools.yaml", "pitfalls/scenarios/ops-policy.yaml",
+		"guard-rails/scenarios/guarded-session.yaml", "plugin-tools/scenarios/plugin-tools.yaml", "plugin-tools/scenarios/with-approval.yaml",
+		"pitfalls/scenarios/ops-policy.yaml",
 		"claude-guard/scenarios/release.yaml"} {
 		found := false
 		for _, s := range got.Scenarios {

@@ -96,14 +96,17 @@ func TestRealAgentClaudeCodeSessions(t *testing.T) {
 					t.Errorf("call %d: exact %v on %s", k+1, s.Calls[k].Exact, tc.version)
 				}
 				if exact {
-					// the message list the capture parsed, message for message
+					// the message list the capture parsed, message for message,
+					// each hook's words its event's
 					if len(got) != len(c.Messages) {
 						t.Errorf("call %d: %d messages, the capture %d", k+1, len(got), len(c.Messages))
 						continue
 					}
 					for i, m := range c.Messages {
-						if got[i].Role != m.Role || got[i].Content != m.Content || (m.Origin == capture.OriginHook) != got[i].byHook() {
-							t.Errorf("call %d message %d: %s %q (hook %v), the capture %s %q (%s)", k+1, i, got[i].Role, cut(got[i].Content), got[i].byHook(), m.Role, cut(m.Content), m.Origin)
+						if got[i].Role != m.Role || got[i].Content != m.Content || (m.Origin == capture.OriginHook) != got[i].byHook() ||
+							!sameEvent(doc.hookEvent(got[i]), m.Hook) {
+							t.Errorf("call %d message %d: %s %q (hook %v %s), the capture %s %q (%s %s)", k+1, i, got[i].Role, cut(got[i].Content),
+								got[i].byHook(), doc.hookEvent(got[i]), m.Role, cut(m.Content), m.Origin, m.Hook)
 						}
 					}
 					body := requestBody(t, transcript, k+1)
@@ -114,8 +117,10 @@ func TestRealAgentClaudeCodeSessions(t *testing.T) {
 				}
 				// rebuilt: every hook's words the model read are in the list, as a hook's
 				for _, m := range c.Messages {
-					if m.Origin == capture.OriginHook && !slices.ContainsFunc(got, func(g traceMessage) bool { return g.Content == m.Content && g.byHook() }) {
-						t.Errorf("call %d: the hook's words %q are not in the rebuilt list", k+1, cut(m.Content))
+					if m.Origin == capture.OriginHook && !slices.ContainsFunc(got, func(g traceMessage) bool {
+						return g.Content == m.Content && g.byHook() && sameEvent(doc.hookEvent(g), m.Hook)
+					}) {
+						t.Errorf("call %d: the hook's words %q (%s) are not in the rebuilt list as its", k+1, cut(m.Content), m.Hook)
 					}
 				}
 			}
@@ -171,6 +176,7 @@ type traceMessage struct {
 	Hook     string `json:"hook"`
 	System   string `json:"system"`
 	EditedBy string `json:"edited_by"`
+	HookCall *int   `json:"hook_call"`
 }
 
 // byHook says whether a hook wrote the message (its words, or a tool
@@ -188,9 +194,10 @@ type importedDoc struct {
 			} `json:"llm_calls"`
 		} `json:"requests"`
 		Steps []struct {
-			Kind     string `json:"kind"`
-			Call     *int   `json:"call"`
-			HookCall *struct {
+			Kind          string `json:"kind"`
+			Call          *int   `json:"call"`
+			HookCallIndex *int   `json:"hook_call_index"`
+			HookCall      *struct {
 				Event   string `json:"event"`
 				Hook    string `json:"hook"`
 				Outcome string `json:"outcome"`
@@ -215,6 +222,29 @@ func (d *importedDoc) callMessages(k int) []traceMessage {
 		return nil
 	}
 	return d.Trace.Requests[0].LLMCalls[k].Messages
+}
+
+// hookEvent is the event of the hook that wrote m, as its step names it
+// ("" for a message no hook wrote).
+func (d *importedDoc) hookEvent(m traceMessage) string {
+	if m.HookCall == nil {
+		return ""
+	}
+	for _, st := range d.Trace.Steps {
+		if st.HookCall != nil && st.HookCallIndex != nil && *st.HookCallIndex == *m.HookCall {
+			return st.HookCall.Event
+		}
+	}
+	return ""
+}
+
+// sameEvent says whether a hook step's event is the one capture named a
+// hook's words by (either may leave out what the matcher saw:
+// "SessionStart:startup" and "SessionStart").
+func sameEvent(step, captured string) bool {
+	se, sm, _ := strings.Cut(step, ":")
+	ce, cm, _ := strings.Cut(captured, ":")
+	return se == ce && (sm == cm || sm == "" || cm == "")
 }
 
 // importJSON runs hookctl sessions import FILE --json.
@@ -317,6 +347,7 @@ func writeCaptured(t *testing.T, base string, rep *strings.Replacer, calls []cap
 	type wantMessage struct {
 		Role    string `json:"role"`
 		Origin  string `json:"origin"`
+		Hook    string `json:"hook,omitempty"`
 		Content string `json:"content_sha256"`
 	}
 	type wantCall struct {
@@ -327,14 +358,14 @@ func writeCaptured(t *testing.T, base string, rep *strings.Replacer, calls []cap
 		Note  string     `json:"note"`
 		Calls []wantCall `json:"calls"`
 	}
-	want.Note = "what hookctl capture saw of each call (written by cmd/hookctl's TestRealAgent*Sessions -update): the body without metadata and stream, re-encoded with sorted keys, and each message"
+	want.Note = "what hookctl capture saw of each call (written by cmd/hookctl's TestRealAgent*Sessions -update): the body without metadata and stream, re-encoded with sorted keys, and each message (a hook's with its event)"
 	for _, c := range calls {
 		body := canonicalJSON(t, withoutUnrecorded(t, []byte(rep.Replace(string(c.Body)))))
 		sum := sha256.Sum256([]byte(body))
 		wc := wantCall{Body: hex.EncodeToString(sum[:])}
 		for _, m := range c.Messages {
 			ms := sha256.Sum256([]byte(rep.Replace(m.Content)))
-			wc.Messages = append(wc.Messages, wantMessage{Role: m.Role, Origin: m.Origin, Content: hex.EncodeToString(ms[:])})
+			wc.Messages = append(wc.Messages, wantMessage{Role: m.Role, Origin: m.Origin, Hook: m.Hook, Content: hex.EncodeToString(ms[:])})
 		}
 		want.Calls = append(want.Calls, wc)
 	}
@@ -440,8 +471,9 @@ func TestRealAgentCodexSessions(t *testing.T) {
 			// the rollout keeps Codex's base instructions, which it trims
 			// before sending (a section on tools this run does not have)
 			same := got[i].Content == m.Content || (i == 0 && m.Origin == capture.OriginSystem && got[i].Origin == "system_prompt")
-			if got[i].Role != m.Role || !same || (m.Origin == capture.OriginHook) != got[i].byHook() {
-				t.Errorf("call %d message %d: %s %q (hook %v), the capture %s %q (%s)", k+1, i, got[i].Role, cut(got[i].Content), got[i].byHook(), m.Role, cut(m.Content), m.Origin)
+			if got[i].Role != m.Role || !same || (m.Origin == capture.OriginHook) != got[i].byHook() || !sameEvent(doc.hookEvent(got[i]), m.Hook) {
+				t.Errorf("call %d message %d: %s %q (hook %v %s), the capture %s %q (%s %s)", k+1, i, got[i].Role, cut(got[i].Content), got[i].byHook(),
+					doc.hookEvent(got[i]), m.Role, cut(m.Content), m.Origin, m.Hook)
 			}
 		}
 	}

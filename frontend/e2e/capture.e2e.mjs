@@ -1,8 +1,8 @@
 // Capture a real agent: the real Claude Code CLI (tools/agents) runs offline against
 // `hookctl capture`, with a project's UserPromptSubmit, PreToolUse (exit 2) and Stop hooks; the
 // capture is kept in the history, and the app opens it in the simulator's views: the
-// visibility matrix lists the agent's hooks, and the last call's message list shows what each
-// hook made the model read, in Claude Code's words. HOOKSTUDIO_SCREENSHOTS=DIR saves capture.png.
+// visibility matrix lists the agent's hooks, the flowchart is Claude Code's loop, and the last call's
+// message list shows what each hook made the model read, in Claude Code's words. HOOKSTUDIO_SCREENSHOTS=DIR saves capture.png.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -82,6 +82,10 @@ test('a real Claude Code session, captured, opens in the views with its hooks', 
     assert.match(await row.textContent(), /capture: clean the build folder/);
     await row.getByText('Open', { exact: true }).click();
     await page.getByTestId('readonly-banner').waitFor();
+    // drawn on Claude Code's loop — the agent its calls came from — not on seed 000's flowchart
+    const flow = page.locator('.centre .flow');
+    assert.equal(await flow.getAttribute('data-loop'), 'claude-code');
+    assert.equal(await flow.locator('.node.is-cp').count(), 0);
 
     // the visibility matrix: the agent's three hooks, with the calls that saw their text
     const matrix = page.locator('.bottom');
@@ -92,6 +96,10 @@ test('a real Claude Code session, captured, opens in the views with its hooks', 
     await page.getByText('LLM call #3', { exact: true }).click();
     const messages = page.locator('section[aria-label="Messages at the cursor"]');
     await messages.getByText('What LLM call #3 receives').waitFor();
+    assert.equal(await flow.locator('.node.is-current').getAttribute('data-node'), 'model');
+    // the hooks, seen by their words, at their events: the way the request went through the loop
+    const visited = await flow.locator('.node.is-visited').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-node')));
+    for (const n of ['UserPromptSubmit', 'PreToolUse', 'Stop']) assert.ok(visited.includes(n), `${n} passed (${visited.join(', ')})`);
     const list = messages.locator('section[aria-label="Message list"]');
     const texts = async () => (await list.locator('.msg').allTextContents()).join('\n');
     // the list is virtualised: scroll to its end

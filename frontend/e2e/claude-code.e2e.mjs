@@ -6,10 +6,10 @@
 // misspelt event's diagnostic at its line; the form deletes that event and Ctrl+S saves the settings
 // with their other keys as they were.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, tempDir, screenshot, until } from './harness.mjs';
+import { openApp, projectDir, screenshot, until } from './harness.mjs';
 
 let app;
 let page;
@@ -57,16 +57,7 @@ requests:
 `;
 
 function project() {
-  const dir = tempDir('hs-claude-');
-  const put = (rel, text, mode = 0o644) => {
-    mkdirSync(join(dir, rel, '..'), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-    chmodSync(join(dir, rel), mode);
-  };
-  put('.claude/settings.json', SETTINGS);
-  put('.claude/hooks/guard.sh', GUARD, 0o755);
-  put('.hookstudio/scenarios/x.yaml', SCENARIO);
-  return dir;
+  return projectDir('hs-claude-', { '.claude/settings.json': SETTINGS, '.claude/hooks/guard.sh': [GUARD, 0o755], '.hookstudio/scenarios/x.yaml': SCENARIO });
 }
 
 before(async () => {

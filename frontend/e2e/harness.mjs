@@ -2,7 +2,7 @@
 // binary, which serves dist/ and the Wails IPC on a local port) and Debian's
 // Chromium driven by playwright-core. Run under xvfb-run: GTK needs a display.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -123,6 +123,19 @@ export async function startBrowser({ viewport = shotDir ? SCREENSHOT_VIEWPORT : 
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+// projectDir writes a project into a new temporary folder: files maps a path in it to its text,
+// or to [text, mode] (a hook script: 0o755).
+export function projectDir(prefix, files) {
+  const dir = tempDir(prefix);
+  for (const [rel, content] of Object.entries(files)) {
+    const [text, mode] = Array.isArray(content) ? content : [content, 0o644];
+    mkdirSync(join(dir, rel, '..'), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+    chmodSync(join(dir, rel), mode);
+  }
+  return dir;
 }
 
 export function copySkills(to) {

@@ -2,7 +2,8 @@
 // conformance case shared/conformance/seed-diagrams, laid out step by step the way the
 // Go engine records it. The file is committed; this script only documents how it was
 // written. Token counts are a rough stand-in (the backend uses a real tokenizer).
-// Run: node scripts/make-fixture.mjs
+// Run: node scripts/make-fixture.mjs, then HOOKSTUDIO_UPDATE_FIXTURES=1 go test ./app/services/studio -run
+// TestFrontendFixturesFlow to add the flow the backend gives the run (its loop, each step's node).
 import { writeFileSync } from 'node:fs';
 
 const skill = 'demo';

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
 )
 
@@ -49,6 +50,35 @@ type ApprovalRequest struct {
 	TimeoutMS  int64          `json:"timeout_ms"`
 	Deadline   time.Time      `json:"deadline"` // for the countdown
 	Step       int            `json:"step"`
+	// Hooks are what the executable hooks answered about this call before
+	// the policy asks (before_tool, approve_tool: a process hook's
+	// approval, a Claude Code hook that asked): the human sees them with
+	// the question, APPROVAL_REQUESTED carries them. Not in the trace's
+	// copy of the request: those hook calls are steps of their own.
+	Hooks []HookAnswer `json:"-"`
+}
+
+// HookAnswer is one hook's answer about a tool call, as the trace keeps
+// it.
+type HookAnswer struct {
+	System  string         `json:"system"`
+	Event   string         `json:"event"`
+	Hook    string         `json:"hook"`
+	Outcome engine.Outcome `json:"outcome"`
+	// Answer is what it answered: its output (JSON or text), or its error.
+	Answer string `json:"answer,omitempty"`
+}
+
+// answerOf is call as a HookAnswer.
+func answerOf(call *engine.HookCall) HookAnswer {
+	a := HookAnswer{System: call.System, Event: call.Event, Hook: call.Hook, Outcome: call.Outcome, Answer: call.OutputText}
+	switch {
+	case len(call.Output) > 0:
+		a.Answer = string(call.Output)
+	case call.Error != "":
+		a.Answer = call.Error
+	}
+	return a
 }
 
 // Decision is a human's answer.

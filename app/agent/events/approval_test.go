@@ -195,3 +195,60 @@ func TestHookDeniedFirst(t *testing.T) {
 		t.Errorf("denied observations %q", denied)
 	}
 }
+
+// voter is a hook system with a say about every tool call: its before_tool
+// hook looks at the call, its approve_tool hook approves it, and a
+// notification (which answers nothing) follows.
+type voter struct{}
+
+func (voter) Handle(_ context.Context, ev *engine.Event) error {
+	switch ev.Point {
+	case engine.PointBeforeTool:
+		ev.Apply(engine.HookCall{System: "process", Event: "hook.before_tool", Hook: "v", Output: []byte(`{"action":"continue","tool":"` + ev.Tool.Name + `"}`)}, engine.Effect{})
+	case engine.PointApproveTool:
+		yes := true
+		ev.Apply(engine.HookCall{System: "process", Event: "hook.approve_tool", Hook: "v", Output: []byte(`{"approved":true}`)}, engine.Effect{Approved: &yes})
+		ev.Record(engine.HookCall{System: "process", Event: "hook.runtime_event", Hook: "v", Notify: true})
+	}
+	return nil
+}
+
+// asking records the requests and approves them.
+type asking struct{ asked []ApprovalRequest }
+
+func (a *asking) Approve(_ context.Context, req ApprovalRequest) (Decision, error) {
+	a.asked = append(a.asked, req)
+	return Decision{Approved: true}, nil
+}
+
+// TestHooksAnswersComeWithTheQuestion: the policy asks about a call a hook
+// approved, with what the hooks answered about that call (and no other).
+func TestHooksAnswersComeWithTheQuestion(t *testing.T) {
+	sc := withApprovals(t)
+	a := &asking{}
+	tr, st, err := run(t, context.Background(), sc, nil, Options{Policy: PolicyOf(sc), Approver: a}, voter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.asked) != 1 || a.asked[0].Tool != "run_command" {
+		t.Fatalf("asked %+v", a.asked)
+	}
+	want := []HookAnswer{
+		{System: "process", Event: "hook.before_tool", Hook: "v", Outcome: engine.OutcomeOK, Answer: `{"action":"continue","tool":"run_command"}`},
+		{System: "process", Event: "hook.approve_tool", Hook: "v", Outcome: engine.OutcomeOK, Answer: `{"approved":true}`},
+	}
+	if got := a.asked[0].Hooks; !slices.Equal(got, want) {
+		t.Errorf("hooks with the question:\n%+v\nwant\n%+v", got, want)
+	}
+	for _, e := range st.Persistent() {
+		if e.Type == ApprovalRequested && !slices.Equal(e.Payload["hooks"].([]HookAnswer), want) {
+			t.Errorf("APPROVAL_REQUESTED's hooks %v", e.Payload["hooks"])
+		}
+	}
+	// the trace's copy of the request leaves them out: they are steps
+	for _, hc := range tr.HookCalls {
+		if hc.System == "policy" && strings.Contains(string(hc.Input), "hooks") {
+			t.Errorf("the policy's input repeats the hook calls: %s", hc.Input)
+		}
+	}
+}

@@ -77,6 +77,11 @@ type Monitor struct {
 	request   int // the request AGENT_STARTED was emitted for, -1 none
 	pending   *engine.ToolCall
 	toolStep  int // the tool_call step of pending, once it is known to be skipped or denied
+	// The hooks' answers about pending: hook calls before mark belong to
+	// earlier tool calls (the Monitor runs last at before_tool and
+	// approve_tool, where it moves mark on).
+	mark      int
+	toolHooks []HookAnswer
 	pausedAt  engine.Point
 	cancelled bool
 	errored   bool // an LLM failure was announced; Finish does not repeat it
@@ -142,6 +147,7 @@ func (m *Monitor) Handle(ctx context.Context, ev *engine.Event) error {
 	case engine.PointAfterLLM:
 		return m.afterLLM(ev, step)
 	case engine.PointBeforeTool:
+		m.toolHooks = m.hookAnswers(ev, nil)
 		m.mu.Lock()
 		m.pending, m.toolStep = ev.Tool, -1
 		if ev.Stopped() { // skipped or answered by a hook: its tool_call step is next
@@ -371,8 +377,32 @@ func (m *Monitor) budget(ev *engine.Event, step int) error {
 
 func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
 
+// hookAnswers appends to list the answers of the hooks that ran at ev's
+// point since the last call (notifications answer nothing) and moves the
+// mark past them.
+func (m *Monitor) hookAnswers(ev *engine.Event, list []HookAnswer) []HookAnswer {
+	t := ev.Trace()
+	if t == nil {
+		return list
+	}
+	for i := min(m.mark, len(t.HookCalls)); i < len(t.HookCalls); i++ {
+		if hc := &t.HookCalls[i]; hc.Point == ev.Point && !hc.Notify {
+			list = append(list, answerOf(hc))
+		}
+	}
+	m.mark = len(t.HookCalls)
+	return list
+}
+
 // approve runs the approval policy after every hook system's approve_tool.
 func (m *Monitor) approve(ctx context.Context, ev *engine.Event, step int) error {
+	hooks := m.hookAnswers(ev, m.toolHooks)
+	m.toolHooks = nil
+	defer func() { // the policy's own decision is not an answer about the next call
+		if t := ev.Trace(); t != nil {
+			m.mark = len(t.HookCalls)
+		}
+	}()
 	if ev.Stopped() {
 		m.toolStep = step + 1 // a hook denied it: the tool_call step is next
 		return nil
@@ -395,9 +425,13 @@ func (m *Monitor) approve(ctx context.Context, ev *engine.Event, step int) error
 	timeout := pol.timeout()
 	started := m.now()
 	req := ApprovalRequest{ID: fmt.Sprintf("approval-%d", m.approvals), Tool: tc.Name, ToolCallID: tc.ID, Arguments: tc.Arguments,
-		Reason: reason, TimeoutMS: timeout.Milliseconds(), Deadline: started.Add(timeout), Step: step}
-	m.emit(ApprovalRequested, step, "Approval requested: "+reason, map[string]any{"id": req.ID, "tool": tc.Name, "tool_call_id": tc.ID,
-		"arguments": tc.Arguments, "reason": reason, "timeout_ms": req.TimeoutMS, "deadline": req.Deadline})
+		Reason: reason, TimeoutMS: timeout.Milliseconds(), Deadline: started.Add(timeout), Step: step, Hooks: hooks}
+	payload := map[string]any{"id": req.ID, "tool": tc.Name, "tool_call_id": tc.ID,
+		"arguments": tc.Arguments, "reason": reason, "timeout_ms": req.TimeoutMS, "deadline": req.Deadline}
+	if len(hooks) > 0 {
+		payload["hooks"] = hooks
+	}
+	m.emit(ApprovalRequested, step, "Approval requested: "+reason, payload)
 	wall := time.Now()
 	m.waiting(ev, step, WaitApproval)
 	d, err := m.ask(ctx, req, timeout)

@@ -294,7 +294,7 @@ func openRun(b *testing.B, st *history.Store, id history.RunID, counter *tokens.
 	if err != nil {
 		b.Fatal(err)
 	}
-	v := studio.RunView(run.Trace, "bench", counter)
+	v := studio.RunView(run.Trace, "bench", counter, studio.RunOrigin{Simulated: run.Source.Simulated()})
 	if _, err := json.Marshal(v); err != nil { // what the app's binding sends the frontend
 		b.Fatal(err)
 	}

@@ -131,7 +131,9 @@ type wire struct {
 	parsed  bool
 }
 
-func (w *wire) messages() []capture.Message {
+// messages are w's messages as a capture of the request reads them (ar:
+// capture's reader of Claude Code's requests), read once.
+func (w *wire) messages(ar *capture.AgentReader) []capture.Message {
 	if !w.parsed {
 		w.parsed = true
 		if w.missing != "" {
@@ -139,7 +141,7 @@ func (w *wire) messages() []capture.Message {
 				Content: "[not in the transcript: a message of this request, sha256 " + short(w.missing) + "]"}}
 		} else {
 			// a block a capture does not read is kept as it came (its Kind says which)
-			w.msgs, _ = capture.AnthropicMessage(w.role, w.content)
+			w.msgs, _ = ar.ClaudeMessage(w.role, w.content)
 			detach(w.msgs)
 		}
 	}
@@ -154,6 +156,7 @@ func detach(ms []capture.Message) {
 		m := &ms[i]
 		m.Role, m.Content, m.Origin, m.Hook = strings.Clone(m.Role), strings.Clone(m.Content), strings.Clone(m.Origin), strings.Clone(m.Hook)
 		m.ToolCallID, m.Kind = strings.Clone(m.ToolCallID), strings.Clone(m.Kind)
+		m.AgentBefore, m.AgentAfter = strings.Clone(m.AgentBefore), strings.Clone(m.AgentAfter)
 		for j := range m.ToolCalls {
 			tc := &m.ToolCalls[j]
 			tc.ID, tc.Name, tc.Arguments = strings.Clone(tc.ID), strings.Clone(tc.Name), bytes.Clone(tc.Arguments)
@@ -366,9 +369,9 @@ func (r *claudeReader) user(n int, rec *claudeRecord) {
 	w := r.index("user", rec.Message.Content)
 	e := &entry{}
 	if bytes.Equal(content, rec.Message.Content) {
-		e.msgs = w.messages()
+		e.msgs = w.messages(r.im.agents)
 	} else {
-		e.msgs = (&wire{role: "user", content: content}).messages()
+		e.msgs = (&wire{role: "user", content: content}).messages(r.im.agents)
 	}
 	r.addNode(rec, e)
 	if isPrompt(rec) {
@@ -437,7 +440,7 @@ func (r *claudeReader) forget() {
 		return
 	}
 	for _, w := range r.recent {
-		w.messages()
+		w.messages(r.im.agents)
 		w.content = nil
 	}
 }
@@ -470,10 +473,10 @@ func (r *claudeReader) assistantRecord(n int, rec *claudeRecord) {
 		nd := r.addNode(rec, nil)
 		nd.msgID = m.ID
 		if first.entry != nil && first.entry.ids == nil {
-			first.entry.msgs = (&wire{role: "assistant", content: joinList(r.assistant.blocks)}).messages()
+			first.entry.msgs = (&wire{role: "assistant", content: joinList(r.assistant.blocks)}).messages(r.im.agents)
 		}
 	} else {
-		nd := r.addNode(rec, &entry{msgs: aw.messages()})
+		nd := r.addNode(rec, &entry{msgs: aw.messages(r.im.agents)})
 		nd.msgID = m.ID
 	}
 	// the answer: of the recorded request it names, else of a call rebuilt from the records
@@ -590,7 +593,7 @@ func (r *claudeReader) attachment(n int, rec *claudeRecord, data []byte) {
 				// a system message's paragraph: sent without the wrapper
 				text = strings.TrimSuffix(strings.TrimPrefix(text, "<system-reminder>\n"), "\n</system-reminder>")
 			}
-			e.msgs = append(e.msgs, textMessages(role, text)...)
+			e.msgs = append(e.msgs, r.textMessages(role, text)...)
 		}
 	case h != nil:
 		e.msgs = r.hookMessages(&a, h)
@@ -616,9 +619,9 @@ func (r *claudeReader) snapshot(cv *conversation, prompt []string) {
 }
 
 // textMessages is a text the agent sent with role, as a capture reads it.
-func textMessages(role, text string) []capture.Message {
+func (r *claudeReader) textMessages(role, text string) []capture.Message {
 	raw, _ := json.Marshal(text)
-	return (&wire{role: role, content: raw}).messages()
+	return (&wire{role: role, content: raw}).messages(r.im.agents)
 }
 
 // contextMessages are the agent's own context an attachment adds to a
@@ -649,7 +652,7 @@ func (r *claudeReader) hookMessages(a *claudeAttachment, h *hookRun) []capture.M
 	var out []capture.Message
 	add := func(kind, text, command string) {
 		for _, m := range rd.Hook(kind, h.label, text, command) {
-			out = append(out, textMessages(m.Role, m.Content)...)
+			out = append(out, r.textMessages(m.Role, m.Content)...)
 		}
 	}
 	switch a.Type {
@@ -822,7 +825,7 @@ func (r *claudeReader) request(n int, rec *claudeRecord) {
 			info.Missing = append(info.Missing, fmt.Sprintf("message %d (sha256 %s)", at, short(h)))
 		}
 		req.tailW = append(req.tailW, w)
-		req.tail = append(req.tail, &entry{msgs: w.messages()})
+		req.tail = append(req.tail, &entry{msgs: w.messages(r.im.agents)})
 	}
 	r.forget()
 	r.recent = r.recent[:0]

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture"
 )
 
@@ -51,7 +50,6 @@ type codexReader struct {
 	im   *Importer
 	b    *builder
 	cv   *conversation
-	rc   *profile.Recognizer
 	list []*entry
 	// the call the model is answering (-1: none; the next answer item starts one)
 	call   int
@@ -61,13 +59,6 @@ type codexReader struct {
 func newCodexReader(im *Importer) *codexReader {
 	r := &codexReader{im: im, b: im.b, call: -1, turnAt: -1}
 	r.cv = r.b.conv("main")
-	catalog := im.opts.Profiles
-	if catalog == nil {
-		catalog = profile.NewCatalog("")
-	}
-	if ps, err := catalog.All(string(Codex)); err == nil && len(ps) > 0 {
-		r.rc = profile.NewRecognizer(ps...)
-	}
 	return r
 }
 
@@ -162,12 +153,12 @@ func (r *codexReader) item(n int, it *codexItem, payload, data []byte) {
 					}
 				}
 			default:
-				e.msgs = append(e.msgs, r.recognize(capture.Message{Role: "user", Content: text, Origin: capture.OriginContext}, profile.PlaceMessage))
+				e.msgs = append(e.msgs, r.read(capture.Message{Role: "user", Content: text, Origin: capture.OriginUser})...)
 			}
 		}
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		m := capture.Message{Role: "tool", Content: codexOutput(it.Output), Origin: capture.OriginToolResult, ToolCallID: it.CallID}
-		e.msgs = append(e.msgs, r.recognize(m, profile.PlaceToolResult))
+		e.msgs = append(e.msgs, r.read(m)...)
 	default:
 		r.im.unknown.add("response_item/"+it.Type, n, data)
 		return
@@ -187,36 +178,11 @@ func (r *codexReader) answered() bool {
 	return false
 }
 
-// recognize is m as a hook's words when the Codex profiles' wording says
-// so (a Stop hook's prompt, a PreToolUse block in the tool's result).
-func (r *codexReader) recognize(m capture.Message, place profile.Place) capture.Message {
-	if r.rc == nil {
-		return m
-	}
-	rm, ok := r.rc.Match(m.Content, place)
-	if !ok {
-		if m.Origin == capture.OriginContext && !tagged(m.Content) {
-			m.Origin = capture.OriginUser
-		}
-		return m
-	}
-	m.Origin, m.Hook = capture.OriginHook, rm.Hook
-	if tool := r.lastTool(); tool != "" && !strings.Contains(rm.Hook, ":") && strings.Contains(strings.ToLower(rm.Hook), "tool") {
-		m.Hook += ":" + tool
-	}
-	return m
-}
-
-// tagged says whether text is one element of the agent's own markup
-// (<environment_context>…</environment_context>).
-func tagged(text string) bool {
-	t := strings.TrimSpace(text)
-	if !strings.HasPrefix(t, "<") || !strings.HasSuffix(t, ">") {
-		return false
-	}
-	name, _, _ := strings.Cut(t[1:], ">")
-	name, _, _ = strings.Cut(name, " ")
-	return name != "" && strings.HasSuffix(t, "</"+name+">")
+// read is m as a capture reads it in Codex's request (a Stop hook's
+// prompt, a PreToolUse block in the tool's result are a hook's words by
+// the Codex profiles' wording; the agent's tagged texts its context).
+func (r *codexReader) read(m capture.Message) []capture.Message {
+	return r.im.agents.Message(string(Codex), m, r.lastTool)
 }
 
 // where is the event a hook's context at the end of the list is for, as

@@ -12,6 +12,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agents/profile"
+	"hookstudio/app/capture"
 )
 
 // Options configure an import.
@@ -41,6 +42,9 @@ type lineReader interface {
 // by writing it only what is new.
 type Importer struct {
 	opts    Options
+	catalog *profile.Catalog
+	// agents reads a request's messages as capture reads them
+	agents  *capture.AgentReader
 	b       *builder
 	r       lineReader
 	sess    Session
@@ -53,7 +57,11 @@ type Importer struct {
 
 // NewImporter starts an import of file (the name the session shows).
 func NewImporter(file string, opts Options) *Importer {
-	im := &Importer{opts: opts, b: newBuilder(), unknown: unknowns{}}
+	catalog := opts.Profiles
+	if catalog == nil {
+		catalog = profile.NewCatalog("")
+	}
+	im := &Importer{opts: opts, catalog: catalog, agents: capture.NewAgentReader(catalog), b: newBuilder(), unknown: unknowns{}}
 	im.sess = Session{Agent: opts.Agent, File: file, Calls: []CallInfo{}, Notes: []Note{}, Unknown: []Unknown{}}
 	return im
 }
@@ -130,11 +138,7 @@ func (im *Importer) start(first []byte) {
 
 func (im *Importer) renderings() Renderings {
 	if im.rd == nil {
-		catalog := im.opts.Profiles
-		if catalog == nil {
-			catalog = profile.NewCatalog("")
-		}
-		rd, p, exact := renderingsFor(catalog, im.sess.Agent, im.sess.Version)
+		rd, p, exact := renderingsFor(im.catalog, im.sess.Agent, im.sess.Version)
 		switch {
 		case p == nil:
 			im.note(0, NoteRebuilt, "no rendering profile of "+string(im.sess.Agent)+": hooks' words are not added to the rebuilt requests")

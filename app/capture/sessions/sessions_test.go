@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,6 +42,7 @@ type capturedCall struct {
 	Messages []struct {
 		Role    string `json:"role"`
 		Origin  string `json:"origin"`
+		Hook    string `json:"hook"`
 		Content string `json:"content_sha256"`
 	} `json:"messages"`
 }
@@ -86,6 +89,14 @@ func importFixture(t *testing.T, name string, opts Options) *Importer {
 
 func byHook(m engine.Message) bool { return m.Origin == engine.OriginHook || m.EditedBy != "" }
 
+// hookEvent is the event of the hook that wrote m ("" none).
+func hookEvent(tr *engine.Trace, m engine.Message) string {
+	if m.HookCall == nil {
+		return ""
+	}
+	return tr.HookCalls[*m.HookCall].Event
+}
+
 // TestClaudeCodeFixtures: the calls of each pinned version's transcript are
 // the calls the capture saw. 2.1.332 records its requests: each body
 // rebuilt from the transcript is the body sent, and each message list the
@@ -113,8 +124,10 @@ func TestClaudeCodeFixtures(t *testing.T) {
 				}
 				if !fx.exact {
 					for _, w := range want.Messages {
-						if w.Origin == capture.OriginHook && !slices.ContainsFunc(got, func(m engine.Message) bool { return sum(m.Content) == w.Content && byHook(m) }) {
-							t.Errorf("call %d: a hook's words the model read (%s %s…) are not a hook's message of the rebuilt list", k+1, w.Role, w.Content[:8])
+						if w.Origin == capture.OriginHook && !slices.ContainsFunc(got, func(m engine.Message) bool {
+							return sum(m.Content) == w.Content && byHook(m) && sameLabel(hookEvent(tr, m), w.Hook)
+						}) {
+							t.Errorf("call %d: a hook's words the model read (%s %s… of %s) are not its hook's message in the rebuilt list", k+1, w.Role, w.Content[:8], w.Hook)
 						}
 					}
 					continue
@@ -127,8 +140,10 @@ func TestClaudeCodeFixtures(t *testing.T) {
 					continue
 				}
 				for i, w := range want.Messages {
-					if got[i].Role != w.Role || sum(got[i].Content) != w.Content || byHook(got[i]) != (w.Origin == capture.OriginHook) {
-						t.Errorf("call %d message %d: %s %q hook %v; the capture: %s %s…", k+1, i, got[i].Role, got[i].Content, byHook(got[i]), w.Role, w.Content[:8])
+					if got[i].Role != w.Role || sum(got[i].Content) != w.Content || byHook(got[i]) != (w.Origin == capture.OriginHook) ||
+						!sameLabel(hookEvent(tr, got[i]), w.Hook) {
+						t.Errorf("call %d message %d: %s %q hook %v %s; the capture: %s %s… %s", k+1, i, got[i].Role, got[i].Content, byHook(got[i]),
+							hookEvent(tr, got[i]), w.Role, w.Content[:8], w.Hook)
 					}
 				}
 			}
@@ -137,9 +152,59 @@ func TestClaudeCodeFixtures(t *testing.T) {
 	}
 }
 
+// TestClaudeCodeReadAsCapture: each request rebuilt from the 2.1.332
+// transcript, sent to a capture endpoint, is read there as the import read
+// it — message for message, each hook's words its event's — whatever
+// capture's reading is today (the fixtures' .capture.json is what it was
+// when the real CLI ran): the importer reads with capture's own reader.
+func TestClaudeCodeReadAsCapture(t *testing.T) {
+	var bodies [][]byte
+	im := importFixture(t, "claude-code-2.1.332", Options{OnRequest: func(_ int, b []byte) { bodies = append(bodies, b) }})
+	tr := mustTrace(t, im)
+	script, err := capture.ParseScript("answers.yaml", []byte("answers:\n"+strings.Repeat("  - content: ok\n", len(bodies))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := capture.Listen(capture.Options{Answerer: script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, body := range bodies {
+		res, err := http.Post(srv.URL()+"/v1/messages", "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("request %d: capture answered %s", k+1, res.Status)
+		}
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	calls := srv.Calls()
+	if len(calls) != len(tr.Calls) || len(calls) == 0 {
+		t.Fatalf("capture read %d calls, the import has %d", len(calls), len(tr.Calls))
+	}
+	for k, c := range calls {
+		got := tr.CallMessages(k)
+		if len(got) != len(c.Messages) {
+			t.Errorf("call %d: %d messages, the capture %d", k+1, len(got), len(c.Messages))
+			continue
+		}
+		for i, w := range c.Messages {
+			if got[i].Role != w.Role || got[i].Content != w.Content || byHook(got[i]) != (w.Origin == capture.OriginHook) || !sameLabel(hookEvent(tr, got[i]), w.Hook) {
+				t.Errorf("call %d message %d: %s %.60q hook %q; the capture: %s %.60q %s %q", k+1, i, got[i].Role, got[i].Content, hookEvent(tr, got[i]),
+					w.Role, w.Content, w.Origin, w.Hook)
+			}
+		}
+	}
+}
+
 // TestCodexFixture: Codex records no request, yet each call's list rebuilt
 // from the rollout's items is the list the capture got, message for
-// message, with the hooks' words attributed to hooks — but the system
+// message, with the hooks' words attributed to their hooks — but the system
 // prompt: the rollout keeps Codex's base instructions, which it trims
 // before sending.
 func TestCodexFixture(t *testing.T) {
@@ -158,8 +223,9 @@ func TestCodexFixture(t *testing.T) {
 		}
 		for i, w := range want.Messages {
 			same := sum(got[i].Content) == w.Content || (i == 0 && got[i].Origin == engine.OriginSystemPrompt && w.Origin == capture.OriginSystem)
-			if got[i].Role != w.Role || !same || byHook(got[i]) != (w.Origin == capture.OriginHook) {
-				t.Errorf("call %d message %d: %s %.60q hook %v; the capture: %s %s…", k+1, i, got[i].Role, got[i].Content, byHook(got[i]), w.Role, w.Content[:8])
+			if got[i].Role != w.Role || !same || byHook(got[i]) != (w.Origin == capture.OriginHook) || !sameLabel(hookEvent(tr, got[i]), w.Hook) {
+				t.Errorf("call %d message %d: %s %.60q hook %v %s; the capture: %s %s… %s", k+1, i, got[i].Role, got[i].Content, byHook(got[i]),
+					hookEvent(tr, got[i]), w.Role, w.Content[:8], w.Hook)
 			}
 		}
 	}

@@ -83,3 +83,65 @@ func TestCaptureSaveScenario(t *testing.T) {
 		t.Error("a missing run was saved")
 	}
 }
+
+// A capture opened from the history is drawn on the loop of the agent that
+// sent its calls (told from their headers), or on the generic one when
+// they do not tell.
+func TestHistoryDrawsACaptureOnItsAgentsLoop(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	store, err := history.Open(ctx, filepath.Join(dir, "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	counter, err := tokens.NewCounter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := filepath.Join(dir, "answers.yaml")
+	if err := os.WriteFile(answers, []byte("answers:\n  - tool_calls: [{name: Bash, arguments: {command: ls}}]\n  - content: two files\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hist := NewHistory(store, counter)
+	for _, tt := range []struct{ userAgent, loop string }{
+		{"claude-cli/2.1.197 (external, sdk-cli)", "claude-code"},
+		{"", "agent"},
+	} {
+		c := NewCapture(func(string, any) {}, store, counter)
+		st, err := c.Start(capture.SessionOptions{AnswersFile: answers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, body := range []string{
+			`{"model":"m","tools":[{"name":"Bash"}],"messages":[{"role":"user","content":"list"}]}`,
+			`{"model":"m","tools":[{"name":"Bash"}],"messages":[{"role":"user","content":"list"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01_1","name":"Bash","input":{"command":"ls"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01_1","content":"a b"}]}]}`,
+		} {
+			req, _ := http.NewRequest(http.MethodPost, st.BaseURL+"/v1/messages", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			if tt.userAgent != "" {
+				req.Header.Set("User-Agent", tt.userAgent)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+		st, err = c.Stop()
+		if err != nil || st.RunID == 0 {
+			t.Fatalf("stop: %v %+v", err, st)
+		}
+		v, err := hist.Run(st.RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Flow.Loop.ID != tt.loop || len(v.Flow.Steps) != len(v.Steps) {
+			t.Errorf("User-Agent %q: drawn on %s (%s)", tt.userAgent, v.Flow.Loop.ID, v.Flow.Why)
+		}
+		if n := v.Flow.Steps[v.Calls[1].Step]; n < 0 || v.Flow.Loop.Nodes[n].ID != "model" {
+			t.Errorf("User-Agent %q: the second call at node %d", tt.userAgent, n)
+		}
+	}
+}

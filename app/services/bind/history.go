@@ -5,6 +5,8 @@ import (
 	"errors"
 	"sync"
 
+	"hookstudio/app/capture"
+	"hookstudio/app/capture/sessions"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
 )
@@ -69,7 +71,27 @@ func (h *History) Run(id int64) (studio.TraceView, error) {
 	if err != nil {
 		return studio.TraceView{}, err
 	}
-	return studio.RunView(r.Trace, r.ScenarioFile, storedTokens(r, h.tokens)), nil
+	origin, err := h.origin(ctx, r)
+	if err != nil {
+		return studio.TraceView{}, err
+	}
+	return studio.RunView(r.Trace, r.ScenarioFile, storedTokens(r, h.tokens), origin), nil
+}
+
+// origin is how a stored run came about and, for a real agent's calls, the
+// agent that sent them, so the run is drawn on that agent's loop: a
+// capture's told by its calls' headers, an imported session's by its
+// transcript (known even when the transcript gives no version).
+func (h *History) origin(ctx context.Context, r *history.Run) (studio.RunOrigin, error) {
+	origin := studio.RunOrigin{Simulated: r.Source.Simulated()}
+	var err error
+	switch {
+	case r.Source == history.SourceCapture:
+		origin.Agent, err = capture.AgentOfRun(ctx, h.store, int64(r.ID))
+	case r.Session != nil:
+		origin.Agent = sessions.Backend(sessions.Session{Agent: sessions.Agent(r.Session.Agent), Version: r.Session.Version})
+	}
+	return origin, err
 }
 
 // storedTokens counts a stored run's messages from the counts stored with

@@ -67,7 +67,7 @@ requests:
 		t.Fatal(err)
 	}
 	defer store.Close()
-	r := NewRequests(fixedTrace{studio.RunView(tr, sc.File, byteCount{})}, store)
+	r := NewRequests(fixedTrace{studio.RunView(tr, sc.File, byteCount{}, studio.RunOrigin{Simulated: true})}, store)
 	check(r.Current())
 
 	id, err := store.SaveRun(context.Background(), history.RunInput{Trace: tr, ScenarioFile: sc.File, Started: time.Now(), Ended: time.Now()})

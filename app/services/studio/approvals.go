@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -36,7 +37,10 @@ var ErrNoApproval = errors.New("no approval is waiting for a decision")
 // and the deadline the countdown runs to (no decision by then is a denial).
 type PendingApproval struct {
 	events.ApprovalRequest
-	Scenario string `json:"scenario"`
+	// Hooks are what the executable hooks answered about the call
+	// (ApprovalRequest.Hooks), shown with the question.
+	Hooks    []events.HookAnswer `json:"hooks,omitempty"`
+	Scenario string              `json:"scenario"`
 }
 
 // RunWaiting is where a run waits for the user, with its trace so far, so
@@ -66,6 +70,9 @@ type ApprovalDone struct {
 type RunControl struct {
 	Running bool `json:"running"`
 	events.ControlState
+	// HooksNotRun says why the folder's executable hooks take no part in
+	// the run ("folder not trusted"), as the live simulation says it.
+	HooksNotRun string `json:"hooks_not_run,omitempty"`
 }
 
 // Operations runs the controlled run. It is separate from Service so the
@@ -80,8 +87,14 @@ type Operations struct {
 }
 
 type controlledRun struct {
-	ctl  *events.Control
-	done chan struct{}
+	ctl    *events.Control
+	done   chan struct{}
+	notRun string // why the executable hooks take no part (RunControl.HooksNotRun)
+}
+
+// state is the run's RunControl.
+func (r *controlledRun) state(running bool) RunControl {
+	return RunControl{Running: running, ControlState: r.ctl.State(), HooksNotRun: r.notRun}
 }
 
 // NewOperations returns the controlled-run service of svc; svc's real runs
@@ -109,7 +122,7 @@ type humanApprover struct {
 func (h *humanApprover) Approve(ctx context.Context, req events.ApprovalRequest) (events.Decision, error) {
 	answer := make(chan events.Decision, 1)
 	h.mu.Lock()
-	p := &PendingApproval{ApprovalRequest: req, Scenario: h.scenario}
+	p := &PendingApproval{ApprovalRequest: req, Hooks: req.Hooks, Scenario: h.scenario}
 	h.pending, h.answer = p, answer
 	h.mu.Unlock()
 	defer func() {
@@ -156,10 +169,12 @@ type eventStore interface {
 }
 
 // Start plays the selected scenario on the mock in the background, with
-// its approval policy asking the user (Decide) and its budget; events go
-// out as EventRunEvents batches, the trace after each call as
-// EventRunTrace, the end as EventRunEnded (recorded in the history with
-// its events).
+// the folder's executable hooks as the live simulation attaches them
+// (runHooksLocked: all of them once the folder is trusted, none and why
+// otherwise), its approval policy asking the user (Decide) and its budget;
+// events go out as EventRunEvents batches, the trace as EventRunTrace
+// (after each call, and as hooks run), the end as EventRunEnded (recorded
+// in the history with its events).
 func (o *Operations) Start() error {
 	s := o.svc
 	// Lock order: s.mu, then o.mu (StartRun holds s.mu when it calls watchRun).
@@ -170,38 +185,63 @@ func (o *Operations) Start() error {
 		return errors.New("select a valid scenario first")
 	}
 	sc, file, root := s.scenarios[i].sc, s.selected, s.root
-	hooks := enabledHooks{s.set, maps.Clone(s.disabled)}
-	base := s.base
-	s.mu.Unlock()
-	if base == nil {
-		base = context.Background()
+	prompt := enabledHooks{s.set, maps.Clone(s.disabled)}
+	hooks := s.runHooksLocked(i)
+	// the agents' hook output rendered as the live simulation renders it
+	profiles, err := s.cfg.Agents.runProfiles("", sc)
+	if err != nil {
+		s.mu.Unlock()
+		return err
 	}
-	emit := s.cfg.Emit
+	base := s.base
 	ctl := events.NewControl()
-	h := o.approver
-	r := &controlledRun{ctl: ctl, done: make(chan struct{})}
+	r := &controlledRun{ctl: ctl, done: make(chan struct{}), notRun: hooks.exec.NotRun}
 	o.mu.Lock()
 	if o.run != nil {
 		o.mu.Unlock()
+		s.mu.Unlock()
 		return errors.New("a run is already in progress; cancel it first")
+	}
+	if base == nil {
+		base = context.Background()
+	}
+	if base.Err() != nil { // Close began: it waits for no run started now
+		o.mu.Unlock()
+		s.mu.Unlock()
+		return errors.New("the app is closing")
 	}
 	o.run = r
 	o.mu.Unlock()
+	s.workers.Add(1) // Close waits for the run and its hooks to end
+	s.mu.Unlock()
+	emit := s.cfg.Emit
+	h := o.approver
 	h.setScenario(sc.Name)
 
 	st := events.NewStream(events.StreamOptions{})
 	opts := events.Options{Stream: st}.ForScenario(sc)
 	opts.Approver, opts.Control, opts.Tokens = h, ctl, s.cfg.Tokens
-	view := func(t *engine.Trace) TraceView { return buildView(t, file, s.cfg.Tokens) }
+	exec := hooks.exec
+	view := func(t *engine.Trace) TraceView {
+		v := buildView(t, file, s.cfg.Tokens)
+		v.Exec = exec
+		return v
+	}
 	opts.OnWait = onWait(emit, view)
-	// prompt hooks only: a controlled run plays the scenario's policy
-	run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: hooks, Events: &opts, Tokens: s.cfg.Tokens,
-		AfterCall: func(t *engine.Trace, c int) { emit(EventRunTrace, view(t)) }})
+	f := &follower{send: func(t *engine.Trace) { emit(EventRunTrace, view(t)) }}
+	// Every hook runs afresh, as in a real run: the user watches the hooks
+	// run (and can pause or cancel them), not results reused from the
+	// simulation before.
+	spec := runs.Spec{Scenario: sc, Prompt: prompt, Events: &opts, Tokens: s.cfg.Tokens, Fresh: true,
+		AfterCall: func(t *engine.Trace, _ int) { f.now(t) }, Wrap: f.wrap, Profiles: profiles}
+	hooks.attach(&spec)
+	run, err := runs.Assemble(spec)
 	if err != nil {
 		o.mu.Lock()
 		o.run = nil
 		o.mu.Unlock()
-		return err
+		s.workers.Done()
+		return fmt.Errorf("load executable hooks: %w", err)
 	}
 	ctx, release := ctl.Context(base)
 	pumped := make(chan struct{})
@@ -209,15 +249,19 @@ func (o *Operations) Start() error {
 		defer close(pumped)
 		st.Pump(func(evs []events.Event) { emit(EventRunEvents, evs) })
 	}()
-	emit(EventRunControl, RunControl{Running: true})
+	emit(EventRunControl, r.state(true))
 	started := time.Now()
 	go func() {
+		defer s.workers.Done()
 		defer close(r.done)
 		defer release()
+		// Execute closes the hooks when the run ends, killing whatever
+		// they still run: a cancelled run leaves no process behind.
 		tr, runErr := run.Execute(ctx)
+		exec = hooks.ran(run.Metrics(), time.Since(started))
 		st.Close()
 		<-pumped
-		end := RunEnded{Status: string(tr.Status), View: buildView(tr, file, s.cfg.Tokens)}
+		end := RunEnded{Status: string(tr.Status), View: view(tr)}
 		if runErr != nil {
 			end.Error = runErr.Error()
 		}
@@ -236,10 +280,45 @@ func (o *Operations) Start() error {
 		o.mu.Lock()
 		o.run = nil
 		o.mu.Unlock()
-		emit(EventRunControl, RunControl{Running: false, ControlState: ctl.State()})
+		emit(EventRunControl, r.state(false))
 		emit(EventRunEnded, end)
 	}()
 	return nil
+}
+
+// follower sends a controlled run's trace as it grows: after each LLM call
+// and after a hook system's handler recorded invocations, at most every
+// followEvery for the latter (a wait or the end sends the whole trace
+// anyway). It runs on the run's goroutine only, where the trace may be
+// read.
+type follower struct {
+	send  func(*engine.Trace)
+	calls int // hook calls in the trace last sent
+	last  time.Time
+}
+
+// followEvery bounds how often hook invocations send the trace.
+const followEvery = 100 * time.Millisecond
+
+func (f *follower) now(t *engine.Trace) {
+	f.calls, f.last = len(t.HookCalls), time.Now()
+	f.send(t)
+}
+
+func (f *follower) wrap(h engine.Handler) engine.Handler { return followed{h: h, f: f} }
+
+// followed is a hook system's handler whose invocations the follower sends.
+type followed struct {
+	h engine.Handler
+	f *follower
+}
+
+func (w followed) Handle(ctx context.Context, ev *engine.Event) error {
+	err := w.h.Handle(ctx, ev)
+	if t := ev.Trace(); t != nil && len(t.HookCalls) > w.f.calls && time.Since(w.f.last) >= followEvery {
+		w.f.now(t)
+	}
+	return err
 }
 
 func (o *Operations) current() (*controlledRun, error) {
@@ -267,7 +346,7 @@ func (o *Operations) Cancel() error {
 		return err
 	}
 	r.ctl.Cancel("cancelled by the user")
-	o.svc.cfg.Emit(EventRunControl, RunControl{Running: true, ControlState: r.ctl.State()})
+	o.svc.cfg.Emit(EventRunControl, r.state(true))
 	<-r.done
 	return nil
 }
@@ -278,7 +357,7 @@ func (o *Operations) control(fn func(*events.Control)) error {
 		return err
 	}
 	fn(r.ctl)
-	o.svc.cfg.Emit(EventRunControl, RunControl{Running: true, ControlState: r.ctl.State()})
+	o.svc.cfg.Emit(EventRunControl, r.state(true))
 	return nil
 }
 
@@ -320,8 +399,10 @@ type watchedRun struct {
 
 // watchRun puts the event stream on spec (the assembler attaches it last).
 // Call context on the run's context, finish after the run and save once
-// the run is stored, or abandon if it never runs. s.mu is held (StartRun).
-func (s *Service) watchRun(spec *runs.Spec, view func(*engine.Trace) TraceView) *watchedRun {
+// the run is stored, or abandon if it never runs. notRun says why the
+// executable hooks take no part (RunControl.HooksNotRun). s.mu is held
+// (StartRun).
+func (s *Service) watchRun(spec *runs.Spec, view func(*engine.Trace) TraceView, notRun string) *watchedRun {
 	o := s.ops
 	sc := spec.Scenario
 	w := &watchedRun{st: events.NewStream(events.StreamOptions{}), pumped: make(chan struct{}), release: func() {}}
@@ -331,7 +412,7 @@ func (s *Service) watchRun(spec *runs.Spec, view func(*engine.Trace) TraceView) 
 	if o != nil {
 		o.mu.Lock()
 		if o.run == nil { // a controlled run would own the approvals and the control
-			w.o, w.run = o, &controlledRun{ctl: events.NewControl(), done: make(chan struct{})}
+			w.o, w.run = o, &controlledRun{ctl: events.NewControl(), done: make(chan struct{}), notRun: notRun}
 			o.run = w.run
 			o.approver.setScenario(sc.Name)
 			opts.Policy, opts.Approver, opts.Control = events.PolicyOf(sc), o.approver, w.run.ctl
@@ -344,7 +425,7 @@ func (s *Service) watchRun(spec *runs.Spec, view func(*engine.Trace) TraceView) 
 		w.st.Pump(func(evs []events.Event) { s.cfg.Emit(EventRunEvents, evs) })
 	}()
 	if w.run != nil {
-		s.cfg.Emit(EventRunControl, RunControl{Running: true})
+		s.cfg.Emit(EventRunControl, w.run.state(true))
 	}
 	return w
 }
@@ -369,7 +450,7 @@ func (w *watchedRun) finish() {
 		w.o.run = nil
 		w.o.mu.Unlock()
 		close(w.run.done)
-		w.o.svc.cfg.Emit(EventRunControl, RunControl{Running: false, ControlState: w.run.ctl.State()})
+		w.o.svc.cfg.Emit(EventRunControl, w.run.state(false))
 	}
 }
 

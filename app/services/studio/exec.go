@@ -211,13 +211,7 @@ func (s *Service) runScenarioLocked(i int) *scenario.Scenario {
 	if i < 0 || i >= len(s.scenarios) || !s.scenarios[i].info.Valid {
 		return nil
 	}
-	var all []string
-	if s.set != nil {
-		for _, sk := range s.set.Skills {
-			all = append(all, sk.Name)
-		}
-	}
-	return withoutSkills(s.scenarios[i].sc, all, s.disabled)
+	return withoutSkills(s.scenarios[i].sc, skillNames(s.set), s.disabled)
 }
 
 func execCommands(cs []registry.Command) []ExecCommand {
@@ -245,6 +239,46 @@ func (s *Service) execStateLocked() ExecState {
 // runnableLocked says whether a simulation runs the executable hooks.
 func (s *Service) runnableLocked() bool {
 	return s.exec.set != nil && s.exec.err == "" && (s.trustedLocked() || s.exec.free)
+}
+
+// runHooks is how the folder's executable hooks take part in one run of a
+// scenario: the live simulation, a controlled run and a real run all take
+// it from runHooksLocked, so the three attach the same hooks in the same
+// way (runs.Assemble) and say the same when they do not.
+type runHooks struct {
+	set     ExecSet            // nil: prompt hooks only (exec says why)
+	sc      *scenario.Scenario // the scenario as the hooks see it (runScenarioLocked)
+	trusted bool
+	exec    ExecRun // what the run's view says of them
+}
+
+// runHooksLocked is how the loaded hooks take part in a run of scenario i:
+// all of them when the folder is trusted (or they start nothing), none
+// with the reason otherwise.
+func (s *Service) runHooksLocked(i int) runHooks {
+	if !s.runnableLocked() {
+		return runHooks{exec: s.execRunLocked()}
+	}
+	return runHooks{set: s.exec.set, sc: s.runScenarioLocked(i), trusted: s.trustedLocked(),
+		exec: ExecRun{Ran: true, Hooks: nonNil(s.exec.hooks), Metrics: []engine.HookMetric{}}}
+}
+
+// attach puts the hooks on spec; Assemble attaches them.
+func (h runHooks) attach(spec *runs.Spec) {
+	if h.set != nil {
+		spec.Hooks, spec.HookScenario, spec.Trusted = h.set, h.sc, h.trusted
+	}
+}
+
+// ran is exec after a run that ran the hooks: each hook's counters and
+// how long the whole run took, hooks included.
+func (h runHooks) ran(metrics []engine.HookMetric, took time.Duration) ExecRun {
+	e := h.exec
+	if e.Ran {
+		e.Metrics = nonNil(metrics)
+		e.DurationMS = float64(took.Microseconds()) / 1000
+	}
+	return e
 }
 
 // execRunLocked is what a simulation that did not run the executable
@@ -282,13 +316,11 @@ type simJob struct {
 	gen      int
 	root     string
 	file     string
-	sc       *scenario.Scenario // as the UI plays it (runScenarioLocked)
+	sc       *scenario.Scenario
 	set      *skills.Set
 	disabled map[string]bool
-	exec     ExecSet
-	trusted  bool
+	hooks    runHooks
 	diags    []diag.Diagnostic
-	hooks    []engine.HookInfo
 	prev     *TraceView
 	drafts   bool
 	started  time.Time
@@ -309,7 +341,7 @@ func (s *Service) startSimLocked(i int, prev *TraceView) TraceView {
 	ctx, cancel := context.WithCancel(base)
 	ls := s.scenarios[i]
 	job := simJob{gen: s.simGen, root: s.root, file: s.selected, sc: ls.sc, set: s.set, disabled: maps.Clone(s.disabled),
-		exec: s.exec.set, trusted: s.trustedLocked(), diags: ls.info.Diagnostics, hooks: nonNil(s.exec.hooks), drafts: len(s.drafts) > 0, started: time.Now(), emitFrom: base}
+		hooks: s.runHooksLocked(i), diags: ls.info.Diagnostics, drafts: len(s.drafts) > 0, started: time.Now(), emitFrom: base}
 	if prev != nil && prev.File == job.file && prev.Status != "running" {
 		p := *prev
 		job.prev = &p
@@ -330,7 +362,7 @@ func (s *Service) startSimLocked(i int, prev *TraceView) TraceView {
 	}
 	v := emptyView("running", job.file, job.diags)
 	v.Scenario, v.Revision, v.Pending = ls.info.Name, s.view.Revision+1, true
-	v.Exec = ExecRun{Ran: true, Hooks: job.hooks, Metrics: []engine.HookMetric{}}
+	v.Exec = job.hooks.exec
 	return v
 }
 
@@ -437,7 +469,10 @@ func (s *Service) runSim(ctx context.Context, job simJob) {
 	if job.prev != nil && job.prev.File == v.File && tr != nil {
 		v.Changes = diffViews(job.prev, &v)
 	}
-	v.Exec = ExecRun{Ran: true, Hooks: job.hooks, Metrics: nonNil(metrics), DurationMS: float64(ended.Sub(job.started).Microseconds()) / 1000}
+	v.Exec = job.hooks.ran(metrics, ended.Sub(job.started))
+	if tr != nil {
+		v.drawOn(tr, RunOrigin{Simulated: true}, v.Exec.Hooks)
+	}
 	v.Revision = s.view.Revision + 1
 	v.Draft = job.drafts
 	s.view = v
@@ -468,9 +503,7 @@ func (s *Service) execute(ctx context.Context, job simJob) (*engine.Trace, []eng
 	// The scenario's approvals and budget are answered by its script as
 	// hookctl test does; the event stream goes last, untracked (it only
 	// watches).
-	run, err := runs.Assemble(runs.Spec{Scenario: job.sc, Prompt: enabledHooks{job.set, job.disabled},
-		Hooks: job.exec, HookScenario: withoutSkills(job.sc, skillNames(job.set), job.disabled), Trusted: job.trusted,
-		Tokens: s.cfg.Tokens,
+	spec := runs.Spec{Scenario: job.sc, Prompt: enabledHooks{job.set, job.disabled}, Tokens: s.cfg.Tokens,
 		BeforeCall: func(_ context.Context, t *engine.Trace, _ int) error {
 			k.trace = t
 			k.update("")
@@ -478,7 +511,9 @@ func (s *Service) execute(ctx context.Context, job simJob) (*engine.Trace, []eng
 		},
 		Wrap:     func(h engine.Handler) engine.Handler { return tracked{h: h, k: k} },
 		Profiles: profiles,
-	})
+	}
+	job.hooks.attach(&spec)
+	run, err := runs.Assemble(spec)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load executable hooks: %w", err)
 	}

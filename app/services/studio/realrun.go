@@ -123,11 +123,8 @@ func (s *Service) StartRun(opts RunOptions) error {
 		base = context.Background()
 	}
 	backend := string(p.Provider) + ":" + p.Name
-	exec := s.execRunLocked()
-	var hooksSet ExecSet
-	if s.runnableLocked() {
-		hooksSet, exec = s.exec.set, ExecRun{Ran: true, Hooks: nonNil(s.exec.hooks), Metrics: []engine.HookMetric{}}
-	}
+	hooks := s.runHooksLocked(i)
+	exec := hooks.exec
 	ctx, cancel := context.WithCancel(base)
 	r := &realRun{cancel: cancel, done: make(chan struct{}), resume: make(chan bool), answers: make(chan string), sc: &sc, file: s.selected}
 	step := opts.Step
@@ -136,11 +133,10 @@ func (s *Service) StartRun(opts RunOptions) error {
 		v.Exec = exec
 		return v
 	}
-	spec := runs.Spec{Scenario: &sc, Prompt: enabledHooks{s.set, maps.Clone(s.disabled)},
-		// the hooks' handlers, request hooks innermost around the real
-		// model, and llm command hooks asking the model through them
-		// (runs.Assemble); every hook runs afresh
-		Hooks: hooksSet, HookScenario: s.runScenarioLocked(i), Trusted: s.trustedLocked(), Fresh: true,
+	// the hooks' handlers, request hooks innermost around the real model,
+	// and llm command hooks asking the model through them (runs.Assemble);
+	// every hook runs afresh
+	spec := runs.Spec{Scenario: &sc, Prompt: enabledHooks{s.set, maps.Clone(s.disabled)}, Fresh: true,
 		Model: model, Backend: backend, MaxRounds: cmpOr(opts.MaxRounds, 20), Tokens: s.cfg.Tokens,
 		Tools: &llm.ToolRunner{Results: llm.ScriptedToolResults(&sc), AskUser: func(ctx context.Context, tc engine.ToolCall) (string, error) {
 			s.cfg.Emit(EventRunTool, tc)
@@ -172,11 +168,12 @@ func (s *Service) StartRun(opts RunOptions) error {
 		// An empty answer is marked on its call before the view is sent.
 		AfterCall: llm.MarkWarnings(func(t *engine.Trace, c int) { s.cfg.Emit(EventRunTrace, view(t)) }),
 	}
+	hooks.attach(&spec)
 	if spec.Profiles, err = s.cfg.Agents.runProfiles("", &sc); err != nil {
 		cancel()
 		return err
 	}
-	w := s.watchRun(&spec, view) // approvals.go: the event stream, control, approvals, budget
+	w := s.watchRun(&spec, view, exec.NotRun) // approvals.go: the event stream, control, approvals, budget
 	run, err := runs.Assemble(spec)
 	if err != nil {
 		w.abandon()
@@ -194,10 +191,7 @@ func (s *Service) StartRun(opts RunOptions) error {
 		// Execute closes the hooks when the run ends, killing whatever
 		// they still run: a cancelled run leaves no process behind.
 		tr, runErr := run.Execute(ctx)
-		if run.Hooked() {
-			exec.Metrics = nonNil(run.Metrics())
-			exec.DurationMS = float64(time.Since(started).Microseconds()) / 1000
-		}
+		exec = hooks.ran(run.Metrics(), time.Since(started))
 		w.finish()
 		r.trace = tr
 		end := RunEnded{Status: string(tr.Status), View: view(tr)}

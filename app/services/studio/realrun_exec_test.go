@@ -9,12 +9,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/store/profiles"
@@ -36,18 +34,7 @@ func execRealService(t *testing.T, srvURL, root string) (*Service, *recorder, co
 		t.Fatal(err)
 	}
 	ev := &recorder{}
-	s, err := New(withAppHooks(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: ev.emit, Profiles: ps}, nil, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); s.Close() })
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Open(ctx, root); err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := openWithAppHooks(t, Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: ev.emit, Profiles: ps}, root)
 	return s, ev, ctx
 }
 
@@ -191,21 +178,7 @@ func TestRealRunUntrustedRunsPromptHooksOnly(t *testing.T) {
 func TestRealRunCancelKillsHooks(t *testing.T) {
 	marks := t.TempDir()
 	armed := filepath.Join(marks, "armed")
-	root := execRoot(t, fmt.Sprintf(`post_llm_response:
-  - name: sleeper
-    command: "cat >/dev/null; if [ -f %s ]; then echo $$ > %s/sh.pid; sleep 60 & echo $! > %s/sleep.pid; wait; fi; echo '{}'"
-    timeout: 120
-`, armed, marks, marks), "")
-	// A process hook too: it lives for the whole run, and only the set's
-	// Close stops it when the run is cancelled.
-	copyTree(t, "../../../skills/plugin-tools", filepath.Join(root, "plugin-tools"))
-	cfgPath := filepath.Join(root, "plugin-tools/hooks/picoclaw.json")
-	data, err := os.ReadFile(cfgPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(root, "plugin-tools/hooks/wrap.sh"), fmt.Sprintf("echo $$ > %s/proc.pid\nexec python3 hook.py\n", marks))
-	write(t, cfgPath, strings.Replace(string(data), `["python3", "hook.py"]`, `["sh", "wrap.sh"]`, 1))
+	root := sleeperRoot(t, marks, armed, "") // controlled_exec_test.go
 	var a answering
 	srv := a.server(t, "{}")
 	s, ev, ctx := execRealService(t, srv.URL, root)
@@ -217,23 +190,7 @@ func TestRealRunCancelKillsHooks(t *testing.T) {
 	if err := s.StartRun(RunOptions{Profile: "local"}); err != nil {
 		t.Fatal(err)
 	}
-	var pids []int
-	deadline := time.Now().Add(60 * time.Second)
-	for len(pids) < 3 {
-		if time.Now().After(deadline) {
-			ents, _ := os.ReadDir(marks)
-			t.Fatalf("the hooks never started: %v; %+v", ents, s.Trace().Exec)
-		}
-		pids = pids[:0]
-		for _, f := range []string{"sh.pid", "sleep.pid", "proc.pid"} {
-			if b, err := os.ReadFile(filepath.Join(marks, f)); err == nil {
-				if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-					pids = append(pids, pid)
-				}
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	pids := waitPIDs(t, marks, "sh.pid", "sleep.pid", "proc.pid")
 	for _, pid := range pids {
 		if !running(pid) {
 			t.Fatalf("pid %d is not running before the cancel", pid)
@@ -246,18 +203,7 @@ func TestRealRunCancelKillsHooks(t *testing.T) {
 	if end.Status != string(engine.StatusCancelled) {
 		t.Errorf("status %s", end.Status)
 	}
-	// Close has sent SIGKILL to the hook's process group by now; a
-	// grandchild, not ours to wait for, dies a moment later on a busy
-	// machine. Without Close it would sleep on for a minute.
-	for _, pid := range pids {
-		gone := time.Now().Add(5 * time.Second)
-		for running(pid) && time.Now().Before(gone) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if running(pid) {
-			t.Errorf("pid %d still runs 5 s after the run was cancelled", pid)
-		}
-	}
+	waitGone(t, pids)
 }
 
 // running says whether pid is a live process: kill(pid, 0) succeeds and,

@@ -37,7 +37,7 @@ func (s *Service) RenderAs(ctx context.Context, file, agent string) (history.Run
 	}
 	// as the UI plays it, skills switched off left out; every hook afresh
 	job := simJob{gen: -1, root: s.root, file: file, sc: s.scenarios[i].sc, set: s.set, disabled: maps.Clone(s.disabled),
-		exec: s.exec.set, trusted: s.trustedLocked(), agent: agent}
+		hooks: s.runHooksLocked(i), agent: agent}
 	root := s.root
 	s.mu.Unlock()
 

@@ -549,6 +549,7 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 			v.Changes = diffViews(prev, &v)
 		}
 		v.Exec = s.execRunLocked()
+		v.drawOn(tr, RunOrigin{Simulated: true}, v.Exec.Hooks)
 	}
 	v.Revision = rev
 	v.Draft = len(s.drafts) > 0

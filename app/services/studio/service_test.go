@@ -117,16 +117,24 @@ func appHooks(policy *RequestPolicySetting, user *UserHooksSetting) (*registry.R
 	return reg, HooksetsLoader(reg, user)
 }
 
+// appHooksOn gives newService the app's hook systems.
+func appHooksOn(cfg *Config) { *cfg = withAppHooks(*cfg, nil, nil) }
+
 // withAppHooks is cfg with appHooks.
 func withAppHooks(cfg Config, policy *RequestPolicySetting, user *UserHooksSetting) Config {
 	cfg.Hooks, cfg.ExecHooks = appHooks(policy, user)
 	return cfg
 }
 
-func newService(t *testing.T) (*Service, *recorder, context.Context) {
+// newService is a started service; with changes to its config (appHooks).
+func newService(t *testing.T, with ...func(*Config)) (*Service, *recorder, context.Context) {
 	t.Helper()
 	rec := &recorder{}
-	s, err := New(Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit})
+	cfg := Config{DataDir: t.TempDir(), Tokens: counter(t), Emit: rec.emit}
+	for _, f := range with {
+		f(&cfg)
+	}
+	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

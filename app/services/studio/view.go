@@ -1,8 +1,12 @@
 package studio
 
 import (
+	"slices"
+
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/expect"
+	"hookstudio/app/agents/loop"
+	"hookstudio/app/agents/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/skills"
 )
@@ -76,6 +80,9 @@ type TraceView struct {
 	Pending bool `json:"pending"`
 	// Expectations are the scenario's expect: results on this run.
 	Expectations []expect.Result `json:"expectations"`
+	// Flow is the loop the run is drawn on (its agent's, or seed 000's)
+	// and the node of each step (app/agents/loop).
+	Flow loop.Flow `json:"flow"`
 
 	// callIDs holds each call's message ids, kept for the next live diff.
 	callIDs [][]int
@@ -91,11 +98,25 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 		Hooks: []skills.Hook{}, Messages: []Message{}, Steps: []engine.Step{}, Calls: []Call{},
 		Requests: []engine.RequestInfo{}, Changes: []CallChange{}, Tools: []string{}, Expectations: []expect.Result{}, Exec: ExecRun{Hooks: []engine.HookInfo{}, Metrics: []engine.HookMetric{}},
 		Matrix: Matrix{Hooks: []string{}, Systems: []string{}, Copies: [][]int{}, Tokens: [][]int{}, Totals: []int{}},
+		Flow:   loop.For(loop.Run{Simulated: true}, nil, nil, nil),
 	}
 }
 
-// buildView materialises a trace for the frontend.
+// buildView materialises a simulated run's trace for the frontend.
 func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
+	return materialise(tr, file, tc, RunOrigin{Simulated: true})
+}
+
+// RunOrigin is how a stored run came about: through the simulated agent,
+// or as a real agent's calls (a capture, an imported session) and which
+// agent sent them ("claude-code@2.1.197"; "" when they do not tell).
+type RunOrigin struct {
+	Simulated bool
+	Agent     string
+}
+
+// materialise makes the view of a trace that came about as origin says.
+func materialise(tr *engine.Trace, file string, tc TokenCounter, origin RunOrigin) TraceView {
 	v := emptyView(string(tr.Status), file, nil)
 	v.Scenario, v.Error, v.Steps, v.Agent = tr.Scenario, tr.Error, tr.Steps(), tr.Agent
 	// Lists are never null in a view: the frontend indexes them directly.
@@ -175,6 +196,7 @@ func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
 		}
 		v.Calls = append(v.Calls, call)
 	}
+	v.drawOn(tr, origin, nil)
 	return v
 }
 
@@ -191,9 +213,64 @@ func execHookOf(m *engine.Message) string {
 	return ""
 }
 
-// RunView is a stored run opened read-only in the simulator.
-func RunView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
-	v := buildView(tr, file, tc)
+// drawOn chooses the loop the view's run is drawn on and places its
+// steps (the view's steps and messages are filled in). The run's hook
+// systems are those whose hooks ran, else those of the configured hooks
+// that would run for it: a folder whose hooks have not run (untrusted, or
+// no matcher matched) is drawn on the same loop as when they do.
+func (v *TraceView) drawOn(tr *engine.Trace, origin RunOrigin, configured []engine.HookInfo) {
+	run := loop.Run{Agent: origin.Agent, Simulated: origin.Simulated, PromptHooks: origin.Simulated && len(tr.Hooks) > 0}
+	// An imported session names its agent; a simulated run names one when
+	// it was asked to be it (the scenario's agent:, --agent, the app's
+	// picker) — a version picked only to word Claude Code's hooks (the
+	// installed CLI's, the newest) says nothing of the run's loop.
+	if a := tr.Agent; run.Agent == "" && a != nil && (!origin.Simulated || a.By == profile.ByScenario || a.By == profile.ByFlag) {
+		run.Agent = a.String()
+	}
+	for _, hc := range tr.HookCalls {
+		if !slices.Contains(run.Systems, hc.System) {
+			run.Systems = append(run.Systems, hc.System)
+		}
+	}
+	if len(run.Systems) == 0 {
+		for _, h := range configured {
+			if enabledIn(tr, h.Skill) && !slices.Contains(run.Systems, h.System) {
+				run.Systems = append(run.Systems, h.System)
+			}
+		}
+	}
+	// a real agent's hook words, by the event they name (a capture's hooks
+	// are named by their event: "PreToolUse:Bash")
+	var hookOf loop.HookOf
+	if !origin.Simulated {
+		hookOf = func(id int) string {
+			if id < len(v.Messages) && v.Messages[id].Origin == engine.OriginHook {
+				return v.Messages[id].Hook
+			}
+			return ""
+		}
+	}
+	v.Flow = loop.For(run, v.Steps, tr.Calls, hookOf)
+}
+
+// enabledIn says whether a hook of skill (a folder's own hook: "") takes
+// part in some request of tr.
+func enabledIn(tr *engine.Trace, skill string) bool {
+	if skill == "" {
+		return true
+	}
+	for _, r := range tr.Requests {
+		if r.EnabledSkills == nil || slices.Contains(r.EnabledSkills, skill) {
+			return true
+		}
+	}
+	return false
+}
+
+// RunView is a stored run opened read-only in the simulator; a real
+// agent's calls are drawn on that agent's loop.
+func RunView(tr *engine.Trace, file string, tc TokenCounter, origin RunOrigin) TraceView {
+	v := materialise(tr, file, tc, origin)
 	v.Changes = []CallChange{}
 	return v
 }

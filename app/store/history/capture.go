@@ -191,6 +191,24 @@ func (s *Store) CaptureCalls(ctx context.Context, id string) ([]CaptureCall, err
 	return out, nil
 }
 
+// CaptureRecords are capture id's calls' records (CaptureCall.Call), in
+// order, without their bodies: what a view reads of a capture cheaply.
+func (s *Store) CaptureRecords(ctx context.Context, id string) ([][]byte, error) {
+	var out [][]byte
+	err := eachRow(ctx, s.db, `SELECT call FROM capture_calls WHERE capture = ? ORDER BY id`, []any{id}, func(sc scanner) error {
+		var call []byte
+		if err := sc.Scan(&call); err != nil {
+			return err
+		}
+		out = append(out, call)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read capture %s's records: %w", id, err)
+	}
+	return out, nil
+}
+
 // CaptureOfRun is the capture run was built from ("" when it was not).
 func (s *Store) CaptureOfRun(ctx context.Context, run RunID) (string, error) {
 	var id string

@@ -35,6 +35,16 @@ const (
 	SourceSession Source = "session"
 )
 
+// Simulated says whether a run from s went through the simulated agent
+// (the app, hookctl), rather than being a real agent's calls as recorded.
+func (s Source) Simulated() bool {
+	switch s {
+	case SourceCLI, SourceApp, SourceLive:
+		return true
+	}
+	return false
+}
+
 // TokenCounter counts what a chat message costs in a request;
 // tokens.Counter is one.
 type TokenCounter interface {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import type { PendingApproval } from '../lib/api/ops';
-import { ApprovalDialog, secondsLeft } from './ApprovalDialog';
+import { ApprovalDialog, answerText, secondsLeft } from './ApprovalDialog';
 
 const t0 = Date.parse('2026-11-23T08:00:00Z');
 const pending: PendingApproval = {
@@ -37,6 +37,25 @@ describe('ApprovalDialog', () => {
     fireEvent.click(screen.getByTestId('approval-approve'));
     expect(onDecide).toHaveBeenCalledTimes(1);
     expect(onDecide).toHaveBeenCalledWith(false, 'find the cause first');
+  });
+
+  it('shows what the hooks answered about the call before you are asked', () => {
+    const asked: PendingApproval = { ...pending, hooks: [
+      { system: 'process', event: 'hook.before_tool', hook: 'plugin_tools', outcome: 'ok', answer: '{"action": "continue"}' },
+      { system: 'process', event: 'hook.approve_tool', hook: 'plugin_tools', outcome: 'ok', answer: '{"jsonrpc": "2.0", "id": 11, "result": {"approved": true}}' },
+    ] };
+    render(<ApprovalDialog pending={asked} onDecide={() => {}} now={() => t0} />);
+    const rows = screen.getAllByTestId('approval-hook');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringContaining('plugin_toolshook.before_toolok'),
+      expect.stringContaining('plugin_toolshook.approve_toolok{"approved":true}'),
+    ]);
+    expect(answerText('exit 2: no')).toBe('exit 2: no');
+  });
+
+  it('lists no hooks when none answered', () => {
+    render(<ApprovalDialog pending={pending} onDecide={() => {}} now={() => t0} />);
+    expect(screen.queryByTestId('approval-hooks')).toBeNull();
   });
 
   it('rounds the seconds left up and never below zero', () => {

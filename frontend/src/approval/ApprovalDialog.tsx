@@ -2,7 +2,8 @@
 // and a countdown to the deadline — no decision by then is a denial. A denial's feedback is what the
 // model reads in the tool message.
 import { useEffect, useState } from 'react';
-import type { PendingApproval } from '../lib/api/ops';
+import type { HookAnswer, PendingApproval } from '../lib/api/ops';
+import { OutcomeBadge, SystemBadge } from '../exec/HookCallRow';
 import './approval.css';
 
 export interface ApprovalDialogProps {
@@ -37,6 +38,7 @@ export function ApprovalDialog({ pending, onDecide, now = Date.now }: ApprovalDi
         <h2 id="approval-title">Approve <code>{pending.tool}</code>?</h2>
         <p className="approval-reason" data-testid="approval-reason">{pending.reason}</p>
         <pre className="approval-call" data-testid="approval-call">{pending.tool}({JSON.stringify(pending.arguments ?? {}, null, 2)})</pre>
+        {pending.hooks && pending.hooks.length > 0 && <HookAnswers hooks={pending.hooks} />}
         <p className={`approval-countdown${left <= 5 ? ' urgent' : ''}`} data-testid="approval-countdown" aria-live="polite">
           {left > 0 ? `${left} s left — no decision by then denies the call` : 'time is up: the call is denied'}
         </p>
@@ -51,4 +53,35 @@ export function ApprovalDialog({ pending, onDecide, now = Date.now }: ApprovalDi
       </div>
     </div>
   );
+}
+
+/** What the executable hooks answered about the call before you are asked: a process hook's
+ * approve_tool that approved it, a Claude Code hook that asked, the before_tool hooks. */
+function HookAnswers({ hooks }: { hooks: HookAnswer[] }) {
+  return (
+    <div className="approval-hooks" data-testid="approval-hooks">
+      <div className="approval-hooks-title">The hooks before you</div>
+      <ul>
+        {hooks.map((h, i) => (
+          <li key={i} data-testid="approval-hook" data-outcome={h.outcome}>
+            <SystemBadge system={h.system} />
+            <span className="approval-hook-name">{h.hook}</span>
+            <span className="approval-hook-event">{h.event}</span>
+            <OutcomeBadge outcome={h.outcome} />
+            {h.answer && <code className="approval-hook-answer" title={h.answer}>{answerText(h.answer)}</code>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A hook's answer as the row shows it: a JSON-RPC response's result (a process hook's
+ * `{"approved": true}`), anything else as it came (the title keeps the whole answer). */
+export function answerText(answer: string): string {
+  try {
+    const v: unknown = JSON.parse(answer);
+    if (v && typeof v === 'object' && 'jsonrpc' in v && 'result' in v) return JSON.stringify(v.result);
+  } catch { /* not JSON: as it came */ }
+  return answer;
 }

@@ -38,6 +38,17 @@ describe('OpsDock', () => {
     expect(onShow).toHaveBeenLastCalledWith(at9, 9);
   });
 
+  it('says when the folder\'s executable hooks take no part, during the run and after', () => {
+    const { emit } = dock();
+    fireEvent.click(screen.getByTestId('ops-toggle'));
+    emit('run:control', { running: true, paused: false, cancelled: false });
+    expect(screen.queryByTestId('ops-hooks-not-run')).toBeNull();
+    emit('run:control', { running: true, paused: false, cancelled: false, hooks_not_run: 'folder not trusted' });
+    expect(screen.getByTestId('ops-hooks-not-run').textContent).toContain('folder not trusted');
+    emit('run:control', { running: false, paused: false, cancelled: false, hooks_not_run: 'folder not trusted' });
+    expect(screen.getByTestId('ops-hooks-not-run').textContent).toContain('prompt hooks only');
+  });
+
   it('starts a run, asks for the approval, sends the denial, shows the end', () => {
     const { api, emit, onShow, onOpen } = dock();
     fireEvent.click(screen.getByTestId('ops-toggle'));

@@ -47,6 +47,11 @@ export function OpsDock({ store, cursor, buttonSlot, panelSlot, hidden = false }
         )}
       </div>
       {error && open && <div className="banner banner-err" role="alert">{error}</div>}
+      {open && control.hooks_not_run && (
+        <div className="banner banner-warn" data-testid="ops-hooks-not-run">
+          Executable hooks take no part: {control.hooks_not_run}. This run plays the prompt hooks only, as the simulation does.
+        </div>
+      )}
       {open && (
         <EventTimeline events={events} cursor={cursor} onSelectStep={store.showStep} />
       )}

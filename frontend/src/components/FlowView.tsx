@@ -1,61 +1,23 @@
-// The seed's flowchart (000 §5) with the node of the current step highlighted.
-import type { HookPoint, Step, TraceView } from '../lib/api';
+// The run's loop — its agent's (Claude Code, Codex, …) or the simulated agent's (seed 000 §5) — as the
+// backend gives it (view.flow, app/agents/loop): nodes, edges, the hook events at each node, and the
+// node of each step. The current step's node is lit; a click on a checkpoint or an event sets a breakpoint.
+import type { FlowEdge, FlowLoop, FlowNode, FlowSide, TraceView } from '../lib/api';
 import { hookCallsOf } from '../exec/hookcalls';
 import type { BreakpointId } from '../debugger/machine';
 import { cx } from './util';
 
-export type NodeId = 'input' | 'cp1' | 'tools' | 'direct' | 'cp2' | 'plan' | 'need' | 'cp3' | 'cp4' | 'agent' | 'tc' | 'run' | 'cp5' | 'exit' | 'end';
-
-const timingNode: Record<string, NodeId> = {
-  after_user_input: 'cp1', before_planning: 'cp2', before_each_agent: 'cp3', before_first_agent: 'cp4', after_tool_call: 'cp5',
-};
-
-/** The node where executable hooks of a point fire (design-hooks.md's flow around ①–⑤). */
-export function nodeOfPoint(point: HookPoint, phase?: Step['phase']): NodeId {
-  const llm: NodeId = phase === 'direct' ? 'direct' : phase === 'planning' ? 'plan' : 'agent';
-  switch (point) {
-    case 'session_start': case 'before_send': case 'after_send': return 'input';
-    case 'before_llm': case 'after_llm': return llm;
-    case 'before_tool': case 'approve_tool': case 'after_tool': case 'after_tools': return 'run';
-    case 'stop': return phase === 'agent' ? 'exit' : 'end';
-    case 'before_compact': case 'after_compact': return 'cp3';
-    case 'session_end': return 'end';
-  }
-}
-/** Hook points drawn at each node; a click on a node's hook tag breaks on the first. */
-export const NODE_POINTS: Partial<Record<NodeId, HookPoint[]>> = {
-  input: ['before_send', 'after_send', 'session_start'],
-  direct: ['before_llm', 'after_llm', 'stop'], plan: ['before_llm', 'after_llm'], agent: ['before_llm', 'after_llm'],
-  run: ['before_tool', 'approve_tool', 'after_tool', 'after_tools'], exit: ['stop'], end: ['session_end', 'stop'], cp3: ['before_compact', 'after_compact'],
-};
-
-/** Which flowchart node a step belongs to. */
-export function nodeOf(s: Step | undefined): NodeId | null {
-  if (!s) return null;
-  switch (s.kind) {
-    case 'hook_call': return s.hook_call ? nodeOfPoint(s.hook_call.point, s.phase) : null;
-    case 'restore': return s.phase === 'direct' ? 'direct' : s.phase === 'planning' ? 'plan' : 'agent';
-    case 'compact': return 'cp3';
-    case 'build_messages': return 'input';
-    case 'reply': return 'end';
-    case 'append': case 'tool_call': return 'run';
-    case 'llm_call': return s.phase === 'direct' ? 'direct' : s.phase === 'planning' ? 'plan' : 'agent';
-    case 'inject_prompt': case 'remove_prompt': return s.prompt === 'planning' ? 'plan' : 'agent';
-    case 'remove':
-      if (s.timing === 'before_planning') return 'plan';
-      if (s.timing === 'before_first_agent' || (s.timing === 'after_tool_call' && s.round === null)) return 'exit';
-      return s.timing ? timingNode[s.timing] ?? null : null;
-    case 'inject': case 'yield':
-      return s.timing ? timingNode[s.timing] ?? null : null;
-  }
+/** The node of step i of the view's run, or null. */
+export function nodeAt(view: TraceView, i: number): FlowNode | null {
+  const n = view.flow.steps[i];
+  return n === undefined || n < 0 ? null : view.flow.loop.nodes[n] ?? null;
 }
 
 /** For each request: the first step at which each node is reached (computed once per view). */
-const firstVisits = new WeakMap<TraceView, Map<number, Map<NodeId, number>>>();
+const firstVisits = new WeakMap<TraceView, Map<number, Map<string, number>>>();
 
-/** The nodes the request of step `cursor` has passed through, up to and including that step. */
-export function visitedAt(view: TraceView, cursor: number): Set<NodeId> {
-  const visited = new Set<NodeId>();
+/** The ids of the nodes the request of step `cursor` has passed through, up to and including that step. */
+export function visitedAt(view: TraceView, cursor: number): Set<string> {
+  const visited = new Set<string>();
   const step = view.steps[cursor];
   const req = step ? view.requests[step.request] : undefined;
   if (!step || !req) return visited;
@@ -65,8 +27,8 @@ export function visitedAt(view: TraceView, cursor: number): Set<NodeId> {
   if (!first) {
     first = new Map();
     for (let i = req.first_step; i <= req.last_step && i < view.steps.length; i++) {
-      const n = nodeOf(view.steps[i]);
-      if (n && !first.has(n)) first.set(n, i);
+      const n = nodeAt(view, i);
+      if (n && !first.has(n.id)) first.set(n.id, i);
     }
     byReq.set(step.request, first);
   }
@@ -74,122 +36,103 @@ export function visitedAt(view: TraceView, cursor: number): Set<NodeId> {
   return visited;
 }
 
-interface N { id: NodeId; x: number; y: number; w: number; label: string; sub?: string; cp?: number; shape?: 'diamond' | 'pill' }
-const H = 30;
-const NODES: N[] = [
-  { id: 'input', x: 4, y: 52, w: 80, label: 'user input', sub: 'build messages', shape: 'pill' },
-  { id: 'cp1', x: 98, y: 52, w: 118, label: '① after_user_input', cp: 1 },
-  { id: 'tools', x: 228, y: 52, w: 58, label: 'tools?', shape: 'diamond' },
-  { id: 'direct', x: 330, y: 6, w: 150, label: 'direct LLM call', sub: 'no planning, no loop' },
-  { id: 'cp2', x: 300, y: 52, w: 114, label: '② before_planning', cp: 2 },
-  { id: 'plan', x: 428, y: 52, w: 104, label: 'planning LLM', sub: 'prompt · call · remove' },
-  { id: 'need', x: 546, y: 52, w: 74, label: 'need_tool?', shape: 'diamond' },
-  { id: 'end', x: 634, y: 52, w: 62, label: 'end', sub: 'yield · reply', shape: 'pill' },
-  { id: 'cp3', x: 14, y: 126, w: 132, label: '③ before_each_agent', sub: 'remove · inject', cp: 3 },
-  { id: 'cp4', x: 158, y: 126, w: 134, label: '④ before_first_agent', sub: 'round 0 only', cp: 4 },
-  { id: 'agent', x: 304, y: 126, w: 112, label: 'LLM with tools', sub: 'step prompt · call' },
-  { id: 'tc', x: 428, y: 126, w: 78, label: 'tool calls?', shape: 'diamond' },
-  { id: 'run', x: 428, y: 190, w: 78, label: 'run tools', sub: 'assistant + tool' },
-  { id: 'cp5', x: 262, y: 190, w: 154, label: '⑤ after_tool_call', sub: 'remove · inject per tool', cp: 5 },
-  { id: 'exit', x: 530, y: 126, w: 116, label: 'leave loop', sub: 'remove ④ and ⑤' },
-];
-const byId = Object.fromEntries(NODES.map((n) => [n.id, n])) as Record<NodeId, N>;
-const right = (n: NodeId) => [byId[n].x + byId[n].w, byId[n].y + H / 2] as const;
-const left = (n: NodeId) => [byId[n].x, byId[n].y + H / 2] as const;
-const top = (n: NodeId) => [byId[n].x + byId[n].w / 2, byId[n].y] as const;
-const bottom = (n: NodeId) => [byId[n].x + byId[n].w / 2, byId[n].y + H] as const;
-const h = (a: NodeId, b: NodeId) => `M${right(a).join(',')} L${left(b).join(',')}`;
-
-const EDGES: { d: string; label?: string; lx?: number; ly?: number }[] = [
-  { d: h('input', 'cp1') },
-  { d: h('cp1', 'tools') },
-  { d: h('tools', 'cp2'), label: 'yes', lx: 285, ly: 62 },
-  { d: `M${top('tools').join(',')} L${top('tools')[0]},21 L${left('direct').join(',')}`, label: 'no', lx: 262, ly: 32 },
-  { d: `M${right('direct').join(',')} L${top('end')[0]},21 L${top('end').join(',')}` },
-  { d: h('cp2', 'plan') },
-  { d: h('plan', 'need') },
-  { d: h('need', 'end'), label: 'no', lx: 620, ly: 62 },
-  { d: `M${bottom('need').join(',')} L${bottom('need')[0]},92 L${top('cp3')[0]},92 L${top('cp3').join(',')}`, label: 'yes', lx: 588, ly: 90 },
-  { d: h('cp3', 'cp4') },
-  { d: h('cp4', 'agent') },
-  { d: h('agent', 'tc') },
-  { d: `M${bottom('tc').join(',')} L${top('run').join(',')}`, label: 'yes', lx: 472, ly: 178 },
-  { d: `M${left('run').join(',')} L${right('cp5').join(',')}` },
-  { d: `M${left('cp5').join(',')} L${bottom('cp3')[0]},${left('cp5')[1]} L${bottom('cp3').join(',')}`, label: 'next round', lx: 92, ly: 201 },
-  { d: h('tc', 'exit'), label: 'no', lx: 510, ly: 136 },
-  { d: `M${right('exit').join(',')} L${bottom('end')[0]},${right('exit')[1]} L${bottom('end').join(',')}` },
-];
-
-/** Hook invocations per node in the request of step `cursor` (computed once per view and request). */
-const hookCounts = new WeakMap<TraceView, Map<number, Map<NodeId, number>>>();
-function hooksAtNodes(view: TraceView, request: number): Map<NodeId, number> {
+/** Hook invocations per node id in one request (computed once per view and request). */
+const hookCounts = new WeakMap<TraceView, Map<number, Map<string, number>>>();
+function hooksAtNodes(view: TraceView, request: number): Map<string, number> {
   let byReq = hookCounts.get(view);
   if (!byReq) { byReq = new Map(); hookCounts.set(view, byReq); }
   let m = byReq.get(request);
   if (!m) {
     m = new Map();
     for (const e of hookCallsOf(view)) {
-      if (e.request !== request) continue;
-      const n = nodeOfPoint(e.call.point, view.steps[e.step]?.phase);
-      m.set(n, (m.get(n) ?? 0) + 1);
+      const n = e.request === request ? nodeAt(view, e.step) : null;
+      if (n) m.set(n.id, (m.get(n.id) ?? 0) + 1);
     }
     byReq.set(request, m);
   }
   return m;
 }
 
+/** Where an edge leaves or enters a node: the middle of a side, moved along it by offset. */
+function anchor(n: FlowNode, side: FlowSide, offset: number, h: number): [number, number] {
+  switch (side) {
+    case 'right': return [n.x + n.w, n.y + h / 2 + offset];
+    case 'left': return [n.x, n.y + h / 2 + offset];
+    case 'top': return [n.x + n.w / 2 + offset, n.y];
+    case 'bottom': return [n.x + n.w / 2 + offset, n.y + h];
+  }
+}
+
+function edgePath(loop: FlowLoop, byId: Map<string, FlowNode>, e: FlowEdge): string | null {
+  const from = byId.get(e.from), to = byId.get(e.to);
+  if (!from || !to) return null;
+  const h = loop.node_height;
+  const pts = [anchor(from, e.exit, e.exit_offset ?? 0, h), ...(e.via ?? []).map((p) => [p.x, p.y] as const), anchor(to, e.enter, e.enter_offset ?? 0, h)];
+  return pts.map(([x, y], i) => `${i ? 'L' : 'M'}${x},${y}`).join(' ');
+}
+
+/** What a node's hook tag breaks on: its first event (the agent's own), else its first engine point. */
+const tagKeys = (n: FlowNode): string[] => (n.events?.length ? n.events : n.points ?? []);
+
 interface Props {
   view: TraceView;
   cursor: number;
   breakpoints: readonly BreakpointId[];
   onToggleCheckpoint: (cp: number) => void;
-  /** toggles a breakpoint on a hook point (executable hooks) */
-  onToggleEvent?: (point: HookPoint) => void;
+  /** toggles a breakpoint on an event: an agent's hook event ("PreToolUse") or an engine point ("before_tool") */
+  onToggleEvent?: (event: string) => void;
 }
 
 export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint, onToggleEvent }: Props) {
+  const { loop, why } = view.flow;
+  const h = loop.node_height;
+  const byId = new Map(loop.nodes.map((n) => [n.id, n]));
   const step = view.steps[cursor];
-  const current = nodeOf(step);
+  const current = nodeAt(view, cursor);
   const visited = visitedAt(view, cursor);
   const round = step?.round;
   const withHooks = hookCallsOf(view).length > 0 || (view.exec?.hooks.length ?? 0) > 0;
   const counts = withHooks && step ? hooksAtNodes(view, step.request) : null;
   const hc = step?.kind === 'hook_call' ? step.hook_call : undefined;
-  const hookNode = hc ? current : null;
+  const armedEvent = (keys: readonly string[]) => keys.some((k) => breakpoints.includes(`event:${k}`));
+  const about = `${loop.title} — ${why}.\nRead in: ${loop.sources.join('; ')}.${loop.elsewhere.length ? `\nNever fire in this loop: ${loop.elsewhere.join(', ')}.` : ''}`;
   return (
-    <div className="flow" aria-label="Request flow">
-      <svg viewBox={`0 0 700 ${withHooks ? 252 : 236}`} role="img" aria-label={`flowchart, current node ${current ?? 'none'}${hc ? `, hook ${hc.event}` : ''}`} preserveAspectRatio="xMidYMid meet">
+    <div className="flow" aria-label="Request flow" data-loop={loop.id}>
+      <svg viewBox={`0 0 ${loop.width} ${loop.height + (withHooks ? 16 : 0)}`} role="img"
+        aria-label={`flowchart of ${loop.title}, current node ${current?.id ?? 'none'}${hc ? `, hook ${hc.event}` : ''}`} preserveAspectRatio="xMidYMid meet">
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
             <path d="M0,0 L10,5 L0,10 z" className="arrowhead" />
           </marker>
         </defs>
-        <rect x="4" y="100" width="692" height="132" rx="10" className="loopbox" />
-        <text x="14" y="116" className="looplabel">
-          agent loop{round !== null && round !== undefined ? ` · round ${round}` : ''}
+        <text x={loop.title_at.x} y={loop.title_at.y} className="looptitle" data-testid="flow-title"><title>{about}</title>{loop.title}</text>
+        <rect x={loop.frame.x} y={loop.frame.y} width={loop.frame.w} height={loop.frame.h} rx="10" className="loopbox" />
+        <text x={loop.frame.label_at.x} y={loop.frame.label_at.y} className="looplabel">
+          {loop.frame.label}{round !== null && round !== undefined ? ` · round ${round}` : ''}
         </text>
-        {EDGES.map((e, i) => (
-          <g key={i}>
-            <path d={e.d} className="edge" markerEnd="url(#arrow)" />
-            {e.label && <text x={e.lx} y={e.ly} className="edgelabel">{e.label}</text>}
-          </g>
-        ))}
-        {NODES.map((n) => {
-          const armed = n.cp ? breakpoints.includes(`checkpoint:${n.cp}`) : false;
-          const cls = cx('node', n.shape && `shape-${n.shape}`, !!n.cp && 'is-cp', n.id === current && 'is-current', visited.has(n.id) && 'is-visited');
+        {loop.edges.map((e, i) => {
+          const d = edgePath(loop, byId, e);
+          return d && (
+            <g key={i}>
+              <path d={d} className={cx('edge', e.dashed && 'is-dashed')} markerEnd="url(#arrow)" />
+              {e.label && e.label_at && <text x={e.label_at.x} y={e.label_at.y} className="edgelabel">{e.label}</text>}
+            </g>
+          );
+        })}
+        {loop.nodes.map((n) => {
+          const cp = n.checkpoint ?? 0;
+          const events = n.events ?? [];
+          const armed = cp ? breakpoints.includes(`checkpoint:${cp}`) : armedEvent(events);
+          const toggle = cp ? () => onToggleCheckpoint(cp) : events[0] && onToggleEvent ? () => onToggleEvent(events[0]!) : undefined;
+          const cls = cx('node', `kind-${n.kind}`, !!cp && 'is-cp', n.id === current?.id && 'is-current', visited.has(n.id) && 'is-visited');
+          const what = cp ? 'this checkpoint' : events.length ? events[0] : '';
           return (
-            <g
-              key={n.id}
-              className={cls}
-              data-node={n.id}
-              onClick={n.cp ? () => onToggleCheckpoint(n.cp!) : undefined}
-              style={n.cp ? { cursor: 'pointer' } : undefined}
-            >
-              <title>{n.cp ? `${n.label} — click to ${armed ? 'remove the' : 'set a'} breakpoint on this checkpoint` : n.label}</title>
-              {n.shape === 'diamond' ? (
-                <polygon points={`${n.x},${n.y + H / 2} ${n.x + n.w / 2},${n.y - 2} ${n.x + n.w},${n.y + H / 2} ${n.x + n.w / 2},${n.y + H + 2}`} />
+            <g key={n.id} className={cls} data-node={n.id} onClick={toggle} style={toggle ? { cursor: 'pointer' } : undefined}>
+              <title>{toggle ? `${n.label} — click to ${armed ? 'remove the' : 'set a'} breakpoint on ${what}` : n.label}</title>
+              {n.kind === 'decision' ? (
+                <polygon points={`${n.x},${n.y + h / 2} ${n.x + n.w / 2},${n.y - 2} ${n.x + n.w},${n.y + h / 2} ${n.x + n.w / 2},${n.y + h + 2}`} />
               ) : (
-                <rect x={n.x} y={n.y} width={n.w} height={H} rx={n.shape === 'pill' ? H / 2 : 6} />
+                <rect x={n.x} y={n.y} width={n.w} height={h} rx={n.kind === 'terminal' ? h / 2 : 6} />
               )}
               <text x={n.x + n.w / 2} y={n.y + (n.sub ? 13 : 19)} className="nlabel" textAnchor="middle">{n.label}</text>
               {n.sub && <text x={n.x + n.w / 2} y={n.y + 25} className="nsub" textAnchor="middle">{n.sub}</text>}
@@ -197,27 +140,27 @@ export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint, onTogg
             </g>
           );
         })}
-        {counts && NODES.filter((n) => NODE_POINTS[n.id]).map((n) => {
+        {counts && loop.nodes.filter((n) => tagKeys(n).length > 0).map((n) => {
           const count = counts.get(n.id) ?? 0;
-          const points = NODE_POINTS[n.id]!;
-          const lit = hookNode === n.id;
-          const armed = points.some((p) => breakpoints.includes(`event:${p}`));
+          const keys = tagKeys(n);
+          const lit = !!hc && current?.id === n.id;
+          const armed = armedEvent([...(n.events ?? []), ...(n.points ?? [])]);
           return (
             <g
               key={`hk-${n.id}`}
               className={cx('hooktag', lit && 'is-lit', count > 0 && 'has-calls', armed && 'armed')}
               data-hooknode={n.id}
-              onClick={onToggleEvent ? () => onToggleEvent(points[0]!) : undefined}
+              onClick={onToggleEvent ? () => onToggleEvent(keys[0]!) : undefined}
               style={onToggleEvent ? { cursor: 'pointer' } : undefined}
             >
-              <title>{`executable hooks here: ${points.join(', ')} — ${count} invocation(s) in this request${onToggleEvent ? `; click to ${armed ? 'remove the' : 'set a'} breakpoint on ${points[0]}` : ''}`}</title>
+              <title>{`executable hooks here: ${keys.join(', ')} — ${count} invocation(s) in this request${onToggleEvent ? `; click to ${armed ? 'remove the' : 'set a'} breakpoint on ${keys[0]}` : ''}`}</title>
               <rect x={n.x + n.w - 16} y={n.y - 8} width={count > 9 ? 26 : 20} height={13} rx={6} />
               <text x={n.x + n.w - 12} y={n.y + 2} className="hooktag-label">ϟ{count > 0 ? count : ''}</text>
             </g>
           );
         })}
         {withHooks && (
-          <text x={692} y={247} textAnchor="end" className={cx('hookcaption', hc && 'is-lit')} data-testid="flow-hook-caption">
+          <text x={loop.width - 8} y={loop.height + 11} textAnchor="end" className={cx('hookcaption', hc && 'is-lit')} data-testid="flow-hook-caption">
             {hc ? `ϟ ${hc.system} ${hc.event} · ${hc.hook} → ${hc.outcome}` : 'ϟ executable hook invocations per node (this request)'}
           </text>
         )}

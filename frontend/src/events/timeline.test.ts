@@ -30,5 +30,8 @@ describe('timeline logic', () => {
     expect(detailOf(list[1]!)).toBe('run_command({"command":"ls"})');
     expect(detailOf(list[2]!)).toBe('denied · timeout');
     expect(detailOf(ev(4, 'TOOL_OBSERVATION', 5, { result: 'Tool call x was denied by the user: no' }))).toBe('Tool call x was denied by the user: no');
+    expect(detailOf(ev(6, 'APPROVAL_REQUESTED', 7, { reason: 'Dangerous tool requires approval: run_command' }))).toBe('Dangerous tool requires approval: run_command');
+    expect(detailOf(ev(6, 'APPROVAL_REQUESTED', 7, { reason: 'why', hooks: [{ system: 'process', event: 'hook.approve_tool', hook: 'plugin_tools', outcome: 'ok' }] })))
+      .toBe('why · after plugin_tools hook.approve_tool: ok');
   });
 });

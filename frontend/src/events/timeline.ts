@@ -44,8 +44,12 @@ export function detailOf(e: RunEvent): string {
       return `${p.tool}(${JSON.stringify(p.arguments ?? {})})`;
     case 'TOOL_OBSERVATION':
       return String(p.error ?? p.result ?? '');
-    case 'APPROVAL_REQUESTED':
-      return String(p.reason ?? '');
+    case 'APPROVAL_REQUESTED': {
+      // what the hooks answered before the person is asked (a process hook's approve_tool)
+      const hooks = Array.isArray(p.hooks) ? (p.hooks as { hook?: string; event?: string; outcome?: string }[]) : [];
+      const said = hooks.map((h) => `${h.hook} ${h.event}: ${h.outcome}`).join(', ');
+      return [String(p.reason ?? ''), said && `after ${said}`].filter(Boolean).join(' · ');
+    }
     case 'APPROVAL_DECISION':
       return [p.decision, p.reason === 'timeout' ? 'timeout' : '', p.feedback].filter(Boolean).join(' · ');
     case 'BUDGET_THRESHOLD':

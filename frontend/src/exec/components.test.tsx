@@ -10,7 +10,7 @@ import { SimProgress } from './SimProgress';
 import { NoticeToasts } from './NoticeToasts';
 import { HookCallRow } from './HookCallRow';
 import { StepList } from '../components/StepList';
-import { FlowView, nodeOf, nodeOfPoint } from '../components/FlowView';
+import { FlowView, nodeAt } from '../components/FlowView';
 import { SkillsPanel } from '../components/SkillsPanel';
 import { MessageList } from '../components/MessageList';
 
@@ -96,10 +96,9 @@ describe('step list, flow, skills panel, messages', () => {
     expect(render(<HookCallRow call={base} />).container.querySelector('.sysbadge.sys-agent')).toBeNull();
   });
   it('puts hook invocations at their node and lights the node and its tag', () => {
-    expect(nodeOf(stepOf('guard'))).toBe('run');
-    expect(nodeOf(stepOf('branch'))).toBe('plan');
-    expect(nodeOfPoint('stop', 'agent')).toBe('exit');
-    expect(nodeOfPoint('session_start')).toBe('input');
+    expect(nodeAt(view, stepOf('guard').index)?.id).toBe('run');
+    expect(nodeAt(view, stepOf('branch').index)?.id).toBe('plan');
+    expect(nodeAt(view, stepOf('lint').index)?.id).toBe('agent');
     const onToggleEvent = vi.fn();
     const { container } = render(<FlowView view={view} cursor={stepOf('guard').index} breakpoints={['event:before_tool']} onToggleCheckpoint={() => undefined} onToggleEvent={onToggleEvent} />);
     const tag = container.querySelector('[data-hooknode="run"]')!;

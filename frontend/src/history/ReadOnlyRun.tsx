@@ -87,7 +87,7 @@ export function ReadOnlyRun({ run, view, color, onBack, onLive }: Props) {
             <div className="empty-state big"><h2>Nothing to step through</h2><p>This run {view.status === 'invalid' ? 'had an invalid scenario' : 'has no steps'}{view.error ? `: ${view.error}` : ''}.</p></div>
           ) : (
             <>
-              <FlowView view={view} cursor={cursor} breakpoints={dbg.breakpoints} onToggleCheckpoint={(cp) => toggleBp({ kind: 'checkpoint', key: cp })} />
+              <FlowView view={view} cursor={cursor} breakpoints={dbg.breakpoints} onToggleCheckpoint={(cp) => toggleBp({ kind: 'checkpoint', key: cp })} onToggleEvent={(e) => toggleBp({ kind: 'event', key: e })} />
               <RequestTabs view={view} current={step.request} onSelect={(r) => dispatch({ type: 'selectRequest', request: r })} />
               <StepList view={view} cursor={cursor} breakpoints={dbg.breakpoints} changedCalls={NONE} onJump={(i) => dispatch({ type: 'jumpToStep', step: i })} onToggleBreakpoint={(s) => toggleBp(breakpointForStep(s))} />
             </>

@@ -302,6 +302,13 @@ export namespace events {
 	    step: number;
 	    payload?: Record<string, any>;
 	}
+	export interface HookAnswer {
+	    system: string;
+	    event: string;
+	    hook: string;
+	    outcome: string;
+	    answer?: string;
+	}
 
 }
 
@@ -479,6 +486,68 @@ export namespace locate {
 	    path: string;
 	    version: string;
 	}
+
+}
+
+export namespace loop {
+	
+	export interface Point {
+	    x: number;
+	    y: number;
+	}
+	export interface Edge {
+	    from: string;
+	    to: string;
+	    exit: string;
+	    enter: string;
+	    exit_offset?: number;
+	    enter_offset?: number;
+	    via?: Point[];
+	    label?: string;
+	    label_at?: Point;
+	    dashed?: boolean;
+	}
+	export interface Node {
+	    id: string;
+	    kind: string;
+	    label: string;
+	    sub?: string;
+	    x: number;
+	    y: number;
+	    w: number;
+	    events?: string[];
+	    points?: string[];
+	    checkpoint?: number;
+	}
+	export interface Frame {
+	    x: number;
+	    y: number;
+	    w: number;
+	    h: number;
+	    label: string;
+	    label_at: Point;
+	}
+	export interface Loop {
+	    id: string;
+	    title: string;
+	    title_at: Point;
+	    width: number;
+	    height: number;
+	    node_height: number;
+	    frame: Frame;
+	    nodes: Node[];
+	    edges: Edge[];
+	    elsewhere: string[];
+	    sources: string[];
+	}
+	export interface Flow {
+	    loop?: Loop;
+	    why: string;
+	    steps: number[];
+	}
+	
+	
+	
 
 }
 
@@ -898,6 +967,7 @@ export namespace studio {
 	    // Go type: time
 	    deadline: any;
 	    step: number;
+	    hooks?: events.HookAnswer[];
 	    scenario: string;
 	}
 	export interface ProfileInfo {
@@ -985,6 +1055,7 @@ export namespace studio {
 	    exec: ExecRun;
 	    pending: boolean;
 	    expectations: expect.Result[];
+	    flow: loop.Flow;
 	}
 	export interface UserFile {
 	    system: string;

@@ -2,7 +2,7 @@
 // event stream, pause/resume/cancel and approvals the user answers — and the events of stored runs.
 // Without the Go backend every call rejects: there is nothing to run.
 import type { events, studio } from './models';
-import type { Refine, TraceView } from './types';
+import type { HookOutcome, HookSystem, Refine, TraceView } from './types';
 import { hasBackend, on, Ops } from './wails';
 
 /** An app/agent/events.Type, Shannon's names. */
@@ -15,16 +15,18 @@ export type RunEventType =
 /** app/agent/events.Event; step: the trace step the event belongs to (-1 none); timestamp RFC 3339 */
 export type RunEvent = Refine<events.Event, { type: RunEventType; timestamp: string; payload?: Record<string, unknown> }>;
 
-/** studio.PendingApproval: the exact tool call, why, and the deadline (RFC 3339) the countdown runs to. */
-export type PendingApproval = Refine<studio.PendingApproval, { arguments: Record<string, unknown> | null; deadline: string }>;
+/** studio.PendingApproval: the exact tool call, why, the deadline (RFC 3339) the countdown runs to, and
+ * what the executable hooks answered about the call before you are asked (hooks). */
+export type HookAnswer = Refine<events.HookAnswer, { system: HookSystem; outcome: HookOutcome }>;
+export type PendingApproval = Refine<studio.PendingApproval, { arguments: Record<string, unknown> | null; deadline: string; hooks?: HookAnswer[] }>;
 
 // The run:* events' payloads (events are not bindings, so not generated).
 
 /** studio.ApprovalDone */
 export interface ApprovalDone { id: string; approved: boolean; feedback?: string; timed_out?: boolean }
 
-/** studio.RunControl */
-export interface RunControl { running: boolean; paused: boolean; pause_reason?: string; cancelled: boolean; cancel_reason?: string }
+/** studio.RunControl; hooks_not_run: why the folder's executable hooks take no part ("folder not trusted") */
+export interface RunControl { running: boolean; paused: boolean; pause_reason?: string; cancelled: boolean; cancel_reason?: string; hooks_not_run?: string }
 
 /** studio.RunEnded */
 export interface OpsRunEnded { status: string; error?: string; run_id?: number; view: TraceView }

@@ -220,6 +220,7 @@ export function normalizeView(v: TraceView | null | undefined): TraceView {
     changes: v.changes ?? [],
     steps: (v.steps ?? []).map((s) => (s.added && s.removed ? s : { ...s, added: s.added ?? [], removed: s.removed ?? [] })),
     matrix: { hooks: m.hooks ?? [], systems: m.systems ?? [], copies: m.copies ?? [], tokens: m.tokens ?? [], totals: m.totals ?? [] },
+    flow: v.flow?.loop ? { ...v.flow, steps: v.flow.steps ?? [] } : e.flow,
   };
 }
 

@@ -3,7 +3,7 @@
 // the generator written over them — the values of Go's string enums, pointers that arrive as null,
 // json.RawMessage (any JSON) and time.Time (an RFC 3339 string). Refine only replaces fields the
 // generated type has, so a field renamed or removed in Go fails the type check here.
-import type { diag, edit, engine, skills, studio } from './models';
+import type { diag, edit, engine, loop, skills, studio } from './models';
 
 /** G with the fields of R in R's types; a key of R that G lacks does not compile. */
 export type Refine<G, R extends { [K in keyof R]: K extends keyof G ? unknown : never }> = Omit<G, keyof R> & R;
@@ -83,9 +83,19 @@ export type TraceStatus = 'ok' | 'error' | 'cancelled' | 'max_rounds' | 'invalid
 /** One check of one expectation on one call (or request, or run); request/call null when not about one. */
 export type ExpectationResult = Refine<import('./models').expect.Result, { request: number | null; call: number | null }>;
 
+// ---- the loop a run is drawn on (app/agents/loop): its agent's, or seed 000's ----
+export type FlowNodeKind = 'event' | 'step' | 'decision' | 'terminal';
+export type FlowSide = 'right' | 'left' | 'top' | 'bottom';
+/** events: the agent's hook events that fire at the node (native names); points: the engine points placed there */
+export type FlowNode = Refine<loop.Node, { kind: FlowNodeKind; points?: HookPoint[] }>;
+export type FlowEdge = Refine<loop.Edge, { exit: FlowSide; enter: FlowSide }>;
+export type FlowLoop = Refine<loop.Loop, { nodes: FlowNode[]; edges: FlowEdge[] }>;
+/** steps[i]: the index in loop.nodes of step i's node, -1 none */
+export type Flow = Refine<loop.Flow, { loop: FlowLoop }>;
+
 export type TraceView = Refine<studio.TraceView, {
   status: TraceStatus; diagnostics: Diagnostic[]; hooks: Hook[]; messages: Message[]; steps: Step[]; calls: LLMCall[];
-  requests: RequestInfo[]; exec: ExecRun; expectations: ExpectationResult[] | null;
+  requests: RequestInfo[]; exec: ExecRun; expectations: ExpectationResult[] | null; flow: Flow;
 }>;
 
 /** Events the backend emits, with their payloads. */
@@ -147,10 +157,19 @@ export const CHECKPOINT_GLYPHS = ['', '①', '②', '③', '④', '⑤'] as cons
 export function checkpointOf(t: Timing): number {
   return TIMINGS.indexOf(t) + 1;
 }
+/** No loop: what a view without steps is drawn on (never shown: the flowchart needs a step). */
+export function emptyFlow(): Flow {
+  const origin = { x: 0, y: 0 };
+  return {
+    loop: { id: '', title: '', title_at: origin, width: 0, height: 0, node_height: 30, frame: { x: 0, y: 0, w: 0, h: 0, label: '', label_at: origin },
+      nodes: [], edges: [], elsewhere: [], sources: [] },
+    why: '', steps: [],
+  };
+}
 export function emptyTrace(): TraceView {
   return {
     revision: 0, scenario: '', file: '', status: 'none', diagnostics: [], hooks: [], messages: [], steps: [], calls: [],
     requests: [], matrix: { hooks: [], systems: [], copies: [], tokens: [], totals: [] }, changes: [], tools: [], draft: false,
-    exec: { ran: false, hooks: [], metrics: null, duration_ms: 0 }, pending: false, expectations: null,
+    exec: { ran: false, hooks: [], metrics: null, duration_ms: 0 }, pending: false, expectations: null, flow: emptyFlow(),
   };
 }

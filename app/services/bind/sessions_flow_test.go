@@ -1,0 +1,104 @@
+package bind
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/services/studio"
+	"hookstudio/app/store/history"
+)
+
+// nodeOf is the id of the node the view puts step i on ("" none).
+func nodeOf(v studio.TraceView, i int) string {
+	if n := v.Flow.Steps[i]; n >= 0 {
+		return v.Flow.Loop.Nodes[n].ID
+	}
+	return ""
+}
+
+// A session imported through History ▸ Open sessions opens from the
+// history on the loop of the agent that wrote it, as a capture does: each
+// hook the transcript tells of at its event's node (Codex's words that
+// could be PostToolUse's or PreToolUse's at the first), each call at the
+// model — and so does one whose transcript gives no version.
+func TestHistoryDrawsASessionOnItsAgentsLoop(t *testing.T) {
+	dataDir := t.TempDir()
+	store, err := history.Open(context.Background(), filepath.Join(dataDir, "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	s := NewSessions(func(string, any) {}, store, nil, dataDir)
+	hist := NewHistory(store, byteCount{})
+	for _, tt := range []struct {
+		fixture, drop, loop string
+		events              []string // hook events the session must light
+	}{
+		{"claude-code-2.1.332", "", "claude-code", []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"}},
+		{"claude-code-2.1.197", "", "claude-code", []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"}},
+		{"codex-0.171.0", "", "codex", []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "PreToolUse", "Stop"}},
+		{"claude-code-2.1.332", `"version":"2.1.332",`, "claude-code", []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"}},
+		{"codex-0.171.0", `"cli_version":"0.171.0",`, "codex", []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "PreToolUse", "Stop"}},
+	} {
+		name := tt.fixture
+		if tt.drop != "" {
+			name += " without its version"
+		}
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "..", "capture", "sessions", "testdata", tt.fixture+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.drop != "" {
+				if !strings.Contains(string(data), tt.drop) {
+					t.Fatalf("the fixture has no %s", tt.drop)
+				}
+				data = []byte(strings.ReplaceAll(string(data), tt.drop, ""))
+			}
+			file := filepath.Join(t.TempDir(), tt.fixture+".jsonl")
+			if err := os.WriteFile(file, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			imp, err := s.Import(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (imp.Session.Version == "") != (tt.drop != "") {
+				t.Fatalf("version %q", imp.Session.Version)
+			}
+			v, err := hist.Run(imp.Run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Flow.Loop.ID != tt.loop || len(v.Flow.Steps) != len(v.Steps) {
+				t.Fatalf("drawn on %s (%s), %d of %d steps placed", v.Flow.Loop.ID, v.Flow.Why, len(v.Flow.Steps), len(v.Steps))
+			}
+			lit := map[string]bool{}
+			for i, st := range v.Steps {
+				node := nodeOf(v, i)
+				switch {
+				case node == "":
+					t.Errorf("step %d (%s) has no node", i, st.Kind)
+				case st.Kind == engine.StepLLMCall && node != "model":
+					t.Errorf("call of step %d at %s", i, node)
+				case st.Kind == engine.StepHookCall:
+					event, _, _ := strings.Cut(st.HookCall.Event, ":")
+					event, _, _ = strings.Cut(event, "/")
+					if node != event {
+						t.Errorf("hook %s of step %d at %s", st.HookCall.Event, i, node)
+					}
+					lit[node] = true
+				}
+			}
+			for _, e := range tt.events {
+				if !lit[e] {
+					t.Errorf("%s is not lit (lit: %v)", e, lit)
+				}
+			}
+		})
+	}
+}
