@@ -30,3 +30,31 @@ var HooksYAML string
 //
 //go:embed picoclaw-hooks.schema.json
 var PicoClawHooks string
+
+// CodexHooks is the JSON Schema of Codex CLI's .codex/hooks.json.
+//
+//go:embed codex-hooks.schema.json
+var CodexHooks string
+
+// QwenSettings is the JSON Schema of the hooks in Qwen Code's .qwen/settings.json.
+//
+//go:embed qwen-settings.schema.json
+var QwenSettings string
+
+// GeminiSettings is the JSON Schema of the hooks part of Gemini CLI's
+// settings.json (.gemini/settings.json).
+//
+//go:embed gemini-settings.schema.json
+var GeminiSettings string
+
+// GeminiExtensionHooks is the JSON Schema of a Gemini CLI extension's
+// hooks/hooks.json.
+//
+//go:embed gemini-extension-hooks.schema.json
+var GeminiExtensionHooks string
+
+// CopilotHooks is the JSON Schema of a Copilot CLI hook file
+// (.github/hooks/*.json, a plugin's hooks.json).
+//
+//go:embed copilot-hooks.schema.json
+var CopilotHooks string

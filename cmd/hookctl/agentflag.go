@@ -14,7 +14,7 @@ import (
 // rendering profiles: the scenario's agent:, else --agent, else the
 // installed CLI's version when a profile exists, else the newest bundled.
 func addAgentFlag(fs *flag.FlagSet) func() (*profile.Picker, error) {
-	v := fs.String("agent", "", "render Claude Code's hooks as this version does: claude-code@VERSION (a rendering profile; hookctl calibrate makes one)")
+	v := fs.String("agent", "", "render an agent's hooks as this version does: AGENT@VERSION, such as claude-code@2.1.332 or gemini-cli@0.61.0 (a rendering profile; hookctl calibrate makes one)")
 	return func() (*profile.Picker, error) {
 		var ref profile.Ref
 		if *v != "" {
@@ -22,8 +22,8 @@ func addAgentFlag(fs *flag.FlagSet) func() (*profile.Picker, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%w: --agent: %w", errUsage, err)
 			}
-			if r.Agent != profile.ClaudeCode || r.Version == "" {
-				return nil, fmt.Errorf("%w: --agent takes %s@VERSION, got %q", errUsage, profile.ClaudeCode, *v)
+			if r.Agent == "" || r.Version == "" || locate.Command(r.Agent) == "" {
+				return nil, fmt.Errorf("%w: --agent takes AGENT@VERSION (claude-code, gemini-cli, copilot-cli, codex, qwen-code), got %q", errUsage, *v)
 			}
 			ref = r
 		}

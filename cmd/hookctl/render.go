@@ -63,7 +63,7 @@ func (r *renderer) trace(t *engine.Trace, root string) {
 	fmt.Fprintf(r.w, "%s  (skills: %s)  %d request(s), %d LLM call(s)\n",
 		r.paint(bold, "Scenario "+strconv.Quote(t.Scenario)), root, len(t.Requests), len(t.Calls))
 	if a := t.Agent; a != nil {
-		fmt.Fprintf(r.w, "%s %s  %s\n", r.paint(dim, "renders as"), a.String(), r.paint(dim, "("+agentWhy(a.By)+")"))
+		fmt.Fprintf(r.w, "%s %s  %s\n", r.paint(dim, "renders as"), a.String(), r.paint(dim, "("+agentWhy(a.Agent, a.By)+")"))
 	}
 	hooked := &hookPrinter{r: r, t: t, seen: map[int]bool{}, last: -1}
 	if len(t.Requests) > 0 {
@@ -360,7 +360,7 @@ func argsText(a map[string]any) string {
 }
 
 // agentWhy says why a run renders as its agent version.
-func agentWhy(by string) string {
+func agentWhy(agent, by string) string {
 	switch by {
 	case "scenario":
 		return "the scenario's agent:"
@@ -369,5 +369,5 @@ func agentWhy(by string) string {
 	case "installed":
 		return "the installed CLI"
 	}
-	return "the newest bundled profile; --agent claude-code@VERSION picks another"
+	return "the newest bundled profile; --agent " + agent + "@VERSION picks another"
 }

@@ -103,11 +103,15 @@ func (a *applier) apply(eff *Effect) {
 		a.changed("%d message(s) injected", len(eff.Inject))
 	}
 	// after_tool: jcli's post_tool_execution_failure appends additional_context too (cmdhook).
-	if a.allowed("additional_context", eff.AppendSystem != "", PointBeforeLLM, PointStop, PointBeforeCompact, PointAfterTool) {
-		if e.Point == PointBeforeCompact {
+	if a.allowed("additional_context", eff.AppendSystem != "", PointBeforeLLM, PointStop, PointBeforeCompact, PointAfterTool, PointSessionStart) {
+		switch e.Point {
+		case PointSessionStart:
+			a.r.sessionSystem, a.r.sessionEdit = joinText(a.r.sessionSystem, eff.AppendSystem), a.ci+1
+			a.changed("context appended to the system prompt of every request")
+		case PointBeforeCompact:
 			a.r.compactContext = append(a.r.compactContext, eff.AppendSystem)
 			a.changed("context added to the compaction")
-		} else {
+		default:
 			a.setSystem(joinText(e.SystemPrompt(), eff.AppendSystem), overlay)
 			a.changed("context appended to the system prompt")
 		}
@@ -124,6 +128,37 @@ func (a *applier) apply(eff *Effect) {
 		}
 		a.changed("%d context message(s) added to the conversation", len(eff.Context))
 	}
+	if a.allowed("context", len(eff.ContextBefore) > 0, PointSessionStart, PointBeforeSend, PointBeforeTool, PointAfterTool) {
+		for _, m := range eff.ContextBefore {
+			nm := msg{content: m.Content, role: skills.Role(m.Role), origin: OriginHook, ref: -1, req: a.r.pos.req, edit: a.ci + 1}
+			if e.Point == PointAfterTool {
+				if id, ok := a.r.toolMsg[e.Tool.ID]; ok {
+					a.t.addAt(nm, a.t.slotBefore(id))
+				}
+				continue
+			}
+			a.r.pendingBefore = append(a.r.pendingBefore, nm) // placed before the message to come
+		}
+		a.changed("%d context message(s) added to the conversation", len(eff.ContextBefore))
+	}
+	if a.allowed("append_result", eff.AppendResult != "", PointAfterTool, PointAfterTools) {
+		tc := e.Tool
+		if e.Point == PointAfterTools && len(e.ToolCalls) > 0 {
+			tc = &e.ToolCalls[len(e.ToolCalls)-1]
+		}
+		if tc != nil {
+			a.appendResult(tc, eff.AppendResult)
+		}
+	}
+	if a.allowed("preface", len(eff.Preface) > 0, PointSessionStart, PointBeforeSend) {
+		for _, m := range eff.Preface {
+			a.r.pendingPreface = append(a.r.pendingPreface, msg{content: m.Content, role: skills.Role(m.Role), origin: OriginHook, ref: -1, req: a.r.pos.req, edit: a.ci + 1})
+		}
+		a.changed("%d message(s) placed before the prompt", len(eff.Preface))
+	}
+	if a.allowed("only_tools", eff.OnlyTools != nil, PointBeforeLLM) {
+		a.onlyTools(*eff.OnlyTools)
+	}
 	if a.allowed("model", eff.Model != nil, PointBeforeLLM) && *eff.Model != e.Model {
 		a.changed("model %s → %s", e.Model, *eff.Model)
 		e.Model = *eff.Model
@@ -135,9 +170,16 @@ func (a *applier) apply(eff *Effect) {
 			a.changed("tool %s offered to the model", tl.Name)
 		}
 	}
-	if a.allowed("assistant_output", eff.Answer != nil, PointAfterLLM) && *eff.Answer != e.Answer {
-		e.Answer = *eff.Answer
-		a.changed("answer replaced")
+	if a.allowed("assistant_output", eff.Answer != nil, PointBeforeLLM, PointAfterLLM) {
+		switch {
+		case e.Point == PointBeforeLLM:
+			v := *eff.Answer
+			st.answer, st.answerBy = &v, a.hookName()
+			a.changed("answered in the model's place: the model is not asked")
+		case *eff.Answer != e.Answer:
+			e.Answer = *eff.Answer
+			a.changed("answer replaced")
+		}
 	}
 	if a.allowed("tool_calls", eff.ToolCalls != nil, PointAfterLLM) {
 		a.rewriteCalls(*eff.ToolCalls)
@@ -396,6 +438,22 @@ func (a *applier) rewriteCalls(hook []ToolCall) {
 	}
 }
 
+// onlyTools keeps in the call's offer only the tools named; the rest are
+// withheld for this call.
+func (a *applier) onlyTools(names []string) {
+	e, st := a.e, a.e.state
+	kept := e.Tools[:0:0]
+	for _, tl := range e.Tools {
+		if slices.Contains(names, tl.Name) {
+			kept = append(kept, tl)
+			continue
+		}
+		st.withheld = append(st.withheld, tl.Name)
+		a.changed("tool %s withheld from this call", tl.Name)
+	}
+	e.Tools = kept
+}
+
 // rewriteTool replaces the tool message of the event's call in place.
 func (a *applier) rewriteTool(content, what string) {
 	tc := a.e.Tool
@@ -414,6 +472,17 @@ func (a *applier) rewriteTool(content, what string) {
 		tc.Error = content
 	}
 	a.changed("tool %s of %s rewritten", what, tc.Name)
+}
+
+// appendResult appends text to the tool message of tc, after a blank line.
+func (a *applier) appendResult(tc *ToolCall, text string) {
+	id, ok := a.r.toolMsg[tc.ID]
+	if !ok {
+		a.warnings = append(a.warnings, "the tool message was not found; nothing was appended to it")
+		return
+	}
+	a.r.toolMsg[tc.ID] = a.replace(id, joinText(a.t.msgs[id].content, text), false)
+	a.changed("text appended to the result of %s", tc.Name)
 }
 
 func must(b []byte, _ error) []byte { return b }

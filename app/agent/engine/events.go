@@ -82,6 +82,9 @@ type Event struct {
 	Compact   Compaction
 	Err       error  // after_llm: the model failed; request hooks still see the end
 	Usage     *Usage // after_llm: the provider's reported usage (nil: none)
+	// AnsweredBy is, at after_llm, the hook that answered in the model's
+	// place at before_llm (Effect.Answer): the model was not asked.
+	AnsweredBy string
 
 	// Stream receives an after_llm answer's text as it arrives, for
 	// observers; it is nil at other points.
@@ -103,6 +106,9 @@ type eventState struct {
 	retry      []NewMessage // retry_feedback messages, in order
 	approved   *bool
 	addTools   []scenario.Tool
+	withheld   []string // before_llm: tools a hook took out of this call's offer
+	answer     *string  // before_llm: a hook answered in the model's place
+	answerBy   string
 	toolCalls  bool // after_llm: a hook replaced the answer's tool calls
 }
 
@@ -194,20 +200,27 @@ type NewMessage struct {
 // fields change nothing. A field its point does not support is not applied
 // and becomes a warning on the invocation.
 type Effect struct {
-	UserInput     *string         // before_send
-	SystemPrompt  *string         // before_llm
-	AppendSystem  string          // additional_context: appended to the system prompt (before_llm, stop, before_compact)
-	Messages      []NewMessage    // replace the list (before_llm, after_compact); nil keeps it
-	Inject        []NewMessage    // append to the list (before_llm, before_send)
-	Model         *string         // before_llm
-	AddTools      []scenario.Tool // before_llm: offered to the model for this call
-	Answer        *string         // after_llm
-	ToolCalls     *[]ToolCall     // after_llm: the answer's tool calls as the hook gives them back, matched by position (PicoClaw after_llm modify); results are the scripted ones
-	ToolArguments map[string]any  // before_tool
-	ToolResult    *string         // after_tool (success)
-	ToolError     *string         // after_tool (failure)
-	Respond       *string         // before_tool: the tool is not run, this is its result
-	Approved      *bool           // approve_tool
+	UserInput    *string         // before_send
+	SystemPrompt *string         // before_llm
+	AppendSystem string          // additional_context: appended to the system prompt (before_llm, stop, before_compact; session_start: every request's)
+	Messages     []NewMessage    // replace the list (before_llm, after_compact); nil keeps it
+	Inject       []NewMessage    // append to the list (before_llm, before_send)
+	Model        *string         // before_llm
+	AddTools     []scenario.Tool // before_llm: offered to the model for this call
+	// OnlyTools restricts the call's offer to the tools named (an empty
+	// list: no tools) at before_llm, for this call only (Gemini CLI's
+	// BeforeToolSelection); nil keeps the offer.
+	OnlyTools *[]string
+	// Answer replaces the model's answer (after_llm); at before_llm the
+	// model is not asked and this is its answer (Gemini CLI's BeforeModel
+	// synthetic response).
+	Answer        *string
+	ToolCalls     *[]ToolCall    // after_llm: the answer's tool calls as the hook gives them back, matched by position (PicoClaw after_llm modify); results are the scripted ones
+	ToolArguments map[string]any // before_tool
+	ToolResult    *string        // after_tool (success)
+	ToolError     *string        // after_tool (failure)
+	Respond       *string        // before_tool: the tool is not run, this is its result
+	Approved      *bool          // approve_tool
 	Action        Action
 	Reason        string // deny/skip/stop text
 	RetryFeedback string // before_send, before_llm, after_llm, stop
@@ -222,6 +235,20 @@ type Effect struct {
 	// (session_start, before_send), the tool's (before_tool, after_tool),
 	// else at the end (after_tools) — as Claude Code places hook context.
 	Context []NewMessage
+	// ContextBefore are messages placed before the message the point leads
+	// to: the user's (session_start, before_send), the tool's (before_tool,
+	// after_tool) — Codex puts a SessionStart hook's context before the
+	// prompt and tool hooks' context between the call and its result.
+	ContextBefore []NewMessage
+	// AppendResult is appended to the tool's result, after a blank line
+	// (after_tool; after_tools: the answer's last tool result), the tool
+	// having run — Qwen Code's PostToolUse and PostToolBatch context.
+	AppendResult string
+	// Preface are messages placed before the user's message of the
+	// request (session_start: the first request's) — where Copilot CLI
+	// puts session-start context, and where Gemini CLI's prefix to the
+	// prompt stands once split off.
+	Preface []NewMessage
 }
 
 // Outcome is how a hook invocation ended.

@@ -558,3 +558,100 @@ func TestAfterLLMToolCallRewrites(t *testing.T) {
 		})
 	}
 }
+
+// TestContextPlacesOfOtherAgents: context before the prompt and between a
+// tool call and its result (Codex), appended to every request's system
+// prompt and to a tool's result (Qwen Code).
+func TestContextPlacesOfOtherAgents(t *testing.T) {
+	round := scenario.Round{ToolCalls: []scenario.ToolCall{{Name: "a", Result: "a out"}, {Name: "b", Result: "b out"}}}
+	sc := toolScenario(loop(round), loop())
+	sc.Requests[0].User = "do it"
+	h := fakeHook{name: "ctx", effects: map[Point]func(*Event) Effect{
+		PointSessionStart: func(*Event) Effect {
+			return Effect{ContextBefore: []NewMessage{{Role: "system", Content: "before prompt"}}, AppendSystem: "session block"}
+		},
+		PointBeforeTool: func(ev *Event) Effect {
+			return Effect{ContextBefore: []NewMessage{{Role: "system", Content: "pre " + ev.Tool.Name}}}
+		},
+		PointAfterTool: func(ev *Event) Effect {
+			return Effect{ContextBefore: []NewMessage{{Role: "system", Content: "post " + ev.Tool.Name}}, AppendResult: "suffix " + ev.Tool.Name}
+		},
+		PointAfterTools: func(*Event) Effect { return Effect{AppendResult: "batch"} },
+	}}
+	tr := hookedRun(t, sc, nil, h)
+	got := contents(tr, 2)
+	want := []string{"system:sys\n\nsession block", "system:before prompt", "user:do it", "assistant:",
+		"system:pre a", "system:post a", "tool:a out\n\nsuffix a", "system:pre b", "system:post b", "tool:b out\n\nsuffix b\n\nbatch"}
+	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+		t.Errorf("list\n%q\nwant it to start\n%q", got, want)
+	}
+	last := contents(tr, len(tr.Calls)-1)
+	if last[0] != "system:sys\n\nsession block" || slices.Contains(last, "system:before prompt") {
+		t.Errorf("the next request: the system prompt keeps the session's block, the context before the first prompt stays there: %q", last)
+	}
+}
+
+// A hook may answer in the model's place at before_llm (the model is not
+// asked; after_llm says who answered), restrict the call's offer of tools
+// for that call only, and place messages before the user's message of the
+// request — the generic points Gemini CLI's BeforeModel and
+// BeforeToolSelection and Copilot CLI's session-start context use.
+func TestAnswerInPlaceOnlyToolsAndPreface(t *testing.T) {
+	sc := toolScenario(loop(calls("a")))
+	var answeredBy []string
+	var offered [][]string
+	asked := 0
+	h := fakeHook{name: "h", effects: map[Point]func(*Event) Effect{
+		PointSessionStart: func(*Event) Effect {
+			return Effect{Preface: []NewMessage{{Role: "user", Content: "before the prompt"}}}
+		},
+		PointBeforeLLM: func(ev *Event) Effect {
+			switch ev.Call {
+			case 1:
+				return Effect{OnlyTools: &[]string{}}
+			case 2:
+				return Effect{Answer: str("the hook's answer")}
+			}
+			return Effect{}
+		},
+		PointAfterLLM: func(ev *Event) Effect {
+			answeredBy = append(answeredBy, ev.AnsweredBy)
+			var names []string
+			for _, tl := range ev.Tools {
+				names = append(names, tl.Name)
+			}
+			offered = append(offered, names)
+			return Effect{}
+		},
+	}}
+	model := modelFunc(func(ctx context.Context, c Call) (Reply, error) {
+		asked++
+		return scriptWithErrors{sc}.Complete(ctx, c)
+	})
+	tr, err := Run(context.Background(), sc, hookList{}, Config{Model: model, Handlers: []Handler{h}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := contents(tr, 0); len(got) < 3 || got[1] != "user:before the prompt" || !strings.HasPrefix(got[2], "user:") {
+		t.Errorf("call 0 = %q: the preface stands right before the user's message", got)
+	}
+	if len(tr.Calls) != 3 || tr.Calls[2].AnsweredBy != "command hook h" || tr.Calls[2].Content != "the hook's answer" {
+		t.Fatalf("calls %+v", tr.Calls)
+	}
+	if asked != 2 {
+		t.Errorf("the model was asked %d times, want 2 (the third call was answered by the hook)", asked)
+	}
+	if !slices.Equal(tr.Calls[1].WithheldTools, []string{"a", "b"}) || len(offered[1]) != 0 || len(offered[2]) != 2 {
+		t.Errorf("withheld %q, offered %q", tr.Calls[1].WithheldTools, offered)
+	}
+	if !slices.Equal(answeredBy, []string{"", "", "command hook h"}) {
+		t.Errorf("after_llm answered_by %q", answeredBy)
+	}
+	if tr.Requests[0].Reply != "the hook's answer" {
+		t.Errorf("reply %q", tr.Requests[0].Reply)
+	}
+}
+
+type modelFunc func(ctx context.Context, c Call) (Reply, error)
+
+func (f modelFunc) Complete(ctx context.Context, c Call) (Reply, error) { return f(ctx, c) }

@@ -175,6 +175,8 @@ type LLMCall struct {
 	Model           string   `json:"model,omitempty"`
 	AddedTools      []string `json:"added_tools,omitempty"`      // tools a hook offered for this call only
 	OriginalContent *string  `json:"original_content,omitempty"` // the model's answer before a hook replaced it
+	WithheldTools   []string `json:"withheld_tools,omitempty"`   // tools a hook took out of this call's offer
+	AnsweredBy      string   `json:"answered_by,omitempty"`      // the hook that answered in the model's place: the model was not asked
 	Warning         string   `json:"warning,omitempty"`
 }
 

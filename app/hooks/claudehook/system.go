@@ -36,6 +36,7 @@ func Registration() registry.System {
 	return registry.System{
 		Name:  System,
 		Title: "Claude Code's hooks",
+		Label: "Claude Code",
 		Agent: profile.ClaudeCode,
 		Files: []registry.File{
 			{Kind: KindSettings, Role: registry.Config, Level: registry.Root, Patterns: []string{ProjectSettings, LocalSettings},

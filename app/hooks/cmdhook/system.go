@@ -27,6 +27,7 @@ func Registration(cache *Cache) registry.System {
 	return registry.System{
 		Name:  System,
 		Title: "command hooks (jcli's hooks.yaml, seed 001)",
+		Label: "cmd",
 		Files: []registry.File{
 			{Kind: KindHooksYAML, Role: registry.Config, Level: registry.Root, Patterns: []string{ProjectFile}, Schema: schema.HooksYAML, Trust: true},
 			{Kind: KindHookYAML, Role: registry.Config, Level: registry.Root,

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
@@ -17,8 +18,12 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/claudehook"
 	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/codexhook"
+	"hookstudio/app/hooks/copilothook"
+	"hookstudio/app/hooks/geminihook"
 	"hookstudio/app/hooks/hostmode"
 	"hookstudio/app/hooks/prochook"
+	"hookstudio/app/hooks/qwenhook"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/reqhook"
 	"hookstudio/app/hooks/skills"
@@ -50,6 +55,10 @@ func Registry(opts RegistryOptions) *registry.Registry {
 		cmdhook.Registration(cache),
 		prochook.Registration(),
 		claudehook.Registration(),
+		codexhook.Registration(),
+		qwenhook.Registration(),
+		geminihook.Registration(),
+		copilothook.Registration(),
 		reqhook.Registration(opts.Policy),
 	)
 	if err != nil {
@@ -234,28 +243,53 @@ func (r *Run) Close() error {
 	return errors.Join(errs...)
 }
 
-// Profiles chooses the rendering profiles of a run of sc (issue 27): for
-// Claude Code, the scenario's agent:, else the picker's version (hookctl
-// --agent, the app's picker), else the installed CLI's when a profile
-// exists for it, else the newest bundled. A version asked for that has no
-// profile is an error (*profile.UnknownVersionError) before anything runs.
-// The result is runs.Spec.Profiles / registry.Run.Profiles.
+// Profiles chooses the rendering profiles of a run of sc (issue 27), for
+// each agent whose hooks the run renders (Claude Code, Gemini CLI, Copilot
+// CLI, …): the scenario's agent: when it names that agent, else the
+// picker's version (hookctl --agent, the app's picker) when it does, else
+// the installed CLI's when a profile exists for it, else the newest
+// bundled. A version asked for that has no profile is an error
+// (*profile.UnknownVersionError) before anything runs. The result is
+// runs.Spec.Profiles / registry.Run.Profiles.
 func Profiles(p *profile.Picker, sc *scenario.Scenario) (func(agent string) registry.Profile, error) {
-	want := ""
+	want := map[string]string{}
 	if sc != nil {
-		if r, err := profile.ParseRef(sc.Agent); err == nil && r.Agent == profile.ClaudeCode {
-			want = sc.Agent
+		if r, err := profile.ParseRef(sc.Agent); err == nil && r.Agent != "" {
+			want[r.Agent] = sc.Agent
 		}
 	}
-	claude, _, err := p.Choose(profile.ClaudeCode, want)
-	if err != nil {
-		return nil, fmt.Errorf("load hooks: %w", err)
+	agents := []string{profile.ClaudeCode}
+	if p != nil && p.Flag.Agent != "" {
+		agents = append(agents, p.Flag.Agent)
+	}
+	for a := range want {
+		agents = append(agents, a)
+	}
+	var mu sync.Mutex
+	chosen := map[string]*profile.Profile{}
+	for _, a := range agents {
+		if _, ok := chosen[a]; ok {
+			continue
+		}
+		prof, _, err := p.Choose(a, want[a])
+		if err != nil {
+			return nil, fmt.Errorf("load hooks: %w", err)
+		}
+		chosen[a] = prof
 	}
 	return func(agent string) registry.Profile {
-		if agent == profile.ClaudeCode {
-			return claude
+		mu.Lock()
+		defer mu.Unlock()
+		prof, ok := chosen[agent]
+		if !ok {
+			// chosen when first asked: the installed CLI's, else the newest bundled
+			prof, _, _ = p.Choose(agent, "")
+			chosen[agent] = prof
 		}
-		return nil // an agent without chosen renderings: its system's own
+		if prof == nil {
+			return nil // an agent without profiles: its system's own renderings
+		}
+		return prof
 	}, nil
 }
 

@@ -23,6 +23,7 @@ func Registration() registry.System {
 	return registry.System{
 		Name:  System,
 		Title: "process hooks (PicoClaw's hooks.json, seed 003)",
+		Label: "proc",
 		Files: []registry.File{
 			{Kind: KindPicoClaw, Role: registry.Config, Level: registry.Root, Patterns: []string{RootFile}, Schema: schema.PicoClawHooks, Trust: true},
 			{Kind: KindPicoClaw, Role: registry.Config, Level: registry.Skill, Patterns: []string{"*/" + SkillFile}, Schema: schema.PicoClawHooks, Trust: true},

@@ -13,6 +13,7 @@
 package registry
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -96,6 +97,12 @@ type UserFile struct {
 	Flag string
 	// Usage is the flag's help.
 	Usage string
+	// Folder says the user-level location is a folder of files (Copilot
+	// CLI's ~/.copilot/hooks), not one file.
+	Folder bool
+	// Name is how the setting names what it asks for ("config.toml",
+	// "settings.json", "hooks folder").
+	Name string
 }
 
 // Command is one command a run would start, as the trust prompt lists it.
@@ -203,6 +210,9 @@ type System struct {
 	Name string
 	// Title says what it is, for docs and messages.
 	Title string
+	// Label is how the app's badges name it ("Gemini CLI", "cmd"); ""
+	// its Name.
+	Label string
 	// Agent is the agent CLI whose rendering profiles apply to its hooks
 	// ("claude-code"); "" for the seeds' systems.
 	Agent string
@@ -420,6 +430,24 @@ func (r *Registry) FileKinds() []FileKind {
 			}
 			out = append(out, k)
 		}
+	}
+	return out
+}
+
+// SystemInfo is a system as the frontend names it: its trace name, its
+// badge and the agent whose CLI it is ("" none).
+type SystemInfo struct {
+	Name  string `json:"name"`
+	Label string `json:"label"`
+	Title string `json:"title"`
+	Agent string `json:"agent"`
+}
+
+// Infos lists every system, in registration order.
+func (r *Registry) Infos() []SystemInfo {
+	out := []SystemInfo{}
+	for _, s := range r.systems {
+		out = append(out, SystemInfo{Name: s.Name, Label: cmp.Or(s.Label, s.Name), Title: s.Title, Agent: s.Agent})
 	}
 	return out
 }

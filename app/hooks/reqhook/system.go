@@ -23,6 +23,7 @@ func Registration(policy func() *Policy) registry.System {
 	return registry.System{
 		Name:  System,
 		Title: "request hooks (seed 004)",
+		Label: "req",
 		Files: []registry.File{
 			{Kind: KindRequestHooks, Role: registry.Config, Level: registry.Root, Patterns: []string{ProjectFile}, Schema: schema.RequestHooks, Trust: true},
 			{Kind: KindRequestHooks, Role: registry.Config, Level: registry.Skill, Patterns: []string{"*/" + SkillFile}, Schema: schema.RequestHooks, Trust: true},

@@ -133,6 +133,10 @@ func skillNames(root string) ([]string, error) {
 	return names, nil
 }
 
+// bundleManifests mark a skill folder as another agent's bundle, whose
+// hooks/hooks.json is not seed 000's.
+var bundleManifests = []string{".claude-plugin/plugin.json", "gemini-extension.json"}
+
 func holdsSkill(dir string) bool {
 	for _, sub := range []string{"hooks", "scenarios", ".claude-plugin"} {
 		if fi, err := os.Stat(filepath.Join(dir, sub)); err == nil && fi.IsDir() {
@@ -181,9 +185,13 @@ func (l *skillLoader) fileDiag(file, code, format string, args ...any) {
 }
 
 func (l *skillLoader) load() {
-	// A Claude Code plugin's hooks/hooks.json is Claude Code's (app/hooks/claudehook).
-	if _, err := os.Stat(filepath.Join(l.skill.Dir, ".claude-plugin", "plugin.json")); err == nil {
-		return
+	// Another agent's bundle keeps its own hooks in hooks/hooks.json: a
+	// Claude Code plugin's (app/hooks/claudehook), a Gemini CLI extension's
+	// (app/hooks/geminihook).
+	for _, manifest := range bundleManifests {
+		if _, err := os.Stat(filepath.Join(l.skill.Dir, filepath.FromSlash(manifest))); err == nil {
+			return
+		}
 	}
 	hooksDir := filepath.Join(l.skill.Dir, "hooks")
 	// Every read below goes through this root, so neither hooks.json nor a

@@ -88,7 +88,7 @@ func TestConfigBinding(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite the frontend's fixture of the file kinds")
+var update = flag.Bool("update", false, "rewrite the frontend's fixtures of the file kinds and hook systems")
 
 // fileKindsFixture is what the frontend's tests read of FileKinds: the
 // registry's file kinds, never a copy kept by hand.
@@ -117,17 +117,51 @@ func TestFileKinds(t *testing.T) {
 			t.Errorf("no file kind %s", k)
 		}
 	}
-	data, err := json.MarshalIndent(kinds, "", "  ")
+	fixture(t, fileKindsFixture, kinds)
+}
+
+// hookSystemsFixture is what the frontend's tests read of HookSystems.
+const hookSystemsFixture = "../../../frontend/src/fixtures/hook-systems.json"
+
+// TestHookSystems: every system has a badge, the agent CLIs' name their
+// agent, and the frontend's fixture is exactly HookSystems (-update
+// rewrites it).
+func TestHookSystems(t *testing.T) {
+	s, _, _ := newStudio(t)
+	systems, err := s.HookSystems()
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents := map[string]string{}
+	for _, sys := range systems {
+		if sys.Label == "" {
+			t.Errorf("%s has no label", sys.Name)
+		}
+		agents[sys.Name] = sys.Agent
+	}
+	for _, a := range []string{"claude-code", "gemini-cli", "copilot-cli"} {
+		if agents[a] != a {
+			t.Errorf("system %s: agent %q", a, agents[a])
+		}
+	}
+	fixture(t, hookSystemsFixture, systems)
+}
+
+// fixture compares v as indented JSON with the frontend's fixture file,
+// which -update rewrites.
+func fixture(t *testing.T, file string, v any) {
+	t.Helper()
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	data = append(data, '\n')
 	if *update {
-		if err := os.WriteFile(fileKindsFixture, data, 0o644); err != nil {
+		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got, err := os.ReadFile(fileKindsFixture); err != nil || !bytes.Equal(got, data) {
-		t.Errorf("%s differs from FileKinds (run with -update): %v", fileKindsFixture, err)
+	if got, err := os.ReadFile(file); err != nil || !bytes.Equal(got, data) {
+		t.Errorf("%s differs (run with -update): %v", file, err)
 	}
 }

@@ -278,6 +278,9 @@ func (s *Studio) ConfigSchema(kind string) (string, error) {
 // file's HookFile.kind says it.
 func (s *Studio) FileKinds() ([]registry.FileKind, error) { return s.svc.Hooks().FileKinds(), nil }
 
+// HookSystems are the hook systems the app hosts, as its badges name them.
+func (s *Studio) HookSystems() ([]registry.SystemInfo, error) { return s.svc.Hooks().Infos(), nil }
+
 // UserHooksFile is the settings' user-level jcli hooks.yaml ("" none).
 func (s *Studio) UserHooksFile() (string, error) { return s.user.Get(), nil }
 
@@ -306,6 +309,23 @@ func (s *Studio) SetClaudeUserSettings(file string) (studio.State, error) {
 		return s.svc.State(), fmt.Errorf("this build has no user hooks setting")
 	}
 	if err := s.user.SetClaude(file); err != nil {
+		return s.svc.State(), err
+	}
+	s.svc.Reload(s.context())
+	return s.svc.State(), nil
+}
+
+// UserFiles are the agent CLIs' user-level hook files (Gemini CLI's
+// settings.json, Copilot CLI's hooks folder) the settings name.
+func (s *Studio) UserFiles() ([]studio.UserFile, error) { return s.user.UserFiles(s.svc.Hooks()), nil }
+
+// SetUserFile changes an agent CLI's user-level hook file or folder ("" none)
+// and re-reads the folder: its hooks' commands join the trust prompt.
+func (s *Studio) SetUserFile(system, file string) (studio.State, error) {
+	if s.user == nil {
+		return s.svc.State(), fmt.Errorf("this build has no user hooks setting")
+	}
+	if err := s.user.SetUserFile(s.svc.Hooks(), system, file); err != nil {
 		return s.svc.State(), err
 	}
 	s.svc.Reload(s.context())

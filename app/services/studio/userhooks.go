@@ -84,6 +84,11 @@ func (u *UserHooksSetting) setFile(key, file, what, name string) error {
 	if err != nil {
 		return err
 	}
+	return u.save(key, file)
+}
+
+// save keeps a checked path under key, atomically.
+func (u *UserHooksSetting) save(key, file string) error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	files := maps.Clone(u.files)
@@ -113,6 +118,74 @@ func (u *UserHooksSetting) Claude() string { return u.file(userClaudeSetting) }
 // the rules of Set.
 func (u *UserHooksSetting) SetClaude(file string) error {
 	return u.setFile(userClaudeSetting, file, "claude code user settings", "settings.json")
+}
+
+// UserFile is one hook system's user-level file (or folder) as the
+// settings dialog shows it.
+type UserFile struct {
+	System string `json:"system"`
+	Title  string `json:"title"`
+	Usage  string `json:"usage"`
+	File   string `json:"file"`
+	Folder bool   `json:"folder"`
+	// Name is what the form asks for ("config.toml", "hooks folder").
+	Name string `json:"name"`
+}
+
+// UserFiles lists the user-level files of reg's agent CLIs' systems
+// (Claude Code's and the jcli hooks.yaml have settings of their own).
+func (u *UserHooksSetting) UserFiles(reg *registry.Registry) []UserFile {
+	out := []UserFile{}
+	for _, sys := range reg.Systems() {
+		if sys.User == nil || sys.Agent == "" || sys.User.Setting == userClaudeSetting {
+			continue
+		}
+		out = append(out, UserFile{System: sys.Name, Title: sys.Title, Usage: sys.User.Usage, File: u.file(sys.User.Setting), Folder: sys.User.Folder, Name: sys.User.Name})
+	}
+	return out
+}
+
+// SetUserFile changes the user-level file (or folder) of reg's system
+// named system ("" none), with the rules of Set; a folder must not be a
+// file.
+func (u *UserHooksSetting) SetUserFile(reg *registry.Registry, system, file string) error {
+	sys, ok := reg.System(system)
+	if !ok || sys.User == nil {
+		return fmt.Errorf("%w: %q has no user-level file", ErrNoUserFile, system)
+	}
+	if !sys.User.Folder {
+		return u.setFile(sys.User.Setting, file, sys.Title+" user file", "file")
+	}
+	dir, err := userPath(file, sys.Title+" user folder")
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("%s user folder %s is a file; name the folder that holds its *.json files", sys.Title, dir)
+	}
+	return u.save(sys.User.Setting, dir)
+}
+
+// ErrNoUserFile is wrapped when a system has no user-level file.
+var ErrNoUserFile = errors.New("no user-level file")
+
+// userPath is a user-level path: absolute after ~/ expansion; "" stays "".
+func userPath(file, what string) (string, error) {
+	file = strings.TrimSpace(file)
+	if rest, ok := strings.CutPrefix(file, "~/"); ok {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", what, err)
+		}
+		file = filepath.Join(home, rest)
+	}
+	if file != "" && !filepath.IsAbs(file) {
+		return "", fmt.Errorf("%s %q: give an absolute path", what, file)
+	}
+	if file == "" {
+		return "", nil
+	}
+	return filepath.Clean(file), nil
 }
 
 // userFile checks a user-level file's path: absolute after ~/ expansion,

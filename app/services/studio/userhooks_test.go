@@ -2,10 +2,13 @@ package studio
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"hookstudio/app/hooks/hooksets"
 )
 
 func TestUserHooksSetting(t *testing.T) {
@@ -139,5 +142,52 @@ func TestClaudeUserSettingsInTrustPrompt(t *testing.T) {
 		return c.Command == "echo from-claude-user" && strings.HasPrefix(c.Source, filepath.ToSlash(user))
 	}) {
 		t.Fatalf("the Claude Code user command is not in the trust prompt: %+v", st.Exec.Commands)
+	}
+}
+
+// The agent CLIs' user-level files are one setting each, named by their
+// system: Codex's config.toml, Qwen Code's and Gemini CLI's a
+// settings.json, Copilot CLI's a folder of hook files; they reach the
+// systems' Load.
+func TestAgentUserFiles(t *testing.T) {
+	dir := t.TempDir()
+	u, err := LoadUserHooks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := hooksets.Registry(hooksets.RegistryOptions{})
+	var systems []string
+	for _, f := range u.UserFiles(reg) {
+		systems = append(systems, f.System)
+	}
+	if !slices.Equal(systems, []string{"codex", "qwen-code", "gemini-cli", "copilot-cli"}) {
+		t.Errorf("user files of %q", systems)
+	}
+	gemini, copilot := filepath.Join(dir, "settings.json"), filepath.Join(dir, "hooks")
+	if err := u.SetUserFile(reg, "gemini-cli", gemini); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.SetUserFile(reg, "copilot-cli", dir); err != nil {
+		t.Errorf("a folder for Copilot CLI: %v", err)
+	}
+	if err := u.SetUserFile(reg, "gemini-cli", dir); err == nil {
+		t.Error("a folder for Gemini CLI's settings.json was accepted")
+	}
+	codex := filepath.Join(dir, "config.toml")
+	if err := u.SetUserFile(reg, "codex", codex); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.SetUserFile(reg, "codex", dir); err == nil {
+		t.Error("a folder for Codex's config.toml was accepted")
+	}
+	if err := u.SetUserFile(reg, "copilot-cli", gemini+"x/../../"); err != nil {
+		t.Error(err)
+	}
+	if err := u.SetUserFile(reg, "nope", copilot); !errors.Is(err, ErrNoUserFile) {
+		t.Errorf("unknown system: %v", err)
+	}
+	again, _ := LoadUserHooks(dir)
+	if files := again.Files(reg); files["gemini-cli"] != gemini || files["copilot-cli"] == "" || files["codex"] != codex {
+		t.Errorf("files %v", files)
 	}
 }

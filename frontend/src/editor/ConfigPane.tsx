@@ -1,10 +1,12 @@
 // One hook config or script in the editor, beside hooks.json: hooks.yaml (form or raw, with the
-// schema's completion), picoclaw.json, request-hooks.yaml, the root's configs and the scripts in
-// hooks/. The raw text is linted as you type by the backend's validators (LintFile); every edit is
-// a draft the simulation picks up, saved with Ctrl+S like any open file.
+// schema's completion), Claude Code's settings (form or raw), and any other file a hook system
+// registers (picoclaw.json, request-hooks.yaml, Gemini CLI's settings.json, Copilot CLI's hooks…)
+// raw, with completion from the registry's JSON Schema of its kind, and the scripts. The raw text is
+// linted as you type by the backend's validators (LintFile); every edit is a draft the simulation
+// picks up, saved with Ctrl+S like any open file.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Diagnostic } from '../lib/api';
-import { claudeApi, configApi, configKind, type ClaudeApi, type ConfigApi, type ConfigKind } from '../lib/api/configs';
+import { claudeApi, configApi, configKind, hasSchema, type ClaudeApi, type ConfigApi, type ConfigKind } from '../lib/api/configs';
 import { cx } from '../components/util';
 import { CodeEditor } from './CodeEditor';
 import { CommandHookForm } from './CommandHookForm';
@@ -29,6 +31,8 @@ interface Props {
 }
 
 const isClaude = (k: ConfigKind) => k === 'claude-settings' || k === 'claude-skill';
+/** How the raw view reads a file: by its extension, whichever system it is for. */
+const languageOf = (file: string): 'json' | 'markdown' | 'text' => (file.endsWith('.json') ? 'json' : file.endsWith('.md') ? 'markdown' : 'text');
 
 export function ConfigPane({ store, file, line, api = configApi, claude = claudeApi, kind: given }: Props) {
   const snap = useEditorSnapshot(store);
@@ -38,6 +42,7 @@ export function ConfigPane({ store, file, line, api = configApi, claude = claude
   const [diags, setDiags] = useState<Diagnostic[]>([]);
   const [schema, setSchema] = useState<string | null>(null);
   const f = snap.files[file];
+  const language = languageOf(file);
 
   useEffect(() => { store.open(file).catch((e) => store.toast(String(e), 'err')); }, [store, file]);
   useEffect(() => {
@@ -47,14 +52,15 @@ export function ConfigPane({ store, file, line, api = configApi, claude = claude
     return () => { alive = false; clearTimeout(t); };
   }, [api, file, f?.text]);
   useEffect(() => {
-    if (kind !== 'hooks-yaml' && kind !== 'picoclaw') return;
+    // hooks.yaml's completion knows its shape; any JSON file with a schema is completed by path in it
+    if (!hasSchema(kind) || (kind !== 'hooks-yaml' && language !== 'json')) return;
     let alive = true;
     api.configSchema(kind).then((s) => { if (alive) setSchema(s); }).catch(() => { /* no completion */ });
     return () => { alive = false; };
-  }, [api, kind]);
+  }, [api, kind, language]);
   const completion = useMemo(() => {
     if (!schema) return undefined;
-    try { return kind === 'picoclaw' ? jsonSchemaCompletion(schema) : yamlCompletion(yamlSchemaInfo(schema)); } catch { return undefined; }
+    try { return kind === 'hooks-yaml' ? yamlCompletion(yamlSchemaInfo(schema)) : jsonSchemaCompletion(schema); } catch { return undefined; }
   }, [schema, kind]);
   const onChange = useCallback((text: string) => { store.run(typeText, { text }, file).catch(() => {}); }, [store, file]);
   const onFocus = useCallback(() => store.setCurrent(file), [store, file]);
@@ -81,7 +87,7 @@ export function ConfigPane({ store, file, line, api = configApi, claude = claude
         <div className="form-view" onFocus={onFocus}><ClaudeHookForm store={store} file={file} skill={kind === 'claude-skill'} api={claude} line={line} onRaw={() => setMode('raw')} /></div>
       ) : (
         <div className="raw-view">
-          <CodeEditor value={f.text} onChange={onChange} onFocus={onFocus} language={kind === 'picoclaw' || kind === 'claude-settings' ? 'json' : kind === 'claude-skill' ? 'markdown' : 'text'} label={file}
+          <CodeEditor value={f.text} onChange={onChange} onFocus={onFocus} language={language} label={file}
             diagnostics={diags} completion={completion} testid="config-editor" />
           <FieldDiags items={diags} />
         </div>

@@ -59,3 +59,28 @@ describe('schema completion for picoclaw.json', () => {
     expect(labels(at('{"hooks": {"enabled": |'))).toEqual(['true', 'false']);
   });
 });
+
+describe("schema completion for other agents' hook files, from the schemas the backend embeds", () => {
+  const source = (name: string) => jsonSchemaCompletion(readFileSync(resolve(process.cwd(), `../schema/${name}.schema.json`), 'utf8'));
+  const at = (src: ReturnType<typeof source>, doc: string): CompletionResult | null => {
+    const pos = doc.indexOf('|');
+    return src(new CompletionContext(EditorState.create({ doc: doc.replace('|', '') }), pos, true)) as CompletionResult | null;
+  };
+  it("Gemini CLI's settings.json: its events, a definition's and a hook's keys, the only type it runs", () => {
+    const g = source('gemini-settings');
+    expect(labels(at(g, '{\n  "|'))).toEqual(['"$schema"', '"hooks"', '"hooksConfig"']);
+    expect(labels(at(g, '{"hooks": {"|'))).toEqual(expect.arrayContaining(['"BeforeTool"', '"BeforeModel"', '"BeforeToolSelection"', '"AfterAgent"']));
+    expect(labels(at(g, '{"hooks": {"|'))).not.toContain('"PreToolUse"');
+    expect(labels(at(g, '{"hooks": {"BeforeTool": [{"|'))).toEqual(expect.arrayContaining(['"matcher"', '"hooks"', '"sequential"']));
+    expect(labels(at(g, '{"hooks": {"BeforeTool": [{"hooks": [{"|'))).toEqual(expect.arrayContaining(['"type"', '"command"', '"timeout"']));
+    expect(labels(at(g, '{"hooks": {"BeforeTool": [{"hooks": [{"type": "|'))).toEqual(['"command"']);
+    expect(labels(at(g, '{"hooksConfig": {"enabled": |'))).toEqual(['true', 'false']);
+  });
+  it("Copilot CLI's hooks file: version, its camelCase events, a hook's bash and timeoutSec", () => {
+    const c = source('copilot-hooks');
+    expect(labels(at(c, '{\n  "|'))).toEqual(expect.arrayContaining(['"version"', '"hooks"']));
+    expect(labels(at(c, '{"version": 1, "hooks": {"|'))).toEqual(expect.arrayContaining(['"preToolUse"', '"sessionStart"', '"userPromptSubmitted"']));
+    expect(labels(at(c, '{"version": 1, "hooks": {"preToolUse": [{"|'))).toEqual(expect.arrayContaining(['"bash"', '"powershell"', '"timeoutSec"']));
+  });
+});
+

@@ -1,11 +1,12 @@
 import type { HookCall } from '../lib/api';
 import './exec.css';
 import { cx } from '../components/util';
-import { formatMs, isSlow, outcomeTone, systemLabel } from './hookcalls';
+import { systemAgent, systemLabel } from '../lib/api/systems';
+import { formatMs, isSlow, outcomeTone } from './hookcalls';
 
-/** The system of a hook as a small badge: cmd / proc / req. */
+/** The system of a hook as a small badge: cmd / proc / req, an agent CLI by its name (Gemini CLI). */
 export function SystemBadge({ system }: { system: string }) {
-  return <span className={cx('sysbadge', `sys-${system}`)} title={`${system} hook`}>{systemLabel(system)}</span>;
+  return <span className={cx('sysbadge', `sys-${system}`, systemAgent(system) && 'sys-agent')} title={`${system} hook`}>{systemLabel(system)}</span>;
 }
 
 /** The outcome of an invocation as a coloured badge (red: failed, amber: blocked the flow, blue: changed something). */

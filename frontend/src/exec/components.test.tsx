@@ -87,6 +87,13 @@ describe('step list, flow, skills panel, messages', () => {
     expect(out.className).toContain('tone-blocked');
     const asked = render(<HookCallRow call={{ ...base, system: 'claude-code', outcome: 'asked' }} />);
     expect(asked.container.querySelector('.outcome.tone-asked')?.textContent).toBe('asked');
+    // another agent's hook: its badge is the registry's label, styled as an agent CLI's; the seeds' are not
+    const gemini = render(<HookCallRow call={{ ...base, system: 'gemini-cli', event: 'BeforeTool:run_shell_command', hook: 'guard', outcome: 'blocked' }} />);
+    const gb = gemini.container.querySelector('.sysbadge')!;
+    expect(gb.textContent).toBe('Gemini CLI');
+    expect(gb.className).toContain('sys-agent');
+    expect(blocked.container.querySelector('.sysbadge.sys-agent')).toBeTruthy();
+    expect(render(<HookCallRow call={base} />).container.querySelector('.sysbadge.sys-agent')).toBeNull();
   });
   it('puts hook invocations at their node and lights the node and its tag', () => {
     expect(nodeAt(view, stepOf('guard').index)?.id).toBe('run');

@@ -3,7 +3,7 @@ import execFixture from '../fixtures/exec-trace.json';
 import type { Step, TraceView } from '../lib/api';
 import { messagesAt, rowsAt, stepLabel, tag } from '../lib/api';
 import {
-  execHookKey, formatMs, hookCallsOf, isFailure, isSlow, lanesOf, llmCallOfStep, metricsOf, noticesOf, outcomeTone, pretty, stepDiff, systemLabel, toolCallOfStep,
+  execHookKey, formatMs, hookCallsOf, isFailure, isSlow, lanesOf, llmCallOfStep, metricsOf, noticesOf, outcomeTone, pretty, stepDiff, toolCallOfStep,
 } from './hookcalls';
 
 const view = execFixture as unknown as TraceView;
@@ -25,8 +25,6 @@ describe('hook calls of a view', () => {
     expect(outcomeTone('timeout')).toBe('fail');
     expect(outcomeTone('blocked')).toBe('blocked'); // Claude Code's exit 2 / decision block
     expect(outcomeTone('asked')).toBe('asked');
-    expect(systemLabel('claude-code')).toBe('Claude Code');
-    expect(systemLabel('command')).toBe('cmd');
     const lint = find('lint').hook_call!;
     expect(isFailure(lint)).toBe(true);
     expect(isSlow(find('branch').hook_call!)).toBe(true);

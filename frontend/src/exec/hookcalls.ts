@@ -24,8 +24,6 @@ export function outcomeTone(o: HookOutcome): Tone {
   }
 }
 
-export const SYSTEM_LABEL: Record<string, string> = { command: 'cmd', process: 'proc', request: 'req', 'claude-code': 'Claude Code' };
-export const systemLabel = (s: string) => SYSTEM_LABEL[s] ?? s;
 
 /** "3.4 ms", "1.45 s" */
 export function formatMs(ms: number): string {

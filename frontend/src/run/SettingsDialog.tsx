@@ -6,6 +6,7 @@ import type { ConnectionResult, Profile, ProfileInfo, Provider } from '../lib/ap
 import { PolicySettings } from '../requests/PolicySettings';
 import { UserHooksSettings } from '../editor/UserHooksSettings';
 import { ClaudeUserSettings } from '../editor/ClaudeUserSettings';
+import { AgentUserFiles } from '../editor/AgentUserFiles';
 import { AgentsSettings } from '../agents/AgentsSettings';
 
 const KEY_LABELS: Record<run.KeySource, string> = { keyring: 'key in OS keyring', env: 'key from environment', none: 'no key' };
@@ -179,6 +180,7 @@ export function SettingsDialog({ onClose, onChanged }: Props) {
         <PolicySettings />
         <UserHooksSettings />
         <ClaudeUserSettings />
+        <AgentUserFiles />
         <AgentsSettings />
       </div>
     </div>

@@ -630,6 +630,12 @@ export namespace registry {
 	    patterns: string[];
 	    schema: boolean;
 	}
+	export interface SystemInfo {
+	    name: string;
+	    label: string;
+	    title: string;
+	    agent: string;
+	}
 
 }
 
@@ -833,6 +839,8 @@ export namespace studio {
 	    model?: string;
 	    added_tools?: string[];
 	    original_content?: string;
+	    withheld_tools?: string[];
+	    answered_by?: string;
 	    warning?: string;
 	    tokens: number;
 	}
@@ -1098,6 +1106,14 @@ export namespace studio {
 	    pending: boolean;
 	    expectations: expect.Result[];
 	    flow: loop.Flow;
+	}
+	export interface UserFile {
+	    system: string;
+	    title: string;
+	    usage: string;
+	    file: string;
+	    folder: boolean;
+	    name: string;
 	}
 
 }

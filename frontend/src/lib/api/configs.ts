@@ -6,7 +6,9 @@ import type { Diagnostic, Refine } from './types';
 import { rawJSON } from './types';
 import { hasBackend, Studio } from './wails';
 
-export type ConfigKind = 'hooks-json' | 'hooks-yaml' | 'hook-yaml' | 'picoclaw' | 'request-hooks' | 'claude-settings' | 'claude-skill' | 'prompt' | 'scenario' | 'text';
+/** A file's kind: the host's (prompt, scenario, text) or one a hook system registers (FileKinds); the ones the
+ *  editor has a form for are named, any other is the registry's. */
+export type ConfigKind = 'hooks-json' | 'hooks-yaml' | 'hook-yaml' | 'picoclaw' | 'request-hooks' | 'claude-settings' | 'claude-skill' | 'prompt' | 'scenario' | 'text' | (string & {});
 export type HookFile = Refine<studio.HookFile, { kind: ConfigKind }>;
 
 /** app/services/edit.CommandHook: one hook of a hooks.yaml as written. */
@@ -60,11 +62,13 @@ export interface ConfigApi {
 
 const needsApp = (what: string) => Promise.reject(`${what} needs the Hook Studio backend`);
 
-let kinds: { kind: ConfigKind; res: RegExp[] }[] = [];
+let kinds: { kind: ConfigKind; res: RegExp[]; schema: boolean }[] = [];
 /** Match files against these kinds from now on (the backend's FileKinds; tests give the fixture). */
 export function setFileKinds(list: FileKind[]) {
-  kinds = list.map((k) => ({ kind: k.kind as ConfigKind, res: k.patterns.map((p) => new RegExp(p)) }));
+  kinds = list.map((k) => ({ kind: k.kind, res: k.patterns.map((p) => new RegExp(p)), schema: k.schema }));
 }
+/** Whether the registry has a JSON Schema of kind (ConfigSchema gives it) for the raw view's completion. */
+export const hasSchema = (kind: ConfigKind): boolean => kinds.some((k) => k.kind === kind && k.schema);
 let loading: Promise<void> | null = null;
 /** Read the backend's file kinds (its hook-system registry) once; without the backend there are none (yet). */
 export function loadFileKinds(): Promise<void> {
@@ -115,4 +119,16 @@ export function claudeUserSettings(): Promise<string | null> {
 /** Change Claude Code's user-level settings.json ("" none): an absolute path; the folder is re-read. */
 export function setClaudeUserSettings(file: string): Promise<unknown> {
   return hasBackend() ? Studio.SetClaudeUserSettings(file) : needsApp("Claude Code's user-level settings");
+}
+
+/** An agent CLI's user-level hook file (Gemini CLI's settings.json) or folder (Copilot CLI's hooks). */
+export type AgentUserFile = studio.UserFile;
+
+/** The agent CLIs' user-level hook files the settings name; null without the app. */
+export function agentUserFiles(): Promise<AgentUserFile[] | null> {
+  return hasBackend() ? Studio.UserFiles() : Promise.resolve(null);
+}
+/** Change an agent CLI's user-level hook file or folder ("" none): an absolute path; the folder is re-read. */
+export function setAgentUserFile(system: string, file: string): Promise<unknown> {
+  return hasBackend() ? Studio.SetUserFile(system, file) : needsApp("an agent CLI's user-level hooks");
 }

@@ -17,7 +17,7 @@ export type Skill = Refine<studio.SkillInfo, { hooks: Hook[]; diagnostics: Diagn
 export type ScenarioInfo = Refine<studio.ScenarioInfo, { diagnostics: Diagnostic[] }>;
 
 // ---- executable hooks (issue 9; process and request hooks of issues 10/11 use the same shapes) ----
-export type HookSystem = 'command' | 'process' | 'request' | 'claude-code' | (string & {});
+export type HookSystem = 'command' | 'process' | 'request' | 'claude-code' | 'gemini-cli' | 'copilot-cli' | (string & {});
 /** Engine points where executable hooks fire (design-hooks.md's flow). */
 export type HookPoint =
   | 'session_start' | 'before_send' | 'after_send' | 'before_llm' | 'after_llm' | 'before_tool' | 'approve_tool'

@@ -43,6 +43,8 @@ export function FileKinds():Promise<Array<registry.FileKind>>;
 
 export function HookFiles(arg1:string):Promise<Array<studio.HookFile>>;
 
+export function HookSystems():Promise<Array<registry.SystemInfo>>;
+
 export function HooksJSONText(arg1:string):Promise<string>;
 
 export function HooksSchema():Promise<string>;
@@ -95,6 +97,8 @@ export function SetHostBehaviour(arg1:string):Promise<studio.State>;
 
 export function SetSkillEnabled(arg1:string,arg2:boolean):Promise<studio.TraceView>;
 
+export function SetUserFile(arg1:string,arg2:string):Promise<studio.State>;
+
 export function SetUserHooksFile(arg1:string):Promise<studio.State>;
 
 export function StartRun(arg1:studio.RunOptions):Promise<void>;
@@ -108,6 +112,8 @@ export function Trace():Promise<studio.TraceView>;
 export function TrustFolder():Promise<studio.State>;
 
 export function UntrustFolder():Promise<studio.State>;
+
+export function UserFiles():Promise<Array<studio.UserFile>>;
 
 export function UserHooksFile():Promise<string>;
 

@@ -74,6 +74,10 @@ export function HookFiles(arg1) {
   return window['go']['bind']['Studio']['HookFiles'](arg1);
 }
 
+export function HookSystems() {
+  return window['go']['bind']['Studio']['HookSystems']();
+}
+
 export function HooksJSONText(arg1) {
   return window['go']['bind']['Studio']['HooksJSONText'](arg1);
 }
@@ -178,6 +182,10 @@ export function SetSkillEnabled(arg1, arg2) {
   return window['go']['bind']['Studio']['SetSkillEnabled'](arg1, arg2);
 }
 
+export function SetUserFile(arg1, arg2) {
+  return window['go']['bind']['Studio']['SetUserFile'](arg1, arg2);
+}
+
 export function SetUserHooksFile(arg1) {
   return window['go']['bind']['Studio']['SetUserHooksFile'](arg1);
 }
@@ -204,6 +212,10 @@ export function TrustFolder() {
 
 export function UntrustFolder() {
   return window['go']['bind']['Studio']['UntrustFolder']();
+}
+
+export function UserFiles() {
+  return window['go']['bind']['Studio']['UserFiles']();
 }
 
 export function UserHooksFile() {

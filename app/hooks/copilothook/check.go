@@ -1,0 +1,126 @@
+package copilothook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/shellcmd"
+)
+
+// failing says what Copilot CLI does when the hook's command fails
+// (exit 126/127: a script missing or not executable).
+func failing(e Event) string {
+	if e.Base() == PreToolUse {
+		return "Copilot CLI then denies every tool call it sees (the model reads \"Denied by preToolUse hook from … (hook errored)\", seen)"
+	}
+	return "Copilot CLI logs the failed hook and goes on, so this hook silently does nothing"
+}
+
+// dir is where the hook's command runs: its cwd, against the repository
+// root — a plugin's hooks against the plugin's folder (seen).
+func (h *Hook) dir(root string) string {
+	base := root
+	if h.Plugin != "" {
+		base = h.Plugin
+	}
+	if h.Cwd == "" {
+		return base
+	}
+	if filepath.IsAbs(h.Cwd) {
+		return h.Cwd
+	}
+	return filepath.Join(base, h.Cwd)
+}
+
+// origin is how Copilot CLI names where a hook comes from in its words
+// ("Denied by preToolUse hook from …"): a plugin by its name (seen), a
+// file by its path.
+func (h *Hook) origin() string {
+	if h.Plugin == "" {
+		return h.File
+	}
+	var m struct {
+		Name string `json:"name"`
+	}
+	if data, err := os.ReadFile(filepath.Join(h.Plugin, PluginManifest)); err == nil && json.Unmarshal(data, &m) == nil && m.Name != "" {
+		return m.Name
+	}
+	return filepath.Base(h.Plugin)
+}
+
+// checkHandler checks what a command hook runs and what its script prints.
+func checkHandler(h *Hook, root string) []diag.Diagnostic {
+	if h.Type != TypeCommand || h.Bash == "" {
+		return nil
+	}
+	var out []diag.Diagnostic
+	d := func(sev diag.Severity, code, format string, args ...any) {
+		out = append(out, diag.Diagnostic{File: h.File, Line: h.cmdLine, Column: h.cmdCol, Severity: sev, Code: code,
+			Message: fmt.Sprintf(format, args...)})
+	}
+	cmd, err := shellcmd.Parse(h.Bash)
+	var pe *shellcmd.ParseError
+	if errors.As(err, &pe) {
+		d(diag.Error, CodeShellSyntax, "bash cannot read this command (at %d:%d of it: %s): it exits 2 — %s", pe.Line, pe.Col, pe.Msg, failing(h.Event))
+		return out
+	}
+	resolve := func(w shellcmd.Word) (string, bool) {
+		switch {
+		case !w.Sure || w.Var != "":
+			return "", false
+		case strings.HasPrefix(w.Text, "~/"):
+			home, err := os.UserHomeDir()
+			return filepath.Join(home, w.Text[2:]), err == nil
+		}
+		return w.Text, true
+	}
+	var scripts []string
+	for _, tg := range shellcmd.Targets(cmd, h.dir(root), resolve) {
+		fi, err := os.Stat(tg.Path)
+		switch {
+		case err != nil:
+			d(diag.Error, CodeMissingScript, "%q does not exist: bash exits 127 — %s; fix the path (relative paths start at the repository root — a plugin's at its folder — or at the hook's cwd)", tg.Word.Text, failing(h.Event))
+		case !tg.Script && (fi.IsDir() || fi.Mode().Perm()&0o111 == 0):
+			d(diag.Error, CodeNotExecutable, "%q is not executable: bash exits 126 — %s; chmod +x it or run it as bash %s", tg.Word.Text, failing(h.Event), tg.Word.Text)
+		default:
+			scripts = append(scripts, tg.Path)
+		}
+	}
+	text := h.Bash
+	for _, s := range scripts {
+		if data, err := os.ReadFile(s); err == nil && len(data) < 256<<10 {
+			text += "\n" + shellcmd.Uncommented(string(data))
+		}
+	}
+	checkOutput(h, text, d)
+	return out
+}
+
+var (
+	jsonOutRe = regexp.MustCompile(`additionalContext|permissionDecision|"decision"|\\"decision\\"|modifiedArgs|jq\b|json\.dumps|JSON\.stringify`)
+	nestedRe  = regexp.MustCompile(`hookSpecificOutput`)
+	exit1Re   = regexp.MustCompile(`(?s)(>&2|echo|printf).*\bexit\s+1\b`)
+	blockRe   = regexp.MustCompile(`"decision"|\\"decision\\"`)
+)
+
+// checkOutput reads what the hook prints, for the mistakes that make a
+// hook silently do nothing in Copilot CLI.
+func checkOutput(h *Hook, text string, d func(diag.Severity, string, string, ...any)) {
+	base := h.Event.Base()
+	context := base == SessionStart || base == UserPromptSubmitted || base == PreToolUse || base == PostToolUse || base == PostToolUseFailure
+	if context && shellcmd.Prints(text) && !jsonOutRe.MatchString(text) && !nestedRe.MatchString(text) {
+		d(diag.Warning, CodePlainStdout, "this %s hook prints plain text: Copilot CLI ignores plain stdout (seen); print JSON {\"additionalContext\": \"…\"} for the model to read it", h.Event)
+	}
+	if !h.Event.Compat() && nestedRe.MatchString(text) {
+		d(diag.Warning, CodeNestedOutput, "this hook answers in Claude Code's hookSpecificOutput: Copilot CLI reads additionalContext, permissionDecision and modifiedArgs at the top level of the JSON for %s, and ignores the nested ones (seen)", h.Event)
+	}
+	if base == AgentStop && exit1Re.MatchString(text) && !blockRe.MatchString(text) {
+		d(diag.Warning, CodeExit1Guard, "this agentStop hook reads as a guard but ends with exit 1, which Copilot CLI only logs: the agent stops anyway; print {\"decision\": \"block\", \"reason\": \"…\"} to make it go on")
+	}
+}

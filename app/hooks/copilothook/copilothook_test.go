@@ -1,0 +1,251 @@
+package copilothook
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agents/profile"
+	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/skills"
+)
+
+type noHooks struct{}
+
+func (noHooks) Hooks([]string) []skills.Hook { return nil }
+
+func project(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for rel, text := range files {
+		mode := os.FileMode(0o644)
+		if strings.HasSuffix(rel, ".sh") {
+			mode = 0o755
+		}
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func run(t *testing.T, files map[string]string, scenarioText string, check bool) *engine.Trace {
+	t.Helper()
+	root := project(t, files)
+	cfg, err := Load(root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if check && diag.HasErrors(cfg.Diagnostics) {
+		t.Fatalf("diagnostics: %+v", cfg.Diagnostics)
+	}
+	sc, ds := scenario.Parse("s.yaml", []byte(scenarioText))
+	if sc == nil || diag.HasErrors(ds) {
+		t.Fatalf("scenario: %+v", ds)
+	}
+	p, err := profile.NewCatalog("").NewestBundled(System)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(Options{Config: cfg, Scenario: sc, Profile: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Close() })
+	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
+	if err != nil && !strings.Contains(err.Error(), "stopped") {
+		t.Fatalf("run: %v", err)
+	}
+	return tr
+}
+
+func messages(tr *engine.Trace) []string {
+	var out []string
+	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
+		tag := m.Role
+		if m.Origin == engine.OriginHook && m.System == System {
+			tag = "hook " + m.Role
+		}
+		out = append(out, tag+": "+m.Content)
+	}
+	return out
+}
+
+func file(hooks ...string) string {
+	return `{"version": 1, "hooks": {` + strings.Join(hooks, ", ") + `}}`
+}
+
+func cmd(event, bash string) string {
+	b, _ := json.Marshal(bash)
+	return `"` + event + `": [{"type": "command", "bash": ` + string(b) + `}]`
+}
+
+const tools = `tools:
+  - {name: bash, description: Run a command., parameters: {type: object, properties: {command: {type: string}}}}
+  - {name: view, description: Read a file., parameters: {type: object, properties: {path: {type: string}}}}
+enable_tools: true
+requests:
+  - user: clean up
+    rounds:
+      - tool_calls: [{name: bash, arguments: {command: "rm -rf build"}, result: removed}]
+      - tool_calls: [{name: view, arguments: {path: x}, error: "Path does not exist"}]
+      - content: done
+`
+
+// TestWhereTheModelReadsIt: each answer reaches the model where Copilot
+// CLI 1.0.102 was seen putting it (the bundled profile, and this
+// package's own seen renderings; docs/copilot-cli-hooks.md).
+func TestWhereTheModelReadsIt(t *testing.T) {
+	ctx := func(c string) string { return `echo '{"additionalContext": "` + c + `"}'` }
+	cases := []struct {
+		name  string
+		hooks []string
+		files map[string]string
+		want  []string
+	}{
+		{"sessionStart: a message before the prompt, contexts joined", []string{`"sessionStart": [{"type": "command", "bash": "echo '{\"additionalContext\": \"one\"}'"}, {"type": "command", "bash": "echo '{\"additionalContext\": \"<b>two</b>\"}'"}]`}, nil,
+			[]string{"hook user: one\n\n<b>two</b>", "user: clean up"}},
+		{"userPromptSubmitted: a system_reminder after the prompt", []string{cmd("userPromptSubmitted", ctx("ups"))}, nil,
+			[]string{"user: clean up", "hook user: <system_reminder>\nups\n</system_reminder>"}},
+		{"preToolUse deny", []string{cmd("preToolUse", `echo '{"permissionDecision": "deny", "permissionDecisionReason": "no"}'`)}, nil,
+			[]string{"tool: Denied by preToolUse hook: no"}},
+		{"preToolUse exit 2", []string{cmd("preToolUse", "echo no >&2; exit 2")}, nil,
+			[]string{"tool: Denied by preToolUse hook: hook exited with code 2"}},
+		{"preToolUse exit 1 denies too (hook errored)", []string{cmd("preToolUse", "exit 1")}, nil,
+			[]string{`tool: Denied by preToolUse hook from ".github/hooks/a.json" (hook errored)`}},
+		{"a missing script denies every tool call", []string{cmd("preToolUse", "./missing.sh")}, nil,
+			[]string{`tool: Denied by preToolUse hook from ".github/hooks/a.json" (hook errored)`}},
+		{"preToolUse ask: nobody to ask in -p", []string{cmd("preToolUse", `echo '{"permissionDecision": "ask", "permissionDecisionReason": "sure?"}'`)}, nil,
+			[]string{"tool: Denied by preToolUse hook (unable to ask user for confirmation): sure?"}},
+		{"preToolUse context: a message after the result", []string{cmd("preToolUse", ctx("pre"))}, nil,
+			[]string{"tool: removed", "hook user: Additional context from preToolUse hook:\npre"}},
+		{"postToolUse context: appended to the result", []string{cmd("postToolUse", ctx("post"))}, nil,
+			[]string{"tool: removed\n\nTool \"bash\" succeeded. Additional guidance from postToolUse hooks:\npost"}},
+		{"postToolUseFailure: guidance after the result; exit 2's stderr too", []string{cmd("postToolUseFailure", "echo fix the path >&2; exit 2")}, nil,
+			[]string{"tool: error: Path does not exist", "hook user: Tool \"view\" failed. Additional guidance from postToolUseFailure hooks:\nfix the path"}},
+		{"Claude Code's nested answer is ignored for camelCase events", []string{cmd("userPromptSubmitted", `echo '{"hookSpecificOutput": {"additionalContext": "nested"}}'`)}, nil,
+			[]string{"user: clean up", "assistant: "}},
+		{"the VS Code name reads hookSpecificOutput", []string{cmd("PreToolUse", `echo '{"hookSpecificOutput": {"additionalContext": "vs"}}'`)}, nil,
+			[]string{"hook user: Additional context from preToolUse hook:\nvs"}},
+		{"plain stdout is ignored", []string{cmd("userPromptSubmitted", "echo plain")}, nil,
+			[]string{"user: clean up", "assistant: "}},
+		{"a matcher is anchored to the whole tool name", []string{`"preToolUse": [{"type": "command", "matcher": "bas", "bash": "exit 2"}]`}, nil,
+			[]string{"tool: removed"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{".github/hooks/a.json": file(c.hooks...)}
+			maps.Copy(files, c.files)
+			got := strings.Join(messages(run(t, files, tools, !strings.Contains(c.name, "missing"))), "\n¶")
+			at := 0
+			for _, w := range c.want {
+				i := strings.Index(got[at:], w)
+				if i < 0 {
+					t.Fatalf("missing %q (after offset %d) in\n%s", w, at, got)
+				}
+				at += i + len(w)
+			}
+		})
+	}
+}
+
+// TestAgentStop: a block sends its reason as the next prompt, and
+// userPromptSubmitted fires on it.
+func TestAgentStop(t *testing.T) {
+	stop := "#!/bin/sh\ncase \"$(cat)\" in *'\"stop_hook_active\":false'*) echo '{\"decision\": \"block\", \"reason\": \"run the tests\"}';; esac\n"
+	files := map[string]string{".github/hooks/a.json": file(cmd("agentStop", "./stop.sh"), cmd("userPromptSubmitted", `echo '{"additionalContext": "ctx"}'`)),
+		"stop.sh": stop}
+	sc := `tools: [{name: bash, description: run}]
+enable_tools: true
+requests:
+  - user: hi
+    rounds:
+      - content: first
+      - content: second
+`
+	tr := run(t, files, sc, true)
+	got := messages(tr)
+	if tr.Requests[0].Reply != "second" || !slices.Contains(got, "hook user: run the tests") ||
+		strings.Count(strings.Join(got, "\n"), "<system_reminder>\nctx\n</system_reminder>") != 2 {
+		t.Errorf("reply %q, list %q", tr.Requests[0].Reply, got)
+	}
+}
+
+// TestDiagnostics: each problem of a hook file at once, with its position
+// and Copilot CLI's own consequence.
+func TestDiagnostics(t *testing.T) {
+	root := project(t, map[string]string{
+		".github/hooks/a.json": `{"version": 2, "hooks": {
+  "BeforeTool": [{"type": "command", "bash": "true"}],
+  "preToolUze": [],
+  "preToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": "x"}]}, {"type": "command", "command": "true"},
+                 {"type": "http"}, {"type": "command", "powershell": "Write-Host hi"}, {"type": "command", "bash": "./missing.sh", "timeoutSec": 0}],
+  "sessionStart": [{"type": "prompt", "prompt": "hello"}, {"type": "command", "bash": "echo hello", "matcher": "x"}],
+  "userPromptSubmitted": [{"type": "command", "bash": "./nested.sh"}],
+  "errorOccurred": [{"type": "command", "bash": "true"}]
+}, "extra": true}`,
+		".github/hooks/b.json": `{"hooks": {`,
+		"nested.sh":            "#!/bin/sh\necho '{\"hookSpecificOutput\": {\"additionalContext\": \"x\"}}'\n",
+	})
+	cfg, err := Load(root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range cfg.Diagnostics {
+		got = append(got, d.Code)
+		if d.Line == 0 || d.Column == 0 {
+			t.Errorf("no position: %+v", d)
+		}
+	}
+	want := []string{CodeVersion, CodeOtherAgent, CodeUnknownEvent, CodeClaudeShape, CodeClaudeShape, CodeUnknownType, CodeNoBash,
+		CodeMissingScript, CodeShape, CodePromptHook, CodeMatcherIgnored, CodePlainStdout, CodeNestedOutput, CodeNotSimulated,
+		CodeUnknownField, CodeSyntax, CodeNeedsTrust}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("codes\n got %q\nwant %q\n%+v", got, want, cfg.Diagnostics)
+	}
+}
+
+// TestPlugin: a skill folder holding plugin.json is a Copilot CLI plugin;
+// its hooks.json runs while the skill is enabled, needs no
+// --trust-folder, and the user's folder comes first.
+func TestPlugin(t *testing.T) {
+	root := project(t, map[string]string{
+		"guard/plugin.json":    `{"name": "guard"}`,
+		"guard/hooks.json":     file(cmd("preToolUse", "true")),
+		"user/hooks/u.json":    file(cmd("preToolUse", "echo user")),
+		".github/hooks/a.json": file(cmd("preToolUse", "echo repo")),
+	})
+	cfg, err := Load(root, LoadOptions{UserHooks: filepath.Join(root, "user", "hooks")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, h := range cfg.Running(nil) {
+		order = append(order, h.Bash)
+	}
+	if !slices.Equal(order, []string{"echo user", "echo repo", "true"}) {
+		t.Errorf("order %q", order)
+	}
+	if len(cfg.Running([]string{"other"})) != 2 || !pluginFile(root, "guard/hooks.json") || pluginFile(root, "other/hooks.json") {
+		t.Error("a plugin's hooks run while its skill is enabled")
+	}
+	// a plugin's commands run in its folder, and Copilot CLI names it by its name (seen)
+	if h := cfg.Running(nil)[2]; h.dir(cfg.Root) != filepath.Join(cfg.Root, "guard") || h.origin() != "guard" {
+		t.Errorf("plugin hook runs in %s, named %q", h.dir(cfg.Root), h.origin())
+	}
+}

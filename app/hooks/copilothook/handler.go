@@ -1,0 +1,173 @@
+package copilothook
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agents/profile"
+	"hookstudio/app/hooks/metrics"
+	"hookstudio/app/hooks/process"
+	"hookstudio/app/hooks/render"
+)
+
+// Output caps: what is kept of a handler's stdout and stderr.
+const (
+	MaxStdout = 1 << 20
+	MaxStderr = 64 << 10
+)
+
+// Options configure a Handler.
+type Options struct {
+	Config   *Config
+	Scenario *scenario.Scenario
+	// Profile is the rendering profile of copilot-cli the run renders with
+	// (nil: the system's own measured renderings).
+	Profile *profile.Profile
+}
+
+// Handler runs Copilot CLI's hooks at the engine's points.
+type Handler struct {
+	cfg     *Config
+	sc      *scenario.Scenario
+	render  render.Renderer
+	procs   *process.Group
+	exec    func(ctx context.Context, s process.Spec) process.Result
+	tmp     string
+	session string
+	metrics *metrics.Book
+
+	mu         sync.Mutex
+	stopActive bool
+}
+
+// New prepares the hooks of opts.Config for a run; Close it when the run ends.
+func New(opts Options) (*Handler, error) {
+	tmp, err := os.MkdirTemp("", "hookstudio-copilot-")
+	if err != nil {
+		return nil, fmt.Errorf("copilot cli hooks: run folder: %w", err)
+	}
+	var id [16]byte
+	_, _ = rand.Read(id[:])
+	s := hex.EncodeToString(id[:])
+	h := &Handler{cfg: opts.Config, sc: opts.Scenario, render: render.New(opts.Profile, ownOutcomes), procs: process.NewGroup(), tmp: tmp,
+		session: s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:32], metrics: metrics.NewBook(System)}
+	h.exec = h.procs.Run
+	return h, nil
+}
+
+// Close kills whatever hook still runs and removes the run's folder.
+func (h *Handler) Close() error {
+	h.procs.Close()
+	return os.RemoveAll(h.tmp)
+}
+
+// Metrics are every handler's counters so far.
+func (h *Handler) Metrics() []engine.HookMetric { return h.metrics.List() }
+
+// target is what a matcher is compared with at the event.
+func target(event Event, ev *engine.Event) string {
+	if event.Base() == PreCompact {
+		return "auto"
+	}
+	if ev.Tool != nil {
+		return ev.Tool.Name
+	}
+	return ""
+}
+
+// matching lists the handlers of event (its camelCase name and its
+// PascalCase one) that fire for ev, in declaration order.
+func (h *Handler) matching(event Event, ev *engine.Event) []*Hook {
+	var out []*Hook
+	tgt := target(event, ev)
+	for _, hd := range h.cfg.Running(ev.EnabledSkills()) {
+		if hd.Event.Base() != event || !hd.match(tgt) {
+			continue
+		}
+		out = append(out, hd)
+	}
+	return out
+}
+
+// Handle fires the native event of ev's point.
+func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
+	evs := eventsAt(ev.Point)
+	if len(evs) == 0 {
+		return nil
+	}
+	event := evs[0]
+	switch ev.Point {
+	case engine.PointAfterTool:
+		if ev.Tool.Error != "" {
+			event = PostToolUseFailure
+		}
+	case engine.PointBeforeSend:
+		h.setStopActive(false)
+	}
+	return h.fire(ctx, event, ev)
+}
+
+func (h *Handler) setStopActive(v bool) {
+	h.mu.Lock()
+	h.stopActive = v
+	h.mu.Unlock()
+}
+
+func (h *Handler) timeout(hd *Hook) time.Duration {
+	if hd.TimeoutSec > 0 {
+		return time.Duration(hd.TimeoutSec) * time.Second
+	}
+	return DefaultTimeout * time.Second
+}
+
+// env is what a command gets: Hook Studio's environment less its keys,
+// and the hook's own env.
+func (h *Handler) env(hd *Hook) []string {
+	env := process.Inherited()
+	for k, v := range hd.Env {
+		env = append(env, k+"="+os.Expand(v, func(n string) string { return os.Getenv(n) }))
+	}
+	return env
+}
+
+// answer is one handler's run read as Copilot CLI reads it.
+type answer struct {
+	res    process.Result
+	input  []byte
+	out    map[string]any // its JSON answer (top level; a PascalCase event's hookSpecificOutput laid over it)
+	failed bool           // a non-zero exit, a timeout or no start
+}
+
+func (h *Handler) run(ctx context.Context, hd *Hook, input []byte) answer {
+	cctx, cancel := context.WithTimeout(ctx, h.timeout(hd))
+	defer cancel()
+	res := h.exec(cctx, process.Spec{Argv: []string{"bash", "-c", hd.Bash}, Dir: hd.dir(h.cfg.Root), Env: h.env(hd), Stdin: input,
+		MaxStdout: MaxStdout, MaxStderr: MaxStderr})
+	a := answer{res: res, input: input, failed: res.TimedOut || res.Err != nil || res.ExitCode != 0}
+	if a.failed {
+		return a
+	}
+	text := strings.TrimSpace(string(res.Stdout))
+	var m map[string]any
+	if text == "" || json.Unmarshal([]byte(text), &m) != nil {
+		return a // plain stdout: ignored
+	}
+	if hd.Event.Compat() {
+		if spec, ok := m["hookSpecificOutput"].(map[string]any); ok {
+			for k, v := range spec {
+				m[k] = v
+			}
+		}
+	}
+	a.out = m
+	return a
+}

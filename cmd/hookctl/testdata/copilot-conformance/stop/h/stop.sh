@@ -1,0 +1,5 @@
+#!/bin/sh
+case "$(cat)" in
+  *'"stop_hook_active":true'*) exit 0;;
+esac
+echo '{"decision": "block", "reason": "Run the tests before you finish."}'

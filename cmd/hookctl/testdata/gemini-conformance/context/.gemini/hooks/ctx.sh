@@ -1,0 +1,4 @@
+#!/bin/sh
+# prints its argument as additionalContext
+cat > /dev/null
+printf '{"hookSpecificOutput": {"additionalContext": "%s"}}\n' "$1"
