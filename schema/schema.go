@@ -31,6 +31,16 @@ var HooksYAML string
 //go:embed picoclaw-hooks.schema.json
 var PicoClawHooks string
 
+// CodexHooks is the JSON Schema of Codex CLI's .codex/hooks.json.
+//
+//go:embed codex-hooks.schema.json
+var CodexHooks string
+
+// QwenSettings is the JSON Schema of the hooks in Qwen Code's .qwen/settings.json.
+//
+//go:embed qwen-settings.schema.json
+var QwenSettings string
+
 // GeminiSettings is the JSON Schema of the hooks part of Gemini CLI's
 // settings.json (.gemini/settings.json).
 //

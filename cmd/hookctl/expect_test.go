@@ -75,7 +75,8 @@ func TestTestExamplesPass(t *testing.T) {
 		"planner/scenarios/multi-step-change.yaml", "planner/scenarios/tools-disabled.yaml",
 		"guard-rails/scenarios/guarded-session.yaml", "plugin-tools/scenarios/plugin-tools.yaml", "plugin-tools/scenarios/with-approval.yaml",
 		"pitfalls/scenarios/ops-policy.yaml",
-		"claude-guard/scenarios/release.yaml"} {
+		"claude-guard/scenarios/release.yaml", "codex-guard/scenarios/release.yaml", "qwen-guard/scenarios/release.yaml",
+		"gemini-guard/scenarios/release.yaml", "copilot-guard/scenarios/release.yaml"} {
 		found := false
 		for _, s := range got.Scenarios {
 			if s.File == name {

@@ -37,6 +37,8 @@ var commands = []command{
 		"how to run an agent CLI against capture: variables, config file, command, its hook trap"},
 	{"calibrate", "claude-code|codex|gemini-cli|qwen-code|copilot-cli [--cli PATH] [--json]",
 		"learn how the installed agent CLI renders hook output (its rendering profile)"},
+	{"convert", "--to claude-code|codex|gemini-cli|copilot-cli|qwen-code [--from AGENT] [-o DIR] [--layout project|package] [--name NAME] [--dry-run] [--force] [--json] FOLDER",
+		"write a folder's hooks in another agent's format, naming what cannot carry over"},
 	{"sessions list", "[--agent claude-code|codex] [--project DIR] [--search S] [--json] [--claude-dir DIR] [--codex-dir DIR]",
 		"list the Claude Code and Codex sessions on this machine, newest first"},
 	{"sessions import", "ID|FILE [--json] [--follow] [--save-scenario FILE] [--db PATH] [--claude-dir DIR] [--codex-dir DIR]",
@@ -73,6 +75,10 @@ calibrate runs the agent CLI (on PATH or --cli) offline against capture with
 a probe project, learns how that version renders hook output, and writes the
 profile to agents/<agent>/<version>.json in the data folder
 (docs/rendering-profiles.md); simulate and test --agent pick a version.
+convert reads a folder's hooks through their system (Claude Code's now) and
+writes them for another agent: each thing that cannot carry over is a warning
+at its source file:line:col, the written files are checked by the target's
+validator, nothing is written when the source has errors (docs/convert.md).
 sessions lists the Claude Code and Codex sessions on this machine (their
 transcripts) and imports one into the history: every model call with its exact
 request where the transcript holds it, every hook that fired (docs/sessions.md).

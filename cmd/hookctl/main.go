@@ -82,6 +82,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = calibrateCmd(ctx, args[1:], stdout, stderr)
 	case "sessions":
 		code, err = sessionsCmd(ctx, args[1:], stdout, stderr)
+	case "convert":
+		code, err = convertCmd(ctx, args[1:], stdout)
 	case "help", "-h", "--help":
 		if len(args) > 1 { // hookctl help COMMAND: that command's --help
 			return run(ctx, append(slices.Clone(args[1:]), "--help"), stdout, stderr)

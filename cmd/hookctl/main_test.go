@@ -277,6 +277,18 @@ func TestSimulateText(t *testing.T) {
 		if runsCommands(t, filepath.Join("..", "..", "skills"), filepath.Base(filepath.Dir(filepath.Dir(sc)))) {
 			continue // executable hooks need --trust: TestSimulateCommandHooks, TestSimulateProcessHooks, TestTestExamplesPass
 		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), ".codex")); err == nil {
+			continue // Codex's hooks need --trust: TestTestExamplesPass, TestRealAgentCodexConformance
+		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), ".qwen")); err == nil {
+			continue // Qwen Code's hooks need --trust: TestTestExamplesPass, TestRealAgentQwenCodeConformance
+		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), "gemini-extension.json")); err == nil {
+			continue // a Gemini CLI extension's hooks need --trust: TestTestExamplesPass, TestRealAgentGeminiCLIConformance
+		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), "plugin.json")); err == nil {
+			continue // a Copilot CLI plugin's hooks need --trust: TestTestExamplesPass, TestRealAgentCopilotCLIConformance
+		}
 		t.Run(name, func(t *testing.T) {
 			out, stderr, code := runCLI(t, "simulate", "--skills", filepath.Join("..", "..", "skills"), sc)
 			if code != exitOK {

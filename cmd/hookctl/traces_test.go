@@ -70,6 +70,13 @@ func traceCases(t *testing.T) []traceCase {
 // so which step a line lands on depends on the scheduler.
 var volatileKeys = regexp.MustCompile(`^(duration_ms|.*_ms|.*_at|.*_time|time|timestamp|deadline|pid|session_id|prompt_id|transcript_path|sessionId|transcriptPath|slow)$`)
 
+// randomIDs are Codex's turn and thread ids, random per run as the real
+// CLI's (UUIDs); other systems' ids of those names are the scenario's.
+var (
+	randomIDs = regexp.MustCompile(`^(turn_id|thread_id)$`)
+	uuid      = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+)
+
 // normalizeTrace zeroes the volatile fields and the machine's paths, and
 // indents, so that two runs of one scenario compare byte for byte.
 func normalizeTrace(t *testing.T, raw []byte, root string) []byte {
@@ -96,6 +103,10 @@ func scrubTrace(v any, root string) any {
 			delete(x, "stderr")
 		}
 		for k, e := range x {
+			if s, ok := e.(string); ok && randomIDs.MatchString(k) && uuid.MatchString(s) {
+				x[k] = "T"
+				continue
+			}
 			if volatileKeys.MatchString(k) {
 				switch e.(type) {
 				case json.Number, bool:

@@ -5,10 +5,11 @@
 // PreToolUse, to an LLM call the model; a click on the Stop node sets a breakpoint there, and F5 stops
 // at the Stop hook's call. The example planner stays on seed 000's flowchart. Sessions real agents wrote
 // (app/capture/sessions/testdata), imported through History ▸ Open sessions, are drawn on their agent's
-// loop like a capture: Claude Code's with its hooks at their events, Codex's likewise.
+// loop like a capture: every event the capture of the same run saw a hook at is lit at its hook call,
+// Claude Code's and Codex's.
 // HOOKSTUDIO_SCREENSHOTS=DIR saves flow-claude-code.png and flow-session-claude-code.png.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { copySkills, openApp, projectDir, repo, screenshot, tempDir, until } from './harness.mjs';
@@ -111,17 +112,43 @@ test('the example planner stays on seed 000\'s flowchart', async () => {
   assert.equal(await flow().locator('.node.is-cp').count(), 5);
 });
 
+const fixtures = join(repo, 'app/capture/sessions/testdata');
+const CLAUDE_SESSION = 'claude-code-2.1.332';
+const CODEX_SESSION = 'codex-0.171.0';
+
+// The loop node of a hook's event: PreToolUse:Bash at PreToolUse, Codex's words that could be
+// PostToolUse's or PreToolUse's (PostToolUse/PreToolUse:exec_command) at the first.
+const eventNode = (event) => event.split(':')[0].split('/')[0];
+
+// The events the capture of a fixture's run saw hooks' words at (<fixture>.capture.json), as nodes.
+function capturedEvents(fixture) {
+  const { calls } = JSON.parse(readFileSync(join(fixtures, `${fixture}.capture.json`), 'utf8'));
+  return [...new Set(calls.flatMap((c) => c.messages.filter((m) => m.hook).map((m) => eventNode(m.hook))))].sort();
+}
+
+// Steps to a hook call at each event the fixture's capture saw and waits for its node to be lit.
+async function lightsEveryHook(v, fixture) {
+  const events = capturedEvents(fixture);
+  assert.ok(events.length > 0, `${fixture}'s capture saw no hook`);
+  for (const event of events) {
+    const step = v.steps.find((s) => s.kind === 'hook_call' && eventNode(s.hook_call?.event ?? '') === event);
+    assert.ok(step, `${fixture}: no hook call at ${event}`);
+    await page.getByTestId(`step-${step.index}`).click();
+    await until(current, (n) => n === event, `${fixture}: ${event} lit at its hook call`);
+    assert.match(await flow().locator(`[data-hooknode="${event}"]`).getAttribute('class'), /is-lit/, `${fixture}: ${event}`);
+  }
+}
+
 // A Claude Code projects folder and a Codex sessions folder, each holding one of the sessions make
 // test's real runs wrote.
 function sessionFolders() {
   const home = tempDir('hs-flow-sessions-');
-  const fixtures = join(repo, 'app/capture/sessions/testdata');
   const claude = join(home, 'claude', 'projects');
   const codex = join(home, 'codex', 'sessions');
   mkdirSync(join(claude, '-home-user-project'), { recursive: true });
   mkdirSync(join(codex, '2026', '11', '26'), { recursive: true });
-  cpSync(join(fixtures, 'claude-code-2.1.332.jsonl'), join(claude, '-home-user-project', 'finished.jsonl'));
-  cpSync(join(fixtures, 'codex-0.171.0.jsonl'), join(codex, '2026', '11', '26', 'rollout-2026-11-26T23-12-00-codex.jsonl'));
+  cpSync(join(fixtures, `${CLAUDE_SESSION}.jsonl`), join(claude, '-home-user-project', 'finished.jsonl'));
+  cpSync(join(fixtures, `${CODEX_SESSION}.jsonl`), join(codex, '2026', '11', '26', 'rollout-2026-11-26T23-12-00-codex.jsonl'));
   return { claude, codex };
 }
 
@@ -158,9 +185,8 @@ test('an imported session is drawn on its agent\'s loop, its hooks at their even
     assert.match(await flow().locator(`[data-node="${n}"]`).getAttribute('class'), /is-visited/, `${n} visited before PostToolUse`);
   }
   await screenshot(page, 'flow-session-claude-code.png');
-  const stop = hookStep(v, 'Stop');
-  await page.getByTestId(`step-${stop.index}`).click();
-  await until(current, (n) => n === 'Stop', 'Stop lit at its hook call');
+  // every event the capture of the same run saw a hook at — the guard's blocked PreToolUse too
+  await lightsEveryHook(v, CLAUDE_SESSION);
   await page.getByTestId(`step-${v.calls[v.calls.length - 1].step}`).click();
   await until(current, (n) => n === 'model', 'the model lit at the last call');
 
@@ -172,4 +198,5 @@ test('an imported session is drawn on its agent\'s loop, its hooks at their even
   assert.ok(blocked, 'Codex\'s blocked PreToolUse');
   await page.getByTestId(`step-${blocked.index}`).click();
   await until(current, (n) => n === 'PreToolUse', 'PreToolUse lit at Codex\'s blocked command');
+  await lightsEveryHook(codex, CODEX_SESSION);
 });

@@ -17,6 +17,7 @@ import { NoticeToasts } from './exec/NoticeToasts';
 import { RunPanel } from './run/RunPanel';
 import { OpsDock } from './approval/OpsDock';
 import { CapturePanel } from './capture/CapturePanel';
+import { ExportDialog } from './convert/ExportDialog';
 import { Simulator, useSlots } from './simulator/Simulator';
 
 export function App({ app: given }: { app?: AppModel } = {}) {
@@ -31,7 +32,7 @@ export function App({ app: given }: { app?: AppModel } = {}) {
 
 function Shell() {
   const app = useApp();
-  const { shell, studio, history, layout, debug, editor, capture, run, ops } = app;
+  const { shell, studio, history, layout, debug, editor, capture, exportFor, run, ops } = app;
   const { help, error, theme } = useStore(shell);
   const { state } = useStore(studio);
   const { mode } = useStore(history);
@@ -39,6 +40,7 @@ function Shell() {
   const dbg = useStore(debug);
   const editorSnap = useEditorSnapshot(editor);
   const captureOpen = useStore(capture).open;
+  const exporting = useStore(exportFor);
   const slots = useSlots();
   const color = useMemo(() => skillColors(state?.skills), [state?.skills]);
   const unsaved = editorSnap.order.filter((f) => isDirty(editorSnap.files[f])).length;
@@ -51,6 +53,7 @@ function Shell() {
         <TopBar unsaved={unsaved} state={state} theme={theme} onTheme={shell.setTheme} onChooseFolder={studio.chooseFolder} onOpenRecent={studio.openFolder}
           onSelectScenario={studio.selectScenario} onHelp={shell.openHelp} />
         <ViewToggle view={mode} onChange={history.setMode} />
+        <button type="button" className="btn export-open" data-testid="export-open" disabled={!state?.root} title="Write the folder's hooks in another agent's format (Ctrl+Shift+E)" onClick={() => exportFor.open()}>Export for…</button>
         <button type="button" className="btn capture-open" data-testid="capture-open" title="Capture a real agent: be its model endpoint and record what it sends" onClick={capture.open}>Capture ▸</button>
       </div>
       {error && (
@@ -67,6 +70,10 @@ function Shell() {
         scenario={selected ? { file: selected.file, name: selected.name, valid: selected.valid } : undefined} />
       <OpsDock store={ops} cursor={debug.cursor()} buttonSlot={slots.opsButton} panelSlot={slots.opsPanel} hidden={mode === 'history'} />
       {help && <HelpOverlay commands={app.commands} onClose={shell.closeHelp} />}
+      {exporting.open && (
+        <ExportDialog to={exporting.to} prefer={selected?.file} onClose={exportFor.close}
+          onWritten={(p, title) => { exportFor.close(); editor.toast(`Wrote ${p.files.filter((f) => f.action !== 'unchanged').length} file(s) for ${title} into ${p.dir_rel || p.dir}`); }} />
+      )}
       {captureOpen && <CapturePanel onClose={capture.close} onOpenHistory={app.actions.openHistory} />}
       {mode === 'simulator' && <NoticeToasts view={view} onJump={debug.jumpToStep} />}
       {editorSnap.toast && (

@@ -103,11 +103,15 @@ func (a *applier) apply(eff *Effect) {
 		a.changed("%d message(s) injected", len(eff.Inject))
 	}
 	// after_tool: jcli's post_tool_execution_failure appends additional_context too (cmdhook).
-	if a.allowed("additional_context", eff.AppendSystem != "", PointBeforeLLM, PointStop, PointBeforeCompact, PointAfterTool) {
-		if e.Point == PointBeforeCompact {
+	if a.allowed("additional_context", eff.AppendSystem != "", PointBeforeLLM, PointStop, PointBeforeCompact, PointAfterTool, PointSessionStart) {
+		switch e.Point {
+		case PointSessionStart:
+			a.r.sessionSystem, a.r.sessionEdit = joinText(a.r.sessionSystem, eff.AppendSystem), a.ci+1
+			a.changed("context appended to the system prompt of every request")
+		case PointBeforeCompact:
 			a.r.compactContext = append(a.r.compactContext, eff.AppendSystem)
 			a.changed("context added to the compaction")
-		} else {
+		default:
 			a.setSystem(joinText(e.SystemPrompt(), eff.AppendSystem), overlay)
 			a.changed("context appended to the system prompt")
 		}
@@ -123,6 +127,28 @@ func (a *applier) apply(eff *Effect) {
 			}
 		}
 		a.changed("%d context message(s) added to the conversation", len(eff.Context))
+	}
+	if a.allowed("context", len(eff.ContextBefore) > 0, PointSessionStart, PointBeforeSend, PointBeforeTool, PointAfterTool) {
+		for _, m := range eff.ContextBefore {
+			nm := msg{content: m.Content, role: skills.Role(m.Role), origin: OriginHook, ref: -1, req: a.r.pos.req, edit: a.ci + 1}
+			if e.Point == PointAfterTool {
+				if id, ok := a.r.toolMsg[e.Tool.ID]; ok {
+					a.t.addAt(nm, a.t.slotBefore(id))
+				}
+				continue
+			}
+			a.r.pendingBefore = append(a.r.pendingBefore, nm) // placed before the message to come
+		}
+		a.changed("%d context message(s) added to the conversation", len(eff.ContextBefore))
+	}
+	if a.allowed("append_result", eff.AppendResult != "", PointAfterTool, PointAfterTools) {
+		tc := e.Tool
+		if e.Point == PointAfterTools && len(e.ToolCalls) > 0 {
+			tc = &e.ToolCalls[len(e.ToolCalls)-1]
+		}
+		if tc != nil {
+			a.appendResult(tc, eff.AppendResult)
+		}
 	}
 	if a.allowed("preface", len(eff.Preface) > 0, PointSessionStart, PointBeforeSend) {
 		for _, m := range eff.Preface {
@@ -446,6 +472,17 @@ func (a *applier) rewriteTool(content, what string) {
 		tc.Error = content
 	}
 	a.changed("tool %s of %s rewritten", what, tc.Name)
+}
+
+// appendResult appends text to the tool message of tc, after a blank line.
+func (a *applier) appendResult(tc *ToolCall, text string) {
+	id, ok := a.r.toolMsg[tc.ID]
+	if !ok {
+		a.warnings = append(a.warnings, "the tool message was not found; nothing was appended to it")
+		return
+	}
+	a.r.toolMsg[tc.ID] = a.replace(id, joinText(a.t.msgs[id].content, text), false)
+	a.changed("text appended to the result of %s", tc.Name)
 }
 
 func must(b []byte, _ error) []byte { return b }

@@ -202,7 +202,7 @@ type NewMessage struct {
 type Effect struct {
 	UserInput    *string         // before_send
 	SystemPrompt *string         // before_llm
-	AppendSystem string          // additional_context: appended to the system prompt (before_llm, stop, before_compact)
+	AppendSystem string          // additional_context: appended to the system prompt (before_llm, stop, before_compact; session_start: every request's)
 	Messages     []NewMessage    // replace the list (before_llm, after_compact); nil keeps it
 	Inject       []NewMessage    // append to the list (before_llm, before_send)
 	Model        *string         // before_llm
@@ -235,6 +235,15 @@ type Effect struct {
 	// (session_start, before_send), the tool's (before_tool, after_tool),
 	// else at the end (after_tools) — as Claude Code places hook context.
 	Context []NewMessage
+	// ContextBefore are messages placed before the message the point leads
+	// to: the user's (session_start, before_send), the tool's (before_tool,
+	// after_tool) — Codex puts a SessionStart hook's context before the
+	// prompt and tool hooks' context between the call and its result.
+	ContextBefore []NewMessage
+	// AppendResult is appended to the tool's result, after a blank line
+	// (after_tool; after_tools: the answer's last tool result), the tool
+	// having run — Qwen Code's PostToolUse and PostToolBatch context.
+	AppendResult string
 	// Preface are messages placed before the user's message of the
 	// request (session_start: the first request's) — where Copilot CLI
 	// puts session-start context, and where Gemini CLI's prefix to the

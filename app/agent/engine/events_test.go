@@ -559,6 +559,38 @@ func TestAfterLLMToolCallRewrites(t *testing.T) {
 	}
 }
 
+// TestContextPlacesOfOtherAgents: context before the prompt and between a
+// tool call and its result (Codex), appended to every request's system
+// prompt and to a tool's result (Qwen Code).
+func TestContextPlacesOfOtherAgents(t *testing.T) {
+	round := scenario.Round{ToolCalls: []scenario.ToolCall{{Name: "a", Result: "a out"}, {Name: "b", Result: "b out"}}}
+	sc := toolScenario(loop(round), loop())
+	sc.Requests[0].User = "do it"
+	h := fakeHook{name: "ctx", effects: map[Point]func(*Event) Effect{
+		PointSessionStart: func(*Event) Effect {
+			return Effect{ContextBefore: []NewMessage{{Role: "system", Content: "before prompt"}}, AppendSystem: "session block"}
+		},
+		PointBeforeTool: func(ev *Event) Effect {
+			return Effect{ContextBefore: []NewMessage{{Role: "system", Content: "pre " + ev.Tool.Name}}}
+		},
+		PointAfterTool: func(ev *Event) Effect {
+			return Effect{ContextBefore: []NewMessage{{Role: "system", Content: "post " + ev.Tool.Name}}, AppendResult: "suffix " + ev.Tool.Name}
+		},
+		PointAfterTools: func(*Event) Effect { return Effect{AppendResult: "batch"} },
+	}}
+	tr := hookedRun(t, sc, nil, h)
+	got := contents(tr, 2)
+	want := []string{"system:sys\n\nsession block", "system:before prompt", "user:do it", "assistant:",
+		"system:pre a", "system:post a", "tool:a out\n\nsuffix a", "system:pre b", "system:post b", "tool:b out\n\nsuffix b\n\nbatch"}
+	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+		t.Errorf("list\n%q\nwant it to start\n%q", got, want)
+	}
+	last := contents(tr, len(tr.Calls)-1)
+	if last[0] != "system:sys\n\nsession block" || slices.Contains(last, "system:before prompt") {
+		t.Errorf("the next request: the system prompt keeps the session's block, the context before the first prompt stays there: %q", last)
+	}
+}
+
 // A hook may answer in the model's place at before_llm (the model is not
 // asked; after_llm says who answered), restrict the call's offer of tools
 // for that call only, and place messages before the user's message of the

@@ -46,6 +46,19 @@ func (t *Trace) posOf(id int32) float64 {
 	return float64(id)
 }
 
+// slotBefore is a position between id and the message before it in the
+// current list.
+func (t *Trace) slotBefore(id int32) float64 {
+	p := t.posOf(id)
+	lo := p - 1
+	for _, other := range t.MessageIDsAt(len(t.steps) - 1) {
+		if q := t.posOf(int32(other)); q < p && q > lo {
+			lo = q
+		}
+	}
+	return (lo + p) / 2
+}
+
 func (t *Trace) setPos(id int32, pos float64, req int32) {
 	if t.pos == nil {
 		t.pos, t.reordered = map[int32]float64{}, map[int32]bool{}

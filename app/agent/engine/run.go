@@ -173,12 +173,22 @@ type runner struct {
 	compactContext []string
 	retries        int
 	pendingContext []msg // hook context waiting for the message it follows (Effect.Context)
+	pendingBefore  []msg // hook context waiting for the message it precedes (Effect.ContextBefore)
 	pendingPreface []msg // hook messages waiting for the user's message they precede (Effect.Preface)
+	// sessionSystem is what session_start hooks appended to every request's
+	// system prompt; sessionEdit 1 + the hook call that last did.
+	sessionSystem string
+	sessionEdit   int32
 }
 
 // placeContext adds the hook context that waited for the message just
-// added, after it.
-func (r *runner) placeContext() {
+// added (id): before it, then after it.
+func (r *runner) placeContext(id int32) {
+	for _, m := range r.pendingBefore {
+		m.req = r.pos.req
+		r.t.addAt(m, r.t.slotBefore(id))
+	}
+	r.pendingBefore = nil
 	for _, m := range r.pendingContext {
 		m.req = r.pos.req
 		r.t.add(m)
@@ -224,8 +234,12 @@ func (r *runner) request(ctx context.Context, i int) error {
 		r.user = user
 		// _build_messages: [system prompt] + history + [user input].
 		t.begin(StepBuildMessages, r.pos, "", -1)
-		if r.sc.SystemPrompt != "" {
-			t.add(msg{content: r.sc.SystemPrompt, role: skills.System, origin: OriginSystemPrompt, req: int32(i)})
+		system := r.sc.SystemPrompt
+		if r.sessionSystem != "" {
+			system = joinText(system, r.sessionSystem)
+		}
+		if system != "" {
+			t.add(msg{content: system, role: skills.System, origin: OriginSystemPrompt, req: int32(i), edit: r.sessionEdit})
 		}
 		for _, h := range r.history {
 			t.add(msg{content: h.content, role: h.role, origin: OriginHistory, histOf: h.of, ref: h.ref, req: int32(i)})
@@ -235,8 +249,7 @@ func (r *runner) request(ctx context.Context, i int) error {
 			t.add(m)
 		}
 		r.pendingPreface = nil
-		t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: int32(i), edit: r.userEdit})
-		r.placeContext()
+		r.placeContext(t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: int32(i), edit: r.userEdit}))
 		r.feedback(send)
 		err = r.fire(ctx, &Event{Point: PointAfterSend, UserInput: user})
 	}
@@ -250,7 +263,7 @@ func (r *runner) request(ctx context.Context, i int) error {
 		// The request ends here; the run goes on with the next one. What the
 		// frontend would have kept of it: the user's message and the yields.
 		info().Status, info().StoppedBy = "stopped", stop.by
-		r.pendingContext, r.pendingPreface = nil, nil // their message never came
+		r.pendingContext, r.pendingBefore, r.pendingPreface = nil, nil, nil // their message never came
 		info().LastStep = len(t.steps) - 1
 		r.keepHistory(user, yielded, nil)
 		return nil
@@ -495,7 +508,7 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 		m.edit = st.replacedBy // the model reads the hook's words, not the tool's
 	}
 	id := t.add(m)
-	r.placeContext()
+	r.placeContext(id)
 	if !hooked {
 		return nil
 	}

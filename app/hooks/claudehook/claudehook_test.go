@@ -301,7 +301,7 @@ func TestMatchersAndIf(t *testing.T) {
 		{"Edit|Write", "Write", true}, {"Edit, Write", "Edit", true}, {"Edit.*", "NotebookEdit", true},
 		{"mcp__.*__write.*", "mcp__fs__write_file", true}, {"Read", "Reader", false},
 	} {
-		m, err := compileMatcher(tc.matcher)
+		m, err := dialect.Compile(tc.matcher)
 		if err != nil || m(tc.name) != tc.want {
 			t.Errorf("matcher %q on %q: %v, want %v", tc.matcher, tc.name, err, tc.want)
 		}

@@ -17,6 +17,7 @@ import (
 
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/ccshape"
 )
 
 // Where Claude Code reads hooks, relative to a project (the skills root).
@@ -62,9 +63,9 @@ type Hook struct {
 	Runs bool   `json:"runs"`
 	Why  string `json:"why,omitempty"`
 
-	cmdLine, cmdCol int     // where "command" is, for its diagnostics
-	match           matcher // the group's matcher, compiled once
-	rule            *rule   // the if rule, read once (nil: none, or unreadable)
+	cmdLine, cmdCol int           // where "command" is, for its diagnostics
+	match           ccshape.Match // the group's matcher, compiled once
+	rule            *rule         // the if rule, read once (nil: none, or unreadable)
 }
 
 // Source is where the handler is declared, file:line.
@@ -266,7 +267,9 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 		plugin(e.Name(), dir, e.Name())
 	}
 	for i := range c.Hooks {
-		c.Diagnostics = append(c.Diagnostics, checkHandler(&c.Hooks[i], abs)...)
+		h := &c.Hooks[i]
+		ch := ccshape.Handler{Event: string(h.Event), Type: h.Type, Command: h.Command, Args: h.Args, CmdLine: h.cmdLine, CmdCol: h.cmdCol}
+		c.Diagnostics = append(c.Diagnostics, ccshape.CheckCommand(&dialect, h.File, &ch, abs, h.Plugin)...)
 	}
 	diag.Sort(c.Diagnostics)
 	c.fingerprint = hex.EncodeToString(sum.Sum(nil))

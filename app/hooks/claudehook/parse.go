@@ -12,6 +12,7 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/format/jsondoc"
 	"hookstudio/app/format/yamlpos"
+	"hookstudio/app/hooks/ccshape"
 )
 
 // Diagnostic codes (tests check codes, never wording).
@@ -43,6 +44,37 @@ type source struct {
 var handlerFields = []string{"type", "command", "args", "timeout", "if", "once", "prompt", "url", "model", "headers",
 	"statusMessage", "async", "shell", "allowedEnvVars", "server", "tool", "input"}
 
+// dialect is Claude Code's reading of the shape (app/hooks/ccshape).
+var dialect = ccshape.Dialect{
+	Agent: "Claude Code", Code: "claude",
+	Fires: eventNames(Simulated), Elsewhere: eventNames(elsewhere), Why: func(e string) string { return elsewhereWhat(Event(e)) },
+	HasMatcher: func(e string) bool { return Event(e).HasMatcher() }, Compile: ccshape.ClaudeMatcher,
+	GroupFields: []string{"matcher", "hooks"}, HandlerFields: handlerFields,
+	Types: types,
+	Runs: func(typ string) (bool, string) {
+		switch typ {
+		case TypeAgent:
+			return false, "a agent handler needs Claude Code's own subagents, which the simulated agent does not have"
+		case TypeMCPTool:
+			return false, "a mcp_tool handler needs Claude Code's own MCP servers, which the simulated agent does not have"
+		}
+		return true, ""
+	},
+	Unknown:     "Claude Code skips this entry with a warning",
+	Exit:        "Claude Code treats that as a non-blocking error",
+	ProjectVars: []string{"CLAUDE_PROJECT_DIR"}, PluginVar: "CLAUDE_PLUGIN_ROOT",
+	Guards: []string{string(PreToolUse), string(UserPromptSubmit), string(Stop)},
+	Blocks: "only exit 2 does, or JSON such as permissionDecision: deny",
+}
+
+func eventNames(es []Event) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = string(e)
+	}
+	return out
+}
+
 // parseSettings reads a settings.json or a plugin's hooks.json: only its
 // "hooks" key is Claude Code's hooks; every problem is reported at once.
 func parseSettings(rel string, data []byte, src source) ([]Hook, []diag.Diagnostic) {
@@ -52,230 +84,45 @@ func parseSettings(rel string, data []byte, src source) ([]Hook, []diag.Diagnost
 // parseWith parses settings JSON whose offsets pos turns into the
 // positions the user sees (the JSON's own, or a SKILL.md's YAML ones).
 func parseWith(rel string, data []byte, src source, pos func(off int) (line, col int)) ([]Hook, []diag.Diagnostic) {
-	p := &parser{Sink: diag.Sink{File: rel}, pos: pos, src: src}
-	doc, err := jsondoc.Parse(data)
-	if err != nil {
-		off := 0
-		if se, ok := err.(*jsondoc.SyntaxError); ok {
-			off = se.Offset
-		}
-		p.errorf(off, CodeSyntax, "%s is not valid JSON (%v); Claude Code would not load it, so none of its hooks run", rel, err)
-		return nil, p.Diags
+	r := &ccshape.Reader{Sink: diag.Sink{File: rel}, Pos: pos, D: &dialect}
+	var out []Hook
+	for _, ch := range r.Document(data, "a settings file") {
+		out = append(out, hook(r, src, ch))
 	}
-	if doc.Root.Kind != jsondoc.Object {
-		p.errorf(doc.Root.Offset, CodeShape, "a settings file is a JSON object with a \"hooks\" key")
-		return nil, p.Diags
-	}
-	hooks := doc.Root.Get("hooks")
-	if hooks == nil {
-		return nil, nil
-	}
-	p.events(hooks)
-	return p.out, p.Diags
+	return out, r.Diags
 }
 
-type parser struct {
-	diag.Sink
-	pos func(off int) (line, col int)
-	src source
-	out []Hook
-}
-
-func (p *parser) report(off int, sev diag.Severity, code, format string, args ...any) {
-	line, col := p.pos(off)
-	p.Add(line, col, sev, code, format, args...)
-}
-
-func (p *parser) errorf(off int, code, format string, args ...any) {
-	p.report(off, diag.Error, code, format, args...)
-}
-
-func (p *parser) warnf(off int, code, format string, args ...any) {
-	p.report(off, diag.Warning, code, format, args...)
-}
-
-func keyOff(n *jsondoc.Node) int {
-	if n.KeyOffset >= 0 {
-		return n.KeyOffset
-	}
-	return n.Offset
-}
-
-func (p *parser) events(hooks *jsondoc.Node) {
-	if hooks.Kind != jsondoc.Object {
-		p.errorf(hooks.Offset, CodeShape, "\"hooks\" must be an object of event names (PreToolUse, Stop, …), not %s", hooks.Kind)
-		return
-	}
-	for _, ev := range hooks.Children {
-		event := Event(ev.Key)
-		if !event.Known() {
-			hint := diag.DidYouMean(ev.Key, KnownEvents())
-			p.warnf(ev.KeyOffset, CodeUnknownEvent, "%q is not a Claude Code hook event, so Claude Code skips this entry with a warning.%s", ev.Key, hint)
-			continue
-		}
-		if ev.Kind != jsondoc.Array {
-			p.errorf(ev.Offset, CodeShape, "%s must be a list of {\"matcher\", \"hooks\"} groups", ev.Key)
-			continue
-		}
-		for _, group := range ev.Children {
-			p.group(event, group)
-		}
-	}
-}
-
-func (p *parser) group(event Event, g *jsondoc.Node) {
-	if g.Kind != jsondoc.Object {
-		p.errorf(g.Offset, CodeShape, "each entry of %s is an object with \"hooks\" (and a \"matcher\")", event)
-		return
-	}
-	matcher := ""
-	match, _ := compileMatcher("")
-	if m := g.Get("matcher"); m != nil {
-		if m.Kind != jsondoc.String {
-			p.errorf(m.Offset, CodeShape, "\"matcher\" must be a string such as \"Bash\" or \"Edit|Write\"")
-		} else {
-			matcher = m.Str
-			if matcher != "" && matcher != "*" && !event.HasMatcher() {
-				p.warnf(m.Offset, CodeMatcherIgnored, "%s has no matcher: Claude Code ignores %q and runs these hooks for every %s", event, matcher, event)
-			} else if c, err := compileMatcher(matcher); err != nil {
-				p.errorf(m.Offset, CodeBadMatcher, "matcher %q is neither tool names nor a valid regular expression (%v)", matcher, err)
-				match = func(string) bool { return false } // Claude Code cannot match with it either
-			} else {
-				match = c
-			}
-		}
-	}
-	for _, k := range g.Children {
-		if k.Key != "matcher" && k.Key != "hooks" {
-			p.warnf(k.KeyOffset, CodeUnknownField, "unknown field %q in a %s group: only \"matcher\" and \"hooks\" are read", k.Key, event)
-		}
-	}
-	hs := g.Get("hooks")
-	if hs == nil || hs.Kind != jsondoc.Array {
-		off := g.Offset
-		if hs != nil {
-			off = hs.Offset
-		}
-		p.errorf(off, CodeShape, "a %s group needs \"hooks\": a list of handlers such as {\"type\": \"command\", \"command\": \"…\"}", event)
-		return
-	}
-	for _, h := range hs.Children {
-		p.handler(event, matcher, match, h)
-	}
-}
-
-func (p *parser) handler(event Event, matcher string, match matcher, n *jsondoc.Node) {
-	if n.Kind != jsondoc.Object {
-		p.errorf(n.Offset, CodeShape, "a handler is an object such as {\"type\": \"command\", \"command\": \"…\"}")
-		return
-	}
-	line, col := p.pos(n.Offset)
-	h := Hook{Event: event, Matcher: matcher, match: match, File: p.File, Line: line, Column: col, Plugin: p.src.plugin,
-		Skill: p.src.skill, UsedSkill: p.src.usedSkill, Runs: true}
-	str := func(key string) (string, *jsondoc.Node) {
-		v := n.Get(key)
-		if v == nil {
-			return "", nil
-		}
-		if v.Kind != jsondoc.String {
-			p.errorf(v.Offset, CodeShape, "%q must be a string", key)
-			return "", nil
-		}
-		return v.Str, v
-	}
-	ok := true
-	h.Type, _ = str("type")
-	tn := n.Get("type")
-	switch {
-	case tn == nil:
-		p.errorf(n.Offset, CodeShape, "a handler needs \"type\": command, prompt, http, agent or mcp_tool")
-		ok = false
-	case !contains(types, h.Type) && tn.Kind == jsondoc.String:
-		p.errorf(tn.Offset, CodeUnknownType, "unknown handler type %q: use command, prompt, http, agent or mcp_tool.%s", h.Type, diag.DidYouMean(h.Type, types))
-		ok = false
-	}
-	var cmdNode *jsondoc.Node
-	h.Command, cmdNode = str("command")
-	h.Prompt, _ = str("prompt")
-	h.URL, _ = str("url")
-	h.Model, _ = str("model")
-	var ifNode *jsondoc.Node
-	h.If, ifNode = str("if")
-	if a := n.Get("args"); a != nil {
-		if a.Kind != jsondoc.Array {
-			p.errorf(a.Offset, CodeShape, "\"args\" must be a list of strings")
-		}
-		for _, x := range a.Children {
-			if x.Kind != jsondoc.String {
-				p.errorf(x.Offset, CodeShape, "\"args\" must be a list of strings")
-				continue
-			}
-			h.Args = append(h.Args, x.Str)
-		}
-	}
-	if t := n.Get("timeout"); t != nil {
-		var v float64
-		if t.Kind != jsondoc.Number || json.Unmarshal(t.Raw, &v) != nil || v <= 0 {
-			p.errorf(t.Offset, CodeShape, "\"timeout\" is a number of seconds greater than 0")
-		} else {
-			h.Timeout = int(v)
-		}
-	}
+// hook is a handler of the shape with Claude Code's own fields: `once`
+// (honoured in a SKILL.md only) and `if` (a permission rule, evaluated on
+// the tool events only).
+func hook(r *ccshape.Reader, src source, ch ccshape.Handler) Hook {
+	event := Event(ch.Event)
+	h := Hook{Event: event, Matcher: ch.Matcher, match: ch.Match, Type: ch.Type, Command: ch.Command, Args: ch.Args,
+		Prompt: ch.Prompt, URL: ch.URL, Model: ch.Model, Timeout: int(ch.Timeout), If: ch.If,
+		File: r.File, Line: ch.Line, Column: ch.Column, Plugin: src.plugin, Skill: src.skill, UsedSkill: src.usedSkill,
+		Runs: ch.Runs, Why: ch.Why, cmdLine: ch.CmdLine, cmdCol: ch.CmdCol}
+	n := ch.Node
 	if o := n.Get("once"); o != nil {
 		if o.Kind != jsondoc.Bool {
-			p.errorf(o.Offset, CodeShape, "\"once\" is true or false")
+			r.Report(o.Offset, diag.Error, ccshape.Shape, "\"once\" is true or false")
 		}
 		h.Once = o.Bool
-		if h.Once && p.src.usedSkill == "" {
-			p.warnf(o.Offset, CodeOnceIgnored, "\"once\" is honoured only in a skill's SKILL.md frontmatter; here the handler runs every time")
+		if h.Once && src.usedSkill == "" {
+			r.Report(o.Offset, diag.Warning, "once-ignored", "\"once\" is honoured only in a skill's SKILL.md frontmatter; here the handler runs every time")
 			h.Once = false
 		}
 	}
-	for _, k := range n.Children {
-		if !contains(handlerFields, k.Key) {
-			p.warnf(k.KeyOffset, CodeUnknownField, "unknown handler field %q: Claude Code does not read it.%s", k.Key, diag.DidYouMean(k.Key, handlerFields))
-		}
-	}
-	switch h.Type {
-	case TypeCommand:
-		if h.Command == "" {
-			p.errorf(n.Offset, CodeShape, "a command handler needs \"command\"")
-			ok = false
-		}
-		if cmdNode != nil {
-			h.cmdLine, h.cmdCol = p.pos(cmdNode.Offset)
-		}
-	case TypePrompt:
-		if h.Prompt == "" {
-			p.errorf(n.Offset, CodeShape, "a prompt handler needs \"prompt\"")
-			ok = false
-		}
-	case TypeHTTP:
-		if h.URL == "" {
-			p.errorf(n.Offset, CodeShape, "an http handler needs \"url\"")
-			ok = false
-		}
-	case TypeAgent, TypeMCPTool:
-		h.Runs, h.Why = false, fmt.Sprintf("a %s handler needs Claude Code's own %s, which the simulated agent does not have", h.Type,
-			map[string]string{TypeAgent: "subagents", TypeMCPTool: "MCP servers"}[h.Type])
-		p.warnf(tn.Offset, CodeNotRun, "%s: shown in the trace as not run", h.Why)
-	}
-	if !event.Fires() {
-		h.Runs, h.Why = false, fmt.Sprintf("%s never fires in the simulated agent (it has no %s)", event, elsewhereWhat(event))
-		p.warnf(n.Offset, CodeNotSimulated, "%s", h.Why)
-	}
 	if h.If != "" {
+		ifNode := n.Get("if")
 		if !event.HasIf() {
-			p.warnf(ifNode.Offset, CodeIfNeverRuns, "\"if\" is evaluated only on PreToolUse, PostToolUse, PostToolUseFailure and PermissionRequest: on %s a handler with \"if\" never runs; remove it or use the group's matcher", event)
-		} else if r, err := parseRule(h.If); err != nil {
-			p.errorf(ifNode.Offset, CodeBadIf, "if %q: %v", h.If, err)
+			r.Report(ifNode.Offset, diag.Warning, "if-never-runs", "\"if\" is evaluated only on PreToolUse, PostToolUse, PostToolUseFailure and PermissionRequest: on %s a handler with \"if\" never runs; remove it or use the group's matcher", event)
+		} else if rl, err := parseRule(h.If); err != nil {
+			r.Report(ifNode.Offset, diag.Error, "bad-if", "if %q: %v", h.If, err)
 		} else {
-			h.rule = &r
+			h.rule = &rl
 		}
 	}
-	if ok {
-		p.out = append(p.out, h)
-	}
+	return h
 }
 
 func elsewhereWhat(e Event) string {

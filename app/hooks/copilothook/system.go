@@ -37,7 +37,7 @@ func Registration() registry.System {
 			{Kind: registry.KindScenario, Role: registry.Scenario, Level: registry.Root, Patterns: []string{ScenarioDir + "/*"}},
 		},
 		Dirs: []string{".github", ".hookstudio"},
-		User: &registry.UserFile{Setting: "copilot_user_hooks", Flag: "copilot-user-hooks",
+		User: &registry.UserFile{Setting: "copilot_user_hooks", Name: "hooks folder", Flag: "copilot-user-hooks",
 			Usage: "Copilot CLI's user-level hooks folder (~/.copilot/hooks), whose *.json hooks run before the repository's", Folder: true},
 		SkillFolders: func(root, skill string) []string {
 			if IsPlugin(filepath.Join(root, skill)) {

@@ -45,7 +45,7 @@ func Registration() registry.System {
 			{Kind: registry.KindScenario, Role: registry.Scenario, Level: registry.Root, Patterns: []string{ScenarioDir + "/*"}},
 		},
 		Dirs: []string{".gemini", ".hookstudio"},
-		User: &registry.UserFile{Setting: "gemini_user_settings", Flag: "gemini-user-settings",
+		User: &registry.UserFile{Setting: "gemini_user_settings", Name: "settings.json", Flag: "gemini-user-settings",
 			Usage: "Gemini CLI's user-level settings.json (~/.gemini/settings.json), whose hooks run before the project's"},
 		SkillFolders: func(root, skill string) []string {
 			if IsExtension(filepath.Join(root, skill)) {

@@ -18,10 +18,12 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/claudehook"
 	"hookstudio/app/hooks/cmdhook"
+	"hookstudio/app/hooks/codexhook"
 	"hookstudio/app/hooks/copilothook"
 	"hookstudio/app/hooks/geminihook"
 	"hookstudio/app/hooks/hostmode"
 	"hookstudio/app/hooks/prochook"
+	"hookstudio/app/hooks/qwenhook"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/reqhook"
 	"hookstudio/app/hooks/skills"
@@ -53,6 +55,8 @@ func Registry(opts RegistryOptions) *registry.Registry {
 		cmdhook.Registration(cache),
 		prochook.Registration(),
 		claudehook.Registration(),
+		codexhook.Registration(),
+		qwenhook.Registration(),
 		geminihook.Registration(),
 		copilothook.Registration(),
 		reqhook.Registration(opts.Policy),
@@ -287,4 +291,26 @@ func Profiles(p *profile.Picker, sc *scenario.Scenario) (func(agent string) regi
 		}
 		return prof
 	}, nil
+}
+
+// Check loads root with the systems that host agent's hooks
+// (registry.System.Agent) and returns their diagnostics: what that agent's
+// validator (hookctl validate) says of the folder. False when no system
+// hosts the agent yet.
+func Check(ctx context.Context, reg *registry.Registry, root, agent string) ([]diag.Diagnostic, bool, error) {
+	var out []diag.Diagnostic
+	found := false
+	for _, sys := range reg.Systems() {
+		if sys.Agent != agent || sys.Load == nil {
+			continue
+		}
+		found = true
+		cfg, err := sys.Load(ctx, registry.LoadRequest{Root: root, Mode: hostmode.Code})
+		if err != nil {
+			return nil, true, fmt.Errorf("check %s hooks: %w", agent, err)
+		}
+		out = append(out, cfg.Diagnostics()...)
+	}
+	diag.Sort(out)
+	return out, found, nil
 }

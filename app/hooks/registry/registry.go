@@ -100,6 +100,9 @@ type UserFile struct {
 	// Folder says the user-level location is a folder of files (Copilot
 	// CLI's ~/.copilot/hooks), not one file.
 	Folder bool
+	// Name is how the setting names what it asks for ("config.toml",
+	// "settings.json", "hooks folder").
+	Name string
 }
 
 // Command is one command a run would start, as the trust prompt lists it.

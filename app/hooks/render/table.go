@@ -49,3 +49,16 @@ func code(text string) string {
 }
 
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// ShapeTable is Table of the answers of Claude Code's settings shape that
+// p words — the docs' table of an agent that took that shape (Codex, Qwen
+// Code).
+func ShapeTable(p *profile.Profile, tool string) string {
+	var specs []profile.Spec
+	for _, s := range profile.Outcomes(profile.ClaudeCode) {
+		if p.Outcome(s.ID) != nil {
+			specs = append(specs, s)
+		}
+	}
+	return Table(specs, New(p, nil), tool)
+}

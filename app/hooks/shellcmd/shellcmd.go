@@ -16,7 +16,7 @@ import (
 
 // HookDirVars are the variables hook systems set to a folder of the hook's:
 // a path starting with one is resolved against that folder, not guessed.
-var HookDirVars = []string{"JCLI_HOOK_DIR", "JCLI_CWD", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD"}
+var HookDirVars = []string{"JCLI_HOOK_DIR", "JCLI_CWD", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PROJECT_DIR", "QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD"}
 
 // Word is one word of a command as the shell will see it.
 type Word struct {

@@ -22,6 +22,17 @@ var ErrNotTrustedToRender = errors.New("trust the folder first: rendering runs i
 // compares it with another rendering of the same scenario, so an author
 // sees what an agent upgrade changes for their hooks.
 func (s *Service) RenderAs(ctx context.Context, file, agent string) (history.RunID, error) {
+	return s.playAgain(ctx, file, false, func(job *simJob) error {
+		job.agent = agent
+		return nil
+	}, "render as "+agent)
+}
+
+// playAgain plays the scenario file of the open folder once more, as the
+// UI plays it (skills switched off left out, every hook afresh) with what
+// prepare changes, and keeps the run in the history. needHooks: the folder
+// must have executable hooks; any it has must be trusted.
+func (s *Service) playAgain(ctx context.Context, file string, needHooks bool, prepare func(job *simJob) error, what string) (history.RunID, error) {
 	if s.cfg.History == nil {
 		return 0, errors.New("the run history is not available")
 	}
@@ -31,28 +42,30 @@ func (s *Service) RenderAs(ctx context.Context, file, agent string) (history.Run
 		s.mu.Unlock()
 		return 0, fmt.Errorf("no valid scenario %s in the open folder", file)
 	}
-	if s.exec.present() && !s.trustedLocked() {
+	if needHooks && !s.exec.present() || s.exec.present() && !s.trustedLocked() {
 		s.mu.Unlock()
 		return 0, ErrNotTrustedToRender
 	}
-	// as the UI plays it, skills switched off left out; every hook afresh
 	job := simJob{gen: -1, root: s.root, file: file, sc: s.scenarios[i].sc, set: s.set, disabled: maps.Clone(s.disabled),
-		hooks: s.runHooksLocked(i), agent: agent}
+		hooks: s.runHooksLocked(i)}
 	root := s.root
 	s.mu.Unlock()
 
+	if err := prepare(&job); err != nil {
+		return 0, fmt.Errorf("%s: %w", what, err)
+	}
 	started := time.Now()
 	// a job no simulation waits for (gen -1): nothing of it is shown live
 	job.started = started
 	tr, _, err := s.execute(ctx, job)
 	if err != nil {
-		return 0, fmt.Errorf("render as %s: %w", agent, err)
+		return 0, fmt.Errorf("%s: %w", what, err)
 	}
 	data, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
 	id, err := s.cfg.History.SaveRun(context.WithoutCancel(ctx), history.RunInput{Trace: tr, ScenarioFile: file, ScenarioData: data,
 		Backend: "mock", Source: history.SourceApp, Started: started, Ended: time.Now()})
 	if err != nil {
-		return 0, fmt.Errorf("render as %s: keep the run: %w", agent, err)
+		return 0, fmt.Errorf("%s: keep the run: %w", what, err)
 	}
 	s.cfg.Emit(EventRun, id)
 	return id, nil

@@ -128,6 +128,8 @@ type UserFile struct {
 	Usage  string `json:"usage"`
 	File   string `json:"file"`
 	Folder bool   `json:"folder"`
+	// Name is what the form asks for ("config.toml", "hooks folder").
+	Name string `json:"name"`
 }
 
 // UserFiles lists the user-level files of reg's agent CLIs' systems
@@ -138,7 +140,7 @@ func (u *UserHooksSetting) UserFiles(reg *registry.Registry) []UserFile {
 		if sys.User == nil || sys.Agent == "" || sys.User.Setting == userClaudeSetting {
 			continue
 		}
-		out = append(out, UserFile{System: sys.Name, Title: sys.Title, Usage: sys.User.Usage, File: u.file(sys.User.Setting), Folder: sys.User.Folder})
+		out = append(out, UserFile{System: sys.Name, Title: sys.Title, Usage: sys.User.Usage, File: u.file(sys.User.Setting), Folder: sys.User.Folder, Name: sys.User.Name})
 	}
 	return out
 }

@@ -146,8 +146,9 @@ func TestClaudeUserSettingsInTrustPrompt(t *testing.T) {
 }
 
 // The agent CLIs' user-level files are one setting each, named by their
-// system: Gemini CLI's a settings.json, Copilot CLI's a folder of hook
-// files; both reach the systems' Load.
+// system: Codex's config.toml, Qwen Code's and Gemini CLI's a
+// settings.json, Copilot CLI's a folder of hook files; they reach the
+// systems' Load.
 func TestAgentUserFiles(t *testing.T) {
 	dir := t.TempDir()
 	u, err := LoadUserHooks(dir)
@@ -159,7 +160,7 @@ func TestAgentUserFiles(t *testing.T) {
 	for _, f := range u.UserFiles(reg) {
 		systems = append(systems, f.System)
 	}
-	if !slices.Equal(systems, []string{"gemini-cli", "copilot-cli"}) {
+	if !slices.Equal(systems, []string{"codex", "qwen-code", "gemini-cli", "copilot-cli"}) {
 		t.Errorf("user files of %q", systems)
 	}
 	gemini, copilot := filepath.Join(dir, "settings.json"), filepath.Join(dir, "hooks")
@@ -172,6 +173,13 @@ func TestAgentUserFiles(t *testing.T) {
 	if err := u.SetUserFile(reg, "gemini-cli", dir); err == nil {
 		t.Error("a folder for Gemini CLI's settings.json was accepted")
 	}
+	codex := filepath.Join(dir, "config.toml")
+	if err := u.SetUserFile(reg, "codex", codex); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.SetUserFile(reg, "codex", dir); err == nil {
+		t.Error("a folder for Codex's config.toml was accepted")
+	}
 	if err := u.SetUserFile(reg, "copilot-cli", gemini+"x/../../"); err != nil {
 		t.Error(err)
 	}
@@ -179,7 +187,7 @@ func TestAgentUserFiles(t *testing.T) {
 		t.Errorf("unknown system: %v", err)
 	}
 	again, _ := LoadUserHooks(dir)
-	if files := again.Files(reg); files["gemini-cli"] != gemini || files["copilot-cli"] == "" {
+	if files := again.Files(reg); files["gemini-cli"] != gemini || files["copilot-cli"] == "" || files["codex"] != codex {
 		t.Errorf("files %v", files)
 	}
 }

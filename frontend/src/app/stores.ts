@@ -10,6 +10,7 @@ import { EditorStore, type EditorApi } from '../editor/store';
 import { EditorPaneStore } from '../editor/pane';
 import { HistoryStore } from '../history/store';
 import { CaptureStore } from '../capture/store';
+import { ExportStore } from '../convert/store';
 import { RunStore, type RunApi } from '../run/store';
 import { OpsStore, type OpsApi } from '../approval/store';
 import type { LayoutApi } from '../layout/store';
@@ -27,6 +28,7 @@ export interface AppStores {
   editorPane: EditorPaneStore;
   history: HistoryStore;
   capture: CaptureStore;
+  exportFor: ExportStore;
   run: RunStore;
   ops: OpsStore;
 }
@@ -64,10 +66,11 @@ export function createApp(be: Backends = {}): App {
   const editorPane = new EditorPaneStore();
   const history = new HistoryStore();
   const capture = new CaptureStore();
+  const exportFor = new ExportStore();
   const run = new RunStore(be.run);
   const showRun = (view: TraceView, step: number) => { history.setMode('simulator'); debug.show(view, step); };
   const ops = new OpsStore(showRun, layout.openBottom, be.ops);
-  const stores: AppStores = { shell, layout, debug, studio, editor, editorPane, history, capture, run, ops };
+  const stores: AppStores = { shell, layout, debug, studio, editor, editorPane, history, capture, exportFor, run, ops };
   const commands = new CommandRegistry(appCommands(stores));
 
   const actions: App['actions'] = {

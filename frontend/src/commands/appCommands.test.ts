@@ -132,6 +132,14 @@ describe('the app commands', () => {
     expect(app.capture.get().open).toBe(false);
   });
 
+  it('Ctrl+Shift+E opens Export for… once a folder is open, Esc closes it', () => {
+    expect(app.studio.get().state?.root).toBeTruthy();
+    expect(press('E', { ctrlKey: true, shiftKey: true }).defaultPrevented).toBe(true);
+    expect(app.exportFor.get()).toEqual({ open: true, to: '' });
+    press('Escape');
+    expect(app.exportFor.get().open).toBe(false);
+  });
+
   it('Ctrl+J and Ctrl+Shift+F fold the panes in the simulator only', () => {
     press('j', { ctrlKey: true });
     press('F', { ctrlKey: true, shiftKey: true });

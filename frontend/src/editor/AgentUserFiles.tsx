@@ -1,5 +1,5 @@
-// The agent CLIs' user-level hook files from the backend's registry (Gemini CLI's
-// ~/.gemini/settings.json, Copilot CLI's ~/.copilot/hooks folder): their hooks run before the
+// The agent CLIs' user-level hook files from the backend's registry (Codex's ~/.codex/config.toml,
+// Qwen Code's and Gemini CLI's settings.json, Copilot CLI's ~/.copilot/hooks folder): their hooks run before the
 // project's in every folder, and their commands are part of what trusting a folder covers — one
 // form per agent, like the Claude Code settings beside it.
 import { useEffect, useState, type FormEvent } from 'react';
@@ -33,7 +33,7 @@ function AgentUserFileForm({ file: f }: { file: AgentUserFile }) {
     <form className="mrun-form" onSubmit={(e) => void save(e)} aria-label={`${f.title}: user-level ${what}`}>
       <h3>{f.title}: user level</h3>
       <p className="muted small">{f.usage}. A folder is trusted together with its commands.</p>
-      <label>{f.folder ? 'hooks folder' : 'settings.json'}<input value={file} onChange={(e) => setFile(e.currentTarget.value)} placeholder="none" spellCheck={false} /></label>
+      <label>{f.name}<input value={file} onChange={(e) => setFile(e.currentTarget.value)} placeholder="none" spellCheck={false} /></label>
       {msg && <div className={msg.err ? 'mrun-error' : 'muted small'} role={msg.err ? 'alert' : 'status'}>{msg.text}</div>}
       <div className="mrun-actions"><button type="submit" className="btn">Save {f.title}</button></div>
     </form>

@@ -81,6 +81,27 @@ describe('ConfigPane', () => {
     await waitFor(() => expect(document.querySelector('.cm-content')?.textContent).toContain('"version": 1'));
   });
 
+  it("opens Codex's and Qwen Code's hook files raw: hooks.json and settings.json with their schema, config.toml as text, each linted by the backend", async () => {
+    const hooks = '.codex/hooks.json', toml = '.codex/config.toml', qwen = '.qwen/settings.json';
+    const store = new EditorStore(fakeApi({ [hooks]: '{"hooks": {}}', [toml]: '[hooks]\n', [qwen]: '{"hooks": {}}' }));
+    const d: Diagnostic = { file: toml, line: 3, column: 1, severity: 'warning', code: 'codex-untrusted', message: 'Codex skips this hook until it is trusted: run /hooks in codex' };
+    const api = configApi([d]);
+    const first = render(<ConfigPane store={store} file={toml} api={api} />);
+    await screen.findByText(/Codex skips this hook until it is trusted/);
+    expect(api.lintFile).toHaveBeenCalledWith(toml, '[hooks]\n');
+    expect(api.configSchema).not.toHaveBeenCalled();
+    first.unmount();
+    const capi = configApi([]);
+    const second = render(<ConfigPane store={store} file={hooks} api={capi} />);
+    await waitFor(() => expect(document.querySelector('.cm-content')?.textContent).toContain('"hooks"'));
+    await waitFor(() => expect(capi.configSchema).toHaveBeenCalledWith('codex-hooks'));
+    second.unmount();
+    const qapi = configApi([]);
+    render(<ConfigPane store={store} file={qwen} api={qapi} />);
+    await screen.findByTestId('config-editor');
+    await waitFor(() => expect(qapi.configSchema).toHaveBeenCalledWith('qwen-settings'));
+  });
+
   it('asks no schema of a kind the registry has none for (Claude Code settings, a script)', async () => {
     const store = new EditorStore(fakeApi({ 'demo/hooks/run.sh': 'echo hi\n' }));
     const api = configApi([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { EditorStore, TOAST_ERR_MS, TOAST_MS } from './store';
+import { EditorStore, short, TOAST_ERR_MS, TOAST_MS } from './store';
 import { typeText } from './history';
 import { fakeApi } from './testApi';
 import { emptyTrace, type TraceView } from '../lib/api';
@@ -60,5 +60,14 @@ describe('EditorStore', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('short', () => {
+  it("names a file by its name, an agent's file with its dot folder", () => {
+    expect(short('demo/hooks/hooks.json')).toBe('hooks.json');
+    expect(short('codex-guard/.codex/hooks.json')).toBe('.codex/hooks.json');
+    expect(short('qwen-guard/.qwen/settings.json')).toBe('.qwen/settings.json');
+    expect(short('hooks.json')).toBe('hooks.json');
   });
 });

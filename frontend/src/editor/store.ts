@@ -295,4 +295,10 @@ export class EditorStore {
   dispose() { for (const k of [...this.timers.keys()]) this.cancel(k); clearTimeout(this.toastTimer); this.listeners.clear(); }
 }
 
-export const short = (file: string): string => file.split('/').slice(-1)[0] ?? file;
+/** A file's name for tabs and heads; an agent's file keeps its dot folder (.codex/hooks.json beside a skill's hooks.json). */
+export const short = (file: string): string => {
+  const parts = file.split('/');
+  const name = parts[parts.length - 1] ?? file;
+  const dir = parts[parts.length - 2];
+  return dir?.startsWith('.') ? `${dir}/${name}` : name;
+};

@@ -52,6 +52,12 @@ describe('CompareView', () => {
     expect(screen.getByTestId('compare-agents').textContent).toBe('rendered as claude-code@2.1.197 → claude-code@2.1.332: what this upgrade changes for these hooks');
   });
 
+  it('says when the two runs are one scenario under two agents (where each puts the words)', async () => {
+    vi.spyOn(mock.binding, 'Compare').mockResolvedValue({ ...cmp, a: run(1, { agent: 'claude-code@2.1.332' }), b: run(2, { agent: 'codex@0.171.0' }) });
+    await start();
+    expect(screen.getByTestId('compare-agents').textContent).toBe("rendered as claude-code@2.1.332 → codex@0.171.0: where each agent puts these hooks' words");
+  });
+
   it('shows each call position with its status and token delta', async () => {
     await start();
     const statuses = [0, 1, 2, 3].map((i) => within(row(i)).getByTestId('call-status').textContent);

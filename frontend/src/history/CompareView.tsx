@@ -12,6 +12,9 @@ export const callLabel = (c: Pick<CallDiff, 'a' | 'b'>): string =>
 
 const where = (c: CallDiff) => `request ${c.request + 1} · ${c.phase}${c.round !== null ? ` round ${c.round + 1}` : ''}`;
 
+/** "codex@0.171.0" → "codex": two versions of one agent are an upgrade, two agents a conversion. */
+const agentOf = (ref: string | undefined) => (ref ?? '').split('@')[0];
+
 export function Delta({ n, testid }: { n: number; testid?: string }) {
   const cls = n > 0 ? 'plus' : n < 0 ? 'minus' : 'muted';
   return <span className={`delta ${cls}`} data-testid={testid}>{n > 0 ? `+${n.toLocaleString()}` : n.toLocaleString()}</span>;
@@ -108,7 +111,8 @@ export function CompareView({ a, b, onBack, onOpen }: { a: number; b: number; on
             A: #{cmp.a.id} {cmp.a.scenario} · {fmtDate(cmp.a.started)} · {cmp.a.source} — B: #{cmp.b.id} {cmp.b.scenario} · {fmtDate(cmp.b.started)} · {cmp.b.source}
             {cmp.a.scenario !== cmp.b.scenario && <span className="count-warn"> · different scenarios</span>}
             {cmp.a.agent !== cmp.b.agent && (
-              <div data-testid="compare-agents">rendered as <b>{cmp.a.agent || 'no agent'}</b> → <b>{cmp.b.agent || 'no agent'}</b>: what this upgrade changes for these hooks</div>
+              <div data-testid="compare-agents">rendered as <b>{cmp.a.agent || 'no agent'}</b> → <b>{cmp.b.agent || 'no agent'}</b>: {agentOf(cmp.a.agent) === agentOf(cmp.b.agent)
+                ? 'what this upgrade changes for these hooks' : 'where each agent puts these hooks\' words'}</div>
             )}
           </div>
           <div className="cmp-top">

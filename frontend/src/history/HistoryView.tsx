@@ -11,6 +11,7 @@ import { ReadOnlyRun } from './ReadOnlyRun';
 import { HookCostChart, PromptSizeChart, TokensPerCallChart } from './charts';
 import { RunRequests } from '../requests/RunRequests';
 import { RenderAs } from '../agents/RenderAs';
+import { RenderUnder } from '../convert/RenderUnder';
 import { versionOf } from '../lib/api/agents';
 import { dayEnd, dayStart, fmtDate, fmtMs } from './format';
 import './history.css';
@@ -229,7 +230,10 @@ export function HistoryView({ studio, color, onLive }: Props) {
               <span className="title">{focused ? <>Run #{focused.id} · {focused.scenario}</> : 'Charts'}</span>
               {focused && <button type="button" className="btn" onClick={() => open(focused)}>Open #{focused.id}</button>}
               {focused?.agent && studio?.scenarios.some((sc) => sc.file === focused.scenario_file) && (
-                <RenderAs run={focused} onRendered={(id) => setPage({ kind: 'compare', a: focused.id, b: id })} onError={fail} />
+                <>
+                  <RenderAs run={focused} onRendered={(id) => setPage({ kind: 'compare', a: focused.id, b: id })} onError={fail} />
+                  <RenderUnder run={focused} onRendered={(id) => setPage({ kind: 'compare', a: focused.id, b: id })} onError={fail} />
+                </>
               )}
             </div>
             <TokensPerCallChart view={focused ? focusView : null} title={focused ? `Prompt tokens per LLM call — run #${focused.id}` : 'Prompt tokens per LLM call'} />

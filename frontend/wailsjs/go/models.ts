@@ -873,6 +873,56 @@ export namespace studio {
 	    events: edit.CommandEvent[];
 	    diagnostics: diag.Diagnostic[];
 	}
+	export interface ConvertTarget {
+	    agent: string;
+	    title: string;
+	    hosted: boolean;
+	}
+	export interface ConvertSource {
+	    folder: string;
+	    agent: string;
+	    title: string;
+	}
+	export interface ConvertChoices {
+	    sources: ConvertSource[];
+	    targets: ConvertTarget[];
+	}
+	export interface ConvertFile {
+	    path: string;
+	    role: string;
+	    action: string;
+	    mode: string;
+	    from?: string;
+	    text?: string;
+	}
+	export interface ConvertPlan {
+	    source: string;
+	    from: string;
+	    to: string;
+	    layout: string;
+	    dir: string;
+	    dir_rel: string;
+	    written: number;
+	    left: number;
+	    diagnostics: diag.Diagnostic[];
+	    source_diagnostics: diag.Diagnostic[];
+	    files: ConvertFile[];
+	    conflicts: diag.Diagnostic[];
+	    checked: diag.Diagnostic[];
+	    hosted: boolean;
+	    unsaved: boolean;
+	    can_write: boolean;
+	    wrote: boolean;
+	}
+	export interface ConvertRequest {
+	    source: string;
+	    to: string;
+	    layout: string;
+	    dir: string;
+	    force: boolean;
+	}
+	
+	
 	export interface ExecCommand {
 	    source: string;
 	    event: string;
@@ -1063,6 +1113,7 @@ export namespace studio {
 	    usage: string;
 	    file: string;
 	    folder: boolean;
+	    name: string;
 	}
 
 }

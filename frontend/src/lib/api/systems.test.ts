@@ -10,13 +10,16 @@ describe('hook systems', () => {
     expect(systemLabel('claude-code')).toBe('Claude Code');
     expect(systemLabel('gemini-cli')).toBe('Gemini CLI');
     expect(systemLabel('copilot-cli')).toBe('Copilot CLI');
+    expect(systemLabel('codex')).toBe('Codex');
+    expect(systemLabel('qwen-code')).toBe('Qwen Code');
+    expect(systemAgent('qwen-code')).toBe('qwen-code');
     expect(systemAgent('gemini-cli')).toBe('gemini-cli');
     expect(systemAgent('command')).toBe('');
   });
   it('names a system the backend registers later as it says, one nobody registered by its name', () => {
-    expect(systemLabel('codex')).toBe('codex');
-    setHookSystems([...written, { name: 'codex', label: 'Codex', title: "Codex's hooks", agent: 'codex' }]);
-    expect(systemLabel('codex')).toBe('Codex');
-    expect(systemAgent('codex')).toBe('codex');
+    expect(systemLabel('droid')).toBe('droid');
+    setHookSystems([...written, { name: 'droid', label: 'Factory Droid', title: "Factory Droid's hooks", agent: 'droid' }]);
+    expect(systemLabel('droid')).toBe('Factory Droid');
+    expect(systemAgent('droid')).toBe('droid');
   });
 });

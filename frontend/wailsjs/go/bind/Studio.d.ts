@@ -23,6 +23,8 @@ export function ClaudeUserSettings():Promise<string>;
 
 export function ConfigSchema(arg1:string):Promise<string>;
 
+export function ConvertChoices():Promise<studio.ConvertChoices>;
+
 export function CreateSkill(arg1:string):Promise<studio.State>;
 
 export function DeleteProfile(arg1:string):Promise<void>;
@@ -65,11 +67,15 @@ export function OpenFile(arg1:string):Promise<studio.FileSnapshot>;
 
 export function OpenFolder(arg1:string):Promise<studio.State>;
 
+export function PlanConversion(arg1:studio.ConvertRequest):Promise<studio.ConvertPlan>;
+
 export function Profiles():Promise<Array<studio.ProfileInfo>>;
 
 export function Progress():Promise<studio.Progress>;
 
 export function RenderAs(arg1:string,arg2:string):Promise<history.RunID>;
+
+export function RenderUnder(arg1:string,arg2:string):Promise<history.RunID>;
 
 export function Resume(arg1:boolean):Promise<void>;
 
@@ -110,3 +116,5 @@ export function UntrustFolder():Promise<studio.State>;
 export function UserFiles():Promise<Array<studio.UserFile>>;
 
 export function UserHooksFile():Promise<string>;
+
+export function WriteConversion(arg1:studio.ConvertRequest):Promise<studio.ConvertPlan>;

@@ -34,6 +34,10 @@ export function ConfigSchema(arg1) {
   return window['go']['bind']['Studio']['ConfigSchema'](arg1);
 }
 
+export function ConvertChoices() {
+  return window['go']['bind']['Studio']['ConvertChoices']();
+}
+
 export function CreateSkill(arg1) {
   return window['go']['bind']['Studio']['CreateSkill'](arg1);
 }
@@ -118,6 +122,10 @@ export function OpenFolder(arg1) {
   return window['go']['bind']['Studio']['OpenFolder'](arg1);
 }
 
+export function PlanConversion(arg1) {
+  return window['go']['bind']['Studio']['PlanConversion'](arg1);
+}
+
 export function Profiles() {
   return window['go']['bind']['Studio']['Profiles']();
 }
@@ -128,6 +136,10 @@ export function Progress() {
 
 export function RenderAs(arg1, arg2) {
   return window['go']['bind']['Studio']['RenderAs'](arg1, arg2);
+}
+
+export function RenderUnder(arg1, arg2) {
+  return window['go']['bind']['Studio']['RenderUnder'](arg1, arg2);
 }
 
 export function Resume(arg1) {
@@ -208,4 +220,8 @@ export function UserFiles() {
 
 export function UserHooksFile() {
   return window['go']['bind']['Studio']['UserHooksFile']();
+}
+
+export function WriteConversion(arg1) {
+  return window['go']['bind']['Studio']['WriteConversion'](arg1);
 }

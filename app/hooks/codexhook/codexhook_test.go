@@ -1,0 +1,277 @@
+package codexhook
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/ccshape"
+	"hookstudio/app/hooks/skills"
+)
+
+type noHooks struct{}
+
+func (noHooks) Hooks([]string) []skills.Hook { return nil }
+
+func project(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for rel, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mode := os.FileMode(0o644)
+		if strings.HasSuffix(rel, ".sh") {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func codes(ds []diag.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		if d.Line == 0 {
+			out = append(out, "NOPOS:"+d.Code)
+			continue
+		}
+		out = append(out, d.File+":"+d.Code)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestLoadReportsEverything: each file's every problem at once, at its
+// position, with Codex's own consequence: an event of another agent
+// (ignored without a word), a handler type Codex does not run, a script
+// that is missing or cannot run, a guard that blocks with exit 1, a path
+// through $CLAUDE_PROJECT_DIR (unset in Codex), a TOML timeout that is no
+// whole number (the file dropped), hooks in both files.
+func TestLoadReportsEverything(t *testing.T) {
+	root := project(t, map[string]string{
+		HooksFile: `{"hooks": {
+  "BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}],
+  "PreToolUse": [{"matcher": "Bash", "hooks": [
+    {"type": "command", "command": ".codex/hooks/guard.sh"},
+    {"type": "prompt"},
+    {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/x.sh"},
+    {"type": "command", "command": ".codex/hooks/gone.sh"}]}],
+  "Stop": [{"matcher": "x", "hooks": [{"type": "command", "command": ".codex/hooks/noexec.sh"}]}],
+  "SubagentStop": [{"hooks": [{"type": "command", "command": "true"}]}]
+}}`,
+		".codex/hooks/guard.sh":  "#!/bin/sh\necho no >&2\nexit 1\n",
+		".codex/hooks/noexec.sh": "",
+		ConfigFile:               "[[hooks.UserPromptSubmit]]\n[[hooks.UserPromptSubmit.hooks]]\ntype = \"command\"\ncommand = \"true\"\ntimeout = 1.5\n",
+	})
+	if err := os.Chmod(filepath.Join(root, ".codex/hooks/noexec.sh"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		".codex/config.toml:codex-both-files", ".codex/config.toml:codex-shape", ".codex/config.toml:codex-untrusted",
+		".codex/hooks.json:codex-exit1-guard", ".codex/hooks.json:codex-missing-script", ".codex/hooks.json:codex-matcher-ignored",
+		".codex/hooks.json:codex-no-project-dir", ".codex/hooks.json:codex-not-executable", ".codex/hooks.json:codex-not-run",
+		".codex/hooks.json:codex-not-simulated", ".codex/hooks.json:codex-unknown-event", ".codex/hooks.json:codex-untrusted",
+	}
+	slices.Sort(want)
+	if got := codes(cfg.Diagnostics); !slices.Equal(got, want) {
+		t.Errorf("codes\n%q\nwant\n%q", got, want)
+	}
+	for _, h := range cfg.Hooks {
+		if h.File == ConfigFile && h.Runs {
+			t.Error("a hook of a file Codex cannot parse runs")
+		}
+		if h.Type == "prompt" && h.Runs {
+			t.Error("Codex runs a prompt hook")
+		}
+	}
+}
+
+// TestTrustHash: a hook's key and hash as Codex 0.171 computes them. The
+// hashes were put in a user config.toml's [hooks.state] and the real
+// codex exec (without --dangerously-bypass-hook-trust) ran exactly those
+// hooks and skipped an untrusted one (RealAgentCodexTrust does it again).
+func TestTrustHash(t *testing.T) {
+	root := project(t, map[string]string{HooksFile: `{"hooks": {
+ "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo UPS-TRUSTED-RAN"}]}],
+ "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"PRE-TRUSTED <&>\"}}'", "timeout": 30}]}]
+}}`})
+	cfg, err := Load(root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		PreToolUse:       "sha256:0165b51215ae6e9f838854b99ecd97d56f066f5e5bb2abab93ad97a52d60833b",
+		UserPromptSubmit: "sha256:9fb80bfcb90da086ee502a6bb9eaa45a0f422b87c7f0b69f85d1c8839068f803",
+	}
+	for _, h := range cfg.Hooks {
+		if h.Hash != want[h.Event] {
+			t.Errorf("%s hash %s, want %s", h.Event, h.Hash, want[h.Event])
+		}
+		if k := filepath.Join(root, HooksFile) + ":" + label(h.Event) + ":0:0"; h.Key != k {
+			t.Errorf("key %s, want %s", h.Key, k)
+		}
+	}
+}
+
+// TestTrustState: what the user's config.toml says Codex trusts, hook by
+// hook and for the project.
+func TestTrustState(t *testing.T) {
+	root := project(t, map[string]string{HooksFile: `{"hooks": {
+ "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo a"}, {"type": "command", "command": "echo b"}, {"type": "command", "command": "echo c"}, {"type": "command", "command": "echo d"}]}]
+}}`})
+	cfg, _ := Load(root, LoadOptions{})
+	key := func(i int) string { return cfg.Hooks[i].Key }
+	user := filepath.Join(t.TempDir(), "config.toml")
+	text := "[hooks.state.\"" + key(0) + "\"]\ntrusted_hash = \"" + cfg.Hooks[0].Hash + "\"\n" +
+		"[hooks.state.\"" + key(1) + "\"]\ntrusted_hash = \"sha256:old\"\n" +
+		"[hooks.state.\"" + key(2) + "\"]\nenabled = false\ntrusted_hash = \"" + cfg.Hooks[2].Hash + "\"\n"
+	if err := os.WriteFile(user, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(root, LoadOptions{UserConfig: user})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byLine := map[string]int{}
+	for _, d := range cfg.Diagnostics {
+		byLine[d.Code]++
+	}
+	want := map[string]int{CodeModified: 1, CodeDisabled: 1, CodeUntrusted: 1, CodeProjectUntrusted: 1}
+	for code, n := range want {
+		if byLine[code] != n {
+			t.Errorf("%s: %d, want %d (%+v)", code, byLine[code], n, cfg.Diagnostics)
+		}
+	}
+	if err := os.WriteFile(user, []byte(text+"[projects.\""+root+"\"]\ntrust_level = \"trusted\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ = Load(root, LoadOptions{UserConfig: user})
+	for _, d := range cfg.Diagnostics {
+		if d.Code == CodeProjectUntrusted {
+			t.Error("a trusted project is said untrusted")
+		}
+	}
+}
+
+// TestRun: the hooks at their events with Codex's stdin, what the model
+// reads placed by the bundled profile: context before the prompt and
+// between a call and its output, a denial in Codex's words, several
+// PostToolUse blocks one output, what Codex rejects as a failed hook.
+func TestRun(t *testing.T) {
+	root := project(t, map[string]string{HooksFile: `{"hooks": {
+ "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "cat > ss.json; echo SESSION-CTX"}]}],
+ "PreToolUse": [{"matcher": "Bash", "hooks": [
+   {"type": "command", "command": "cat > pre.json; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"PRE-A\"}}'"},
+   {"type": "command", "command": "input=$(cat); case \"$input\" in *rm?-rf*) echo 'no deletes' >&2; exit 2;; esac; echo plain"},
+   {"type": "command", "command": "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\"}}'"}]}],
+ "PostToolUse": [{"hooks": [
+   {"type": "command", "command": "cat >/dev/null; echo '{\"decision\":\"block\",\"reason\":\"R1\"}'"},
+   {"type": "command", "command": "cat >/dev/null; echo R2 >&2; exit 2"}]}]
+}}`})
+	cfg, err := Load(root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, ds := scenario.Parse("s.yaml", []byte(`name: t
+tools:
+  - {name: exec_command, description: Run., parameters: {type: object, properties: {cmd: {type: string}}}}
+requests:
+  - user: go
+    rounds:
+      - tool_calls: [{name: exec_command, arguments: {cmd: "rm -rf x"}, result: "gone"}]
+      - tool_calls: [{name: exec_command, arguments: {cmd: "ls"}, result: "a b"}]
+      - content: done
+`))
+	if sc == nil || diag.HasErrors(ds) {
+		t.Fatalf("scenario: %+v", ds)
+	}
+	h, err := New(Options{Config: cfg, Scenario: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
+		if m.Role != "assistant" && m.Origin != "prompt" {
+			got = append(got, m.Role+": "+m.Content)
+		}
+	}
+	want := []string{"system: SESSION-CTX", "user: go",
+		"system: PRE-A", "tool: Command blocked by PreToolUse hook: no deletes. Command: rm -rf x",
+		"system: PRE-A", "tool: R1\n\nR2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("messages\n%q\nwant\n%q", got, want)
+	}
+	var ask, plain bool
+	for _, hc := range tr.HookCalls {
+		ask = ask || hc.Outcome == engine.OutcomeError && strings.Contains(hc.Error, "permissionDecision:ask")
+		plain = plain || len(hc.Warnings) > 0 && strings.Contains(hc.Warnings[0], "plain stdout")
+	}
+	if !ask || !plain {
+		t.Errorf("ask is a failed hook in Codex (%v); plain PreToolUse stdout is said ignored (%v)", ask, plain)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "pre.json"))
+	if err != nil || !strings.Contains(string(data), `"tool_name":"Bash","tool_input":{"command":"ls"}`) {
+		t.Errorf("PreToolUse stdin: %s %v", data, err)
+	}
+}
+
+// The schema ships to editors; the validator runs in the app and CLI:
+// this fails as soon as one knows an event, field or type the other does not.
+func TestSchemaMatchesValidator(t *testing.T) {
+	checkSchema(t, "../../../schema/codex-hooks.schema.json", &dialect)
+}
+
+func checkSchema(t *testing.T, file string, d *ccshape.Dialect) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type object struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	var s struct {
+		Defs map[string]object `json:"$defs"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(m map[string]json.RawMessage) []string { return slices.Sorted(maps.Keys(m)) }
+	sorted := func(s []string) []string { return slices.Sorted(slices.Values(s)) }
+	check := func(what string, got, want []string) {
+		t.Helper()
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: schema %q, validator %q", what, got, want)
+		}
+	}
+	check("events", keys(s.Defs["hooks"].Properties), sorted(d.Events()))
+	check("group", keys(s.Defs["group"].Properties), sorted(d.GroupFields))
+	check("handler", keys(s.Defs["handler"].Properties), sorted(d.HandlerFields))
+	var typ struct {
+		Enum []string `json:"enum"`
+	}
+	_ = json.Unmarshal(s.Defs["handler"].Properties["type"], &typ)
+	check("types", typ.Enum, d.Types)
+}

@@ -1,0 +1,358 @@
+// Package qwenhook hosts Qwen Code's hooks in the simulated agent: hooks
+// in .qwen/settings.json of the opened folder (and the user's
+// ~/.qwen/settings.json) read as Qwen Code 0.24.4 reads them — Claude
+// Code's names and shape — each event fired at its place in the flow with
+// Qwen Code's stdin, the hooks of an event run together and their outputs
+// merged as its hook aggregator merges them, and what the model gets from
+// the merged output placed and worded by Qwen Code's rendering profile
+// (app/agents/profile). See docs/qwen-code-hooks.md.
+package qwenhook
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"hookstudio/app/agent/engine"
+	"hookstudio/app/format/diag"
+	"hookstudio/app/format/jsondoc"
+	"hookstudio/app/hooks/ccshape"
+)
+
+// System is the trace's name for this hook system and the agent whose
+// rendering profiles apply.
+const System = "qwen-code"
+
+// SettingsFile is where a project's hooks are.
+const SettingsFile = ".qwen/settings.json"
+
+// Qwen Code 0.24.4's events (packages/core/src/hooks/types.ts).
+const (
+	SessionStart       = "SessionStart"
+	UserPromptSubmit   = "UserPromptSubmit"
+	PreToolUse         = "PreToolUse"
+	PermissionRequest  = "PermissionRequest"
+	PostToolUse        = "PostToolUse"
+	PostToolUseFailure = "PostToolUseFailure"
+	PostToolBatch      = "PostToolBatch"
+	Stop               = "Stop"
+	PreCompact         = "PreCompact"
+	PostCompact        = "PostCompact"
+	SessionEnd         = "SessionEnd"
+)
+
+var (
+	fires = []string{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure,
+		PostToolBatch, Stop, PreCompact, PostCompact, SessionEnd}
+	elsewhere = []string{"Notification", "UserPromptExpansion", "MessageDisplay", "SubagentStart", "SubagentStop",
+		"SessionDelete", "PermissionDenied", "StopFailure", "TodoCreated", "TodoCompleted", "InstructionsLoaded"}
+	// configFields are keys of the hooks object that are settings, not events.
+	configFields = []string{"enabled", "disabled", "notifications"}
+	// contextEvents hand a plain stdout to the model (PLAIN_TEXT_CONTEXT_EVENTS).
+	contextEvents = []string{SessionStart, UserPromptSubmit}
+)
+
+// Diagnostic codes of Qwen Code's own.
+const (
+	CodeUnreadable     = "qwen-unreadable"
+	CodeTimeoutMS      = "qwen-timeout-ms"
+	CodePlainStdout    = "qwen-plain-stdout"
+	CodeContextDropped = "qwen-context-dropped"
+)
+
+var dialect = ccshape.Dialect{
+	Agent: "Qwen Code", Code: "qwen",
+	Fires: fires, Elsewhere: elsewhere,
+	Why: func(e string) string {
+		switch {
+		case strings.HasPrefix(e, "Subagent"):
+			return "subagents"
+		case strings.HasPrefix(e, "Todo"):
+			return "todo list"
+		case e == "Notification", e == "MessageDisplay":
+			return "terminal UI"
+		}
+		return ""
+	},
+	Foreign: map[string]string{
+		"BeforeTool": "Gemini CLI", "AfterTool": "Gemini CLI", "BeforeAgent": "Gemini CLI", "AfterAgent": "Gemini CLI",
+		"BeforeModel": "Gemini CLI", "AfterModel": "Gemini CLI", "BeforeToolSelection": "Gemini CLI", "PreCompress": "Gemini CLI",
+		"preToolUse": "Copilot CLI", "postToolUse": "Copilot CLI", "userPromptSubmitted": "Copilot CLI", "sessionStart": "Copilot CLI",
+		"agentStop": "Copilot CLI", "PreModelRequest": "Codex", "PostModelRequest": "Codex", "Interrupt": "Codex",
+	},
+	HasMatcher: func(e string) bool {
+		switch e {
+		case UserPromptSubmit, Stop, "MessageDisplay", PostToolBatch, "SessionDelete", "TodoCreated", "TodoCompleted":
+			return false
+		}
+		return true
+	},
+	Compile:     ccshape.QwenMatcher,
+	GroupFields: []string{"matcher", "sequential", "hooks"},
+	HandlerFields: []string{"type", "command", "url", "prompt", "model", "headers", "allowedEnvVars", "name", "description",
+		"timeout", "env", "async", "once", "statusMessage", "shell"},
+	Types: []string{"command", "http", "prompt"},
+	Runs: func(typ string) (bool, string) {
+		if typ == "command" {
+			return true, ""
+		}
+		return false, "Hook Studio runs Qwen Code's command hooks only; Qwen Code itself runs this " + typ + " hook"
+	},
+	Unknown:     "Qwen Code skips it with a warning (\"Invalid hook event name\")",
+	Unreadable:  "Qwen Code discards such an entry (a line in its debug log)",
+	Exit:        "Qwen Code reports a non-blocking error and goes on",
+	ProjectVars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
+	Guards:      []string{PreToolUse, UserPromptSubmit, Stop, PermissionRequest},
+	Blocks:      "only exit 2 does, or JSON such as permissionDecision: deny",
+}
+
+// Hook is one handler as Qwen Code registers it.
+type Hook struct {
+	Event      string            `json:"event"`
+	Matcher    string            `json:"matcher,omitempty"`
+	Sequential bool              `json:"sequential,omitempty"`
+	Type       string            `json:"type"`
+	Command    string            `json:"command,omitempty"`
+	Name       string            `json:"name,omitempty"`
+	Timeout    float64           `json:"timeout"` // seconds (Qwen Code reads 1000 or more as milliseconds)
+	Shell      string            `json:"shell,omitempty"`
+	Env        map[string]string `json:"env,omitempty"`
+	File       string            `json:"file"`
+	Line       int               `json:"line"`
+	Column     int               `json:"column"`
+	Skill      string            `json:"skill,omitempty"`
+	Dir        string            `json:"dir"`
+	Runs       bool              `json:"runs"`
+	Why        string            `json:"why,omitempty"`
+	user       bool
+	match      ccshape.Match
+}
+
+// Source is file:line.
+func (h *Hook) Source() string { return fmt.Sprintf("%s:%d", h.File, h.Line) }
+
+// Label is how traces and panels name the hook: its name, a script by its
+// file name, else the command cut short.
+func (h *Hook) Label() string {
+	if h.Name != "" {
+		return h.Name
+	}
+	if h.Type != "command" {
+		return h.Type
+	}
+	if f := strings.Fields(h.Command); len(f) > 0 {
+		w := strings.Trim(f[0], `"'`)
+		if (w == "sh" || w == "bash" || w == "python3" || w == "node") && len(f) > 1 {
+			w = strings.Trim(f[1], `"'`)
+		}
+		if strings.Contains(w, "/") && !strings.ContainsAny(h.Command, "|;&><") {
+			return path.Base(w)
+		}
+	}
+	s := strings.Join(strings.Fields(h.Command), " ")
+	if r := []rune(s); len(r) > 48 {
+		return string(r[:47]) + "…"
+	}
+	return s
+}
+
+// timeoutMS is the hook's timeout as Qwen Code reads it (hook-timeout.ts):
+// default 60 s, 1000 or more already milliseconds.
+func (h *Hook) timeoutMS() int {
+	switch {
+	case h.Timeout <= 0:
+		return 60_000
+	case h.Timeout >= 1000:
+		return int(h.Timeout)
+	}
+	return int(h.Timeout * 1000)
+}
+
+// Config is every Qwen Code hook of a folder and every problem found.
+type Config struct {
+	Root        string            `json:"root"`
+	Hooks       []Hook            `json:"hooks"`
+	Diagnostics []diag.Diagnostic `json:"diagnostics"`
+	Files       []string          `json:"files"`
+}
+
+// LoadOptions say where hooks are besides the root.
+type LoadOptions struct {
+	// UserSettings is the user's ~/.qwen/settings.json ("" none).
+	UserSettings string
+	Drafts       map[string][]byte
+}
+
+// Load reads the project's settings (the opened folder's, and each skill
+// folder's that is a Qwen Code project of its own) and the user's, in the
+// order Qwen Code runs them: project before user.
+func Load(root string, opts LoadOptions) (*Config, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("qwen code hooks: root %s: %w", root, err)
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, fmt.Errorf("qwen code hooks: read root: %w", err)
+	}
+	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}, Files: []string{}}
+	read := func(file, rel string) ([]byte, bool) {
+		if data, ok := opts.Drafts[rel]; ok {
+			c.Files = append(c.Files, rel)
+			return data, true
+		}
+		data, err := os.ReadFile(file)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false
+		}
+		if err != nil {
+			c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{File: rel, Severity: diag.Error, Code: CodeUnreadable,
+				Message: fmt.Sprintf("cannot read %s: %v; check its permissions", rel, errors.Unwrap(err))})
+			return nil, false
+		}
+		c.Files = append(c.Files, rel)
+		return data, true
+	}
+	load := func(file, rel, skill, dir string, user bool) {
+		data, ok := read(file, rel)
+		if !ok {
+			return
+		}
+		r := ccshape.NewReader(rel, data, &dialect)
+		hs := settings(r, data)
+		c.Diagnostics = append(c.Diagnostics, r.Diags...)
+		for _, ch := range hs {
+			h := Hook{Event: ch.Event, Matcher: ch.Matcher, Type: ch.Type, Command: ch.Command, Timeout: ch.Timeout, File: rel,
+				Line: ch.Line, Column: ch.Column, Skill: skill, Dir: dir, Runs: ch.Runs, Why: ch.Why, user: user, match: ch.Match}
+			if s := ch.GroupNode.Get("sequential"); s != nil && s.Kind == jsondoc.Bool {
+				h.Sequential = s.Bool
+			}
+			if n := ch.Node.Get("name"); n != nil && n.Kind == jsondoc.String {
+				h.Name = n.Str
+			}
+			if n := ch.Node.Get("shell"); n != nil && n.Kind == jsondoc.String {
+				h.Shell = n.Str
+			}
+			if n := ch.Node.Get("env"); n != nil && n.Kind == jsondoc.Object {
+				h.Env = map[string]string{}
+				for _, kv := range n.Children {
+					if kv.Kind == jsondoc.String {
+						h.Env[kv.Key] = kv.Str
+					}
+				}
+			}
+			if t := ch.Node.Get("timeout"); t != nil && ch.Timeout >= 1000 {
+				line, col := r.Pos(t.Offset)
+				c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{File: rel, Line: line, Column: col, Severity: diag.Warning, Code: CodeTimeoutMS,
+					Message: fmt.Sprintf("Qwen Code reads a timeout of 1000 or more as milliseconds (its older form): %g is %gs, not %g s; write %g for %gs", ch.Timeout, ch.Timeout/1000, ch.Timeout, ch.Timeout/1000, ch.Timeout/1000)})
+			}
+			c.Hooks = append(c.Hooks, h)
+		}
+	}
+	load(filepath.Join(abs, filepath.FromSlash(SettingsFile)), SettingsFile, "", abs, false)
+	for _, e := range entries {
+		dir := filepath.Join(abs, e.Name())
+		rel := e.Name() + "/" + SettingsFile
+		if _, draft := opts.Drafts[rel]; !e.IsDir() || strings.HasPrefix(e.Name(), ".") || (!regular(filepath.Join(dir, filepath.FromSlash(SettingsFile))) && !draft) {
+			continue
+		}
+		load(filepath.Join(dir, filepath.FromSlash(SettingsFile)), rel, e.Name(), dir, false)
+	}
+	if opts.UserSettings != "" {
+		if uf, err := filepath.Abs(opts.UserSettings); err == nil {
+			load(uf, filepath.ToSlash(opts.UserSettings), "", abs, true)
+		}
+	}
+	for i := range c.Hooks {
+		h := &c.Hooks[i]
+		ch := ccshape.Handler{Event: h.Event, Type: h.Type, Command: h.Command, CmdLine: h.Line, CmdCol: h.Column}
+		c.Diagnostics = append(c.Diagnostics, ccshape.CheckCommand(&dialect, h.File, &ch, h.Dir, "")...)
+		c.Diagnostics = append(c.Diagnostics, checkOutput(h)...)
+	}
+	diag.Sort(c.Diagnostics)
+	return c, nil
+}
+
+func regular(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// settings reads a settings.json: its "hooks" object, whose settings keys
+// (enabled, disabled, notifications) are no events.
+func settings(r *ccshape.Reader, data []byte) []ccshape.Handler {
+	doc, err := jsondoc.Parse(data)
+	if err != nil || doc.Root.Kind != jsondoc.Object {
+		return r.Document(data, "a settings file") // reports it
+	}
+	hooks := doc.Root.Get("hooks")
+	if hooks == nil {
+		return nil
+	}
+	return r.Events(hooks, configFields)
+}
+
+var (
+	jsonOutput  = regexp.MustCompile(`\{\s*\\?"|'\{|hookSpecificOutput|additionalContext|"decision"|jq `)
+	plainOutput = regexp.MustCompile(`(?m)^\s*(echo|printf)\s+['"]?[A-Za-z]`)
+	ctxOutput   = regexp.MustCompile(`additionalContext`)
+)
+
+// checkOutput warns where a hook's words will not reach the model as its
+// author meant: plain stdout on an event whose plain stdout Qwen Code shows
+// the user only, and PreToolUse additionalContext, which it drops.
+func checkOutput(h *Hook) []diag.Diagnostic {
+	if h.Type != "command" {
+		return nil
+	}
+	text := h.Command
+	if f := ccshape.ScriptOf(&dialect, h.Command, h.Dir); f != "" {
+		if s, ok := ccshape.Script(f); ok {
+			text = s
+		}
+	}
+	var out []diag.Diagnostic
+	add := func(code, format string, args ...any) {
+		out = append(out, diag.Diagnostic{File: h.File, Line: h.Line, Column: h.Column, Severity: diag.Warning, Code: code, Message: fmt.Sprintf(format, args...)})
+	}
+	switch {
+	case h.Event == PreToolUse && ctxOutput.MatchString(text):
+		add(CodeContextDropped, "Qwen Code drops a PreToolUse hook's additionalContext: the model never reads it (seen on 0.24.4). Give the context from PostToolUse, whose additionalContext is appended to the tool's result")
+	case !slices.Contains(contextEvents, h.Event) && plainOutput.MatchString(text) && !jsonOutput.MatchString(text) && !strings.Contains(text, ">&2"):
+		add(CodePlainStdout, "this %s hook prints plain text: Qwen Code shows a plain stdout to the user only (as a system message); the model never reads it (only SessionStart and UserPromptSubmit hand plain stdout to the model). Print JSON: {\"hookSpecificOutput\": {\"hookEventName\": %q, \"additionalContext\": \"…\"}}", h.Event, h.Event)
+	}
+	return out
+}
+
+// eventAt is the event a point of the flow fires.
+func eventAt(p engine.Point) string {
+	switch p {
+	case engine.PointSessionStart:
+		return SessionStart
+	case engine.PointBeforeSend:
+		return UserPromptSubmit
+	case engine.PointBeforeTool:
+		return PreToolUse
+	case engine.PointApproveTool:
+		return PermissionRequest
+	case engine.PointAfterTool:
+		return PostToolUse
+	case engine.PointAfterTools:
+		return PostToolBatch
+	case engine.PointStop:
+		return Stop
+	case engine.PointBeforeCompact:
+		return PreCompact
+	case engine.PointAfterCompact:
+		return PostCompact
+	case engine.PointSessionEnd:
+		return SessionEnd
+	}
+	return ""
+}

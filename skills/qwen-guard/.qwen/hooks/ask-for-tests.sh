@@ -1,0 +1,9 @@
+#!/bin/sh
+# Stop: the first time the agent wants to stop, it goes on: the reason is
+# the next user message (decision: block); stop_hook_active is true on the
+# stop that follows, and then it may stop.
+input=$(cat)
+case "$input" in
+  *'"stop_hook_active":true'*) exit 0;;
+esac
+printf '%s\n' '{"decision": "block", "reason": "Run the tests (sh run-tests.sh) before you finish, and say whether they pass."}'
