@@ -155,13 +155,21 @@ func TestRenderUnder(t *testing.T) {
 			if run.ScenarioFile != file || len(run.Trace.HookCalls) == 0 || run.Trace.Agent == nil || run.Trace.Agent.Agent != agent {
 				t.Fatalf("kept %s with %d hook call(s), agent %+v", run.ScenarioFile, len(run.Trace.HookCalls), run.Trace.Agent)
 			}
-			// the guard blocked the recursive delete there too
-			blocked := false
+			// the guard blocked the recursive delete there too: a tool
+			// message of the last call is its words in the tool's place
+			words := ""
 			for _, m := range run.Trace.CallMessages(len(run.Trace.Calls) - 1) {
-				blocked = blocked || strings.Contains(m.Content, "Recursive deletes are blocked")
+				if m.Role == "tool" && m.InPlace && m.HookCall != nil {
+					words = m.Content
+				}
 			}
-			if !blocked {
-				t.Error("the converted guard's reason is nowhere in the last call")
+			if words == "" {
+				t.Fatal("no tool message of the last call is the converted guard's")
+			}
+			// with its reason, except where the agent shows the model only
+			// the exit code (Copilot CLI; the conversion says so)
+			if agent != convert.CopilotCLI && !strings.Contains(words, "Recursive deletes are blocked") {
+				t.Errorf("the converted guard's reason is not in its tool message %q", words)
 			}
 		})
 	}
