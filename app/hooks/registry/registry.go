@@ -168,7 +168,7 @@ type TokenCounter interface {
 // Profile is a rendering profile of an agent CLI (issue 27's
 // app/agents/profile.Profile): how one version of the agent puts a hook's
 // words before its model. A system whose Agent has profiles renders its
-// hooks' output through the one a run chose (Run.Profile).
+// hooks' output through the one a run chose (Run.Profiles).
 type Profile interface {
 	Ref() string // "<agent>@<version>"
 }
@@ -193,15 +193,6 @@ type Run struct {
 	// (System.Agent; the scenario's agent:, hookctl --agent, the installed
 	// CLI's version); nil, or nil returned: the system's own renderings.
 	Profiles func(agent string) Profile
-}
-
-// Profile is the rendering profile the run chose for a system's agent, or
-// nil.
-func (r Run) Profile(sys System) Profile {
-	if r.Profiles == nil || sys.Agent == "" {
-		return nil
-	}
-	return r.Profiles(sys.Agent)
 }
 
 // System is one hook system's registration.
