@@ -121,6 +121,16 @@ func TestRegistration(t *testing.T) {
 	if cs := l.Commands(nil, false); len(cs) != 0 || l.Active(nil) {
 		t.Errorf("a simulated run would start %+v", cs)
 	}
+	r, err := registry.New(Registration())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(r.TrustPatterns(), HooksFile) || r.Kind(root, HooksFile) != KindHooks {
+		t.Errorf("trust %v, kind %s", r.TrustPatterns(), r.Kind(root, HooksFile))
+	}
+	if _, ok := r.Schema(KindHooks); !ok {
+		t.Error("no schema")
+	}
 	var cfg engine.Config
 	if a, err := l.Attach(&cfg, registry.Run{}); a != nil || err != nil || len(cfg.Handlers) != 0 {
 		t.Errorf("attach: %v %v %d", a, err, len(cfg.Handlers))
