@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"hookstudio/app/hooks/hooksets"
+	"hookstudio/app/hooks/registry"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -235,6 +239,33 @@ func tagOf(origin, historyOf, hook, prompt, tool string) string {
 	return base(origin)
 }
 
+// runsCommands says whether a skill of root holds a configuration of an
+// executable hook system (a hooks.yaml, a plugin's hooks.json, a Gemini CLI
+// extension's, …: a registered system with Load), as the registry claims
+// files.
+func runsCommands(t *testing.T, root, skill string) bool {
+	t.Helper()
+	reg := hooksets.Registry(hooksets.RegistryOptions{})
+	found := false
+	err := filepath.WalkDir(filepath.Join(root, skill), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		if sys, f, ok := reg.Find(root, filepath.ToSlash(rel)); ok && f.Role == registry.Config && sys.Load != nil {
+			found = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found
+}
+
 // TestSimulateText pins the terminal rendering of the example scenarios.
 func TestSimulateText(t *testing.T) {
 	scenarios, _ := filepath.Glob(filepath.Join("..", "..", "skills", "*", "scenarios", "*.yaml"))
@@ -243,14 +274,8 @@ func TestSimulateText(t *testing.T) {
 	}
 	for _, sc := range scenarios {
 		name := strings.TrimSuffix(filepath.Base(sc), ".yaml")
-		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), "hooks", "hooks.yaml")); err == nil {
-			continue // command hooks need --trust and time: TestSimulateCommandHooks
-		}
-		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), "hooks", "picoclaw.json")); err == nil {
-			continue // process hooks need --trust: TestSimulateProcessHooks
-		}
-		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), ".claude-plugin", "plugin.json")); err == nil {
-			continue // Claude Code hooks need --trust: TestTestExamplesPass, TestRealAgentClaudeCodeConformance
+		if runsCommands(t, filepath.Join("..", "..", "skills"), filepath.Base(filepath.Dir(filepath.Dir(sc)))) {
+			continue // executable hooks need --trust: TestSimulateCommandHooks, TestSimulateProcessHooks, TestTestExamplesPass
 		}
 		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(sc)), ".codex")); err == nil {
 			continue // Codex's hooks need --trust: TestTestExamplesPass, TestRealAgentCodexConformance

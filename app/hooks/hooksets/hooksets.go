@@ -7,9 +7,11 @@
 package hooksets
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 
 	"hookstudio/app/agent/engine"
@@ -136,6 +138,10 @@ func Load(ctx context.Context, reg *registry.Registry, root string, opts Options
 		req := registry.LoadRequest{Root: root, Drafts: opts.Drafts, Mode: s.mode}
 		if sys.User != nil {
 			req.User = opts.User[sys.Name]
+			if d, ok := userFileProblem(sys, req.User); ok {
+				s.diags = append(s.diags, d)
+				req.User = ""
+			}
 		}
 		cfg, err := sys.Load(ctx, req)
 		if err != nil {
@@ -146,6 +152,34 @@ func Load(ctx context.Context, reg *registry.Registry, root string, opts Options
 	}
 	diag.Sort(s.diags)
 	return s, nil
+}
+
+// CodeUserFile: a user-level file named in the settings or by a flag is
+// missing or of the wrong kind, so none of its hooks load.
+const CodeUserFile = "user-file-missing"
+
+// userFileProblem says why the user-level file a setting or flag names
+// cannot be read, rather than loading it as none without a word.
+func userFileProblem(sys registry.System, path string) (diag.Diagnostic, bool) {
+	if path == "" {
+		return diag.Diagnostic{}, false
+	}
+	u := sys.User
+	what := cmp.Or(u.Name, "file")
+	fix := fmt.Sprintf("correct it (Settings, or hookctl's --%s) or clear it", u.Flag)
+	d := diag.Diagnostic{File: path, Severity: diag.Error, Code: CodeUserFile}
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		d.Message = fmt.Sprintf("the user-level %s of %s cannot be read (%v), so none of its hooks load: %s", what, sys.Title, err, fix)
+	case u.Folder && !fi.IsDir():
+		d.Message = fmt.Sprintf("the user-level %s of %s is a file, not a folder, so none of its hooks load: %s", what, sys.Title, fix)
+	case !u.Folder && fi.IsDir():
+		d.Message = fmt.Sprintf("the user-level %s of %s is a folder, not a file, so none of its hooks load: %s", what, sys.Title, fix)
+	default:
+		return diag.Diagnostic{}, false
+	}
+	return d, true
 }
 
 // Mode is the host behaviour runs follow.

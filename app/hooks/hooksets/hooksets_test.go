@@ -181,3 +181,44 @@ func TestUserFiles(t *testing.T) {
 		t.Errorf("user commands %+v", got)
 	}
 }
+
+// A user-level file that a setting or flag names but that cannot be read
+// is an error at that path, never loaded as none without a word.
+func TestUserFileProblems(t *testing.T) {
+	root := tree(t, map[string]string{"s/hooks/hooks.json": `{"hooks": []}`})
+	dir := t.TempDir()
+	file := filepath.Join(dir, "hooks.yaml")
+	if err := os.WriteFile(file, []byte("stop: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, system, path string
+		problem            bool
+	}{
+		{"missing file", "command", filepath.Join(dir, "gone.yaml"), true},
+		{"a folder for a file", "codex", dir, true},
+		{"a file for a folder", "copilot-cli", file, true},
+		{"a file", "command", file, false},
+		{"a folder", "copilot-cli", dir, false},
+		{"none", "command", "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := load(t, root, Options{User: map[string]string{tt.system: tt.path}})
+			var got []diag.Diagnostic
+			for _, d := range s.Diagnostics() {
+				if d.Code == CodeUserFile {
+					got = append(got, d)
+				}
+			}
+			if !tt.problem {
+				if len(got) > 0 {
+					t.Errorf("unexpected %+v", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].File != tt.path || got[0].Severity != diag.Error {
+				t.Errorf("got %+v, want one error at %s", got, tt.path)
+			}
+		})
+	}
+}

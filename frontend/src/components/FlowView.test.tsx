@@ -68,7 +68,7 @@ describe('FlowView on Claude Code’s loop', () => {
     const tag = container.querySelector('[data-hooknode="PreToolUse"]')!;
     expect(tag.getAttribute('class')).toContain('is-lit');
     expect(tag.getAttribute('class')).toContain('armed');
-    expect(screen.getByTestId('flow-hook-caption').textContent).toContain('claude-code PreToolUse:Bash');
+    expect(screen.getByTestId('flow-hook-caption').textContent).toContain('Claude Code PreToolUse:Bash');
     fireEvent.click(container.querySelector('[data-node="Stop"]')!);
     expect(onToggleEvent).toHaveBeenCalledWith('Stop');
     const visited = visitedAt(claudeView, guard.index);

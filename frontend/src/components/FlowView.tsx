@@ -2,6 +2,7 @@
 // backend gives it (view.flow, app/agents/loop): nodes, edges, the hook events at each node, and the
 // node of each step. The current step's node is lit; a click on a checkpoint or an event sets a breakpoint.
 import type { FlowEdge, FlowLoop, FlowNode, FlowSide, TraceView } from '../lib/api';
+import { systemLabel } from '../lib/api';
 import { hookCallsOf } from '../exec/hookcalls';
 import type { BreakpointId } from '../debugger/machine';
 import { cx } from './util';
@@ -161,7 +162,7 @@ export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint, onTogg
         })}
         {withHooks && (
           <text x={loop.width - 8} y={loop.height + 11} textAnchor="end" className={cx('hookcaption', hc && 'is-lit')} data-testid="flow-hook-caption">
-            {hc ? `ϟ ${hc.system} ${hc.event} · ${hc.hook} → ${hc.outcome}` : 'ϟ executable hook invocations per node (this request)'}
+            {hc ? `ϟ ${systemLabel(hc.system)} ${hc.event} · ${hc.hook} → ${hc.outcome}` : 'ϟ executable hook invocations per node (this request)'}
           </text>
         )}
       </svg>

@@ -1,6 +1,6 @@
 import { memo, useCallback, useMemo, useState } from 'react';
 import type { LLMCall, Message, MessageRow, ToolCall, TraceView } from '../lib/api';
-import { listAt, stepLabel } from '../lib/api';
+import { listAt, stepLabel, systemLabel } from '../lib/api';
 import { Markdown } from './Markdown';
 import { VirtualList } from './VirtualList';
 import { cx, fmt, glyph } from './util';
@@ -21,7 +21,7 @@ export function originLabel(m: Message): string {
   switch (m.origin) {
     case 'system_prompt': return 'system prompt';
     case 'user_input': return 'user input';
-    case 'hook': return m.system ? `${m.system} hook ${m.hook ?? ''}` : `hook ${m.hook ?? ''}${m.skill ? ` · ${m.skill}` : ''}`;
+    case 'hook': return m.system ? `${systemLabel(m.system)} hook ${m.hook ?? ''}` : `hook ${m.hook ?? ''}${m.skill ? ` · ${m.skill}` : ''}`;
     case 'compaction': return 'compaction summary';
     case 'prompt': return `built-in prompt ${m.prompt ?? ''}`;
     case 'assistant': return m.tool_calls?.length ? 'assistant · tool calls' : 'assistant';

@@ -1,12 +1,13 @@
 // The editor inside the app, on the fixture backend: saved vs unsaved indicators, preview, Ctrl+S,
 // undo with Ctrl+Z, a new skill and a new hook.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { readMockFile, resetMockBackend, writeMockFile } from '../lib/api';
 import { App } from '../App';
+import { configApi } from '../lib/api/configs';
 
 beforeEach(() => resetMockBackend());
-afterEach(() => resetMockBackend());
+afterEach(() => { resetMockBackend(); vi.restoreAllMocks(); });
 
 const HOOKS = 'demo/hooks/hooks.json';
 
@@ -89,4 +90,19 @@ describe('Editor in the app', () => {
     await screen.findByTestId('conflict');
     expect(screen.getByText('Keep mine')).toBeTruthy();
   });
+
+  it("opens a skill that is another agent's plugin on its hooks file (the backend's kind), raw, without seed 000's hooks.json", async () => {
+    const file = 'demo/hooks.json';
+    writeMockFile(file, '{"version": 1, "hooks": {}}\n');
+    vi.spyOn(configApi, 'hookFiles').mockResolvedValue([{ file, kind: 'copilot-hooks', exists: true }]);
+    render(<App />);
+    await screen.findByTestId('step-0');
+    fireEvent.click(screen.getByLabelText('edit skill demo'));
+    await screen.findByTestId('config-editor');
+    await waitFor(() => expect(document.querySelector('.cm-content')?.textContent).toContain('"version": 1'));
+    expect(screen.queryByRole('button', { name: '+ New hook' })).toBeNull();
+    expect(screen.queryByTestId('hook-row-user-context')).toBeNull();
+    expect(screen.queryByTestId('tab-hooks.json')?.getAttribute('title')).not.toBe(HOOKS);
+  });
 });
+

@@ -81,22 +81,29 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
   const sk = state?.skills.find((s) => s.name === skill);
   // a hook config or script shown instead of hooks.json (ConfigPane)
   const [config, setConfig] = useState<{ file: string; line?: number } | null>(openConfig ?? null);
-  const [configs, setConfigs] = useState<HookFile[]>([]);
+  const [files, setFiles] = useState<HookFile[] | null>(null);
+  const configs = useMemo(() => (files ?? []).filter((f) => f.kind !== 'hooks-json' && f.kind !== 'prompt'), [files]);
   useEffect(() => { if (openConfig) setConfig(openConfig); }, [openConfig]);
   useEffect(() => {
     let alive = true;
-    configApi.hookFiles(skill).then((fs) => { if (alive) setConfigs(fs.filter((f) => f.kind !== 'hooks-json' && f.kind !== 'prompt')); }).catch(() => { /* no list */ });
+    configApi.hookFiles(skill).then((fs) => { if (alive) setFiles(fs); }).catch(() => { if (alive) setFiles((fs) => fs ?? []); });
     return () => { alive = false; };
   }, [skill, state]);
   // new files the picker offers: the skill's hooks.yaml, the project's Claude Code settings
   const offered = [...(folder ? [] : [`${skill}/hooks/hooks.yaml`]), '.claude/settings.json'];
   const configChoices = [...configs.map((c) => c.file), ...offered.filter((o) => !configs.some((c) => c.file === o))];
-  // a Claude Code plugin's hooks.json is Claude Code's shape: its form, not seed 000's
-  const pluginHooks = configs.some((c) => c.file === file && c.kind === 'claude-settings');
-  const shown = config ?? (folder ? { file: (configs.find((c) => c.kind === 'claude-settings') ?? configs[0])?.file ?? '.claude/settings.json' } : pluginHooks ? { file } : null);
   const kindOf = (f: string) => configs.find((c) => c.file === f)?.kind;
+  // a hooks.json the backend gives another system's kind (a Claude Code plugin's or Gemini CLI extension's
+  // hooks/hooks.json, a Copilot CLI plugin's hooks.json) is that system's file: its own pane, not seed 000's
+  // form; a skill without seed 000's hooks.json that holds one is that system's plugin, and opens on it
+  const foreign = (f: string) => isHooksFile(f) && (kindOf(f) ?? 'hooks-json') !== 'hooks-json';
+  const pluginFile = files?.some((f) => f.file === file && f.kind === 'hooks-json') ? undefined : configs.find((c) => foreign(c.file))?.file;
+  const pluginHooks = pluginFile !== undefined;
+  const shown = config ?? (folder ? { file: (configs.find((c) => c.kind === 'claude-settings') ?? configs[0])?.file ?? '.claude/settings.json' } : pluginFile ? { file: pluginFile } : null);
 
-  useEffect(() => { if (!folder) store.open(file).catch((e) => store.toast(String(e), 'err')); }, [store, file, folder]);
+  // seed 000's hooks.json, once the list says it is the skill's (a Copilot CLI plugin has none to open)
+  const seedHooks = !folder && files !== null && (pluginFile === undefined || pluginFile === file);
+  useEffect(() => { if (seedHooks) store.open(file).catch((e) => store.toast(String(e), 'err')); }, [store, file, seedHooks]);
   useEffect(() => {
     let alive = true;
     api.hooksSchema().then((t) => { if (alive) setSchema(schemaInfo(t)); }).catch(() => { /* no completion */ });
@@ -172,7 +179,7 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
           const o = snap.files[f]!;
           return (
             <button key={f} type="button" className={cx('file-tab', f === snap.current && 'active', isDirty(o) && 'dirty', o.conflict && 'conflicted')}
-              onClick={() => { store.setCurrent(f); if ((kindOf(f) ?? configKind(f)) !== 'prompt' && !isHooksFile(f)) { setConfig({ file: f }); return; } setConfig(null); if (isHooksFile(f)) setMode('form'); else { const i = parsed?.entries.findIndex((e) => promptPath(skill, e.file) === f) ?? -1; if (i >= 0) { setSelected(i); setMode('form'); } } }}
+              onClick={() => { store.setCurrent(f); if ((kindOf(f) ?? configKind(f)) !== 'prompt' && (!isHooksFile(f) || foreign(f))) { setConfig({ file: f }); return; } setConfig(null); if (isHooksFile(f)) setMode('form'); else { const i = parsed?.entries.findIndex((e) => promptPath(skill, e.file) === f) ?? -1; if (i >= 0) { setSelected(i); setMode('form'); } } }}
               title={isDirty(o) ? `${f} — unsaved` : f} data-testid={`tab-${short(f)}`}>
               {isDirty(o) && <span className="dot" aria-label="unsaved">●</span>}{short(f)}
             </button>

@@ -2,6 +2,7 @@
 // stderr, exit status, duration, outcome, warnings, and what it did to the message list.
 import { useState } from 'react';
 import type { Message, Step, TraceView } from '../lib/api';
+import { systemLabel } from '../lib/api';
 import { cx } from '../components/util';
 import { Duration, OutcomeBadge, SystemBadge } from './HookCallRow';
 import { llmCallOfStep, pretty, stepDiff, toolCallOfStep } from './hookcalls';
@@ -25,7 +26,7 @@ function Block({ title, text, testid, tone }: { title: string; text: string; tes
   );
 }
 
-const msgTag = (m: Message) => `${m.role} · ${m.origin === 'hook' && m.system ? `${m.system} hook ${m.hook ?? ''}` : m.origin.replace('_', ' ')}`;
+const msgTag = (m: Message) => `${m.role} · ${m.origin === 'hook' && m.system ? `${systemLabel(m.system)} hook ${m.hook ?? ''}` : m.origin.replace('_', ' ')}`;
 
 function MsgLine({ m, kind }: { m: Message; kind: 'add' | 'del' }) {
   return (

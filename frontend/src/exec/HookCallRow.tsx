@@ -1,7 +1,7 @@
 import type { HookCall } from '../lib/api';
 import './exec.css';
 import { cx } from '../components/util';
-import { systemAgent, systemLabel } from '../lib/api/systems';
+import { systemAgent, systemLabel } from '../lib/api';
 import { formatMs, isSlow, outcomeTone } from './hookcalls';
 
 /** The system of a hook as a small badge: cmd / proc / req, an agent CLI by its name (Gemini CLI). */

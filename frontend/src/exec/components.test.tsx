@@ -239,7 +239,7 @@ describe('trust, progress, notices', () => {
     try {
       const onJump = vi.fn();
       const { rerender } = render(<NoticeToasts view={view} onJump={onJump} />);
-      fireEvent.click(screen.getByText('command pre_tool_execution guard'));
+      fireEvent.click(screen.getByText('cmd pre_tool_execution guard'));
       expect(onJump).toHaveBeenCalledWith(stepOf('guard').index);
       fireEvent.click(screen.getByLabelText('dismiss'));
       expect(screen.queryByTestId('hook-notice')).toBeNull();

@@ -40,7 +40,7 @@ describe('hook calls of a view', () => {
     expect(pretty(undefined)).toBe('');
   });
   it('labels steps of the new kinds', () => {
-    expect(stepLabel(find('guard'))).toBe('command pre_tool_execution guard');
+    expect(stepLabel(find('guard'))).toBe('cmd pre_tool_execution guard');
     expect(stepLabel(view.steps.find((s) => s.kind === 'restore')!)).toMatch(/^restore/);
     expect(stepLabel({ ...find('guard'), kind: 'compact' })).toMatch(/compact/);
   });
@@ -102,6 +102,6 @@ describe('lanes, metrics, notices', () => {
     expect(counted.some((m) => m.event === 'process.start')).toBe(false); // notifications are not runs
   });
   it('collects system_message notices', () => {
-    expect(noticesOf(view)).toEqual([{ step: find('guard').index, hook: 'command pre_tool_execution guard', text: 'guard skipped read_file' }]);
+    expect(noticesOf(view)).toEqual([{ step: find('guard').index, hook: 'cmd pre_tool_execution guard', text: 'guard skipped read_file' }]);
   });
 });

@@ -3,7 +3,7 @@
 // hook acted on, per-hook lanes for the lifetime timeline, per-hook counters. Works for every hook
 // system (command, process, request): only the HookCall list is read.
 import type { HookCall, HookMetric, HookOutcome, LLMCall, Message, Step, ToolCall, TraceView } from '../lib/api';
-import { messageById } from '../lib/api';
+import { messageById, systemLabel } from '../lib/api';
 
 /** A hook taking at least this long is flagged as slow. */
 export const SLOW_MS = 1000;
@@ -43,8 +43,8 @@ export function pretty(v: unknown): string {
 
 /** The breakpoint key of an executable hook: "system/hook". */
 export const execHookKey = (hc: Pick<HookCall, 'system' | 'hook'>) => `${hc.system}/${hc.hook}`;
-/** "command pre_tool_execution guard" */
-export const hookCallTitle = (hc: Pick<HookCall, 'system' | 'event' | 'hook'>) => `${hc.system} ${hc.event} ${hc.hook}`;
+/** "cmd pre_tool_execution guard", "Gemini CLI AfterAgent ask-for-tests": the system as its badge names it */
+export const hookCallTitle = (hc: Pick<HookCall, 'system' | 'event' | 'hook'>) => `${systemLabel(hc.system)} ${hc.event} ${hc.hook}`;
 
 export interface HookCallEntry { step: number; index: number; request: number; call: HookCall }
 

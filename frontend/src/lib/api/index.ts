@@ -9,6 +9,7 @@ export * from './types';
 export { hasBackend } from './wails';
 export { messagesAt, rowsAt, listAt, carriedIn, LIST_CACHE_STEPS, tag, totalTokens, stepLabel, messageById } from './messages';
 export type { MessageRow, ListAt } from './messages';
+export { systemAgent, systemLabel } from './systems';
 
 /** The Studio methods this module calls, in the frontend's types: the bound service or the mock. */
 export interface StudioBinding {

@@ -1,4 +1,5 @@
 import type { Message, Origin, Step, TraceView } from './types';
+import { systemLabel } from './systems';
 
 /** Conformance tag notation of a message (design.md): system, user, hook:NAME, prompt:NAME, assistant, tool:NAME, h.*. */
 export function tag(m: Pick<Message, 'origin' | 'history_of' | 'hook' | 'prompt' | 'tool'> & { system?: string }): string {
@@ -213,7 +214,7 @@ export function stepLabel(s: Step): string {
     case 'tool_call': return `tool ${s.tool ?? ''}`;
     case 'yield': return `yield ${(s.hooks ?? []).join(', ')}`;
     case 'reply': return 'reply';
-    case 'hook_call': return s.hook_call ? `${s.hook_call.system} ${s.hook_call.event} ${s.hook_call.hook}` : 'hook call';
+    case 'hook_call': return s.hook_call ? `${systemLabel(s.hook_call.system)} ${s.hook_call.event} ${s.hook_call.hook}` : 'hook call';
     case 'restore': return 'restore (call-only hook changes undone)';
     case 'compact': return 'compact the conversation';
   }
