@@ -58,3 +58,8 @@ var GeminiExtensionHooks string
 //
 //go:embed copilot-hooks.schema.json
 var CopilotHooks string
+
+// DroidHooks is the JSON Schema of Factory Droid's .factory/hooks.json.
+//
+//go:embed droid-hooks.schema.json
+var DroidHooks string

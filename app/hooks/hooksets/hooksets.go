@@ -22,6 +22,7 @@ import (
 	"hookstudio/app/hooks/cmdhook"
 	"hookstudio/app/hooks/codexhook"
 	"hookstudio/app/hooks/copilothook"
+	"hookstudio/app/hooks/droidhook"
 	"hookstudio/app/hooks/geminihook"
 	"hookstudio/app/hooks/hostmode"
 	"hookstudio/app/hooks/prochook"
@@ -59,6 +60,7 @@ func Registry(opts RegistryOptions) *registry.Registry {
 		claudehook.Registration(),
 		codexhook.Registration(),
 		qwenhook.Registration(),
+		droidhook.Registration(),
 		geminihook.Registration(),
 		copilothook.Registration(),
 		reqhook.Registration(opts.Policy),

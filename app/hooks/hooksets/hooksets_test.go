@@ -65,7 +65,7 @@ func TestRegistry(t *testing.T) {
 	for _, s := range r.Systems() {
 		names = append(names, s.Name)
 	}
-	if got := strings.Join(names, " "); got != "prompt command process claude-code codex qwen-code gemini-cli copilot-cli request" {
+	if got := strings.Join(names, " "); got != "prompt command process claude-code codex qwen-code factory-droid gemini-cli copilot-cli request" {
 		t.Errorf("systems in order: %s", got)
 	}
 	for file, kind := range map[string]string{
@@ -75,18 +75,18 @@ func TestRegistry(t *testing.T) {
 		".claude/skills/release/SKILL.md": "claude-skill", "s/hooks/intro.md": "prompt", "s/scenarios/a.yaml": "scenario",
 		"s/hooks/guard.sh": "text", ".jcli/hooks/.hidden/HOOK.yaml": "text", ".codex/hooks.json": "codex-hooks", ".codex/config.toml": "codex-config",
 		"g/.codex/hooks.json": "codex-hooks", ".qwen/settings.json": "qwen-settings", "g/.qwen/settings.json": "qwen-settings", ".gemini/settings.json": "gemini-settings",
-		".github/hooks/guard.json": "copilot-hooks", ".github/hooks/guard.sh": "text",
+		".github/hooks/guard.json": "copilot-hooks", ".github/hooks/guard.sh": "text", ".factory/hooks.json": "droid-hooks",
 	} {
 		if got := r.Kind("", file); got != kind {
 			t.Errorf("Kind(%s) = %s, want %s", file, got, kind)
 		}
 	}
-	for _, kind := range []string{"hooks-json", "hooks-yaml", "picoclaw", "request-hooks", "codex-hooks", "qwen-settings", "gemini-settings", "gemini-extension-hooks", "copilot-hooks"} {
+	for _, kind := range []string{"hooks-json", "hooks-yaml", "picoclaw", "request-hooks", "codex-hooks", "qwen-settings", "gemini-settings", "gemini-extension-hooks", "copilot-hooks", "droid-hooks"} {
 		if _, ok := r.Schema(kind); !ok {
 			t.Errorf("no schema for %s", kind)
 		}
 	}
-	if got := strings.Join(r.Dirs(), " "); got != ".jcli .picoclaw .claude .claude-plugin .hookstudio .codex .qwen .gemini .github" {
+	if got := strings.Join(r.Dirs(), " "); got != ".jcli .picoclaw .claude .claude-plugin .hookstudio .codex .qwen .factory .gemini .github" {
 		t.Errorf("dirs %s", got)
 	}
 }
