@@ -115,3 +115,40 @@ func keepMode(path string, perm fs.FileMode) fs.FileMode {
 	}
 	return perm
 }
+
+// WriteNew creates path with data, complete or not at all, and never over
+// a file that exists (then the error wraps fs.ErrExist): the data goes to a
+// synced temporary file, which is linked to path (a link fails where a
+// file is) and removed.
+func WriteNew(path string, data []byte, perm fs.FileMode) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, TempPattern(base))
+	if err != nil {
+		return fmt.Errorf("create %s: %w", base, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("create %s: %w", base, err)
+	}
+	if err := os.Link(tmp, path); err != nil {
+		return fmt.Errorf("create %s: %w", base, err)
+	}
+	if err := (osFS{}).SyncDir(dir); err != nil {
+		return fmt.Errorf("create %s: sync folder: %w", base, err)
+	}
+	return nil
+}
