@@ -147,6 +147,17 @@ func TestClaudeCodeFixtures(t *testing.T) {
 					}
 				}
 			}
+			// a hook that said nothing the model read is a step where it
+			// fired, not ahead of the rest: the session's first hook step
+			// is its SessionStart
+			for _, st := range tr.Steps() {
+				if st.HookCall != nil {
+					if !strings.HasPrefix(st.HookCall.Event, "SessionStart") {
+						t.Errorf("the first hook step is %s's, not SessionStart's", st.HookCall.Event)
+					}
+					break
+				}
+			}
 			checkGolden(t, fx.name, account(t, s, tr))
 		})
 	}

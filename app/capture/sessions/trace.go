@@ -3,6 +3,7 @@ package sessions
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -146,22 +147,41 @@ func (b *builder) call(cv *conversation, list []*entry, model string) int {
 	}
 	round := int32(len(cv.calls))
 	// The steps in the order of the list they build, so every message is
-	// made in its place: first the hooks that fired and said nothing the
-	// model read, then the removals with the agent's first additions, then
-	// each run of messages by their author — a hook's step adding its words
-	// where they are, the agent's additions between them.
+	// made in its place: the removals with the agent's first additions,
+	// then each run of messages by their author — a hook's step adding its
+	// words where they are, the agent's additions between them. A hook
+	// that fired and said nothing the model read has no place in the list:
+	// its step goes where it fired, before the first speaking hook the
+	// agent recorded after it.
 	said := map[*hookRun]bool{}
 	for _, p := range news {
 		if p.hook != nil {
 			said[p.hook] = true
 		}
 	}
+	var silent []*hookRun
 	for _, h := range cv.pending {
 		if !said[h] {
-			cv.steps = append(cv.steps, b.hookStep(cv, h, round, int32(len(cv.msgs))))
+			silent = append(silent, h)
 		}
 	}
 	cv.pending = nil
+	silentBefore := func(index int32) {
+		for len(silent) > 0 && silent[0].index < index {
+			cv.steps = append(cv.steps, b.hookStep(cv, silent[0], round, int32(len(cv.msgs))))
+			silent = silent[1:]
+		}
+	}
+	first := int32(math.MaxInt32)
+	for _, p := range news {
+		if p.hook != nil {
+			first = p.hook.index
+			break
+		}
+	}
+	// the silent hooks that fired before the list's first hook words come
+	// before the agent's first additions, as they did
+	silentBefore(first)
 	st, from, remFrom := int32(len(cv.steps)), int32(len(cv.msgs)), int32(len(cv.removed))
 	for _, id := range toRemove {
 		cv.msgs[id].Removed = st
@@ -179,6 +199,9 @@ func (b *builder) call(cv *conversation, list []*entry, model string) int {
 	build(st, from, remFrom)
 	for i < len(news) {
 		h := news[i].hook
+		if h != nil {
+			silentBefore(h.index) // the silent hooks that fired before it
+		}
 		st, from = int32(len(cv.steps)), int32(len(cv.msgs))
 		for ; i < len(news) && news[i].hook == h; i++ {
 			news[i].e.ids[news[i].k] = b.message(cv, news[i].e.msgs[news[i].k], st, h)
@@ -189,6 +212,7 @@ func (b *builder) call(cv *conversation, list []*entry, model string) int {
 			build(st, from, int32(len(cv.removed)))
 		}
 	}
+	silentBefore(math.MaxInt32)
 	cv.live = append(cv.live[:same:same], fresh...)
 	k := len(cv.calls)
 	r := int(round)

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import * as api from '../lib/api';
-import { HostBehaviourPick } from './HostBehaviourPick';
+import { HostBehaviourPick, hostsPrograms } from './HostBehaviourPick';
 
 describe('HostBehaviourPick', () => {
   it('shows the folder setting and writes the other choice', async () => {
@@ -24,5 +24,11 @@ describe('HostBehaviourPick', () => {
     expect(onError).toHaveBeenCalledWith('disk full');
     expect(pick.value).toBe('code');
     spy.mockRestore();
+  });
+  it('applies only to folders with jcli or PicoClaw hooks', () => {
+    expect(hostsPrograms([{ system: 'command' }])).toBe(true);
+    expect(hostsPrograms([{ system: 'claude-code' }, { system: 'process' }])).toBe(true);
+    expect(hostsPrograms([{ system: 'gemini-cli' }, { system: 'claude-code' }])).toBe(false);
+    expect(hostsPrograms([])).toBe(false);
   });
 });

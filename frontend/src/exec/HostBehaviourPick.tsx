@@ -12,6 +12,15 @@ interface Props {
   onError: (e: unknown) => void;
 }
 
+/** The hook systems whose host programs have a document and code that disagree (jcli's
+ *  command hooks, PicoClaw's process hooks): the pick means nothing to a folder without them. */
+const hostedPrograms = new Set(['command', 'process']);
+
+/** Whether the pick applies to a folder with these executable hooks. */
+export function hostsPrograms(hooks: readonly { system: string }[]): boolean {
+  return hooks.some((h) => hostedPrograms.has(h.system));
+}
+
 export function HostBehaviourPick({ root, onState, onError }: Props) {
   const [mode, setMode] = useState<HostBehaviour | null>(null);
   const [busy, setBusy] = useState(false);

@@ -22,7 +22,7 @@ import { SimProgress } from '../exec/SimProgress';
 import { HookCallDetail } from '../exec/HookCallDetail';
 import { HookCallsPanel } from '../exec/HookCallsPanel';
 import { hookCallsOf, isFailure } from '../exec/hookcalls';
-import { HostBehaviourPick } from '../exec/HostBehaviourPick';
+import { HostBehaviourPick, hostsPrograms } from '../exec/HostBehaviourPick';
 import { AgentPick } from '../agents/AgentPick';
 import { requestTabs } from '../requests/tab';
 import { useSize } from '../layout/useSize';
@@ -140,7 +140,7 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
               ϟ trusted
             </button>
           )}
-          {state?.exec?.trusted && <HostBehaviourPick root={state.root} onState={studio.take} onError={shell.fail} />}
+          {state?.exec?.trusted && hostsPrograms(state.exec.hooks) && <HostBehaviourPick root={state.root} onState={studio.take} onError={shell.fail} />}
           {state?.exec?.trusted && state.exec.hooks.some((h) => h.system === 'claude-code') && <AgentPick view={view ?? null} onState={studio.take} onError={shell.fail} />}
           <span className="spacer" />
           <span className="ops-button-slot" ref={slots.setOpsButton} />
