@@ -81,7 +81,8 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 		return 0, err
 	}
 	if len(files) == 0 {
-		fmt.Fprintf(stderr, "hookctl: no scenarios under %s (<skill>/scenarios/*.yaml); nothing was tested\n", root)
+		fmt.Fprintf(stderr, "hookctl: no scenarios under %s (<skill>/%s/*.yaml, or %s/*.yaml for the folder's own hooks); nothing was tested\n",
+			root, scenario.ScenarioDir, scenario.ProjectScenarioDir)
 	}
 	var reports []*scenarioReport
 	for _, f := range files {

@@ -55,6 +55,7 @@ func Registration() registry.System {
 			}
 			return nil
 		},
+		Starter: &registry.Starter{Path: ProjectSettings, Text: "{\n  \"hooks\": {}\n}\n"},
 		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
 			cfg, err := Load(req.Root, LoadOptions{UserSettings: req.User, Drafts: req.Drafts})
 			if err != nil {

@@ -37,6 +37,15 @@ func Registration(cache *Cache) registry.System {
 		Dirs: []string{".jcli"},
 		User: &registry.UserFile{Setting: "file", Flag: "user-hooks",
 			Usage: "the user-level command hooks file (hooks.yaml), run before the folder's"},
+		Starter: &registry.Starter{Path: ProjectFile, Text: `# jcli's command hooks of this folder (seed 001): events at the top level,
+# each a list of hooks; a command reads the HookContext JSON on stdin and
+# prints a HookResult JSON (or nothing: no change). For example:
+#
+# session_start:
+#   - name: announce
+#     command: "echo '{\"system_message\": \"hooks are on\"}'"
+{}
+`},
 		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
 			cfg, err := Load(req.Root, LoadOptions{UserFile: req.User, Drafts: req.Drafts})
 			if err != nil {

@@ -41,6 +41,7 @@ func Registration() registry.System {
 		Dirs: []string{".codex"},
 		User: &registry.UserFile{Setting: "codex_user_config", Name: "config.toml", Flag: "codex-user-config",
 			Usage: "Codex's user config.toml (~/.codex/config.toml): its [hooks] and the hooks.json beside it run before the project's, and its [hooks.state] says which hooks Codex trusts"},
+		Starter: &registry.Starter{Path: HooksFile, Text: "{\n  \"hooks\": {}\n}\n"},
 		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
 			cfg, err := Load(req.Root, LoadOptions{UserConfig: req.User, Drafts: req.Drafts})
 			if err != nil {

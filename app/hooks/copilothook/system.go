@@ -45,6 +45,7 @@ func Registration() registry.System {
 			}
 			return nil
 		},
+		Starter: &registry.Starter{Path: ProjectHooks + "/hooks.json", Text: "{\n  \"version\": 1,\n  \"hooks\": {}\n}\n"},
 		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
 			cfg, err := Load(req.Root, LoadOptions{UserHooks: req.User, Drafts: req.Drafts})
 			if err != nil {

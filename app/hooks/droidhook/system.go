@@ -25,6 +25,8 @@ func Registration() registry.System {
 			{Kind: KindHooks, Role: registry.Config, Level: registry.Root, Patterns: []string{HooksFile}, Schema: schema.DroidHooks, Trust: true},
 		},
 		Dirs: []string{".factory"},
+		// Droid reads the events at the top level: no {"hooks": …} wrapper
+		Starter: &registry.Starter{Path: HooksFile, Text: "{}\n"},
 		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
 			cfg, err := Load(req.Root, req.Drafts)
 			if err != nil {

@@ -28,7 +28,8 @@ func Registration() registry.System {
 			{Kind: KindPicoClaw, Role: registry.Config, Level: registry.Root, Patterns: []string{RootFile}, Schema: schema.PicoClawHooks, Trust: true},
 			{Kind: KindPicoClaw, Role: registry.Config, Level: registry.Skill, Patterns: []string{"*/" + SkillFile}, Schema: schema.PicoClawHooks, Trust: true},
 		},
-		Dirs: []string{".picoclaw"},
+		Dirs:    []string{".picoclaw"},
+		Starter: &registry.Starter{Path: RootFile, Text: "{\n  \"hooks\": {\n    \"processes\": {}\n  }\n}\n"},
 		Load: func(ctx context.Context, req registry.LoadRequest) (registry.Loaded, error) {
 			c, err := read(ctx, req.Root, nil, req.Drafts, req.Mode)
 			if err != nil {

@@ -32,6 +32,7 @@ func Registration() registry.System {
 		Dirs: []string{".qwen"},
 		User: &registry.UserFile{Setting: "qwen_user_settings", Name: "settings.json", Flag: "qwen-user-settings",
 			Usage: "Qwen Code's user settings.json (~/.qwen/settings.json), whose hooks run after the project's"},
+		Starter: &registry.Starter{Path: SettingsFile, Text: "{\n  \"hooks\": {}\n}\n"},
 		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
 			cfg, err := Load(req.Root, LoadOptions{UserSettings: req.User, Drafts: req.Drafts})
 			if err != nil {

@@ -222,6 +222,28 @@ type System struct {
 	Load func(ctx context.Context, req LoadRequest) (Loaded, error)
 	// Lint checks a file's text alone, for a system without Load.
 	Lint func(file string, text []byte) []diag.Diagnostic
+	// Starter is the root-level config the editor offers to create in a
+	// folder that lacks it; nil: none.
+	Starter *Starter
+}
+
+// Starter is a new root-level config file of a system: where it goes and
+// what it starts with.
+type Starter struct {
+	// Path is root-relative and fixed (no "*"); one of the system's
+	// root-level config files claims it.
+	Path string
+	// Text is a small configuration the system's own validator accepts
+	// without a problem.
+	Text string
+}
+
+// NewFile is a starter as the editor offers it.
+type NewFile struct {
+	File   string `json:"file"`
+	Kind   string `json:"kind"`
+	System string `json:"system"`
+	Label  string `json:"label"`
 }
 
 // Registry is the hook systems, in the order their handlers run
@@ -276,6 +298,11 @@ func New(systems ...System) (*Registry, error) {
 			}
 			r.match = append(r.match, m)
 		}
+		if st := s.Starter; st != nil {
+			if err := r.checkStarter(i, st.Path); err != nil {
+				errs = append(errs, err)
+			}
+		}
 		if s.Load == nil && s.Lint == nil && hasConfig(s) {
 			errs = append(errs, fmt.Errorf("%w: %s reads config files but has neither Load nor Lint", ErrInvalid, s.Name))
 		}
@@ -284,6 +311,50 @@ func New(systems ...System) (*Registry, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// checkStarter says why system i's starter path is not a fixed root-level
+// config file of its own (nil: it is one). The matchers of systems after
+// i are not built yet: only its own and earlier ones can claim the path.
+func (r *Registry) checkStarter(i int, p string) error {
+	name := r.systems[i].Name
+	if strings.Contains(p, "*") || !localSlash(p) {
+		return fmt.Errorf("%w: %s starter %q is not a fixed root-relative path", ErrInvalid, name, p)
+	}
+	for _, m := range r.match {
+		if !slices.ContainsFunc(m.res, func(re *regexp.Regexp) bool { return re.MatchString(p) }) {
+			continue
+		}
+		f := r.systems[m.sys].Files[m.file]
+		if m.sys != i || f.Role != Config || f.Level != Root {
+			return fmt.Errorf("%w: %s starter %q is claimed by %s's %s file", ErrInvalid, name, p, r.systems[m.sys].Name, f.Kind)
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: %s starter %q matches none of its files", ErrInvalid, name, p)
+}
+
+// Starters are the systems' starter files, in registration order.
+func (r *Registry) Starters() []NewFile {
+	out := []NewFile{}
+	for _, s := range r.systems {
+		if s.Starter == nil {
+			continue
+		}
+		_, f, _ := r.Find("", s.Starter.Path)
+		out = append(out, NewFile{File: s.Starter.Path, Kind: f.Kind, System: s.Name, Label: cmp.Or(s.Label, s.Name)})
+	}
+	return out
+}
+
+// Starter is the starter text of the file a system's Starter names.
+func (r *Registry) Starter(file string) (string, bool) {
+	for _, s := range r.systems {
+		if s.Starter != nil && s.Starter.Path == file {
+			return s.Starter.Text, true
+		}
+	}
+	return "", false
 }
 
 func hasConfig(s System) bool {

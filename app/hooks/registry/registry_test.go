@@ -90,3 +90,42 @@ func TestKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestStarterChecked: a starter must be a fixed root-level config path of
+// its own system; Starters lists the good ones with their kind.
+func TestStarterChecked(t *testing.T) {
+	for _, c := range []struct {
+		name, path string
+		sys        int
+		ok         bool
+	}{
+		{"own root config", ".alpha/hooks.json", 0, true},
+		{"wildcard", "*/hooks/hooks.json", 1, false},
+		{"skill-level file", "s/hooks/hooks.json", 1, false},
+		{"another system's", ".alpha/hooks.json", 1, false},
+		{"claimed by none", ".alpha/other.json", 0, false},
+		{"outside the root", "../x.json", 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			systems := twoSystems()
+			systems[c.sys].Starter = &Starter{Path: c.path, Text: "{}"}
+			r, err := New(systems...)
+			if !c.ok {
+				if !errors.Is(err, ErrInvalid) {
+					t.Fatalf("New: %v, want ErrInvalid", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []NewFile{{File: c.path, Kind: "alpha-config", System: "alpha", Label: "alpha"}}
+			if got := r.Starters(); !slices.Equal(got, want) {
+				t.Errorf("Starters() = %v, want %v", got, want)
+			}
+			if text, ok := r.Starter(c.path); !ok || text != "{}" {
+				t.Errorf("Starter(%s) = %q, %v", c.path, text, ok)
+			}
+		})
+	}
+}

@@ -29,6 +29,14 @@ func Registration(policy func() *Policy) registry.System {
 			{Kind: KindRequestHooks, Role: registry.Config, Level: registry.Skill, Patterns: []string{"*/" + SkillFile}, Schema: schema.RequestHooks, Trust: true},
 		},
 		Dirs: []string{".hookstudio"},
+		Starter: &registry.Starter{Path: ProjectFile, Text: `# Request hooks (seed 004): commands run at the start and the end of every
+# model request, whichever skills a scenario enables. For example:
+#
+# start:
+#   - name: note
+#     command: "cat >/dev/null"
+{}
+`},
 		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
 			cfg, err := LoadDrafts(req.Root, req.Drafts)
 			if err != nil {

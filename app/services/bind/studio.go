@@ -338,6 +338,16 @@ func (s *Studio) LintFile(file, text string) ([]diag.Diagnostic, error) {
 	return s.svc.LintFile(s.context(), file, text), nil
 }
 
+// NewHookFiles are the hook systems' starter files the open folder lacks
+// (.codex/hooks.json, .gemini/settings.json, …), for the editor's offer.
+func (s *Studio) NewHookFiles() ([]registry.NewFile, error) { return s.svc.NewHookFiles() }
+
+// CreateHookFile creates one of NewHookFiles with its starter text, never
+// over an existing file, and returns it as OpenFile reads it.
+func (s *Studio) CreateHookFile(file string) (studio.FileSnapshot, error) {
+	return s.svc.CreateHookFile(s.context(), file)
+}
+
 // HookFiles lists the files of a skill's hooks/ folder and the root's
 // hook configs, for the editor.
 func (s *Studio) HookFiles(skill string) ([]studio.HookFile, error) { return s.svc.HookFiles(skill) }

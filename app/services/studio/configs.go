@@ -15,6 +15,7 @@ import (
 	"hookstudio/app/hooks/hostmode"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/services/edit"
+	"hookstudio/app/store/atomicfile"
 )
 
 // Hooks is the hook systems' registry the service reads.
@@ -269,4 +270,50 @@ func (s *Service) EditCommandHooks(ctx context.Context, file, text string, op ed
 		return CommandHooksEdit{}, fmt.Errorf("%s: %w", file, err)
 	}
 	return s.InspectCommandHooks(ctx, file, string(out)), nil
+}
+
+// NewHookFiles are the hook systems' starter files the open folder lacks,
+// which the editor offers to create (CreateHookFile).
+func (s *Service) NewHookFiles() ([]registry.NewFile, error) {
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	if root == "" {
+		return nil, errors.New("no skills folder is open")
+	}
+	out := []registry.NewFile{}
+	for _, n := range s.cfg.Hooks.Starters() {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(n.File))); errors.Is(err, fs.ErrNotExist) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// CreateHookFile creates a system's starter file (NewHookFiles) in the open
+// folder with its starter text, atomically and never over a file that
+// exists (the error wraps fs.ErrExist); the folder is reloaded and the new
+// file returned as OpenFile reads it.
+func (s *Service) CreateHookFile(ctx context.Context, file string) (FileSnapshot, error) {
+	text, ok := s.cfg.Hooks.Starter(file)
+	if !ok {
+		return FileSnapshot{}, fmt.Errorf("%w: no hook system starts %q", ErrNotEditable, file)
+	}
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	if root == "" {
+		return FileSnapshot{}, errors.New("no skills folder is open")
+	}
+	p := filepath.Join(root, filepath.FromSlash(file))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return FileSnapshot{}, fmt.Errorf("create %s: %w", file, err)
+	}
+	s.own.expect(file, []byte(text))
+	if err := atomicfile.WriteNew(p, []byte(text), 0o644); err != nil {
+		s.own.forget(file)
+		return FileSnapshot{}, fmt.Errorf("create %s: %w", file, err)
+	}
+	s.reloadNow(ctx)
+	return s.OpenFile(file)
 }

@@ -2,6 +2,8 @@ package studio
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -163,5 +165,70 @@ func TestHookDirFilesInTheEditor(t *testing.T) {
 	ds := s.LintFile(ctx, ".jcli/hooks/guard/HOOK.yaml", "events: [stop]\ncommand: \"true\"\non_error: abort\n")
 	if len(ds) != 1 || ds[0].Line != 3 || ds[0].File != ".jcli/hooks/guard/HOOK.yaml" {
 		t.Errorf("lint %+v, want on_error at line 3", ds)
+	}
+}
+
+// TestCreateHookFile: an empty folder is offered every system's starter;
+// creating one writes its starter text, which lints clean, drops it from the
+// offer and lists it; a second create, or one over a file the user wrote,
+// fails with fs.ErrExist and leaves the file alone; a path no system
+// starts is refused.
+func TestCreateHookFile(t *testing.T) {
+	s, _, ctx := newService(t, appHooksOn)
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".gemini/settings.json"), `{"theme": "mine"}`)
+	if _, err := s.Open(ctx, root); err != nil {
+		t.Fatal(err)
+	}
+	offered := func() []string {
+		t.Helper()
+		nf, err := s.NewHookFiles()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, n := range nf {
+			out = append(out, n.File)
+		}
+		return out
+	}
+	before := offered()
+	for _, f := range []string{".codex/hooks.json", ".github/hooks/hooks.json", ".qwen/settings.json", ".factory/hooks.json", ".claude/settings.json"} {
+		if !slices.Contains(before, f) {
+			t.Errorf("%s not offered in %v", f, before)
+		}
+	}
+	if slices.Contains(before, ".gemini/settings.json") {
+		t.Errorf("an existing file is offered: %v", before)
+	}
+	snap, err := s.CreateHookFile(ctx, ".codex/hooks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := s.Hooks().Starter(".codex/hooks.json")
+	if !snap.Exists || snap.Content != want {
+		t.Fatalf("created %+v, want the starter %q", snap, want)
+	}
+	if ds := s.LintFile(ctx, ".codex/hooks.json", snap.Content); len(ds) != 0 {
+		t.Errorf("starter diagnostics %v", ds)
+	}
+	if slices.Contains(offered(), ".codex/hooks.json") {
+		t.Error("a created file is still offered")
+	}
+	files, err := s.HookFiles("")
+	if err != nil || !slices.ContainsFunc(files, func(f HookFile) bool { return f.File == ".codex/hooks.json" && f.Kind == "codex-hooks" }) {
+		t.Errorf("HookFiles = %v, %v", files, err)
+	}
+	if _, err := s.CreateHookFile(ctx, ".codex/hooks.json"); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("second create: %v, want fs.ErrExist", err)
+	}
+	if _, err := s.CreateHookFile(ctx, ".gemini/settings.json"); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("create over the user's file: %v, want fs.ErrExist", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, ".gemini/settings.json")); string(got) != `{"theme": "mine"}` {
+		t.Errorf("the user's file changed: %q", got)
+	}
+	if _, err := s.CreateHookFile(ctx, "../outside.json"); !errors.Is(err, ErrNotEditable) {
+		t.Errorf("create outside: %v, want ErrNotEditable", err)
 	}
 }

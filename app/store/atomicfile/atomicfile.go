@@ -65,14 +65,22 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	return writeAtomic(osFS{}, path, data, perm)
 }
 
-func writeAtomic(fsys fileSystem, path string, data []byte, perm fs.FileMode) (err error) {
+func writeAtomic(fsys fileSystem, path string, data []byte, perm fs.FileMode) error {
+	return place(fsys, "save", path, data, keepMode(path, perm), fsys.Rename)
+}
+
+// place writes data to a synced temporary file beside path and puts it
+// there with put (rename over path, or link to a new one); the temporary
+// file is gone afterwards, and on any error path is as it was. verb names
+// the action in errors.
+func place(fsys fileSystem, verb, path string, data []byte, mode fs.FileMode, put func(tmp, path string) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	f, err := fsys.CreateTemp(dir, TempPattern(base))
 	if err != nil {
-		return fmt.Errorf("save %s: %w", base, err)
+		return fmt.Errorf("%s %s: %w", verb, base, err)
 	}
 	tmp := f.Name()
 	closed := false
@@ -85,24 +93,25 @@ func writeAtomic(fsys fileSystem, path string, data []byte, perm fs.FileMode) (e
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("save %s: write: %w", base, err)
+		return fmt.Errorf("%s %s: write: %w", verb, base, err)
 	}
-	if err = f.Chmod(keepMode(path, perm)); err != nil {
-		return fmt.Errorf("save %s: chmod: %w", base, err)
+	if err = f.Chmod(mode); err != nil {
+		return fmt.Errorf("%s %s: chmod: %w", verb, base, err)
 	}
 	if err = f.Sync(); err != nil {
-		return fmt.Errorf("save %s: sync: %w", base, err)
+		return fmt.Errorf("%s %s: sync: %w", verb, base, err)
 	}
 	closed = true
 	if err = f.Close(); err != nil {
-		return fmt.Errorf("save %s: close: %w", base, err)
+		return fmt.Errorf("%s %s: close: %w", verb, base, err)
 	}
-	if err = fsys.Rename(tmp, path); err != nil {
-		return fmt.Errorf("save %s: rename: %w", base, err)
+	if err = put(tmp, path); err != nil {
+		return fmt.Errorf("%s %s: %w", verb, base, err)
 	}
+	fsys.Remove(tmp) // after a link: the new name keeps the data (after a rename there is none)
 	if err := fsys.SyncDir(dir); err != nil {
 		// The new content is in place; only its durability is in doubt.
-		return fmt.Errorf("save %s: sync folder: %w", base, err)
+		return fmt.Errorf("%s %s: sync folder: %w", verb, base, err)
 	}
 	return nil
 }
@@ -114,4 +123,12 @@ func keepMode(path string, perm fs.FileMode) fs.FileMode {
 		return fi.Mode().Perm()
 	}
 	return perm
+}
+
+// WriteNew creates path with data, complete or not at all, and never over
+// a file that exists (then the error wraps fs.ErrExist): the data goes to a
+// synced temporary file, which is linked to path (a link fails where a
+// file is) and removed.
+func WriteNew(path string, data []byte, perm fs.FileMode) error {
+	return place(osFS{}, "create", path, data, perm, os.Link)
 }

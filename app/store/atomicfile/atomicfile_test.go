@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -101,5 +102,28 @@ func TestJSONFiles(t *testing.T) {
 	}
 	if found, err := ReadJSON(path, &p); !found || !errors.Is(err, ErrDamaged) {
 		t.Fatalf("damaged file: found %v, err %v", found, err)
+	}
+}
+
+// TestWriteNew: a new file gets the data and the mode, no temporary file
+// stays, and an existing file is never replaced.
+func TestWriteNew(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "hooks.json")
+	if err := WriteNew(p, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(p); err != nil || string(got) != "{}\n" {
+		t.Fatalf("read %q, %v", got, err)
+	}
+	if err := WriteNew(p, []byte("other"), 0o644); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("second WriteNew: %v, want fs.ErrExist", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "{}\n" {
+		t.Fatalf("existing file replaced: %q", got)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("files left: %v", entries)
 	}
 }

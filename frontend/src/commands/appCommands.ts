@@ -37,6 +37,8 @@ export function appCommands(a: AppStores): Command[] {
       when: inEditor, run: () => a.editor.undo() },
     { id: 'editor.redo', group: 'Editor', label: 'Redo', keys: ['Mod+Shift+Z', 'Mod+Y'], early: true, typing: true,
       when: inEditor, run: () => a.editor.redo() },
+    { id: 'editor.newFile', group: 'Editor', label: "Create an agent's hook file in the folder (.codex/hooks.json, .gemini/settings.json, …) from a starter", keys: ['Mod+Shift+N'],
+      when: () => !!a.studio.get().state?.root, run: () => a.editorPane.newFile() },
     { id: 'editor.complete', group: 'Editor', label: 'Raw hooks.json: complete keys and values from the schema', keys: ['Ctrl+Space'] },
 
     { id: 'history.toggle', group: 'App', label: 'Switch between the live simulator and the run history', keys: ['Ctrl+H'], typing: true,

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { StudioState } from '../lib/api';
 import { cx } from './util';
 import { ErrorIcon, FolderIcon, WarnIcon } from './Icons';
+import { ScenarioPlaces } from './ScenarioPlaces';
 
 /** A long path shortened at its start, keeping the folder names that matter. */
 export function shortPath(p: string, max = 48): string {
@@ -93,7 +94,7 @@ export function TopBar({ state, theme, onTheme, onChooseFolder, onOpenRecent, on
               );
             })
           ) : (
-            <div className="menu-empty">No scenarios found — add one under <code>&lt;skill&gt;/scenarios/*.yaml</code>.</div>
+            <div className="menu-empty">No scenarios found — <ScenarioPlaces skills={state?.skills.length ?? 0} />.</div>
           )
         }
       </Menu>

@@ -10,6 +10,8 @@ function configApi(diags: Diagnostic[]): ConfigApi & { lintFile: ReturnType<type
   return {
     lintFile: vi.fn(async () => diags),
     hookFiles: vi.fn(async () => []),
+    newHookFiles: vi.fn(async () => []),
+    createHookFile: vi.fn(async () => { throw new Error('not here'); }),
     configSchema: vi.fn(async () => '{"properties": {}, "$defs": {}}'),
     inspectCommandHooks: vi.fn(async (_f: string, text: string) => ({ text, editable: true, events: [], diagnostics: [] })),
     editCommandHooks: vi.fn(async () => { throw new Error('not here'); }),

@@ -28,17 +28,19 @@ interface Props {
   claude?: ClaudeApi;
   /** the backend's kind of the file (HookFile.kind): a plugin's hooks/hooks.json is Claude Code's only the folder tells */
   kind?: ConfigKind;
+  /** open on the raw text even where a form exists (a file just created from its starter) */
+  raw?: boolean;
 }
 
 const isClaude = (k: ConfigKind) => k === 'claude-settings' || k === 'claude-skill';
 /** How the raw view reads a file: by its extension, whichever system it is for. */
 const languageOf = (file: string): 'json' | 'markdown' | 'text' => (file.endsWith('.json') ? 'json' : file.endsWith('.md') ? 'markdown' : 'text');
 
-export function ConfigPane({ store, file, line, api = configApi, claude = claudeApi, kind: given }: Props) {
+export function ConfigPane({ store, file, line, api = configApi, claude = claudeApi, kind: given, raw = false }: Props) {
   const snap = useEditorSnapshot(store);
   const kind = given ?? configKind(file);
   const formable = kind === 'hooks-yaml' || isClaude(kind);
-  const [mode, setMode] = useState<'form' | 'raw'>(formable ? 'form' : 'raw');
+  const [mode, setMode] = useState<'form' | 'raw'>(formable && !raw ? 'form' : 'raw');
   const [diags, setDiags] = useState<Diagnostic[]>([]);
   const [schema, setSchema] = useState<string | null>(null);
   const f = snap.files[file];

@@ -104,5 +104,33 @@ describe('Editor in the app', () => {
     expect(screen.queryByTestId('hook-row-user-context')).toBeNull();
     expect(screen.queryByTestId('tab-hooks.json')?.getAttribute('title')).not.toBe(HOOKS);
   });
+
+  it("creates an agent's hook file from the offer (Ctrl+Shift+N), with its starter, and opens it raw", async () => {
+    const file = '.codex/hooks.json', starter = '{\n  "hooks": {}\n}\n';
+    vi.spyOn(configApi, 'newHookFiles').mockResolvedValue([
+      { file: '.claude/settings.json', kind: 'claude-settings', system: 'claude-code', label: 'Claude Code' },
+      { file, kind: 'codex-hooks', system: 'codex', label: 'Codex' },
+    ]);
+    const create = vi.spyOn(configApi, 'createHookFile').mockImplementation(async (f) => {
+      writeMockFile(f, starter);
+      return { file: f, content: starter, hash: 'h', exists: true };
+    });
+    render(<App />);
+    await screen.findByTestId('step-0');
+    fireEvent.keyDown(window, { key: 'N', ctrlKey: true, shiftKey: true });
+    // the folder's editor opens on the offer, its first item focused for the keyboard
+    const first = await screen.findByTestId('new-file-.claude/settings.json');
+    await waitFor(() => expect(document.activeElement).toBe(first));
+    fireEvent.keyDown(first, { key: 'ArrowDown' });
+    const codex = screen.getByTestId(`new-file-${file}`);
+    expect(document.activeElement).toBe(codex);
+    fireEvent.click(codex);
+    expect(create).toHaveBeenCalledWith(file);
+    await screen.findByTestId('config-editor');
+    await waitFor(() => expect(document.querySelector('.cm-content')?.textContent).toContain('"hooks": {}'));
+    expect(screen.getByTestId('config-pane').getAttribute('aria-label')).toBe(`Config ${file}`);
+    expect(screen.queryByText('new file')).toBeNull();
+    expect(screen.queryByTestId('unsaved-count')).toBeNull();
+  });
 });
 

@@ -14,7 +14,8 @@ import { addHook, typeText } from './history';
 import { schemaCompletion, schemaInfo } from './schemaCompletion';
 import { isDirty, isHooksFile, short, type EditorStore } from './store';
 import { ConfigPane } from './ConfigPane';
-import { configApi, configKind, type HookFile } from '../lib/api/configs';
+import { configApi, configKind, type ConfigApi, type HookFile, type NewHookFile } from '../lib/api/configs';
+import { NewFileMenu } from './NewFileMenu';
 
 export { useEditorSnapshot };
 
@@ -68,9 +69,12 @@ interface Props {
   newHookRequest?: number;
   /** open a hook config or script (a command/process hook's "file:line") */
   openConfig?: { file: string; line?: number };
+  /** changes (non-zero) when the command registry asks for the offer of new hook files */
+  newFileRequest?: number;
+  api?: ConfigApi;
 }
 
-export function EditorPanel({ store, skill, state, view, onClose, newHookRequest, openConfig }: Props) {
+export function EditorPanel({ store, skill, state, view, onClose, newHookRequest, openConfig, newFileRequest, api: cfgApi = configApi }: Props) {
   const snap = useEditorSnapshot(store);
   // skill "": the folder's own configs (a Claude Code project may have no skill at all)
   const folder = skill === '';
@@ -80,17 +84,19 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
   const [schema, setSchema] = useState<ReturnType<typeof schemaInfo> | null>(null);
   const sk = state?.skills.find((s) => s.name === skill);
   // a hook config or script shown instead of hooks.json (ConfigPane)
-  const [config, setConfig] = useState<{ file: string; line?: number } | null>(openConfig ?? null);
+  const [config, setConfig] = useState<{ file: string; line?: number; raw?: boolean } | null>(openConfig ?? null);
   const [files, setFiles] = useState<HookFile[] | null>(null);
+  const [newFiles, setNewFiles] = useState<NewHookFile[]>([]);
   const configs = useMemo(() => (files ?? []).filter((f) => f.kind !== 'hooks-json' && f.kind !== 'prompt'), [files]);
   useEffect(() => { if (openConfig) setConfig(openConfig); }, [openConfig]);
   useEffect(() => {
     let alive = true;
-    configApi.hookFiles(skill).then((fs) => { if (alive) setFiles(fs); }).catch(() => { if (alive) setFiles((fs) => fs ?? []); });
+    cfgApi.hookFiles(skill).then((fs) => { if (alive) setFiles(fs); }).catch(() => { if (alive) setFiles((fs) => fs ?? []); });
+    cfgApi.newHookFiles().then((nf) => { if (alive) setNewFiles(nf); }).catch(() => { /* nothing to offer */ });
     return () => { alive = false; };
-  }, [skill, state]);
-  // new files the picker offers: the skill's hooks.yaml, the project's Claude Code settings
-  const offered = [...(folder ? [] : [`${skill}/hooks/hooks.yaml`]), '.claude/settings.json'];
+  }, [cfgApi, skill, state]);
+  // a new file the picker offers: the skill's hooks.yaml (the agents' root files: NewFileMenu)
+  const offered = folder ? [] : [`${skill}/hooks/hooks.yaml`];
   const configChoices = [...configs.map((c) => c.file), ...offered.filter((o) => !configs.some((c) => c.file === o))];
   const kindOf = (f: string) => configs.find((c) => c.file === f)?.kind;
   // a hooks.json the backend gives another system's kind (a Claude Code plugin's or Gemini CLI extension's
@@ -99,7 +105,18 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
   const foreign = (f: string) => isHooksFile(f) && (kindOf(f) ?? 'hooks-json') !== 'hooks-json';
   const pluginFile = files?.some((f) => f.file === file && f.kind === 'hooks-json') ? undefined : configs.find((c) => foreign(c.file))?.file;
   const pluginHooks = pluginFile !== undefined;
-  const shown = config ?? (folder ? { file: (configs.find((c) => c.kind === 'claude-settings') ?? configs[0])?.file ?? '.claude/settings.json' } : pluginFile ? { file: pluginFile } : null);
+  const folderFile = (configs.find((c) => c.kind === 'claude-settings') ?? configs[0])?.file;
+  const shown = config ?? (folder ? (folderFile ? { file: folderFile } : null) : pluginFile ? { file: pluginFile } : null);
+  // an agent's starter file: created on disk with its starter text, then open raw
+  const createFile = (f: string) => {
+    cfgApi.createHookFile(f)
+      .then(async () => {
+        if (store.get().files[f]) await store.checkDisk();
+        setConfig({ file: f, raw: true });
+        store.toast(`Created ${f}`);
+      })
+      .catch((e) => store.toast(`Could not create ${f}: ${String(e)}`, 'err'));
+  };
 
   // seed 000's hooks.json, once the list says it is the skill's (a Copilot CLI plugin has none to open)
   const seedHooks = !folder && files !== null && (pluginFile === undefined || pluginFile === file);
@@ -186,10 +203,11 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
           );
         })}
         <span className="spacer" />
-        <select className="input sm config-pick" aria-label="Hook configs and scripts" value={shown?.file ?? ''} onChange={(e) => setConfig(e.currentTarget.value ? { file: e.currentTarget.value } : null)}>
+        <NewFileMenu files={newFiles} onCreate={createFile} openRequest={newFileRequest} />
+        {configChoices.length > 0 && <select className="input sm config-pick" aria-label="Hook configs and scripts" value={shown?.file ?? ''} onChange={(e) => setConfig(e.currentTarget.value ? { file: e.currentTarget.value } : null)}>
           {!folder && !pluginHooks && <option value="">hooks.json</option>}
           {configChoices.map((c) => <option key={c} value={c}>{c.startsWith(`${skill}/`) ? c.slice(skill.length + 1) : c}{configs.some((x) => x.file === c) ? '' : ' (new)'}</option>)}
-        </select>
+        </select>}
         {!folder && !pluginHooks && (
           <div className="seg" role="group" aria-label="hooks.json view">
             <button type="button" className={cx('segbtn', !config && mode === 'form' && 'on')} aria-pressed={!config && mode === 'form'} onClick={() => { setConfig(null); setMode('form'); }}>Form</button>
@@ -203,7 +221,11 @@ export function EditorPanel({ store, skill, state, view, onClose, newHookRequest
           <MergeConflicts key={f.file} items={f.mergeConflicts!} onDismiss={() => store.dismissMergeConflicts(f.file)} />
         ))}
         {shown ? (
-          <ConfigPane key={`${shown.file}:${kindOf(shown.file) ?? ''}`} store={store} file={shown.file} line={shown.line} kind={kindOf(shown.file)} />
+          <ConfigPane key={`${shown.file}:${kindOf(shown.file) ?? ''}`} store={store} file={shown.file} line={shown.line} kind={kindOf(shown.file)} raw={!!config?.raw} api={cfgApi} />
+        ) : folder ? (
+          <div className="empty-state" data-testid="no-folder-hooks">
+            This folder has no hook file yet. <b>+ New file</b> creates one for an agent ({newFiles.map((n) => n.label).join(', ') || 'none left'}) with a small valid start.
+          </div>
         ) : !hf ? (
           <div className="empty-state">Opening {file}…</div>
         ) : mode === 'raw' ? (

@@ -23,4 +23,17 @@ describe('EditorPaneStore', () => {
     p.close();
     expect(p.get().openConfig).toBeUndefined();
   });
+
+  it("asks for the offer of new hook files in the editor open now, else the folder's", () => {
+    const p = new EditorPaneStore();
+    p.newFile();
+    expect(p.get()).toMatchObject({ editing: '', newFileRequest: 1 });
+    p.edit('demo');
+    p.newFile();
+    expect(p.get()).toMatchObject({ editing: 'demo', newFileRequest: 1 });
+    // an editor opened later does not repeat the requests made for this one
+    p.close();
+    p.edit('other');
+    expect(p.get()).toMatchObject({ editing: 'other', newFileRequest: 0, newHookRequest: 0 });
+  });
 });

@@ -10,13 +10,18 @@ export interface EditorPaneState {
   openConfig?: { file: string; line?: number };
   /** grows with each "new hook" request (the editor starts one for each) */
   newHookRequest: number;
+  /** grows with each "new hook file" request (the editor opens its offer of new files) */
+  newFileRequest: number;
 }
 
 export class EditorPaneStore extends Store<EditorPaneState> {
-  constructor() { super({ editing: null, newHookRequest: 0 }); }
+  constructor() { super({ editing: null, newHookRequest: 0, newFileRequest: 0 }); }
 
-  edit = (skill: string) => this.patch({ editing: skill });
-  close = () => this.patch({ editing: null, openConfig: undefined });
+  // an editor mounts on the requests made for it: one opened or closed later must not repeat them
+  edit = (skill: string) => this.patch({ editing: skill, newHookRequest: 0, newFileRequest: 0 });
+  close = () => this.patch({ editing: null, openConfig: undefined, newHookRequest: 0, newFileRequest: 0 });
+  /** The offer of an agent's new hook file: in the editor open now, else the folder's. */
+  newFile = () => this.set((s) => ({ ...s, editing: s.editing ?? '', newFileRequest: s.newFileRequest + 1 }));
   newHook = (skill: string) => this.set((s) => ({ ...s, editing: skill, newHookRequest: s.newHookRequest + 1 }));
   /** An executable hook's "file:line": its skill's editor on that config (a folder hook: beside
    *  the first skill; a folder without skills, a Claude Code project: the folder's editor). */

@@ -1,6 +1,7 @@
 // The live simulator's panes: the skills panel (or the editor), the debug bar, flowchart and step
 // list, the message list at the cursor, and the bottom panel — sized by the remembered layout and
 // fitted to the window. Reads the app's stores; the keys are commands (commands/appCommands.ts).
+import { ScenarioPlaces } from '../components/ScenarioPlaces';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type * as api from '../lib/api';
 import { useApp } from '../app/context';
@@ -56,7 +57,7 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
   const dbg = useStore(debug);
   const { state, progress } = useStore(studio);
   const { layout: lay } = useStore(layout);
-  const { editing, openConfig, newHookRequest } = useStore(editorPane);
+  const { editing, openConfig, newHookRequest, newFileRequest } = useStore(editorPane);
   const editorSnap = useEditorSnapshot(editor);
   const [mainEl, setMainEl] = useState<HTMLDivElement | null>(null);
   const mainSize = useSize(mainEl);
@@ -111,7 +112,7 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
     <div className={cx('main', editing !== null && 'editing')} ref={setMainEl} style={mainStyle}>
       {editing !== null ? (
         <Suspense fallback={<aside className="editor"><div className="empty-state">Loading the editor…</div></aside>}>
-          <EditorPanel key={editing} store={editor} skill={editing} state={state} view={view} onClose={editorPane.close} newHookRequest={newHookRequest} openConfig={openConfig} />
+          <EditorPanel key={editing} store={editor} skill={editing} state={state} view={view} onClose={editorPane.close} newHookRequest={newHookRequest} openConfig={openConfig} newFileRequest={newFileRequest} />
         </Suspense>
       ) : (
         <SkillsPanel
@@ -164,7 +165,7 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
             {!state?.root ? (
               <><h2>No folder open</h2><p>Click <b>Open folder…</b> and pick a skills folder (one sub-folder per skill with <code>hooks/hooks.json</code>).</p></>
             ) : state.scenarios.length === 0 ? (
-              <><h2>No scenarios found</h2><p>Add one under <code>&lt;skill&gt;/scenarios/*.yaml</code> in <code>{state.root}</code>; it shows up here as soon as it is saved.</p></>
+              <><h2>No scenarios found</h2><p data-testid="no-scenarios">In <code>{state.root}</code>, <ScenarioPlaces skills={state.skills.length} />; it shows up here as soon as it is saved.</p></>
             ) : (
               <><h2>Pick a scenario</h2><p>Choose one in the <b>Scenario</b> menu above to simulate it step by step.</p></>
             )}

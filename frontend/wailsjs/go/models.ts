@@ -630,6 +630,12 @@ export namespace registry {
 	    patterns: string[];
 	    schema: boolean;
 	}
+	export interface NewFile {
+	    file: string;
+	    kind: string;
+	    system: string;
+	    label: string;
+	}
 	export interface SystemInfo {
 	    name: string;
 	    label: string;

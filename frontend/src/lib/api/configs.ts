@@ -58,7 +58,14 @@ export interface ConfigApi {
   inspectCommandHooks(file: string, text: string): Promise<CommandHooksEdit>;
   editCommandHooks(file: string, text: string, op: CommandHookOp): Promise<CommandHooksEdit>;
   configSchema(kind: string): Promise<string>;
+  /** the hook systems' starter files the open folder lacks (.codex/hooks.json, .gemini/settings.json, …) */
+  newHookFiles(): Promise<NewHookFile[]>;
+  /** create one of newHookFiles with its starter text (never over an existing file) */
+  createHookFile(file: string): Promise<studio.FileSnapshot>;
 }
+
+/** A hook system's starter file the editor offers to create (registry.NewFile): its path, kind and system. */
+export type NewHookFile = registry.NewFile;
 
 const needsApp = (what: string) => Promise.reject(`${what} needs the Hook Studio backend`);
 
@@ -96,6 +103,8 @@ export const configApi: ConfigApi = {
   inspectCommandHooks: (file, text) => (hasBackend() ? Studio.InspectCommandHooks(file, text) as Promise<CommandHooksEdit> : needsApp('a hooks.yaml form')),
   editCommandHooks: (file, text, op) => (hasBackend() ? Studio.EditCommandHooks(file, text, commandHookOp(op)) as Promise<CommandHooksEdit> : needsApp('a hooks.yaml form')),
   configSchema: (kind) => (hasBackend() ? Studio.ConfigSchema(kind) : needsApp("a config's schema")),
+  newHookFiles: () => (hasBackend() ? Studio.NewHookFiles() : Promise.resolve([])),
+  createHookFile: (file) => (hasBackend() ? Studio.CreateHookFile(file) : needsApp('a new hook file')),
 };
 
 export const claudeApi: ClaudeApi = {

@@ -25,6 +25,8 @@ export function ConfigSchema(arg1:string):Promise<string>;
 
 export function ConvertChoices():Promise<studio.ConvertChoices>;
 
+export function CreateHookFile(arg1:string):Promise<studio.FileSnapshot>;
+
 export function CreateSkill(arg1:string):Promise<studio.State>;
 
 export function DeleteProfile(arg1:string):Promise<void>;
@@ -62,6 +64,8 @@ export function InspectHooks(arg1:string,arg2:string):Promise<studio.HooksEdit>;
 export function LintFile(arg1:string,arg2:string):Promise<Array<diag.Diagnostic>>;
 
 export function MergeFile(arg1:string,arg2:string,arg3:string,arg4:string):Promise<studio.MergeResult>;
+
+export function NewHookFiles():Promise<Array<registry.NewFile>>;
 
 export function OpenFile(arg1:string):Promise<studio.FileSnapshot>;
 

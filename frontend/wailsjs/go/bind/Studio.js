@@ -38,6 +38,10 @@ export function ConvertChoices() {
   return window['go']['bind']['Studio']['ConvertChoices']();
 }
 
+export function CreateHookFile(arg1) {
+  return window['go']['bind']['Studio']['CreateHookFile'](arg1);
+}
+
 export function CreateSkill(arg1) {
   return window['go']['bind']['Studio']['CreateSkill'](arg1);
 }
@@ -112,6 +116,10 @@ export function LintFile(arg1, arg2) {
 
 export function MergeFile(arg1, arg2, arg3, arg4) {
   return window['go']['bind']['Studio']['MergeFile'](arg1, arg2, arg3, arg4);
+}
+
+export function NewHookFiles() {
+  return window['go']['bind']['Studio']['NewHookFiles']();
 }
 
 export function OpenFile(arg1) {
