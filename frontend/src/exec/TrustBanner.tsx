@@ -42,7 +42,8 @@ export function TrustButton({ onTrust, testId = 'trust-folder' }: { onTrust: () 
 export function TrustBanner({ exec, onTrust, readKey, onRead }: Props) {
   // the user's show/hide for these commands; until then, in full unless read before
   const [toggled, setToggled] = useState<{ key: string; open: boolean } | null>(null);
-  if (!exec?.present || exec.trusted) return null;
+  // a hook file without a command (a starter just created) has nothing to trust yet
+  if (!exec?.present || exec.trusted || exec.commands.length === 0) return null;
   const key = trustKey(exec);
   const open = toggled?.key === key ? toggled.open : readKey !== key;
   const setOpen = (o: boolean) => {

@@ -210,6 +210,10 @@ describe('trust, progress, notices', () => {
     rerender(<TrustBanner key="changed" exec={changed} onTrust={() => Promise.resolve()} readKey={key} onRead={onRead} />);
     expect(screen.getByText('./other.sh')).toBeTruthy();
   });
+  it('asks nothing of a hook file without commands', () => {
+    const { container } = render(<TrustBanner exec={exec({ commands: [] })} onTrust={() => Promise.resolve()} />);
+    expect(container.textContent).toBe('');
+  });
   it('shows a failed trust', async () => {
     render(<TrustBanner exec={exec()} onTrust={() => Promise.reject('disk full')} />);
     await act(async () => { fireEvent.click(screen.getByTestId('trust-folder')); });
