@@ -21,6 +21,8 @@ func Registration() registry.System {
 		Name:  System,
 		Title: "Factory Droid's hooks (checked and listed, not simulated)",
 		Label: "Factory Droid",
+		// no rendering profile: Droid is proprietary and not pinned here
+		CheckOnly: true,
 		Files: []registry.File{
 			{Kind: KindHooks, Role: registry.Config, Level: registry.Root, Patterns: []string{HooksFile}, Schema: schema.DroidHooks, Trust: true},
 		},

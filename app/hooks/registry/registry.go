@@ -207,7 +207,11 @@ type System struct {
 	// Agent is the agent CLI whose rendering profiles apply to its hooks
 	// ("claude-code"); "" for the seeds' systems.
 	Agent string
-	Files []File
+	// CheckOnly says its hooks are checked and listed but never run in a
+	// simulation (an agent Hook Studio does not simulate): no run has a
+	// hook call of it, so no loop draws it.
+	CheckOnly bool
+	Files     []File
 	// Dirs are hidden folders of a root that hold its files: the watcher
 	// watches them although it skips hidden folders.
 	Dirs []string
