@@ -2,6 +2,8 @@
 // their types, a positioned YAML/JSON parser and discovery under a skills root.
 package scenario
 
+import "slices"
+
 // Scenario is one parsed scenario file.
 type Scenario struct {
 	Name         string `json:"name"`
@@ -36,6 +38,20 @@ type Scenario struct {
 	// skillRefs remembers where each enabled_skills entry was written, so
 	// CheckSkills (which runs once the skills are loaded) can point at it.
 	skillRefs []skillRef
+}
+
+// SkillsAnyRequestEnables are the skills some request of sc enables: the
+// scenario's list and every request's own; nil (every skill) when sc is
+// nil or names none.
+func (sc *Scenario) SkillsAnyRequestEnables() []string {
+	if sc == nil || sc.EnabledSkills == nil {
+		return nil
+	}
+	out := slices.Clone(sc.EnabledSkills)
+	for _, r := range sc.Requests {
+		out = append(out, r.EnabledSkills...) // nil: the scenario's, already in
+	}
+	return out
 }
 
 // Prompts overrides the built-in prompts; an empty field keeps the default.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -169,7 +168,7 @@ func (l loaded) Skills(names *scenario.SkillNames) { *names = l.cfg.SkillNames(n
 func (l loaded) Commands(sc *scenario.Scenario, folder bool) []registry.Command {
 	var enabled []string
 	if !folder {
-		enabled = enabledSkills(sc)
+		enabled = sc.SkillsAnyRequestEnables()
 	}
 	var out []registry.Command
 	for _, c := range l.cfg.Commands(enabled) {
@@ -193,22 +192,9 @@ func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached,
 	}
 	cfg.Handlers = append(cfg.Handlers, h)
 	// the trace says which version renders a run that reaches a hook of ours
-	if len(l.cfg.Active(enabledSkills(run.Scenario))) > 0 {
+	if len(l.cfg.Active(run.Scenario.SkillsAnyRequestEnables())) > 0 {
 		p := h.Profile()
 		cfg.Agent = &engine.Agent{Agent: p.Agent, Version: p.Version, By: cmp.Or(p.By, profile.ByNewest)}
 	}
 	return h, nil
-}
-
-// enabledSkills are the skills some request of sc enables (nil: every
-// skill, when the scenario names none).
-func enabledSkills(sc *scenario.Scenario) []string {
-	if sc == nil || sc.EnabledSkills == nil {
-		return nil
-	}
-	out := slices.Clone(sc.EnabledSkills)
-	for _, r := range sc.Requests {
-		out = append(out, r.EnabledSkills...) // nil: the scenario's, already in
-	}
-	return out
 }

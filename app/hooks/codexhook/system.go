@@ -76,20 +76,7 @@ func (l loaded) Commands(sc *scenario.Scenario, folder bool) []registry.Command 
 	if folder {
 		return l.cfg.Commands(nil)
 	}
-	return l.cfg.Commands(enabledSkills(sc))
-}
-
-// enabledSkills are the skills some request of sc enables (nil: every
-// skill, when the scenario names none).
-func enabledSkills(sc *scenario.Scenario) []string {
-	if sc == nil || sc.EnabledSkills == nil {
-		return nil
-	}
-	out := slices.Clone(sc.EnabledSkills)
-	for _, r := range sc.Requests {
-		out = append(out, r.EnabledSkills...)
-	}
-	return out
+	return l.cfg.Commands(sc.SkillsAnyRequestEnables())
 }
 
 // active are the hooks a run enabling these skills reaches (nil: all).
@@ -118,7 +105,7 @@ func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached,
 	cfg.Handlers = append(cfg.Handlers, h)
 	// the trace says which version renders a run that reaches a hook of
 	// ours (the scenario's agent first, when another system's said too)
-	if len(l.cfg.active(enabledSkills(run.Scenario))) > 0 {
+	if len(l.cfg.active(run.Scenario.SkillsAnyRequestEnables())) > 0 {
 		ref, _ := profile.ParseRef(scenarioAgent(run.Scenario))
 		if p := h.Profile(); cfg.Agent == nil || ref.Agent == p.Agent {
 			cfg.Agent = &engine.Agent{Agent: p.Agent, Version: p.Version, By: cmp.Or(p.By, profile.ByNewest)}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"hookstudio/app/agent/engine"
@@ -102,16 +101,18 @@ func script(root, file string) bool {
 // loaded is a folder's Copilot CLI hooks for the registry.
 type loaded struct{ cfg *Config }
 
-func (l loaded) Diagnostics() []diag.Diagnostic    { return l.cfg.Diagnostics }
-func (l loaded) Hooks() []engine.HookInfo          { return l.cfg.HookInfos() }
-func (l loaded) Skills(*scenario.SkillNames)       {}
-func (l loaded) Active(sc *scenario.Scenario) bool { return len(l.cfg.Running(enabledSkills(sc))) > 0 }
+func (l loaded) Diagnostics() []diag.Diagnostic { return l.cfg.Diagnostics }
+func (l loaded) Hooks() []engine.HookInfo       { return l.cfg.HookInfos() }
+func (l loaded) Skills(*scenario.SkillNames)    {}
+func (l loaded) Active(sc *scenario.Scenario) bool {
+	return len(l.cfg.Running(sc.SkillsAnyRequestEnables())) > 0
+}
 
 // Commands lists what a run of sc would start (every command with folder).
 func (l loaded) Commands(sc *scenario.Scenario, folder bool) []registry.Command {
 	var enabled []string
 	if !folder {
-		enabled = enabledSkills(sc)
+		enabled = sc.SkillsAnyRequestEnables()
 	}
 	var out []registry.Command
 	for _, h := range l.cfg.Running(enabled) {
@@ -122,7 +123,7 @@ func (l loaded) Commands(sc *scenario.Scenario, folder bool) []registry.Command 
 }
 
 func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached, error) {
-	if len(l.cfg.Running(enabledSkills(run.Scenario))) == 0 {
+	if len(l.cfg.Running(run.Scenario.SkillsAnyRequestEnables())) == 0 {
 		return nil, nil
 	}
 	h, err := New(Options{Config: l.cfg, Scenario: run.Scenario, Profile: runProfile(run)})
@@ -167,18 +168,6 @@ func (c *Config) HookInfos() []engine.HookInfo {
 			detail += " (not run: " + h.Why + ")"
 		}
 		out = append(out, engine.HookInfo{System: System, Event: string(h.Event), Hook: h.Title(), Skill: h.Skill, Source: h.Source(), Detail: detail})
-	}
-	return out
-}
-
-// enabledSkills are the skills some request of sc enables (nil: every skill).
-func enabledSkills(sc *scenario.Scenario) []string {
-	if sc == nil || sc.EnabledSkills == nil {
-		return nil
-	}
-	out := slices.Clone(sc.EnabledSkills)
-	for _, r := range sc.Requests {
-		out = append(out, r.EnabledSkills...)
 	}
 	return out
 }

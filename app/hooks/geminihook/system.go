@@ -5,7 +5,6 @@ import (
 	"context"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"hookstudio/app/agent/engine"
@@ -113,16 +112,18 @@ func script(root, file string) bool {
 // loaded is a folder's Gemini CLI hooks for the registry.
 type loaded struct{ cfg *Config }
 
-func (l loaded) Diagnostics() []diag.Diagnostic    { return l.cfg.Diagnostics }
-func (l loaded) Hooks() []engine.HookInfo          { return l.cfg.HookInfos() }
-func (l loaded) Skills(*scenario.SkillNames)       {}
-func (l loaded) Active(sc *scenario.Scenario) bool { return len(l.cfg.Running(enabledSkills(sc))) > 0 }
+func (l loaded) Diagnostics() []diag.Diagnostic { return l.cfg.Diagnostics }
+func (l loaded) Hooks() []engine.HookInfo       { return l.cfg.HookInfos() }
+func (l loaded) Skills(*scenario.SkillNames)    {}
+func (l loaded) Active(sc *scenario.Scenario) bool {
+	return len(l.cfg.Running(sc.SkillsAnyRequestEnables())) > 0
+}
 
 // Commands lists what a run of sc would start (every command with folder).
 func (l loaded) Commands(sc *scenario.Scenario, folder bool) []registry.Command {
 	var enabled []string
 	if !folder {
-		enabled = enabledSkills(sc)
+		enabled = sc.SkillsAnyRequestEnables()
 	}
 	var out []registry.Command
 	for _, h := range l.cfg.Running(enabled) {
@@ -133,7 +134,7 @@ func (l loaded) Commands(sc *scenario.Scenario, folder bool) []registry.Command 
 }
 
 func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached, error) {
-	if len(l.cfg.Running(enabledSkills(run.Scenario))) == 0 {
+	if len(l.cfg.Running(run.Scenario.SkillsAnyRequestEnables())) == 0 {
 		return nil, nil
 	}
 	h, err := New(Options{Config: l.cfg, Profile: runProfile(run)})
@@ -175,19 +176,6 @@ func (c *Config) HookInfos() []engine.HookInfo {
 			detail += " (not run: " + h.Why + ")"
 		}
 		out = append(out, engine.HookInfo{System: System, Event: string(h.Event), Hook: h.Title(), Skill: h.Skill, Source: h.Source(), Detail: detail})
-	}
-	return out
-}
-
-// enabledSkills are the skills some request of sc enables (nil: every
-// skill, when the scenario names none).
-func enabledSkills(sc *scenario.Scenario) []string {
-	if sc == nil || sc.EnabledSkills == nil {
-		return nil
-	}
-	out := slices.Clone(sc.EnabledSkills)
-	for _, r := range sc.Requests {
-		out = append(out, r.EnabledSkills...)
 	}
 	return out
 }

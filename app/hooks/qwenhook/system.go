@@ -54,16 +54,18 @@ func script(_, file string) bool {
 
 type loaded struct{ cfg *Config }
 
-func (l loaded) Diagnostics() []diag.Diagnostic    { return l.cfg.Diagnostics }
-func (l loaded) Active(sc *scenario.Scenario) bool { return len(l.cfg.active(enabledSkills(sc))) > 0 }
-func (l loaded) Skills(*scenario.SkillNames)       {}
-func (l loaded) Hooks() []engine.HookInfo          { return l.cfg.HookInfos() }
+func (l loaded) Diagnostics() []diag.Diagnostic { return l.cfg.Diagnostics }
+func (l loaded) Active(sc *scenario.Scenario) bool {
+	return len(l.cfg.active(sc.SkillsAnyRequestEnables())) > 0
+}
+func (l loaded) Skills(*scenario.SkillNames) {}
+func (l loaded) Hooks() []engine.HookInfo    { return l.cfg.HookInfos() }
 
 func (l loaded) Commands(sc *scenario.Scenario, folder bool) []registry.Command {
 	if folder {
 		return l.cfg.Commands(nil)
 	}
-	return l.cfg.Commands(enabledSkills(sc))
+	return l.cfg.Commands(sc.SkillsAnyRequestEnables())
 }
 
 func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached, error) {
@@ -81,7 +83,7 @@ func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached,
 	cfg.Handlers = append(cfg.Handlers, h)
 	// the trace says which version renders a run that reaches a hook of
 	// ours (the scenario's agent first, when another system's said too)
-	if len(l.cfg.active(enabledSkills(run.Scenario))) > 0 {
+	if len(l.cfg.active(run.Scenario.SkillsAnyRequestEnables())) > 0 {
 		ref, _ := profile.ParseRef(scenarioAgent(run.Scenario))
 		if p := h.Profile(); cfg.Agent == nil || ref.Agent == p.Agent {
 			cfg.Agent = &engine.Agent{Agent: p.Agent, Version: p.Version, By: cmp.Or(p.By, profile.ByNewest)}
@@ -95,17 +97,6 @@ func scenarioAgent(sc *scenario.Scenario) string {
 		return ""
 	}
 	return sc.Agent
-}
-
-func enabledSkills(sc *scenario.Scenario) []string {
-	if sc == nil || sc.EnabledSkills == nil {
-		return nil
-	}
-	out := slices.Clone(sc.EnabledSkills)
-	for _, r := range sc.Requests {
-		out = append(out, r.EnabledSkills...)
-	}
-	return out
 }
 
 func (c *Config) active(enabled []string) []*Hook {
