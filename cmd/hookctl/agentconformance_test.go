@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agents/profile"
 	"hookstudio/app/agents/recipe"
@@ -138,28 +136,7 @@ func (ca conformanceAgent) simulate(t *testing.T, rc *profile.Recognizer, proj s
 // call's messages and what it printed.
 func (ca conformanceAgent) real(t *testing.T, bin, proj string, sc *scenario.Scenario) ([]hookText, string) {
 	t.Helper()
-	type call struct {
-		Name      string         `yaml:"name"`
-		Arguments map[string]any `yaml:"arguments"`
-	}
-	type answer struct {
-		Content   string `yaml:"content,omitempty"`
-		ToolCalls []call `yaml:"tool_calls,omitempty"`
-	}
-	var answers []answer
-	for _, rd := range sc.Requests[0].Rounds {
-		a := answer{Content: rd.Content}
-		for _, tc := range rd.ToolCalls {
-			a.ToolCalls = append(a.ToolCalls, call{Name: tc.Name, Arguments: tc.Arguments})
-		}
-		answers = append(answers, a)
-	}
-	scripted := len(answers)
-	answers = append(answers, answer{Content: "spare"}, answer{Content: "spare"}) // a retry of the CLI's own
-	data, err := yaml.Marshal(map[string]any{"answers": answers})
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, scripted := answersFile(t, sc, 2) // a retry of the CLI's own
 	dir := t.TempDir()
 	file, home := filepath.Join(dir, "answers.yaml"), filepath.Join(dir, "home")
 	if err := os.WriteFile(file, data, 0o644); err != nil {

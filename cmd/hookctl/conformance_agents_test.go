@@ -189,28 +189,7 @@ func (ac agentConformance) simulate(t *testing.T, root, file string, sc *scenari
 // their own), and reads the last call of the turn.
 func (ac agentConformance) real(t *testing.T, bin, proj string, sc *scenario.Scenario) visible {
 	t.Helper()
-	type call struct {
-		Name      string         `yaml:"name"`
-		Arguments map[string]any `yaml:"arguments"`
-	}
-	type answer struct {
-		Content   string `yaml:"content,omitempty"`
-		ToolCalls []call `yaml:"tool_calls,omitempty"`
-	}
-	var answers []answer
-	for _, rd := range sc.Requests[0].Rounds {
-		a := answer{Content: rd.Content}
-		for _, tc := range rd.ToolCalls {
-			a.ToolCalls = append(a.ToolCalls, call{Name: tc.Name, Arguments: tc.Arguments})
-		}
-		answers = append(answers, a)
-	}
-	scripted := len(answers)
-	answers = append(answers, answer{Content: "spare"}, answer{Content: "spare"}, answer{Content: "spare"})
-	data, err := yaml.Marshal(map[string]any{"answers": answers})
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, scripted := answersFile(t, sc, 3) // the agents make calls of their own
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	files := map[string]string{filepath.Join(dir, "answers.yaml"): string(data)}
@@ -345,4 +324,37 @@ func hashesOf(t *testing.T, proj string) map[string][2]string {
 		m[h.Event] = [2]string{h.Key, h.Hash}
 	}
 	return m
+}
+
+// answersFile is hookctl capture's answers file for sc's first request:
+// its rounds' answers as scripted, then spares plain "spare" answers for
+// the calls an agent CLI makes of its own (a retry, a side call); scripted
+// counts the scenario's.
+func answersFile(t *testing.T, sc *scenario.Scenario, spares int) (data []byte, scripted int) {
+	t.Helper()
+	type call struct {
+		Name      string         `yaml:"name"`
+		Arguments map[string]any `yaml:"arguments"`
+	}
+	type answer struct {
+		Content   string `yaml:"content,omitempty"`
+		ToolCalls []call `yaml:"tool_calls,omitempty"`
+	}
+	var answers []answer
+	for _, rd := range sc.Requests[0].Rounds {
+		a := answer{Content: rd.Content}
+		for _, tc := range rd.ToolCalls {
+			a.ToolCalls = append(a.ToolCalls, call{Name: tc.Name, Arguments: tc.Arguments})
+		}
+		answers = append(answers, a)
+	}
+	scripted = len(answers)
+	for range spares {
+		answers = append(answers, answer{Content: "spare"})
+	}
+	data, err := yaml.Marshal(map[string]any{"answers": answers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, scripted
 }
