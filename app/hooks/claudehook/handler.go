@@ -26,13 +26,6 @@ import (
 	"hookstudio/app/hooks/process"
 )
 
-// Output caps: what is kept of a handler's stdout (an http handler's
-// body) and stderr; the rest is read and dropped.
-const (
-	MaxStdout = 1 << 20
-	MaxStderr = 64 << 10
-)
-
 // Default timeouts, as Claude Code's.
 const (
 	DefaultCommandTimeout = 600 * time.Second
@@ -335,7 +328,7 @@ func (h *Handler) run(ctx context.Context, hd *Hook, event Event, input []byte) 
 			argv = append([]string{hd.Command}, hd.Args...)
 		}
 		return result{ran: true, res: h.exec(cctx, process.Spec{Argv: argv, Dir: h.cfg.Root, Env: h.env(hd, event), Stdin: input,
-			MaxStdout: MaxStdout, MaxStderr: MaxStderr})}
+			MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})}
 	case TypePrompt:
 		start := time.Now()
 		prompt := strings.ReplaceAll(hd.Prompt, "$ARGUMENTS", string(input))
@@ -375,7 +368,7 @@ func (h *Handler) post(ctx context.Context, hd *Hook, input []byte) result {
 		return r
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxStdout))
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, process.HookStdout))
 	r.status, r.text = resp.StatusCode, string(body)
 	return r
 }

@@ -33,7 +33,7 @@ func BenchmarkRunnerTrue(b *testing.B) {
 	stdin := []byte(`{"event":"pre_llm_request","messages":[],"session_id":"s","cwd":"/"}`)
 	for b.Loop() {
 		if res := p.Run(context.Background(), process.Spec{Argv: []string{"/bin/sh", "-c", "true"}, Dir: os.TempDir(),
-			Env: []string{"PATH=/usr/bin:/bin"}, Stdin: stdin, MaxStdout: MaxStdout, MaxStderr: MaxStderr}); res.ExitCode != 0 {
+			Env: []string{"PATH=/usr/bin:/bin"}, Stdin: stdin, MaxStdout: process.HookStdout, MaxStderr: process.HookStderr}); res.ExitCode != 0 {
 			b.Fatalf("%+v", res)
 		}
 	}

@@ -479,7 +479,7 @@ func (h *Handler) invoke(ctx, cctx context.Context, hk *Hook, name Event, ev *en
 		env := append(slices.Clone(h.baseEnv), "PATH="+hk.Dir+string(os.PathListSeparator)+os.Getenv("PATH"),
 			"JCLI_HOOK_EVENT="+string(name), "JCLI_CWD="+h.cfg.Root, "JCLI_HOOK_DIR="+hk.Dir)
 		res = h.exec(hctx, process.Spec{Argv: []string{"/bin/sh", "-c", hk.Command}, Dir: h.cfg.Root, Env: env, Stdin: stdin,
-			MaxStdout: MaxStdout, MaxStderr: MaxStderr})
+			MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})
 		if err := ctx.Err(); err != nil {
 			return call, engine.Effect{}, false, fmt.Errorf("command hooks: %w", err)
 		}
@@ -509,8 +509,8 @@ func (h *Handler) invoke(ctx, cctx context.Context, hk *Hook, name Event, ev *en
 		return fail(engine.OutcomeError, "%v", res.Err)
 	case res.ExitCode != 0:
 		return fail(engine.OutcomeError, "exit status %d", res.ExitCode)
-	case len(res.Stdout) >= MaxStdout && res.Truncated:
-		return fail(engine.OutcomeError, "stdout exceeded %d bytes and was cut; a HookResult is a small JSON object", MaxStdout)
+	case len(res.Stdout) >= process.HookStdout && res.Truncated:
+		return fail(engine.OutcomeError, "stdout exceeded %d bytes and was cut; a HookResult is a small JSON object", process.HookStdout)
 	}
 	eff, warns, err := decodeResult(name, res.Stdout)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/hooks/hostmode"
+	"hookstudio/app/hooks/process"
 )
 
 // TestFailures: every way a hook can fail is a visible outcome, never a
@@ -42,7 +43,7 @@ func TestFailures(t *testing.T) {
 		{"never reads stdin", `command: "echo '{}'"`, engine.OutcomeOK, nil},
 		{"never reads stdin and sleeps", `command: "sleep 0.2; echo '{}'"`, engine.OutcomeOK, nil},
 		{"megabytes of output", `command: "cat >/dev/null; head -c 5000000 /dev/zero | tr '\\0' x; head -c 300000 /dev/zero >&2"`, engine.OutcomeError, func(t *testing.T, hc engine.HookCall) {
-			if !hc.Truncated || len(hc.OutputText) != MaxStdout || len(hc.Stderr) != MaxStderr {
+			if !hc.Truncated || len(hc.OutputText) != process.HookStdout || len(hc.Stderr) != process.HookStderr {
 				t.Errorf("truncated %v stdout %d stderr %d", hc.Truncated, len(hc.OutputText), len(hc.Stderr))
 			}
 		}},

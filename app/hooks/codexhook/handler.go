@@ -20,12 +20,6 @@ import (
 	"hookstudio/app/hooks/process"
 )
 
-// Output caps: what is kept of a hook's stdout and stderr.
-const (
-	MaxStdout = 1 << 20
-	MaxStderr = 64 << 10
-)
-
 // Options configure a Handler.
 type Options struct {
 	Config   *Config
@@ -214,7 +208,7 @@ func (h *Handler) run(ctx context.Context, hd *Hook, input []byte) process.Resul
 	// session's folder, with its own environment.
 	env := process.Inherited()
 	return h.procs.Run(cctx, process.Spec{Argv: []string{h.shell, "-lc", hd.Command}, Dir: hd.Dir, Env: env, Stdin: input,
-		MaxStdout: MaxStdout, MaxStderr: MaxStderr})
+		MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})
 }
 
 // input is the stdin of an event with the keys Codex 0.171 sends, in its

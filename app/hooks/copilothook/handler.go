@@ -19,12 +19,6 @@ import (
 	"hookstudio/app/hooks/render"
 )
 
-// Output caps: what is kept of a handler's stdout and stderr.
-const (
-	MaxStdout = 1 << 20
-	MaxStderr = 64 << 10
-)
-
 // Options configure a Handler.
 type Options struct {
 	Config   *Config
@@ -151,7 +145,7 @@ func (h *Handler) run(ctx context.Context, hd *Hook, input []byte) answer {
 	cctx, cancel := context.WithTimeout(ctx, h.timeout(hd))
 	defer cancel()
 	res := h.exec(cctx, process.Spec{Argv: []string{"bash", "-c", hd.Bash}, Dir: hd.dir(h.cfg.Root), Env: h.env(hd), Stdin: input,
-		MaxStdout: MaxStdout, MaxStderr: MaxStderr})
+		MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})
 	a := answer{res: res, input: input, failed: res.TimedOut || res.Err != nil || res.ExitCode != 0}
 	if a.failed {
 		return a

@@ -19,12 +19,6 @@ import (
 	"hookstudio/app/hooks/render"
 )
 
-// Output caps: what is kept of a handler's stdout and stderr.
-const (
-	MaxStdout = 1 << 20
-	MaxStderr = 64 << 10
-)
-
 // Options configure a Handler.
 type Options struct {
 	Config *Config
@@ -244,7 +238,7 @@ func (h *Handler) run(ctx context.Context, hd *Hook, input []byte) result {
 	cctx, cancel := context.WithTimeout(ctx, h.timeout(hd))
 	defer cancel()
 	res := h.exec(cctx, process.Spec{Argv: []string{"bash", "-c", h.command(hd)}, Dir: h.cfg.Root, Env: h.env(hd), Stdin: input,
-		MaxStdout: MaxStdout, MaxStderr: MaxStderr})
+		MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})
 	r := result{res: res}
 	if res.TimedOut || res.Err != nil {
 		return r

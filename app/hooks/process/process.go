@@ -33,6 +33,14 @@ type Spec struct {
 	MaxStdout, MaxStderr int
 }
 
+// What is kept of a hook's output, for every hook system that runs hook
+// programs: a hook answers in a small JSON object or a few lines, so more
+// is a mistake the step says was cut.
+const (
+	HookStdout = 1 << 20
+	HookStderr = 64 << 10
+)
+
 // Result is how one program ended.
 type Result struct {
 	Stdout, Stderr []byte

@@ -21,12 +21,6 @@ import (
 	"hookstudio/app/hooks/process"
 )
 
-// Output caps: Qwen Code keeps 1 MiB of a hook's output.
-const (
-	MaxStdout = 1 << 20
-	MaxStderr = 64 << 10
-)
-
 // Options configure a Handler.
 type Options struct {
 	Config   *Config
@@ -247,7 +241,7 @@ func (h *Handler) run(ctx context.Context, hd *Hook, event string, input []byte)
 		env = append(env, k+"="+v)
 	}
 	res := h.procs.Run(cctx, process.Spec{Argv: []string{"bash", "-c", hd.Command}, Dir: hd.Dir, Env: env, Stdin: input,
-		MaxStdout: MaxStdout, MaxStderr: MaxStderr})
+		MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})
 	r := result{res: res, ran: true}
 	if res.TimedOut || res.Err != nil {
 		return r
