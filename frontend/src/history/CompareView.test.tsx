@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { resetMockHistory, type CallDiff, type Comparison, type MessageDiff, type RunSummary } from '../lib/api/history';
-import { callLabel, CompareView } from './CompareView';
+import { callLabel, CompareView, identical } from './CompareView';
 
 const run = (id: number, over: Partial<RunSummary> = {}): RunSummary => ({
   id, scenario: 'fix', scenario_file: 'ft/scenarios/fix.yaml', scenario_hash: 'h', backend: 'mock', source: 'live', status: 'ok',
@@ -132,5 +132,13 @@ describe('the mock Compare (same alignment as the backend)', () => {
       expect(c.token_delta).toBeGreaterThan(0);
       expect(c.messages.every((m) => m.op === 'changed' && m.tag.endsWith('hook:memory'))).toBe(true);
     }
+  });
+});
+
+describe('identical', () => {
+  it('says where the tokens differ when the lists do not', () => {
+    expect(identical(0)).toBe('The message lists are identical.');
+    expect(identical(9)).toContain('+9 tokens outside them');
+    expect(identical(-4)).toContain('-4 tokens outside them');
   });
 });

@@ -153,7 +153,7 @@ export function CompareView({ a, b, onBack, onOpen }: { a: number; b: number; on
                       <tr className="cmp-detail">
                         <td />
                         <td colSpan={7}>
-                          {c.messages.length === 0 ? <div className="muted small">The message lists are identical.</div> : (
+                          {c.messages.length === 0 ? <div className="muted small">{identical(c.token_delta)}</div> : (
                             <ul className="mdiffs">{c.messages.map((m, k) => <MessageDiffRow key={k} m={m} runA={cmp.a.id} runB={cmp.b.id} />)}</ul>
                           )}
                         </td>
@@ -168,4 +168,11 @@ export function CompareView({ a, b, onBack, onOpen }: { a: number; b: number; on
       )}
     </div>
   );
+}
+
+/** What an open call with no message differences says: its prompt may still differ outside the
+ *  messages — the tools offered (another agent names them otherwise) count in its tokens. */
+export function identical(tokenDelta: number): string {
+  if (tokenDelta === 0) return 'The message lists are identical.';
+  return `The message lists are identical; the prompt differs by ${tokenDelta > 0 ? '+' : ''}${tokenDelta} tokens outside them (the tools offered).`;
 }
