@@ -133,3 +133,67 @@ func sorted(m map[string]*pkg) []*pkg {
 	sort.Slice(out, func(i, j int) bool { return out[i].dir < out[j].dir })
 	return out
 }
+
+// The agent CLIs as data (app/agentdata: renderings, request models,
+// recipes, telling agents apart) sit below the hook systems, the engine and
+// capture, which read them; what runs CLIs or draws their loops
+// (app/agents: calibration against capture, locating CLIs, loops over the
+// engine's steps) sits above them. So no package of app/agents is reached
+// from a package it imports: no package outside app/agents, app/services
+// and cmd imports one, and app/agentdata imports nothing above it.
+func TestAgentLayers(t *testing.T) {
+	pkgs := loadPackages(t)
+	above := func(imp string) bool { return strings.HasPrefix(imp, module+"agents/") }
+	for _, p := range sorted(pkgs) {
+		if strings.HasPrefix(p.dir, "agents/") || strings.HasPrefix(p.dir, "services/") {
+			continue
+		}
+		for imp := range p.imports {
+			if above(imp) {
+				t.Errorf("app/%s imports %s: app/agents sits above the engine, hooks and capture; move what it needs into app/agentdata", p.dir, strings.TrimPrefix(imp, "hookstudio/"))
+			}
+		}
+	}
+	// every package an app/agents package reaches stays below it
+	var reach func(dir string, seen map[string]bool)
+	reach = func(dir string, seen map[string]bool) {
+		p := pkgs[dir]
+		if p == nil || seen[dir] {
+			return
+		}
+		seen[dir] = true
+		for imp := range p.imports {
+			if rel, ok := strings.CutPrefix(imp, module); ok {
+				reach(rel, seen)
+			}
+		}
+	}
+	for _, p := range sorted(pkgs) {
+		if !strings.HasPrefix(p.dir, "agents/") {
+			continue
+		}
+		seen := map[string]bool{}
+		for imp := range p.imports {
+			if rel, ok := strings.CutPrefix(imp, module); ok && !strings.HasPrefix(rel, "agents/") {
+				reach(rel, seen)
+			}
+		}
+		for dir := range seen {
+			for imp := range pkgs[dir].imports {
+				if above(imp) {
+					t.Errorf("app/%s imports app/%s, which imports %s: a cycle between app/agents and what it stands on", p.dir, dir, strings.TrimPrefix(imp, "hookstudio/"))
+				}
+			}
+		}
+	}
+	for dir, p := range pkgs {
+		if !strings.HasPrefix(dir, "agentdata/") {
+			continue
+		}
+		for imp := range p.imports {
+			if rel, ok := strings.CutPrefix(imp, module); ok && !strings.HasPrefix(rel, "agentdata/") && !strings.HasPrefix(rel, "format/") {
+				t.Errorf("app/%s imports %s: agent data stands on formats only", dir, imp)
+			}
+		}
+	}
+}

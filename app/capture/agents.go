@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	"hookstudio/app/agents/identify"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/identify"
+	"hookstudio/app/agentdata/profile"
 )
 
 // AgentReader reads a call with the rendering profiles of the agent CLI

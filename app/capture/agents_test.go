@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 var updateAgents = flag.Bool("update", false, "rewrite testdata/agents/*.golden from what the reader gives")

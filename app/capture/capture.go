@@ -12,7 +12,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"hookstudio/app/agents/identify"
+	"hookstudio/app/agentdata/identify"
 )
 
 // API is the wire protocol of a request.

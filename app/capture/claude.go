@@ -3,7 +3,7 @@ package capture
 import (
 	"strings"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // textPlaces are where a whole text of a request can be a hook's rendering.

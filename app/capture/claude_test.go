@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // TestClaudeMessageReadsAsRequest: a Claude Code request read a message at

@@ -18,7 +18,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // MaxBody is the largest request body accepted (413 above it).

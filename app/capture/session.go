@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"hookstudio/app/agents/recipe"
+	"hookstudio/app/agentdata/recipe"
 )
 
 // EventState is the app event a session sends after every change.

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"hookstudio/app/agents/recipe"
+	"hookstudio/app/agentdata/recipe"
 )
 
 // waitState waits until the session's state satisfies ok (calls are

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // readAsClaude parses a Messages API body as Claude Code's and reads its

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/agents/profile"
-	"hookstudio/app/agents/recipe"
+	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/recipe"
 )
 
 // conformanceAgent is an agent CLI whose hooks the simulator hosts, run

@@ -5,8 +5,8 @@ import (
 	"flag"
 	"fmt"
 
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agents/locate"
-	"hookstudio/app/agents/profile"
 	"hookstudio/app/services/studio"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"hookstudio/app/agents/recipe"
+	"hookstudio/app/agentdata/recipe"
 )
 
 // agentTimeout bounds one agent CLI's run: a few seconds on an idle

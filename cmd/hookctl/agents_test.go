@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"hookstudio/app/agents/recipe"
+	"hookstudio/app/agentdata/recipe"
 )
 
 // The real agents (tools/agents, `scripts/setup.sh agents`): make test-agents
@@ -41,7 +41,7 @@ func runClaude(t *testing.T, claude, proj, home, url, key string, args ...string
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claude, args...)
 	cmd.Dir = proj
-	// the recipe's variables (app/agents/recipe), the test's own key
+	// the recipe's variables (app/agentdata/recipe), the test's own key
 	rc, err := recipe.Find("claude-code")
 	if err != nil {
 		t.Fatal(err)

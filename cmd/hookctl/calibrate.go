@@ -11,9 +11,9 @@ import (
 	"slices"
 	"strings"
 
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agents/calibrate"
 	"hookstudio/app/agents/locate"
-	"hookstudio/app/agents/profile"
 	"hookstudio/app/services/studio"
 )
 

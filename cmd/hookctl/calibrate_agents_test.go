@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // pinnedAgents are the other agent CLIs tools/agents pins, each the source

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // pinnedClaude are the Claude Code CLIs tools/agents pins, each the source

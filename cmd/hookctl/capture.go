@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"hookstudio/app/agent/tokens"
-	rendering "hookstudio/app/agents/profile"
-	"hookstudio/app/agents/recipe"
+	rendering "hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/recipe"
 	"hookstudio/app/capture"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/atomicfile"

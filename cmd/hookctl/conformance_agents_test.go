@@ -14,7 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/agents/recipe"
+	"hookstudio/app/agentdata/recipe"
 	"hookstudio/app/hooks/codexhook"
 )
 

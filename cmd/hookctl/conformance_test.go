@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/capture"
 )
 

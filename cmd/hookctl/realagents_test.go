@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"hookstudio/app/agents/recipe"
+	"hookstudio/app/agentdata/recipe"
 )
 
 // agentCase is one agent CLI run against hookctl capture from its recipe
-// (app/agents/recipe), with a project hook of its own dialect that adds
+// (app/agentdata/recipe), with a project hook of its own dialect that adds
 // context when the prompt is submitted.
 type agentCase struct {
 	recipe string

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"hookstudio/app/agents/recipe"
+	"hookstudio/app/agentdata/recipe"
 )
 
 // recipeCmd prints how to run an agent CLI against a capture: its

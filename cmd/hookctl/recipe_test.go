@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"hookstudio/app/agents/recipe"
+	"hookstudio/app/agentdata/recipe"
 )
 
 func TestRecipeCmd(t *testing.T) {

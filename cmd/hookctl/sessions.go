@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"hookstudio/app/agent/tokens"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/capture/sessions"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/atomicfile"

@@ -16,7 +16,7 @@ import (
 	"hookstudio/app/agent/expect"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agent/tokens"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/hooks/registry"

@@ -1,7 +1,7 @@
 package scenario
 
 import (
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/format/yamlpos"
 
 	"go.yaml.in/yaml/v3"

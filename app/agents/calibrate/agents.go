@@ -14,14 +14,14 @@ import (
 	"strings"
 	"sync"
 
-	"hookstudio/app/agents/profile"
-	"hookstudio/app/agents/recipe"
+	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/recipe"
 	"hookstudio/app/capture"
 	"hookstudio/app/hooks/process"
 )
 
 // An agentSpec is how to probe one agent CLI other than Claude Code: its
-// recipe (app/agents/recipe: the variables, config files and command that
+// recipe (app/agentdata/recipe: the variables, config files and command that
 // run it against a capture), its hooks file and the JSON its hooks answer
 // with, its shell tool, and the probes. Each agent was first run by hand
 // against capture (docs/agents/); the probes produce the outcomes seen.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 func TestSplitWrapper(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // BenchmarkCalibrate is one whole calibration of each pinned Claude Code

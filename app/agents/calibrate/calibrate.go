@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agents/locate"
-	"hookstudio/app/agents/profile"
 	"hookstudio/app/store/atomicfile"
 )
 

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 func TestReadRendering(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/capture"
 	"hookstudio/app/hooks/process"
 )

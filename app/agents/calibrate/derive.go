@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // unit is one piece of a request the model reads: a text block, a tool

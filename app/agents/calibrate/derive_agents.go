@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // deriveAgentOutcome finds a probe's words in the first main request of

@@ -11,7 +11,7 @@ import (
 	"slices"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/capture"
 )
 

@@ -3,7 +3,7 @@ package sessions
 import (
 	"strings"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // Hook output a transcript records, as the profiles name its kinds.
@@ -22,7 +22,7 @@ type Rendered struct {
 // Renderings word a hook's output as one version of an agent put it before
 // the model, where a transcript does not hold the request itself and it is
 // rebuilt from the records: the agent version's rendering profile
-// (app/agents/profile).
+// (app/agentdata/profile).
 type Renderings interface {
 	// Hook is what hook output of kind becomes (none: the model does not
 	// read it, or the agent's own record holds it). label is the agent's

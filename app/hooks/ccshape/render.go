@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // Render puts an outcome of a rendering profile into an effect at a point

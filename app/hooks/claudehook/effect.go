@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // output is the JSON a handler may print on exit 0.

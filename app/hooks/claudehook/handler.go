@@ -20,7 +20,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/answers"
 	"hookstudio/app/hooks/metrics"
 	"hookstudio/app/hooks/process"

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/ccshape"
 	"hookstudio/app/hooks/process"
 )

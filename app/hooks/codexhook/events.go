@@ -4,7 +4,7 @@
 // fires at its place in the flow with the stdin Codex sends, handlers run
 // as Codex runs them (command only, matching ones concurrently), and what
 // the model gets from them is placed and worded by Codex's rendering
-// profile (app/agents/profile, measured against the real CLI). It also
+// profile (app/agentdata/profile, measured against the real CLI). It also
 // says why Codex itself would not run a hook: not trusted yet, a handler
 // type Codex skips, an event of another agent (docs/codex-hooks.md).
 package codexhook

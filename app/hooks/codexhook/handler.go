@@ -14,7 +14,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/ccshape"
 	"hookstudio/app/hooks/metrics"
 	"hookstudio/app/hooks/process"

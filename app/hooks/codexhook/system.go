@@ -8,7 +8,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/schema"

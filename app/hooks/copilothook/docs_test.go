@@ -4,7 +4,7 @@ import (
 	"flag"
 	"testing"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/render"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/metrics"
 )
 

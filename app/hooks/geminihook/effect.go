@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // ownOutcomes are renderings read in Gemini CLI 0.61's code that the

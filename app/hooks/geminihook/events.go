@@ -5,7 +5,7 @@
 // and matchers are read as its runner, planner and aggregator read them
 // (google-gemini/gemini-cli packages/core/src/hooks); what the model gets
 // is placed as the run's rendering profile of gemini-cli says
-// (app/agents/profile), docs/gemini-cli-hooks.md.
+// (app/agentdata/profile), docs/gemini-cli-hooks.md.
 package geminihook
 
 import (

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/metrics"
 	"hookstudio/app/hooks/process"
 	"hookstudio/app/hooks/render"

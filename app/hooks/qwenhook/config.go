@@ -5,7 +5,7 @@
 // Qwen Code's stdin, the hooks of an event run together and their outputs
 // merged as its hook aggregator merges them, and what the model gets from
 // the merged output placed and worded by Qwen Code's rendering profile
-// (app/agents/profile). See docs/qwen-code-hooks.md.
+// (app/agentdata/profile). See docs/qwen-code-hooks.md.
 package qwenhook
 
 import (

@@ -166,7 +166,7 @@ type TokenCounter interface {
 }
 
 // Profile is a rendering profile of an agent CLI (issue 27's
-// app/agents/profile.Profile): how one version of the agent puts a hook's
+// app/agentdata/profile.Profile): how one version of the agent puts a hook's
 // words before its model. A system whose Agent has profiles renders its
 // hooks' output through the one a run chose (Run.Profiles).
 type Profile interface {

@@ -1,5 +1,5 @@
 // Package render puts a hook's output before the simulated model where an
-// agent CLI's rendering profile (app/agents/profile) says that agent puts
+// agent CLI's rendering profile (app/agentdata/profile) says that agent puts
 // it: a message before or after the prompt, after a tool's result, joined
 // to the prompt or to the tool's result, the tool's result itself, the
 // next prompt after an answer, or a notice the model never reads. Hook
@@ -12,7 +12,7 @@ import (
 	"fmt"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // ErrPlace is wrapped when an outcome's rendering stands where the

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // TestPlace: each place of a profile lands where the engine puts it at

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 )
 
 // Table is the docs' table of what the model reads from each outcome of

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/services/calibration"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"

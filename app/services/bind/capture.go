@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/capture"
 	"hookstudio/app/capture/sessions"
 	"hookstudio/app/store/history"

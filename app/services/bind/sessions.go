@@ -10,7 +10,7 @@ import (
 	"slices"
 	"sync"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/capture/sessions"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/atomicfile"

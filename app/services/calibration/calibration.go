@@ -11,9 +11,9 @@ import (
 	"slices"
 	"sync"
 
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agents/calibrate"
 	"hookstudio/app/agents/locate"
-	"hookstudio/app/agents/profile"
 )
 
 // EventState carries State after every change of a calibration.

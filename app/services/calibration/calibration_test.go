@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agents/locate"
-	"hookstudio/app/agents/profile"
 )
 
 type events struct {

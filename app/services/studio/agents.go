@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agents/locate"
-	"hookstudio/app/agents/profile"
 	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/store/atomicfile"

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/store/history"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/convert"
 	"hookstudio/app/hooks/hooksets"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"hookstudio/app/agents/profile"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/convert"
 )

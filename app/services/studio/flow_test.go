@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agents/loop"
-	"hookstudio/app/agents/profile"
 	"hookstudio/app/capture"
 )
 

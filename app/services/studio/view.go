@@ -5,8 +5,8 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/expect"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agents/loop"
-	"hookstudio/app/agents/profile"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/skills"
 )

@@ -1,6 +1,6 @@
 // How to start an agent against the running capture: pick the agent, and the lines to paste and
 // the config file's content (where variables are not enough) come with copy buttons, beside the
-// reason its hook may not run. The recipes are the backend's (app/agents/recipe), filled in for
+// reason its hook may not run. The recipes are the backend's (app/agentdata/recipe), filled in for
 // this capture's URL; "any client" is the plain Anthropic / OpenAI variables.
 import { useState, type ReactNode } from 'react';
 import type { Recipe } from '../lib/api/capture';

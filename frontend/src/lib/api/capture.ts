@@ -20,7 +20,7 @@ export type CaptureAnswer = Refine<capture.Answer, { tool_calls?: (Omit<CaptureT
 export type CaptureAPI = 'anthropic' | 'openai' | 'responses' | 'gemini';
 /** capture.CallSummary; agent: the agent CLI that sent it, when it tells */
 export type CaptureCall = Refine<capture.CallSummary, { api: CaptureAPI }>;
-/** recipe.Recipe: how to run one agent CLI against this capture (app/agents/recipe, one table for
+/** recipe.Recipe: how to run one agent CLI against this capture (app/agentdata/recipe, one table for
  * the app, hookctl and the docs); hooks, trap and notes hold Markdown code spans */
 export type Recipe = Refine<recipe.Recipe, { api: CaptureAPI }>;
 /** capture.SessionState; seq orders the copies: events and answers race, the newest is kept (newer). */
@@ -102,7 +102,7 @@ export function createCaptureMock() {
   };
 }
 
-/** The backend's recipes (fixtures/recipes.json, written from app/agents/recipe for the docs' URL) for url. */
+/** The backend's recipes (fixtures/recipes.json, written from app/agentdata/recipe for the docs' URL) for url. */
 function recipesFor(url: string): Recipe[] {
   const text = JSON.stringify(recipesFixture).replaceAll('http://127.0.0.1:41237', url);
   return JSON.parse(text) as Recipe[];

@@ -12,7 +12,7 @@ var update = flag.Bool("update", false, "rewrite the generated table of docs/cla
 
 const (
 	docsFile   = "../../../docs/claude-code-hooks.md"
-	docsBegin  = "<!-- renderings: generated from app/agents/profile/bundled; do not edit -->\n"
+	docsBegin  = "<!-- renderings: generated from app/agentdata/profile/bundled; do not edit -->\n"
 	docsFinish = "<!-- end renderings -->"
 )
 
@@ -41,7 +41,7 @@ func TestDocs(t *testing.T) {
 			}
 			return
 		}
-		t.Errorf("%s's renderings are out of date: go test ./app/agents/profile -run TestDocs -update", docsFile)
+		t.Errorf("%s's renderings are out of date: go test ./app/agentdata/profile -run TestDocs -update", docsFile)
 	}
 	for _, p := range ps {
 		if !strings.Contains(want, ClaudeCode+" "+p.Version) {

@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite docs/capture.md's recipes secti
 const docsURL = "http://127.0.0.1:41237"
 
 const (
-	docsBegin = "<!-- recipes:begin (generated from app/agents/recipe) -->\n"
+	docsBegin = "<!-- recipes:begin (generated from app/agentdata/recipe) -->\n"
 	docsEnd   = "<!-- recipes:end -->"
 )
 
@@ -40,7 +40,7 @@ func TestDocsCaptureRecipes(t *testing.T) {
 		return
 	}
 	if !*update {
-		t.Fatalf("%s's recipes differ from app/agents/recipe: go test ./app/agents/recipe -run TestDocs -update", path)
+		t.Fatalf("%s's recipes differ from app/agentdata/recipe: go test ./app/agentdata/recipe -run TestDocs -update", path)
 	}
 	doc = doc[:begin+len(docsBegin)] + want + doc[end:]
 	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
@@ -65,7 +65,7 @@ func TestFrontendFixture(t *testing.T) {
 	}
 	got, err := os.ReadFile(path)
 	if err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from app/agents/recipe (%v): go test ./app/agents/recipe -run TestFrontendFixture -update", path, err)
+		t.Fatalf("%s differs from app/agentdata/recipe (%v): go test ./app/agentdata/recipe -run TestFrontendFixture -update", path, err)
 	}
 }
 
