@@ -63,6 +63,9 @@ type Options struct {
 	Progress func(Progress)
 	// RunTimeout bounds one run of the CLI (0: 3 minutes).
 	RunTimeout time.Duration
+	// DataDir is the app's data folder, whose calibrated profiles read the
+	// hook words in a request calibration's runs ("": the bundled only).
+	DataDir string
 }
 
 // Result is a calibration's outcome: the profile, and how it differs from

@@ -1,0 +1,376 @@
+// Package request holds request models: for one version of one agent CLI
+// (Claude Code 2.1.332, Codex 0.171, …), everything it sends its model
+// besides the conversation — its system prompt and the context blocks it
+// adds around the user's first prompt (environment, date, git status,
+// attribution, instruction files), the tools it offers, how it frames
+// messages (content blocks, cache markers), its loop (no planning call,
+// how a blocked stop continues) and the transcript its hooks read. The
+// agent's texts are templates with named slots (the working folder, the
+// date, the platform, …) that a run fills from the folder it simulates.
+//
+// A model is data learned by calibration (hookctl calibrate), never typed
+// from memory. The CLIs' own texts are not ours to ship: a calibrated
+// model, with texts, lives in the user's data folder
+// (requests/<agent>/<version>.json); the binary bundles only each pinned
+// version's shape — its pieces' slots, lengths, token counts and hashes —
+// so a run without a calibration shows a placeholder of the right size
+// that says how to calibrate (Model.Shipped, Placeholder).
+package request
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// API is the wire protocol an agent speaks to its model.
+type API string
+
+const (
+	Anthropic API = "anthropic" // Messages (Claude Code)
+	Responses API = "responses" // OpenAI Responses (Codex)
+	Gemini    API = "gemini"    // generateContent (Gemini CLI)
+	Chat      API = "chat"      // OpenAI Chat Completions (Qwen Code, Copilot CLI)
+)
+
+// APIs lists every API.
+var APIs = []API{Anthropic, Responses, Gemini, Chat}
+
+// Model is one agent CLI version's request.
+type Model struct {
+	Agent   string `json:"agent"`
+	Version string `json:"version"`
+	API     API    `json:"api"`
+	// MadeBy says how the file was made ("hookctl calibrate claude-code").
+	MadeBy string `json:"made_by,omitempty"`
+	// Model is the model the CLI asks for when none is configured.
+	Model string `json:"model"`
+	// Shipped marks a bundled shape: the pieces' and tools' texts were
+	// left out (the CLI's words are not ours to ship); only their shapes
+	// remain.
+	Shipped bool `json:"shipped,omitempty"`
+	// Fields are the body's other top-level fields, in the order sent
+	// (max_tokens, metadata, stream, …), as the calibration saw them.
+	Fields []Field `json:"fields,omitempty"`
+	// System is the system prompt, piece by piece: Anthropic's system
+	// blocks, Responses' instructions, Gemini's systemInstruction parts, a
+	// Chat Completions system message.
+	System []Piece `json:"system"`
+	// Turn is the first user turn as the agent sends it: its own pieces,
+	// the prompt and where each hook event's words go, in order.
+	Turn []Part `json:"turn"`
+	// Tools are the tools the agent offers, in the order sent.
+	Tools   []Tool  `json:"tools"`
+	Framing Framing `json:"framing"`
+	Loop    Loop    `json:"loop"`
+	// Transcript is the transcript file the agent's hooks read
+	// (transcript_path); nil when its hooks get none.
+	Transcript *Transcript `json:"transcript,omitempty"`
+	// Keys are the body's top-level keys in the order sent.
+	Keys []string `json:"keys"`
+	// Headers are the request's headers as sent (keys redacted by the
+	// capture), which tell the agent apart (User-Agent).
+	Headers map[string]string `json:"headers,omitempty"`
+	// Stdin is, per hook event, the keys of the JSON a hook reads on
+	// stdin in the CLI's order, as seen in calibration.
+	Stdin map[string][]string `json:"stdin,omitempty"`
+
+	// Where it came from (not in the file).
+	Origin Origin `json:"-"`
+	File   string `json:"-"`
+}
+
+// Ref is "<agent>@<version>".
+func (m *Model) Ref() string { return m.Agent + "@" + m.Version }
+
+// Origin is where a model was found.
+type Origin string
+
+const (
+	// Bundled models are embedded in the binary: shapes only.
+	Bundled Origin = "bundled"
+	// Calibrated models were written to the data folder by hookctl
+	// calibrate: texts included.
+	Calibrated Origin = "calibrated"
+)
+
+// Field is one top-level field of the body (neither the conversation nor
+// the system prompt nor the tools).
+type Field struct {
+	Name  string          `json:"name"`
+	Value json.RawMessage `json:"value"`
+}
+
+// Piece is one text of the agent's own: a system prompt block or a
+// context block of the first turn.
+type Piece struct {
+	// ID names it in diagnostics and the views ("system.3", "turn.env").
+	ID string `json:"id"`
+	// Role of the message it is or is part of (system, user, developer).
+	Role string `json:"role"`
+	// When is the condition under which the agent sends it ("" always):
+	// a Condition.
+	When Condition `json:"when,omitempty"`
+	// Text is the template; nil in a shipped model.
+	Text Text `json:"text,omitempty"`
+	// Shape is the text's size and hash as calibrated (its slots filled
+	// with the calibration's values).
+	Shape Shape `json:"shape"`
+	// Cache marks a prompt-cache marker on it (Anthropic cache_control).
+	Cache bool `json:"cache,omitempty"`
+}
+
+// Present says whether the piece is sent with the run's values.
+func (p *Piece) Present(v Values) bool {
+	switch p.When {
+	case Git:
+		return v[SlotIsGit] == "true"
+	case NoGit:
+		return v[SlotIsGit] != "true"
+	}
+	return true
+}
+
+// Shape is a text's size and fingerprint: what a shipped model keeps.
+type Shape struct {
+	Chars  int    `json:"chars"`
+	Tokens int    `json:"tokens"`
+	SHA256 string `json:"sha256,omitempty"`
+	// Slots are the slots the text holds, in order.
+	Slots []string `json:"slots,omitempty"`
+}
+
+// Part is one element of the first turn: an agent piece, the user's
+// prompt, or the place where one hook event's words go.
+type Part struct {
+	Piece *Piece `json:"piece,omitempty"`
+	// Prompt marks the user's prompt.
+	Prompt bool `json:"prompt,omitempty"`
+	// Hooks names the hook event whose words stand here
+	// ("SessionStart", "UserPromptSubmit").
+	Hooks string `json:"hooks,omitempty"`
+}
+
+// Tool is a tool the agent offers.
+type Tool struct {
+	Name string `json:"name"`
+	// Definition is a template of the tool's JSON as sent (name,
+	// description, schema): its slots are filled inside JSON strings. Nil
+	// in a shipped model; Shape is its JSON text's.
+	Definition Text  `json:"definition,omitempty"`
+	Shape      Shape `json:"shape"`
+}
+
+// Framing is how the agent lays messages out on the wire, beyond what the
+// API requires.
+type Framing struct {
+	// Merge: messages of the same role in a row are one API message (its
+	// blocks, or paragraphs); otherwise each is an item of its own.
+	Merge bool `json:"merge,omitempty"`
+	// Paragraphs: the texts of one message (hook words and agent pieces of
+	// the same role in a row) are joined with Separator into one text
+	// (Claude Code's system-role messages); otherwise each is a content
+	// block of its own.
+	Paragraphs Role   `json:"paragraphs,omitempty"`
+	Separator  string `json:"separator,omitempty"`
+	// CacheLast puts a prompt-cache marker on the last block of the last
+	// message (Claude Code); the other messages' single texts go as plain
+	// strings (StringContent).
+	CacheLast     bool `json:"cache_last,omitempty"`
+	StringContent bool `json:"string_content,omitempty"`
+	// SystemInMessages: system-role messages stand in the conversation
+	// (Claude Code 2.1.332); otherwise the API has none there.
+	SystemInMessages bool `json:"system_in_messages,omitempty"`
+}
+
+// Role names a message role in Framing.
+type Role string
+
+// Loop is how the agent's loop runs, beyond seed 000's.
+type Loop struct {
+	// Planning: the agent makes a planning call without tools first (seed
+	// 000 does; no agent CLI seen does).
+	Planning bool `json:"planning,omitempty"`
+	// KeepsBlockedAnswer: after a Stop hook blocked, the next call still
+	// holds the answer the hook blocked, before the hook's words.
+	KeepsBlockedAnswer bool `json:"keeps_blocked_answer,omitempty"`
+}
+
+// Transcript is the JSONL transcript file the agent keeps for its hooks.
+type Transcript struct {
+	// Format names the layout ("claude-code": one entry per message with
+	// content blocks).
+	Format string `json:"format"`
+	// Keys are, per entry kind (user, assistant, tool_result), the keys of
+	// an entry in the CLI's order.
+	Keys map[string][]string `json:"keys"`
+}
+
+// Condition says when a piece is sent.
+type Condition string
+
+const (
+	Always Condition = ""
+	// Git / NoGit: the working folder is (is not) in a git repository.
+	Git   Condition = "git"
+	NoGit Condition = "no_git"
+)
+
+// Text is a template: literals and slots, in order.
+type Text []Seg
+
+// Seg is a literal or a slot. Empty is what the CLI writes for the slot
+// when its value is empty (Claude Code's "(clean)" git status); Default
+// is an opaque slot's value as calibrated (SlotOpaque).
+type Seg struct {
+	Lit     string
+	Slot    string
+	Empty   string
+	Default string
+}
+
+type slotJSON struct {
+	Slot    string `json:"slot"`
+	Empty   string `json:"empty,omitempty"`
+	Default string `json:"default,omitempty"`
+}
+
+// MarshalJSON writes a literal as a JSON string and a slot as {"slot": name}.
+func (s Seg) MarshalJSON() ([]byte, error) {
+	if s.Slot != "" {
+		return json.Marshal(slotJSON{s.Slot, s.Empty, s.Default})
+	}
+	return json.Marshal(s.Lit)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (s *Seg) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '"' {
+		return json.Unmarshal(data, &s.Lit)
+	}
+	var o slotJSON
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		return fmt.Errorf("a template segment is a string or {\"slot\": NAME}: %w", err)
+	}
+	if o.Slot == "" {
+		return fmt.Errorf("a template slot needs a name")
+	}
+	s.Slot, s.Empty, s.Default = o.Slot, o.Empty, o.Default
+	return nil
+}
+
+// Slots are the slot names of t, in order, each once.
+func (t Text) Slots() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range t {
+		if s.Slot != "" && !seen[s.Slot] {
+			seen[s.Slot] = true
+			out = append(out, s.Slot)
+		}
+	}
+	return out
+}
+
+// Fill renders t with v; a slot v lacks is left as "{name}".
+func (t Text) Fill(v Values) string { return t.fill(v, func(s string) string { return s }) }
+
+// FillJSON renders t, a JSON text, with v: each value is escaped as the
+// inside of a JSON string.
+func (t Text) FillJSON(v Values) string {
+	return t.fill(v, func(s string) string {
+		b, _ := json.Marshal(s)
+		return string(b[1 : len(b)-1])
+	})
+}
+
+func (t Text) fill(v Values, esc func(string) string) string {
+	var b strings.Builder
+	for _, s := range t {
+		if s.Slot == "" {
+			b.WriteString(s.Lit)
+			continue
+		}
+		x, ok := v[s.Slot]
+		if !ok && s.Slot == SlotOpaque {
+			x, ok = s.Default, true
+		}
+		switch {
+		case !ok:
+			b.WriteString("{" + s.Slot + "}")
+		case x == "" && s.Empty != "":
+			b.WriteString(s.Empty)
+		default:
+			b.WriteString(esc(x))
+		}
+	}
+	return b.String()
+}
+
+// Values are the slots' values for one run.
+type Values map[string]string
+
+// The slots a run fills (Values' keys). Calibration finds each in the
+// CLI's texts by giving it values of its own and seeing where they land.
+const (
+	SlotCwd       = "cwd"        // the working folder, absolute
+	SlotCwdSlug   = "cwd_slug"   // the working folder with every character but letters and digits as '-'
+	SlotCwdDashed = "cwd_dashed" // the working folder with every '/' as '-'
+	SlotHome      = "home"       // the user's home folder
+	SlotPrompt    = "prompt"     // the user's prompt
+	SlotDate      = "date"       // today, YYYY-MM-DD, local time
+	SlotPlatform  = "platform"   // linux, darwin, win32
+	SlotOSVersion = "os_version" // `uname -sr`
+	SlotShell     = "shell"      // the login shell's name
+	SlotModel     = "model"      // the model the CLI asks for
+	SlotIsGit     = "is_git"     // true or false
+	SlotGitBranch = "git_branch"
+	SlotGitStatus = "git_status"  // `git status --short`
+	SlotGitLog    = "git_commits" // `git log --oneline -n 5`
+)
+
+// SlotOpaque is a value of the CLI's own that changes from request to
+// request and that nothing of ours tells (Claude Code's billing line
+// suffix): a run writes the calibration's value, and a comparison with the
+// real CLI's request reads any value there (Opaque).
+const SlotOpaque = "opaque"
+
+// Planted slots are those a calibration sets to words of its own (a path,
+// a prompt, a branch name): found wherever they stand. The machine's own
+// values (the date, the platform, …) are found only where they stand once
+// in a text, since short words such as "linux" may also be the CLI's own.
+var Planted = []string{SlotCwd, SlotCwdSlug, SlotCwdDashed, SlotHome, SlotPrompt, SlotGitBranch, SlotGitStatus, SlotGitLog}
+
+// Machine slots are the machine's own values.
+var Machine = []string{SlotDate, SlotOSVersion, SlotPlatform, SlotShell, SlotModel}
+
+// Opaque reads text as t filled with v, any value standing for its opaque
+// slots: the opaque slots' values in text, and whether text reads so.
+func (t Text) Opaque(v Values, text string) (string, bool) {
+	var b strings.Builder
+	b.WriteString("^")
+	has := false
+	for _, s := range t {
+		switch {
+		case s.Slot == SlotOpaque:
+			b.WriteString("([0-9A-Za-z]{1,16})")
+			has = true
+		case s.Slot != "":
+			b.WriteString(regexp.QuoteMeta(Text{s}.Fill(v)))
+		default:
+			b.WriteString(regexp.QuoteMeta(s.Lit))
+		}
+	}
+	b.WriteString("$")
+	if !has {
+		return "", t.Fill(v) == text
+	}
+	m := regexp.MustCompile(b.String()).FindStringSubmatch(text)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}

@@ -1,0 +1,925 @@
+package calibrate
+
+import (
+	"bytes"
+	"errors"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/recipe"
+	"hookstudio/app/agentdata/request"
+	"hookstudio/app/agent/tokens"
+	"hookstudio/app/capture"
+)
+
+// nonce is words no CLI writes: they tell the probe's own texts.
+func nonce() string {
+	var id [4]byte
+	_, _ = rand.Read(id[:])
+	return hex.EncodeToString(id[:])
+}
+
+// ownText is one text of the CLI's own in a run's first request, read as
+// capture reads it: a system prompt piece or a context piece of the turn.
+type ownText struct {
+	role string
+	text string
+	sys  bool // a system prompt piece
+	// part is where it stands in the turn (the turn's parts are own
+	// texts, the prompt and hook places).
+	part int
+}
+
+// firstTurn is a run's first call read: the system pieces, then the turn's
+// parts in order.
+type firstTurn struct {
+	own   []ownText
+	parts []turnPart // the turn, in order
+	call  capture.Call
+}
+
+type turnPart struct {
+	own    int    // index in own, -1 none
+	prompt bool   // the user's prompt
+	hooks  string // a hook event's words
+}
+
+// firstCall is the run's first call of the user's turn (not a side request).
+func firstCall(r *reqRan) (capture.Call, bool) {
+	for _, c := range r.calls {
+		if c.Side == "" && len(c.Messages) > 0 && c.Body != nil {
+			return c, true
+		}
+	}
+	return capture.Call{}, false
+}
+
+// turnCalls are the run's calls of the user's turn, in order.
+func turnCalls(r *reqRan) []capture.Call {
+	var out []capture.Call
+	for _, c := range r.calls {
+		if c.Side == "" && len(c.Messages) > 0 && c.Body != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func readTurn(r *reqRan) (*firstTurn, error) {
+	c, ok := firstCall(r)
+	if !ok {
+		return nil, &ProbeError{Probe: r.run.name, Err: fmt.Errorf("%w: the CLI sent no request of the user's turn", ErrNotOffline)}
+	}
+	ft := &firstTurn{call: c}
+	for _, m := range c.Messages {
+		switch {
+		case m.Origin == capture.OriginSystem && len(ft.parts) == 0:
+			ft.own = append(ft.own, ownText{role: m.Role, text: m.Content, sys: true, part: -1})
+		case m.Origin == capture.OriginUser && m.Role == "user":
+			ft.parts = append(ft.parts, turnPart{own: -1, prompt: true})
+		case m.Origin == capture.OriginHook:
+			event, _, _ := strings.Cut(m.Hook, ":")
+			if n := len(ft.parts); n > 0 && ft.parts[n-1].hooks == event {
+				continue // several hooks of one event stand in one place
+			}
+			ft.parts = append(ft.parts, turnPart{own: -1, hooks: event})
+		case m.Origin == capture.OriginContext || m.Origin == capture.OriginSystem:
+			ft.parts = append(ft.parts, turnPart{own: len(ft.own)})
+			ft.own = append(ft.own, ownText{role: m.Role, text: m.Content, part: len(ft.parts) - 1})
+		default:
+			return nil, &ProbeError{Probe: r.run.name, Err: fmt.Errorf("%w: the first request holds a %s message of origin %s before any answer", ErrUnreadable, m.Role, m.Origin)}
+		}
+	}
+	return ft, nil
+}
+
+// marked is a text with its slots written as \x00name\x00, so two runs'
+// templates compare as strings.
+const mark = "\x00"
+
+func markText(t request.Text) string {
+	var b strings.Builder
+	for _, s := range t {
+		if s.Slot != "" {
+			b.WriteString(mark + s.Slot + mark)
+		} else {
+			b.WriteString(s.Lit)
+		}
+	}
+	return b.String()
+}
+
+// slotValues are the slots a walk may find: those whose values differ
+// between the two runs, longest first.
+func varying(a, b request.Values) []string {
+	var out []string
+	for k, va := range a {
+		if vb, ok := b[k]; ok && va != vb && (va != "" || vb != "") {
+			out = append(out, k)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(a[out[i]]) != len(a[out[j]]) {
+			return len(a[out[i]]) > len(a[out[j]])
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// walk reads a and b, the same text of the CLI's in two runs with values
+// va and vb, as one template: wherever they differ, a slot whose value in
+// a stands in a and whose value in b stands in b, at the same place. A
+// slot empty in one run may stand as words of the CLI's own there (Git
+// status "(clean)"): its empty form. A difference no slot explains is
+// ErrUnexplained.
+func walk(a, b string, va, vb request.Values) (request.Text, error) {
+	slots := varying(va, vb)
+	var t request.Text
+	lit := func(s string) {
+		if s == "" {
+			return
+		}
+		if n := len(t); n > 0 && t[n-1].Slot == "" {
+			t[n-1].Lit += s
+			return
+		}
+		t = append(t, request.Seg{Lit: s})
+	}
+	i, j := 0, 0 // a[i:] and b[j:] are still to read
+	for i < len(a) || j < len(b) {
+		k := commonPrefix(a[i:], b[j:])
+		if i+k == len(a) && j+k == len(b) {
+			lit(a[i:])
+			break
+		}
+		// the slot starts at or before the difference
+		found := false
+		for back := 0; back <= k && !found; back++ {
+			pa, pb := i+k-back, j+k-back
+			for _, s := range slots {
+				x, y := va[s], vb[s]
+				switch {
+				case x != "" && y != "" && strings.HasPrefix(a[pa:], x) && strings.HasPrefix(b[pb:], y):
+					lit(a[i:pa])
+					t = append(t, request.Seg{Slot: s})
+					i, j, found = pa+len(x), pb+len(y), true
+				case x == "" || y == "":
+					// the empty side shows the CLI's words for none
+					full, fa, fb := y, b, pb
+					if y == "" {
+						full, fa, fb = x, a, pa
+					}
+					if !strings.HasPrefix(fa[fb:], full) {
+						continue
+					}
+					other, po := a, pa
+					if fa == a {
+						other, po = b, pb
+					}
+					rest := fa[fb+len(full):]
+					empty, ok := emptyForm(other[po:], rest)
+					if !ok {
+						continue
+					}
+					lit(a[i:pa])
+					t = append(t, request.Seg{Slot: s, Empty: empty})
+					if fa == a {
+						i, j = pa+len(full), pb+len(empty)
+					} else {
+						i, j = pa+len(empty), pb+len(full)
+					}
+					found = true
+				}
+				if found {
+					break
+				}
+			}
+		}
+		if !found {
+			// a short token of the CLI's own that differs (a request's
+			// hash): an opaque slot
+			pa, pb, ea, eb, ok := opaqueAt(a, b, i+k, j+k)
+			if !ok {
+				return nil, fmt.Errorf("%w: %q here against %q there", ErrUnexplained, clip(around(a, i+k)), clip(around(b, j+k)))
+			}
+			lit(a[i:pa])
+			t = append(t, request.Seg{Slot: request.SlotOpaque, Default: a[pa:ea]})
+			i, j = ea, eb
+			_ = pb
+		}
+	}
+	return t, nil
+}
+
+// opaqueAt reads a difference at a[x:] and b[y:] as one short token of
+// letters and digits in each (from the token's start), after which the
+// two go on alike for at least 8 bytes or to their ends.
+func opaqueAt(a, b string, x, y int) (pa, pb, ea, eb int, ok bool) {
+	const most = 16
+	for x > 0 && y > 0 && alnum(a[x-1]) && a[x-1] == b[y-1] {
+		x, y = x-1, y-1
+	}
+	for p := x; p <= len(a) && p-x <= most; p++ {
+		if p > x && !alnum(a[p-1]) {
+			break
+		}
+		for q := y; q <= len(b) && q-y <= most; q++ {
+			if q > y && !alnum(b[q-1]) {
+				break
+			}
+			if p == x && q == y {
+				continue
+			}
+			k := commonPrefix(a[p:], b[q:])
+			if (k == len(a)-p && k == len(b)-q) || k >= 8 {
+				return x, y, p, q, true
+			}
+		}
+	}
+	return 0, 0, 0, 0, false
+}
+
+func alnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// emptyForm is the text that s holds where the other run holds a slot's
+// value followed by rest: the shortest start of s after which s goes on as
+// rest does (at least as far as 8 bytes, or to the end).
+func emptyForm(s, rest string) (string, bool) {
+	for n := 0; n <= len(s) && n <= 200; n++ {
+		tail := s[n:]
+		k := commonPrefix(tail, rest)
+		if k == len(tail) && k == len(rest) || k >= 8 {
+			return s[:n], true
+		}
+	}
+	return "", false
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func around(s string, at int) string {
+	from, to := max(0, at-40), min(len(s), at+40)
+	return s[from:to]
+}
+
+// machine puts the machine's slots (the same in every run) into t where
+// their value stands exactly once in the whole text; a value that stands
+// more often stays the CLI's text (it may be the CLI's own word).
+func machine(t request.Text, v request.Values) request.Text {
+	whole := markText(t)
+	for _, s := range request.Machine {
+		x := v[s]
+		if len(x) < 3 || strings.Count(whole, x) != 1 {
+			continue
+		}
+		var out request.Text
+		for _, seg := range t {
+			if seg.Slot != "" || !strings.Contains(seg.Lit, x) {
+				out = append(out, seg)
+				continue
+			}
+			before, after, _ := strings.Cut(seg.Lit, x)
+			if before != "" {
+				out = append(out, request.Seg{Lit: before})
+			}
+			out = append(out, request.Seg{Slot: s})
+			if after != "" {
+				out = append(out, request.Seg{Lit: after})
+			}
+		}
+		t, whole = out, markText(out)
+	}
+	return t
+}
+
+// pieceSet is one run's own texts as templates, aligned with the base's.
+type aligned struct {
+	base, other int // indexes in their own lists; -1 none
+	text        request.Text
+}
+
+// align matches the base run's own texts with another run's: in order,
+// each pair a walk reads as one template (same role); the others stand
+// in one run only.
+func align(base, other []ownText, vb, vo request.Values) []aligned {
+	n, m := len(base), len(other)
+	// LCS over "walks as one template"
+	tmpl := make([][]request.Text, n)
+	ok := make([][]bool, n)
+	for i := range base {
+		tmpl[i], ok[i] = make([]request.Text, m), make([]bool, m)
+		for j := range other {
+			if base[i].role != other[j].role || base[i].sys != other[j].sys {
+				continue
+			}
+			if t, err := walk(base[i].text, other[j].text, vb, vo); err == nil {
+				tmpl[i][j], ok[i][j] = t, true
+			}
+		}
+	}
+	lcs := make([][]int, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			switch {
+			case ok[i][j]:
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			default:
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []aligned
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && ok[i][j] && lcs[i][j] == lcs[i+1][j+1]+1:
+			out = append(out, aligned{base: i, other: j, text: tmpl[i][j]})
+			i, j = i+1, j+1
+		case j >= m || (i < n && lcs[i+1][j] >= lcs[i][j+1]):
+			out = append(out, aligned{base: i, other: -1})
+			i++
+		default:
+			out = append(out, aligned{base: -1, other: j})
+			j++
+		}
+	}
+	return out
+}
+
+// deriveRequest reads the runs as one request model. The first run is the
+// base; the others vary its values (another folder and prompt, a git
+// repository with changes, a clean one).
+func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRan) (*request.Model, error) {
+	turns := make([]*firstTurn, len(ran))
+	for i, r := range ran {
+		ft, err := readTurn(r)
+		if err != nil {
+			return nil, err
+		}
+		turns[i] = ft
+	}
+	base := turns[0]
+	vb := ran[0].values
+	m := &request.Model{Agent: rc.Agent, Version: version, API: apiOf(rc.API), Model: base.call.Model, Tools: []request.Tool{},
+		Stdin: map[string][]string{}}
+	vb[request.SlotModel] = m.Model
+	for _, r := range ran {
+		r.values[request.SlotModel] = m.Model
+	}
+	// each own text of the base, as a template read against every run
+	// that has it; texts of git runs only are conditions
+	type pieceOf struct {
+		text request.Text
+		when request.Condition
+		own  ownText
+		seen bool // met in another run than the base's kind
+	}
+	pieces := make([]*pieceOf, len(base.own))
+	for i, o := range base.own {
+		pieces[i] = &pieceOf{own: o}
+	}
+	var gitOnly []*pieceOf // texts of git runs only, in the order of the first git run
+	gitAfter := map[*pieceOf]int{}
+	isGit := func(v request.Values) bool { return v[request.SlotIsGit] == "true" }
+	var firstGit = -1
+	for k := 1; k < len(ran); k++ {
+		if isGit(ran[k].values) && firstGit < 0 {
+			firstGit = k
+		}
+	}
+	var errs []error
+	for k := 1; k < len(ran); k++ {
+		other, vo := turns[k], ran[k].values
+		al := align(base.own, other.own, vb, vo)
+		lastBase := -1
+		for _, a := range al {
+			switch {
+			case a.base >= 0 && a.other >= 0:
+				p := pieces[a.base]
+				if p.text == nil {
+					p.text = a.text
+				} else if markText(p.text) != markText(a.text) {
+					// several runs: the template must read every one
+					if t, err := reconcile(p.text, a.text); err == nil {
+						p.text = t
+					} else {
+						errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: err})
+					}
+				}
+				if isGit(vo) != isGit(vb) {
+					p.seen = true
+				}
+				lastBase = a.base
+			case a.base >= 0:
+				// the base's text the other run lacks: a condition, when
+				// the other is a git run
+				if isGit(vo) == isGit(vb) {
+					errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: fmt.Errorf("%w: the text %q is in one run and not in the other",
+						ErrUnexplained, clip(base.own[a.base].text))})
+					continue
+				}
+				pieces[a.base].when = request.NoGit
+			default:
+				if isGit(vo) == isGit(vb) {
+					errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: fmt.Errorf("%w: the text %q is in one run and not in the other",
+						ErrUnexplained, clip(other.own[a.other].text))})
+					continue
+				}
+				if k != firstGit {
+					continue // read against the first git run's below
+				}
+				p := &pieceOf{own: other.own[a.other], when: request.Git}
+				gitOnly = append(gitOnly, p)
+				gitAfter[p] = lastBase
+			}
+		}
+	}
+	// the git runs' own texts: templates read between the git runs
+	for _, p := range gitOnly {
+		var t request.Text
+		for k := firstGit + 1; k < len(ran); k++ {
+			if !isGit(ran[k].values) {
+				continue
+			}
+			for _, o := range turns[k].own {
+				if o.role != p.own.role {
+					continue
+				}
+				if w, err := walk(p.own.text, o.text, ran[firstGit].values, ran[k].values); err == nil {
+					t = w
+					break
+				}
+			}
+		}
+		if t == nil {
+			errs = append(errs, &ProbeError{Probe: "request git", Err: fmt.Errorf("%w: %q is in one git run only", ErrUnexplained, clip(p.own.text))})
+			continue
+		}
+		p.text = t
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	counter, err := tokens.NewCounter()
+	if err != nil {
+		return nil, err
+	}
+	fill := func(p *pieceOf, id string, v request.Values) request.Piece {
+		t := machine(p.text, v)
+		if t == nil { // met in the base run only
+			t = machine(request.Text{{Lit: p.own.text}}, v)
+		}
+		text := t.Fill(v)
+		return request.Piece{ID: id, Role: p.own.role, When: p.when, Text: t, Shape: shapeOf(counter, text, t.Slots())}
+	}
+	// the system prompt
+	for i, p := range pieces {
+		if !p.own.sys {
+			continue
+		}
+		m.System = append(m.System, fill(p, fmt.Sprintf("system.%d", len(m.System)+1), vb))
+		_ = i
+	}
+	// the turn: the base's parts, the git texts after the base text they
+	// followed
+	byPart := map[int]*pieceOf{}
+	for _, p := range pieces {
+		if !p.own.sys {
+			byPart[p.own.part] = p
+		}
+	}
+	addGit := func(after int) {
+		for _, p := range gitOnly {
+			if gitAfter[p] == after && p.text != nil {
+				pc := fill(p, fmt.Sprintf("turn.%d", len(m.Turn)+1), ran[firstGit].values)
+				m.Turn = append(m.Turn, request.Part{Piece: &pc})
+			}
+		}
+	}
+	lastSys := -1
+	for i, p := range pieces {
+		if p.own.sys {
+			lastSys = i
+		}
+	}
+	addGit(lastSys)
+	for k, part := range base.parts {
+		switch {
+		case part.prompt:
+			m.Turn = append(m.Turn, request.Part{Prompt: true})
+		case part.hooks != "":
+			m.Turn = append(m.Turn, request.Part{Hooks: part.hooks})
+		default:
+			p := byPart[k]
+			pc := fill(p, fmt.Sprintf("turn.%d", len(m.Turn)+1), vb)
+			m.Turn = append(m.Turn, request.Part{Piece: &pc})
+			addGit(slices.IndexFunc(pieces, func(q *pieceOf) bool { return q == p }))
+		}
+	}
+	if err := learnBody(m, ran, base, counter); err != nil {
+		return nil, err
+	}
+	learnLoop(m, ran[0])
+	learnTranscript(m, spec, ran[0])
+	learnStdin(m, ran[0])
+	// every run, rebuilt from the model, is what the CLI sent
+	for k, r := range ran {
+		if err := rebuilds(m, r, turns[k]); err != nil {
+			errs = append(errs, &ProbeError{Probe: "request " + r.run.name, Err: err})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return m, nil
+}
+
+// reconcile is one template for two readings of the same text: the same
+// literal text with the slots of both (a slot one run pair found and the
+// other could not, its values being the same there).
+func reconcile(a, b request.Text) (request.Text, error) {
+	// the reading with more slots wins when the other's literal text reads
+	// as it with those slots' values
+	if len(a.Slots()) < len(b.Slots()) {
+		a, b = b, a
+	}
+	if len(b.Slots()) == 0 || subsetSlots(b.Slots(), a.Slots()) {
+		return a, nil
+	}
+	return nil, fmt.Errorf("%w: two runs read the same text with different slots (%v, %v)", ErrUnexplained, a.Slots(), b.Slots())
+}
+
+func subsetSlots(small, big []string) bool {
+	for _, s := range small {
+		if !slices.Contains(big, s) {
+			return false
+		}
+	}
+	return true
+}
+
+func apiOf(api string) request.API {
+	switch api {
+	case recipe.Anthropic:
+		return request.Anthropic
+	case recipe.Responses:
+		return request.Responses
+	case recipe.Gemini:
+		return request.Gemini
+	}
+	return request.Chat
+}
+
+func shapeOf(c *tokens.Counter, text string, slots []string) request.Shape {
+	return request.Shape{Chars: len([]rune(text)), Tokens: c.Count(text), SHA256: request.Hash(text), Slots: slots}
+}
+
+// topKeys are a JSON object's keys in the order written.
+func topKeys(raw []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var out []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		k, _ := t.(string)
+		out = append(out, k)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return out
+		}
+	}
+	return out
+}
+
+
+// learnBody reads what the agent sends besides its texts from the base
+// run's calls: the body's keys and other fields, its headers, the tools,
+// and how it frames messages.
+func learnBody(m *request.Model, ran []*reqRan, base *firstTurn, counter *tokens.Counter) error {
+	body, keys, err := bodyOf(base.call)
+	if err != nil {
+		return &ProbeError{Probe: "request body", Err: fmt.Errorf("%w: %w", ErrUnreadable, err)}
+	}
+	m.Keys = keys
+	conv := map[string]bool{"system": true, "messages": true, "tools": true, "instructions": true, "input": true, "contents": true, "systemInstruction": true}
+	for _, k := range keys {
+		if !conv[k] {
+			m.Fields = append(m.Fields, request.Field{Name: k, Value: body[k]})
+		}
+	}
+	m.Headers = map[string]string{}
+	for k, v := range base.call.Headers {
+		switch strings.ToLower(k) {
+		case "content-length", "x-api-key", "authorization", "x-goog-api-key":
+			continue
+		}
+		m.Headers[k] = v
+	}
+	// the tools: each definition a template, read against the second run's
+	other, _ := firstCall(ran[min(1, len(ran)-1)])
+	defs, err := toolDefsOf(m.API, base.call.Body)
+	if err != nil {
+		return &ProbeError{Probe: "request tools", Err: err}
+	}
+	otherDefs, _ := toolDefsOf(m.API, other.Body)
+	for i, d := range defs {
+		t := request.Text{{Lit: string(d.raw)}}
+		if i < len(otherDefs) && otherDefs[i].name == d.name {
+			if w, err := walk(string(d.raw), string(otherDefs[i].raw), ran[0].values, ran[min(1, len(ran)-1)].values); err == nil {
+				t = w
+			} else {
+				return &ProbeError{Probe: "request tool " + d.name, Err: err}
+			}
+		}
+		t = machine(t, ran[0].values)
+		m.Tools = append(m.Tools, request.Tool{Name: d.name, Definition: t, Shape: shapeOf(counter, string(d.raw), t.Slots())})
+	}
+	// which system blocks carry a cache marker (Anthropic)
+	if m.API == request.Anthropic {
+		var sys []struct {
+			Cache json.RawMessage `json:"cache_control"`
+		}
+		_ = json.Unmarshal(body["system"], &sys)
+		for i := range m.System {
+			if i < len(sys) && len(sys[i].Cache) > 0 && string(sys[i].Cache) != "null" {
+				m.System[i].Cache = true
+			}
+		}
+	}
+	m.Framing = framingOf(m.API, turnCalls(ran[0]))
+	return nil
+}
+
+type toolDef struct {
+	name string
+	raw  json.RawMessage
+}
+
+// toolDefsOf are the tool definitions of a body, in order (Gemini's
+// function declarations one by one).
+func toolDefsOf(api request.API, body json.RawMessage) ([]toolDef, error) {
+	var b struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(body, &b); err != nil {
+		return nil, err
+	}
+	var out []toolDef
+	for _, raw := range b.Tools {
+		var t struct {
+			Name     string `json:"name"`
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+			Decls []json.RawMessage `json:"functionDeclarations"`
+		}
+		if err := json.Unmarshal(raw, &t); err != nil {
+			return nil, err
+		}
+		switch {
+		case api == request.Gemini:
+			for _, d := range t.Decls {
+				var n struct {
+					Name string `json:"name"`
+				}
+				_ = json.Unmarshal(d, &n)
+				out = append(out, toolDef{n.Name, d})
+			}
+		case t.Name != "":
+			out = append(out, toolDef{t.Name, raw})
+		default:
+			out = append(out, toolDef{t.Function.Name, raw})
+		}
+	}
+	return out, nil
+}
+
+// framingOf reads how the agent lays out messages from its calls.
+func framingOf(api request.API, calls []capture.Call) request.Framing {
+	f := request.Framing{}
+	if api != request.Anthropic || len(calls) == 0 {
+		return f
+	}
+	f.Merge = true
+	type msg struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	for ci, c := range calls {
+		var b struct {
+			Messages []msg `json:"messages"`
+		}
+		if json.Unmarshal(c.Body, &b) != nil {
+			continue
+		}
+		for i, mm := range b.Messages {
+			last := i == len(b.Messages)-1
+			if mm.Role == "system" {
+				f.SystemInMessages = true
+				f.Paragraphs, f.Separator = "system", "\n\n"
+			}
+			isString := len(mm.Content) > 0 && mm.Content[0] == '"'
+			if !last && isString && ci > 0 {
+				f.StringContent = true
+			}
+			if last && bytes.Contains(mm.Content, []byte(`"cache_control"`)) {
+				f.CacheLast = true
+			}
+		}
+	}
+	return f
+}
+
+// learnLoop reads the base run's loop: whether the call after a Stop
+// hook's block still holds the answer it blocked.
+func learnLoop(m *request.Model, r *reqRan) {
+	for _, c := range turnCalls(r) {
+		for i, msg := range c.Messages {
+			if msg.Origin != capture.OriginHook || !strings.HasPrefix(msg.Hook, "Stop") {
+				continue
+			}
+			for j := i - 1; j >= 0; j-- {
+				prev := c.Messages[j]
+				if prev.Origin == capture.OriginHook {
+					continue
+				}
+				if prev.Role == "assistant" && prev.Content != "" && len(prev.ToolCalls) == 0 {
+					m.Loop.KeepsBlockedAnswer = true
+				}
+				break
+			}
+		}
+	}
+}
+
+// learnTranscript reads the key order of each kind of entry of the
+// transcript the CLI kept (Claude Code's JSONL: one entry per message).
+func learnTranscript(m *request.Model, spec reqAgent, r *reqRan) {
+	if spec.transcriptFormat == "" {
+		return
+	}
+	tr := &request.Transcript{Format: spec.transcriptFormat, Keys: map[string][]string{}}
+	names := make([]string, 0, len(r.transcripts))
+	for name := range r.transcripts {
+		if strings.HasSuffix(name, ".jsonl") && !strings.Contains(name, "/") || strings.Count(name, "/") == 1 && strings.HasSuffix(name, ".jsonl") {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, line := range bytes.Split(r.transcripts[name], []byte("\n")) {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			var e struct {
+				Type    string `json:"type"`
+				Message struct {
+					Content json.RawMessage `json:"content"`
+				} `json:"message"`
+			}
+			if json.Unmarshal(line, &e) != nil {
+				continue
+			}
+			kind := ""
+			switch {
+			case e.Type == "assistant":
+				kind = "assistant"
+			case e.Type == "user" && len(e.Message.Content) > 0 && e.Message.Content[0] == '"':
+				kind = "user"
+			case e.Type == "user" && bytes.Contains(e.Message.Content, []byte(`"tool_result"`)):
+				kind = "tool_result"
+			}
+			if kind != "" && tr.Keys[kind] == nil {
+				tr.Keys[kind] = topKeys(line)
+			}
+		}
+	}
+	if len(tr.Keys) > 0 {
+		m.Transcript = tr
+	}
+}
+
+// learnStdin reads the key order of the JSON each hook event's hooks read,
+// from what the probe's hooks saved (<event>-<n>.json).
+func learnStdin(m *request.Model, r *reqRan) {
+	names := make([]string, 0, len(r.wrote))
+	for name := range r.wrote {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		event, _, ok := strings.Cut(strings.TrimSuffix(name, ".json"), "-")
+		if !ok || m.Stdin[event] != nil {
+			continue
+		}
+		if keys := topKeys(r.wrote[name]); len(keys) > 0 {
+			m.Stdin[event] = keys
+		}
+	}
+}
+
+// rebuilds checks that the model gives back the run's first request: its
+// system prompt and turn laid out with the run's values and hook words,
+// written as the agent writes it and read as capture reads it.
+func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
+	real := ft.call.Messages
+	hooks := map[string][]capture.Message{}
+	for _, msg := range real {
+		if msg.Origin == capture.OriginHook {
+			event, _, _ := strings.Cut(msg.Hook, ":")
+			hooks[event] = append(hooks[event], msg)
+		}
+	}
+	// the run's own opaque value (its billing line's), read off what it sent
+	for i, p := range m.System {
+		if i < len(real) && real[i].Origin == capture.OriginSystem && slices.ContainsFunc(p.Text, func(s request.Seg) bool { return s.Slot == request.SlotOpaque }) {
+			if x, ok := p.Text.Opaque(r.values, real[i].Content); ok {
+				r.values[request.SlotOpaque] = x
+			}
+		}
+	}
+	var msgs []request.Msg
+	for _, it := range m.SystemItems(r.values) {
+		msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text, System: true, Cache: it.Cache})
+	}
+	for _, it := range m.TurnItems(r.values, func(e string) bool { return len(hooks[e]) > 0 }) {
+		switch it.Kind {
+		case request.ItemPrompt:
+			msgs = append(msgs, request.Msg{Role: "user", Text: r.values[request.SlotPrompt]})
+		case request.ItemHooks:
+			for _, h := range hooks[it.Event] {
+				msgs = append(msgs, request.Msg{Role: h.Role, Text: h.Content})
+			}
+		default:
+			msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text})
+		}
+	}
+	body, err := request.Build(m, r.values, msgs, nil)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrRebuild, err)
+	}
+	got := capture.ReadBody(capture.API(apiName(m.API)), body, ft.call.Headers, capture.NewAgentReader(profile.NewCatalog(""))).Messages
+	if len(got) != len(real) {
+		return fmt.Errorf("%w: %d messages rebuilt, %d sent", ErrRebuild, len(got), len(real))
+	}
+	for i := range got {
+		if got[i].Role != real[i].Role || got[i].Content != real[i].Content {
+			k := commonPrefix(got[i].Content, real[i].Content)
+			return fmt.Errorf("%w: message %d (%s) differs at %d: %q rebuilt, %q sent", ErrRebuild, i, real[i].Role, k,
+				clip(around(got[i].Content, k)), clip(around(real[i].Content, k)))
+		}
+	}
+	gotTools, _ := toolDefsOf(m.API, body)
+	realTools, _ := toolDefsOf(m.API, ft.call.Body)
+	if len(gotTools) != len(realTools) {
+		return fmt.Errorf("%w: %d tools rebuilt, %d sent", ErrRebuild, len(gotTools), len(realTools))
+	}
+	for i := range gotTools {
+		if !jsonEqual(gotTools[i].raw, realTools[i].raw) {
+			return fmt.Errorf("%w: tool %s differs", ErrRebuild, realTools[i].name)
+		}
+	}
+	return nil
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+// apiName is capture's name of an API.
+func apiName(a request.API) string {
+	if a == request.Chat {
+		return string(capture.OpenAI)
+	}
+	return string(a)
+}

@@ -1,0 +1,21 @@
+package calibrate
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"hookstudio/app/agentdata/request"
+)
+
+func TestDevRequestClaude(t *testing.T) {
+	cli := os.Getenv("HS_DEV_CLI")
+	if cli == "" {
+		t.Skip("HS_DEV_CLI")
+	}
+	m, err := Request(context.Background(), Options{Agent: "claude-code", CLI: cli, Progress: func(p Progress) { t.Logf("%+v", p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile("/tmp/reqmodel.json", request.Encode(m), 0o644)
+}
