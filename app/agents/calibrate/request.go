@@ -314,7 +314,6 @@ func cliVersion(ctx context.Context, cli string) (string, error) {
 	return versionOf(ctx, cli)
 }
 
-
 // bodyOf is a call's body as a generic JSON object.
 func bodyOf(c capture.Call) (map[string]json.RawMessage, []string, error) {
 	var m map[string]json.RawMessage

@@ -2,19 +2,19 @@ package calibrate
 
 import (
 	"bytes"
-	"errors"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
+	"hookstudio/app/agent/tokens"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agentdata/recipe"
 	"hookstudio/app/agentdata/request"
-	"hookstudio/app/agent/tokens"
 	"hookstudio/app/capture"
 )
 
@@ -611,7 +611,6 @@ func topKeys(raw []byte) []string {
 	}
 	return out
 }
-
 
 // learnBody reads what the agent sends besides its texts from the base
 // run's calls: the body's keys and other fields, its headers, the tools,
