@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/request"
 	"hookstudio/app/agents/locate"
 	"hookstudio/app/services/studio"
 )
@@ -40,4 +41,21 @@ func addAgentFlag(fs *flag.FlagSet) func() (*profile.Picker, error) {
 			return cli.Version
 		}}, nil
 	}
+}
+
+// addHomeFlag adds --home: the home folder a simulated agent reports in
+// its request (Claude Code names its memory folder under it), so a run
+// can be compared with the real CLI run under a throw-away HOME.
+func addHomeFlag(fs *flag.FlagSet) *string {
+	return fs.String("home", "", "the home folder the simulated agent reports in its request (default: yours)")
+}
+
+// requestCatalog finds agents' request models: those calibrated into the
+// data folder, else the bundled shapes.
+func requestCatalog() (*request.Catalog, error) {
+	dir, err := studio.DefaultDataDir()
+	if err != nil {
+		return nil, err
+	}
+	return request.NewCatalog(dir), nil
 }

@@ -34,6 +34,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	users := addUserFileFlags(fs, reg)
 	behaviour := addBehaviourFlag(fs)
 	agents := addAgentFlag(fs)
+	home := addHomeFlag(fs)
 	otlp := fs.String("otlp", "", "send the run to an OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318")
 	prov := addProviderFlags(fs)
 	evf := addEventFlags(fs)
@@ -109,6 +110,10 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if spec.Profiles, err = hooksets.Profiles(picker, sc); err != nil { // which version renders Claude Code's hooks
 		return 0, err
 	}
+	if spec.Requests, err = requestCatalog(); err != nil { // an agent's run is its loop and request
+		return 0, err
+	}
+	spec.Dir, spec.Home = *root, *home
 	if c, err := tokens.NewCounter(); err == nil {
 		spec.Tokens = c
 	}

@@ -202,7 +202,12 @@ func testScenario(ctx context.Context, reg *registry.Registry, root, file string
 	if err != nil {
 		return nil, err
 	}
-	run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: set, Hooks: hooks, Trusted: trusted, Tokens: tc, Profiles: profiles})
+	requests, err := requestCatalog()
+	if err != nil {
+		return nil, err
+	}
+	run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: set, Hooks: hooks, Trusted: trusted, Tokens: tc, Profiles: profiles,
+		Requests: requests, Dir: root})
 	if err != nil {
 		return nil, err
 	}

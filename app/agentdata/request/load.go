@@ -259,3 +259,14 @@ func Placeholder(m *Model, p *Piece) string {
 		"run `hookctl calibrate %s` (or Settings ▸ Agents ▸ Calibrate) to see them here.]",
 		m.Agent, m.Version, p.ID, strconv.Itoa(p.Shape.Chars), strconv.Itoa(p.Shape.Tokens), m.Agent)
 }
+
+// OriginNone is a run under an agent with no request model for its
+// version: the agent's loop, without its own words.
+const OriginNone = "none"
+
+// Bare is the request model of an agent version nothing is known of: no
+// planning call, the prompt alone, no tools of its own (the scenario's).
+func Bare(agent, version string) *Model {
+	return &Model{Agent: agent, Version: version, API: Anthropic, Turn: []Part{{Prompt: true}}, Shipped: true,
+		Loop: Loop{KeepsBlockedAnswer: true}}
+}

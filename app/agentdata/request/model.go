@@ -374,3 +374,42 @@ func (t Text) Opaque(v Values, text string) (string, bool) {
 	}
 	return m[1], true
 }
+
+// MaskOpaque is a function that writes every opaque value of the model's
+// pieces in a text as "{opaque}": what a comparison of a simulated request
+// with the real CLI's leaves aside (the calibration's value against the
+// request's own).
+func (m *Model) MaskOpaque() func(string) string {
+	var res []*regexp.Regexp
+	var repl []string
+	add := func(t Text) {
+		for i, s := range t {
+			if s.Slot != SlotOpaque {
+				continue
+			}
+			before, after := "", ""
+			if i > 0 && t[i-1].Slot == "" {
+				before = t[i-1].Lit[max(0, len(t[i-1].Lit)-16):]
+			}
+			if i+1 < len(t) && t[i+1].Slot == "" {
+				after = t[i+1].Lit[:min(len(t[i+1].Lit), 16)]
+			}
+			res = append(res, regexp.MustCompile(regexp.QuoteMeta(before)+`[0-9A-Za-z]{1,16}`+regexp.QuoteMeta(after)))
+			repl = append(repl, before+"{opaque}"+after)
+		}
+	}
+	for _, p := range m.System {
+		add(p.Text)
+	}
+	for _, p := range m.Turn {
+		if p.Piece != nil {
+			add(p.Piece.Text)
+		}
+	}
+	return func(s string) string {
+		for i, re := range res {
+			s = re.ReplaceAllLiteralString(s, repl[i])
+		}
+		return s
+	}
+}

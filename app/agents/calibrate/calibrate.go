@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/request"
 	"hookstudio/app/agents/locate"
 	"hookstudio/app/store/atomicfile"
 )
@@ -66,6 +67,8 @@ type Options struct {
 	// DataDir is the app's data folder, whose calibrated profiles read the
 	// hook words in a request calibration's runs ("": the bundled only).
 	DataDir string
+	// ProfileOnly learns the rendering profile and not the request model.
+	ProfileOnly bool
 }
 
 // Result is a calibration's outcome: the profile, and how it differs from
@@ -77,6 +80,9 @@ type Result struct {
 	Changes  []profile.Change `json:"changes"`
 	Duration time.Duration    `json:"duration_ns"`
 	Requests int              `json:"requests"`
+	// Request is the CLI's request model (nil: not learned for this agent
+	// yet): save it with SaveRequest, into the user's data folder only.
+	Request *request.Model `json:"request_model,omitempty"`
 }
 
 // Run calibrates opts.CLI. Nothing is written: Save the result's profile.
@@ -118,6 +124,23 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res := &Result{Profile: p, CLI: opts.CLI, Changes: []profile.Change{}, Requests: requests}
 	if n := profile.Nearest(opts.Known, p.Version); n != nil {
 		res.Nearest, res.Changes = n.Ref(), profile.Diff(n, p)
+	}
+	if _, ok := reqAgents()[opts.Agent]; ok && !opts.ProfileOnly {
+		// the request around the hooks' words, read with the profile just
+		// learned (a version no profile knew yet words its hooks anew)
+		words, err := os.MkdirTemp("", "hookstudio-calprofile-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(words)
+		if _, err := Save(words, p); err != nil {
+			return nil, err
+		}
+		ro := opts
+		ro.DataDir = words
+		if res.Request, err = Request(ctx, ro); err != nil {
+			return nil, err
+		}
 	}
 	res.Duration = time.Since(start)
 	return res, nil

@@ -488,37 +488,38 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 		text := t.Fill(v)
 		return request.Piece{ID: id, Role: p.own.role, When: p.when, Text: t, Shape: shapeOf(counter, text, t.Slots())}
 	}
-	// the system prompt
-	for i, p := range pieces {
-		if !p.own.sys {
-			continue
-		}
-		m.System = append(m.System, fill(p, fmt.Sprintf("system.%d", len(m.System)+1), vb))
-		_ = i
-	}
-	// the turn: the base's parts, the git texts after the base text they
-	// followed
-	byPart := map[int]*pieceOf{}
-	for _, p := range pieces {
-		if !p.own.sys {
-			byPart[p.own.part] = p
-		}
-	}
-	addGit := func(after int) {
+	// the system prompt, then the turn, each git run's own text after the
+	// base's text it followed
+	addGit := func(after int, sys bool) {
 		for _, p := range gitOnly {
-			if gitAfter[p] == after && p.text != nil {
-				pc := fill(p, fmt.Sprintf("turn.%d", len(m.Turn)+1), ran[firstGit].values)
-				m.Turn = append(m.Turn, request.Part{Piece: &pc})
+			if gitAfter[p] != after || p.own.sys != sys || p.text == nil {
+				continue
 			}
+			if sys {
+				m.System = append(m.System, fill(p, fmt.Sprintf("system.%d", len(m.System)+1), ran[firstGit].values))
+				continue
+			}
+			pc := fill(p, fmt.Sprintf("turn.%d", len(m.Turn)+1), ran[firstGit].values)
+			m.Turn = append(m.Turn, request.Part{Piece: &pc})
 		}
 	}
+	addGit(-1, true)
 	lastSys := -1
 	for i, p := range pieces {
 		if p.own.sys {
+			m.System = append(m.System, fill(p, fmt.Sprintf("system.%d", len(m.System)+1), vb))
+			addGit(i, true)
 			lastSys = i
 		}
 	}
-	addGit(lastSys)
+	addGit(-1, false)
+	addGit(lastSys, false)
+	byPart := map[int]int{}
+	for i, p := range pieces {
+		if !p.own.sys {
+			byPart[p.own.part] = i
+		}
+	}
 	for k, part := range base.parts {
 		switch {
 		case part.prompt:
@@ -526,10 +527,10 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 		case part.hooks != "":
 			m.Turn = append(m.Turn, request.Part{Hooks: part.hooks})
 		default:
-			p := byPart[k]
-			pc := fill(p, fmt.Sprintf("turn.%d", len(m.Turn)+1), vb)
+			i := byPart[k]
+			pc := fill(pieces[i], fmt.Sprintf("turn.%d", len(m.Turn)+1), vb)
 			m.Turn = append(m.Turn, request.Part{Piece: &pc})
-			addGit(slices.IndexFunc(pieces, func(q *pieceOf) bool { return q == p }))
+			addGit(i, false)
 		}
 	}
 	if err := learnBody(m, ran, base, counter); err != nil {
@@ -883,7 +884,7 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 	}
 	got := capture.ReadBody(capture.API(apiName(m.API)), body, ft.call.Headers, capture.NewAgentReader(profile.NewCatalog(""))).Messages
 	if len(got) != len(real) {
-		return fmt.Errorf("%w: %d messages rebuilt, %d sent", ErrRebuild, len(got), len(real))
+		return fmt.Errorf("%w: %d messages rebuilt, %d sent (%s against %s)", ErrRebuild, len(got), len(real), outline(got), outline(real))
 	}
 	for i := range got {
 		if got[i].Role != real[i].Role || got[i].Content != real[i].Content {
@@ -921,4 +922,13 @@ func apiName(a request.API) string {
 		return string(capture.OpenAI)
 	}
 	return string(a)
+}
+
+// outline is a message list in a few words, for an error.
+func outline(ms []capture.Message) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = fmt.Sprintf("%s/%s %q", m.Role, m.Origin, clip(m.Content))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

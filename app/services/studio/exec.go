@@ -14,6 +14,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/expect"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agentdata/request"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
@@ -246,10 +247,14 @@ func (s *Service) runnableLocked() bool {
 // it from runHooksLocked, so the three attach the same hooks in the same
 // way (runs.Assemble) and say the same when they do not.
 type runHooks struct {
-	set     ExecSet            // nil: prompt hooks only (exec says why)
-	sc      *scenario.Scenario // the scenario as the hooks see it (runScenarioLocked)
-	trusted bool
-	exec    ExecRun // what the run's view says of them
+	// root is the open folder, the agent's working folder in an agent's
+	// run; requests its request models
+	root     string
+	requests *request.Catalog
+	set      ExecSet            // nil: prompt hooks only (exec says why)
+	sc       *scenario.Scenario // the scenario as the hooks see it (runScenarioLocked)
+	trusted  bool
+	exec     ExecRun // what the run's view says of them
 }
 
 // runHooksLocked is how the loaded hooks take part in a run of scenario i:
@@ -259,7 +264,7 @@ func (s *Service) runHooksLocked(i int) runHooks {
 	if !s.runnableLocked() {
 		return runHooks{exec: s.execRunLocked()}
 	}
-	return runHooks{set: s.exec.set, sc: s.runScenarioLocked(i), trusted: s.trustedLocked(),
+	return runHooks{root: s.root, requests: request.NewCatalog(s.cfg.DataDir), set: s.exec.set, sc: s.runScenarioLocked(i), trusted: s.trustedLocked(),
 		exec: ExecRun{Ran: true, Hooks: nonNil(s.exec.hooks), Metrics: []engine.HookMetric{}}}
 }
 
@@ -267,6 +272,8 @@ func (s *Service) runHooksLocked(i int) runHooks {
 func (h runHooks) attach(spec *runs.Spec) {
 	if h.set != nil {
 		spec.Hooks, spec.HookScenario, spec.Trusted = h.set, h.sc, h.trusted
+		// a run under an agent is its loop and request
+		spec.Requests, spec.Dir = h.requests, h.root
 	}
 }
 

@@ -81,6 +81,10 @@ func computeMetrics(rec *engine.Record, tc TokenCounter) (*metrics, error) {
 			n = tc.CountMessage(k.role, k.content)
 			counted[k] = n
 		}
+		if a := msg.Agent; a != nil && a.Placeholder {
+			// the CLI's words a run without a calibration stands in for
+			n = tc.CountMessage(k.role, "") + a.PlaceholderTokens
+		}
 		m.msgTokens[i] = n
 		hookOf[i] = -1
 		added := msg.Ref == -1 && (msg.Origin == engine.OriginHook || msg.Origin == engine.OriginHistory && msg.HistoryOf == engine.OriginHook)
@@ -188,9 +192,11 @@ func computeMetrics(rec *engine.Record, tc TokenCounter) (*metrics, error) {
 			if c < 0 || c >= len(m.calls) {
 				return nil, fmt.Errorf("step %d refers to call %d of %d", i, c, len(m.calls))
 			}
-			m.calls[c].TokensIn, m.calls[c].Messages = size, live
-			m.tokensIn += size
-			m.maxPrompt = max(m.maxPrompt, size)
+			// an agent's request holds its tools' definitions too
+			in := size + rec.Calls[c].ToolTokens
+			m.calls[c].TokensIn, m.calls[c].Messages = in, live
+			m.tokensIn += in
+			m.maxPrompt = max(m.maxPrompt, in)
 			for h := range nh {
 				if liveCount[h] > 0 {
 					hm := &m.hooks[h]

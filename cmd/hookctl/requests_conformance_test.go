@@ -1,0 +1,277 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agentdata/request"
+	"hookstudio/app/capture"
+	"hookstudio/app/platform/workspace"
+)
+
+// calibrated is each pinned CLI's request model, calibrated once per test
+// binary into its data folder (HOOKSTUDIO_DATA_DIR, TestMain's): the CLIs'
+// words are learned from the installed CLIs, never kept in the repository.
+var calibrated struct {
+	mu   sync.Mutex
+	once map[string]*sync.Once
+	err  map[string]error
+}
+
+// calibrateOnce runs `hookctl calibrate agent --cli cli` once for cli.
+func calibrateOnce(t *testing.T, agent, cli string) {
+	t.Helper()
+	calibrated.mu.Lock()
+	if calibrated.once == nil {
+		calibrated.once, calibrated.err = map[string]*sync.Once{}, map[string]error{}
+	}
+	once := calibrated.once[cli]
+	if once == nil {
+		once = &sync.Once{}
+		calibrated.once[cli] = once
+	}
+	calibrated.mu.Unlock()
+	once.Do(func() {
+		out, errOut, code := runCLI(t, "calibrate", agent, "--cli", cli)
+		var err error
+		if code != exitOK {
+			err = fmt.Errorf("calibrate %s: exit %d: %s%s", cli, code, out, errOut)
+		}
+		calibrated.mu.Lock()
+		calibrated.err[cli] = err
+		calibrated.mu.Unlock()
+	})
+	calibrated.mu.Lock()
+	err := calibrated.err[cli]
+	calibrated.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// simulatedCalls are a simulation's calls as capture reads them: each
+// call's request body (the agent's, in its API's shape) read by the
+// reader capture reads a real CLI's requests with.
+func simulatedCalls(t *testing.T, out string) (calls []capture.Call, model *request.Model) {
+	t.Helper()
+	var doc struct {
+		Agent *struct {
+			Agent, Version, Request string
+		} `json:"agent"`
+		Requests []struct {
+			LLMCalls []struct {
+				Request json.RawMessage `json:"body"`
+			} `json:"llm_calls"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("simulate --json: %v", err)
+	}
+	if doc.Agent == nil || doc.Agent.Request != string(request.Calibrated) {
+		t.Fatalf("the simulation is no calibrated agent's run: %+v", doc.Agent)
+	}
+	dir := os.Getenv("HOOKSTUDIO_DATA_DIR")
+	m, err := request.NewCatalog(dir).Find(doc.Agent.Agent, doc.Agent.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader := capture.NewAgentReader(profile.NewCatalog(dir))
+	for _, r := range doc.Requests {
+		for _, c := range r.LLMCalls {
+			if len(c.Request) == 0 {
+				t.Fatal("a simulated call of an agent's run carries no request body")
+			}
+			calls = append(calls, capture.ReadBody(capture.API(apiOfModel(m)), c.Request, m.Headers, reader))
+		}
+	}
+	return calls, m
+}
+
+func apiOfModel(m *request.Model) string {
+	if m.API == request.Chat {
+		return string(capture.OpenAI)
+	}
+	return string(m.API)
+}
+
+// projectNorm replaces a project folder's path, in each form an agent
+// writes it (as is, its letters and digits only, its slashes as dashes),
+// by one name: the two runs have a folder each.
+func projectNorm(dirs ...string) func(string) string {
+	var pairs []string
+	for _, d := range dirs {
+		pairs = append(pairs, d, "$PROJECT", workspace.Slug(d), "$PROJECT_SLUG", strings.ReplaceAll(d, "/", "-"), "$PROJECT_DASHED")
+	}
+	r := strings.NewReplacer(pairs...)
+	return r.Replace
+}
+
+var (
+	uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b`)
+)
+
+// requestNorm is what a comparison of two requests of the same scenario
+// leaves aside: the project folder (the same name in both), the date,
+// UUIDs and the opaque values of the agent's own (Claude Code's billing
+// line suffix: Model.MaskOpaque).
+func requestNorm(m *request.Model, dirs ...string) func(string) string {
+	project := projectNorm(dirs...)
+	mask := m.MaskOpaque()
+	return func(s string) string {
+		s = project(s)
+		s = uuidRe.ReplaceAllString(s, "$$UUID")
+		s = dateRe.ReplaceAllString(s, "$$DATE")
+		return mask(s)
+	}
+}
+
+// compareCalls says where a simulation's calls and a real CLI's part: as
+// many calls, each with the same messages (role and text, the agent's
+// system prompt and context included) and the same tools offered. Tool
+// call ids are not texts of a message, so they are not compared.
+func compareCalls(t *testing.T, sim, real []capture.Call, norm func(string) string) {
+	t.Helper()
+	if len(sim) != len(real) {
+		t.Errorf("%d calls simulated, %d made by the CLI", len(sim), len(real))
+	}
+	for i := range min(len(sim), len(real)) {
+		s, r := sim[i].Messages, real[i].Messages
+		if !slices.Equal(sim[i].Tools, real[i].Tools) {
+			t.Errorf("call %d: tools offered\nsimulator %v\nCLI       %v", i, sim[i].Tools, real[i].Tools)
+		}
+		if len(s) != len(r) {
+			t.Errorf("call %d: %d messages simulated, %d sent\nsimulator %s\nCLI       %s", i, len(s), len(r), outlineCalls(s), outlineCalls(r))
+			continue
+		}
+		for k := range s {
+			a, b := norm(s[k].Content), norm(r[k].Content)
+			if s[k].Role != r[k].Role || a != b {
+				p := commonPrefixLen(a, b)
+				t.Errorf("call %d message %d (%s/%s, CLI's %s/%s) differs at byte %d:\nsimulator %q\nCLI       %q", i, k, s[k].Role, s[k].Origin,
+					r[k].Role, r[k].Origin, p, window(a, p), window(b, p))
+			}
+			if sn, rn := callNames(s[k]), callNames(r[k]); !slices.Equal(sn, rn) {
+				t.Errorf("call %d message %d: tool calls %v simulated, %v sent", i, k, sn, rn)
+			}
+		}
+	}
+}
+
+func callNames(m capture.Message) []string {
+	var out []string
+	for _, tc := range m.ToolCalls {
+		out = append(out, tc.Name)
+	}
+	return out
+}
+
+func outlineCalls(ms []capture.Message) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		c := m.Content
+		if len(c) > 40 {
+			c = c[:40] + "…"
+		}
+		parts[i] = fmt.Sprintf("%s/%s %q", m.Role, m.Origin, c)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func commonPrefixLen(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func window(s string, at int) string {
+	from, to := max(0, at-60), min(len(s), at+100)
+	return s[from:to]
+}
+
+// TestRealAgentClaudeCodeRequests: every conformance project of Claude
+// Code, through the real `claude -p` against capture and through the
+// simulator with the CLI's calibrated request model, gives the same calls:
+// as many, each with the same messages — the CLI's system prompt, its
+// context around the prompt, the hooks' words, the conversation — and the
+// same tools, for both pinned versions.
+func TestRealAgentClaudeCodeRequests(t *testing.T) {
+	cases, err := os.ReadDir(filepath.Join("testdata", "claude-conformance"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cli := range pinnedClaude {
+		t.Run(cli.version, func(t *testing.T) {
+			t.Parallel()
+			claude := agentTool(t, cli.rel)
+			calibrateOnce(t, profile.ClaudeCode, claude)
+			for _, c := range cases {
+				t.Run(c.Name(), func(t *testing.T) {
+					src := filepath.Join("testdata", "claude-conformance", c.Name())
+					sc := loadCase(t, src)
+					home := filepath.Join(t.TempDir(), "home")
+					if err := os.MkdirAll(home, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					simProj := copyProject(t, src)
+					out, errOut, code := runCLI(t, "simulate", "--skills", simProj, "--trust", "--no-history", "--json", "--agent", "claude-code@"+cli.version,
+						"--home", home, filepath.Join(simProj, ".hookstudio", "scenarios", "case.yaml"))
+					if code != exitOK {
+						t.Fatalf("simulate: exit %d: %s", code, errOut)
+					}
+					sim, m := simulatedCalls(t, out)
+					realProj := copyProject(t, src)
+					real := claudeCalls(t, claude, realProj, home, sc)
+					compareCalls(t, sim, real, requestNorm(m, simProj, realProj))
+				})
+			}
+		})
+	}
+}
+
+// claudeCalls runs the real CLI in proj with home against an in-process
+// capture answering what the scenario's rounds script: its calls.
+func claudeCalls(t *testing.T, claude, proj, home string, sc *scenario.Scenario) []capture.Call {
+	t.Helper()
+	answers, allowed := scriptedAnswers(sc)
+	srv, err := capture.Listen(capture.Options{Answerer: scripted(answers), Agents: capture.NewAgentReader(profile.NewCatalog(os.Getenv("HOOKSTUDIO_DATA_DIR")))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	args := []string{"-p", sc.Requests[0].User}
+	if len(allowed) > 0 {
+		args = append(args, "--allowedTools", strings.Join(allowed, " "))
+	}
+	runClaude(t, claude, proj, home, srv.URL(), "sk-ant-test", args...)
+	_ = srv.Close() // every answered call recorded
+	return srv.Calls()
+}
+
+// scriptedAnswers are the answers the scenario's first request scripts,
+// and the tools they call.
+func scriptedAnswers(sc *scenario.Scenario) (answers []capture.Answer, tools []string) {
+	for _, rd := range sc.Requests[0].Rounds {
+		a := capture.Answer{Content: rd.Content}
+		for _, tc := range rd.ToolCalls {
+			args, _ := json.Marshal(tc.Arguments)
+			a.ToolCalls = append(a.ToolCalls, capture.ToolCall{Name: tc.Name, Arguments: args})
+			if !slices.Contains(tools, tc.Name) {
+				tools = append(tools, tc.Name)
+			}
+		}
+		answers = append(answers, a)
+	}
+	return answers, tools
+}
