@@ -145,7 +145,7 @@ func compareCalls(t *testing.T, sim, real []capture.Call, norm func(string) stri
 		t.Errorf("%d calls simulated, %d made by the CLI", len(sim), len(real))
 	}
 	for i := range min(len(sim), len(real)) {
-		s, r := sim[i].Messages, real[i].Messages
+		s, r := byCallOrder(sim[i].Messages), byCallOrder(real[i].Messages)
 		if !slices.Equal(sim[i].Tools, real[i].Tools) {
 			t.Errorf("call %d: tools offered\nsimulator %v\nCLI       %v", i, sim[i].Tools, real[i].Tools)
 		}
@@ -165,6 +165,28 @@ func compareCalls(t *testing.T, sim, real []capture.Call, norm func(string) stri
 			}
 		}
 	}
+}
+
+// byCallOrder puts each batch of tool results in the order of the calls
+// that asked for them: an agent runs a batch's tools side by side and
+// sends their results in the order they finished.
+func byCallOrder(ms []capture.Message) []capture.Message {
+	out := slices.Clone(ms)
+	for i := 0; i < len(out); i++ {
+		if len(out[i].ToolCalls) == 0 {
+			continue
+		}
+		pos := map[string]int{}
+		for k, tc := range out[i].ToolCalls {
+			pos[tc.ID] = k
+		}
+		j := i + 1
+		for j < len(out) && out[j].Role == "tool" {
+			j++
+		}
+		slices.SortStableFunc(out[i+1:j], func(a, b capture.Message) int { return pos[a.ToolCallID] - pos[b.ToolCallID] })
+	}
+	return out
 }
 
 func callNames(m capture.Message) []string {

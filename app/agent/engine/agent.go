@@ -195,6 +195,7 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 	if !r.sc.EnableTools {
 		tools = nil
 	}
+	quiet, reminded := 0, map[int]bool{}
 	for round := 0; ; round++ {
 		if r.cfg.MaxRounds > 0 && round >= r.cfg.MaxRounds {
 			return "", fmt.Errorf("request %d: %w (%d)", info().Index, ErrMaxRounds, r.cfg.MaxRounds)
@@ -208,6 +209,7 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 		if round == 0 {
 			inject(Checkpoint{Timing: skills.BeforeFirstAgent, Tool: -1})
 		}
+		r.remind(quiet, reminded)
 		rep, err := r.call(ctx, info, tools)
 		if err != nil {
 			return "", err
@@ -227,6 +229,11 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 		}
 		if err := r.runTools(ctx, hm, rep, inject); err != nil {
 			return "", err
+		}
+		if rep.Content == "" {
+			quiet++
+		} else {
+			quiet = 0
 		}
 	}
 }
@@ -319,4 +326,67 @@ func (t *Trace) Facts() request.Values { return t.facts }
 func (t *Trace) AgentText(id int) (pieces []string, placeholder bool, tokens int, ok bool) {
 	a, ok := t.agentInfo[int32(id)]
 	return a.pieces, a.placeholder, a.tokens, ok
+}
+
+// toolContent is the text the model reads of a tool's result: seed 000's
+// engine says "error: " before a failed tool's words; an agent sends a
+// failure's words as they are (marked as an error), and its own words for
+// a tool that printed nothing.
+func (r *runner) toolContent(tc *ToolCall, ran bool) string {
+	switch {
+	case !ran:
+		return tc.Result
+	case !r.agentMode():
+		if tc.Error != "" {
+			return "error: " + tc.Error
+		}
+		return tc.Result
+	case tc.Error != "":
+		return tc.Error
+	case tc.Result == "" && r.cfg.Request.Framing.EmptyResult != nil:
+		return r.cfg.Request.Framing.EmptyResult.Fill(request.Values{"tool": tc.Name})
+	}
+	return tc.Result
+}
+
+// afterTool adds the agent's own words after a tool's result (Claude
+// Code's skill instructions after its Skill tool read a skill), filled with
+// the values of the thing the call's argument names.
+func (r *runner) afterTool(tc *ToolCall) {
+	if !r.agentMode() {
+		return
+	}
+	for _, tp := range r.cfg.Request.Loop.AfterTool {
+		if tp.Tool != tc.Name {
+			continue
+		}
+		name, _ := tc.Arguments[tp.Arg].(string)
+		v := r.values(r.user)
+		for _, s := range tp.Piece.Text.Slots() {
+			if x, ok := r.cfg.Facts[s+":"+name]; ok {
+				v[s] = x
+			}
+		}
+		if _, ok := r.cfg.Facts[request.SlotSkillDir+":"+name]; !ok && tp.Arg != "" {
+			continue // nothing of that name: the agent adds nothing
+		}
+		id := r.t.add(msg{content: tp.Piece.Text.Fill(v), role: skills.Role(tp.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
+		r.t.agentInfo[id] = agentMsg{pieces: []string{tp.Piece.ID}}
+	}
+}
+
+// remind adds the agent's reminders due after quiet answers in a row that
+// called tools and said nothing; done holds those already given this turn.
+func (r *runner) remind(quiet int, done map[int]bool) {
+	if !r.agentMode() {
+		return
+	}
+	for k, rm := range r.cfg.Request.Loop.Reminders {
+		if done[k] || quiet < rm.After {
+			continue
+		}
+		done[k] = true
+		id := r.t.add(msg{content: rm.Piece.Text.Fill(r.values(r.user)), role: skills.Role(rm.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
+		r.t.agentInfo[id] = agentMsg{pieces: []string{rm.Piece.ID}}
+	}
 }

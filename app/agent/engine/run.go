@@ -94,6 +94,9 @@ type Config struct {
 	// the date, …; the prompt is each request's).
 	Request *request.Model
 	Facts   request.Values
+	// AgentEntries are what the agent lists to the model of its folder
+	// (its skills), as its hook system found them.
+	AgentEntries []request.Entry
 }
 
 // Agent names an agent CLI version whose renderings of hook output a run
@@ -557,16 +560,16 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 			tc.Result = res
 		}
 	}
-	content := tc.Result
-	if tc.Error != "" && ran {
-		content = "error: " + tc.Error
-	}
+	content := r.toolContent(tc, ran)
 	t.begin(StepToolCall, r.pos, "", ti)
 	m := msg{content: content, role: "tool", origin: OriginTool, ref: ti, req: r.pos.req}
 	if !ran {
 		m.edit = st.replacedBy // the model reads the hook's words, not the tool's
 	}
 	id := t.add(m)
+	if ran && tc.Error == "" {
+		r.afterTool(tc)
+	}
 	r.placeContext(id)
 	if !hooked {
 		return nil

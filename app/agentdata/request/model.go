@@ -21,6 +21,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -72,6 +74,9 @@ type Model struct {
 	// Headers are the request's headers as sent (keys redacted by the
 	// capture), which tell the agent apart (User-Agent).
 	Headers map[string]string `json:"headers,omitempty"`
+	// Lists are the templates of the agent's lists of things it finds in
+	// the folder (ListSkills: the skills it offers), by slot.
+	Lists map[string]List `json:"lists,omitempty"`
 	// Stdin is, per hook event, the keys of the JSON a hook reads on
 	// stdin in the CLI's order, as seen in calibration.
 	Stdin map[string][]string `json:"stdin,omitempty"`
@@ -174,6 +179,9 @@ type Framing struct {
 	// block of its own.
 	Paragraphs Role   `json:"paragraphs,omitempty"`
 	Separator  string `json:"separator,omitempty"`
+	// EmptyResult is what the agent writes for a tool that printed
+	// nothing (slot "tool": the tool's name); nil: nothing.
+	EmptyResult Text `json:"empty_result,omitempty"`
 	// CacheLast puts a prompt-cache marker on the last block of the last
 	// message (Claude Code); the other messages' single texts go as plain
 	// strings (StringContent).
@@ -195,6 +203,200 @@ type Loop struct {
 	// KeepsBlockedAnswer: after a Stop hook blocked, the next call still
 	// holds the answer the hook blocked, before the hook's words.
 	KeepsBlockedAnswer bool `json:"keeps_blocked_answer,omitempty"`
+	// AfterTool are the agent's own messages after a tool's result
+	// (Claude Code's skill text after its Skill tool ran).
+	AfterTool []ToolPiece `json:"after_tool,omitempty"`
+	// Reminders are the agent's own messages it adds once a turn has gone
+	// on for a while without a word to the user.
+	Reminders []Reminder `json:"reminders,omitempty"`
+}
+
+// ToolPiece is an agent's message after a call of Tool: its slots are
+// the values of the thing the call's argument Arg names (a skill's
+// folder and body: SlotSkillDir, SlotSkillBody).
+type ToolPiece struct {
+	Tool  string `json:"tool"`
+	Arg   string `json:"arg,omitempty"`
+	Piece Piece  `json:"piece"`
+}
+
+// Reminder is an agent's message added once per turn after After answers
+// in a row that called tools and said nothing.
+type Reminder struct {
+	After int   `json:"after"`
+	Piece Piece `json:"piece"`
+}
+
+// List is how the agent writes a list of things it found: each item by
+// the Item template (slots item.name, item.description), in the order of
+// ListOrder.
+type List struct {
+	Item Text `json:"item,omitempty"`
+	// Shape of one item's template.
+	Shape Shape `json:"shape"`
+	// Merged are the kinds the agent lists among its own items (the
+	// lines that follow the slot in its text), in name order, rather than
+	// after the kinds before them (Claude Code 2.1.197's plugin skills).
+	Merged []string `json:"merged,omitempty"`
+}
+
+// MergedSlot is the slot of a list's items merged into the agent's own
+// ("skills.merged"): its value is one item per line group, each starting
+// with the item template's first text.
+func MergedSlot(slot string) string { return slot + ".merged" }
+
+// Entry is a thing an agent lists: a skill with its kind, its folder and
+// its instructions (the SKILL.md after its frontmatter).
+type Entry struct {
+	Name        string
+	Description string
+	// Kind orders the list: project skills, then plugin skills, each by
+	// name (ListOrder).
+	Kind string
+	Dir  string
+	Body string
+}
+
+// Kinds of entries, in the order an agent lists them.
+const (
+	EntryProject = "project"
+	EntryPlugin  = "plugin"
+)
+
+// ListSkills is the slot of the skills an agent lists.
+const ListSkills = "skills"
+
+// Item slots of a List's template.
+const (
+	ItemName        = "item.name"
+	ItemDescription = "item.description"
+)
+
+// Slots of a ToolPiece that reads a skill.
+const (
+	SlotSkillDir  = "skill_dir"
+	SlotSkillBody = "skill_body"
+)
+
+// RenderList writes the entries as the list slot's value: each kind's in
+// name order, kinds as ListOrder has them.
+func (m *Model) RenderList(slot string, entries []Entry) string {
+	l, ok := m.Lists[slot]
+	if !ok || l.Item == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, kind := range ListOrder {
+		if slices.Contains(l.Merged, kind) {
+			continue
+		}
+		var names []Entry
+		for _, e := range entries {
+			if e.Kind == kind {
+				names = append(names, e)
+			}
+		}
+		sort.Slice(names, func(i, j int) bool { return names[i].Name < names[j].Name })
+		for _, e := range names {
+			b.WriteString(l.Item.Fill(Values{ItemName: e.Name, ItemDescription: e.Description}))
+		}
+	}
+	return b.String()
+}
+
+// RenderMerged writes the entries of the list's merged kinds, in name
+// order, each item whole: the value of MergedSlot(slot).
+func (m *Model) RenderMerged(slot string, entries []Entry) string {
+	l, ok := m.Lists[slot]
+	if !ok || len(l.Merged) == 0 {
+		return ""
+	}
+	var es []Entry
+	for _, e := range entries {
+		if slices.Contains(l.Merged, e.Kind) {
+			es = append(es, e)
+		}
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].Name < es[j].Name })
+	var b strings.Builder
+	for _, e := range es {
+		b.WriteString(l.Item.Fill(Values{ItemName: e.Name, ItemDescription: e.Description}))
+	}
+	return b.String()
+}
+
+// mergeItems puts each item of merged (items that start with lead, one
+// per line group) among the items of text that follow: before the first
+// whose name sorts after its own.
+func mergeItems(merged, text, lead string) string {
+	if merged == "" || lead == "" {
+		return text
+	}
+	var items []string
+	for _, line := range strings.SplitAfter(merged, "\n") {
+		if line != "" {
+			items = append(items, line)
+		}
+	}
+	for _, it := range items {
+		name := itemName(it, lead)
+		at := len(text)
+		for i := 0; i <= len(text); {
+			if strings.HasPrefix(text[i:], lead) && (i == 0 || text[i-1] == '\n') {
+				if itemName(text[i:], lead) > name {
+					at = i
+					break
+				}
+			}
+			nl := strings.IndexByte(text[i:], '\n')
+			if nl < 0 {
+				break
+			}
+			i += nl + 1
+		}
+		text = text[:at] + it + text[at:]
+	}
+	return text
+}
+
+// itemName is the name of the item s starts with: what follows lead up
+// to the first ": ".
+func itemName(s, lead string) string {
+	s = strings.TrimPrefix(s, lead)
+	if i := strings.Index(s, ": "); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// ListValues are the values of every list slot of the model for the
+// entries: each list's own, and its merged items with their lead.
+func (m *Model) ListValues(entries []Entry) Values {
+	v := Values{}
+	for slot, l := range m.Lists {
+		v[slot] = m.RenderList(slot, entries)
+		if len(l.Merged) > 0 {
+			v[MergedSlot(slot)] = m.RenderMerged(slot, entries)
+			if len(l.Item) > 0 && l.Item[0].Slot == "" {
+				v[MergedSlot(slot)+".lead"] = l.Item[0].Lit
+			}
+		}
+	}
+	return v
+}
+
+// ListOrder is the order of kinds in an agent's lists.
+var ListOrder = []string{EntryProject, EntryPlugin}
+
+// SkillValues are the slots a ToolPiece of a skill reads, per skill:
+// "skill_dir:<name>" and "skill_body:<name>".
+func SkillValues(entries []Entry) Values {
+	v := Values{}
+	for _, e := range entries {
+		v[SlotSkillDir+":"+e.Name] = e.Dir
+		v[SlotSkillBody+":"+e.Name] = e.Body
+	}
+	return v
 }
 
 // Transcript is the JSONL transcript file the agent keeps for its hooks.
@@ -289,9 +491,14 @@ func (t Text) FillJSON(v Values) string {
 
 func (t Text) fill(v Values, esc func(string) string) string {
 	var b strings.Builder
-	for _, s := range t {
+	for i, s := range t {
 		if s.Slot == "" {
-			b.WriteString(s.Lit)
+			lit := s.Lit
+			if i > 0 && t[i-1].Slot != "" {
+				// items the agent lists among its own follow a list slot
+				lit = mergeItems(v[MergedSlot(t[i-1].Slot)], lit, v[MergedSlot(t[i-1].Slot)+".lead"])
+			}
+			b.WriteString(lit)
 			continue
 		}
 		x, ok := v[s.Slot]
@@ -412,4 +619,17 @@ func (m *Model) MaskOpaque() func(string) string {
 		}
 		return s
 	}
+}
+
+// Skeleton is t with each slot written as {name}: what its shape measures.
+func (t Text) Skeleton() string {
+	var b strings.Builder
+	for _, s := range t {
+		if s.Slot != "" {
+			b.WriteString("{" + s.Slot + "}")
+		} else {
+			b.WriteString(s.Lit)
+		}
+	}
+	return b.String()
 }

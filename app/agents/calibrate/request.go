@@ -49,6 +49,10 @@ type reqRun struct {
 	git, dirty     bool
 	branch, commit string
 	answers        []capture.Answer
+	// args are this run's own flags ("@/" is the run's folder); skills the
+	// skills its files plant, which the CLI lists
+	args   []string
+	skills []request.Entry
 }
 
 // reqRan is what a run left: its calls, the facts its slots had, the
@@ -193,6 +197,9 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 		if rest, ok := strings.CutPrefix(rel, "~/"); ok {
 			path = filepath.Join(home, rest)
 		}
+		if rest, ok := strings.CutPrefix(rel, "@/"); ok {
+			path = filepath.Join(dir, rest)
+		}
 		files[path] = strings.ReplaceAll(text, "$PROBE_OUT", out)
 	}
 	for path, text := range files {
@@ -219,6 +226,16 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 	// before the CLI starts (its own files are not the user's)
 	values := workspace.Facts(ctx, proj, workspace.Options{Home: home, Shell: envValue(env, "SHELL")})
 	values[request.SlotPrompt] = r.prompt
+	for i, e := range r.skills { // where the run planted them
+		e.Dir = strings.Replace(e.Dir, "@/", dir+string(filepath.Separator), 1)
+		if !filepath.IsAbs(e.Dir) {
+			e.Dir = filepath.Join(proj, e.Dir)
+		}
+		r.skills[i] = e
+	}
+	for k, x := range request.SkillValues(r.skills) {
+		values[k] = x
+	}
 	rctx, cancel := context.WithTimeout(ctx, opts.RunTimeout)
 	defer cancel()
 	var res process.Result
@@ -227,6 +244,9 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 		argv[0] = opts.CLI
 		if k == len(run.Before) {
 			argv = append(argv, spec.args...) // after the prompt: a flag may take several values
+			for _, a := range r.args {
+				argv = append(argv, strings.Replace(a, "@/", dir+string(filepath.Separator), 1))
+			}
 		}
 		report(0, "starting "+filepath.Base(opts.CLI))
 		if res = runner.Run(rctx, process.Spec{Argv: argv, Dir: proj, Env: env, MaxStdout: outputCap, MaxStderr: outputCap}); res.ExitCode != 0 || res.Err != nil || res.TimedOut {

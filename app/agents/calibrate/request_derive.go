@@ -77,7 +77,15 @@ func readTurn(r *reqRan) (*firstTurn, error) {
 		return nil, &ProbeError{Probe: r.run.name, Err: fmt.Errorf("%w: the CLI sent no request of the user's turn", ErrNotOffline)}
 	}
 	ft := &firstTurn{call: c}
+	// items the agent merged among its own are no text of its own: the
+	// template writes them where they go (request.MergedSlot)
+	merged := strings.SplitAfter(r.values[request.MergedSlot(request.ListSkills)], "\n")
 	for _, m := range c.Messages {
+		for _, line := range merged {
+			if line != "" && m.Origin != capture.OriginHook {
+				m.Content = strings.Replace(m.Content, line, "", 1)
+			}
+		}
 		switch {
 		case m.Origin == capture.OriginSystem && len(ft.parts) == 0:
 			ft.own = append(ft.own, ownText{role: m.Role, text: m.Content, sys: true, part: -1})
@@ -120,6 +128,9 @@ func markText(t request.Text) string {
 func varying(a, b request.Values) []string {
 	var out []string
 	for k, va := range a {
+		if strings.HasSuffix(k, ".merged") || strings.HasSuffix(k, ".merged.lead") {
+			continue // items merged into the agent's own: read apart (stripMerged)
+		}
 		if vb, ok := b[k]; ok && va != vb && (va != "" || vb != "") {
 			out = append(out, k)
 		}
@@ -366,6 +377,15 @@ func align(base, other []ownText, vb, vo request.Values) []aligned {
 // base; the others vary its values (another folder and prompt, a git
 // repository with changes, a clean one).
 func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRan) (*request.Model, error) {
+	counter, err := tokens.NewCounter()
+	if err != nil {
+		return nil, err
+	}
+	m := &request.Model{Agent: rc.Agent, Version: version, API: apiOf(rc.API), Tools: []request.Tool{}, Stdin: map[string][]string{}}
+	// the lists first: their values are slots of the texts read below
+	if err := learnLists(m, ran, counter); err != nil {
+		return nil, err
+	}
 	turns := make([]*firstTurn, len(ran))
 	for i, r := range ran {
 		ft, err := readTurn(r)
@@ -376,8 +396,7 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 	}
 	base := turns[0]
 	vb := ran[0].values
-	m := &request.Model{Agent: rc.Agent, Version: version, API: apiOf(rc.API), Model: base.call.Model, Tools: []request.Tool{},
-		Stdin: map[string][]string{}}
+	m.Model = base.call.Model
 	vb[request.SlotModel] = m.Model
 	for _, r := range ran {
 		r.values[request.SlotModel] = m.Model
@@ -416,7 +435,7 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 					p.text = a.text
 				} else if markText(p.text) != markText(a.text) {
 					// several runs: the template must read every one
-					if t, err := reconcile(p.text, a.text); err == nil {
+					if t, err := reconcile(p.text, a.text, vb); err == nil {
 						p.text = t
 					} else {
 						errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: err})
@@ -476,17 +495,12 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	counter, err := tokens.NewCounter()
-	if err != nil {
-		return nil, err
-	}
 	fill := func(p *pieceOf, id string, v request.Values) request.Piece {
 		t := machine(p.text, v)
 		if t == nil { // met in the base run only
 			t = machine(request.Text{{Lit: p.own.text}}, v)
 		}
-		text := t.Fill(v)
-		return request.Piece{ID: id, Role: p.own.role, When: p.when, Text: t, Shape: shapeOf(counter, text, t.Slots())}
+		return request.Piece{ID: id, Role: p.own.role, When: p.when, Text: t, Shape: shapeOf(counter, t)}
 	}
 	// the system prompt, then the turn, each git run's own text after the
 	// base's text it followed
@@ -537,6 +551,9 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 		return nil, err
 	}
 	learnLoop(m, ran[0])
+	if err := learnLater(m, ran, counter); err != nil {
+		return nil, err
+	}
 	learnTranscript(m, spec, ran[0])
 	learnStdin(m, ran[0])
 	// every run, rebuilt from the model, is what the CLI sent
@@ -551,28 +568,59 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 	return m, nil
 }
 
-// reconcile is one template for two readings of the same text: the same
-// literal text with the slots of both (a slot one run pair found and the
-// other could not, its values being the same there).
-func reconcile(a, b request.Text) (request.Text, error) {
-	// the reading with more slots wins when the other's literal text reads
-	// as it with those slots' values
-	if len(a.Slots()) < len(b.Slots()) {
-		a, b = b, a
+// reconcile is one template for two readings of the base's text, each
+// against another run (each finds the slots whose values differ there):
+// the text with the slots of both.
+func reconcile(a, b request.Text, v request.Values) (request.Text, error) {
+	text := a.Fill(v)
+	if b.Fill(v) != text {
+		return nil, fmt.Errorf("%w: two readings of one text differ", ErrUnexplained)
 	}
-	if len(b.Slots()) == 0 || subsetSlots(b.Slots(), a.Slots()) {
-		return a, nil
+	type rng struct {
+		from, to int
+		seg      request.Seg
 	}
-	return nil, fmt.Errorf("%w: two runs read the same text with different slots (%v, %v)", ErrUnexplained, a.Slots(), b.Slots())
-}
-
-func subsetSlots(small, big []string) bool {
-	for _, s := range small {
-		if !slices.Contains(big, s) {
-			return false
+	var rs []rng
+	for _, t := range []request.Text{a, b} {
+		pos := 0
+		for _, seg := range t {
+			n := len(request.Text{seg}.Fill(v))
+			if seg.Slot != "" {
+				rs = append(rs, rng{pos, pos + n, seg})
+			}
+			pos += n
 		}
 	}
-	return true
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].from < rs[j].from || rs[i].from == rs[j].from && rs[i].to < rs[j].to })
+	// two readings of an opaque value may bound it differently: one value
+	for i := 1; i < len(rs); i++ {
+		p, r := &rs[i-1], rs[i]
+		if r.from < p.to && p.seg.Slot == request.SlotOpaque && r.seg.Slot == request.SlotOpaque {
+			p.to = max(p.to, r.to)
+			p.seg.Default = text[p.from:p.to]
+			rs = slices.Delete(rs, i, i+1)
+			i--
+		}
+	}
+	var out request.Text
+	pos := 0
+	for i, r := range rs {
+		if i > 0 && rs[i-1] == r {
+			continue
+		}
+		if r.from < pos {
+			return nil, fmt.Errorf("%w: the slots %s and %s of one text overlap", ErrUnexplained, rs[i-1].seg.Slot, r.seg.Slot)
+		}
+		if r.from > pos {
+			out = append(out, request.Seg{Lit: text[pos:r.from]})
+		}
+		out = append(out, r.seg)
+		pos = r.to
+	}
+	if pos < len(text) {
+		out = append(out, request.Seg{Lit: text[pos:]})
+	}
+	return out, nil
 }
 
 func apiOf(api string) request.API {
@@ -587,8 +635,12 @@ func apiOf(api string) request.API {
 	return request.Chat
 }
 
-func shapeOf(c *tokens.Counter, text string, slots []string) request.Shape {
-	return request.Shape{Chars: len([]rune(text)), Tokens: c.Count(text), SHA256: request.Hash(text), Slots: slots}
+// shapeOf is a template's shape: its size and hash with each slot written
+// as {name}, so two calibrations of one version on one machine give the
+// same shape whatever folder they ran in.
+func shapeOf(c *tokens.Counter, t request.Text) request.Shape {
+	text := t.Skeleton()
+	return request.Shape{Chars: len([]rune(text)), Tokens: c.Count(text), SHA256: request.Hash(text), Slots: t.Slots()}
 }
 
 // topKeys are a JSON object's keys in the order written.
@@ -653,7 +705,7 @@ func learnBody(m *request.Model, ran []*reqRan, base *firstTurn, counter *tokens
 			}
 		}
 		t = machine(t, ran[0].values)
-		m.Tools = append(m.Tools, request.Tool{Name: d.name, Definition: t, Shape: shapeOf(counter, string(d.raw), t.Slots())})
+		m.Tools = append(m.Tools, request.Tool{Name: d.name, Definition: t, Shape: shapeOf(counter, t)})
 	}
 	// which system blocks carry a cache marker (Anthropic)
 	if m.API == request.Anthropic {
@@ -931,4 +983,224 @@ func outline(ms []capture.Message) string {
 		parts[i] = fmt.Sprintf("%s/%s %q", m.Role, m.Origin, clip(m.Content))
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// learnLists reads how the agent lists the skills a run planted (one line
+// each, found by their names) and gives every run its list's value.
+func learnLists(m *request.Model, ran []*reqRan, counter *tokens.Counter) error {
+	var item request.Text
+	for _, r := range ran {
+		c, ok := firstCall(r)
+		if !ok {
+			continue
+		}
+		for _, e := range r.run.skills {
+			line := ""
+			for _, msg := range c.Messages {
+				if msg.Origin == capture.OriginHook {
+					continue
+				}
+				if i := strings.Index(msg.Content, e.Name+": "); i >= 0 {
+					start := strings.LastIndex(msg.Content[:i], "\n") + 1
+					end := strings.Index(msg.Content[i:], "\n")
+					if end < 0 {
+						return &ProbeError{Probe: "request " + r.run.name, Err: fmt.Errorf("%w: the skill %s ends the text", ErrUnreadable, e.Name)}
+					}
+					line = msg.Content[start : i+end+1]
+					break
+				}
+			}
+			if line == "" {
+				return &ProbeError{Probe: "request " + r.run.name, Err: fmt.Errorf("%w: the CLI does not list the skill %s", ErrTextNotFound, e.Name)}
+			}
+			t, err := walk(line, strings.Replace(strings.Replace(line, e.Name, "\x01", 1), e.Description, "\x02", 1),
+				request.Values{request.ItemName: e.Name, request.ItemDescription: e.Description},
+				request.Values{request.ItemName: "\x01", request.ItemDescription: "\x02"})
+			if err != nil {
+				return &ProbeError{Probe: "request " + r.run.name, Err: err}
+			}
+			if item != nil && markText(item) != markText(t) {
+				return &ProbeError{Probe: "request " + r.run.name, Err: fmt.Errorf("%w: skills are listed in two ways (%q, %q)", ErrUnexplained, markText(item), markText(t))}
+			}
+			item = t
+		}
+	}
+	if item == nil {
+		return nil
+	}
+	l := request.List{Item: item}
+	if counter != nil {
+		l.Shape = shapeOf(counter, item)
+	}
+	// a kind of skill listed apart from the others of its run's project
+	// skills: among the agent's own items, in name order
+	for _, r := range ran {
+		c, _ := firstCall(r)
+		for _, e := range r.run.skills {
+			if e.Kind == request.EntryProject || slices.Contains(l.Merged, e.Kind) {
+				continue
+			}
+			m.Lists = map[string]request.List{request.ListSkills: l}
+			own := m.RenderList(request.ListSkills, onlyKind(r.run.skills, request.EntryProject))
+			line := item.Fill(request.Values{request.ItemName: e.Name, request.ItemDescription: e.Description})
+			if !slices.ContainsFunc(c.Messages, func(msg capture.Message) bool { return strings.Contains(msg.Content, own+line) }) {
+				l.Merged = append(l.Merged, e.Kind)
+			}
+		}
+	}
+	m.Lists = map[string]request.List{request.ListSkills: l}
+	for _, r := range ran {
+		for k, x := range m.ListValues(r.run.skills) {
+			r.values[k] = x
+		}
+	}
+	return nil
+}
+
+func onlyKind(es []request.Entry, kind string) []request.Entry {
+	var out []request.Entry
+	for _, e := range es {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// learnLater reads what the agent adds of its own after the first turn,
+// from the runs' later calls: its words after a skill's tool ran, its
+// reminder after answers that said nothing, its words for a tool that
+// printed nothing.
+func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error {
+	for _, r := range ran {
+		calls := turnCalls(r)
+		for ci := 1; ci < len(calls); ci++ {
+			prev, cur := calls[ci-1].Messages, calls[ci].Messages
+			if len(cur) <= len(prev) {
+				continue
+			}
+			added := cur[len(prev):]
+			// the answer prev asked for: its calls, and what came after
+			var asked []capture.ToolCall
+			if len(added) > 0 && added[0].Role == "assistant" {
+				asked = added[0].ToolCalls
+			}
+			for k, msg := range added {
+				switch {
+				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil:
+					if tc := callOf(asked, msg.ToolCallID); tc != nil && isEmptyCommand(tc) {
+						t := request.Text{{Lit: msg.Content}}
+						if strings.Count(msg.Content, tc.Name) == 1 {
+							before, after, _ := strings.Cut(msg.Content, tc.Name)
+							t = request.Text{{Lit: before}, {Slot: "tool"}, {Lit: after}}
+						}
+						m.Framing.EmptyResult = t
+					}
+				case msg.Origin == capture.OriginHook || msg.Role == "assistant" || msg.Role == "tool":
+				case k > 0 && added[k-1].Role == "tool" && len(asked) == 1 && skillOf(asked[0], r.run.skills):
+					// the agent's words after a tool's result: a skill's
+					tc := asked[0]
+					name, arg := skillArg(tc, r.run.skills)
+					v := request.Values{request.SlotSkillDir: r.values[request.SlotSkillDir+":"+name], request.SlotSkillBody: r.values[request.SlotSkillBody+":"+name]}
+					t := slotted(msg.Content, v)
+					if !slices.ContainsFunc(m.Loop.AfterTool, func(p request.ToolPiece) bool { return p.Tool == tc.Name }) {
+						m.Loop.AfterTool = append(m.Loop.AfterTool, request.ToolPiece{Tool: tc.Name, Arg: arg,
+							Piece: request.Piece{ID: "after." + tc.Name, Role: msg.Role, Text: t, Shape: shapeOf(counter, t)}})
+					}
+				default:
+					// the agent's own words after answers that said nothing
+					quiet := 0
+					for j := len(cur[:len(prev)+k]) - 1; j >= 0; j-- {
+						x := cur[j]
+						if x.Role == "assistant" {
+							if x.Content != "" || len(x.ToolCalls) == 0 {
+								break
+							}
+							quiet++
+						}
+					}
+					t := request.Text{{Lit: msg.Content}}
+					if len(m.Loop.Reminders) == 0 {
+						m.Loop.Reminders = append(m.Loop.Reminders, request.Reminder{After: quiet,
+							Piece: request.Piece{ID: "reminder.1", Role: msg.Role, Text: t, Shape: shapeOf(counter, t)}})
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func callOf(calls []capture.ToolCall, id string) *capture.ToolCall {
+	for i := range calls {
+		if calls[i].ID == id {
+			return &calls[i]
+		}
+	}
+	return nil
+}
+
+// isEmptyCommand says the probe's call runs a command that prints nothing.
+func isEmptyCommand(tc *capture.ToolCall) bool {
+	var a struct {
+		Command string `json:"command"`
+	}
+	return json.Unmarshal(tc.Arguments, &a) == nil && a.Command == "true"
+}
+
+// skillOf says whether a call names a planted skill.
+func skillOf(tc capture.ToolCall, skills []request.Entry) bool {
+	name, _ := skillArg(tc, skills)
+	return name != ""
+}
+
+// skillArg is the planted skill a call names, and the argument naming it.
+func skillArg(tc capture.ToolCall, skills []request.Entry) (name, arg string) {
+	var args map[string]any
+	if json.Unmarshal(tc.Arguments, &args) != nil {
+		return "", ""
+	}
+	for k, v := range args {
+		s, _ := v.(string)
+		for _, e := range skills {
+			if s == e.Name {
+				return e.Name, k
+			}
+		}
+	}
+	return "", ""
+}
+
+// slotted is text with each value of v (planted: unique) as its slot.
+func slotted(text string, v request.Values) request.Text {
+	t := request.Text{{Lit: text}}
+	keys := make([]string, 0, len(v))
+	for k := range v {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return len(v[keys[i]]) > len(v[keys[j]]) })
+	for _, k := range keys {
+		x := v[k]
+		if x == "" {
+			continue
+		}
+		var out request.Text
+		for _, seg := range t {
+			if seg.Slot != "" || !strings.Contains(seg.Lit, x) {
+				out = append(out, seg)
+				continue
+			}
+			parts := strings.Split(seg.Lit, x)
+			for i, p := range parts {
+				if i > 0 {
+					out = append(out, request.Seg{Slot: k})
+				}
+				if p != "" {
+					out = append(out, request.Seg{Lit: p})
+				}
+			}
+		}
+		t = out
+	}
+	return t
 }

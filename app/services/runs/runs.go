@@ -196,6 +196,12 @@ func (r *Run) agentRequest() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	r.cfg.Facts = workspace.Facts(ctx, r.spec.Dir, workspace.Options{Home: r.spec.Home})
+	for k, v := range m.ListValues(r.cfg.AgentEntries) {
+		r.cfg.Facts[k] = v
+	}
+	for k, v := range request.SkillValues(r.cfg.AgentEntries) {
+		r.cfg.Facts[k] = v
+	}
 	return nil
 }
 
