@@ -796,3 +796,44 @@ func TestEnabledClaudeCodeSkills(t *testing.T) {
 		}
 	}
 }
+
+// TestBackgroundHooks: a hook declared async, or answering {"async": true}
+// on its first line, runs in the background in Claude Code (measured on
+// 2.1.197 and 2.1.332): nothing it prints reaches the model, its deny
+// lets the tool run, and the trace says it ran in the background; a
+// context it prints after the async line is named in a warning (Claude
+// Code passes it on at a later request, when is a matter of timing).
+func TestBackgroundHooks(t *testing.T) {
+	files := map[string]string{".claude/settings.json": settings(`{
+  "SessionStart": [{"hooks": [
+    {"type": "command", "command": "echo '{\"async\":true}'; echo 'loader text'"},
+    {"type": "command", "async": true, "command": "echo 'declared async'"},
+    {"type": "command", "asyncRewake": true, "rewakeMessage": "woken", "rewakeSummary": "s", "command": "echo 'rewake'"}]}],
+  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo '{\"async\": true, \"asyncTimeout\": 5000}'; echo 'prompt logger'"}]}],
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo '{\"async\":true}'; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"late deny\"}}'"}]}],
+  "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo '{\"async\":true}'; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"late context\"}}'"}]}]}`)}
+	for _, version := range []string{"2.1.197", "2.1.332"} {
+		t.Run(version, func(t *testing.T) {
+			tr, cfg := runAs(t, version, files, "name: r\n"+bashTool+"requests:\n  - user: do it\n    rounds:\n      - tool_calls: [{name: Bash, arguments: {command: echo one}, result: one}]\n      - content: Done.\n")
+			for _, d := range cfg.Diagnostics {
+				t.Errorf("diagnostic %s: %s", d.Code, d.Message)
+			}
+			if got := hookMessages(tr); len(got) != 0 {
+				t.Errorf("a background hook's output reached the model: %q", got)
+			}
+			if got := toolMessages(tr); !slices.Equal(got, []string{"one"}) {
+				t.Errorf("tool messages %q: a background hook's deny does not count", got)
+			}
+			warned := false
+			for _, hc := range tr.HookCalls {
+				if !hc.Notify || hc.Outcome != engine.OutcomeOK || !slices.ContainsFunc(hc.Warnings, func(c string) bool { return strings.Contains(c, "background") }) {
+					t.Errorf("%s %s: notify %v, outcome %s, warnings %q", hc.Event, hc.Hook, hc.Notify, hc.Outcome, hc.Warnings)
+				}
+				warned = warned || slices.ContainsFunc(hc.Warnings, func(w string) bool { return strings.Contains(w, "late context") })
+			}
+			if len(tr.HookCalls) != 6 || !warned {
+				t.Errorf("%d hook calls, context warned %v", len(tr.HookCalls), warned)
+			}
+		})
+	}
+}

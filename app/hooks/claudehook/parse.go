@@ -42,7 +42,8 @@ type source struct {
 }
 
 var handlerFields = []string{"type", "command", "args", "timeout", "if", "once", "prompt", "url", "model", "headers",
-	"statusMessage", "async", "shell", "allowedEnvVars", "server", "tool", "input"}
+	"statusMessage", "async", "asyncRewake", "rewakeMessage", "rewakeSummary", "continueOnBlock", "shell", "allowedEnvVars",
+	"server", "tool", "input"}
 
 // dialect is Claude Code's reading of the shape (app/hooks/ccshape).
 var dialect = ccshape.Dialect{
@@ -110,6 +111,15 @@ func hook(r *ccshape.Reader, src source, ch ccshape.Handler) Hook {
 		if h.Once && src.usedSkill == "" {
 			r.Report(o.Offset, diag.Warning, "once-ignored", "\"once\" is honoured only in a skill's SKILL.md frontmatter; here the handler runs every time")
 			h.Once = false
+		}
+	}
+	for _, key := range []string{"async", "asyncRewake"} {
+		if a := n.Get(key); a != nil {
+			if a.Kind != jsondoc.Bool {
+				r.Report(a.Offset, diag.Error, ccshape.Shape, "%q is true or false", key)
+			}
+			h.Async = h.Async || a.Bool
+			h.rewake = h.rewake || key == "asyncRewake" && a.Bool
 		}
 	}
 	if h.If != "" {
