@@ -48,7 +48,7 @@ func TestExit1Guard(t *testing.T) {
 				"log.py": "import sys, json\njson.load(sys.stdin)\nprint('logged')\n"}},
 		{name: "shell launcher of a python guard", command: `bash run.sh`, warn: true,
 			files: map[string]string{
-				"run.sh": "#!/bin/bash\nexec python3 \"$CLAUDE_PROJECT_DIR/guard.py\"\n",
+				"run.sh":   "#!/bin/bash\nexec python3 \"$CLAUDE_PROJECT_DIR/guard.py\"\n",
 				"guard.py": "import sys\nif 'x':\n    print('refused', file=sys.stderr)\n    sys.exit(1)\n"}},
 		{name: "interpreter on the command line, no guard", command: `python3 g.py || exit 1`,
 			files: map[string]string{"g.py": "print('hi')\n"}},
