@@ -118,8 +118,11 @@ func hook(r *ccshape.Reader, src source, ch ccshape.Handler) Hook {
 			if a.Kind != jsondoc.Bool {
 				r.Report(a.Offset, diag.Error, ccshape.Shape, "%q is true or false", key)
 			}
-			h.Async = h.Async || a.Bool
-			h.rewake = h.rewake || key == "asyncRewake" && a.Bool
+			if key == "async" {
+				h.Async = a.Bool
+			} else {
+				h.rewake = a.Bool
+			}
 		}
 	}
 	if h.If != "" {
