@@ -503,3 +503,44 @@ func TestScrubKeepsRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeCodeMultiParagraphContext: a hook's context of several
+// paragraphs is read whole as the hook's, in a request rebuilt from the
+// records (2.1.197) and in one the transcript keeps (2.1.332), as a
+// capture reads it.
+func TestClaudeCodeMultiParagraphContext(t *testing.T) {
+	const one, more = "prompt context: the build folder is shared with CI", "\\n\\nand so is the cache.\\n\\n- item: kept too"
+	for _, f := range claudeFixtures {
+		t.Run(f.name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", f.name+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(data, []byte(one)) {
+				t.Fatalf("the fixture has no %q", one)
+			}
+			file := filepath.Join(t.TempDir(), f.name+".jsonl")
+			if err := os.WriteFile(file, bytes.ReplaceAll(data, []byte(one), []byte(one+more)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			im, err := ImportFile(context.Background(), file, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := mustTrace(t, im)
+			want := "UserPromptSubmit hook additional context: " + one + "\n\nand so is the cache.\n\n- item: kept too"
+			found := false
+			for _, m := range tr.CallMessages(0) {
+				switch {
+				case m.Content == want && byHook(m):
+					found = true
+				case strings.Contains(m.Content, "and so is the cache") || strings.Contains(m.Content, "item: kept too"):
+					t.Errorf("a part of the hook's context read apart: %s %q", m.Origin, m.Content)
+				}
+			}
+			if !found {
+				t.Errorf("no hook message %q in %v", want, tr.CallMessages(0))
+			}
+		})
+	}
+}
