@@ -27,7 +27,14 @@ type Agent string
 const (
 	ClaudeCode Agent = "claude-code"
 	Codex      Agent = "codex"
+	GeminiCLI  Agent = "gemini-cli"
+	QwenCode   Agent = "qwen-code"
+	CopilotCLI Agent = "copilot-cli"
 )
+
+// Agents are the agents whose logs the importer reads, in the order lists
+// show them.
+var Agents = []Agent{ClaudeCode, Codex, GeminiCLI, QwenCode, CopilotCLI}
 
 // Session is what an import has read of a transcript so far.
 type Session struct {
@@ -90,6 +97,7 @@ const (
 	NoteMissingBlob = "missing_blob" // a request names a message the transcript does not hold
 	NoteMissing     = "missing"      // another part of a request the transcript does not hold
 	NoteRebuilt     = "rebuilt"      // requests rebuilt from the records, not recorded
+	NoteNoTime      = "no_time"      // no record says when: the file's time stands for the session's
 )
 
 // Note is one thing an import could not read or rebuild, and where.
