@@ -358,6 +358,7 @@ func (sc *summarizer) copilot(line []byte) {
 	case "session.start", "session.resume":
 		s.ID, s.Project, s.Version = firstOf(s.ID, d.SessionID), firstOf(s.Project, d.Context.Cwd), firstOf(s.Version, d.CopilotVersion)
 		s.Model = firstOf(s.Model, d.SelectedModel)
+		sc.times(d.StartTime)
 	case "user.message":
 		s.Turns++
 		if s.Prompt == "" {

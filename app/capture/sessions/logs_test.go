@@ -1,10 +1,16 @@
 package sessions
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+	"time"
 )
 
 // logFixtures are logs the pinned Gemini CLI, Qwen Code and Copilot CLI
@@ -85,5 +91,158 @@ func TestLogFixtures(t *testing.T) {
 			}
 			checkGolden(t, fx.name, account(t, s, tr))
 		})
+	}
+}
+
+// TestFollowLogs: a Gemini CLI, Qwen Code or Copilot CLI session being
+// written is kept as it grows, as a Claude Code one is.
+func TestFollowLogs(t *testing.T) {
+	for _, fx := range logFixtures {
+		t.Run(fx.name, func(t *testing.T) { followFixture(t, fx.name) })
+	}
+}
+
+// layLogs puts the log fixtures where each CLI keeps its logs under root:
+// Gemini CLI's tmp/<project>/chats/session-*.jsonl (beside .project_root),
+// Qwen Code's projects/<project>/chats/<id>.jsonl, Copilot CLI's
+// session-state/<id>/events.jsonl.
+func layLogs(t *testing.T, root string) (Locations, map[Agent]string) {
+	t.Helper()
+	l := Locations{Gemini: filepath.Join(root, ".gemini", "tmp"), Qwen: filepath.Join(root, ".qwen", "projects"), Copilot: filepath.Join(root, ".copilot", "session-state")}
+	at := map[Agent]string{
+		GeminiCLI:  filepath.Join(l.Gemini, "project", "chats", "session-2026-11-29T04-36-08fc63b6.jsonl"),
+		QwenCode:   filepath.Join(l.Qwen, "-home-user-project", "chats", "7ff4d44e.jsonl"),
+		CopilotCLI: filepath.Join(l.Copilot, "7fc85094", "events.jsonl"),
+	}
+	for _, fx := range logFixtures {
+		data, err := os.ReadFile(filepath.Join("testdata", fx.name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(at[fx.agent]), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(at[fx.agent], data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(l.Gemini, "project", ".project_root"), []byte("/home/user/project\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return l, at
+}
+
+// TestListAgentLogs: each CLI's logs are listed from where it keeps them,
+// their summary (read without importing) what the import says.
+func TestListAgentLogs(t *testing.T) {
+	l, at := layLogs(t, t.TempDir())
+	list, err := NewLister().List(context.Background(), l, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != len(logFixtures) {
+		t.Fatalf("%d sessions listed: %+v", len(list), list)
+	}
+	for _, s := range list {
+		im, err := ImportFile(context.Background(), s.File, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		is := im.Session()
+		if s.File != at[s.Agent] || s.Agent != is.Agent || s.ID != is.ID || s.Version != is.Version || s.Project != is.Project || s.Project != "/home/user/project" ||
+			s.Prompt != is.Prompt || s.Turns != is.Turns || s.Calls != len(is.Calls) || s.Model != is.Model || !s.Started.Equal(is.Started) || s.Started.IsZero() {
+			t.Errorf("%s: listed %+v, imported %s %s %s %q %q turns %d calls %d %s %v", s.Agent, s, is.ID, is.Version, is.Project, is.Prompt, is.Model, is.Turns,
+				len(is.Calls), is.Model, is.Started)
+		}
+		if len(s.Hooks) == 0 {
+			t.Errorf("%s: no hook listed", s.Agent)
+		}
+	}
+	for _, a := range []Agent{GeminiCLI, QwenCode, CopilotCLI} {
+		if got, err := NewLister().List(context.Background(), l, Filter{Agent: a}); err != nil || len(got) != 1 || got[0].Agent != a {
+			t.Errorf("--agent %s: %+v %v", a, got, err)
+		}
+	}
+}
+
+// TestUnknownFormat: a file no agent wrote is an error naming the file and
+// the first line that says so, never a session with no call; a log whose
+// first line is broken is still told by the lines after it.
+func TestUnknownFormat(t *testing.T) {
+	random := make([]byte, 3<<10)
+	rng := rand.New(rand.NewPCG(35, 4))
+	for i := range random {
+		random[i] = byte(rng.UintN(256))
+	}
+	lines := fixtureLines(t, "copilot-cli-1.0.102")
+	for _, tc := range []struct {
+		name string
+		data []byte
+		line int
+	}{
+		{"random bytes", random, 1},
+		{"JSON of no agent", []byte(strings.Repeat(`{"hello":"world"}`+"\n", 20)), 1},
+		{"two lines of no agent", []byte("\n\nnot json\n{\"type\":\"banana\"}\n"), 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "x.jsonl")
+			if err := os.WriteFile(file, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			im, err := ImportFile(context.Background(), file, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = im.Trace()
+			var fe *FormatError
+			if !errors.Is(err, ErrUnknownFormat) || !errors.As(err, &fe) || fe.File != file || fe.Line != tc.line || !strings.Contains(err.Error(), file) {
+				t.Errorf("%v (want a format error at %s:%d)", err, file, tc.line)
+			}
+			if _, err := Keep(context.Background(), openStore(t), im, nil); !errors.Is(err, ErrUnknownFormat) {
+				t.Errorf("kept: %v", err)
+			}
+		})
+	}
+	t.Run("a broken first line", func(t *testing.T) {
+		im := importText(t, "{\"type\":\"session.st\n"+strings.Join(lines[1:], ""))
+		s := im.Session()
+		if _, err := im.Trace(); err != nil || s.Agent != CopilotCLI || !hasNote(s, NoteNotJSON, 1) || len(s.Calls) != 4 {
+			t.Errorf("%v: %s, %d calls, notes %v", err, s.Agent, len(s.Calls), s.Notes)
+		}
+	})
+}
+
+// TestNoTimestamps: a log none of whose records says when is kept at the
+// file's last change, and a note says so.
+func TestNoTimestamps(t *testing.T) {
+	stamp := regexp.MustCompile(`"(timestamp|startTime)":"[^"]*",?`)
+	file := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := os.WriteFile(file, []byte(stamp.ReplaceAllString(strings.Join(fixtureLines(t, "copilot-cli-1.0.102"), ""), "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mtime := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	if err := os.Chtimes(file, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+	im, err := ImportFile(context.Background(), file, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := im.Session()
+	if !s.Started.Equal(mtime) || !s.Ended.Equal(mtime) || !hasNote(s, NoteNoTime, 0) {
+		t.Errorf("started %v ended %v, notes %v", s.Started, s.Ended, s.Notes)
+	}
+	st := openStore(t)
+	id, err := Keep(context.Background(), st, im, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := st.LoadRun(context.Background(), id)
+	if err != nil || !run.Started.Equal(mtime) {
+		t.Errorf("the run starts %v (%v)", run.Started, err)
+	}
+	sum, err := Summarize(FileRef{Agent: CopilotCLI, Path: file})
+	if err != nil || !sum.Started.Equal(mtime) {
+		t.Errorf("listed as started %v (%v)", sum.Started, err)
 	}
 }

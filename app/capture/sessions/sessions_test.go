@@ -436,8 +436,15 @@ func TestBadInput(t *testing.T) {
 // TestReadInPieces: a transcript read as it is written, in pieces of any
 // size, imports as the whole file does.
 func TestReadInPieces(t *testing.T) {
+	names := []string{codexFixture}
 	for _, fx := range claudeFixtures {
-		data, err := os.ReadFile(filepath.Join("testdata", fx.name+".jsonl"))
+		names = append(names, fx.name)
+	}
+	for _, fx := range logFixtures {
+		names = append(names, fx.name) // Gemini CLI's answers written again whole, by id
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join("testdata", name+".jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -452,10 +459,10 @@ func TestReadInPieces(t *testing.T) {
 				}
 			}
 			if got := record(t, im); got != want {
-				t.Errorf("%s in pieces of %d bytes: another trace", fx.name, size)
+				t.Errorf("%s in pieces of %d bytes: another trace", name, size)
 			}
 			if !slices.EqualFunc(im.Session().Calls, whole.Session().Calls, func(a, b CallInfo) bool { return a.Exact == b.Exact && a.Line == b.Line }) {
-				t.Errorf("%s in pieces of %d bytes: other calls", fx.name, size)
+				t.Errorf("%s in pieces of %d bytes: other calls", name, size)
 			}
 		}
 	}
