@@ -305,6 +305,34 @@ func withoutUnrecorded(t *testing.T, body []byte) []byte {
 	return out
 }
 
+// replaceStrings is data with rep made in each of its strings (decoded:
+// the capture keeps a body re-encoded, < as \u003c).
+func replaceStrings(t *testing.T, data []byte, rep sessions.Replacer) []byte {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			return rep.Replace(x)
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		case map[string]any:
+			for k := range x {
+				x[k] = walk(x[k])
+			}
+		}
+		return v
+	}
+	out, _ := json.Marshal(walk(v))
+	return out
+}
+
 func jsonEqual(t *testing.T, a, b []byte) bool {
 	t.Helper()
 	return canonicalJSON(t, a) == canonicalJSON(t, b)
@@ -382,7 +410,7 @@ func writeCaptured(t *testing.T, base string, at *sessions.AgentTexts, rep *stri
 	}
 	want.Note = "what hookctl capture saw of each call (written by cmd/hookctl's TestRealAgent*Sessions -update): the body without metadata and stream, re-encoded with sorted keys, and each message (a hook's with its event)"
 	for k, c := range calls {
-		body := canonicalJSON(t, withoutUnrecorded(t, []byte(rep.Replace(at.JSON().Replace(string(c.Body))))))
+		body := canonicalJSON(t, withoutUnrecorded(t, replaceStrings(t, c.Body, sessions.Chain(at.Text(), rep))))
 		sum := sha256.Sum256([]byte(body))
 		wc := wantCall{Body: hex.EncodeToString(sum[:])}
 		for i, m := range c.Messages {

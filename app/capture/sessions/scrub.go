@@ -112,10 +112,11 @@ func NewAgentTexts(keep ...string) *AgentTexts {
 			data, _ := json.Marshal(p.Outcomes)
 			var v any
 			_ = json.Unmarshal(data, &v)
-			eachString(v, func(s string) {
+			eachString(v, "", func(_, s string) {
 				for _, part := range placeholderRe.Split(s, -1) {
 					for _, line := range strings.Split(part, "\n") {
-						if line = strings.TrimSpace(line); utf8.RuneCountInString(line) >= 12 {
+						// words, not a wrapper's tag alone
+						if line = strings.TrimSpace(line); utf8.RuneCountInString(strings.TrimSpace(tagRe.ReplaceAllString(line, ""))) >= 12 {
 							t.profiles = append(t.profiles, line)
 						}
 					}
@@ -139,16 +140,17 @@ func (t *AgentTexts) Collect(data []byte) error {
 		} else if err != nil {
 			return fmt.Errorf("collect the agent's texts: %w", err)
 		}
-		eachString(v, t.add)
+		eachString(v, "", t.add)
 	}
 }
 
-// add registers the lines of s when one is the agent's prose: all of its
-// lines but the shortest (a heading, a path, a list of a text of the
-// agent's), except those of the test's own or the profiles'.
-func (t *AgentTexts) add(s string) {
+// add registers the lines of s when one is the agent's prose, or s
+// describes a tool or a parameter: all of its lines but the shortest (a
+// heading, a path, a list of a text of the agent's), except those of the
+// test's own or the profiles'.
+func (t *AgentTexts) add(key, s string) {
 	lines := strings.Split(s, "\n")
-	if !slices.ContainsFunc(lines, func(l string) bool { l = strings.TrimSpace(l); return prose(l) && !t.kept(l) }) {
+	if key != "description" && !slices.ContainsFunc(lines, func(l string) bool { l = strings.TrimSpace(l); return prose(l) && !t.kept(l) }) {
 		return
 	}
 	for _, line := range lines {
@@ -182,8 +184,9 @@ func (t *AgentTexts) kept(line string) bool {
 	return false
 }
 
-// tagRe is a markup tag (<system-reminder>, </session_context>).
-var tagRe = regexp.MustCompile(`</?[A-Za-z_][\w:.-]*(\s[^<>]*)?>`)
+// tagRe is a markup tag (<system-reminder>, </session_context>,
+// <model name="x" />).
+var tagRe = regexp.MustCompile(`</?[A-Za-z_][\w:.-]*(\s+[\w:.-]+(="[^"<>]*"|='[^'<>]*')?)*\s*/?>`)
 
 // placeholder is line with each rune but whitespace and tags replaced.
 func placeholder(line string) string {
@@ -263,18 +266,19 @@ func jsEscape(s string) string {
 	return b.String()
 }
 
-// eachString calls fn with each string of a decoded JSON value.
-func eachString(v any, fn func(string)) {
+// eachString calls fn with each string of a decoded JSON value and the
+// key it is under (a list's elements are under the list's).
+func eachString(v any, key string, fn func(key, s string)) {
 	switch x := v.(type) {
 	case string:
-		fn(x)
+		fn(key, x)
 	case []any:
 		for _, e := range x {
-			eachString(e, fn)
+			eachString(e, key, fn)
 		}
 	case map[string]any:
-		for _, e := range x {
-			eachString(e, fn)
+		for k, e := range x {
+			eachString(e, k, fn)
 		}
 	}
 }

@@ -481,8 +481,8 @@ func record(t *testing.T, im *Importer) string {
 	return string(data)
 }
 
-// TestScrubKeepsRequests: a transcript scrubbed of a path imports as the
-// original does, each recorded request rebuilt whole with the path
+// TestScrubKeepsRequests: a transcript scrubbed of a key imports as the
+// original does, each recorded request rebuilt whole with the key
 // replaced in it.
 func TestScrubKeepsRequests(t *testing.T) {
 	name := "claude-code-2.1.332"
@@ -494,7 +494,7 @@ func TestScrubKeepsRequests(t *testing.T) {
 	}
 	defer in.Close()
 	var out bytes.Buffer
-	rep := strings.NewReplacer("/home/user/project", "/srv/elsewhere")
+	rep := strings.NewReplacer("SESSIONSECRET", "SCRUBBEDKEY")
 	if err := Scrub(in, &out, rep); err != nil {
 		t.Fatal(err)
 	}
@@ -505,8 +505,11 @@ func TestScrubKeepsRequests(t *testing.T) {
 		t.Fatalf("%d requests of %d, notes %v", len(got), len(orig), s.Notes)
 	}
 	for i := range orig {
-		if want := rep.Replace(orig[i]); got[i] != want || !strings.Contains(got[i], "/srv/elsewhere") {
-			t.Errorf("request %d differs from the original's with the path replaced", i+1)
+		if want := rep.Replace(orig[i]); got[i] != want {
+			t.Errorf("request %d differs from the original's with the key replaced", i+1)
 		}
+	}
+	if !strings.Contains(strings.Join(got, ""), "SCRUBBEDKEY") {
+		t.Error("no request holds the key: the test proves nothing")
 	}
 }
