@@ -300,3 +300,52 @@ func writeLogFixture(t *testing.T, la logAgent, log, proj, home string, calls []
 	}
 	writeCaptured(t, base, at, rep, calls, unrecorded)
 }
+
+// TestSessionsLogCommands: hookctl sessions lists the Gemini CLI, Qwen
+// Code and Copilot CLI logs where each CLI keeps them, imports one, says a
+// call of theirs is rebuilt, and names the file and line of a file no
+// agent wrote.
+func TestSessionsLogCommands(t *testing.T) {
+	hermeticSessions(t)
+	root := t.TempDir()
+	dirs := map[sessions.Agent]string{sessions.GeminiCLI: filepath.Join(root, "gemini", "tmp"), sessions.QwenCode: filepath.Join(root, "qwen", "projects"),
+		sessions.CopilotCLI: filepath.Join(root, "copilot", "session-state")}
+	files := map[sessions.Agent]string{
+		sessions.GeminiCLI:  filepath.Join(dirs[sessions.GeminiCLI], "project", "chats", "session-1.jsonl"),
+		sessions.QwenCode:   filepath.Join(dirs[sessions.QwenCode], "-home-user-project", "chats", "s1.jsonl"),
+		sessions.CopilotCLI: filepath.Join(dirs[sessions.CopilotCLI], "s1", "events.jsonl"),
+	}
+	for _, la := range logAgents {
+		data, err := os.ReadFile(filepath.Join("..", "..", "app", "capture", "sessions", "testdata", string(la.agent)+"-"+la.version+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, "", map[string]string{files[la.agent]: string(data)})
+	}
+	flags := []string{"--gemini-dir", dirs[sessions.GeminiCLI], "--qwen-dir", dirs[sessions.QwenCode], "--copilot-dir", dirs[sessions.CopilotCLI]}
+	code, out, _ := runHookctl(t, append([]string{"sessions", "list", "--json"}, flags...)...)
+	for _, la := range logAgents {
+		if code != exitOK || !strings.Contains(out, `"agent": "`+string(la.agent)+`"`) || !strings.Contains(out, files[la.agent]) {
+			t.Errorf("list: exit %d, no %s session at %s:\n%s", code, la.agent, files[la.agent], out)
+		}
+	}
+	if code, out, _ = runHookctl(t, append([]string{"sessions", "list", "--agent", "qwen-code"}, flags...)...); code != exitOK ||
+		!strings.Contains(out, "qwen-code@0.24.4") || strings.Contains(out, "copilot-cli") {
+		t.Errorf("list --agent qwen-code: exit %d:\n%s", code, out)
+	}
+	db := filepath.Join(t.TempDir(), "history.db")
+	code, out, stderr := runHookctl(t, "sessions", "import", files[sessions.CopilotCLI], "--db", db)
+	if code != exitOK || !strings.Contains(out, "copilot-cli@1.0.102") || !strings.Contains(out, "4 model calls (0 exact, 4 rebuilt) · 8 hooks fired") ||
+		!strings.Contains(stderr, "requests rebuilt from the session's events") {
+		t.Errorf("import: exit %d:\n%s%s", code, out, stderr)
+	}
+	if code, _, stderr = runHookctl(t, "sessions", "request", files[sessions.GeminiCLI], "1"); code != exitProblems || !strings.Contains(stderr, "rebuilt") {
+		t.Errorf("request of a rebuilt call: exit %d: %s", code, stderr)
+	}
+	noise := filepath.Join(t.TempDir(), "noise.jsonl")
+	writeFiles(t, "", map[string]string{noise: "\x00\x01binary\xff\n" + strings.Repeat("garbage\n", 20)})
+	if code, _, stderr = runHookctl(t, "sessions", "import", noise, "--db", db); code != exitProblems || !strings.Contains(stderr, noise+":1:") ||
+		strings.Contains(stderr, "no model call") {
+		t.Errorf("a file no agent wrote: exit %d: %s", code, stderr)
+	}
+}
