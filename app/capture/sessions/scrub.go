@@ -165,8 +165,9 @@ func (t *AgentTexts) add(key, s string) {
 }
 
 // prose is a line of words: long enough to be the agent's sentence, not
-// a name, a path or an id.
+// a name, a path, an id or markup.
 func prose(line string) bool {
+	line = strings.TrimSpace(tagRe.ReplaceAllString(line, ""))
 	return utf8.RuneCountInString(line) >= 24 && strings.Count(line, " ") >= 3
 }
 
