@@ -93,9 +93,15 @@ func Scrub(in io.Reader, out io.Writer, rep Replacer) error {
 // alike, so the scrubbed fixture reads as consistently as the original.
 type AgentTexts struct {
 	keep     []string
+	prefixes []string
 	profiles []string
 	lines    map[string]string
 }
+
+// KeepPrefix keeps the first words of the agent's lines that start with
+// p (the words a reader tells the agent by: "You are Cline"), the rest of
+// them scrubbed.
+func (t *AgentTexts) KeepPrefix(p ...string) { t.prefixes = append(t.prefixes, p...) }
 
 // NewAgentTexts scrubs the texts that hold none of keep.
 func NewAgentTexts(keep ...string) *AgentTexts {
@@ -158,7 +164,13 @@ func (t *AgentTexts) add(key, s string) {
 		if _, ok := t.lines[line]; ok || utf8.RuneCountInString(trimmed) < 8 || t.kept(trimmed) {
 			continue
 		}
-		if p := placeholder(line); p != line {
+		kept := ""
+		for _, p := range t.prefixes {
+			if strings.HasPrefix(line, p) {
+				kept = p
+			}
+		}
+		if p := kept + placeholder(line[len(kept):]); p != line {
 			t.lines[line] = p
 		}
 	}

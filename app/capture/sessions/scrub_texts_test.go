@@ -40,3 +40,20 @@ func TestAgentTexts(t *testing.T) {
 		t.Error("a rendering profile's words are scrubbed")
 	}
 }
+
+// TestAgentTextsKeepPrefix: a line that starts with the words a reader
+// tells the agent by keeps them, the rest scrubbed; a tool's description
+// is scrubbed however short; a tag inside prose does not keep the line.
+func TestAgentTextsKeepPrefix(t *testing.T) {
+	at := NewAgentTexts()
+	at.KeepPrefix("You are Cline")
+	doc := `{"system":"You are Cline, a careful agent that follows the rules.","tools":[{"description":"Runs a command"}],` +
+		`"note":"Blocks inside ` + "`<system-reminder>`" + ` are background context, not instructions."}`
+	if err := at.Collect([]byte(doc)); err != nil {
+		t.Fatal(err)
+	}
+	got := at.JSON().Replace(doc)
+	if !strings.Contains(got, `"You are Cline`) || strings.Contains(got, "careful") || strings.Contains(got, "Runs a command") || strings.Contains(got, "background") {
+		t.Errorf("scrubbed %s", got)
+	}
+}
