@@ -131,7 +131,7 @@ func (r *geminiReader) message(n int, rec *geminiRecord) {
 	case "user":
 		m.entry = &entry{msgs: r.read(r.content("user", rec.Content, nil))}
 		if !again {
-			r.turn(m.entry.msgs)
+			r.im.turn(m.entry.msgs)
 		}
 	case "gemini":
 		var calls []json.RawMessage
@@ -197,19 +197,6 @@ func (r *geminiReader) read(content json.RawMessage) []capture.Message {
 	}
 	detach(out)
 	return out
-}
-
-// turn counts a prompt the user sent (the first one is the session's).
-func (r *geminiReader) turn(ms []capture.Message) {
-	for _, m := range ms {
-		if m.Origin == capture.OriginUser {
-			r.im.sess.Turns++
-			if r.im.sess.Prompt == "" {
-				r.im.sess.Prompt = cutRunes(m.Content, PromptMax)
-			}
-			return
-		}
-	}
 }
 
 // lastTool is the tool the model called last in the list.

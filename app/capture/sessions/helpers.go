@@ -131,3 +131,17 @@ func widen(started, ended *time.Time, ts string) {
 		*ended = t
 	}
 }
+
+// turn counts a prompt the user sent, the first message of ms capture
+// reads as the user's (the first one is the session's).
+func (im *Importer) turn(ms []capture.Message) {
+	for _, m := range ms {
+		if m.Origin == capture.OriginUser {
+			im.sess.Turns++
+			if im.sess.Prompt == "" {
+				im.sess.Prompt = cutRunes(m.Content, PromptMax)
+			}
+			return
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -244,5 +245,30 @@ func TestNoTimestamps(t *testing.T) {
 	sum, err := Summarize(FileRef{Agent: CopilotCLI, Path: file})
 	if err != nil || !sum.Started.Equal(mtime) {
 		t.Errorf("listed as started %v (%v)", sum.Started, err)
+	}
+}
+
+// TestLogUnknownRecords: a record a log's reader does not know is counted
+// and listed with its first sample, never a failed import, and the calls
+// are those of the log without it.
+func TestLogUnknownRecords(t *testing.T) {
+	for _, tc := range []struct {
+		fixture, record, kind string
+	}{
+		{"gemini-cli-0.61.0", `{"id":"x1","timestamp":"2026-11-29T05:00:00Z","type":"brand_new","content":"?"}`, "message/brand_new"},
+		{"qwen-code-0.24.4", `{"uuid":"u1","parentUuid":null,"type":"brand_new","provenance":"x"}`, "brand_new"},
+		{"qwen-code-0.24.4", `{"uuid":"u2","parentUuid":null,"type":"system","subtype":"brand_new","provenance":"system"}`, "system/brand_new"},
+		{"copilot-cli-1.0.102", `{"type":"brand.new","data":{"x":1},"id":"e1","timestamp":"2026-11-29T05:00:00Z"}`, "brand.new"},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			lines := fixtureLines(t, tc.fixture)
+			whole := len(importText(t, strings.Join(lines, "")).Session().Calls)
+			odd := slices.Insert(slices.Clone(lines), 3, tc.record+"\n")
+			s := importText(t, strings.Join(odd, "")).Session()
+			i := slices.IndexFunc(s.Unknown, func(u Unknown) bool { return u.Type == tc.kind })
+			if i < 0 || s.Unknown[i].Count != 1 || s.Unknown[i].Lines[0] != 4 || !json.Valid(s.Unknown[i].Sample) || len(s.Calls) != whole {
+				t.Errorf("%d calls (the log %d), unknown %+v", len(s.Calls), whole, s.Unknown)
+			}
+		})
 	}
 }

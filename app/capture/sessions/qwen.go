@@ -101,7 +101,7 @@ func (r *qwenReader) line(n int, data []byte) {
 		case rec.Type == "assistant":
 			r.answer(n, &rec, nd)
 		case rec.Type == "user":
-			r.turn(nd.entry.msgs)
+			r.im.turn(nd.entry.msgs)
 		}
 	case "system":
 		if !qwenSubtypes[rec.Subtype] {
@@ -220,19 +220,6 @@ func qwenResponseText(raw json.RawMessage) string {
 		return ""
 	}
 	return string(raw)
-}
-
-// turn counts a prompt the user sent (the first one is the session's).
-func (r *qwenReader) turn(ms []capture.Message) {
-	for _, m := range ms {
-		if m.Origin == capture.OriginUser {
-			r.im.sess.Turns++
-			if r.im.sess.Prompt == "" {
-				r.im.sess.Prompt = cutRunes(m.Content, PromptMax)
-			}
-			return
-		}
-	}
 }
 
 func (sc *summarizer) qwen(line []byte) {

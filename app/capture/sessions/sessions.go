@@ -1,16 +1,20 @@
 // Package sessions opens the sessions people already ran with a real agent
 // — Claude Code's ~/.claude/projects/<project>/<session>.jsonl, Codex's
-// rollouts under ~/.codex/sessions — as runs the simulator's views, the
-// history and the comparison read: every model call with its exact request
-// where the transcript holds it (rebuilt from the records, and marked so,
-// where it does not), every hook that fired as a step at its place, and
-// the words each hook put before the model attributed to it
-// (docs/sessions.md).
+// rollouts under ~/.codex/sessions, Gemini CLI's
+// ~/.gemini/tmp/<project>/chats/session-*.jsonl, Qwen Code's
+// ~/.qwen/projects/<project>/chats/*.jsonl, Copilot CLI's
+// ~/.copilot/session-state/<session>/events.jsonl — as runs the
+// simulator's views, the history and the comparison read: every model call
+// with its exact request where the log holds it (rebuilt from the records,
+// and marked so, where it does not), every hook that fired as a step at its
+// place, and the words each hook put before the model attributed to it,
+// each message read through capture's own reader (docs/sessions.md).
 //
 // An import streams the file line by line and never changes it; what it
 // cannot read (a line that is not JSON, the agent's last line still being
 // written, a request blob that is missing) is a Note saying where, and a
-// record type it does not know is counted and listed, never a failure.
+// record type it does not know is counted and listed, never a failure. A
+// file no agent wrote is a FormatError naming it and the line.
 package sessions
 
 import (
