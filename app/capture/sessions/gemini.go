@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -173,6 +174,13 @@ func (r *geminiReader) message(n int, rec *geminiRecord) {
 // content of role, its parts (a string content is one text part) and
 // calls after them.
 func (r *geminiReader) content(role string, content json.RawMessage, calls []json.RawMessage) json.RawMessage {
+	content = bytes.TrimSpace(content)
+	if len(calls) == 0 && len(content) > 0 && content[0] == '[' {
+		// the parts as written, not decoded and written again (a tool's output is most of a log)
+		raw := make([]byte, 0, len(content)+32)
+		raw = append(append(append(raw, `{"role":"`...), role...), `","parts":`...)
+		return append(append(raw, content...), '}')
+	}
 	var parts []json.RawMessage
 	var text string
 	switch {
