@@ -48,6 +48,9 @@ type geminiReader struct {
 	cv   *conversation
 	msgs []*geminiMessage // the list as the CLI keeps it
 	byID map[string]*geminiMessage
+	// calls are the answers' calls by id: a list set anew ($set) that
+	// holds an answer again is not a call again
+	calls map[string]int
 }
 
 type geminiMessage struct {
@@ -58,7 +61,7 @@ type geminiMessage struct {
 }
 
 func newGeminiReader(im *Importer) *geminiReader {
-	r := &geminiReader{im: im, b: im.b, byID: map[string]*geminiMessage{}}
+	r := &geminiReader{im: im, b: im.b, byID: map[string]*geminiMessage{}, calls: map[string]int{}}
 	r.cv = r.b.conv("main")
 	im.sess.Project = geminiProject(im.sess.File)
 	return r
@@ -144,6 +147,9 @@ func (r *geminiReader) message(n int, rec *geminiRecord) {
 		m.entry = &entry{msgs: r.read(r.content("model", rec.Content, calls))}
 		s := &r.im.sess
 		s.Model = firstOf(s.Model, rec.Model)
+		if k, ok := r.calls[rec.ID]; ok && m.call < 0 {
+			m.call = k
+		}
 		if m.call < 0 {
 			if len(s.Calls) == 0 {
 				r.im.note(0, NoteRebuilt, "requests rebuilt from the log's messages (Gemini CLI records neither its requests nor its version): "+
@@ -159,6 +165,7 @@ func (r *geminiReader) message(n int, rec *geminiRecord) {
 				}
 			}
 			m.call = r.b.call(r.cv, list, rec.Model)
+			r.calls[rec.ID] = m.call
 			s.Calls = append(s.Calls, CallInfo{Line: n, Model: rec.Model, Tools: []string{}, conv: r.cv, k: m.call})
 		}
 		r.b.reanswer(r.cv, m.call)

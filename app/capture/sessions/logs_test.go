@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -270,5 +271,51 @@ func TestLogUnknownRecords(t *testing.T) {
 				t.Errorf("%d calls (the log %d), unknown %+v", len(s.Calls), whole, s.Unknown)
 			}
 		})
+	}
+}
+
+// TestGeminiListSetAgain: a Gemini CLI log whose list is set anew ($set
+// messages, as a resumed or compressed chat writes it) holding answers it
+// read before has no more calls for them; $rewindTo cuts the list, and the
+// next answer's call is made from what is left.
+func TestGeminiListSetAgain(t *testing.T) {
+	lines := fixtureLines(t, "gemini-cli-0.61.0")
+	lines[len(lines)-1] += "\n"
+	whole := importText(t, strings.Join(lines, ""))
+	var msgs []json.RawMessage
+	for _, l := range lines {
+		var probe struct {
+			ID   string `json:"id"`
+			Type string `json:"type"`
+		}
+		if json.Unmarshal([]byte(l), &probe) == nil && probe.ID != "" {
+			msgs = append(msgs, json.RawMessage(strings.TrimSpace(l)))
+		}
+	}
+	set, _ := json.Marshal(map[string]any{"$set": map[string]any{"messages": msgs}})
+	again := importText(t, strings.Join(lines, "")+string(set)+"\n")
+	if s := again.Session(); len(s.Calls) != len(whole.Session().Calls) || hasNote(s, NoteNotJSON, 0) {
+		t.Errorf("%d calls after the list was set again, %d before; notes %v", len(s.Calls), len(whole.Session().Calls), s.Notes)
+	}
+	// rewound to before the last answer, then answered anew
+	var last struct {
+		ID string `json:"id"`
+	}
+	for _, m := range msgs {
+		var p struct {
+			ID, Type string
+		}
+		_ = json.Unmarshal(m, &p)
+		if p.Type == "gemini" {
+			last.ID = p.ID
+		}
+	}
+	rewind := fmt.Sprintf(`{"$rewindTo":%q}`+"\n"+`{"id":"new1","timestamp":"2026-11-29T06:00:00Z","type":"gemini","content":"again","model":"m"}`+"\n", last.ID)
+	im := importText(t, strings.Join(lines, "")+rewind)
+	tr := mustTrace(t, im)
+	k := len(tr.Calls) - 1
+	got := tr.CallMessages(k)
+	if k != len(whole.Session().Calls) || tr.Calls[k].Content != "again" || len(got) == 0 || got[len(got)-1].Content == "No tests to run." {
+		t.Errorf("after the rewind: %d calls, the last answering %q after %q", len(tr.Calls), tr.Calls[k].Content, got[len(got)-1].Content)
 	}
 }
