@@ -74,7 +74,9 @@ func writeSyntheticLog(t testing.TB, agent Agent, path string, size int64) int {
 			calls++
 		}
 	case CopilotCLI:
-		ev := func(i int, typ string, data any) { emit(map[string]any{"type": typ, "data": data, "id": fmt.Sprintf("e%d", written), "timestamp": ts(i)}) }
+		ev := func(i int, typ string, data any) {
+			emit(map[string]any{"type": typ, "data": data, "id": fmt.Sprintf("e%d", written), "timestamp": ts(i)})
+		}
 		ev(0, "session.start", map[string]any{"sessionId": "s", "copilotVersion": "1.0.102", "selectedModel": "m", "context": map[string]string{"cwd": "/home/user/project"}})
 		ev(0, "user.message", map[string]any{"content": "read every file", "transformedContent": "read every file"})
 		ev(0, "system.message", map[string]any{"role": "system", "content": "the system prompt"})

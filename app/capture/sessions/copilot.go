@@ -82,8 +82,8 @@ var copilotQuiet = map[string]bool{
 // input and output) — not its requests: each call's messages are rebuilt
 // from the events before its answer, as Copilot CLI sends Chat
 // Completions, read as a capture reads them; what a hook added that no
-// event holds (sessionStart's context, preToolUse's) is worded by the
-// version's rendering profile.
+// event holds (sessionStart's context) is worded by the version's
+// rendering profile.
 type copilotReader struct {
 	im     *Importer
 	b      *builder
@@ -91,9 +91,7 @@ type copilotReader struct {
 	system *entry
 	list   []*entry
 	hooks  map[string]*copilotHook // running, by invocation id
-	// words of a hook that go after a tool's result, by its call id
-	afterResult map[string][]*entry
-	last        string // the tool called last
+	last   string                  // the tool called last
 }
 
 type copilotHook struct {
@@ -103,7 +101,7 @@ type copilotHook struct {
 }
 
 func newCopilotReader(im *Importer) *copilotReader {
-	r := &copilotReader{im: im, b: im.b, hooks: map[string]*copilotHook{}, afterResult: map[string][]*entry{}}
+	r := &copilotReader{im: im, b: im.b, hooks: map[string]*copilotHook{}}
 	r.cv = r.b.conv("main")
 	return r
 }
@@ -152,8 +150,6 @@ func (r *copilotReader) line(n int, raw []byte) {
 			text = copilotError(d.Error)
 		}
 		r.list = append(r.list, &entry{msgs: r.read(map[string]any{"role": "tool", "tool_call_id": d.ToolCallID, "content": text})})
-		r.list = append(r.list, r.afterResult[d.ToolCallID]...)
-		delete(r.afterResult, d.ToolCallID)
 	case "hook.start":
 		r.hookStart(n, &d, ev.Timestamp)
 	case "hook.end":
@@ -313,19 +309,12 @@ func (r *copilotReader) hookEnd(d *copilotData, ts string) {
 		return
 	}
 	h.run.texts = append(h.run.texts, out.AdditionalContext)
-	// what the agent's events do not hold: worded by the profile
-	var after []*entry
-	for _, rd := range r.im.renderings().Hook(OutputAdditionalContext, h.run.label, out.AdditionalContext, "") {
-		e := &entry{hook: h.run, msgs: []capture.Message{{Role: rd.Role, Content: rd.Content, Origin: capture.OriginHook, Hook: h.run.label}}}
-		if len(h.calls) > 0 {
-			after = append(after, e)
-		} else {
-			r.list = append(r.list, e)
-		}
+	if len(h.calls) > 0 {
+		return // a tool hook's context: in the result the event holds (a preToolUse's is not recorded)
 	}
-	if len(after) > 0 {
-		id := h.calls[len(h.calls)-1]
-		r.afterResult[id] = append(r.afterResult[id], after...)
+	// what no event holds (sessionStart's context): worded by the profile, where the hook ran
+	for _, rd := range r.im.renderings().Hook(OutputAdditionalContext, h.run.label, out.AdditionalContext, "") {
+		r.list = append(r.list, &entry{hook: h.run, msgs: []capture.Message{{Role: rd.Role, Content: rd.Content, Origin: capture.OriginHook, Hook: h.run.label}}})
 	}
 }
 

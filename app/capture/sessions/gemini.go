@@ -290,21 +290,29 @@ func (sc *summarizer) gemini(line []byte) {
 }
 
 // geminiText is what a user message's text parts say without the CLI's
-// tagged context and hooks' context, and how many hook contexts it holds.
+// tagged context and hooks' context, and how many hook contexts it holds
+// (in its texts and the tools' results it carries).
 func geminiText(content json.RawMessage) (string, int) {
-	var parts []struct {
-		Text *string `json:"text"`
+	type part struct {
+		Text             *string `json:"text"`
+		FunctionResponse *struct {
+			Response struct {
+				Output string `json:"output"`
+			} `json:"response"`
+		} `json:"functionResponse"`
 	}
+	var parts []part
 	if json.Unmarshal(content, &parts) != nil {
 		var s string
 		_ = json.Unmarshal(content, &s)
-		parts = append(parts, struct {
-			Text *string `json:"text"`
-		}{&s})
+		parts = append(parts, part{Text: &s})
 	}
 	var b strings.Builder
 	hooks := 0
 	for _, p := range parts {
+		if p.FunctionResponse != nil {
+			hooks += strings.Count(p.FunctionResponse.Response.Output, "<hook_context>")
+		}
 		if p.Text == nil {
 			continue
 		}
