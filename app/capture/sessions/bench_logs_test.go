@@ -23,15 +23,12 @@ func writeSyntheticLog(t testing.TB, agent Agent, path string, size int64) int {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w := bufio.NewWriterSize(f, 1<<20)
-	var written int64
+	out := &countingWriter{w: bufio.NewWriterSize(f, 1<<20)}
+	enc := json.NewEncoder(out)
 	emit := func(v any) {
-		data, err := json.Marshal(v)
-		if err != nil {
+		if err := enc.Encode(v); err != nil {
 			t.Fatal(err)
 		}
-		n, _ := w.Write(append(data, '\n'))
-		written += int64(n)
 	}
 	ts := func(i int) string { return fmt.Sprintf("2026-11-29T05:%02d:%02d.000Z", i/60%60, i%60) }
 	output := func(i int) string { return fmt.Sprintf("file %d:\n%s", i, strings.Repeat("x", synthResult)) }
@@ -42,7 +39,7 @@ func writeSyntheticLog(t testing.TB, agent Agent, path string, size int64) int {
 	case GeminiCLI:
 		emit(map[string]any{"sessionId": "s", "projectHash": "h", "startTime": ts(0), "lastUpdated": ts(0), "kind": "main"})
 		emit(map[string]any{"id": "u0", "timestamp": ts(0), "type": "user", "content": []any{map[string]string{"text": "read every file"}}})
-		for i := 1; written < size; i++ {
+		for i := 1; out.n < size; i++ {
 			id := fmt.Sprintf("call_%d", i)
 			emit(map[string]any{"id": fmt.Sprintf("g%d", i), "timestamp": ts(i), "type": "gemini", "content": "", "model": "gemini",
 				"toolCalls": []any{map[string]any{"id": id, "name": "run_shell_command", "args": args}}})
@@ -67,7 +64,7 @@ func writeSyntheticLog(t testing.TB, agent Agent, path string, size int64) int {
 		}
 		rec("u0", "user", map[string]any{"role": "user", "parts": []any{map[string]string{"text": "read every file"},
 			map[string]string{"text": "<qwen:user-prompt-submit-context>\n" + hookWords + "\n</qwen:user-prompt-submit-context>"}}})
-		for i := 1; written < size; i++ {
+		for i := 1; out.n < size; i++ {
 			id := fmt.Sprintf("call_%d", i)
 			rec(fmt.Sprintf("a%d", i), "assistant", map[string]any{"role": "model", "parts": []any{map[string]any{"functionCall": map[string]any{"id": id, "name": "run_shell_command", "args": args}}}})
 			rec(fmt.Sprintf("t%d", i), "tool_result", map[string]any{"role": "user", "parts": []any{map[string]any{"functionResponse": map[string]any{"id": id, "response": map[string]string{"output": output(i)}}}}})
@@ -75,12 +72,12 @@ func writeSyntheticLog(t testing.TB, agent Agent, path string, size int64) int {
 		}
 	case CopilotCLI:
 		ev := func(i int, typ string, data any) {
-			emit(map[string]any{"type": typ, "data": data, "id": fmt.Sprintf("e%d", written), "timestamp": ts(i)})
+			emit(map[string]any{"type": typ, "data": data, "id": fmt.Sprintf("e%d", out.n), "timestamp": ts(i)})
 		}
 		ev(0, "session.start", map[string]any{"sessionId": "s", "copilotVersion": "1.0.102", "selectedModel": "m", "context": map[string]string{"cwd": "/home/user/project"}})
 		ev(0, "user.message", map[string]any{"content": "read every file", "transformedContent": "read every file"})
 		ev(0, "system.message", map[string]any{"role": "system", "content": "the system prompt"})
-		for i := 1; written < size; i++ {
+		for i := 1; out.n < size; i++ {
 			id := fmt.Sprintf("call_%d", i)
 			ev(i, "assistant.message", map[string]any{"content": "", "model": "m", "toolRequests": []any{map[string]any{"toolCallId": id, "name": "bash", "arguments": args}}})
 			out := output(i)
@@ -96,10 +93,22 @@ func writeSyntheticLog(t testing.TB, agent Agent, path string, size int64) int {
 	default:
 		t.Fatalf("no synthetic log of %s", agent)
 	}
-	if err := w.Flush(); err != nil {
+	if err := out.w.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	return calls
+}
+
+// countingWriter counts what is written through it.
+type countingWriter struct {
+	w *bufio.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // BenchmarkImportLogs20MB: a 20 MB Gemini CLI, Qwen Code and Copilot CLI

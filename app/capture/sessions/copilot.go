@@ -349,13 +349,12 @@ func (sc *summarizer) copilot(line []byte) {
 		s.Model = firstOf(s.Model, d.SelectedModel)
 		sc.times(d.StartTime)
 	case "user.message":
-		s.Turns++
+		s.Turns++ // a prompt of attachments only is a turn too, as the import counts it
 		if s.Prompt == "" {
 			s.Prompt = cutRunes(d.Content, PromptMax)
 		}
 	case "assistant.message":
-		s.Calls++
-		s.Model = firstOf(d.Model, s.Model)
+		sc.answer(ev.ID, d.Model)
 	case "hook.start":
 		sc.hook(d.HookType)
 	}

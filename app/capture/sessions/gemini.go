@@ -274,18 +274,9 @@ func (sc *summarizer) gemini(line []byte) {
 		for range hooks {
 			sc.hook("hook context")
 		}
-		if prompt != "" {
-			s.Turns++
-			if s.Prompt == "" {
-				s.Prompt = cutRunes(prompt, PromptMax)
-			}
-		}
+		sc.prompt(prompt)
 	case "gemini":
-		if !sc.answers[r.ID] {
-			sc.answers[r.ID] = true
-			s.Calls++
-			s.Model = firstOf(s.Model, r.Model)
-		}
+		sc.answer(r.ID, r.Model)
 	}
 }
 

@@ -145,3 +145,24 @@ func (im *Importer) turn(ms []capture.Message) {
 		}
 	}
 }
+
+// prompt counts a prompt the user sent in a list's summary (the first one
+// is the session's).
+func (sc *summarizer) prompt(text string) {
+	if text == "" {
+		return
+	}
+	sc.s.Turns++
+	if sc.s.Prompt == "" {
+		sc.s.Prompt = cutRunes(text, PromptMax)
+	}
+}
+
+// answer counts the model's answer id once in a list's summary.
+func (sc *summarizer) answer(id, model string) {
+	if !sc.answers[id] {
+		sc.answers[id] = true
+		sc.s.Calls++
+		sc.s.Model = firstOf(sc.s.Model, model)
+	}
+}

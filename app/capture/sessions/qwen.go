@@ -257,17 +257,8 @@ func (sc *summarizer) qwen(line []byte) {
 		} else if r.Message != nil && len(r.Message.Parts) > 0 && r.Message.Parts[0].Text != nil {
 			prompt = *r.Message.Parts[0].Text
 		}
-		if prompt != "" {
-			s.Turns++
-			if s.Prompt == "" {
-				s.Prompt = cutRunes(prompt, PromptMax)
-			}
-		}
+		sc.prompt(prompt)
 	case "assistant":
-		if !sc.answers[r.UUID] {
-			sc.answers[r.UUID] = true
-			s.Calls++
-			s.Model = firstOf(s.Model, r.Model)
-		}
+		sc.answer(r.UUID, r.Model)
 	}
 }
