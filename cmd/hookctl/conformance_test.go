@@ -242,6 +242,12 @@ func claudeCase(t *testing.T, claude, proj string, sc *scenario.Scenario) visibl
 	if len(allowed) > 0 {
 		args = append(args, "--allowedTools", strings.Join(allowed, " "))
 	}
+	// the project's plugins, which the simulator reads as it reads the
+	// project: the CLI loads them when told
+	plugins, _ := filepath.Glob(filepath.Join(proj, "*", ".claude-plugin", "plugin.json"))
+	for _, p := range plugins {
+		args = append(args, "--plugin-dir", filepath.Dir(filepath.Dir(p)))
+	}
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
@@ -319,6 +325,7 @@ func TestConformanceCoversEveryOutcome(t *testing.T) {
 				HookCall *struct {
 					System, Event, Outcome string
 					ExitCode               *int            `json:"exit_code"`
+					Input                  json.RawMessage `json:"input"`
 					Output                 json.RawMessage `json:"output"`
 					OutputText             string          `json:"output_text"`
 				} `json:"hook_call"`
@@ -327,13 +334,14 @@ func TestConformanceCoversEveryOutcome(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &doc); err != nil {
 			t.Fatal(err)
 		}
+		resolved := resolvedPaths(loadCase(t, filepath.Join("testdata", "claude-conformance", c.Name())))
 		for _, st := range doc.Steps {
 			hc := st.HookCall
 			if hc == nil || hc.System != "claude-code" {
 				continue
 			}
 			event, _, _ := strings.Cut(hc.Event, ":")
-			for _, kind := range outputKinds(hc.ExitCode, hc.Output, hc.OutputText) {
+			for _, kind := range outputKinds(hc.ExitCode, hc.Output, hc.OutputText, resolved(hc.Input)) {
 				covered[profile.ID(event, kind)] = true
 			}
 		}
@@ -345,13 +353,40 @@ func TestConformanceCoversEveryOutcome(t *testing.T) {
 	}
 }
 
-// outputKinds are the kinds of output one hook call gave.
-func outputKinds(exit *int, output json.RawMessage, text string) []string {
+// resolvedPaths says of a hook's stdin whether its call is one whose
+// relative file path (as the scenario's model wrote it) Claude Code
+// resolved before the hook read it.
+func resolvedPaths(sc *scenario.Scenario) func(input json.RawMessage) bool {
+	var rel []string
+	for _, r := range sc.Requests {
+		for _, rd := range r.Rounds {
+			for _, tc := range rd.ToolCalls {
+				if p, ok := tc.Arguments["file_path"].(string); ok && !filepath.IsAbs(p) {
+					rel = append(rel, p)
+				}
+			}
+		}
+	}
+	return func(input json.RawMessage) bool {
+		var in struct {
+			ToolInput struct {
+				FilePath string `json:"file_path"`
+			} `json:"tool_input"`
+		}
+		_ = json.Unmarshal(input, &in)
+		return slices.ContainsFunc(rel, func(p string) bool { return strings.HasSuffix(in.ToolInput.FilePath, "/"+p) })
+	}
+}
+
+// outputKinds are the kinds of output one hook call gave (resolved: of a
+// call whose file path Claude Code resolved).
+func outputKinds(exit *int, output json.RawMessage, text string, resolved bool) []string {
 	if exit != nil && *exit == 2 {
 		return []string{profile.KindExit2}
 	}
 	var out struct {
 		Decision string `json:"decision"`
+		Reason   string `json:"reason"`
 		Specific struct {
 			AdditionalContext        string `json:"additionalContext"`
 			PermissionDecision       string `json:"permissionDecision"`
@@ -372,7 +407,14 @@ func outputKinds(exit *int, output json.RawMessage, text string) []string {
 	if out.Specific.AdditionalContext != "" {
 		kinds = append(kinds, profile.KindContext)
 	}
+	deny := out.Specific.PermissionDecision == "deny" || out.Decision == "block"
 	switch {
+	case deny && resolved && out.Specific.PermissionDecisionReason == "" && out.Reason == "":
+		kinds = append(kinds, profile.KindDenyResolvedNoReason)
+	case deny && resolved:
+		kinds = append(kinds, profile.KindDenyResolved)
+	case deny && out.Specific.PermissionDecisionReason == "" && out.Reason == "":
+		kinds = append(kinds, profile.KindDenyNoReason)
 	case out.Specific.PermissionDecision == "deny":
 		kinds = append(kinds, profile.KindDeny)
 	case out.Specific.PermissionDecision == "ask" && out.Specific.PermissionDecisionReason != "":

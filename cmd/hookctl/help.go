@@ -39,11 +39,11 @@ var commands = []command{
 		"learn how the installed agent CLI renders hook output (its rendering profile)"},
 	{"convert", "--to claude-code|codex|gemini-cli|copilot-cli|qwen-code [--from AGENT] [-o DIR] [--layout project|package] [--name NAME] [--dry-run] [--force] [--json] FOLDER",
 		"write a folder's hooks in another agent's format, naming what cannot carry over"},
-	{"sessions list", "[--agent claude-code|codex] [--project DIR] [--search S] [--json] [--claude-dir DIR] [--codex-dir DIR]",
-		"list the Claude Code and Codex sessions on this machine, newest first"},
-	{"sessions import", "ID|FILE [--json] [--follow] [--save-scenario FILE] [--db PATH] [--claude-dir DIR] [--codex-dir DIR]",
+	{"sessions list", "[--agent claude-code|codex|gemini-cli|qwen-code|copilot-cli] [--project DIR] [--search S] [--json] [--claude-dir DIR] [--codex-dir DIR] [--gemini-dir DIR] [--qwen-dir DIR] [--copilot-dir DIR]",
+		"list the agents' sessions on this machine (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI), newest first"},
+	{"sessions import", "ID|FILE [--json] [--follow] [--save-scenario FILE] [--db PATH] [--claude-dir DIR] [--codex-dir DIR] [--gemini-dir DIR] [--qwen-dir DIR] [--copilot-dir DIR]",
 		"import a session into the run history: every model call, every hook that fired"},
-	{"sessions request", "ID|FILE CALL [--claude-dir DIR] [--codex-dir DIR]",
+	{"sessions request", "ID|FILE CALL [--claude-dir DIR] [--codex-dir DIR] [--gemini-dir DIR] [--qwen-dir DIR] [--copilot-dir DIR]",
 		"print a call's request as the agent sent it, rebuilt from the transcript"},
 }
 

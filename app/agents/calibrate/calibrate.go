@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,9 @@ var (
 	ErrTextNotFound = errors.New("the hook's text was not found in the capture")
 	// ErrUnreadable: the text was found but no rendering gives it back.
 	ErrUnreadable = errors.New("the hook's text was found but could not be read as a rendering")
+	// ErrToolDependent: the CLI words an outcome one way for one tool and
+	// another way for another, which a profile cannot say.
+	ErrToolDependent = errors.New("the CLI words this outcome apart by tool")
 	// ErrUnsupported: no probe project for this agent yet.
 	ErrUnsupported = errors.New("calibration is not available for this agent")
 )
@@ -122,6 +126,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, &ProbeError{Probe: "profile", Err: fmt.Errorf("%w: %w", ErrUnreadable, err)}
 	}
 	res := &Result{Profile: p, CLI: opts.CLI, Changes: []profile.Change{}, Requests: requests}
+	if n := profile.Nearest(opts.Known, p.Version); n != nil && n.Version == p.Version && n.Agent == p.Agent {
+		// the agent's own paragraphs a run shows vary with its turns: what
+		// an earlier calibration of this version saw is kept
+		p.AgentParagraphs = slices.Compact(slices.Sorted(slices.Values(slices.Concat(p.AgentParagraphs, n.AgentParagraphs))))
+	}
 	if n := profile.Nearest(opts.Known, p.Version); n != nil {
 		res.Nearest, res.Changes = n.Ref(), profile.Diff(n, p)
 	}

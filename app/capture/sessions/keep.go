@@ -111,6 +111,9 @@ func Keep(ctx context.Context, st Store, im *Importer, counts *Counts) (history.
 	if err != nil {
 		return 0, err
 	}
+	if fi, err := os.Stat(im.sess.File); err == nil && im.mtime.IsZero() {
+		im.mtime = fi.ModTime() // the session's time when no record has one
+	}
 	var tokens history.TokenCounter
 	if counts != nil {
 		rec := tr.Record()

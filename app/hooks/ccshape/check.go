@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -66,12 +65,14 @@ func CheckCommand(d *Dialect, file string, h *Handler, root, plugin string) []di
 	missing := func(p string) {
 		add(diag.Error, MissingScript, "%q does not exist: %s runs the line, the shell exits 127, and %s, so this %s hook silently does nothing; fix the path (%s)", p, d.Agent, d.Exit, h.Event, where)
 	}
+	launches := false // the line runs a script: its exit 1 is about the launch
 	for _, p := range progs {
 		prog, ok := resolve(p.Word)
 		if !ok || p.Builtin {
 			continue
 		}
 		if strings.Contains(prog, "/") {
+			launches = true
 			file := prog
 			if !filepath.IsAbs(file) {
 				file = filepath.Join(root, file)
@@ -85,45 +86,58 @@ func CheckCommand(d *Dialect, file string, h *Handler, root, plugin string) []di
 				add(diag.Error, NotExecutable, "%q is not executable: the shell exits 126 and %s, so this %s hook silently does nothing; chmod +x it or run it as sh %s", prog, d.Exit, h.Event, prog)
 				continue
 			}
-			checkGuard(d, h, file, add)
+			checkGuard(d, h, file, langUnknown, root, plugin, add)
 			continue
 		}
-		if interp := filepath.Base(prog); (interp == "sh" || interp == "bash" || interp == "python3" || interp == "python" || interp == "node") &&
-			len(p.Args) > 0 && !strings.HasPrefix(p.Args[0].Text, "-") {
-			if script, ok := resolve(p.Args[0]); ok {
-				file := script
-				if !filepath.IsAbs(file) {
-					file = filepath.Join(root, file)
-				}
-				if _, err := os.Stat(file); err != nil {
-					missing(script)
-				} else {
-					checkGuard(d, h, file, add)
-				}
+		l, i := interpreterOf(p)
+		if i < 0 {
+			continue
+		}
+		launches = true
+		if script, ok := resolve(p.Args[i]); ok {
+			file := script
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(root, file)
+			}
+			if _, err := os.Stat(file); err != nil {
+				missing(script)
+			} else {
+				checkGuard(d, h, file, l, root, plugin, add)
 			}
 		}
 	}
-	if len(h.Args) == 0 && slices.Contains(d.Guards, h.Event) && exit1Guard.MatchString(h.Command) {
+	if len(h.Args) == 0 && !launches && slices.Contains(d.Guards, h.Event) && exit1Refusal(langShell, h.Command) {
 		add(diag.Warning, Exit1Guard, "this %s hook reads as a guard but ends with exit 1, which does not block in %s (%s): the action goes on", h.Event, d.Agent, d.Blocks)
 	}
 	return out
 }
 
-// exit1Guard: a line or script that prints a refusal and exits 1.
-var (
-	exit1Guard = regexp.MustCompile(`(?s)(>&2|echo|printf).*\bexit\s+1\b`)
-	blocks     = regexp.MustCompile(`\bexit\s+2\b|permissionDecision|"decision"`)
-)
+// exits are how each language exits 1, as the warning names it.
+var exits = map[lang]string{langShell: "exit 1", langPython: "sys.exit(1)", langJS: "process.exit(1)"}
 
-// checkGuard warns when a hook's script reads as a guard but blocks with
-// exit 1 and never exit 2.
-func checkGuard(d *Dialect, h *Handler, file string, add func(diag.Severity, string, string, ...any)) {
+// checkGuard warns when the script a hook runs (in language l, or the
+// language its shebang or name tells) reads as a guard that blocks with
+// exit 1 and never with exit 2; a shell script that launches another
+// script is judged by that one.
+func checkGuard(d *Dialect, h *Handler, file string, l lang, root, plugin string, add func(diag.Severity, string, string, ...any)) {
 	if !slices.Contains(d.Guards, h.Event) {
 		return
 	}
 	text, ok := Script(file)
-	if ok && exit1Guard.MatchString(text) && !blocks.MatchString(text) {
-		add(diag.Warning, Exit1Guard, "%s reads as a guard but blocks with exit 1, which does not block in %s (%s): the action goes on", filepath.Base(file), d.Agent, d.Blocks)
+	if !ok {
+		return
+	}
+	l = langOf(file, text, l)
+	if l == langShell {
+		if next, nl := launched(d, text, filepath.Dir(file), root, plugin); next != "" {
+			if text, ok = Script(next); !ok {
+				return
+			}
+			file, l = next, langOf(next, text, nl)
+		}
+	}
+	if exit1Refusal(l, text) {
+		add(diag.Warning, Exit1Guard, "%s reads as a guard but blocks with %s, which does not block in %s (%s): the action goes on", filepath.Base(file), exits[l], d.Agent, d.Blocks)
 	}
 }
 
@@ -136,8 +150,9 @@ func Script(file string) (string, bool) {
 	return string(data), true
 }
 
-// ScriptOf is the file a command runs (a script by path, or the first
-// argument of sh/bash/python/node), resolved in root ("" none or unsure).
+// ScriptOf is the file a command runs (a script by path, or the file an
+// interpreter runs: sh, python3, node, uv run…), resolved in root ("" none
+// or unsure).
 func ScriptOf(d *Dialect, command, root string) string {
 	cmd, err := shellcmd.Parse(command)
 	if err != nil {
@@ -145,9 +160,8 @@ func ScriptOf(d *Dialect, command, root string) string {
 	}
 	for _, p := range cmd.Programs {
 		w := p.Word
-		if interp := filepath.Base(w.Text); (interp == "sh" || interp == "bash" || interp == "python3" || interp == "python" || interp == "node") &&
-			len(p.Args) > 0 && !strings.HasPrefix(p.Args[0].Text, "-") {
-			w = p.Args[0]
+		if _, i := interpreterOf(p); i >= 0 {
+			w = p.Args[i]
 		}
 		if !w.Sure || (w.Var != "" && !slices.Contains(d.ProjectVars, w.Var)) || !strings.Contains(w.Text, "/") && w.Var == "" {
 			continue

@@ -3,8 +3,10 @@ package claudehook
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"hookstudio/app/agent/engine"
 )
@@ -41,23 +43,23 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 		f.add("prompt", ev.UserInput)
 	case PreToolUse, PermissionRequest:
 		f.add("tool_name", ev.Tool.Name)
-		f.add("tool_input", args(ev.Tool))
+		f.add("tool_input", h.observed(ev.Tool))
 		f.add("tool_use_id", ev.Tool.ID)
 	case PostToolUse:
 		f.add("tool_name", ev.Tool.Name)
-		f.add("tool_input", args(ev.Tool))
+		f.add("tool_input", h.observed(ev.Tool))
 		f.add("tool_response", toolResponse(ev.Tool))
 		f.add("tool_use_id", ev.Tool.ID)
 	case PostToolUseFailure:
 		f.add("tool_name", ev.Tool.Name)
-		f.add("tool_input", args(ev.Tool))
+		f.add("tool_input", h.observed(ev.Tool))
 		f.add("tool_use_id", ev.Tool.ID)
 		f.add("error", ev.Tool.Error)
 	case PostToolBatch:
 		calls := []any{}
 		for i := range ev.ToolCalls {
 			tc := &ev.ToolCalls[i]
-			calls = append(calls, map[string]any{"tool_name": tc.Name, "tool_input": args(tc), "tool_use_id": tc.ID, "tool_response": tc.Result})
+			calls = append(calls, map[string]any{"tool_name": tc.Name, "tool_input": h.observed(tc), "tool_use_id": tc.ID, "tool_response": tc.Result})
 		}
 		f.add("tool_calls", calls)
 	case Stop:
@@ -81,6 +83,47 @@ func args(tc *engine.ToolCall) map[string]any {
 		return map[string]any{}
 	}
 	return tc.Arguments
+}
+
+// pathFields are the tools whose file path Claude Code resolves before
+// its hooks read the call, and that path's field (measured on 2.1.197
+// and 2.1.332: Read, Write and Edit; NotebookEdit's by the same code).
+var pathFields = map[string]string{"Read": "file_path", "Write": "file_path", "Edit": "file_path", "NotebookEdit": "notebook_path"}
+
+// observed is a tool call's input as Claude Code's hooks read it: a file
+// path resolved against the project (~ as the home folder), cleaned.
+func (h *Handler) observed(tc *engine.ToolCall) map[string]any {
+	in, _ := resolvePath(tc, h.cfg.Root)
+	return in
+}
+
+// resolvePath is tc's input with its file path resolved, and whether that
+// changed the path (Claude Code words a deny of such a call apart).
+func resolvePath(tc *engine.ToolCall, root string) (map[string]any, bool) {
+	in := args(tc)
+	field, ok := pathFields[tc.Name]
+	if !ok {
+		return in, false
+	}
+	p, ok := in[field].(string)
+	if !ok || p == "" {
+		return in, false
+	}
+	abs := p
+	if rest, tilde := strings.CutPrefix(p, "~"); tilde && (rest == "" || strings.HasPrefix(rest, "/")) {
+		if home, err := os.UserHomeDir(); err == nil {
+			abs = home + rest
+		}
+	}
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(root, abs)
+	}
+	if abs = filepath.Clean(abs); abs == p {
+		return in, false
+	}
+	out := maps.Clone(in)
+	out[field] = abs
+	return out, true
 }
 
 // toolResponse is the tool's answer as the hook reads it: Bash's is an

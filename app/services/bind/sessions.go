@@ -26,8 +26,9 @@ const (
 	EventSessionsUpdate = "sessions:update"
 )
 
-// Sessions is bound as window.go.bind.Sessions: the Claude Code and Codex
-// sessions on this machine, imported into the run history (app/capture/sessions).
+// Sessions is bound as window.go.bind.Sessions: the agents' sessions on
+// this machine (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI),
+// imported into the run history (app/capture/sessions).
 type Sessions struct {
 	emit     func(string, any)
 	store    *history.Store // nil: nothing can be imported
@@ -49,7 +50,8 @@ func NewSessions(emit func(string, any), store *history.Store, tokens history.To
 	s := &Sessions{emit: emit, store: store, counts: sessions.NewCounts(tokens), profiles: profile.NewCatalog(dataDir), settings: filepath.Join(dataDir, "sessions.json"),
 		ctx: context.Background(), lister: sessions.NewLister(), locs: sessions.DefaultLocations(), follows: map[string]context.CancelFunc{}}
 	if data, err := os.ReadFile(s.settings); err == nil {
-		var l sessions.Locations
+		// a file of an earlier version names fewer agents: theirs default
+		l := s.locs
 		if json.Unmarshal(data, &l) == nil {
 			s.locs = l
 		}
@@ -85,11 +87,14 @@ func (s *Sessions) Locations() (sessions.Locations, error) {
 // default), remembered in the data folder.
 func (s *Sessions) SetLocations(l sessions.Locations) (sessions.Locations, error) {
 	def := sessions.DefaultLocations()
-	if l.Claude == "" {
-		l.Claude = def.Claude
-	}
-	if l.Codex == "" {
-		l.Codex = def.Codex
+	for _, f := range []struct {
+		dir *string
+		def string
+	}{{&l.Claude, def.Claude}, {&l.Codex, def.Codex}, {&l.Gemini, def.Gemini},
+		{&l.Qwen, def.Qwen}, {&l.Copilot, def.Copilot}} {
+		if *f.dir == "" {
+			*f.dir = f.def
+		}
 	}
 	data, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {

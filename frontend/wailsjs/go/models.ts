@@ -737,6 +737,9 @@ export namespace sessions {
 	export interface Locations {
 	    claude: string;
 	    codex: string;
+	    gemini: string;
+	    qwen: string;
+	    copilot: string;
 	}
 	export interface Note {
 	    line: number;
