@@ -39,7 +39,7 @@ func awks(t *testing.T) map[string][]string {
 }
 
 // pathWith is a PATH whose awk is argv.
-func pathWith(t *testing.T, argv []string) string {
+func pathWith(t testing.TB, argv []string) string {
 	t.Helper()
 	dir := t.TempDir()
 	script := "#!/bin/sh\nexec " + strings.Join(argv, " ") + " \"$@\"\n"
@@ -254,6 +254,99 @@ func TestAdapter(t *testing.T) {
 							break
 						}
 					}
+				}
+			}
+		})
+	}
+}
+
+// TestAdapterVariables: the hook's line runs with Claude Code's variables:
+// CLAUDE_PROJECT_DIR the agent's project folder (else the folder the hook
+// runs in, never one inherited from elsewhere), and in a package
+// CLAUDE_PLUGIN_ROOT the package's root.
+func TestAdapterVariables(t *testing.T) {
+	tests := []struct {
+		name, to string
+		pkg      bool
+		env      []string
+		want     string // CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT, $ROOT the package, $CWD the folder it runs in
+	}{
+		{"gemini's project folder", GeminiCLI, false, []string{"GEMINI_PROJECT_DIR=/work/p", "CLAUDE_PROJECT_DIR=/elsewhere"}, "/work/p|"},
+		{"qwen's project folder", QwenCode, false, []string{"QWEN_PROJECT_DIR=/work/q"}, "/work/q|"},
+		{"copilot's: the repository root it runs in", CopilotCLI, false, []string{"CLAUDE_PROJECT_DIR=/elsewhere"}, "$CWD|"},
+		{"a gemini extension's root", GeminiCLI, true, []string{"GEMINI_PROJECT_DIR=/work/p"}, "/work/p|$ROOT"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			cwd := t.TempDir()
+			data, err := renderAdapter(tc.to, tc.pkg, "hooks")
+			if err != nil {
+				t.Fatal(err)
+			}
+			adapter := filepath.Join(root, "hooks", AdapterName)
+			if err := os.MkdirAll(filepath.Dir(adapter), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(adapter, data, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			// the hook prints its variables (as context where the agent
+			// would not take plain stdout as one)
+			cmd := exec.Command("sh", adapter, "UserPromptSubmit", `echo "$CLAUDE_PROJECT_DIR|$CLAUDE_PLUGIN_ROOT"`)
+			cmd.Dir = cwd
+			cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
+				return strings.HasPrefix(kv, "CLAUDE_") || strings.HasPrefix(kv, "GEMINI_") || strings.HasPrefix(kv, "QWEN_")
+			}), tc.env...)
+			cmd.Stdin = strings.NewReader(`{"hook_event_name":"UserPromptSubmit","prompt":"p"}`)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.NewReplacer("$ROOT", root, "$CWD", cwd).Replace(tc.want)
+			if !strings.Contains(string(out), want+"\n") && !strings.Contains(string(out), `"additionalContext":"`+want+`"`) {
+				t.Errorf("the line ran with %s, want %s", out, want)
+			}
+		})
+	}
+}
+
+// BenchmarkAdapter: a hook input of 1 MB (an AfterTool of a large file
+// read) through Gemini CLI's adapter and back, under each awk installed.
+func BenchmarkAdapter(b *testing.B) {
+	data, err := renderAdapter(GeminiCLI, false, ".gemini/hooks")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	adapter, hook := filepath.Join(dir, AdapterName), filepath.Join(dir, "hook.sh")
+	context := `{"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "read"}}`
+	for file, text := range map[string]string{adapter: string(data), hook: "#!/bin/sh\ncat > /dev/null\necho '" + context + "'\n"} {
+		if err := os.WriteFile(file, []byte(text), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	big, _ := json.Marshal(map[string]any{"session_id": "s", "hook_event_name": "AfterTool", "tool_name": "read_file",
+		"tool_input": map[string]string{"file_path": "/p/big.txt"},
+		"tool_response": map[string]string{"llmContent": strings.Repeat("a line with \"quotes\" and {braces}\n", 30000)}})
+	variants := map[string][]string{}
+	for _, name := range []string{"mawk", "gawk", "original-awk"} {
+		if p, err := exec.LookPath(name); err == nil {
+			variants[name] = []string{p}
+		}
+	}
+	if p, err := exec.LookPath("busybox"); err == nil {
+		variants["busybox"] = []string{p, "awk"}
+	}
+	for name, argv := range variants {
+		b.Run(name, func(b *testing.B) {
+			path := pathWith(b, argv)
+			for b.Loop() {
+				cmd := exec.Command("sh", adapter, "PostToolUse", "sh "+quoteArg(hook))
+				cmd.Env = append(os.Environ(), "PATH="+path)
+				cmd.Stdin = bytes.NewReader(big)
+				if out, err := cmd.Output(); err != nil || !bytes.Contains(out, []byte(`"additionalContext":"read"`)) {
+					b.Fatalf("%v %s", err, out)
 				}
 			}
 		})
