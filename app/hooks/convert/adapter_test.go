@@ -327,7 +327,7 @@ func BenchmarkAdapter(b *testing.B) {
 		}
 	}
 	big, _ := json.Marshal(map[string]any{"session_id": "s", "hook_event_name": "AfterTool", "tool_name": "read_file",
-		"tool_input": map[string]string{"file_path": "/p/big.txt"},
+		"tool_input":    map[string]string{"file_path": "/p/big.txt"},
 		"tool_response": map[string]string{"llmContent": strings.Repeat("a line with \"quotes\" and {braces}\n", 30000)}})
 	variants := map[string][]string{}
 	for _, name := range []string{"mawk", "gawk", "original-awk"} {
