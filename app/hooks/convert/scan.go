@@ -83,7 +83,7 @@ func (c *converter) scanAdapted(h *Hook, native string, t text) {
 			continue
 		}
 		for _, p := range find(t, word(k)) {
-			c.warn(p, CodeStdinKey, "%s sends no %s in a %s hook's input: the script reads it empty (%s)", c.d.Title, k, native, c.ad.Source)
+			c.warn(p, CodeStdinKey, "%s sends no %s in a %s hook's input, not even through the adapter: the script reads it empty", c.d.Title, k, native)
 		}
 	}
 	if slices.Contains(c.ad.NoContext, h.Event) {
