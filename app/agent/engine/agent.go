@@ -290,7 +290,7 @@ func (t *Trace) RequestMessages(c int) []request.Msg {
 		m := t.Message(id)
 		rm := request.Msg{Role: m.Role, Text: m.Content}
 		if a, ok := t.agentInfo[int32(id)]; ok {
-			rm.System, rm.Cache = a.system, a.cache
+			rm.System, rm.Cache, rm.Own = a.system, a.cache, true
 		}
 		switch {
 		case len(m.ToolCalls) > 0:

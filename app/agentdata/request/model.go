@@ -179,6 +179,10 @@ type Framing struct {
 	// block of its own.
 	Paragraphs Role   `json:"paragraphs,omitempty"`
 	Separator  string `json:"separator,omitempty"`
+	// BlockSuffix ends a user text block that another text block follows
+	// in the same message (Claude Code 2.1.197: "\n"), the agent's own
+	// pieces aside (their learned text has it).
+	BlockSuffix string `json:"block_suffix,omitempty"`
 	// EmptyResult is what the agent writes for a tool that printed
 	// nothing (slot "tool": the tool's name); nil: nothing.
 	EmptyResult Text `json:"empty_result,omitempty"`

@@ -916,7 +916,7 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 	}
 	var msgs []request.Msg
 	for _, it := range m.SystemItems(r.values) {
-		msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text, System: true, Cache: it.Cache})
+		msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text, System: true, Cache: it.Cache, Own: true})
 	}
 	for _, it := range m.TurnItems(r.values, func(e string) bool { return len(hooks[e]) > 0 }) {
 		switch it.Kind {
@@ -927,7 +927,7 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 				msgs = append(msgs, request.Msg{Role: h.Role, Text: h.Content})
 			}
 		default:
-			msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text})
+			msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text, Own: true})
 		}
 	}
 	body, err := request.Build(m, r.values, msgs, nil)
@@ -1086,6 +1086,10 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 				asked = added[0].ToolCalls
 			}
 			for k, msg := range added {
+				if k+1 < len(added) && msg.Role == "user" && added[k+1].Role == "user" && msg.Origin == capture.OriginHook && added[k+1].Origin == capture.OriginHook &&
+					m.Framing.BlockSuffix == "" {
+					m.Framing.BlockSuffix = blockSuffix(msg.Content, added[k+1].Content)
+				}
 				switch {
 				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil:
 					if tc := callOf(asked, msg.ToolCallID); tc != nil && isEmptyCommand(tc) {
@@ -1129,6 +1133,27 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 		}
 	}
 	return nil
+}
+
+// blockSuffix is what ends a text block a and not the last block b of the
+// same kind (two hooks' reminders in one message): the bytes after which a
+// ends as b does.
+func blockSuffix(a, b string) string {
+	base := commonSuffix(a, b)
+	for k := 1; k <= 4 && k < len(a); k++ {
+		if commonSuffix(a[:len(a)-k], b) > base+4 {
+			return a[len(a)-k:]
+		}
+	}
+	return ""
+}
+
+func commonSuffix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
 }
 
 func callOf(calls []capture.ToolCall, id string) *capture.ToolCall {
