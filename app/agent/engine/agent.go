@@ -390,3 +390,13 @@ func (r *runner) remind(quiet int, done map[int]bool) {
 		r.t.agentInfo[id] = agentMsg{pieces: []string{rm.Piece.ID}}
 	}
 }
+
+// RequestModel is the request model of the agent whose loop the run is (nil:
+// seed 000's flow): what a hook system reads of its agent (the stdin key
+// order, the transcript it keeps).
+func (e *Event) RequestModel() *request.Model {
+	if e.r == nil || !e.r.agentMode() {
+		return nil
+	}
+	return e.r.cfg.Request
+}

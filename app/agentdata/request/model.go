@@ -409,9 +409,23 @@ type Transcript struct {
 	// content blocks).
 	Format string `json:"format"`
 	// Keys are, per entry kind (user, assistant, tool_result), the keys of
-	// an entry in the CLI's order.
-	Keys map[string][]string `json:"keys"`
+	// an entry in the CLI's order; MessageKeys those of its message.
+	Keys        map[string][]string `json:"keys"`
+	MessageKeys map[string][]string `json:"message_keys,omitempty"`
+	// Constants are, per kind, the fields every entry of the calibration's
+	// had with one value (the CLI's version, the entry point, …).
+	Constants map[string]map[string]json.RawMessage `json:"constants,omitempty"`
 }
+
+// Transcript formats.
+const TranscriptClaudeCode = "claude-code"
+
+// Entry kinds of a transcript.
+const (
+	EntryUser       = "user"
+	EntryAssistant  = "assistant"
+	EntryToolResult = "tool_result"
+)
 
 // Condition says when a piece is sent.
 type Condition string

@@ -825,45 +825,72 @@ func learnLoop(m *request.Model, r *reqRan) {
 	}
 }
 
-// learnTranscript reads the key order of each kind of entry of the
-// transcript the CLI kept (Claude Code's JSONL: one entry per message).
+// learnTranscript reads the transcript the CLI kept for its hooks: each
+// kind of entry's keys in order, its message's keys, and the fields every
+// entry of a kind had with one value. The fields that change from entry to
+// entry (ids, times, the message) are the run's own (dynamic).
 func learnTranscript(m *request.Model, spec reqAgent, r *reqRan) {
 	if spec.transcriptFormat == "" {
 		return
 	}
-	tr := &request.Transcript{Format: spec.transcriptFormat, Keys: map[string][]string{}}
+	tr := &request.Transcript{Format: spec.transcriptFormat, Keys: map[string][]string{}, MessageKeys: map[string][]string{},
+		Constants: map[string]map[string]json.RawMessage{}}
 	names := make([]string, 0, len(r.transcripts))
 	for name := range r.transcripts {
-		if strings.HasSuffix(name, ".jsonl") && !strings.Contains(name, "/") || strings.Count(name, "/") == 1 && strings.HasSuffix(name, ".jsonl") {
+		if strings.HasSuffix(name, ".jsonl") && strings.Count(name, "/") <= 1 {
 			names = append(names, name)
 		}
 	}
 	sort.Strings(names)
+	seen := map[string]map[string]string{} // kind → key → value, "" once two differ
 	for _, name := range names {
 		for _, line := range bytes.Split(r.transcripts[name], []byte("\n")) {
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
-			var e struct {
-				Type    string `json:"type"`
-				Message struct {
-					Content json.RawMessage `json:"content"`
-				} `json:"message"`
-			}
+			var e map[string]json.RawMessage
 			if json.Unmarshal(line, &e) != nil {
 				continue
 			}
+			var typ string
+			_ = json.Unmarshal(e["type"], &typ)
+			var msg struct {
+				Content json.RawMessage `json:"content"`
+			}
+			_ = json.Unmarshal(e["message"], &msg)
 			kind := ""
 			switch {
-			case e.Type == "assistant":
-				kind = "assistant"
-			case e.Type == "user" && len(e.Message.Content) > 0 && e.Message.Content[0] == '"':
-				kind = "user"
-			case e.Type == "user" && bytes.Contains(e.Message.Content, []byte(`"tool_result"`)):
-				kind = "tool_result"
+			case typ == "assistant":
+				kind = request.EntryAssistant
+			case typ == "user" && len(msg.Content) > 0 && msg.Content[0] == '"':
+				kind = request.EntryUser
+			case typ == "user" && bytes.Contains(msg.Content, []byte(`"tool_result"`)):
+				kind = request.EntryToolResult
 			}
-			if kind != "" && tr.Keys[kind] == nil {
+			if kind == "" {
+				continue
+			}
+			if tr.Keys[kind] == nil {
 				tr.Keys[kind] = topKeys(line)
+				tr.MessageKeys[kind] = topKeys(e["message"])
+				seen[kind] = map[string]string{}
+				for k, v := range e {
+					seen[kind][k] = string(v)
+				}
+				continue
+			}
+			for k, v := range seen[kind] {
+				if string(e[k]) != v {
+					seen[kind][k] = ""
+				}
+			}
+		}
+	}
+	for kind, fields := range seen {
+		tr.Constants[kind] = map[string]json.RawMessage{}
+		for k, v := range fields {
+			if v != "" && !transcriptDynamic[k] {
+				tr.Constants[kind][k] = json.RawMessage(v)
 			}
 		}
 	}
@@ -871,6 +898,11 @@ func learnTranscript(m *request.Model, spec reqAgent, r *reqRan) {
 		m.Transcript = tr
 	}
 }
+
+// transcriptDynamic are the fields of a transcript entry that are the
+// run's own: a run writes them anew.
+var transcriptDynamic = map[string]bool{"uuid": true, "parentUuid": true, "timestamp": true, "sessionId": true, "cwd": true,
+	"promptId": true, "message": true, "sourceToolAssistantUUID": true, "requestRef": true, "sentAtMs": true, "toolUseResult": true}
 
 // learnStdin reads the key order of the JSON each hook event's hooks read,
 // from what the probe's hooks saved (<event>-<n>.json).
