@@ -279,3 +279,46 @@ func scriptedAnswers(sc *scenario.Scenario) (answers []capture.Answer, tools []s
 	}
 	return answers, tools
 }
+
+// TestRealAgentRequestShapes: calibrating each pinned Claude Code CLI
+// gives the request model whose shape the repository bundles (slots,
+// sizes, hashes: never the CLI's words): -update writes them.
+func TestRealAgentRequestShapes(t *testing.T) {
+	for _, cli := range pinnedClaude {
+		t.Run(cli.version, func(t *testing.T) {
+			t.Parallel()
+			claude := agentTool(t, cli.rel)
+			calibrateOnce(t, profile.ClaudeCode, claude)
+			checkShape(t, profile.ClaudeCode, cli.version)
+		})
+	}
+}
+
+// checkShape compares the shape of agent@version's calibrated model with
+// the bundled one (-update: writes it).
+func checkShape(t *testing.T, agent, version string) {
+	t.Helper()
+	dir := os.Getenv("HOOKSTUDIO_DATA_DIR")
+	m, err := request.NewCatalog(dir).Find(agent, version)
+	if err != nil || m.Origin != request.Calibrated {
+		t.Fatalf("no calibrated model of %s@%s: %v", agent, version, err)
+	}
+	got := request.Encode(request.ShapeOf(m))
+	file := filepath.Join("..", "..", "app", "agentdata", "request", filepath.FromSlash(request.BundledPath(agent, version)))
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (write it: go test ./cmd/hookctl -run TestRealAgentRequestShapes -update)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("calibrating %s@%s gives another shape than %s: the CLI changed, or calibration did (-update after checking the diff)", agent, version, file)
+	}
+}
