@@ -1,11 +1,13 @@
 package studio
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -17,20 +19,27 @@ import (
 // (the claude-guard scenario's agent), as calibration would save it.
 func testModel() *request.Model {
 	lit := func(s string) request.Text { return request.Text{{Lit: s}} }
+	long := "You are the test agent of body_test.go. " + strings.Repeat("Answer in short sentences and name the files you touch. ", 12)
 	return &request.Model{
 		Agent: "claude-code", Version: "2.1.332", API: request.Anthropic, Model: "test-model",
-		System: []request.Piece{{ID: "system.1", Role: "system", Text: lit("You are the test agent of body_test.go."), Cache: true}},
+		System: []request.Piece{
+			{ID: "system.1", Role: "system", Text: lit("x-test-header: body_test")},
+			{ID: "system.2", Role: "system", Text: lit(long), Cache: true},
+		},
 		Turn: []request.Part{
 			{Piece: &request.Piece{ID: "turn.1", Role: "user", Text: lit("<context>the test's own context</context>")}},
 			{Prompt: true},
+			{Hooks: "SessionStart"},
+			{Piece: &request.Piece{ID: "turn.2", Role: "system", Text: request.Text{{Lit: "# Environment\nWorking folder: "}, {Slot: request.SlotCwd}}}},
 		},
 		Tools: []request.Tool{
 			{Name: "Bash", Definition: lit(`{"name":"Bash","description":"Runs a command.","input_schema":{"type":"object"}}`), Shape: request.Shape{Tokens: 17}},
 			{Name: "Edit", Definition: lit(`{"name":"Edit","description":"Edits a file.","input_schema":{"type":"object"}}`), Shape: request.Shape{Tokens: 15}},
 			{Name: "Skill", Definition: lit(`{"name":"Skill","description":"Uses a skill.","input_schema":{"type":"object"}}`), Shape: request.Shape{Tokens: 15}},
 		},
-		Loop: request.Loop{KeepsBlockedAnswer: true},
-		Keys: []string{"model", "messages", "system", "tools"},
+		Framing: request.Framing{Merge: true, Paragraphs: "system", Separator: "\n\n", SystemInMessages: true},
+		Loop:    request.Loop{KeepsBlockedAnswer: true},
+		Keys:    []string{"model", "messages", "system", "tools"},
 	}
 }
 
@@ -89,7 +98,7 @@ func TestCallBody(t *testing.T) {
 	if !strings.Contains(body, "\n  \"") {
 		t.Errorf("the body is not indented:\n%s", body)
 	}
-	if !slices.ContainsFunc(req.System, func(b struct{ Text string }) bool { return b.Text == "You are the test agent of body_test.go." }) {
+	if !slices.ContainsFunc(req.System, func(b struct{ Text string }) bool { return strings.HasPrefix(b.Text, "You are the test agent of body_test.go.") }) {
 		t.Errorf("the agent's system prompt is not in the body:\n%s", body)
 	}
 	var tools []string
@@ -102,6 +111,7 @@ func TestCallBody(t *testing.T) {
 	if !strings.Contains(body, "the test's own context") {
 		t.Errorf("the agent's context is not in the body:\n%s", body)
 	}
+	writeFixture(t, "agent-trace.json", v, root)
 
 	for _, c := range []struct {
 		name           string
@@ -127,5 +137,30 @@ func TestCallBody(t *testing.T) {
 	}
 	if _, err := s.CallBody(seed.Revision, 0); !errors.Is(err, ErrNoRequestBody) {
 		t.Errorf("a seed run's body: %v", err)
+	}
+}
+
+// writeFixture writes view v as the frontend's fixture name, with the
+// folder it ran in as /home/user/project, when HOOKSTUDIO_UPDATE_FIXTURES
+// is set.
+func writeFixture(t *testing.T, name string, v TraceView, root string) {
+	t.Helper()
+	if os.Getenv("HOOKSTUDIO_UPDATE_FIXTURES") == "" {
+		return
+	}
+	v.Exec.DurationMS = 25
+	for i := range v.Steps {
+		if hc := v.Steps[i].HookCall; hc != nil {
+			hc.DurationMS = 12
+		}
+	}
+	data, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.ReplaceAll(data, []byte(root), []byte("/home/user/project"))
+	data = regexp.MustCompile(`hookstudio-claude-\d+`).ReplaceAll(data, []byte("hookstudio-claude-1"))
+	if err := os.WriteFile(filepath.Join("../../../frontend/src/fixtures", name), append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

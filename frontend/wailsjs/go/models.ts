@@ -477,6 +477,7 @@ export namespace layout {
 	    flow_collapsed?: boolean;
 	    bottom_collapsed?: boolean;
 	    trust_read?: string;
+	    agent_context?: boolean;
 	}
 
 }
