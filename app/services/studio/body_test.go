@@ -98,7 +98,9 @@ func TestCallBody(t *testing.T) {
 	if !strings.Contains(body, "\n  \"") {
 		t.Errorf("the body is not indented:\n%s", body)
 	}
-	if !slices.ContainsFunc(req.System, func(b struct{ Text string }) bool { return strings.HasPrefix(b.Text, "You are the test agent of body_test.go.") }) {
+	if !slices.ContainsFunc(req.System, func(b struct{ Text string }) bool {
+		return strings.HasPrefix(b.Text, "You are the test agent of body_test.go.")
+	}) {
 		t.Errorf("the agent's system prompt is not in the body:\n%s", body)
 	}
 	var tools []string
