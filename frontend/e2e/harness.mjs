@@ -92,10 +92,12 @@ export async function until(read, pred, what, { ms = 30000, describe = () => '' 
 const shotDir = process.env.HOOKSTUDIO_SCREENSHOTS;
 export const SCREENSHOT_VIEWPORT = { width: 1280, height: 800 };
 
-export async function screenshot(page, name) {
+// options go to page.screenshot: { mask: [locator…] } covers what the docs may not show (the words a
+// calibration learned from a CLI: they are the user's, never the repository's)
+export async function screenshot(page, name, options = {}) {
   if (!shotDir) return;
   mkdirSync(shotDir, { recursive: true });
-  await page.screenshot({ path: join(shotDir, name) });
+  await page.screenshot({ path: join(shotDir, name), ...options });
 }
 
 export async function startBrowser({ viewport = shotDir ? SCREENSHOT_VIEWPORT : { width: 1440, height: 900 } } = {}) {

@@ -26,7 +26,8 @@ describe("an agent's own messages in the message list", () => {
     render(<MessageList view={agentView} cursor={call.step} color={color} />);
     const [system, env] = groups();
     expect(system!.getAttribute('aria-label')).toBe("Claude Code's own system prompt (2 blocks) and context");
-    expect(within(system!).getByText('Claude Code 2.1.332')).toBeTruthy();
+    expect(within(system!).getByText("Claude Code 2.1.332's own")).toBeTruthy();
+    expect(within(system!).getByText('system prompt ×2 · context ×1')).toBeTruthy();
     // the user's prompt stands between the two groups, in its own card
     const list = screen.getByRole('list', { name: 'Messages' });
     const order = [...list.querySelectorAll('[data-testid="agent-group"], [data-testid^="msg-"]')].map((e) => e.getAttribute('data-testid'));
@@ -143,6 +144,9 @@ describe("an agent's own messages in the message list", () => {
     expect(within(note).getByText('hookctl calibrate claude-code')).toBeTruthy();
     expect(screen.queryByTestId('agent-group')).toBeNull();
     expect(within(screen.getByTestId('offered-tools')).getByRole('button').textContent).toContain('definitions not known');
+    // not zero: not known
+    expect(screen.getByTestId('token-split').querySelector('[data-part="agent"]')!.textContent).toBe("agent's own ?");
+    expect(screen.getByTestId('token-split').querySelector('[data-part="tools"]')!.textContent).toBe('tools ?');
   });
 
   it('leaves a seed run as it was: no group, no tools row, no split, no Request view', () => {

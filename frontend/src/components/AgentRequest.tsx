@@ -9,7 +9,11 @@ import { cx, fmt } from './util';
 import './agentRequest.css';
 
 /** A stacked bar of a call's split, with each part's tokens beside it (compact: the bar alone, its numbers in the title). */
-export function TokenSplitBar({ split, compact = false }: { split: TokenSplit; compact?: boolean }) {
+export function TokenSplitBar({ split, compact = false, unknown = false }: {
+  split: TokenSplit; compact?: boolean;
+  /** the run has no request model: the agent's own part and its tools' are not known (not zero) */
+  unknown?: boolean;
+}) {
   const total = splitTotal(split);
   return (
     <div className={cx('split', compact && 'split-compact')} title={splitText(split)} data-testid={compact ? undefined : 'token-split'}>
@@ -24,7 +28,7 @@ export function TokenSplitBar({ split, compact = false }: { split: TokenSplit; c
           {SPLIT_PARTS.map((p) => (
             <li key={p.key} className={`split-item split-item-${p.key}`} title={p.title} data-part={p.key}>
               <span className={`split-key split-${p.key}`} />
-              {p.label} <b>{fmt(split[p.key])}</b>
+              {p.label} {unknown && (p.key === 'agent' || p.key === 'tools') ? <b title="not known: no request model for this version">?</b> : <b>{fmt(split[p.key])}</b>}
               {p.key === 'hooks' && <span className="split-share"> ({share(split.hooks, total)})</span>}
             </li>
           ))}
@@ -86,13 +90,14 @@ export const AgentGroup = memo(function AgentGroup({ rows, agent, isOpen, onTogg
   let tokens = 0;
   for (const r of rows) if (!r.removedHere) tokens += r.message.tokens;
   const what = [system && `system prompt (${system} ${system === 1 ? 'block' : 'blocks'})`, context && 'context'].filter(Boolean).join(' and ');
+  const short = [system && `system prompt ×${system}`, context && `context ×${context}`].filter(Boolean).join(' · ');
   const carried = rows.every((r) => r.message.origin === 'history');
   const injected = rows.some((r) => r.injected);
   return (
     <article className={cx('agent-group', injected && 'is-injected')} data-testid="agent-group" aria-label={`${name}'s own ${what}`}>
       <header className="agent-group-head">
-        <span className="agent-tag">{name}{agent?.version ? ` ${agent.version}` : ''}</span>
-        <span className="agent-what">its own {what}{carried ? ' · carried' : ''}</span>
+        <span className="agent-tag">{name}{agent?.version ? ` ${agent.version}` : ''}&apos;s own</span>
+        <span className="agent-what" title={`${name}'s own ${what}${carried ? ', carried from the requests before' : ''}`}>{short}{carried ? ' · carried' : ''}</span>
         <span className="spacer" />
         {injected && <span className="badge badge-inject">INJECTED</span>}
         <span className="tokens">{fmt(tokens)} tok</span>

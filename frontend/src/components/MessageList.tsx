@@ -307,13 +307,13 @@ export function MessageList({ view, cursor, color, onAddExpectation, agentContex
           )}
           {added > 0 && <span className="plus">+{added}</span>}
           {removed > 0 && <span className="minus">−{removed}</span>}
-          {hasAgentRows && (
+          {hasAgentRows && !showRequest && (
             <label className="check show-agent" title="Show the agent's own messages (its system prompt and context) in full instead of a line each; remembered">
               <input type="checkbox" checked={showAgent} onChange={(e) => setShowAgent(e.currentTarget.checked)} data-testid="show-agent-context" /> show the agent&apos;s own context
             </label>
           )}
         </div>
-        {agentCall && <TokenSplitBar split={agentCall.split} />}
+        {agentCall && <TokenSplitBar split={agentCall.split} unknown={kind === 'none'} />}
       </header>
       {showRequest ? (
         <RequestBody call={call.index} load={requestBody} />
