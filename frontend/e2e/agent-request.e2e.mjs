@@ -7,12 +7,9 @@
 // tools it offered in a closed row, the whole request's tokens split by whose they are (the header,
 // the matrix's hover), and its request body in Anthropic's shape.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, repo, screenshot, tempDir, until } from './harness.mjs';
+import { claudeGuardProject, claudeOnPath, openApp, screenshot, until } from './harness.mjs';
 
-const CLI = join(repo, 'tools/agents/node_modules/claude-code-2.1.332/bin/claude.exe');
 const SCENARIO = 'claude-guard/scenarios/release.yaml';
 
 let app;
@@ -20,13 +17,8 @@ let page;
 let root;
 
 before(async () => {
-  assert.ok(existsSync(CLI), `${CLI} is not installed (scripts/setup.sh agents)`);
-  const bin = tempDir('hs-bin-');
-  symlinkSync(CLI, join(bin, 'claude'));
-  process.env.PATH = `${bin}:${process.env.PATH}`; // the backend calibrates it as the installed CLI
-  root = tempDir('hs-agentreq-');
-  mkdirSync(root, { recursive: true });
-  cpSync(join(repo, 'skills/claude-guard'), join(root, 'claude-guard'), { recursive: true });
+  claudeOnPath(); // the backend calibrates it as the installed CLI
+  root = claudeGuardProject('hs-agentreq-');
   app = await openApp();
   ({ page } = app);
 });

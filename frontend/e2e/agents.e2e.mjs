@@ -5,28 +5,16 @@
 // Agents lists the CLI with its bundled profile and calibrates it, its progress shown, the same
 // renderings found; History renders the run's scenario as the other version and compares the two.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, repo, tempDir, screenshot, until } from './harness.mjs';
-
-const CLI = join(repo, 'tools/agents/node_modules/claude-code-2.1.332/bin/claude.exe');
-const SCENARIO = 'claude-guard/scenarios/release.yaml';
+import { claudeGuardProject, claudeOnPath, openApp, screenshot, until } from './harness.mjs';
 
 let app;
 let page;
 let root;
 
 before(async () => {
-  assert.ok(existsSync(CLI), `${CLI} is not installed (scripts/setup.sh agents)`);
-  const bin = tempDir('hs-bin-');
-  symlinkSync(CLI, join(bin, 'claude'));
-  process.env.PATH = `${bin}:${process.env.PATH}`; // the backend finds it as the installed CLI
-  root = tempDir('hs-agents-');
-  mkdirSync(root, { recursive: true });
-  cpSync(join(repo, 'skills/claude-guard'), join(root, 'claude-guard'), { recursive: true });
-  const sc = join(root, SCENARIO);
-  writeFileSync(sc, readFileSync(sc, 'utf8').replace('agent: claude-code@2.1.332\n', ''));
+  claudeOnPath();
+  root = claudeGuardProject('hs-agents-', (text) => text.replace('agent: claude-code@2.1.332\n', ''));
   app = await openApp();
   ({ page } = app);
 });

@@ -2,7 +2,6 @@ package studio
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -47,28 +46,16 @@ func testModel() *request.Model {
 // indented, with the agent's own words and the tools it offered; a view
 // simulated again since, and a run that is no agent's, have none.
 func TestCallBody(t *testing.T) {
-	data := t.TempDir()
-	file := request.Path(data, "claude-code", "2.1.332")
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		t.Fatal(err)
+	calibrated := func(cfg *Config) {
+		file := request.Path(cfg.DataDir, "claude-code", "2.1.332")
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, request.Encode(testModel()), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.WriteFile(file, request.Encode(testModel()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	agents, err := LoadAgents(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := &recorder{}
-	s, err := New(withAppHooks(Config{DataDir: data, Tokens: counter(t), Emit: rec.emit, Agents: agents}, nil, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer func() { cancel(); s.Close() }()
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s, rec, ctx := newService(t, appHooksOn, calibrated)
 	root := t.TempDir()
 	copyTree(t, "../../../skills/claude-guard", filepath.Join(root, "claude-guard"))
 	if _, err := s.Open(ctx, root); err != nil {
