@@ -8,6 +8,7 @@ import { breakpointForStep, hasCursor, initialState, reducer } from '../debugger
 import { DebuggerStore } from '../debugger/store';
 import { useStore } from '../lib/store';
 import { useApp } from '../app/context';
+import { useAgentContextShown } from '../layout/useAgentContext';
 import { FlowView } from '../components/FlowView';
 import { StepList, RequestTabs } from '../components/StepList';
 import { MessageList } from '../components/MessageList';
@@ -29,6 +30,7 @@ interface Props {
 export function ReadOnlyRun({ run, view, color, onBack, onLive }: Props) {
   // its own debugger, which the stepping keys act on while it shows (HistoryStore.readOnlyDebugger)
   const { history } = useApp();
+  const agentContext = useAgentContextShown();
   const [debug] = useState(() => new DebuggerStore(reducer(initialState, { type: 'load', view })));
   useEffect(() => { debug.dispatch({ type: 'load', view }); }, [debug, view]);
   useEffect(() => history.showReadOnly(debug, onBack), [history, debug, onBack]);
@@ -94,7 +96,7 @@ export function ReadOnlyRun({ run, view, color, onBack, onLive }: Props) {
           )}
         </section>
         <section className="right" aria-label="Messages at the cursor">
-          {step ? <MessageList view={view} cursor={cursor} color={color} /> : <div className="empty-state">No messages.</div>}
+          {step ? <MessageList view={view} cursor={cursor} color={color} agentContext={agentContext} /> : <div className="empty-state">No messages.</div>}
         </section>
         <BottomPanel
           view={view} problems={[]} currentCall={step?.call ?? null} changedCalls={NONE} everyCallArmed={dbg.breakpoints.includes('call:*')} color={color}

@@ -51,6 +51,7 @@ export namespace calibration {
 	    nearest?: string;
 	    changes: profile.Change[];
 	    duration_ms: number;
+	    request_file?: string;
 	}
 	export interface State {
 	    running: boolean;
@@ -214,6 +215,7 @@ export namespace engine {
 	    agent: string;
 	    version: string;
 	    by?: string;
+	    request?: string;
 	}
 	export interface HookCall {
 	    system: string;
@@ -475,6 +477,7 @@ export namespace layout {
 	    flow_collapsed?: boolean;
 	    bottom_collapsed?: boolean;
 	    trust_read?: string;
+	    agent_context?: boolean;
 	}
 
 }
@@ -835,6 +838,12 @@ export namespace studio {
 	    versions: profile.Entry[];
 	    installed: locate.CLI;
 	}
+	export interface TokenSplit {
+	    agent: number;
+	    tools: number;
+	    hooks: number;
+	    conversation: number;
+	}
 	export interface Call {
 	    index: number;
 	    request: number;
@@ -851,7 +860,10 @@ export namespace studio {
 	    withheld_tools?: string[];
 	    answered_by?: string;
 	    warning?: string;
+	    offered?: string[];
+	    tool_tokens?: number;
 	    tokens: number;
+	    split?: TokenSplit;
 	}
 	export interface CallChange {
 	    call: number;
@@ -1010,6 +1022,9 @@ export namespace studio {
 	    edited_by?: string;
 	    hook_call?: number;
 	    in_place?: boolean;
+	    pieces?: string[];
+	    placeholder?: boolean;
+	    placeholder_tokens?: number;
 	    created: number;
 	    removed?: number;
 	    tokens: number;
@@ -1094,6 +1109,7 @@ export namespace studio {
 	    exec: ExecState;
 	    seq: number;
 	}
+	
 	export interface TraceView {
 	    revision: number;
 	    scenario: string;
