@@ -275,3 +275,109 @@ func checkSchema(t *testing.T, file string, d *ccshape.Dialect) {
 	_ = json.Unmarshal(s.Defs["handler"].Properties["type"], &typ)
 	check("types", typ.Enum, d.Types)
 }
+
+// TestAnswersCodexRefuses: Codex reads an answer through a schema that
+// refuses it whole — a decision other than "block" where only "block" is
+// one, a field it does not know, hookSpecificOutput without its
+// hookEventName — and then records a failed hook ("Stop Failed" in codex
+// exec) and shows none of it, its systemMessage neither (each seen in
+// codex exec 0.171 against capture). What it reads stays read.
+func TestAnswersCodexRefuses(t *testing.T) {
+	cases := []struct {
+		name, event, answer string
+		outcome             engine.Outcome
+		notice              string
+	}{
+		{"stop approve", Stop, `{"decision":"approve","systemMessage":"X"}`, engine.OutcomeError, ""},
+		{"stop unknown field", Stop, `{"systemMessage":"X","foo":1}`, engine.OutcomeError, ""},
+		{"stop hookSpecificOutput", Stop, `{"systemMessage":"X","hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"c"}}`, engine.OutcomeError, ""},
+		{"stop message", Stop, `{"systemMessage":"X"}`, engine.OutcomeOK, "X"},
+		{"stop null message", Stop, `{"systemMessage":null,"reason":null}`, engine.OutcomeOK, ""},
+		{"prompt approve", UserPromptSubmit, `{"decision":"approve","systemMessage":"X"}`, engine.OutcomeError, ""},
+		{"prompt no event name", UserPromptSubmit, `{"systemMessage":"X","hookSpecificOutput":{"additionalContext":"c"}}`, engine.OutcomeError, ""},
+		{"prompt other event name", UserPromptSubmit, `{"systemMessage":"X","hookSpecificOutput":{"hookEventName":"PostCompact","additionalContext":"c"}}`, engine.OutcomeModified, "X"},
+		{"prompt unknown event name", UserPromptSubmit, `{"hookSpecificOutput":{"hookEventName":"Foo","additionalContext":"c"}}`, engine.OutcomeError, ""},
+		{"prompt continue not bool", UserPromptSubmit, `{"continue":"yes"}`, engine.OutcomeError, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := project(t, map[string]string{HooksFile: `{"hooks": {"` + c.event + `": [{"hooks": [{"type": "command", "command": "cat >/dev/null; echo '` + strings.ReplaceAll(c.answer, `"`, `\"`) + `'"}]}]}}`})
+			cfg, err := Load(root, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, ds := scenario.Parse("s.yaml", []byte("name: t\nrequests:\n  - user: go\n"))
+			if sc == nil || diag.HasErrors(ds) {
+				t.Fatalf("scenario: %+v", ds)
+			}
+			h, err := New(Options{Config: cfg, Scenario: sc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var calls []engine.HookCall
+			for _, hc := range tr.HookCalls {
+				if hc.System == System {
+					calls = append(calls, hc)
+				}
+			}
+			if len(calls) != 1 {
+				t.Fatalf("%d calls of the hook", len(calls))
+			}
+			if calls[0].Outcome != c.outcome {
+				t.Errorf("outcome %s (%s), want %s", calls[0].Outcome, calls[0].Error, c.outcome)
+			}
+			if got := calls[0].Notice; got != c.notice {
+				t.Errorf("notice %q, want %q", got, c.notice)
+			}
+		})
+	}
+}
+
+// TestValidateAnswers: validate reads what a hook prints (its line, the
+// script it runs) and says before any run what Codex refuses whole: a
+// decision other than "block", a Stop hook's plain stdout.
+func TestValidateAnswers(t *testing.T) {
+	cases := []struct {
+		name, event, command string
+		script               string
+		want                 []string
+	}{
+		{"stop approve", Stop, `echo '{"decision":"approve","systemMessage":"X"}'`, "", []string{CodeDecision}},
+		{"stop approve in a python script", Stop, "python3 .codex/hooks/stop.py", "import json\nprint(json.dumps({'decision': 'approve', 'systemMessage': 'X'}))\n", []string{CodeDecision}},
+		{"stop block", Stop, `echo '{"decision":"block","reason":"run the tests"}'`, "", nil},
+		{"stop plain", Stop, ".codex/hooks/stop.sh", "#!/bin/sh\necho Remember to run the tests\n", []string{CodeStopNotJSON}},
+		{"stop plain in node", Stop, "node .codex/hooks/stop.js", "console.log('All done');\n", []string{CodeStopNotJSON}},
+		{"stop to stderr", Stop, `echo "tests first" >&2; exit 2`, "", nil},
+		{"prompt allow", UserPromptSubmit, `echo '{"decision":"allow"}'`, "", []string{CodeDecision}},
+		{"pre approve", PreToolUse, `echo '{"decision":"approve"}'`, "", []string{CodeDecision}},
+		{"compact decision", PreCompact, `echo '{"decision":"block"}'`, "", []string{CodeDecision}},
+		{"prompt plain", UserPromptSubmit, `echo Remember the tests`, "", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmd, _ := json.Marshal(c.command)
+			files := map[string]string{HooksFile: `{"hooks": {"` + c.event + `": [{"hooks": [{"type": "command", "command": ` + string(cmd) + `}]}]}}`}
+			if c.script != "" {
+				files[strings.Fields(c.command)[len(strings.Fields(c.command))-1]] = c.script
+			}
+			cfg, err := Load(project(t, files), LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, d := range cfg.Diagnostics {
+				if d.Code == CodeDecision || d.Code == CodeStopNotJSON {
+					got = append(got, d.Code)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("codes %q, want %q (%+v)", got, c.want, cfg.Diagnostics)
+			}
+		})
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"hookstudio/app/format/jsondoc"
 	"hookstudio/app/format/tomlpos"
 	"hookstudio/app/hooks/ccshape"
+	"hookstudio/app/hooks/hookout"
 )
 
 // Where Codex reads hooks, relative to a project (and to the user's
@@ -39,6 +40,8 @@ const (
 	CodeProjectUntrusted = "codex-project-untrusted"
 	CodeNoProjectDir     = "codex-no-project-dir"
 	CodeBothFiles        = "codex-both-files"
+	CodeDecision         = "codex-decision"
+	CodeStopNotJSON      = "codex-stop-not-json"
 )
 
 // Hook is one command handler as Codex discovers it.
@@ -172,6 +175,7 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 		h := &l.c.Hooks[i]
 		ch := ccshape.Handler{Event: h.Event, Type: h.Type, Command: h.Command, CmdLine: h.Line, CmdCol: h.Column}
 		l.c.Diagnostics = append(l.c.Diagnostics, ccshape.CheckCommand(&dialect, h.File, &ch, h.Dir, "")...)
+		l.c.Diagnostics = append(l.c.Diagnostics, checkOutput(h)...)
 		if h.Type == "command" && projectDirRe.MatchString(h.Command) {
 			l.c.Diagnostics = append(l.c.Diagnostics, diag.Diagnostic{File: h.File, Line: h.Line, Column: h.Column, Severity: diag.Warning, Code: CodeNoProjectDir,
 				Message: "Codex does not set $CLAUDE_PROJECT_DIR (nor $CODEX_PROJECT_DIR) for a project's hooks: the variable is empty and the path starts at /. Codex runs a hook in the project folder, so write the path relative to it (.codex/hooks/guard.sh)"})
@@ -327,4 +331,40 @@ func hash(event, matcher string, hasMatch bool, h Hook) string {
 	}
 	sum := sha256.Sum256(canonicalJSON(identity))
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// checkOutput reads what a command hook prints (its line and the script it
+// runs) for the answers Codex refuses whole — a decision it does not take
+// at the event, plain text where it reads JSON only — which make the hook
+// fail ("Stop Failed") with nothing of it shown, systemMessage included.
+func checkOutput(h *Hook) []diag.Diagnostic {
+	if h.Type != "command" {
+		return nil
+	}
+	var scripts []string
+	if f := ccshape.ScriptOf(&dialect, h.Command, h.Dir); f != "" {
+		scripts = []string{f}
+	}
+	text := hookout.Read(h.Command, scripts)
+	var out []diag.Diagnostic
+	add := func(code, format string, args ...any) {
+		out = append(out, diag.Diagnostic{File: h.File, Line: h.Line, Column: h.Column, Severity: diag.Warning, Code: code, Message: fmt.Sprintf(format, args...)})
+	}
+	fields, schema := wire[h.Event]
+	_, takes := fields["decision"]
+	for _, v := range hookout.Values(text, "decision") {
+		if !schema || takes && v == "block" {
+			continue
+		}
+		if takes {
+			add(CodeDecision, "Codex takes only \"block\" as a %s decision: \"decision\": %q fails the hook (%s Failed) and shows nothing of its answer, systemMessage included; leave \"decision\" out to let it go on", h.Event, v, h.Event)
+		} else {
+			add(CodeDecision, "this %s hook answers with \"decision\": %q, a field Codex does not read at %s: it fails the hook (%s Failed) and shows nothing of its answer, systemMessage included", h.Event, v, h.Event, h.Event)
+		}
+		break
+	}
+	if h.Event == Stop && hookout.Plain(text) {
+		add(CodeStopNotJSON, "this Stop hook prints plain text: Codex reads a Stop hook's stdout as JSON only, so it fails the hook (Stop Failed) and the text goes nowhere; print nothing to let the agent stop, or {\"decision\": \"block\", \"reason\": \"…\"} to make it go on (a note for the user is {\"systemMessage\": \"…\"})")
+	}
+	return out
 }

@@ -110,6 +110,11 @@ func (h *Handler) effect(hd *Hook, event string, ev *engine.Event, input []byte,
 		return call, eff
 	}
 	call.Output, call.OutputText = json.RawMessage(stdout), ""
+	if why := wireError(event, []byte(stdout)); why != "" {
+		// Codex reads the answer through a schema that refuses it whole:
+		// the hook fails and nothing of it counts, its systemMessage neither
+		return fail("hook returned invalid %s JSON output (%s)", label(event), why)
+	}
 	return h.jsonEffect(call, hd, event, ev, out)
 }
 
