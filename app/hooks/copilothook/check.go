@@ -81,11 +81,15 @@ func checkHandler(h *Hook, root string) []diag.Diagnostic {
 		return w.Text, true
 	}
 	var scripts []string
+	first := firstWord(cmd, h.Bash)
 	for _, tg := range shellcmd.Targets(cmd, h.dir(root), resolve) {
 		fi, err := os.Stat(tg.Path)
 		switch {
 		case err != nil:
 			d(diag.Error, CodeMissingScript, "%q does not exist: bash exits 127 — %s; fix the path (relative paths start at the repository root — a plugin's at its folder — or at the hook's cwd)", tg.Word.Text, failing(h.Event))
+		case !tg.Script && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 == 0 && first != nil && tg.Word == *first:
+			d(diag.Warning, CodeMadeExecutable, "%q is not executable: Copilot CLI makes it so (chmod +x, seen) before it runs it, which changes the file in your repository — and another agent or a plain shell exits 126 on it; chmod +x it yourself", tg.Word.Text)
+			scripts = append(scripts, tg.Path)
 		case !tg.Script && (fi.IsDir() || fi.Mode().Perm()&0o111 == 0):
 			d(diag.Error, CodeNotExecutable, "%q is not executable: bash exits 126 — %s; chmod +x it or run it as bash %s", tg.Word.Text, failing(h.Event), tg.Word.Text)
 		default:
@@ -123,4 +127,55 @@ func checkOutput(h *Hook, text string, d func(diag.Severity, string, string, ...
 	if base == AgentStop && exit1Re.MatchString(text) && !blockRe.MatchString(text) {
 		d(diag.Warning, CodeExit1Guard, "this agentStop hook reads as a guard but ends with exit 1, which Copilot CLI only logs: the agent stops anyway; print {\"decision\": \"block\", \"reason\": \"…\"} to make it go on")
 	}
+}
+
+// firstWord is the line's first word when it is the first program the
+// line runs ("./x.sh arg", not "FOO=1 ./x.sh" nor "exec ./x.sh"): the
+// file Copilot CLI makes executable before it runs the line (seen: a
+// first word naming a file without its executable bits gets them,
+// chmod +x; a program later in the line does not). nil: none.
+func firstWord(cmd *shellcmd.Command, line string) *shellcmd.Word {
+	if len(cmd.Programs) == 0 {
+		return nil
+	}
+	w := cmd.Programs[0].Word
+	lead := line[:len(line)-len(strings.TrimLeft(line, " \t\n"))]
+	if w.Line != 1+strings.Count(lead, "\n") || w.Col != 1+len(lead)-max(0, strings.LastIndex(lead, "\n")+1) {
+		return nil
+	}
+	return &w
+}
+
+// makeExecutable does what Copilot CLI does to the file the line's first
+// word names before it runs the line: it adds the executable bits the
+// file lacks (644 becomes 755, 600 becomes 711; seen). It says which file
+// it changed ("" none).
+func (h *Hook) makeExecutable(root string) string {
+	cmd, err := shellcmd.Parse(h.Bash)
+	if err != nil {
+		return ""
+	}
+	w := firstWord(cmd, h.Bash)
+	if w == nil || !w.Sure || w.Var != "" || !strings.Contains(w.Text, "/") {
+		return ""
+	}
+	p := w.Text
+	if strings.HasPrefix(p, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		p = filepath.Join(home, p[2:])
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(h.dir(root), p)
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 != 0 {
+		return ""
+	}
+	if os.Chmod(p, fi.Mode().Perm()|0o111) != nil {
+		return ""
+	}
+	return p
 }

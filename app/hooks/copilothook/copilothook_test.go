@@ -249,3 +249,73 @@ func TestPlugin(t *testing.T) {
 		t.Errorf("plugin hook runs in %s, named %q", h.dir(cfg.Root), h.origin())
 	}
 }
+
+// TestNotExecutable: Copilot CLI 1.0.102 adds the executable bits to the
+// file a hook line's first word names before it runs the line (seen: 644
+// became 755, 600 711) — a warning, not an error, and the simulator does
+// the same and runs it; a script later in the line is not touched, and
+// bash exits 126 on it (an error).
+func TestNotExecutable(t *testing.T) {
+	script := "#!/bin/sh\necho '{\"additionalContext\": \"from the script\"}'\n"
+	cases := []struct {
+		name, bash string
+		mode       os.FileMode
+		code       string
+		wantMode   os.FileMode
+	}{
+		{"first word", "./scripts/ctx.sh", 0o644, CodeMadeExecutable, 0o755},
+		{"first word quoted, with arguments", `"./scripts/ctx.sh" --quiet`, 0o600, CodeMadeExecutable, 0o711},
+		{"after another program", "true && ./scripts/ctx.sh", 0o644, CodeNotExecutable, 0o644},
+		{"after an assignment", "MODE=x ./scripts/ctx.sh", 0o644, CodeNotExecutable, 0o644},
+		{"executable", "./scripts/ctx.sh", 0o755, "", 0o755},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := project(t, map[string]string{".github/hooks/a.json": file(cmd("userPromptSubmitted", c.bash)), "scripts/ctx.sh": script})
+			p := filepath.Join(root, "scripts", "ctx.sh")
+			if err := os.Chmod(p, c.mode); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := Load(root, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var codes []string
+			for _, d := range cfg.Diagnostics {
+				if d.Code == CodeMadeExecutable || d.Code == CodeNotExecutable {
+					codes = append(codes, d.Code)
+				}
+			}
+			if want := []string{c.code}; c.code == "" && len(codes) > 0 || c.code != "" && !slices.Equal(codes, want) {
+				t.Errorf("codes %q, want %q", codes, c.code)
+			}
+			if c.code == CodeNotExecutable {
+				return
+			}
+			sc, ds := scenario.Parse("s.yaml", []byte("name: t\nrequests:\n  - user: hi\n"))
+			if sc == nil || diag.HasErrors(ds) {
+				t.Fatalf("scenario: %+v", ds)
+			}
+			prof, err := profile.NewCatalog("").NewestBundled(System)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := New(Options{Config: cfg, Scenario: sc, Profile: prof})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(messages(tr), "\n"); !strings.Contains(got, "from the script") {
+				t.Errorf("the script's context does not reach the model:\n%s", got)
+			}
+			fi, err := os.Stat(p)
+			if err != nil || fi.Mode().Perm() != c.wantMode {
+				t.Errorf("mode after the run %v, want %v", fi.Mode().Perm(), c.wantMode)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"hookstudio/app/agent/engine"
@@ -242,6 +243,9 @@ func (h *Handler) call(hd *Hook, ev *engine.Event, a answer) engine.HookCall {
 	}
 	code := a.res.ExitCode
 	c.ExitCode, c.Stderr = &code, string(a.res.Stderr)
+	if a.chmod != "" {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s was not executable: Copilot CLI makes it so (chmod +x) before it runs the line, and so did the simulator", filepath.Base(a.chmod)))
+	}
 	switch {
 	case a.res.TimedOut:
 		c.Outcome, c.Error = engine.OutcomeTimeout, fmt.Sprintf("no answer within %s: Copilot CLI kills it and logs the failure", h.timeout(hd))

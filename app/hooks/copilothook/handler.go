@@ -139,14 +139,16 @@ type answer struct {
 	input  []byte
 	out    map[string]any // its JSON answer (top level; a PascalCase event's hookSpecificOutput laid over it)
 	failed bool           // a non-zero exit, a timeout or no start
+	chmod  string         // the file made executable before the run ("" none)
 }
 
 func (h *Handler) run(ctx context.Context, hd *Hook, input []byte) answer {
 	cctx, cancel := context.WithTimeout(ctx, h.timeout(hd))
 	defer cancel()
+	chmod := hd.makeExecutable(h.cfg.Root) // as Copilot CLI does before it runs the line
 	res := h.exec(cctx, process.Spec{Argv: []string{"bash", "-c", hd.Bash}, Dir: hd.dir(h.cfg.Root), Env: h.env(hd), Stdin: input,
 		MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})
-	a := answer{res: res, input: input, failed: res.TimedOut || res.Err != nil || res.ExitCode != 0}
+	a := answer{res: res, input: input, failed: res.TimedOut || res.Err != nil || res.ExitCode != 0, chmod: chmod}
 	if a.failed {
 		return a
 	}

@@ -29,6 +29,7 @@ const (
 	CodeNeedsTrust     = "copilot-needs-trust"
 	CodeMissingScript  = "copilot-missing-script"
 	CodeNotExecutable  = "copilot-not-executable"
+	CodeMadeExecutable = "copilot-made-executable"
 	CodeShellSyntax    = "copilot-shell-syntax"
 	CodePlainStdout    = "copilot-plain-stdout"
 	CodeNestedOutput   = "copilot-nested-output"
