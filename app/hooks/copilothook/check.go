@@ -121,8 +121,8 @@ func checkOutput(h *Hook, text string, d func(diag.Severity, string, string, ...
 	if context && shellcmd.Prints(text) && !jsonOutRe.MatchString(text) && !nestedRe.MatchString(text) {
 		d(diag.Warning, CodePlainStdout, "this %s hook prints plain text: Copilot CLI ignores plain stdout (seen); print JSON {\"additionalContext\": \"…\"} for the model to read it", h.Event)
 	}
-	if !h.Event.Compat() && nestedRe.MatchString(text) {
-		d(diag.Warning, CodeNestedOutput, "this hook answers in Claude Code's hookSpecificOutput: Copilot CLI reads additionalContext, permissionDecision and modifiedArgs at the top level of the JSON for %s, and ignores the nested ones (seen)", h.Event)
+	if !(h.Event.Compat() && base == PreToolUse) && nestedRe.MatchString(text) {
+		d(diag.Warning, CodeNestedOutput, "this hook answers in Claude Code's hookSpecificOutput: Copilot CLI reads additionalContext, permissionDecision and modifiedArgs at the top level of the JSON for %s, and ignores the nested ones (seen; a PascalCase PreToolUse alone reads them)", h.Event)
 	}
 	if base == AgentStop && exit1Re.MatchString(text) && !blockRe.MatchString(text) {
 		d(diag.Warning, CodeExit1Guard, "this agentStop hook reads as a guard but ends with exit 1, which Copilot CLI only logs: the agent stops anyway; print {\"decision\": \"block\", \"reason\": \"…\"} to make it go on")

@@ -143,6 +143,21 @@ func TestWhereTheModelReadsIt(t *testing.T) {
 			[]string{"user: clean up", "assistant: "}},
 		{"a matcher is anchored to the whole tool name", []string{`"preToolUse": [{"type": "command", "matcher": "bas", "bash": "exit 2"}]`}, nil,
 			[]string{"tool: removed"}},
+		// Copilot CLI's Claude-compatible mode (seen, 1.0.102): a PascalCase
+		// event's matcher meets the tool's VS Code name and its own name,
+		// "*" every tool; a camelCase one meets the tool's own name only
+		{"PascalCase matcher Bash fires on bash", []string{`"PreToolUse": [{"type": "command", "matcher": "Bash", "bash": "echo '{\"additionalContext\": \"pc\"}'"}]`}, nil,
+			[]string{"tool: removed", "hook user: Additional context from preToolUse hook:\npc"}},
+		{"PascalCase matcher bash fires on bash too", []string{`"PreToolUse": [{"type": "command", "matcher": "bash", "bash": "echo '{\"additionalContext\": \"pc\"}'"}]`}, nil,
+			[]string{"tool: removed", "hook user: Additional context from preToolUse hook:\npc"}},
+		{"PascalCase matcher * fires on every tool", []string{`"PreToolUse": [{"type": "command", "matcher": "*", "bash": "echo '{\"additionalContext\": \"pc\"}'"}]`}, nil,
+			[]string{"tool: removed", "hook user: Additional context from preToolUse hook:\npc"}},
+		{"camelCase matcher Bash never fires", []string{`"preToolUse": [{"type": "command", "matcher": "Bash", "bash": "exit 2"}]`}, nil,
+			[]string{"tool: removed"}},
+		{"PascalCase PostToolUse reads the top level only", []string{`"PostToolUse": [{"type": "command", "bash": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"nested\"}}'"}, {"type": "command", "bash": "echo '{\"additionalContext\": \"top\"}'"}]`}, nil,
+			[]string{"tool: removed\n\nTool \"bash\" succeeded. Additional guidance from postToolUse hooks:\ntop\n¶"}},
+		{"userPromptSubmitted: the last hook's context", []string{`"userPromptSubmitted": [{"type": "command", "bash": "echo '{\"additionalContext\": \"one\"}'"}, {"type": "command", "bash": "echo '{\"additionalContext\": \"two\"}'"}, {"type": "command", "bash": "echo '{}'"}]`}, nil,
+			[]string{"user: clean up", "hook user: <system_reminder>\ntwo\n</system_reminder>\n¶"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -191,7 +206,10 @@ func TestDiagnostics(t *testing.T) {
   "BeforeTool": [{"type": "command", "bash": "true"}],
   "preToolUze": [],
   "preToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": "x"}]}, {"type": "command", "command": "true"},
-                 {"type": "http"}, {"type": "command", "powershell": "Write-Host hi"}, {"type": "command", "bash": "./missing.sh", "timeoutSec": 0}],
+                 {"type": "http"}, {"type": "command", "powershell": "Write-Host hi"}, {"type": "command", "bash": "./missing.sh", "timeoutSec": 0},
+                 {"type": "command", "bash": "true", "matcher": "Bash|Read"}, {"type": "command", "bash": "true", "matcher": ""},
+                 {"type": "command", "bash": "true", "matcher": "bash|view"}, {"type": "command", "bash": "true", "matcher": "github-mcp-server-.*"}],
+  "PreToolUse": [{"type": "command", "bash": "true", "matcher": "Bash"}],
   "sessionStart": [{"type": "prompt", "prompt": "hello"}, {"type": "command", "bash": "echo hello", "matcher": "x"}],
   "userPromptSubmitted": [{"type": "command", "bash": "./nested.sh"}],
   "errorOccurred": [{"type": "command", "bash": "true"}]
@@ -210,7 +228,7 @@ func TestDiagnostics(t *testing.T) {
 			t.Errorf("no position: %+v", d)
 		}
 	}
-	want := []string{CodeVersion, CodeOtherAgent, CodeUnknownEvent, CodeClaudeShape, CodeClaudeShape, CodeUnknownType, CodeNoBash,
+	want := []string{CodeVersion, CodeOtherAgent, CodeUnknownEvent, CodeClaudeShape, CodeClaudeShape, CodeUnknownType, CodeNoBash, CodeMatcherNever, CodeMatcherNever,
 		CodeMissingScript, CodeShape, CodePromptHook, CodeMatcherIgnored, CodePlainStdout, CodeNestedOutput, CodeNotSimulated,
 		CodeUnknownField, CodeSyntax, CodeNeedsTrust}
 	slices.Sort(got)

@@ -155,13 +155,16 @@ func (h *Handler) effect(event Event, ev *engine.Event, list []*Hook, answers []
 					c.Warnings = append(c.Warnings, fmt.Sprintf("permissionDecision is read at preToolUse only: at %s Copilot CLI ignores it", event.Base()))
 				}
 			}
-			if !hd.Event.Compat() {
-				if _, ok := a.out["hookSpecificOutput"]; ok {
-					c.Warnings = append(c.Warnings, "hookSpecificOutput is Claude Code's: Copilot CLI reads additionalContext and permissionDecision at the top level for camelCase events (seen)")
-				}
+			if _, ok := a.out["hookSpecificOutput"]; ok && !(hd.Event.Compat() && event == PreToolUse) {
+				c.Warnings = append(c.Warnings, fmt.Sprintf("hookSpecificOutput is Claude Code's: at %s Copilot CLI reads additionalContext at the top level of the JSON only, and ignores the nested one (seen; a PascalCase PreToolUse alone reads it)", hd.Event))
 			}
 		}
 		calls[i] = c
+	}
+	if len(contexts) > 1 && event == UserPromptSubmitted {
+		// the last hook's context is the one the model reads (seen)
+		contexts = contexts[len(contexts)-1:]
+		eff.Extra = append(eff.Extra, "several userPromptSubmitted hooks gave additionalContext: Copilot CLI hands the model the last one only")
 	}
 	if len(contexts) > 0 {
 		switch event {
@@ -227,8 +230,8 @@ func (h *Handler) retryPrompt(ctx context.Context, ev *engine.Event, prompt stri
 	}
 	if len(contexts) > 0 && len(out) > 0 {
 		o := h.render.Outcome(profile.ID(string(UserPromptSubmitted), profile.KindContext))
-		if o != nil && len(o.Renderings) > 0 {
-			out[len(out)-1].eff.RetryFeedback = o.Renderings[0].Render(values(UserPromptSubmitted, &stand, strings.Join(contexts, contextSep))).Content
+		if o != nil && len(o.Renderings) > 0 { // the last hook's context (seen)
+			out[len(out)-1].eff.RetryFeedback = o.Renderings[0].Render(values(UserPromptSubmitted, &stand, contexts[len(contexts)-1])).Content
 		}
 	}
 	return out
@@ -295,7 +298,7 @@ func contains(xs []string, x string) bool {
 // docs/copilot-cli-hooks.md.
 var Outcomes = []profile.Spec{
 	{ID: "sessionStart.context", Hook: "sessionStart `additionalContext: C` (several hooks: joined by a blank line)"},
-	{ID: "userPromptSubmitted.context", Hook: "userPromptSubmitted `additionalContext: C`"},
+	{ID: "userPromptSubmitted.context", Hook: "userPromptSubmitted `additionalContext: C` (several hooks: the last one's)"},
 	{ID: "preToolUse.deny", Hook: "preToolUse `permissionDecision: deny`, reason `R`"},
 	{ID: "preToolUse.exit2", Hook: "preToolUse exit 2 (its stderr is not shown)"},
 	{ID: "preToolUse.ask", Hook: "preToolUse `permissionDecision: ask`, reason `R` (copilot -p: nobody to ask)"},

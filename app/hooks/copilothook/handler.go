@@ -79,12 +79,15 @@ func target(event Event, ev *engine.Event) string {
 }
 
 // matching lists the handlers of event (its camelCase name and its
-// PascalCase one) that fire for ev, in declaration order.
+// PascalCase one) that fire for ev, in declaration order: a PascalCase
+// event's matcher is compared with the tool's VS Code name and with its
+// own (Bash and bash both fire on bash, seen), a camelCase event's with
+// its own only.
 func (h *Handler) matching(event Event, ev *engine.Event) []*Hook {
 	var out []*Hook
 	tgt := target(event, ev)
 	for _, hd := range h.cfg.Running(ev.EnabledSkills()) {
-		if hd.Event.Base() != event || !hd.match(tgt) {
+		if hd.Event.Base() != event || !hd.match(tgt) && !(hd.Event.Compat() && ev.Tool != nil && hd.match(compatName(tgt))) {
 			continue
 		}
 		out = append(out, hd)
@@ -137,7 +140,7 @@ func (h *Handler) env(hd *Hook) []string {
 type answer struct {
 	res    process.Result
 	input  []byte
-	out    map[string]any // its JSON answer (top level; a PascalCase event's hookSpecificOutput laid over it)
+	out    map[string]any // its JSON answer (top level; PascalCase PreToolUse's hookSpecificOutput laid over it)
 	failed bool           // a non-zero exit, a timeout or no start
 	chmod  string         // the file made executable before the run ("" none)
 }
@@ -157,7 +160,10 @@ func (h *Handler) run(ctx context.Context, hd *Hook, input []byte) answer {
 	if text == "" || json.Unmarshal([]byte(text), &m) != nil {
 		return a // plain stdout: ignored
 	}
-	if hd.Event.Compat() {
+	if hd.Event.Base() == PreToolUse && hd.Event.Compat() {
+		// PascalCase PreToolUse alone reads hookSpecificOutput (seen: the
+		// nested additionalContext of SessionStart, UserPromptSubmit and
+		// PostToolUse never reached the model)
 		if spec, ok := m["hookSpecificOutput"].(map[string]any); ok {
 			for k, v := range spec {
 				m[k] = v

@@ -40,8 +40,17 @@ func marshal(v any) []byte {
 }
 
 // vscodeTools are the names Copilot CLI gives its tools in the VS Code
-// format's tool_name (seen: bash → Bash, view → Read); others pass as they are.
-var vscodeTools = map[string]string{"bash": "Bash", "view": "Read"}
+// format's tool_name, which a PascalCase event's matcher is compared with
+// too (seen, 1.0.102); others pass as they are.
+var vscodeTools = map[string]string{"bash": "Bash", "view": "Read", "edit": "Edit", "create": "Write", "grep": "Grep", "glob": "Glob", "task": "Agent"}
+
+// compatName is a tool's name in the VS Code format.
+func compatName(tool string) string {
+	if n, ok := vscodeTools[tool]; ok {
+		return n
+	}
+	return tool
+}
 
 // input is the stdin JSON of an event as Copilot CLI 1.0.102 sends it:
 // camelCase keys for camelCase events (seen), the VS Code format for the
@@ -71,9 +80,7 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 	f.add("cwd", h.cfg.Root)
 	tool := func() string {
 		if compat {
-			if n, ok := vscodeTools[ev.Tool.Name]; ok {
-				return n
-			}
+			return compatName(ev.Tool.Name)
 		}
 		return ev.Tool.Name
 	}

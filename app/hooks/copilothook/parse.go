@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"hookstudio/app/format/diag"
 	"hookstudio/app/format/jsondoc"
@@ -26,6 +27,7 @@ const (
 	CodeUnknownField   = "copilot-unknown-field"
 	CodeMatcherIgnored = "copilot-matcher-ignored"
 	CodeBadMatcher     = "copilot-bad-matcher"
+	CodeMatcherNever   = "copilot-matcher-never"
 	CodeNeedsTrust     = "copilot-needs-trust"
 	CodeMissingScript  = "copilot-missing-script"
 	CodeNotExecutable  = "copilot-not-executable"
@@ -44,6 +46,10 @@ var (
 	HandlerFields = []string{"type", "bash", "powershell", "cwd", "env", "timeoutSec", "matcher", "prompt"}
 	// Types are the handler types Copilot CLI 1.0.102 knows.
 	Types = []string{TypeCommand, TypePrompt}
+	// Tools are the names of Copilot CLI 1.0.102's own tools (seen in
+	// what it offers its model), which a camelCase event's matcher meets.
+	Tools = []string{"bash", "view", "edit", "create", "grep", "glob", "task", "read_bash", "stop_bash", "list_bash",
+		"skill", "sql", "session_store_sql", "read_agent", "list_agents", "write_agent", "fetch_copilot_cli_documentation"}
 )
 
 // source is what a file's handlers share.
@@ -226,6 +232,8 @@ func (p *parser) handler(event Event, n *jsondoc.Node) {
 			p.errorf(m.Offset, CodeShape, "\"matcher\" must be a string: a regular expression matching the whole tool name, such as \"bash|edit\"")
 		case !event.hasMatcher():
 			p.warnf(m.Offset, CodeMatcherIgnored, "%s has no matcher: Copilot CLI runs this hook every time", event)
+		case event.Compat() && m.Str == "*":
+			h.Matcher = m.Str // every tool (seen)
 		default:
 			h.Matcher = m.Str
 			if re, err := regexp.Compile(`^(?:` + m.Str + `)$`); err != nil {
@@ -233,6 +241,7 @@ func (p *parser) handler(event Event, n *jsondoc.Node) {
 				h.match = func(string) bool { return false }
 			} else {
 				h.match = re.MatchString
+				p.neverMatches(event, m, re)
 			}
 		}
 	}
@@ -248,4 +257,59 @@ func (p *parser) handler(event Event, n *jsondoc.Node) {
 	if ok {
 		p.out = append(p.out, h)
 	}
+}
+
+// claudeTools are Claude Code's tool names, which a camelCase event's
+// matcher never meets: Copilot CLI compares it with its own names.
+var claudeTools = []string{"Bash", "Read", "Edit", "MultiEdit", "Write", "Grep", "Glob", "LS", "Task", "Agent", "WebFetch", "WebSearch", "TodoWrite", "NotebookEdit"}
+
+// neverMatches warns of a tool matcher that no tool call meets: an empty
+// one (the whole name must match it), or one a camelCase event compares
+// with Copilot CLI's lowercase names that matches Claude Code's only
+// ("Bash": seen never firing on bash, where PascalCase PreToolUse fires).
+func (p *parser) neverMatches(event Event, m *jsondoc.Node, re *regexp.Regexp) {
+	if !event.isTool() {
+		return
+	}
+	if m.Str == "" {
+		p.warnf(m.Offset, CodeMatcherNever, "an empty matcher never matches: Copilot CLI compares it with the whole tool name, so this hook never runs; leave \"matcher\" out to run it for every tool")
+		return
+	}
+	if event.Compat() || slices.ContainsFunc(Tools, re.MatchString) {
+		return
+	}
+	var claude []string
+	for _, t := range claudeTools {
+		if re.MatchString(t) {
+			claude = append(claude, t)
+		}
+	}
+	if len(claude) == 0 {
+		return
+	}
+	var own []string
+	for _, t := range claude {
+		for k, v := range vscodeTools {
+			if v == t {
+				own = append(own, k)
+			}
+		}
+	}
+	slices.Sort(own)
+	fix := ""
+	if len(own) > 0 {
+		fix = fmt.Sprintf("write %q, or ", strings.Join(own, "|"))
+	}
+	p.warnf(m.Offset, CodeMatcherNever, "matcher %q matches Claude Code's tool names (%s), which %s never sees: Copilot CLI compares a camelCase event's matcher with its own tool names (%s), so this hook never runs; %suse the PascalCase event %s, whose matcher Copilot CLI compares with Claude Code's names too (seen)",
+		m.Str, strings.Join(claude, ", "), event, strings.Join(Tools[:7], ", ")+", …", fix, pascal(event))
+}
+
+// pascal is the PascalCase name of a camelCase event.
+func pascal(e Event) Event {
+	for k, v := range compat {
+		if v == e {
+			return k
+		}
+	}
+	return e
 }
