@@ -3,6 +3,7 @@ package geminihook
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/hooks/metrics"
@@ -66,7 +67,31 @@ func (h *Handler) call(hd *Hook, event Event, ev *engine.Event, input []byte, r 
 			c.Outcome = engine.OutcomeBlocked
 		}
 	}
+	if r.json {
+		c.Warnings = append(c.Warnings, contextWarnings(event, r.output)...)
+	}
 	return c
+}
+
+// contextEvents are the events whose answer's
+// hookSpecificOutput.additionalContext Gemini CLI hands the model
+// (packages/cli gemini.tsx, core client.ts, coreToolHookTriggers.ts).
+var contextEvents = []Event{SessionStart, BeforeAgent, AfterTool}
+
+// contextWarnings say where an answer's additionalContext goes nowhere:
+// at the top level of the JSON (Gemini CLI reads it in hookSpecificOutput
+// only), or at an event that reads none.
+func contextWarnings(event Event, out map[string]any) []string {
+	spec, _ := out["hookSpecificOutput"].(map[string]any)
+	_, top := out["additionalContext"]
+	_, nested := spec["additionalContext"]
+	switch {
+	case !slices.Contains(contextEvents, event) && (top || nested):
+		return []string{fmt.Sprintf("Gemini CLI reads no additionalContext at %s: the model never reads it (SessionStart, BeforeAgent and AfterTool hand it on)", event)}
+	case top:
+		return []string{fmt.Sprintf("additionalContext at the top level of the JSON: Gemini CLI reads it inside hookSpecificOutput only, so the model never reads it; print {\"hookSpecificOutput\": {\"hookEventName\": %q, \"additionalContext\": …}}", event)}
+	}
+	return nil
 }
 
 // count counts a handler's invocation.

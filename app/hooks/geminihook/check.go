@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/hookout"
 	"hookstudio/app/hooks/shellcmd"
 )
 
@@ -98,6 +100,14 @@ func checkOutput(h *Hook, text string, d func(diag.Severity, string, string, ...
 	}
 	if claudeRe.MatchString(text) && !blockingRe.MatchString(text) {
 		d(diag.Warning, CodeClaudeOutput, "this hook answers with Claude Code's permissionDecision, which Gemini CLI does not read: the action goes on; print {\"decision\": \"deny\", \"reason\": \"…\"} (or exit 2 with the reason on stderr)")
+	}
+	if hookout.Field(text, "additionalContext") {
+		switch {
+		case !slices.Contains(contextEvents, h.Event):
+			d(diag.Warning, CodeContextIgnored, "this %s hook answers with additionalContext, which Gemini CLI reads at SessionStart, BeforeAgent and AfterTool only: the model never reads it here (give context from BeforeAgent, or from AfterTool after a tool)", h.Event)
+		case !hookout.Field(text, "hookSpecificOutput"):
+			d(diag.Warning, CodeContextTopLevel, "this %s hook puts additionalContext at the top level of its JSON: Gemini CLI reads it inside hookSpecificOutput only, so the model never reads it; print {\"hookSpecificOutput\": {\"hookEventName\": %q, \"additionalContext\": \"…\"}}", h.Event, h.Event)
+		}
 	}
 	guard := h.Event == BeforeTool || h.Event == BeforeAgent || h.Event == AfterAgent
 	if guard && exit1Re.MatchString(text) && !blockingRe.MatchString(text) {

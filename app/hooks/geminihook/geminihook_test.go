@@ -404,3 +404,65 @@ requests:
 		}
 	}
 }
+
+// TestContextWhereGeminiReadsNone: Gemini CLI hands the model an
+// additionalContext only inside hookSpecificOutput, and only at
+// SessionStart, BeforeAgent and AfterTool (seen: AfterTool's top-level
+// one and BeforeModel's, nested or not, never reached the model in gemini
+// 0.61 against capture). validate says so before any run, reading the
+// hook's line or script; the trace's step says so after one.
+func TestContextWhereGeminiReadsNone(t *testing.T) {
+	cases := []struct {
+		name, event, command string
+		files                map[string]string
+		code                 string
+	}{
+		{"AfterTool top level", "AfterTool", `echo '{"additionalContext": "c"}'`, nil, CodeContextTopLevel},
+		{"AfterTool top level in a python script", "AfterTool", "python3 .gemini/hooks/after.py",
+			map[string]string{".gemini/hooks/after.py": "import json\nprint(json.dumps({'additionalContext': 'c'}))\n"}, CodeContextTopLevel},
+		{"AfterTool nested", "AfterTool", `echo '{"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "c"}}'`, nil, ""},
+		{"BeforeModel top level", "BeforeModel", `echo '{"additionalContext": "c"}'`, nil, CodeContextIgnored},
+		{"BeforeModel nested", "BeforeModel", `echo '{"hookSpecificOutput": {"additionalContext": "c"}}'`, nil, CodeContextIgnored},
+		{"BeforeTool nested", "BeforeTool", "./.gemini/hooks/pre.sh",
+			map[string]string{".gemini/hooks/pre.sh": "#!/bin/sh\necho '{\"hookSpecificOutput\": {\"additionalContext\": \"c\"}}'\n"}, CodeContextIgnored},
+	}
+	rounds := shellTool + `enable_tools: true
+requests:
+  - user: go
+    rounds:
+      - tool_calls: [{name: run_shell_command, arguments: {command: ls}, result: "a b"}]
+      - content: done
+`
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{".gemini/settings.json": settings("{" + cmd(c.event, c.command) + "}")}
+			maps.Copy(files, c.files)
+			cfg, err := Load(project(t, files), LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var codes []string
+			for _, d := range cfg.Diagnostics {
+				if d.Code == CodeContextTopLevel || d.Code == CodeContextIgnored {
+					codes = append(codes, d.Code)
+				}
+			}
+			if want := []string{c.code}; c.code == "" && len(codes) > 0 || c.code != "" && !slices.Equal(codes, want) {
+				t.Errorf("validate: %q, want %q", codes, c.code)
+			}
+			tr := run(t, files, rounds)
+			warned := false
+			for _, hc := range tr.HookCalls {
+				for _, w := range hc.Warnings {
+					warned = warned || strings.Contains(w, "additionalContext")
+				}
+			}
+			if warned != (c.code != "") {
+				t.Errorf("the trace's step warns %v, want %v", warned, c.code != "")
+			}
+			if c.code != "" && strings.Contains(strings.Join(messages(tr), "\n"), "c</hook_context>") {
+				t.Error("the context reached the model")
+			}
+		})
+	}
+}

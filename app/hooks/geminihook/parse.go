@@ -33,6 +33,8 @@ const (
 	CodePlainStdout     = "gemini-plain-stdout"
 	CodeExit1Guard      = "gemini-exit1-guard"
 	CodeClaudeOutput    = "gemini-claude-output"
+	CodeContextTopLevel = "gemini-context-top-level"
+	CodeContextIgnored  = "gemini-context-ignored"
 )
 
 // Fields Gemini CLI reads.

@@ -15,7 +15,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -23,6 +22,7 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/format/jsondoc"
 	"hookstudio/app/hooks/ccshape"
+	"hookstudio/app/hooks/hookout"
 )
 
 // System is the trace's name for this hook system and the agent whose
@@ -298,33 +298,27 @@ func settings(r *ccshape.Reader, data []byte) []ccshape.Handler {
 	return r.Events(hooks, configFields)
 }
 
-var (
-	jsonOutput  = regexp.MustCompile(`\{\s*\\?"|'\{|hookSpecificOutput|additionalContext|"decision"|jq `)
-	plainOutput = regexp.MustCompile(`(?m)^\s*(echo|printf)\s+['"]?[A-Za-z]`)
-	ctxOutput   = regexp.MustCompile(`additionalContext`)
-)
-
 // checkOutput warns where a hook's words will not reach the model as its
-// author meant: plain stdout on an event whose plain stdout Qwen Code shows
-// the user only, and PreToolUse additionalContext, which it drops.
+// author meant, reading its line and the script it runs (shell, Python or
+// Node): plain stdout on an event whose plain stdout Qwen Code shows the
+// user only, and PreToolUse additionalContext, which it drops.
 func checkOutput(h *Hook) []diag.Diagnostic {
 	if h.Type != "command" {
 		return nil
 	}
-	text := h.Command
+	var scripts []string
 	if f := ccshape.ScriptOf(&dialect, h.Command, h.Dir); f != "" {
-		if s, ok := ccshape.Script(f); ok {
-			text = s
-		}
+		scripts = []string{f}
 	}
+	text := hookout.Read(h.Command, scripts)
 	var out []diag.Diagnostic
 	add := func(code, format string, args ...any) {
 		out = append(out, diag.Diagnostic{File: h.File, Line: h.Line, Column: h.Column, Severity: diag.Warning, Code: code, Message: fmt.Sprintf(format, args...)})
 	}
 	switch {
-	case h.Event == PreToolUse && ctxOutput.MatchString(text):
+	case h.Event == PreToolUse && hookout.Field(text, "additionalContext"):
 		add(CodeContextDropped, "Qwen Code drops a PreToolUse hook's additionalContext: the model never reads it (seen on 0.24.4). Give the context from PostToolUse, whose additionalContext is appended to the tool's result")
-	case !slices.Contains(contextEvents, h.Event) && plainOutput.MatchString(text) && !jsonOutput.MatchString(text) && !strings.Contains(text, ">&2"):
+	case !slices.Contains(contextEvents, h.Event) && hookout.Plain(text) && !hookout.JSON(text):
 		add(CodePlainStdout, "this %s hook prints plain text: Qwen Code shows a plain stdout to the user only (as a system message); the model never reads it (only SessionStart and UserPromptSubmit hand plain stdout to the model). Print JSON: {\"hookSpecificOutput\": {\"hookEventName\": %q, \"additionalContext\": \"…\"}}", h.Event, h.Event)
 	}
 	return out

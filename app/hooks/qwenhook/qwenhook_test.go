@@ -169,3 +169,79 @@ func TestSchemaMatchesValidator(t *testing.T) {
 		t.Errorf("types: schema %q, validator %q", typ.Enum, dialect.Types)
 	}
 }
+
+// TestPostToolUsePlainStdout: Qwen Code gives the model nothing of a
+// PostToolUse hook's plain stdout (seen on 0.24.4): validate says so
+// before any run, reading the script the command runs — shell, Python or
+// Node — and the trace's step says so after one.
+func TestPostToolUsePlainStdout(t *testing.T) {
+	cases := []struct {
+		name, command, file, script string
+		plain                       bool
+	}{
+		{"echo", "echo Remember the tests", "", "", true},
+		{"python print", "python3 .qwen/hooks/note.py", ".qwen/hooks/note.py", "import sys\nsys.stdin.read()\nprint('Remember the tests')\n", true},
+		{"node console.log", "node \"$QWEN_PROJECT_DIR/.qwen/hooks/note.js\"", ".qwen/hooks/note.js", "console.log(`Remember the tests`);\n", true},
+		{"python json", "python3 .qwen/hooks/note.py", ".qwen/hooks/note.py", "import json\nprint(json.dumps({'hookSpecificOutput': {'hookEventName': 'PostToolUse', 'additionalContext': 'Remember'}}))\n", false},
+		{"python to stderr", "python3 .qwen/hooks/note.py", ".qwen/hooks/note.py", "import sys\nprint('blocked', file=sys.stderr)\nsys.exit(2)\n", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmd, _ := json.Marshal(c.command)
+			files := map[string]string{SettingsFile: `{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": ` + string(cmd) + `}]}]}}`}
+			if c.file != "" {
+				files[c.file] = c.script
+			}
+			root := project(t, files)
+			cfg, err := Load(root, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := false
+			for _, d := range cfg.Diagnostics {
+				warned = warned || d.Code == CodePlainStdout
+			}
+			if warned != c.plain {
+				t.Errorf("validate warns %v, want %v: %+v", warned, c.plain, cfg.Diagnostics)
+			}
+			if !c.plain {
+				return
+			}
+			sc, ds := scenario.Parse("s.yaml", []byte(`name: t
+tools:
+  - {name: run_shell_command, description: Run., parameters: {type: object, properties: {command: {type: string}}}}
+requests:
+  - user: go
+    rounds:
+      - tool_calls: [{name: run_shell_command, arguments: {command: "ls"}, result: "a b"}]
+      - content: done
+`))
+			if sc == nil || diag.HasErrors(ds) {
+				t.Fatalf("scenario: %+v", ds)
+			}
+			h, err := New(Options{Config: cfg, Scenario: sc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			stepSays := false
+			for _, hc := range tr.HookCalls {
+				for _, w := range hc.Warnings {
+					stepSays = stepSays || strings.Contains(w, "model never reads it")
+				}
+			}
+			if !stepSays {
+				t.Error("the trace's step does not say the model never reads the plain stdout")
+			}
+			for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
+				if strings.Contains(m.Content, "Remember") {
+					t.Errorf("the plain stdout reached the model: %q", m.Content)
+				}
+			}
+		})
+	}
+}
