@@ -5,9 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,6 +15,7 @@ import (
 	"hookstudio/app/format/jsondoc"
 	"hookstudio/app/format/tomlpos"
 	"hookstudio/app/hooks/ccshape"
+	"hookstudio/app/hooks/hookdecl"
 	"hookstudio/app/hooks/hookout"
 )
 
@@ -78,32 +77,15 @@ type Hook struct {
 }
 
 // Source is file:line.
-func (h *Hook) Source() string { return fmt.Sprintf("%s:%d", h.File, h.Line) }
+func (h *Hook) Source() string { return hookdecl.Source(h.File, h.Line) }
 
 // Name is how traces and panels name the hook: a script it runs by its
-// file name, else the command cut short.
+// file name, else the command cut short (another type by its type).
 func (h *Hook) Name() string {
 	if h.Type != "command" {
 		return h.Type
 	}
-	if first := strings.Fields(h.Command); len(first) > 0 {
-		w := strings.Trim(first[0], `"'`)
-		if (w == "sh" || w == "bash" || w == "python3" || w == "node") && len(first) > 1 {
-			w = strings.Trim(first[1], `"'`)
-		}
-		if strings.Contains(w, "/") && !strings.ContainsAny(h.Command, "|;&><") {
-			return path.Base(w)
-		}
-	}
-	return cut(h.Command, 48)
-}
-
-func cut(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return hookdecl.Title("", h.Command)
 }
 
 // Config is every Codex hook of a folder and every problem found.
@@ -137,7 +119,7 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	if _, err := os.ReadDir(abs); err != nil {
 		return nil, fmt.Errorf("codex hooks: read root: %w", err)
 	}
-	l := &loader{c: &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}, Files: []string{}}, drafts: opts.Drafts}
+	l := &loader{c: &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}}, files: hookdecl.NewFiles(opts.Drafts, CodeUnreadable)}
 	var state *trustState
 	if opts.UserConfig != "" {
 		uc, err := filepath.Abs(opts.UserConfig)
@@ -181,6 +163,8 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 				Message: "Codex does not set $CLAUDE_PROJECT_DIR (nor $CODEX_PROJECT_DIR) for a project's hooks: the variable is empty and the path starts at /. Codex runs a hook in the project folder, so write the path relative to it (.codex/hooks/guard.sh)"})
 		}
 	}
+	l.c.Files = l.files.Read
+	l.c.Diagnostics = append(l.c.Diagnostics, l.files.Diags...)
 	diag.Sort(l.c.Diagnostics)
 	return l.c, nil
 }
@@ -191,7 +175,7 @@ func isProject(dir, skill string, drafts map[string][]byte) bool {
 		if _, ok := drafts[skill+"/"+f]; ok {
 			return true
 		}
-		if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err == nil && fi.Mode().IsRegular() {
+		if hookdecl.Regular(filepath.Join(dir, filepath.FromSlash(f))) {
 			return true
 		}
 	}
@@ -201,28 +185,9 @@ func isProject(dir, skill string, drafts map[string][]byte) bool {
 var projectDirRe = regexp.MustCompile(`\$\{?(CLAUDE|CODEX)_PROJECT_DIR\b`)
 
 type loader struct {
-	c      *Config
-	drafts map[string][]byte
-	order  int
-}
-
-// read is a file's text: a draft (by root-relative rel), else the file.
-func (l *loader) read(abs, rel string) ([]byte, bool) {
-	if data, ok := l.drafts[rel]; ok {
-		l.c.Files = append(l.c.Files, rel)
-		return data, true
-	}
-	data, err := os.ReadFile(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false
-	}
-	if err != nil {
-		l.c.Diagnostics = append(l.c.Diagnostics, diag.Diagnostic{File: rel, Severity: diag.Error, Code: CodeUnreadable,
-			Message: fmt.Sprintf("cannot read %s: %v; check its permissions", rel, errors.Unwrap(err))})
-		return nil, false
-	}
-	l.c.Files = append(l.c.Files, rel)
-	return data, true
+	c     *Config
+	files *hookdecl.Files
+	order int
 }
 
 // layer reads one config layer: its hooks.json, then [hooks] of its
@@ -230,13 +195,13 @@ func (l *loader) read(abs, rel string) ([]byte, bool) {
 func (l *loader) layer(hooksAbs, configAbs, hooksRel, configRel string) *trustState {
 	var fromJSON, fromTOML []ccshape.Handler
 	var jsonReader, tomlReader *ccshape.Reader
-	if data, ok := l.read(hooksAbs, hooksRel); ok {
+	if data, ok := l.files.Open(hooksAbs, hooksRel); ok {
 		jsonReader = ccshape.NewReader(hooksRel, data, &dialect)
 		fromJSON = jsonReader.Document(data, "hooks.json")
 		l.c.Diagnostics = append(l.c.Diagnostics, jsonReader.Diags...)
 	}
 	state := &trustState{file: configRel, abs: configAbs, hooks: map[string]hookState{}, projects: map[string]string{}}
-	if data, ok := l.read(configAbs, configRel); ok {
+	if data, ok := l.files.Open(configAbs, configRel); ok {
 		doc, err := tomlpos.Parse(data)
 		var se *tomlpos.SyntaxError
 		switch {

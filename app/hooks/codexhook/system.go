@@ -1,15 +1,10 @@
 package codexhook
 
 import (
-	"cmp"
 	"context"
-	"slices"
-	"strings"
 
-	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
-	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/hookdecl"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/schema"
 )
@@ -36,7 +31,7 @@ func Registration() registry.System {
 			// a skill folder that is a Codex project of its own
 			{Kind: KindHooks, Role: registry.Config, Level: registry.Skill, Patterns: []string{"*/" + HooksFile}, Schema: schema.CodexHooks, Trust: true},
 			{Kind: KindConfig, Role: registry.Config, Level: registry.Skill, Patterns: []string{"*/" + ConfigFile}, Trust: true},
-			{Kind: registry.KindText, Role: registry.Script, Level: registry.Root, In: script},
+			{Kind: registry.KindText, Role: registry.Script, Level: registry.Root, In: hookdecl.Scripts(".codex")},
 		},
 		Dirs: []string{".codex"},
 		User: &registry.UserFile{Setting: "codex_user_config", Name: "config.toml", Flag: "codex-user-config",
@@ -47,106 +42,33 @@ func Registration() registry.System {
 			if err != nil {
 				return nil, err
 			}
-			return loaded{cfg}, nil
+			return cfg.loaded(), nil
 		},
 	}
 }
 
-// script says whether file is in a Codex project's .codex/hooks/, where
-// its hook scripts live (the opened folder's or a skill folder's).
-func script(_, file string) bool {
-	parts := strings.Split(file, "/")
-	if len(parts) > 0 && !strings.HasPrefix(parts[0], ".") {
-		parts = parts[1:]
-	}
-	return len(parts) >= 3 && parts[0] == ".codex" && parts[1] == "hooks"
-}
-
-// loaded is a folder's Codex hooks for the registry.
-type loaded struct{ cfg *Config }
-
-func (l loaded) Diagnostics() []diag.Diagnostic    { return l.cfg.Diagnostics }
-func (l loaded) Active(*scenario.Scenario) bool    { return len(l.cfg.Hooks) > 0 }
-func (l loaded) Skills(names *scenario.SkillNames) {}
-func (l loaded) Hooks() []engine.HookInfo          { return l.cfg.HookInfos() }
-
-// Commands lists the commands a run enabling sc's skills reaches (every
-// one with folder).
-func (l loaded) Commands(sc *scenario.Scenario, folder bool) []registry.Command {
-	if folder {
-		return l.cfg.Commands(nil)
-	}
-	return l.cfg.Commands(sc.SkillsAnyRequestEnables())
-}
-
-// active are the hooks a run enabling these skills reaches (nil: all).
-func (c *Config) active(enabled []string) []*Hook {
-	var out []*Hook
+// loaded is the folder's Codex hooks for the registry.
+func (c *Config) loaded() hookdecl.Loaded {
+	decls := make([]hookdecl.Decl, len(c.Hooks))
 	for i := range c.Hooks {
-		if h := &c.Hooks[i]; h.Skill == "" || enabled == nil || slices.Contains(enabled, h.Skill) {
-			out = append(out, h)
-		}
+		decls[i] = c.Hooks[i].decl()
 	}
-	return out
+	return hookdecl.Loaded{System: System, Diags: c.Diagnostics, Decls: decls,
+		New: func(run registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
+			return New(Options{Config: c, Scenario: run.Scenario, Profile: prof})
+		}}
 }
 
-func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached, error) {
-	if len(l.cfg.Hooks) == 0 {
-		return nil, nil
+// decl is the hook as the registry and the panels see it.
+func (h *Hook) decl() hookdecl.Decl {
+	d := hookdecl.Decl{Event: h.Event, Name: h.Name(), Source: h.Source(), Skill: h.Skill, Detail: h.Command, Dir: h.Dir, Runs: h.Runs}
+	if h.Type == "command" {
+		d.Command = h.Command
+	} else {
+		d.Detail = h.Type + " hook (Codex does not run it)"
 	}
-	var prof *profile.Profile // nil: the newest bundled
-	if run.Profiles != nil {
-		prof, _ = run.Profiles(System).(*profile.Profile)
+	if h.Matcher != "" && h.Matcher != "*" {
+		d.Detail = h.Matcher + " · " + d.Detail
 	}
-	h, err := New(Options{Config: l.cfg, Scenario: run.Scenario, Profile: prof})
-	if err != nil {
-		return nil, err
-	}
-	cfg.Handlers = append(cfg.Handlers, h)
-	// the trace says which version renders a run that reaches a hook of
-	// ours (the scenario's agent first, when another system's said too)
-	if len(l.cfg.active(run.Scenario.SkillsAnyRequestEnables())) > 0 {
-		ref, _ := profile.ParseRef(scenarioAgent(run.Scenario))
-		if p := h.Profile(); cfg.Agent == nil || ref.Agent == p.Agent {
-			cfg.Agent = &engine.Agent{Agent: p.Agent, Version: p.Version, By: cmp.Or(p.By, profile.ByNewest)}
-		}
-	}
-	return h, nil
-}
-
-func scenarioAgent(sc *scenario.Scenario) string {
-	if sc == nil {
-		return ""
-	}
-	return sc.Agent
-}
-
-// HookInfos describes every hook for the skills panel and breakpoints.
-func (c *Config) HookInfos() []engine.HookInfo {
-	out := []engine.HookInfo{}
-	for i := range c.Hooks {
-		h := &c.Hooks[i]
-		detail := h.Command
-		if h.Type != "command" {
-			detail = h.Type + " hook (Codex does not run it)"
-		}
-		if h.Matcher != "" && h.Matcher != "*" {
-			detail = h.Matcher + " · " + detail
-		}
-		out = append(out, engine.HookInfo{System: System, Event: h.Event, Hook: h.Name(), Skill: h.Skill, Source: h.Source(), Detail: detail})
-	}
-	return out
-}
-
-// Commands lists the commands a run enabling these skills may start (nil:
-// every skill), for the trust prompt.
-func (c *Config) Commands(enabled []string) []registry.Command {
-	var out []registry.Command
-	for _, h := range c.active(enabled) {
-		if h.Type != "command" || !h.Runs {
-			continue
-		}
-		out = append(out, registry.Command{Source: h.Source(), Event: System + ": " + h.Event, Hook: h.Name(), Skill: h.Skill, Command: h.Command, Dir: h.Dir})
-	}
-	return out
+	return d
 }

@@ -259,7 +259,7 @@ func TestPlugin(t *testing.T) {
 	if !slices.Equal(order, []string{"echo user", "echo repo", "true"}) {
 		t.Errorf("order %q", order)
 	}
-	if len(cfg.Running([]string{"other"})) != 2 || !pluginFile(root, "guard/hooks.json") || pluginFile(root, "other/hooks.json") {
+	if len(cfg.Running([]string{"other"})) != 2 || !plugin.File(root, "guard/hooks.json") || plugin.File(root, "other/hooks.json") {
 		t.Error("a plugin's hooks run while its skill is enabled")
 	}
 	// a plugin's commands run in its folder, and Copilot CLI names it by its name (seen)

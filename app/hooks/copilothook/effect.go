@@ -9,7 +9,6 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agentdata/profile"
-	"hookstudio/app/hooks/metrics"
 )
 
 // ownOutcomes are renderings seen from Copilot CLI 1.0.102 (run against
@@ -64,12 +63,10 @@ func (h *Handler) fire(ctx context.Context, event Event, ev *engine.Event) error
 		if i == carrier {
 			e = eff
 		}
-		h.count(list[i], &calls[i])
-		ev.Apply(calls[i], e)
+		h.apply(ev, list[i], calls[i], e)
 	}
 	for _, a := range again {
-		h.count(a.hook, &a.call)
-		ev.Apply(a.call, a.eff)
+		h.apply(ev, a.hook, a.call, a.eff)
 	}
 	return nil
 }
@@ -239,13 +236,12 @@ func (h *Handler) retryPrompt(ctx context.Context, ev *engine.Event, prompt stri
 
 // call is the trace's record of one handler's run.
 func (h *Handler) call(hd *Hook, ev *engine.Event, a answer) engine.HookCall {
-	c := engine.HookCall{System: System, Event: string(hd.Event), Hook: hd.Title(), Source: hd.Source(), Input: a.input,
-		DurationMS: float64(a.res.Duration.Microseconds()) / 1000, Outcome: engine.OutcomeOK, Truncated: a.res.Truncated}
+	event := string(hd.Event)
 	if hd.Event.isTool() && ev.Tool != nil {
-		c.Event += ":" + ev.Tool.Name
+		event += ":" + ev.Tool.Name
 	}
+	c := h.Call(event, hd.Title(), hd.Source(), a.input, a.res)
 	code := a.res.ExitCode
-	c.ExitCode, c.Stderr = &code, string(a.res.Stderr)
 	if a.chmod != "" {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s was not executable: Copilot CLI makes it so (chmod +x) before it runs the line, and so did the simulator", filepath.Base(a.chmod)))
 	}
@@ -274,8 +270,9 @@ func (h *Handler) call(hd *Hook, ev *engine.Event, a answer) engine.HookCall {
 	return c
 }
 
-func (h *Handler) count(hd *Hook, call *engine.HookCall) {
-	h.metrics.Ran(metrics.Hook{Event: string(hd.Event), Name: hd.Title(), Source: hd.Source()}, call)
+// apply counts a handler's call and applies it, with its effect, to ev.
+func (h *Handler) apply(ev *engine.Event, hd *Hook, call engine.HookCall, eff engine.Effect) {
+	h.Apply(ev, string(hd.Event), hd.Title(), hd.Source(), call, eff)
 }
 
 func joinLines(a, b string) string {

@@ -2,10 +2,7 @@ package copilothook
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -14,7 +11,7 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
-	"hookstudio/app/hooks/metrics"
+	"hookstudio/app/hooks/hookrun"
 	"hookstudio/app/hooks/process"
 	"hookstudio/app/hooks/render"
 )
@@ -30,14 +27,10 @@ type Options struct {
 
 // Handler runs Copilot CLI's hooks at the engine's points.
 type Handler struct {
-	cfg     *Config
-	sc      *scenario.Scenario
-	render  render.Renderer
-	procs   *process.Group
-	exec    func(ctx context.Context, s process.Spec) process.Result
-	tmp     string
-	session string
-	metrics *metrics.Book
+	*hookrun.Run
+	cfg    *Config
+	sc     *scenario.Scenario
+	render render.Renderer
 
 	mu         sync.Mutex
 	stopActive bool
@@ -45,27 +38,12 @@ type Handler struct {
 
 // New prepares the hooks of opts.Config for a run; Close it when the run ends.
 func New(opts Options) (*Handler, error) {
-	tmp, err := os.MkdirTemp("", "hookstudio-copilot-")
+	run, err := hookrun.NewRun(System, "copilot cli hooks", hookrun.UUID())
 	if err != nil {
-		return nil, fmt.Errorf("copilot cli hooks: run folder: %w", err)
+		return nil, err
 	}
-	var id [16]byte
-	_, _ = rand.Read(id[:])
-	s := hex.EncodeToString(id[:])
-	h := &Handler{cfg: opts.Config, sc: opts.Scenario, render: render.New(opts.Profile, ownOutcomes), procs: process.NewGroup(), tmp: tmp,
-		session: s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:32], metrics: metrics.NewBook(System)}
-	h.exec = h.procs.Run
-	return h, nil
+	return &Handler{Run: run, cfg: opts.Config, sc: opts.Scenario, render: render.New(opts.Profile, ownOutcomes)}, nil
 }
-
-// Close kills whatever hook still runs and removes the run's folder.
-func (h *Handler) Close() error {
-	h.procs.Close()
-	return os.RemoveAll(h.tmp)
-}
-
-// Metrics are every handler's counters so far.
-func (h *Handler) Metrics() []engine.HookMetric { return h.metrics.List() }
 
 // target is what a matcher is compared with at the event.
 func target(event Event, ev *engine.Event) string {
@@ -146,11 +124,8 @@ type answer struct {
 }
 
 func (h *Handler) run(ctx context.Context, hd *Hook, input []byte) answer {
-	cctx, cancel := context.WithTimeout(ctx, h.timeout(hd))
-	defer cancel()
 	chmod := hd.makeExecutable(h.cfg.Root) // as Copilot CLI does before it runs the line
-	res := h.exec(cctx, process.Spec{Argv: []string{"bash", "-c", hd.Bash}, Dir: hd.dir(h.cfg.Root), Env: h.env(hd), Stdin: input,
-		MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})
+	res := h.Exec(ctx, h.timeout(hd), []string{"bash", "-c", hd.Bash}, hd.dir(h.cfg.Root), h.env(hd), input)
 	a := answer{res: res, input: input, failed: res.TimedOut || res.Err != nil || res.ExitCode != 0, chmod: chmod}
 	if a.failed {
 		return a

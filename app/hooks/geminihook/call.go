@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/hooks/metrics"
 )
 
 // blocksAt says whether a deny at the event changes the run (elsewhere
@@ -22,13 +21,13 @@ func blocksAt(e Event) bool {
 // call is the trace's record of one handler's run, with what Gemini CLI
 // makes of it in words.
 func (h *Handler) call(hd *Hook, event Event, ev *engine.Event, input []byte, r result) engine.HookCall {
-	c := engine.HookCall{System: System, Event: string(event), Hook: hd.Title(), Source: hd.Source(), Input: input,
-		DurationMS: float64(r.res.Duration.Microseconds()) / 1000, Outcome: engine.OutcomeOK, Truncated: r.res.Truncated}
+	name := string(event)
 	if event.isTool() && ev.Tool != nil {
-		c.Event += ":" + ev.Tool.Name
+		name += ":" + ev.Tool.Name
 	}
+	c := h.Call(name, hd.Title(), hd.Source(), input, r.res)
 	code := exitCode(r.res)
-	c.ExitCode, c.Stderr = &code, string(r.res.Stderr)
+	c.ExitCode = &code
 	switch {
 	case r.res.TimedOut:
 		c.Outcome, c.Error = engine.OutcomeTimeout, fmt.Sprintf("no answer within %s: Gemini CLI kills it, warns that the hook failed and goes on as if it had not run", h.timeout(hd))
@@ -94,7 +93,7 @@ func contextWarnings(event Event, out map[string]any) []string {
 	return nil
 }
 
-// count counts a handler's invocation.
-func (h *Handler) count(hd *Hook, call *engine.HookCall) {
-	h.metrics.Ran(metrics.Hook{Event: string(hd.Event), Name: hd.Title(), Source: hd.Source()}, call)
+// apply counts a handler's call and applies it, with its effect, to ev.
+func (h *Handler) apply(ev *engine.Event, hd *Hook, call engine.HookCall, eff engine.Effect) {
+	h.Apply(ev, string(hd.Event), hd.Title(), hd.Source(), call, eff)
 }

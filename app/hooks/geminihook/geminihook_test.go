@@ -343,7 +343,7 @@ func TestExtension(t *testing.T) {
 	if len(cfg.Running([]string{"other"})) != 0 || len(cfg.Running([]string{"guard"})) != 1 {
 		t.Error("an extension's hooks run while its skill is enabled")
 	}
-	if !extensionFile(root, "guard/hooks/hooks.json") || extensionFile(root, "other/hooks/hooks.json") || !script(root, "guard/scripts/g.sh") {
+	if !extension.File(root, "guard/hooks/hooks.json") || extension.File(root, "other/hooks/hooks.json") || !script(root, "guard/scripts/g.sh") {
 		t.Error("file kinds")
 	}
 }
@@ -401,6 +401,38 @@ requests:
 	for e, w := range want {
 		if keys[e] != w {
 			t.Errorf("%s: %q, want %q", e, keys[e], w)
+		}
+	}
+	// nested values are JSON objects, as gemini 0.61 sends them (seen), not
+	// encoded strings: a hook reads tool_response.llmContent and
+	// llm_response.candidates[0].content
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var in struct {
+			Event        string `json:"hook_event_name"`
+			ToolResponse *struct {
+				LLMContent *string `json:"llmContent"`
+			} `json:"tool_response"`
+			LLMResponse *struct {
+				Candidates []struct {
+					Content struct {
+						Role string `json:"role"`
+					} `json:"content"`
+				} `json:"candidates"`
+			} `json:"llm_response"`
+		}
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Errorf("%s stdin: %v", in.Event, err)
+			continue
+		}
+		switch in.Event {
+		case "AfterTool":
+			if in.ToolResponse == nil || in.ToolResponse.LLMContent == nil {
+				t.Errorf("AfterTool's tool_response has no llmContent: %s", line)
+			}
+		case "AfterModel":
+			if in.LLMResponse == nil || len(in.LLMResponse.Candidates) == 0 || in.LLMResponse.Candidates[0].Content.Role != "model" {
+				t.Errorf("AfterModel's llm_response has no candidate content: %s", line)
+			}
 		}
 	}
 }

@@ -9,11 +9,8 @@
 package qwenhook
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,6 +19,7 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/format/jsondoc"
 	"hookstudio/app/hooks/ccshape"
+	"hookstudio/app/hooks/hookdecl"
 	"hookstudio/app/hooks/hookout"
 )
 
@@ -135,31 +133,15 @@ type Hook struct {
 }
 
 // Source is file:line.
-func (h *Hook) Source() string { return fmt.Sprintf("%s:%d", h.File, h.Line) }
+func (h *Hook) Source() string { return hookdecl.Source(h.File, h.Line) }
 
 // Label is how traces and panels name the hook: its name, a script by its
-// file name, else the command cut short.
+// file name, else the command cut short (another type by its type).
 func (h *Hook) Label() string {
-	if h.Name != "" {
-		return h.Name
-	}
-	if h.Type != "command" {
+	if h.Name == "" && h.Type != "command" {
 		return h.Type
 	}
-	if f := strings.Fields(h.Command); len(f) > 0 {
-		w := strings.Trim(f[0], `"'`)
-		if (w == "sh" || w == "bash" || w == "python3" || w == "node") && len(f) > 1 {
-			w = strings.Trim(f[1], `"'`)
-		}
-		if strings.Contains(w, "/") && !strings.ContainsAny(h.Command, "|;&><") {
-			return path.Base(w)
-		}
-	}
-	s := strings.Join(strings.Fields(h.Command), " ")
-	if r := []rune(s); len(r) > 48 {
-		return string(r[:47]) + "…"
-	}
-	return s
+	return hookdecl.Title(h.Name, h.Command)
 }
 
 // timeoutMS is the hook's timeout as Qwen Code reads it (hook-timeout.ts):
@@ -201,26 +183,10 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("qwen code hooks: read root: %w", err)
 	}
-	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}, Files: []string{}}
-	read := func(file, rel string) ([]byte, bool) {
-		if data, ok := opts.Drafts[rel]; ok {
-			c.Files = append(c.Files, rel)
-			return data, true
-		}
-		data, err := os.ReadFile(file)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false
-		}
-		if err != nil {
-			c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{File: rel, Severity: diag.Error, Code: CodeUnreadable,
-				Message: fmt.Sprintf("cannot read %s: %v; check its permissions", rel, errors.Unwrap(err))})
-			return nil, false
-		}
-		c.Files = append(c.Files, rel)
-		return data, true
-	}
+	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}}
+	files := hookdecl.NewFiles(opts.Drafts, CodeUnreadable)
 	load := func(file, rel, skill, dir string, user bool) {
-		data, ok := read(file, rel)
+		data, ok := files.Open(file, rel)
 		if !ok {
 			return
 		}
@@ -259,7 +225,7 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	for _, e := range entries {
 		dir := filepath.Join(abs, e.Name())
 		rel := e.Name() + "/" + SettingsFile
-		if _, draft := opts.Drafts[rel]; !e.IsDir() || strings.HasPrefix(e.Name(), ".") || (!regular(filepath.Join(dir, filepath.FromSlash(SettingsFile))) && !draft) {
+		if _, draft := opts.Drafts[rel]; !e.IsDir() || strings.HasPrefix(e.Name(), ".") || (!hookdecl.Regular(filepath.Join(dir, filepath.FromSlash(SettingsFile))) && !draft) {
 			continue
 		}
 		load(filepath.Join(dir, filepath.FromSlash(SettingsFile)), rel, e.Name(), dir, false)
@@ -269,6 +235,8 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 			load(uf, filepath.ToSlash(opts.UserSettings), "", abs, true)
 		}
 	}
+	c.Files = files.Read
+	c.Diagnostics = append(c.Diagnostics, files.Diags...)
 	for i := range c.Hooks {
 		h := &c.Hooks[i]
 		ch := ccshape.Handler{Event: h.Event, Type: h.Type, Command: h.Command, CmdLine: h.Line, CmdCol: h.Column}
@@ -277,11 +245,6 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	}
 	diag.Sort(c.Diagnostics)
 	return c, nil
-}
-
-func regular(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // settings reads a settings.json: its "hooks" object, whose settings keys
