@@ -156,8 +156,8 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	for i := range l.c.Hooks {
 		h := &l.c.Hooks[i]
 		ch := ccshape.Handler{Event: h.Event, Type: h.Type, Command: h.Command, CmdLine: h.Line, CmdCol: h.Column}
-		l.c.Diagnostics = append(l.c.Diagnostics, ccshape.CheckCommand(&dialect, h.File, &ch, h.Dir, "")...)
-		l.c.Diagnostics = append(l.c.Diagnostics, checkOutput(h)...)
+		ds, scripts := ccshape.Checked(&dialect, h.File, &ch, h.Dir, "")
+		l.c.Diagnostics = append(append(l.c.Diagnostics, ds...), checkOutput(h, scripts)...)
 		if h.Type == "command" && projectDirRe.MatchString(h.Command) {
 			l.c.Diagnostics = append(l.c.Diagnostics, diag.Diagnostic{File: h.File, Line: h.Line, Column: h.Column, Severity: diag.Warning, Code: CodeNoProjectDir,
 				Message: "Codex does not set $CLAUDE_PROJECT_DIR (nor $CODEX_PROJECT_DIR) for a project's hooks: the variable is empty and the path starts at /. Codex runs a hook in the project folder, so write the path relative to it (.codex/hooks/guard.sh)"})
@@ -302,13 +302,9 @@ func hash(event, matcher string, hasMatch bool, h Hook) string {
 // runs) for the answers Codex refuses whole — a decision it does not take
 // at the event, plain text where it reads JSON only — which make the hook
 // fail ("Stop Failed") with nothing of it shown, systemMessage included.
-func checkOutput(h *Hook) []diag.Diagnostic {
+func checkOutput(h *Hook, scripts []string) []diag.Diagnostic {
 	if h.Type != "command" {
 		return nil
-	}
-	var scripts []string
-	if f := ccshape.ScriptOf(&dialect, h.Command, h.Dir); f != "" {
-		scripts = []string{f}
 	}
 	text := hookout.Read(h.Command, scripts)
 	var out []diag.Diagnostic

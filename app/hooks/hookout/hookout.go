@@ -134,3 +134,11 @@ func Values(text, key string) []string {
 	}
 	return out
 }
+
+// exit1 is a script that prints a refusal and exits 1.
+var exit1 = regexp.MustCompile(`(?s)(>&2|echo|printf).*\bexit\s+1\b`)
+
+// Exit1 says whether text reads as a guard that refuses with exit 1: it
+// prints (to stderr or not) and exits 1 — which blocks nothing in any of
+// the agents, only exit 2 or a JSON decision does.
+func Exit1(text string) bool { return exit1.MatchString(text) }

@@ -26,16 +26,6 @@ func (f *Fields) Set(k string, v any) {
 	f.Add(k, v)
 }
 
-// Get is key's value.
-func (f *Fields) Get(k string) (any, bool) {
-	for i, x := range f.keys {
-		if x == k {
-			return f.vals[i], true
-		}
-	}
-	return nil, false
-}
-
 // JSON is the object.
 func (f *Fields) JSON() []byte {
 	out := []byte{'{'}

@@ -240,8 +240,8 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	for i := range c.Hooks {
 		h := &c.Hooks[i]
 		ch := ccshape.Handler{Event: h.Event, Type: h.Type, Command: h.Command, CmdLine: h.Line, CmdCol: h.Column}
-		c.Diagnostics = append(c.Diagnostics, ccshape.CheckCommand(&dialect, h.File, &ch, h.Dir, "")...)
-		c.Diagnostics = append(c.Diagnostics, checkOutput(h)...)
+		ds, scripts := ccshape.Checked(&dialect, h.File, &ch, h.Dir, "")
+		c.Diagnostics = append(append(c.Diagnostics, ds...), checkOutput(h, scripts)...)
 	}
 	diag.Sort(c.Diagnostics)
 	return c, nil
@@ -265,13 +265,9 @@ func settings(r *ccshape.Reader, data []byte) []ccshape.Handler {
 // author meant, reading its line and the script it runs (shell, Python or
 // Node): plain stdout on an event whose plain stdout Qwen Code shows the
 // user only, and PreToolUse additionalContext, which it drops.
-func checkOutput(h *Hook) []diag.Diagnostic {
+func checkOutput(h *Hook, scripts []string) []diag.Diagnostic {
 	if h.Type != "command" {
 		return nil
-	}
-	var scripts []string
-	if f := ccshape.ScriptOf(&dialect, h.Command, h.Dir); f != "" {
-		scripts = []string{f}
 	}
 	text := hookout.Read(h.Command, scripts)
 	var out []diag.Diagnostic

@@ -2,7 +2,6 @@ package shellcmd
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -59,35 +58,6 @@ func Targets(cmd *Command, dir string, resolve func(Word) (string, bool)) []Targ
 func contains(xs []string, x string) bool {
 	for _, y := range xs {
 		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// Uncommented is a script's text without its comment lines, for the
-// validators that read what a script prints: a comment that names a field
-// is not an answer.
-func Uncommented(script string) string {
-	lines := strings.Split(script, "\n")
-	out := lines[:0]
-	for _, l := range lines {
-		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
-}
-
-var printsRe = regexp.MustCompile(`(^|[;&|]\s*|\bthen\s+|\bdo\s+|\belse\s+)(echo|printf|cat\s*<<)\b`)
-
-// Prints says whether a script writes text to stdout with echo, printf or
-// a here-document (a line sending it to stderr, >&2, does not count): what
-// the validators read to tell a hook that answers in plain text.
-func Prints(script string) bool {
-	for _, l := range strings.Split(script, "\n") {
-		l = strings.TrimSpace(l)
-		if printsRe.MatchString(l) && !strings.Contains(l, ">&2") {
 			return true
 		}
 	}
