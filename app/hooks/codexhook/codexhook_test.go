@@ -1,7 +1,6 @@
 package codexhook
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -11,35 +10,10 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/llm"
-	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/ccshape"
-	"hookstudio/app/hooks/skills"
+	"hookstudio/app/hooks/hooktest"
 )
-
-type noHooks struct{}
-
-func (noHooks) Hooks([]string) []skills.Hook { return nil }
-
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		mode := os.FileMode(0o644)
-		if strings.HasSuffix(rel, ".sh") {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, []byte(text), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 func codes(ds []diag.Diagnostic) []string {
 	var out []string
@@ -61,7 +35,7 @@ func codes(ds []diag.Diagnostic) []string {
 // through $CLAUDE_PROJECT_DIR (unset in Codex), a TOML timeout that is no
 // whole number (the file dropped), hooks in both files.
 func TestLoadReportsEverything(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		HooksFile: `{"hooks": {
   "BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}],
   "PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -108,7 +82,7 @@ func TestLoadReportsEverything(t *testing.T) {
 // codex exec (without --dangerously-bypass-hook-trust) ran exactly those
 // hooks and skipped an untrusted one (RealAgentCodexTrust does it again).
 func TestTrustHash(t *testing.T) {
-	root := project(t, map[string]string{HooksFile: `{"hooks": {
+	root := hooktest.Project(t, map[string]string{HooksFile: `{"hooks": {
  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo UPS-TRUSTED-RAN"}]}],
  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"PRE-TRUSTED <&>\"}}'", "timeout": 30}]}]
 }}`})
@@ -133,7 +107,7 @@ func TestTrustHash(t *testing.T) {
 // TestTrustState: what the user's config.toml says Codex trusts, hook by
 // hook and for the project.
 func TestTrustState(t *testing.T) {
-	root := project(t, map[string]string{HooksFile: `{"hooks": {
+	root := hooktest.Project(t, map[string]string{HooksFile: `{"hooks": {
  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo a"}, {"type": "command", "command": "echo b"}, {"type": "command", "command": "echo c"}, {"type": "command", "command": "echo d"}]}]
 }}`})
 	cfg, _ := Load(root, LoadOptions{})
@@ -175,7 +149,7 @@ func TestTrustState(t *testing.T) {
 // between a call and its output, a denial in Codex's words, several
 // PostToolUse blocks one output, what Codex rejects as a failed hook.
 func TestRun(t *testing.T) {
-	root := project(t, map[string]string{HooksFile: `{"hooks": {
+	root := hooktest.Project(t, map[string]string{HooksFile: `{"hooks": {
  "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "cat > ss.json; echo SESSION-CTX"}]}],
  "PreToolUse": [{"matcher": "Bash", "hooks": [
    {"type": "command", "command": "cat > pre.json; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"PRE-A\"}}'"},
@@ -189,7 +163,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, ds := scenario.Parse("s.yaml", []byte(`name: t
+	sc := hooktest.Scenario(t, `name: t
 tools:
   - {name: exec_command, description: Run., parameters: {type: object, properties: {cmd: {type: string}}}}
 requests:
@@ -198,19 +172,13 @@ requests:
       - tool_calls: [{name: exec_command, arguments: {cmd: "rm -rf x"}, result: "gone"}]
       - tool_calls: [{name: exec_command, arguments: {cmd: "ls"}, result: "a b"}]
       - content: done
-`))
-	if sc == nil || diag.HasErrors(ds) {
-		t.Fatalf("scenario: %+v", ds)
-	}
+`)
 	h, err := New(Options{Config: cfg, Scenario: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := hooktest.Run(t, sc, h)
 	var got []string
 	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
 		if m.Role != "assistant" && m.Origin != "prompt" {
@@ -301,24 +269,18 @@ func TestAnswersCodexRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			root := project(t, map[string]string{HooksFile: `{"hooks": {"` + c.event + `": [{"hooks": [{"type": "command", "command": "cat >/dev/null; echo '` + strings.ReplaceAll(c.answer, `"`, `\"`) + `'"}]}]}}`})
+			root := hooktest.Project(t, map[string]string{HooksFile: `{"hooks": {"` + c.event + `": [{"hooks": [{"type": "command", "command": "cat >/dev/null; echo '` + strings.ReplaceAll(c.answer, `"`, `\"`) + `'"}]}]}}`})
 			cfg, err := Load(root, LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			sc, ds := scenario.Parse("s.yaml", []byte("name: t\nrequests:\n  - user: go\n"))
-			if sc == nil || diag.HasErrors(ds) {
-				t.Fatalf("scenario: %+v", ds)
-			}
+			sc := hooktest.Scenario(t, "name: t\nrequests:\n  - user: go\n")
 			h, err := New(Options{Config: cfg, Scenario: sc})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer h.Close()
-			tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			tr := hooktest.Run(t, sc, h)
 			var calls []engine.HookCall
 			for _, hc := range tr.HookCalls {
 				if hc.System == System {
@@ -365,7 +327,7 @@ func TestValidateAnswers(t *testing.T) {
 			if c.script != "" {
 				files[strings.Fields(c.command)[len(strings.Fields(c.command))-1]] = c.script
 			}
-			cfg, err := Load(project(t, files), LoadOptions{})
+			cfg, err := Load(hooktest.Project(t, files), LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,7 +1,6 @@
 package copilothook
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -11,39 +10,14 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/llm"
-	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/skills"
+	"hookstudio/app/hooks/hooktest"
 )
-
-type noHooks struct{}
-
-func (noHooks) Hooks([]string) []skills.Hook { return nil }
-
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, text := range files {
-		mode := os.FileMode(0o644)
-		if strings.HasSuffix(rel, ".sh") {
-			mode = 0o755
-		}
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 func run(t *testing.T, files map[string]string, scenarioText string, check bool) *engine.Trace {
 	t.Helper()
-	root := project(t, files)
+	root := hooktest.Project(t, files)
 	cfg, err := Load(root, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -51,10 +25,7 @@ func run(t *testing.T, files map[string]string, scenarioText string, check bool)
 	if check && diag.HasErrors(cfg.Diagnostics) {
 		t.Fatalf("diagnostics: %+v", cfg.Diagnostics)
 	}
-	sc, ds := scenario.Parse("s.yaml", []byte(scenarioText))
-	if sc == nil || diag.HasErrors(ds) {
-		t.Fatalf("scenario: %+v", ds)
-	}
+	sc := hooktest.Scenario(t, scenarioText)
 	p, err := profile.NewCatalog("").NewestBundled(System)
 	if err != nil {
 		t.Fatal(err)
@@ -64,24 +35,10 @@ func run(t *testing.T, files map[string]string, scenarioText string, check bool)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = h.Close() })
-	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
-	if err != nil && !strings.Contains(err.Error(), "stopped") {
-		t.Fatalf("run: %v", err)
-	}
-	return tr
+	return hooktest.Run(t, sc, h)
 }
 
-func messages(tr *engine.Trace) []string {
-	var out []string
-	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
-		tag := m.Role
-		if m.Origin == engine.OriginHook && m.System == System {
-			tag = "hook " + m.Role
-		}
-		out = append(out, tag+": "+m.Content)
-	}
-	return out
-}
+func messages(tr *engine.Trace) []string { return hooktest.Messages(tr, System) }
 
 func file(hooks ...string) string {
 	return `{"version": 1, "hooks": {` + strings.Join(hooks, ", ") + `}}`
@@ -201,7 +158,7 @@ requests:
 // TestDiagnostics: each problem of a hook file at once, with its position
 // and Copilot CLI's own consequence.
 func TestDiagnostics(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		".github/hooks/a.json": `{"version": 2, "hooks": {
   "BeforeTool": [{"type": "command", "bash": "true"}],
   "preToolUze": [],
@@ -242,7 +199,7 @@ func TestDiagnostics(t *testing.T) {
 // its hooks.json runs while the skill is enabled, needs no
 // --trust-folder, and the user's folder comes first.
 func TestPlugin(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		"guard/plugin.json":    `{"name": "guard"}`,
 		"guard/hooks.json":     file(cmd("preToolUse", "true")),
 		"user/hooks/u.json":    file(cmd("preToolUse", "echo user")),
@@ -289,7 +246,7 @@ func TestNotExecutable(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			root := project(t, map[string]string{".github/hooks/a.json": file(cmd("userPromptSubmitted", c.bash)), "scripts/ctx.sh": script})
+			root := hooktest.Project(t, map[string]string{".github/hooks/a.json": file(cmd("userPromptSubmitted", c.bash)), "scripts/ctx.sh": script})
 			p := filepath.Join(root, "scripts", "ctx.sh")
 			if err := os.Chmod(p, c.mode); err != nil {
 				t.Fatal(err)
@@ -310,10 +267,7 @@ func TestNotExecutable(t *testing.T) {
 			if c.code == CodeNotExecutable {
 				return
 			}
-			sc, ds := scenario.Parse("s.yaml", []byte("name: t\nrequests:\n  - user: hi\n"))
-			if sc == nil || diag.HasErrors(ds) {
-				t.Fatalf("scenario: %+v", ds)
-			}
+			sc := hooktest.Scenario(t, "name: t\nrequests:\n  - user: hi\n")
 			prof, err := profile.NewCatalog("").NewestBundled(System)
 			if err != nil {
 				t.Fatal(err)
@@ -323,10 +277,7 @@ func TestNotExecutable(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer h.Close()
-			tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			tr := hooktest.Run(t, sc, h)
 			if got := strings.Join(messages(tr), "\n"); !strings.Contains(got, "from the script") {
 				t.Errorf("the script's context does not reach the model:\n%s", got)
 			}

@@ -1,7 +1,6 @@
 package geminihook
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -11,16 +10,10 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/llm"
-	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/skills"
+	"hookstudio/app/hooks/hooktest"
 )
-
-type noHooks struct{}
-
-func (noHooks) Hooks([]string) []skills.Hook { return nil }
 
 func write(t testing.TB, root, rel, text string, mode os.FileMode) {
 	t.Helper()
@@ -31,19 +24,6 @@ func write(t testing.TB, root, rel, text string, mode os.FileMode) {
 	if err := os.WriteFile(p, []byte(text), mode); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, text := range files {
-		mode := os.FileMode(0o644)
-		if strings.HasSuffix(rel, ".sh") {
-			mode = 0o755
-		}
-		write(t, root, rel, text, mode)
-	}
-	return root
 }
 
 func bundled(t *testing.T) *profile.Profile {
@@ -66,7 +46,7 @@ func run(t *testing.T, files map[string]string, scenarioText string) *engine.Tra
 // (what Gemini CLI does with a broken hook is the point).
 func runChecked(t *testing.T, files map[string]string, scenarioText string, check bool) *engine.Trace {
 	t.Helper()
-	root := project(t, files)
+	root := hooktest.Project(t, files)
 	cfg, err := Load(root, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -74,20 +54,13 @@ func runChecked(t *testing.T, files map[string]string, scenarioText string, chec
 	if check && diag.HasErrors(cfg.Diagnostics) {
 		t.Fatalf("diagnostics: %+v", cfg.Diagnostics)
 	}
-	sc, ds := scenario.Parse("s.yaml", []byte(scenarioText))
-	if sc == nil || diag.HasErrors(ds) {
-		t.Fatalf("scenario: %+v", ds)
-	}
+	sc := hooktest.Scenario(t, scenarioText)
 	h, err := New(Options{Config: cfg, Profile: bundled(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = h.Close() })
-	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
-	if err != nil && !strings.Contains(err.Error(), "stopped") {
-		t.Fatalf("run: %v", err)
-	}
-	return tr
+	return hooktest.Run(t, sc, h)
 }
 
 const shellTool = `tools:
@@ -97,17 +70,7 @@ const shellTool = `tools:
 
 // messages are the last LLM call's list, role: content, with the origin of
 // hook messages marked.
-func messages(tr *engine.Trace) []string {
-	var out []string
-	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
-		tag := m.Role
-		if m.Origin == engine.OriginHook && m.System == System {
-			tag = "hook " + m.Role
-		}
-		out = append(out, tag+": "+m.Content)
-	}
-	return out
-}
+func messages(tr *engine.Trace) []string { return hooktest.Messages(tr, System) }
 
 func settings(hooks string) string { return `{"hooks": ` + hooks + `}` }
 
@@ -252,7 +215,7 @@ requests:
 // TestDiagnostics: each problem of a settings file at once, with its
 // position and Gemini CLI's own consequence.
 func TestDiagnostics(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		".gemini/settings.json": `{
   // Gemini CLI strips comments
   "hooksConfig": {"disabled": ["nobody"], "enable": true},
@@ -292,7 +255,7 @@ func TestDiagnostics(t *testing.T) {
 // TestSyntaxError: a file Gemini CLI cannot parse is one error at the
 // place it fails.
 func TestSyntaxError(t *testing.T) {
-	root := project(t, map[string]string{".gemini/settings.json": "{\n  \"hooks\": {\n    \"BeforeTool\": [\n  }\n"})
+	root := hooktest.Project(t, map[string]string{".gemini/settings.json": "{\n  \"hooks\": {\n    \"BeforeTool\": [\n  }\n"})
 	cfg, _ := Load(root, LoadOptions{})
 	if len(cfg.Diagnostics) != 1 || cfg.Diagnostics[0].Code != CodeSyntax || cfg.Diagnostics[0].Line != 4 {
 		t.Errorf("%+v", cfg.Diagnostics)
@@ -302,7 +265,7 @@ func TestSyntaxError(t *testing.T) {
 // TestHooksConfig: enabled false turns every hook off; disabled names a
 // hook by name (or command); the user's file comes first.
 func TestHooksConfig(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		".gemini/settings.json": `{"hooksConfig": {"disabled": ["quiet"]}, "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true", "name": "quiet"}, {"type": "command", "command": "echo '{}'"}]}]}}`,
 		"user.json":             `{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "echo user"}]}]}}`,
 	})
@@ -328,7 +291,7 @@ func TestHooksConfig(t *testing.T) {
 // extension; its hooks/hooks.json runs while the skill is enabled, with
 // ${extensionPath} filled in.
 func TestExtension(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		"guard/gemini-extension.json": `{"name": "guard", "version": "1.0.0"}`,
 		"guard/hooks/hooks.json":      `{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "${extensionPath}/scripts/g.sh"}]}]}}`,
 		"guard/scripts/g.sh":          "#!/bin/sh\nexit 0\n",
@@ -365,14 +328,11 @@ requests:
       - tool_calls: [{name: read_file, arguments: {path: a}, result: text}]
       - content: done
 `
-	root = project(t, files)
+	root = hooktest.Project(t, files)
 	cfg, _ := Load(root, LoadOptions{})
-	s, _ := scenario.Parse("s.yaml", []byte(sc))
 	h, _ := New(Options{Config: cfg, Profile: bundled(t)})
 	defer h.Close()
-	if _, err := engine.Run(context.Background(), s, noHooks{}, engine.Config{Model: llm.NewMock(s), Handlers: []engine.Handler{h}}); err != nil {
-		t.Fatal(err)
-	}
+	hooktest.Run(t, hooktest.Scenario(t, sc), h)
 	data, _ := os.ReadFile(filepath.Join(root, "stdin.jsonl"))
 	keys := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
@@ -469,7 +429,7 @@ requests:
 		t.Run(c.name, func(t *testing.T) {
 			files := map[string]string{".gemini/settings.json": settings("{" + cmd(c.event, c.command) + "}")}
 			maps.Copy(files, c.files)
-			cfg, err := Load(project(t, files), LoadOptions{})
+			cfg, err := Load(hooktest.Project(t, files), LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

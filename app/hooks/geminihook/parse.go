@@ -1,7 +1,6 @@
 package geminihook
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -9,6 +8,7 @@ import (
 
 	"hookstudio/app/format/diag"
 	"hookstudio/app/format/jsondoc"
+	"hookstudio/app/hooks/hookdecl"
 )
 
 // Diagnostic codes (tests check codes, never wording).
@@ -59,28 +59,51 @@ type settingsFile struct {
 }
 
 type parser struct {
-	diag.Sink
-	pos  func(off int) (line, col int)
+	*hookdecl.Reader
 	user bool
 	out  settingsFile
+}
+
+// events is how Gemini CLI reads the event names under "hooks".
+var events = hookdecl.Events{Agent: "Gemini CLI", Skips: "Gemini CLI skips it (\"Invalid hook event name\")",
+	Known: func(name string) bool { return Event(name).Known() }, Names: eventNames(), Other: otherNames(),
+	UnknownCode: CodeUnknownEvent, OtherCode: CodeOtherAgent, ShapeCode: CodeShape,
+	ListOf: "{\"matcher\", \"hooks\"} definitions: Gemini CLI skips it otherwise",
+	Aside: func(r *hookdecl.Reader, n *jsondoc.Node) bool {
+		if !slices.Contains(ConfigFields, n.Key) {
+			return false
+		}
+		r.Warnf(n.KeyOffset, CodeConfigField, "%q belongs in \"hooksConfig\": Gemini CLI skips it under \"hooks\"", n.Key)
+		return true
+	}}
+
+func eventNames() []string {
+	var out []string
+	for _, e := range KnownEvents() {
+		out = append(out, string(e))
+	}
+	return out
+}
+
+func otherNames() map[string]string {
+	out := map[string]string{}
+	for k, v := range otherAgents {
+		out[k] = string(v)
+	}
+	return out
 }
 
 // parseSettings reads a settings.json: its "hooks" and "hooksConfig";
 // every problem is reported at once.
 func parseSettings(rel string, data []byte, user bool) settingsFile {
-	p := &parser{Sink: diag.Sink{File: rel}, pos: jsondoc.NewLines(data).Position, user: user}
-	doc, err := jsondoc.Parse(stripComments(data))
-	if err != nil {
-		off := 0
-		if se, ok := err.(*jsondoc.SyntaxError); ok {
-			off = se.Offset
-		}
-		p.errorf(off, CodeSyntax, "%s is not valid JSON (%v): Gemini CLI stops with an error reading its settings, and none of these hooks run", rel, err)
+	p := &parser{Reader: hookdecl.NewReader(rel, data), user: user}
+	doc, ok := p.Parse(stripComments(data), CodeSyntax, "Gemini CLI stops with an error reading its settings, and none of these hooks run")
+	if !ok {
 		p.out.diags = p.Diags
 		return p.out
 	}
 	if doc.Root.Kind != jsondoc.Object {
-		p.errorf(doc.Root.Offset, CodeShape, "a settings file is a JSON object with a \"hooks\" key")
+		p.Errorf(doc.Root.Offset, CodeShape, "a settings file is a JSON object with a \"hooks\" key")
 		p.out.diags = p.Diags
 		return p.out
 	}
@@ -98,20 +121,15 @@ func parseSettings(rel string, data []byte, user bool) settingsFile {
 // its ${extensionPath}, ${workspacePath} and ${/} filled in as Gemini CLI
 // fills them.
 func parseExtension(rel string, data []byte, dir, workspace, skill string) settingsFile {
-	p := &parser{Sink: diag.Sink{File: rel}, pos: jsondoc.NewLines(data).Position}
-	doc, err := jsondoc.Parse(data)
-	if err != nil {
-		off := 0
-		if se, ok := err.(*jsondoc.SyntaxError); ok {
-			off = se.Offset
-		}
-		p.errorf(off, CodeSyntax, "%s is not valid JSON (%v): Gemini CLI skips the extension's hooks with a debug-log line only, so none of them run", rel, err)
+	p := &parser{Reader: hookdecl.NewReader(rel, data)}
+	doc, ok := p.Parse(data, CodeSyntax, "Gemini CLI skips the extension's hooks with a debug-log line only, so none of them run")
+	if !ok {
 		p.out.diags = p.Diags
 		return p.out
 	}
 	hooks := doc.Root.Get("hooks")
 	if doc.Root.Kind != jsondoc.Object || hooks == nil || hooks.Kind != jsondoc.Object {
-		p.errorf(doc.Root.Offset, CodeShape, "an extension's hooks file is {\"hooks\": {EVENT: […]}}: Gemini CLI skips it otherwise (\"hooks\" property must be an object)")
+		p.Errorf(doc.Root.Offset, CodeShape, "an extension's hooks file is {\"hooks\": {EVENT: […]}}: Gemini CLI skips it otherwise (\"hooks\" property must be an object)")
 		p.out.diags = p.Diags
 		return p.out
 	}
@@ -128,99 +146,65 @@ func parseExtension(rel string, data []byte, dir, workspace, skill string) setti
 	return p.out
 }
 
-func (p *parser) report(off int, sev diag.Severity, code, format string, args ...any) {
-	line, col := p.pos(off)
-	p.Add(line, col, sev, code, format, args...)
-}
-
-func (p *parser) errorf(off int, code, format string, args ...any) {
-	p.report(off, diag.Error, code, format, args...)
-}
-
-func (p *parser) warnf(off int, code, format string, args ...any) {
-	p.report(off, diag.Warning, code, format, args...)
-}
-
 func (p *parser) hooksConfig(hc *jsondoc.Node) {
 	if hc.Kind != jsondoc.Object {
-		p.errorf(hc.Offset, CodeShape, "\"hooksConfig\" is an object: {\"enabled\": true, \"disabled\": [\"hook name or command\"]}")
+		p.Errorf(hc.Offset, CodeShape, "\"hooksConfig\" is an object: {\"enabled\": true, \"disabled\": [\"hook name or command\"]}")
 		return
 	}
 	for _, k := range hc.Children {
 		switch k.Key {
 		case "enabled":
 			if k.Kind != jsondoc.Bool {
-				p.errorf(k.Offset, CodeShape, "hooksConfig.enabled is true or false")
+				p.Errorf(k.Offset, CodeShape, "hooksConfig.enabled is true or false")
 				continue
 			}
-			line, col := p.pos(k.Offset)
+			line, col := p.Position(k.Offset)
 			p.out.enabled = &setting{value: k.Bool, file: p.File, line: line, col: col}
 		case "disabled":
 			if k.Kind != jsondoc.Array {
-				p.errorf(k.Offset, CodeShape, "hooksConfig.disabled is a list of hook names (or commands, for hooks without a name)")
+				p.Errorf(k.Offset, CodeShape, "hooksConfig.disabled is a list of hook names (or commands, for hooks without a name)")
 				continue
 			}
 			for _, n := range k.Children {
 				if n.Kind != jsondoc.String {
-					p.errorf(n.Offset, CodeShape, "hooksConfig.disabled lists hook names as strings")
+					p.Errorf(n.Offset, CodeShape, "hooksConfig.disabled lists hook names as strings")
 					continue
 				}
-				line, col := p.pos(n.Offset)
+				line, col := p.Position(n.Offset)
 				p.out.disabled = append(p.out.disabled, disabledName{name: n.Str, file: p.File, line: line, col: col})
 			}
 		case "notifications":
 			if k.Kind != jsondoc.Bool {
-				p.errorf(k.Offset, CodeShape, "hooksConfig.notifications is true or false")
+				p.Errorf(k.Offset, CodeShape, "hooksConfig.notifications is true or false")
 			}
 		default:
-			p.warnf(k.KeyOffset, CodeUnknownField, "unknown field %q in hooksConfig: Gemini CLI reads enabled, disabled and notifications.%s", k.Key, diag.DidYouMean(k.Key, ConfigFields))
+			p.Warnf(k.KeyOffset, CodeUnknownField, "unknown field %q in hooksConfig: Gemini CLI reads enabled, disabled and notifications.%s", k.Key, diag.DidYouMean(k.Key, ConfigFields))
 		}
 	}
 }
 
 func (p *parser) events(hooks *jsondoc.Node) {
 	if hooks.Kind != jsondoc.Object {
-		p.errorf(hooks.Offset, CodeShape, "\"hooks\" must be an object of event names (BeforeTool, AfterAgent, …), not %s", hooks.Kind)
+		p.Errorf(hooks.Offset, CodeShape, "\"hooks\" must be an object of event names (BeforeTool, AfterAgent, …), not %s", hooks.Kind)
 		return
 	}
-	for _, ev := range hooks.Children {
-		if slices.Contains(ConfigFields, ev.Key) {
-			p.warnf(ev.KeyOffset, CodeConfigField, "%q belongs in \"hooksConfig\": Gemini CLI skips it under \"hooks\"", ev.Key)
-			continue
+	p.Each(hooks, events, func(event string, list *jsondoc.Node) {
+		for _, group := range list.Children {
+			p.group(Event(event), group)
 		}
-		event := Event(ev.Key)
-		if !event.Known() {
-			if own, ok := otherAgents[ev.Key]; ok {
-				if own != "" {
-					p.warnf(ev.KeyOffset, CodeOtherAgent, "%q is another agent's event name: Gemini CLI skips it (\"Invalid hook event name\") and these hooks never run; Gemini CLI calls it %s", ev.Key, own)
-				} else {
-					p.warnf(ev.KeyOffset, CodeOtherAgent, "%q is another agent's event name, and Gemini CLI has no such event: it skips it and these hooks never run", ev.Key)
-				}
-				continue
-			}
-			p.warnf(ev.KeyOffset, CodeUnknownEvent, "%q is not a Gemini CLI hook event: Gemini CLI warns \"Invalid hook event name\" and skips it.%s", ev.Key, diag.DidYouMean(ev.Key, KnownEvents()))
-			continue
-		}
-		if ev.Kind != jsondoc.Array {
-			p.errorf(ev.Offset, CodeShape, "%s must be a list of {\"matcher\", \"hooks\"} definitions: Gemini CLI skips it otherwise", ev.Key)
-			continue
-		}
-		for _, group := range ev.Children {
-			p.group(event, group)
-		}
-	}
+	})
 }
 
 func (p *parser) group(event Event, g *jsondoc.Node) {
 	if g.Kind != jsondoc.Object {
-		p.errorf(g.Offset, CodeShape, "each entry of %s is an object with \"hooks\" (and a \"matcher\"): Gemini CLI discards it otherwise", event)
+		p.Errorf(g.Offset, CodeShape, "each entry of %s is an object with \"hooks\" (and a \"matcher\"): Gemini CLI discards it otherwise", event)
 		return
 	}
 	matcher, sequential := "", false
 	match := func(string) bool { return true }
 	if m := g.Get("matcher"); m != nil {
 		if m.Kind != jsondoc.String {
-			p.errorf(m.Offset, CodeShape, "\"matcher\" must be a string such as \"run_shell_command\" or \"write_.*\"")
+			p.Errorf(m.Offset, CodeShape, "\"matcher\" must be a string such as \"run_shell_command\" or \"write_.*\"")
 		} else {
 			matcher = m.Str
 			match = p.matcher(event, m)
@@ -228,22 +212,18 @@ func (p *parser) group(event Event, g *jsondoc.Node) {
 	}
 	if s := g.Get("sequential"); s != nil {
 		if s.Kind != jsondoc.Bool {
-			p.errorf(s.Offset, CodeShape, "\"sequential\" is true or false")
+			p.Errorf(s.Offset, CodeShape, "\"sequential\" is true or false")
 		}
 		sequential = s.Bool
 	}
-	for _, k := range g.Children {
-		if !slices.Contains(GroupFields, k.Key) {
-			p.warnf(k.KeyOffset, CodeUnknownField, "unknown field %q in a %s definition: Gemini CLI reads matcher, sequential and hooks.%s", k.Key, event, diag.DidYouMean(k.Key, GroupFields))
-		}
-	}
+	p.Unknown(g, GroupFields, CodeUnknownField, "field of a "+string(event)+" definition", "Gemini CLI")
 	hs := g.Get("hooks")
 	if hs == nil || hs.Kind != jsondoc.Array {
 		off := g.Offset
 		if hs != nil {
 			off = hs.Offset
 		}
-		p.errorf(off, CodeShape, "a %s definition needs \"hooks\": a list such as [{\"type\": \"command\", \"command\": \"…\"}]; Gemini CLI discards it otherwise", event)
+		p.Errorf(off, CodeShape, "a %s definition needs \"hooks\": a list such as [{\"type\": \"command\", \"command\": \"…\"}]; Gemini CLI discards it otherwise", event)
 		return
 	}
 	for _, h := range hs.Children {
@@ -265,35 +245,25 @@ func (p *parser) matcher(event Event, m *jsondoc.Node) func(string) bool {
 	case matchTool:
 		re, err := regexp.Compile(text)
 		if err != nil {
-			p.warnf(m.Offset, CodeBadMatcher, "matcher %q is not a regular expression (%v): Gemini CLI then compares it with the tool's name exactly", m.Str, err)
+			p.Warnf(m.Offset, CodeBadMatcher, "matcher %q is not a regular expression (%v): Gemini CLI then compares it with the tool's name exactly", m.Str, err)
 			return func(s string) bool { return s == text }
 		}
 		return re.MatchString
 	case matchTrigger:
 		return func(s string) bool { return s == text }
 	}
-	p.warnf(m.Offset, CodeMatcherIgnored, "%s has no matcher: Gemini CLI ignores %q and runs these hooks every time", event, m.Str)
+	p.Warnf(m.Offset, CodeMatcherIgnored, "%s has no matcher: Gemini CLI ignores %q and runs these hooks every time", event, m.Str)
 	return func(string) bool { return true }
 }
 
 func (p *parser) handler(event Event, matcher string, sequential bool, match func(string) bool, n *jsondoc.Node) {
 	if n.Kind != jsondoc.Object {
-		p.errorf(n.Offset, CodeShape, "a hook is an object such as {\"type\": \"command\", \"command\": \"…\"}: Gemini CLI discards it otherwise")
+		p.Errorf(n.Offset, CodeShape, "a hook is an object such as {\"type\": \"command\", \"command\": \"…\"}: Gemini CLI discards it otherwise")
 		return
 	}
-	line, col := p.pos(n.Offset)
+	line, col := p.Position(n.Offset)
 	h := Hook{Event: event, Matcher: matcher, Sequential: sequential, match: match, File: p.File, Line: line, Column: col, Runs: true}
-	str := func(key string) (string, *jsondoc.Node) {
-		v := n.Get(key)
-		if v == nil {
-			return "", nil
-		}
-		if v.Kind != jsondoc.String {
-			p.errorf(v.Offset, CodeShape, "%q must be a string", key)
-			return "", nil
-		}
-		return v.Str, v
-	}
+	str := func(key string) (string, *jsondoc.Node) { return p.Str(n, key, CodeShape) }
 	ok := true
 	var tn, cmdNode *jsondoc.Node
 	h.Type, tn = str("type")
@@ -302,52 +272,32 @@ func (p *parser) handler(event Event, matcher string, sequential bool, match fun
 	h.Description, _ = str("description")
 	switch {
 	case n.Get("type") == nil:
-		p.errorf(n.Offset, CodeShape, "a hook needs \"type\": \"command\": Gemini CLI discards one without a type, so it never runs")
+		p.Errorf(n.Offset, CodeShape, "a hook needs \"type\": \"command\": Gemini CLI discards one without a type, so it never runs")
 		ok = false
 	case tn != nil && h.Type != TypeCommand:
-		p.errorf(tn.Offset, CodeUnknownType, "Gemini CLI runs only command hooks: this %q hook never runs (Gemini CLI discards it with a debug-log line only)", h.Type)
+		p.Errorf(tn.Offset, CodeUnknownType, "Gemini CLI runs only command hooks: this %q hook never runs (Gemini CLI discards it with a debug-log line only)", h.Type)
 		ok = false
 	}
 	if ok && h.Command == "" {
-		p.errorf(n.Offset, CodeShape, "a command hook needs \"command\": Gemini CLI discards it otherwise, so it never runs")
+		p.Errorf(n.Offset, CodeShape, "a command hook needs \"command\": Gemini CLI discards it otherwise, so it never runs")
 		ok = false
 	}
 	if cmdNode != nil {
-		h.cmdLine, h.cmdCol = p.pos(cmdNode.Offset)
+		h.cmdLine, h.cmdCol = p.Position(cmdNode.Offset)
 	}
-	if t := n.Get("timeout"); t != nil {
-		var v float64
-		if t.Kind != jsondoc.Number || json.Unmarshal(t.Raw, &v) != nil || v <= 0 {
-			p.errorf(t.Offset, CodeShape, "\"timeout\" is a number of milliseconds greater than 0")
-		} else {
-			h.TimeoutMS = int(v)
-			if v < 1000 {
-				p.warnf(t.Offset, CodeTimeoutMS, "\"timeout\" is in milliseconds: %v gives the hook %v ms before Gemini CLI kills it (write %v for %v seconds)", v, v, v*1000, v)
-			}
+	if v, t, ok := p.Positive(n, "timeout", CodeShape, "milliseconds"); ok {
+		h.TimeoutMS = int(v)
+		if v < 1000 {
+			p.Warnf(t.Offset, CodeTimeoutMS, "\"timeout\" is in milliseconds: %v gives the hook %v ms before Gemini CLI kills it (write %v for %v seconds)", v, v, v*1000, v)
 		}
 	}
-	if e := n.Get("env"); e != nil {
-		if e.Kind != jsondoc.Object {
-			p.errorf(e.Offset, CodeShape, "\"env\" is an object of variable names and string values")
-		} else {
-			h.Env = map[string]string{}
-			for _, kv := range e.Children {
-				if kv.Kind != jsondoc.String {
-					p.errorf(kv.Offset, CodeShape, "env %s must be a string", kv.Key)
-					continue
-				}
-				h.Env[kv.Key] = kv.Str
-			}
-		}
-	}
-	for _, k := range n.Children {
-		if !slices.Contains(HandlerFields, k.Key) && h.Type == TypeCommand {
-			p.warnf(k.KeyOffset, CodeUnknownField, "unknown hook field %q: Gemini CLI does not read it.%s", k.Key, diag.DidYouMean(k.Key, HandlerFields))
-		}
+	h.Env = p.Env(n, CodeShape)
+	if h.Type == TypeCommand {
+		p.Unknown(n, HandlerFields, CodeUnknownField, "hook field", "Gemini CLI")
 	}
 	if !event.Fires() {
 		h.Runs, h.Why = false, fmt.Sprintf("%s never fires in the simulated agent (it needs the interactive CLI's tool-permission prompt)", event)
-		p.warnf(n.Offset, CodeNotSimulated, "%s", h.Why)
+		p.Warnf(n.Offset, CodeNotSimulated, "%s", h.Why)
 	}
 	if ok {
 		p.out.hooks = append(p.out.hooks, h)

@@ -1,7 +1,6 @@
 package qwenhook
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -10,42 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/llm"
-	"hookstudio/app/agent/scenario"
-	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/skills"
+	"hookstudio/app/hooks/hooktest"
 )
-
-type noHooks struct{}
-
-func (noHooks) Hooks([]string) []skills.Hook { return nil }
-
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		mode := os.FileMode(0o644)
-		if strings.HasSuffix(rel, ".sh") {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, []byte(text), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // TestLoadReportsEverything: every problem of a settings file at once,
 // with Qwen Code's own consequence: another agent's event, a timeout read
 // as milliseconds, plain stdout the model never reads, PreToolUse context
 // Qwen Code drops, a missing script, a handler this simulator does not run.
 func TestLoadReportsEverything(t *testing.T) {
-	root := project(t, map[string]string{SettingsFile: `{"general": {"x": 1}, "hooks": {
+	root := hooktest.Project(t, map[string]string{SettingsFile: `{"general": {"x": 1}, "hooks": {
   "enabled": true,
   "BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}],
   "PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -81,7 +53,7 @@ func TestLoadReportsEverything(t *testing.T) {
 // results, a denial's reason as the result, PostToolUse context appended,
 // a Stop reason as the next user message with UserPromptSubmit on it.
 func TestRun(t *testing.T) {
-	root := project(t, map[string]string{SettingsFile: `{"hooks": {
+	root := hooktest.Project(t, map[string]string{SettingsFile: `{"hooks": {
  "SessionStart": [{"hooks": [{"type": "command", "command": "cat >/dev/null; echo SS-CTX"}]}],
  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "cat > ups.json; echo 'U <b>'"}, {"type": "command", "command": "cat >/dev/null; echo U2"}]}],
  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "input=$(cat); case \"$input\" in *rm?-rf*) echo 'no deletes' >&2; exit 2;; esac"}]}],
@@ -92,7 +64,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, ds := scenario.Parse("s.yaml", []byte(`name: t
+	sc := hooktest.Scenario(t, `name: t
 system_prompt: SYS
 tools:
   - {name: run_shell_command, description: Run., parameters: {type: object, properties: {command: {type: string}}}}
@@ -103,19 +75,13 @@ requests:
       - tool_calls: [{name: run_shell_command, arguments: {command: "ls"}, result: "a b"}]
       - content: first
       - content: done
-`))
-	if sc == nil || diag.HasErrors(ds) {
-		t.Fatalf("scenario: %+v", ds)
-	}
+`)
 	h, err := New(Options{Config: cfg, Scenario: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := hooktest.Run(t, sc, h)
 	var got []string
 	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
 		if m.Role != "assistant" && m.Origin != "prompt" {
@@ -192,7 +158,7 @@ func TestPostToolUsePlainStdout(t *testing.T) {
 			if c.file != "" {
 				files[c.file] = c.script
 			}
-			root := project(t, files)
+			root := hooktest.Project(t, files)
 			cfg, err := Load(root, LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -207,7 +173,7 @@ func TestPostToolUsePlainStdout(t *testing.T) {
 			if !c.plain {
 				return
 			}
-			sc, ds := scenario.Parse("s.yaml", []byte(`name: t
+			sc := hooktest.Scenario(t, `name: t
 tools:
   - {name: run_shell_command, description: Run., parameters: {type: object, properties: {command: {type: string}}}}
 requests:
@@ -215,19 +181,13 @@ requests:
     rounds:
       - tool_calls: [{name: run_shell_command, arguments: {command: "ls"}, result: "a b"}]
       - content: done
-`))
-			if sc == nil || diag.HasErrors(ds) {
-				t.Fatalf("scenario: %+v", ds)
-			}
+`)
 			h, err := New(Options{Config: cfg, Scenario: sc})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer h.Close()
-			tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			tr := hooktest.Run(t, sc, h)
 			stepSays := false
 			for _, hc := range tr.HookCalls {
 				for _, w := range hc.Warnings {
