@@ -119,7 +119,7 @@ func TestTrustState(t *testing.T) {
 	if err := os.WriteFile(user, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Load(root, LoadOptions{UserConfig: user})
+	cfg, err := Load(root, LoadOptions{User: user})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestTrustState(t *testing.T) {
 	if err := os.WriteFile(user, []byte(text+"[projects.\""+root+"\"]\ntrust_level = \"trusted\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, _ = Load(root, LoadOptions{UserConfig: user})
+	cfg, _ = Load(root, LoadOptions{User: user})
 	for _, d := range cfg.Diagnostics {
 		if d.Code == CodeProjectUntrusted {
 			t.Error("a trusted project is said untrusted")
@@ -179,12 +179,7 @@ requests:
 	}
 	defer h.Close()
 	tr := hooktest.Run(t, sc, h)
-	var got []string
-	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
-		if m.Role != "assistant" && m.Origin != "prompt" {
-			got = append(got, m.Role+": "+m.Content)
-		}
-	}
+	got := hooktest.Said(tr)
 	want := []string{"system: SESSION-CTX", "user: go",
 		"system: PRE-A", "tool: Command blocked by PreToolUse hook: no deletes. Command: rm -rf x",
 		"system: PRE-A", "tool: R1\n\nR2"}

@@ -97,16 +97,8 @@ type Config struct {
 	Files []string `json:"files"`
 }
 
-// LoadOptions say where hooks are besides the root.
-type LoadOptions struct {
-	// UserConfig is the user's ~/.codex/config.toml (an app setting,
-	// hookctl --codex-user-config): [hooks] there and hooks.json beside it
-	// run first, and its [hooks.state] and [projects] say what Codex trusts.
-	// "" none: what Codex trusts is not known.
-	UserConfig string
-	// Drafts are unsaved editor texts by root-relative path.
-	Drafts map[string][]byte
-}
+// LoadOptions say where hooks are besides the opened folder.
+type LoadOptions = hookdecl.Options
 
 // Load reads the user's files and the project's .codex/ in Codex's order
 // (its user layer, then the project's; in each hooks.json, then
@@ -121,10 +113,10 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	}
 	l := &loader{c: &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}}, files: hookdecl.NewFiles(opts.Drafts, CodeUnreadable)}
 	var state *trustState
-	if opts.UserConfig != "" {
-		uc, err := filepath.Abs(opts.UserConfig)
+	if opts.User != "" {
+		uc, err := filepath.Abs(opts.User)
 		if err == nil {
-			state = l.layer(filepath.Join(filepath.Dir(uc), "hooks.json"), uc, filepath.ToSlash(filepath.Join(filepath.Dir(opts.UserConfig), "hooks.json")), filepath.ToSlash(opts.UserConfig))
+			state = l.layer(filepath.Join(filepath.Dir(uc), "hooks.json"), uc, filepath.ToSlash(filepath.Join(filepath.Dir(opts.User), "hooks.json")), filepath.ToSlash(opts.User))
 		}
 	}
 	for i := range l.c.Hooks {

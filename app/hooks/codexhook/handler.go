@@ -18,13 +18,7 @@ import (
 )
 
 // Options configure a Handler.
-type Options struct {
-	Config   *Config
-	Scenario *scenario.Scenario
-	// Profile is how the Codex version words and places hook output (nil:
-	// the newest bundled profile).
-	Profile *profile.Profile
-}
+type Options = hookrun.Options[*Config]
 
 // Handler runs Codex's hooks at the engine's points.
 type Handler struct {
@@ -42,12 +36,9 @@ type Handler struct {
 
 // New prepares cfg's hooks for a run; Close it when the run ends.
 func New(opts Options) (*Handler, error) {
-	prof := opts.Profile
-	if prof == nil {
-		var err error
-		if prof, err = profile.NewCatalog("").NewestBundled(System); err != nil {
-			return nil, fmt.Errorf("codex hooks: %w", err)
-		}
+	prof, err := hookrun.NewestOr(opts.Profile, System)
+	if err != nil {
+		return nil, err
 	}
 	run, err := hookrun.NewRun(System, "codex hooks", hookrun.UUID7()) // Codex's thread ids are v7
 	if err != nil {
@@ -83,7 +74,7 @@ func toolName(tc *engine.ToolCall) (string, map[string]any) {
 
 // Handle fires the event of ev's point.
 func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
-	event := eventAt(ev.Point)
+	event := eventAt[ev.Point]
 	if event == "" {
 		return nil
 	}

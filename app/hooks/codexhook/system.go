@@ -1,8 +1,6 @@
 package codexhook
 
 import (
-	"context"
-
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/hookdecl"
 	"hookstudio/app/hooks/registry"
@@ -37,38 +35,24 @@ func Registration() registry.System {
 		User: &registry.UserFile{Setting: "codex_user_config", Name: "config.toml", Flag: "codex-user-config",
 			Usage: "Codex's user config.toml (~/.codex/config.toml): its [hooks] and the hooks.json beside it run before the project's, and its [hooks.state] says which hooks Codex trusts"},
 		Starter: &registry.Starter{Path: HooksFile, Text: "{\n  \"hooks\": {}\n}\n"},
-		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
-			cfg, err := Load(req.Root, LoadOptions{UserConfig: req.User, Drafts: req.Drafts})
-			if err != nil {
-				return nil, err
-			}
-			return cfg.loaded(), nil
-		},
+		Load:    hookdecl.Loader(Load),
 	}
 }
 
-// loaded is the folder's Codex hooks for the registry.
-func (c *Config) loaded() hookdecl.Loaded {
-	decls := make([]hookdecl.Decl, len(c.Hooks))
-	for i := range c.Hooks {
-		decls[i] = c.Hooks[i].decl()
-	}
-	return hookdecl.Loaded{System: System, Diags: c.Diagnostics, Decls: decls,
-		New: func(run registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
-			return New(Options{Config: c, Scenario: run.Scenario, Profile: prof})
-		}}
+// Loaded is the folder's Codex hooks for the registry.
+func (c *Config) Loaded() hookdecl.Loaded {
+	return hookdecl.Declared(System, c.Diagnostics, c.Hooks, (*Hook).decl, func(run registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
+		return New(Options{Config: c, Scenario: run.Scenario, Profile: prof})
+	})
 }
 
 // decl is the hook as the registry and the panels see it.
 func (h *Hook) decl() hookdecl.Decl {
-	d := hookdecl.Decl{Event: h.Event, Name: h.Name(), Source: h.Source(), Skill: h.Skill, Detail: h.Command, Dir: h.Dir, Runs: h.Runs}
+	d := hookdecl.Decl{Event: h.Event, Name: h.Name(), Source: h.Source(), Skill: h.Skill, Detail: h.Command, Matcher: h.Matcher, Dir: h.Dir, Runs: h.Runs, Why: h.Why}
 	if h.Type == "command" {
 		d.Command = h.Command
 	} else {
 		d.Detail = h.Type + " hook (Codex does not run it)"
-	}
-	if h.Matcher != "" && h.Matcher != "*" {
-		d.Detail = h.Matcher + " · " + d.Detail
 	}
 	return d
 }

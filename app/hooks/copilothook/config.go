@@ -84,14 +84,8 @@ type Config struct {
 	fingerprint string
 }
 
-// LoadOptions says where hooks are besides the root.
-type LoadOptions struct {
-	// UserHooks is the user's folder of hook files (~/.copilot/hooks; an app
-	// setting, hookctl --copilot-user-hooks); "" none.
-	UserHooks string
-	// Drafts are unsaved editor texts by path relative to the root.
-	Drafts map[string][]byte
-}
+// LoadOptions say where hooks are besides the opened folder.
+type LoadOptions = hookdecl.Options
 
 // IsPlugin says whether dir is a Copilot CLI plugin folder.
 func IsPlugin(dir string) bool { return plugin.Is(dir) }
@@ -143,9 +137,9 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 			read(path.Join(relDir, n), filepath.Join(dir, n), src)
 		}
 	}
-	if opts.UserHooks != "" {
-		if ud, err := filepath.Abs(opts.UserHooks); err == nil {
-			folder(filepath.ToSlash(opts.UserHooks), ud, source{})
+	if opts.User != "" {
+		if ud, err := filepath.Abs(opts.User); err == nil {
+			folder(filepath.ToSlash(opts.User), ud, source{})
 		}
 	}
 	folder(ProjectHooks, filepath.Join(abs, filepath.FromSlash(ProjectHooks)), source{repo: true})

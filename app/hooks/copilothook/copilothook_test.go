@@ -120,15 +120,7 @@ func TestWhereTheModelReadsIt(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			files := map[string]string{".github/hooks/a.json": file(c.hooks...)}
 			maps.Copy(files, c.files)
-			got := strings.Join(messages(run(t, files, tools, !strings.Contains(c.name, "missing"))), "\n¶")
-			at := 0
-			for _, w := range c.want {
-				i := strings.Index(got[at:], w)
-				if i < 0 {
-					t.Fatalf("missing %q (after offset %d) in\n%s", w, at, got)
-				}
-				at += i + len(w)
-			}
+			hooktest.InOrder(t, messages(run(t, files, tools, !strings.Contains(c.name, "missing"))), c.want...)
 		})
 	}
 }
@@ -205,7 +197,7 @@ func TestPlugin(t *testing.T) {
 		"user/hooks/u.json":    file(cmd("preToolUse", "echo user")),
 		".github/hooks/a.json": file(cmd("preToolUse", "echo repo")),
 	})
-	cfg, err := Load(root, LoadOptions{UserHooks: filepath.Join(root, "user", "hooks")})
+	cfg, err := Load(root, LoadOptions{User: filepath.Join(root, "user", "hooks")})
 	if err != nil {
 		t.Fatal(err)
 	}

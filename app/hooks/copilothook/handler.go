@@ -10,20 +10,13 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/hookrun"
 	"hookstudio/app/hooks/process"
 	"hookstudio/app/hooks/render"
 )
 
 // Options configure a Handler.
-type Options struct {
-	Config   *Config
-	Scenario *scenario.Scenario
-	// Profile is the rendering profile of copilot-cli the run renders with
-	// (nil: the system's own measured renderings).
-	Profile *profile.Profile
-}
+type Options = hookrun.Options[*Config]
 
 // Handler runs Copilot CLI's hooks at the engine's points.
 type Handler struct {
@@ -75,7 +68,7 @@ func (h *Handler) matching(event Event, ev *engine.Event) []*Hook {
 
 // Handle fires the native event of ev's point.
 func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
-	evs := eventsAt(ev.Point)
+	evs := eventsAt[ev.Point]
 	if len(evs) == 0 {
 		return nil
 	}

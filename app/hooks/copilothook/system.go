@@ -1,7 +1,6 @@
 package copilothook
 
 import (
-	"context"
 	"strings"
 
 	"hookstudio/app/agentdata/profile"
@@ -40,13 +39,7 @@ func Registration() registry.System {
 			Usage: "Copilot CLI's user-level hooks folder (~/.copilot/hooks), whose *.json hooks run before the repository's", Folder: true},
 		SkillFolders: plugin.Folders,
 		Starter:      &registry.Starter{Path: ProjectHooks + "/hooks.json", Text: "{\n  \"version\": 1,\n  \"hooks\": {}\n}\n"},
-		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
-			cfg, err := Load(req.Root, LoadOptions{UserHooks: req.User, Drafts: req.Drafts})
-			if err != nil {
-				return nil, err
-			}
-			return cfg.loaded(), nil
-		},
+		Load:         hookdecl.Loader(Load),
 	}
 }
 
@@ -59,26 +52,17 @@ func script(root, file string) bool {
 	return plugin.Script(root, file)
 }
 
-// loaded is the folder's Copilot CLI hooks for the registry.
-func (c *Config) loaded() hookdecl.Loaded {
-	decls := make([]hookdecl.Decl, len(c.Hooks))
-	for i := range c.Hooks {
-		h := &c.Hooks[i]
-		detail := h.Bash
+// Loaded is the folder's Copilot CLI hooks for the registry.
+func (c *Config) Loaded() hookdecl.Loaded {
+	decl := func(h *Hook) hookdecl.Decl {
+		d := hookdecl.Decl{Event: string(h.Event), Name: h.Title(), Source: h.Source(), Skill: h.Skill, Detail: h.Bash, Matcher: h.Matcher,
+			Command: h.Bash, Dir: h.dir(c.Root), Runs: h.Runs, Why: h.Why}
 		if h.Type == TypePrompt {
-			detail = h.Prompt
+			d.Detail = h.Prompt
 		}
-		if h.Matcher != "" {
-			detail = h.Matcher + " · " + detail
-		}
-		if !h.Runs {
-			detail += " (not run: " + h.Why + ")"
-		}
-		decls[i] = hookdecl.Decl{Event: string(h.Event), Name: h.Title(), Source: h.Source(), Skill: h.Skill, Detail: detail,
-			Command: h.Bash, Dir: h.dir(c.Root), Runs: h.Runs}
+		return d
 	}
-	return hookdecl.Loaded{System: System, Diags: c.Diagnostics, Decls: decls,
-		New: func(run registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
-			return New(Options{Config: c, Scenario: run.Scenario, Profile: prof})
-		}}
+	return hookdecl.Declared(System, c.Diagnostics, c.Hooks, decl, func(run registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
+		return New(Options{Config: c, Scenario: run.Scenario, Profile: prof})
+	})
 }

@@ -93,14 +93,8 @@ type Config struct {
 	fingerprint string
 }
 
-// LoadOptions says where hooks are besides the root.
-type LoadOptions struct {
-	// UserSettings is the user-level settings.json (~/.gemini/settings.json;
-	// an app setting, hookctl --gemini-user-settings); "" none.
-	UserSettings string
-	// Drafts are unsaved editor texts by path relative to the root.
-	Drafts map[string][]byte
-}
+// LoadOptions say where hooks are besides the opened folder.
+type LoadOptions = hookdecl.Options
 
 // IsExtension says whether dir is a Gemini CLI extension folder.
 func IsExtension(dir string) bool { return extension.Is(dir) }
@@ -140,9 +134,9 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 			enabledAt = f.enabled
 		}
 	}
-	if opts.UserSettings != "" {
-		if uf, err := filepath.Abs(opts.UserSettings); err == nil {
-			read(filepath.ToSlash(opts.UserSettings), uf, true)
+	if opts.User != "" {
+		if uf, err := filepath.Abs(opts.User); err == nil {
+			read(filepath.ToSlash(opts.User), uf, true)
 		}
 	}
 	read(ProjectSettings, filepath.Join(abs, filepath.FromSlash(ProjectSettings)), false)

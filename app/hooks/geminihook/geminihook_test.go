@@ -130,15 +130,7 @@ requests:
 			files := map[string]string{".gemini/settings.json": settings("{" + c.hooks + "}")}
 			maps.Copy(files, c.files)
 			tr := runChecked(t, files, rounds, !strings.Contains(c.name, "missing"))
-			got := strings.Join(messages(tr), "\n¶")
-			at := 0
-			for _, w := range c.want {
-				i := strings.Index(got[at:], w)
-				if i < 0 {
-					t.Fatalf("missing %q (after offset %d) in\n%s", w, at, got)
-				}
-				at += i + len(w)
-			}
+			hooktest.InOrder(t, messages(tr), c.want...)
 		})
 	}
 }
@@ -269,7 +261,7 @@ func TestHooksConfig(t *testing.T) {
 		".gemini/settings.json": `{"hooksConfig": {"disabled": ["quiet"]}, "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true", "name": "quiet"}, {"type": "command", "command": "echo '{}'"}]}]}}`,
 		"user.json":             `{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "echo user"}]}]}}`,
 	})
-	cfg, err := Load(root, LoadOptions{UserSettings: filepath.Join(root, "user.json")})
+	cfg, err := Load(root, LoadOptions{User: filepath.Join(root, "user.json")})
 	if err != nil {
 		t.Fatal(err)
 	}

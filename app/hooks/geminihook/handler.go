@@ -9,19 +9,13 @@ import (
 	"time"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/hookrun"
 	"hookstudio/app/hooks/process"
 	"hookstudio/app/hooks/render"
 )
 
 // Options configure a Handler.
-type Options struct {
-	Config *Config
-	// Profile is the rendering profile of gemini-cli the run renders with
-	// (nil: the system's own measured renderings).
-	Profile *profile.Profile
-}
+type Options = hookrun.Options[*Config]
 
 // Handler runs Gemini CLI's hooks at the engine's points.
 type Handler struct {
@@ -107,7 +101,7 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	case engine.PointAfterTool:
 		defer h.noteRewrite(ev)
 	}
-	for _, event := range eventsAt(ev.Point) {
+	for _, event := range eventsAt[ev.Point] {
 		if ev.Stopped() {
 			return nil
 		}

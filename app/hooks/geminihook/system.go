@@ -1,7 +1,6 @@
 package geminihook
 
 import (
-	"context"
 	"strings"
 
 	"hookstudio/app/agentdata/profile"
@@ -47,13 +46,7 @@ func Registration() registry.System {
 			Usage: "Gemini CLI's user-level settings.json (~/.gemini/settings.json), whose hooks run before the project's"},
 		SkillFolders: extension.Folders,
 		Starter:      &registry.Starter{Path: ProjectSettings, Text: "{\n  \"hooks\": {}\n}\n"},
-		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
-			cfg, err := Load(req.Root, LoadOptions{UserSettings: req.User, Drafts: req.Drafts})
-			if err != nil {
-				return nil, err
-			}
-			return cfg.loaded(), nil
-		},
+		Load:         hookdecl.Loader(Load),
 	}
 }
 
@@ -66,23 +59,13 @@ func script(root, file string) bool {
 	return extension.Script(root, file)
 }
 
-// loaded is the folder's Gemini CLI hooks for the registry.
-func (c *Config) loaded() hookdecl.Loaded {
-	decls := make([]hookdecl.Decl, len(c.Hooks))
-	for i := range c.Hooks {
-		h := &c.Hooks[i]
-		detail := h.Command
-		if h.Matcher != "" && h.Matcher != "*" {
-			detail = h.Matcher + " · " + detail
-		}
-		if !h.Runs {
-			detail += " (not run: " + h.Why + ")"
-		}
-		decls[i] = hookdecl.Decl{Event: string(h.Event), Name: h.Title(), Source: h.Source(), Skill: h.Skill, Detail: detail,
-			Command: h.Command, Dir: c.Root, Runs: h.Runs}
+// Loaded is the folder's Gemini CLI hooks for the registry.
+func (c *Config) Loaded() hookdecl.Loaded {
+	decl := func(h *Hook) hookdecl.Decl {
+		return hookdecl.Decl{Event: string(h.Event), Name: h.Title(), Source: h.Source(), Skill: h.Skill, Detail: h.Command, Matcher: h.Matcher,
+			Command: h.Command, Dir: c.Root, Runs: h.Runs, Why: h.Why}
 	}
-	return hookdecl.Loaded{System: System, Diags: c.Diagnostics, Decls: decls,
-		New: func(_ registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
-			return New(Options{Config: c, Profile: prof})
-		}}
+	return hookdecl.Declared(System, c.Diagnostics, c.Hooks, decl, func(_ registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
+		return New(Options{Config: c, Profile: prof})
+	})
 }

@@ -2,6 +2,7 @@ package hookdecl
 
 import (
 	"cmp"
+	"context"
 	"slices"
 
 	"hookstudio/app/agent/engine"
@@ -19,12 +20,14 @@ type Decl struct {
 	Source string // file:line
 	// Skill is the skill folder whose enabling runs the hook ("" always).
 	Skill string
-	// Detail is what the panels show of it: its command, its matcher.
-	Detail string
+	// Detail is what the panels show it does (its command); Matcher what
+	// it fires on ("" or "*": everything).
+	Detail, Matcher string
 	// Command is the line it starts, in Dir ("" none).
 	Command, Dir string
-	// Runs is false for a hook the simulated agent does not run.
+	// Runs is false for a hook the simulated agent does not run; Why says why.
 	Runs bool
+	Why  string
 }
 
 // reached says whether a run enabling these skills (nil: all) reaches d.
@@ -50,13 +53,31 @@ type Handler interface {
 func (l Loaded) Diagnostics() []diag.Diagnostic { return l.Diags }
 func (l Loaded) Skills(*scenario.SkillNames)    {}
 
-// Hooks describes every hook for the skills panel and breakpoints.
+// Hooks describes every hook for the skills panel and breakpoints: what it
+// fires on and does, and why it does not run.
 func (l Loaded) Hooks() []engine.HookInfo {
 	out := []engine.HookInfo{}
 	for _, d := range l.Decls {
-		out = append(out, engine.HookInfo{System: l.System, Event: d.Event, Hook: d.Name, Skill: d.Skill, Source: d.Source, Detail: d.Detail})
+		detail := d.Detail
+		if d.Matcher != "" && d.Matcher != "*" {
+			detail = d.Matcher + " · " + detail
+		}
+		if !d.Runs && d.Why != "" {
+			detail += " (not run: " + d.Why + ")"
+		}
+		out = append(out, engine.HookInfo{System: l.System, Event: d.Event, Hook: d.Name, Skill: d.Skill, Source: d.Source, Detail: detail})
 	}
 	return out
+}
+
+// Declared is what the registry sees of hooks of system: decl describes
+// each one, start starts the handler of a run that reaches one.
+func Declared[H any](system string, diags []diag.Diagnostic, hooks []H, decl func(h *H) Decl, start func(run registry.Run, prof *profile.Profile) (Handler, error)) Loaded {
+	decls := make([]Decl, len(hooks))
+	for i := range hooks {
+		decls[i] = decl(&hooks[i])
+	}
+	return Loaded{System: system, Diags: diags, Decls: decls, New: start}
 }
 
 // running are the hooks a run enabling these skills starts (nil: all).
@@ -129,4 +150,28 @@ func Profile(run registry.Run, agent string) *profile.Profile {
 		return nil
 	}
 	return p
+}
+
+// Options say where an agent's hooks are besides the opened folder.
+type Options struct {
+	// User is the agent's user-level file or folder (~/.codex/config.toml,
+	// ~/.copilot/hooks: its registry.UserFile, an app setting and a hookctl
+	// flag); "" none.
+	User string
+	// Drafts are unsaved editor texts by root-relative path.
+	Drafts map[string][]byte
+}
+
+// Config is an agent's hooks of a folder, as its system reads them.
+type Config interface{ Loaded() Loaded }
+
+// Loader is a system's registry.System Load: load reads the folder.
+func Loader[C Config](load func(root string, opts Options) (C, error)) func(context.Context, registry.LoadRequest) (registry.Loaded, error) {
+	return func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
+		cfg, err := load(req.Root, Options{User: req.User, Drafts: req.Drafts})
+		if err != nil {
+			return nil, err
+		}
+		return cfg.Loaded(), nil
+	}
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/metrics"
 	"hookstudio/app/hooks/process"
 )
@@ -113,4 +115,25 @@ func UUID7() string {
 	b[6] = b[6]&0x0f | 0x70
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// Options start an agent's handler for a run.
+type Options[C any] struct {
+	Config   C
+	Scenario *scenario.Scenario
+	// Profile is how the agent's version words and places hook output (nil:
+	// its newest bundled profile).
+	Profile *profile.Profile
+}
+
+// NewestOr is p, else agent's newest bundled profile.
+func NewestOr(p *profile.Profile, agent string) (*profile.Profile, error) {
+	if p != nil {
+		return p, nil
+	}
+	p, err := profile.NewCatalog("").NewestBundled(agent)
+	if err != nil {
+		return nil, fmt.Errorf("%s hooks: %w", agent, err)
+	}
+	return p, nil
 }

@@ -78,3 +78,30 @@ func Messages(tr *engine.Trace, system string) []string {
 	}
 	return out
 }
+
+// InOrder fails the test unless every one of want stands in the last
+// call's messages (joined by "\n¶"), in order.
+func InOrder(t testing.TB, messages []string, want ...string) {
+	t.Helper()
+	got := strings.Join(messages, "\n¶")
+	at := 0
+	for _, w := range want {
+		i := strings.Index(got[at:], w)
+		if i < 0 {
+			t.Fatalf("missing %q (after offset %d) in\n%s", w, at, got)
+		}
+		at += i + len(w)
+	}
+}
+
+// Said is the last model call's messages as "role: content", the
+// scenario's own (the system prompt, the model's answers) left out.
+func Said(tr *engine.Trace) []string {
+	var out []string
+	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
+		if m.Role != "assistant" && m.Origin != "prompt" {
+			out = append(out, m.Role+": "+m.Content)
+		}
+	}
+	return out
+}

@@ -164,12 +164,8 @@ type Config struct {
 	Files       []string          `json:"files"`
 }
 
-// LoadOptions say where hooks are besides the root.
-type LoadOptions struct {
-	// UserSettings is the user's ~/.qwen/settings.json ("" none).
-	UserSettings string
-	Drafts       map[string][]byte
-}
+// LoadOptions say where hooks are besides the opened folder.
+type LoadOptions = hookdecl.Options
 
 // Load reads the project's settings (the opened folder's, and each skill
 // folder's that is a Qwen Code project of its own) and the user's, in the
@@ -230,9 +226,9 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 		}
 		load(filepath.Join(dir, filepath.FromSlash(SettingsFile)), rel, e.Name(), dir, false)
 	}
-	if opts.UserSettings != "" {
-		if uf, err := filepath.Abs(opts.UserSettings); err == nil {
-			load(uf, filepath.ToSlash(opts.UserSettings), "", abs, true)
+	if opts.User != "" {
+		if uf, err := filepath.Abs(opts.User); err == nil {
+			load(uf, filepath.ToSlash(opts.User), "", abs, true)
 		}
 	}
 	c.Files = files.Read
@@ -283,29 +279,16 @@ func checkOutput(h *Hook, scripts []string) []diag.Diagnostic {
 	return out
 }
 
-// eventAt is the event a point of the flow fires.
-func eventAt(p engine.Point) string {
-	switch p {
-	case engine.PointSessionStart:
-		return SessionStart
-	case engine.PointBeforeSend:
-		return UserPromptSubmit
-	case engine.PointBeforeTool:
-		return PreToolUse
-	case engine.PointApproveTool:
-		return PermissionRequest
-	case engine.PointAfterTool:
-		return PostToolUse
-	case engine.PointAfterTools:
-		return PostToolBatch
-	case engine.PointStop:
-		return Stop
-	case engine.PointBeforeCompact:
-		return PreCompact
-	case engine.PointAfterCompact:
-		return PostCompact
-	case engine.PointSessionEnd:
-		return SessionEnd
-	}
-	return ""
+// eventAt is the event each point of the flow fires.
+var eventAt = map[engine.Point]string{
+	engine.PointSessionStart:  SessionStart,
+	engine.PointBeforeSend:    UserPromptSubmit,
+	engine.PointBeforeTool:    PreToolUse,
+	engine.PointApproveTool:   PermissionRequest,
+	engine.PointAfterTool:     PostToolUse,
+	engine.PointAfterTools:    PostToolBatch,
+	engine.PointStop:          Stop,
+	engine.PointBeforeCompact: PreCompact,
+	engine.PointAfterCompact:  PostCompact,
+	engine.PointSessionEnd:    SessionEnd,
 }

@@ -20,13 +20,7 @@ import (
 )
 
 // Options configure a Handler.
-type Options struct {
-	Config   *Config
-	Scenario *scenario.Scenario
-	// Profile is how the Qwen Code version words and places hook output
-	// (nil: the newest bundled profile).
-	Profile *profile.Profile
-}
+type Options = hookrun.Options[*Config]
 
 // Handler runs Qwen Code's hooks at the engine's points.
 type Handler struct {
@@ -42,12 +36,9 @@ type Handler struct {
 
 // New prepares cfg's hooks for a run; Close it when the run ends.
 func New(opts Options) (*Handler, error) {
-	prof := opts.Profile
-	if prof == nil {
-		var err error
-		if prof, err = profile.NewCatalog("").NewestBundled(System); err != nil {
-			return nil, fmt.Errorf("qwen code hooks: %w", err)
-		}
+	prof, err := hookrun.NewestOr(opts.Profile, System)
+	if err != nil {
+		return nil, err
 	}
 	run, err := hookrun.NewRun(System, "qwen code hooks", hookrun.UUID())
 	if err != nil {
@@ -74,7 +65,7 @@ var aliases = map[string][]string{
 
 // Handle fires the event of ev's point.
 func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
-	event := eventAt(ev.Point)
+	event := eventAt[ev.Point]
 	if event == "" {
 		return nil
 	}

@@ -82,12 +82,7 @@ requests:
 	}
 	defer h.Close()
 	tr := hooktest.Run(t, sc, h)
-	var got []string
-	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
-		if m.Role != "assistant" && m.Origin != "prompt" {
-			got = append(got, m.Role+": "+m.Content)
-		}
-	}
+	got := hooktest.Said(tr)
 	ctx := "user: <qwen:user-prompt-submit-context>\nU &lt;b&gt;\nU2\n</qwen:user-prompt-submit-context>"
 	want := []string{"system: SYS\n\n<qwen:session-start-context hidden=\"true\">\nSessionStart additional context:\nSS-CTX\n</qwen:session-start-context>",
 		"user: go", ctx, "tool: no deletes", ctx, "tool: a b\n\nNOTE", ctx, "user: STOP-R", ctx}

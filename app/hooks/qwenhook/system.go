@@ -1,8 +1,6 @@
 package qwenhook
 
 import (
-	"context"
-
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/hookdecl"
 	"hookstudio/app/hooks/registry"
@@ -28,34 +26,24 @@ func Registration() registry.System {
 		User: &registry.UserFile{Setting: "qwen_user_settings", Name: "settings.json", Flag: "qwen-user-settings",
 			Usage: "Qwen Code's user settings.json (~/.qwen/settings.json), whose hooks run after the project's"},
 		Starter: &registry.Starter{Path: SettingsFile, Text: "{\n  \"hooks\": {}\n}\n"},
-		Load: func(_ context.Context, req registry.LoadRequest) (registry.Loaded, error) {
-			cfg, err := Load(req.Root, LoadOptions{UserSettings: req.User, Drafts: req.Drafts})
-			if err != nil {
-				return nil, err
-			}
-			return cfg.loaded(), nil
-		},
+		Load:    hookdecl.Loader(Load),
 	}
 }
 
-// loaded is the folder's Qwen Code hooks for the registry.
-func (c *Config) loaded() hookdecl.Loaded {
-	decls := make([]hookdecl.Decl, len(c.Hooks))
-	for i := range c.Hooks {
-		h := &c.Hooks[i]
-		d := hookdecl.Decl{Event: h.Event, Name: h.Label(), Source: h.Source(), Skill: h.Skill, Detail: h.Command, Dir: h.Dir, Runs: h.Runs}
-		if h.Type == "command" {
-			d.Command = h.Command
-		} else {
-			d.Detail = h.Type + " hook"
-		}
-		if h.Matcher != "" && h.Matcher != "*" {
-			d.Detail = h.Matcher + " · " + d.Detail
-		}
-		decls[i] = d
+// Loaded is the folder's Qwen Code hooks for the registry.
+func (c *Config) Loaded() hookdecl.Loaded {
+	return hookdecl.Declared(System, c.Diagnostics, c.Hooks, (*Hook).decl, func(run registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
+		return New(Options{Config: c, Scenario: run.Scenario, Profile: prof})
+	})
+}
+
+// decl is the hook as the registry and the panels see it.
+func (h *Hook) decl() hookdecl.Decl {
+	d := hookdecl.Decl{Event: h.Event, Name: h.Label(), Source: h.Source(), Skill: h.Skill, Detail: h.Command, Matcher: h.Matcher, Dir: h.Dir, Runs: h.Runs, Why: h.Why}
+	if h.Type == "command" {
+		d.Command = h.Command
+	} else {
+		d.Detail = h.Type + " hook"
 	}
-	return hookdecl.Loaded{System: System, Diags: c.Diagnostics, Decls: decls,
-		New: func(run registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
-			return New(Options{Config: c, Scenario: run.Scenario, Profile: prof})
-		}}
+	return d
 }
