@@ -235,7 +235,7 @@ func TestDiagnostics(t *testing.T) {
 		}
 	}
 	want := []string{CodeDisabledUnknown, CodeUnknownField, CodeOtherAgent, CodeUnknownEvent, CodeConfigField, CodeMatcherIgnored,
-		CodeUnknownType, CodeShape, CodePlainStdout, CodeTimeoutMS, CodeBadMatcher, CodeMissingScript, CodeExit1Guard, CodeUnknownField,
+		CodeUnknownType, CodeUnknownField, CodeShape, CodePlainStdout, CodeTimeoutMS, CodeBadMatcher, CodeMissingScript, CodeExit1Guard, CodeUnknownField,
 		CodeShape, CodeNotSimulated}
 	slices.Sort(got)
 	slices.Sort(want)
