@@ -173,12 +173,7 @@ requests:
       - tool_calls: [{name: exec_command, arguments: {cmd: "ls"}, result: "a b"}]
       - content: done
 `)
-	h, err := New(Options{Config: cfg, Scenario: sc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	tr := hooktest.Run(t, sc, h)
+	tr := hooktest.RunWith(t, Options{Config: cfg, Scenario: sc}, New)
 	got := hooktest.Said(tr)
 	want := []string{"system: SESSION-CTX", "user: go",
 		"system: PRE-A", "tool: Command blocked by PreToolUse hook: no deletes. Command: rm -rf x",
@@ -270,12 +265,7 @@ func TestAnswersCodexRefuses(t *testing.T) {
 				t.Fatal(err)
 			}
 			sc := hooktest.Scenario(t, "name: t\nrequests:\n  - user: go\n")
-			h, err := New(Options{Config: cfg, Scenario: sc})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
-			tr := hooktest.Run(t, sc, h)
+			tr := hooktest.RunWith(t, Options{Config: cfg, Scenario: sc}, New)
 			var calls []engine.HookCall
 			for _, hc := range tr.HookCalls {
 				if hc.System == System {

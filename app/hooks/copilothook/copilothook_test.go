@@ -30,12 +30,7 @@ func run(t *testing.T, files map[string]string, scenarioText string, check bool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Options{Config: cfg, Scenario: sc, Profile: p})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = h.Close() })
-	return hooktest.Run(t, sc, h)
+	return hooktest.RunWith(t, Options{Config: cfg, Scenario: sc, Profile: p}, New)
 }
 
 func messages(tr *engine.Trace) []string { return hooktest.Messages(tr, System) }
@@ -264,12 +259,7 @@ func TestNotExecutable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, err := New(Options{Config: cfg, Scenario: sc, Profile: prof})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
-			tr := hooktest.Run(t, sc, h)
+			tr := hooktest.RunWith(t, Options{Config: cfg, Scenario: sc, Profile: prof}, New)
 			if got := strings.Join(messages(tr), "\n"); !strings.Contains(got, "from the script") {
 				t.Errorf("the script's context does not reach the model:\n%s", got)
 			}

@@ -3,7 +3,6 @@ package copilothook
 import (
 	"strings"
 
-	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/hookdecl"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/schema"
@@ -62,7 +61,5 @@ func (c *Config) Loaded() hookdecl.Loaded {
 		}
 		return d
 	}
-	return hookdecl.Declared(System, c.Diagnostics, c.Hooks, decl, func(run registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
-		return New(Options{Config: c, Scenario: run.Scenario, Profile: prof})
-	})
+	return hookdecl.Declared(System, c.Diagnostics, c.Hooks, decl, hookdecl.StartWith(c, New))
 }

@@ -55,12 +55,7 @@ func runChecked(t *testing.T, files map[string]string, scenarioText string, chec
 		t.Fatalf("diagnostics: %+v", cfg.Diagnostics)
 	}
 	sc := hooktest.Scenario(t, scenarioText)
-	h, err := New(Options{Config: cfg, Profile: bundled(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = h.Close() })
-	return hooktest.Run(t, sc, h)
+	return hooktest.RunWith(t, Options{Config: cfg, Scenario: sc, Profile: bundled(t)}, New)
 }
 
 const shellTool = `tools:
@@ -322,9 +317,7 @@ requests:
 `
 	root = hooktest.Project(t, files)
 	cfg, _ := Load(root, LoadOptions{})
-	h, _ := New(Options{Config: cfg, Profile: bundled(t)})
-	defer h.Close()
-	hooktest.Run(t, hooktest.Scenario(t, sc), h)
+	hooktest.RunWith(t, Options{Config: cfg, Scenario: hooktest.Scenario(t, sc), Profile: bundled(t)}, New)
 	data, _ := os.ReadFile(filepath.Join(root, "stdin.jsonl"))
 	keys := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {

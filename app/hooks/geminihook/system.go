@@ -3,7 +3,6 @@ package geminihook
 import (
 	"strings"
 
-	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/hookdecl"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/schema"
@@ -65,7 +64,5 @@ func (c *Config) Loaded() hookdecl.Loaded {
 		return hookdecl.Decl{Event: string(h.Event), Name: h.Title(), Source: h.Source(), Skill: h.Skill, Detail: h.Command, Matcher: h.Matcher,
 			Command: h.Command, Dir: c.Root, Runs: h.Runs, Why: h.Why}
 	}
-	return hookdecl.Declared(System, c.Diagnostics, c.Hooks, decl, func(_ registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
-		return New(Options{Config: c, Profile: prof})
-	})
+	return hookdecl.Declared(System, c.Diagnostics, c.Hooks, decl, hookdecl.StartWith(c, New))
 }

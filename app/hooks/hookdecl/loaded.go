@@ -9,6 +9,7 @@ import (
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/hookrun"
 	"hookstudio/app/hooks/registry"
 )
 
@@ -174,4 +175,23 @@ func Loader[C Config](load func(root string, opts Options) (C, error)) func(cont
 		}
 		return cfg.Loaded(), nil
 	}
+}
+
+// StartWith starts an agent's handler for a run of cfg's hooks with newH
+// (the system's New).
+func StartWith[C any, H Handler](cfg C, newH func(hookrun.Options[C]) (H, error)) func(registry.Run, *profile.Profile) (Handler, error) {
+	return func(run registry.Run, prof *profile.Profile) (Handler, error) {
+		return newH(hookrun.Options[C]{Config: cfg, Scenario: run.Scenario, Profile: prof})
+	}
+}
+
+// Typed is d for a hook of type typ: a command hook starts its Detail, a
+// hook of another type is shown as other.
+func Typed(d Decl, typ, other string) Decl {
+	if typ == "command" {
+		d.Command = d.Detail
+	} else {
+		d.Detail = other
+	}
+	return d
 }

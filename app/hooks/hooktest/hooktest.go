@@ -15,6 +15,7 @@ import (
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/hookrun"
 	"hookstudio/app/hooks/skills"
 )
 
@@ -104,4 +105,22 @@ func Said(tr *engine.Trace) []string {
 		}
 	}
 	return out
+}
+
+// handler is a hook system's handler of one run.
+type handler interface {
+	engine.Handler
+	Close() error
+}
+
+// RunWith starts a hook system's handler with newH (its New) for
+// opts.Scenario, plays the scenario with it and closes it.
+func RunWith[C any, H handler](t testing.TB, opts hookrun.Options[C], newH func(hookrun.Options[C]) (H, error)) *engine.Trace {
+	t.Helper()
+	h, err := newH(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	return Run(t, opts.Scenario, h)
 }

@@ -201,14 +201,7 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 			if n := ch.Node.Get("shell"); n != nil && n.Kind == jsondoc.String {
 				h.Shell = n.Str
 			}
-			if n := ch.Node.Get("env"); n != nil && n.Kind == jsondoc.Object {
-				h.Env = map[string]string{}
-				for _, kv := range n.Children {
-					if kv.Kind == jsondoc.String {
-						h.Env[kv.Key] = kv.Str
-					}
-				}
-			}
+			h.Env = r.Env(ch.Node)
 			if t := ch.Node.Get("timeout"); t != nil && ch.Timeout >= 1000 {
 				line, col := r.Pos(t.Offset)
 				c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{File: rel, Line: line, Column: col, Severity: diag.Warning, Code: CodeTimeoutMS,

@@ -76,12 +76,7 @@ requests:
       - content: first
       - content: done
 `)
-	h, err := New(Options{Config: cfg, Scenario: sc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	tr := hooktest.Run(t, sc, h)
+	tr := hooktest.RunWith(t, Options{Config: cfg, Scenario: sc}, New)
 	got := hooktest.Said(tr)
 	ctx := "user: <qwen:user-prompt-submit-context>\nU &lt;b&gt;\nU2\n</qwen:user-prompt-submit-context>"
 	want := []string{"system: SYS\n\n<qwen:session-start-context hidden=\"true\">\nSessionStart additional context:\nSS-CTX\n</qwen:session-start-context>",
@@ -177,12 +172,7 @@ requests:
       - tool_calls: [{name: run_shell_command, arguments: {command: "ls"}, result: "a b"}]
       - content: done
 `)
-			h, err := New(Options{Config: cfg, Scenario: sc})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
-			tr := hooktest.Run(t, sc, h)
+			tr := hooktest.RunWith(t, Options{Config: cfg, Scenario: sc}, New)
 			stepSays := false
 			for _, hc := range tr.HookCalls {
 				for _, w := range hc.Warnings {

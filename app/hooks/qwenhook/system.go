@@ -1,7 +1,6 @@
 package qwenhook
 
 import (
-	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/hookdecl"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/schema"
@@ -30,20 +29,13 @@ func Registration() registry.System {
 	}
 }
 
-// Loaded is the folder's Qwen Code hooks for the registry.
+// Loaded is the folder's hooks for the registry.
 func (c *Config) Loaded() hookdecl.Loaded {
-	return hookdecl.Declared(System, c.Diagnostics, c.Hooks, (*Hook).decl, func(run registry.Run, prof *profile.Profile) (hookdecl.Handler, error) {
-		return New(Options{Config: c, Scenario: run.Scenario, Profile: prof})
-	})
+	return hookdecl.Declared(System, c.Diagnostics, c.Hooks, (*Hook).decl, hookdecl.StartWith(c, New))
 }
 
 // decl is the hook as the registry and the panels see it.
 func (h *Hook) decl() hookdecl.Decl {
-	d := hookdecl.Decl{Event: h.Event, Name: h.Label(), Source: h.Source(), Skill: h.Skill, Detail: h.Command, Matcher: h.Matcher, Dir: h.Dir, Runs: h.Runs, Why: h.Why}
-	if h.Type == "command" {
-		d.Command = h.Command
-	} else {
-		d.Detail = h.Type + " hook"
-	}
-	return d
+	return hookdecl.Typed(hookdecl.Decl{Event: h.Event, Name: h.Label(), Source: h.Source(), Skill: h.Skill, Detail: h.Command, Matcher: h.Matcher,
+		Dir: h.Dir, Runs: h.Runs, Why: h.Why}, h.Type, h.Type+" hook")
 }
