@@ -299,10 +299,8 @@ func checkOutput(h *Hook, scripts []string) []diag.Diagnostic {
 		return nil
 	}
 	text := hookout.Read(h.Command, scripts)
-	var out []diag.Diagnostic
-	add := func(code, format string, args ...any) {
-		out = append(out, diag.Diagnostic{File: h.File, Line: h.Line, Column: h.Column, Severity: diag.Warning, Code: code, Message: fmt.Sprintf(format, args...)})
-	}
+	at := hookdecl.At{File: h.File, Line: h.Line, Column: h.Column}
+	add := at.Warn
 	fields, schema := wire[h.Event]
 	_, takes := fields["decision"]
 	for _, v := range hookout.Values(text, "decision") {
@@ -319,5 +317,5 @@ func checkOutput(h *Hook, scripts []string) []diag.Diagnostic {
 	if h.Event == Stop && hookout.Plain(text) {
 		add(CodeStopNotJSON, "this Stop hook prints plain text: Codex reads a Stop hook's stdout as JSON only, so it fails the hook (Stop Failed) and the text goes nowhere; print nothing to let the agent stop, or {\"decision\": \"block\", \"reason\": \"…\"} to make it go on (a note for the user is {\"systemMessage\": \"…\"})")
 	}
-	return out
+	return at.Diags
 }

@@ -66,24 +66,8 @@ type parser struct {
 
 // events is how Copilot CLI reads a file's event names.
 var events = hookdecl.Events{Agent: "Copilot CLI", Skips: "Copilot CLI ignores it without a word (seen)",
-	Known: func(name string) bool { return Event(name).Known() }, Names: names(KnownEvents()), Other: otherNames(),
+	Known: func(name string) bool { return Event(name).Known() }, Names: hookdecl.Names(KnownEvents()), Other: hookdecl.NameMap(otherAgents),
 	UnknownCode: CodeUnknownEvent, OtherCode: CodeOtherAgent, ShapeCode: CodeShape, ListOf: "hooks such as [{\"type\": \"command\", \"bash\": \"…\"}]"}
-
-func names(es []Event) []string {
-	out := make([]string, len(es))
-	for i, e := range es {
-		out[i] = string(e)
-	}
-	return out
-}
-
-func otherNames() map[string]string {
-	out := map[string]string{}
-	for k, v := range otherAgents {
-		out[k] = string(v)
-	}
-	return out
-}
 
 // parseFile reads one hook file; every problem is reported at once.
 func parseFile(rel string, data []byte, src source) ([]Hook, []diag.Diagnostic) {

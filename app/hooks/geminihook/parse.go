@@ -9,6 +9,7 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/format/jsondoc"
 	"hookstudio/app/hooks/ccshape"
+	"hookstudio/app/hooks/hookdecl"
 )
 
 // Diagnostic codes (tests check codes, never wording).
@@ -63,9 +64,9 @@ type settingsFile struct {
 // read per event, timeouts in milliseconds, command hooks only.
 var dialect = ccshape.Dialect{
 	Agent: "Gemini CLI", Code: "gemini",
-	Fires: eventNames(Simulated), Elsewhere: []string{string(Notification)},
+	Fires: hookdecl.Names(Simulated), Elsewhere: []string{string(Notification)},
 	Why: func(string) string { return "interactive tool-permission prompt" },
-	Own: otherNames(), OtherCode: own(CodeOtherAgent),
+	Own: hookdecl.NameMap(otherAgents), OtherCode: own(CodeOtherAgent),
 	Aside: func(r *ccshape.Reader, n *jsondoc.Node) bool {
 		if !slices.Contains(ConfigFields, n.Key) {
 			return false
@@ -87,22 +88,6 @@ var dialect = ccshape.Dialect{
 // own is a code of Gemini CLI's own as the shape's reader takes it,
 // without the dialect's prefix.
 func own(code string) string { return strings.TrimPrefix(code, "gemini-") }
-
-func eventNames(es []Event) []string {
-	out := make([]string, len(es))
-	for i, e := range es {
-		out[i] = string(e)
-	}
-	return out
-}
-
-func otherNames() map[string]string {
-	out := map[string]string{}
-	for k, v := range otherAgents {
-		out[k] = string(v)
-	}
-	return out
-}
 
 // matcherAt reads a group's matcher as Gemini CLI's planner does: on tool
 // events a regular expression tested anywhere in the tool's name (one that

@@ -41,3 +41,21 @@ func Cut(s string, n int) string {
 
 // Source is file:line.
 func Source(file string, line int) string { return fmt.Sprintf("%s:%d", file, line) }
+
+// Names are event names as strings (for suggestions, a dialect's lists).
+func Names[E ~string](es []E) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = string(e)
+	}
+	return out
+}
+
+// NameMap is a map of names to event names, as strings.
+func NameMap[E ~string](m map[string]E) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = string(v)
+	}
+	return out
+}

@@ -259,17 +259,15 @@ func checkOutput(h *Hook, scripts []string) []diag.Diagnostic {
 		return nil
 	}
 	text := hookout.Read(h.Command, scripts)
-	var out []diag.Diagnostic
-	add := func(code, format string, args ...any) {
-		out = append(out, diag.Diagnostic{File: h.File, Line: h.Line, Column: h.Column, Severity: diag.Warning, Code: code, Message: fmt.Sprintf(format, args...)})
-	}
+	at := hookdecl.At{File: h.File, Line: h.Line, Column: h.Column}
+	add := at.Warn
 	switch {
 	case h.Event == PreToolUse && hookout.Field(text, "additionalContext"):
 		add(CodeContextDropped, "Qwen Code drops a PreToolUse hook's additionalContext: the model never reads it (seen on 0.24.4). Give the context from PostToolUse, whose additionalContext is appended to the tool's result")
 	case !slices.Contains(contextEvents, h.Event) && hookout.Plain(text) && !hookout.JSON(text):
 		add(CodePlainStdout, "this %s hook prints plain text: Qwen Code shows a plain stdout to the user only (as a system message); the model never reads it (only SessionStart and UserPromptSubmit hand plain stdout to the model). Print JSON: {\"hookSpecificOutput\": {\"hookEventName\": %q, \"additionalContext\": \"…\"}}", h.Event, h.Event)
 	}
-	return out
+	return at.Diags
 }
 
 // eventAt is the event each point of the flow fires.
