@@ -19,9 +19,9 @@ var commands = []command{
 	{"validate", "[SKILLS_DIR] [--json] [--claude-user-settings FILE] [--gemini-user-settings FILE] [--copilot-user-hooks DIR]",
 		"check every skill's hooks and scenarios; each problem as file:line:col"},
 	{"simulate", "[--skills DIR] SCENARIO [--json] [--full] [--color=auto|always|never] [--db PATH] [--no-history] " +
-		"[--provider PROFILE [--profiles PATH]] [--trust] [--events [--control stdin|FILE]] [--otlp URL] [--agent AGENT@VERSION]",
+		"[--provider PROFILE [--profiles PATH]] [--trust] [--events [--control stdin|FILE]] [--otlp URL] [--agent AGENT[@VERSION]]",
 		"play a scenario and print the messages every LLM call receives"},
-	{"test", "[SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust] [--agent AGENT@VERSION]",
+	{"test", "[SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust] [--agent AGENT[@VERSION]]",
 		"play scenarios and check their expectations; the last line counts passed and failed"},
 	{"history list", "[--scenario S] [--skill K] [--source cli|app|live|capture|session] [--since DATE] [--until DATE] [--limit N] [--json] [--db PATH]",
 		"list the runs kept in the run history"},
