@@ -93,8 +93,9 @@ func corpusCases(t *testing.T, agent string) []string {
 }
 
 // corpusSlots bounds the CLIs the corpus runs at once (each beside its
-// capture and a simulation) on a machine of two shared cores.
-var corpusSlots = make(chan struct{}, 3)
+// capture and a simulation) on a machine of two shared cores; go test's
+// -parallel (GOMAXPROCS by default) bounds the parallel subtests too.
+var corpusSlots = make(chan struct{}, 4)
 
 // TestRealAgentCorpus: every corpus case, through the pinned CLI against
 // hookctl capture and through hookctl simulate with the same answers,

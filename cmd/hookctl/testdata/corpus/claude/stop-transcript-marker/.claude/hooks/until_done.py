@@ -34,7 +34,7 @@ def settled_answer(event):
     """The transcript's last answer once it is the one Stop is about: the CLI
     may still be writing the transcript when the hook starts (bounded wait)."""
     want = event.get("last_assistant_message")
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 3
     while True:
         answer = last_answer(event.get("transcript_path", ""))
         if want is None or answer == want or time.monotonic() > deadline:

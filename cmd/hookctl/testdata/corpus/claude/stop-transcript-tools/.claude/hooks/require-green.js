@@ -15,7 +15,7 @@ function entries(transcript) {
 // The transcript once it holds the answer Stop is about: the CLI may still
 // be writing it when the hook starts (bounded wait).
 function settled(input) {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 3000;
   for (;;) {
     const all = entries(input.transcript_path);
     const texts = all.filter((e) => e.message && e.message.role === 'assistant' && Array.isArray(e.message.content))
