@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -37,9 +39,12 @@ type corpusAgent struct {
 	system  string // the hook system, its recipe and its profiles' agent
 	version string // the pinned CLI's version (simulate --agent system@version)
 	bin     string // under tools/agents
-	home    map[string]string
-	env     []string
-	args    []string // before the prompt
+	// home are files of the throw-away HOME that keep the run offline;
+	// homeVars variables naming a folder under it (CODEX_HOME).
+	home     map[string]string
+	homeVars map[string]string
+	env      []string
+	args     []string // before the prompt
 }
 
 // name is the agent as the test and the known differences name it:
@@ -67,7 +72,7 @@ func corpusAgents(t *testing.T) []corpusAgent {
 	}
 	return append(out,
 		corpusAgent{dir: "codex", system: "codex", version: pinned("codex"), bin: codexConformance.bin,
-			home: codexConformance.home, args: codexConformance.args},
+			home: codexConformance.home, homeVars: map[string]string{"CODEX_HOME": ".codex"}, args: codexConformance.args},
 		corpusAgent{dir: "gemini", system: "gemini-cli", version: pinned("gemini-cli"), bin: geminiConformance.bin,
 			env: geminiConformance.env},
 		corpusAgent{dir: "qwen", system: "qwen-code", version: pinned("qwen-code"), bin: qwenConformance.bin,
@@ -134,33 +139,43 @@ func TestRealAgentCorpus(t *testing.T) {
 	}
 }
 
-// check runs one case both ways and returns where they part. Both runs
-// use the same project path (a fresh copy each): hooks write files, and
-// paths end up in what the model reads.
+// check runs one case both ways, side by side, and returns where they
+// part. Each run has a copy of the project of its own (hooks write files),
+// both named project: paths end up in what the model reads.
 func (ca corpusAgent) check(t *testing.T, bin, src string) []string {
 	sc := loadCase(t, src)
-	dir := t.TempDir()
-	proj := filepath.Join(dir, "project")
-	fresh := func() {
-		if err := os.RemoveAll(proj); err != nil {
-			t.Fatal(err)
-		}
+	copyOf := func() (dir, proj string) {
+		dir = t.TempDir()
+		proj = filepath.Join(dir, "project")
 		if err := os.CopyFS(proj, os.DirFS(src)); err != nil {
 			t.Fatal(err)
 		}
+		return dir, proj
 	}
 	prof, err := profile.NewCatalog("").Get(ca.system, ca.version)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rc := profile.NewRecognizer(prof)
-	fresh()
-	sim := ca.simulate(t, rc, proj, sc)
-	fresh()
+	_, simProj := copyOf()
+	dir, proj := copyOf()
+	// the simulation runs beside the CLI: a case's wall time is the
+	// slower of the two, and the CLIs' waits leave the cores to it
+	ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
+	var sim corpusRun
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sim = ca.simulate(ctx, rc, simProj, sc)
+	}()
+	t.Cleanup(func() { cancel(); <-done }) // before the copies go, whatever ends the test
 	real := ca.real(t, rc, bin, dir, proj, sc)
-	norm := strings.NewReplacer(proj, "$PROJECT", filepath.Join(dir, "home"), "$HOME")
-	sim.normalize(norm)
-	real.normalize(norm)
+	<-done
+	if sim.err != nil {
+		t.Fatal(sim.err)
+	}
+	sim.normalize(strings.NewReplacer(simProj, "$PROJECT"))
+	real.normalize(strings.NewReplacer(proj, "$PROJECT", filepath.Join(dir, "home"), "$HOME"))
 	if sim.refused != "" {
 		return []string{fmt.Sprintf("simulate refused the project (%s); the CLI made %d call(s) and printed %q", sim.refused, len(real.calls), real.printed)}
 	}
@@ -195,6 +210,7 @@ type corpusRun struct {
 	notice  string
 	printed string
 	refused string // why simulate refused the project
+	err     error  // simulate could not run
 }
 
 // corpusCall is what the hooks put before the model in one call. It is the
@@ -378,10 +394,20 @@ func newCall() corpusCall { return corpusCall{Results: map[int]string{}, Written
 // simulate runs the case in hookctl simulate under the agent's pinned
 // profile. The simulator's planning call is seed 000's, not the agent's
 // (issue 33 takes it out of agent runs; then this drops nothing).
-func (ca corpusAgent) simulate(t *testing.T, rc *profile.Recognizer, proj string, sc *scenario.Scenario) corpusRun {
-	t.Helper()
-	out, errOut, code := runCLI(t, "simulate", "--skills", proj, "--trust", "--no-history", "--json", "--agent", ca.system+"@"+ca.version,
+// It runs beside the test's goroutine: it reports what fails in err,
+// never through t.
+func (ca corpusAgent) simulate(ctx context.Context, rc *profile.Recognizer, proj string, sc *scenario.Scenario) corpusRun {
+	cmd := exec.CommandContext(ctx, hookctl, "simulate", "--skills", proj, "--trust", "--no-history", "--json", "--agent", ca.system+"@"+ca.version,
 		filepath.Join(proj, ".hookstudio", "scenarios", "case.yaml"))
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return corpusRun{err: fmt.Errorf("simulate: %w", err)}
+	}
+	out, errOut, code := stdout.String(), stderr.String(), cmd.ProcessState.ExitCode()
 	if code != exitOK {
 		var refused struct{ Diagnostics []jsonDiag }
 		_ = json.Unmarshal([]byte(out), &refused)
@@ -403,7 +429,7 @@ func (ca corpusAgent) simulate(t *testing.T, rc *profile.Recognizer, proj string
 		} `json:"requests"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Requests) == 0 {
-		t.Fatalf("simulate --json: %v", err)
+		return corpusRun{err: fmt.Errorf("simulate --json: %v (%d requests)", err, len(doc.Requests))}
 	}
 	var run corpusRun
 	var events []string // by hook call, as messages number them
@@ -439,18 +465,16 @@ func (ca corpusAgent) simulate(t *testing.T, rc *profile.Recognizer, proj string
 			case m.Role == "tool":
 				k := at(m)
 				c.Results[k] = m.Content
-				if m.System == ca.system && (m.EditedBy != "" || m.InPlace) {
-					c.Written[k] = true
-					if m.InPlace {
-						break
-					}
-					if sp, ok := rc.Affix(m.Content, profile.PlaceResultSuffix); ok {
-						c.Results[k] = appended + sp.Hook
-					} else if own := nth(scripted, k); own != "" && strings.HasPrefix(m.Content, own) && len(m.Content) > len(own) {
-						// a rendering the profile cannot tell apart alone
-						// (the hook's words bare): the scripted result is the tool's
-						c.Results[k] = appended + strings.TrimLeft(m.Content[len(own):], "\n")
-					}
+				if m.System != ca.system || m.EditedBy == "" && !m.InPlace {
+					break
+				}
+				c.Written[k] = true
+				if sp, ok := rc.Affix(m.Content, profile.PlaceResultSuffix); ok && !m.InPlace {
+					c.Results[k] = appended + sp.Hook
+				} else if own := nth(scripted, k); !m.InPlace && own != "" && strings.HasPrefix(m.Content, own) && len(m.Content) > len(own) {
+					// a rendering the profile cannot tell apart alone (the
+					// hook's words bare): the scripted result is the tool's
+					c.Results[k] = appended + strings.TrimLeft(m.Content[len(own):], "\n")
 				}
 			case m.Origin == "hook" && m.System == ca.system:
 				c.Hooks = append(c.Hooks, hookMessage{m.Role, eventOf(m), m.Content})
@@ -482,10 +506,12 @@ func (ca corpusAgent) real(t *testing.T, rc *profile.Recognizer, bin, dir, proj 
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ctx, stop := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer stop()
+	// hookctl capture as a process of its own, built without the race
+	// detector: under -race the in-process one (startCaptureCtx) costs a
+	// run some 15% more CPU, and other tests keep its goroutines under it
 	out := filepath.Join(dir, "capture.json")
-	url, wait := startCaptureCtx(t, ctx, "--answers", filepath.Join(dir, "answers.yaml"), "--json", out, "--no-history")
+	var stderr strings.Builder
+	url, capture := captureProcess(t, &stderr, "--answers", filepath.Join(dir, "answers.yaml"), "--json", out, "--no-history")
 	rcp, err := recipe.Find(ca.system)
 	if err != nil {
 		t.Fatal(err)
@@ -493,7 +519,10 @@ func (ca corpusAgent) real(t *testing.T, rc *profile.Recognizer, bin, dir, proj 
 	prompt := sc.Requests[0].User
 	run := rcp.For(url, prompt)
 	// the CLIs leave folders in TMPDIR: the test's own
-	run.Env = append(run.Env, recipe.Var{Name: "TMPDIR", Value: tmp}, recipe.Var{Name: "CODEX_HOME", Value: filepath.Join(home, ".codex")})
+	run.Env = append(run.Env, recipe.Var{Name: "TMPDIR", Value: tmp})
+	for name, rel := range ca.homeVars {
+		run.Env = append(run.Env, recipe.Var{Name: name, Value: filepath.Join(home, rel)})
+	}
 	run.Env = append(run.Env, envVars(ca.env)...)
 	if ca.system == claudehook.System {
 		// after the prompt: --allowedTools takes every word after it
@@ -502,9 +531,16 @@ func (ca corpusAgent) real(t *testing.T, rc *profile.Recognizer, bin, dir, proj 
 		run.Run = slices.Insert(run.Run, len(run.Run)-1, ca.args...)
 	}
 	printed := runRecipe(t, run, bin, proj, home)
-	stop()
-	if code, stderr := wait(); code != exitOK {
-		t.Fatalf("capture exit %d: %s", code, stderr)
+	// the agent is done (its side calls vary): interrupted, capture
+	// writes its file and ends
+	if err := capture.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	hung := time.AfterFunc(agentTimeout, func() { _ = capture.Process.Kill() })
+	_ = capture.Wait()
+	hung.Stop()
+	if code := capture.ProcessState.ExitCode(); code != exitOK {
+		t.Fatalf("capture exit %d: %s", code, stderr.String())
 	}
 	raw, err := os.ReadFile(out)
 	if err != nil {
