@@ -1,0 +1,256 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Hit is one thing found: where it is (the run or transcript, the call,
+// the message, the step) and a snippet of it with the matched words marked.
+type Hit struct {
+	Key     string    `json:"key"`
+	Source  string    `json:"source"`
+	Run     int64     `json:"run"`  // 0: a transcript not imported (File)
+	File    string    `json:"file"` // the transcript, for a session
+	Agent   string    `json:"agent"`
+	Version string    `json:"version"`
+	Project string    `json:"project"`
+	Title   string    `json:"title"`
+	Started time.Time `json:"started"`
+	Kind    string    `json:"kind"`
+	Role    string    `json:"role"`
+	Origin  string    `json:"origin"`
+	Call    int       `json:"call"`    // 0-based; -1: none
+	Message int       `json:"message"` // -1: none
+	Step    int       `json:"step"`
+	Hook    string    `json:"hook"`
+	Event   string    `json:"event"`
+	Outcome string    `json:"outcome"`
+	Tool    string    `json:"tool"`
+	// Count is how often the same words stand in this run.
+	Count   int       `json:"count"`
+	Snippet []Segment `json:"snippet"`
+	// Rank is bm25's score: lower is better (0 without words).
+	Rank float64 `json:"rank"`
+}
+
+// Segment is a piece of a snippet; Hit marks the matched words.
+type Segment struct {
+	Text string `json:"text"`
+	Hit  bool   `json:"hit,omitempty"`
+}
+
+// Results are a page of hits, best first.
+type Results struct {
+	Hits []Hit `json:"hits"`
+	// Total is how many hits there are, counted up to TotalCap; More says
+	// there are more than that.
+	Total int  `json:"total"`
+	More  bool `json:"more"`
+	// Offset and Limit are the page's.
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
+}
+
+// TotalCap bounds the count of hits: a word in every message is not
+// counted to the last.
+const TotalCap = 10000
+
+// the bytes snippets mark matches with (cleaned out of every indexed text)
+const (
+	markOpen  = "\x02"
+	markClose = "\x03"
+)
+
+// snippetTokens is how many words a snippet shows around the match.
+const snippetTokens = 24
+
+// bm25 weighs the words above what they are about.
+const rankExpr = `bm25(fts, 1.0, 0.3)`
+
+// Search runs q: the hits best first (bm25; newest first among equals, and
+// when the query has filters only), a page of them, and how many in all.
+func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
+	p, err := parse(&q)
+	if err != nil {
+		return Results{}, err
+	}
+	match := p.match()
+	where, args := filters(q)
+	if match == "" && len(where) == 0 {
+		return Results{}, fmt.Errorf("%w: type words to find, or a filter (outcome:blocked)", ErrQuery)
+	}
+	if q.Limit <= 0 {
+		q.Limit = DefaultLimit
+	}
+	q.Limit = min(q.Limit, MaxLimit)
+	q.Offset = max(q.Offset, 0)
+	res := Results{Hits: []Hit{}, Offset: q.Offset, Limit: q.Limit}
+
+	from := `items i JOIN docs d ON d.id = i.doc`
+	order := `d.started_ms DESC, i.id`
+	rank := `0`
+	if match != "" {
+		from = `fts JOIN items i ON i.id = fts.rowid JOIN docs d ON d.id = i.doc`
+		where = append([]string{`fts MATCH ?`}, where...)
+		args = append([]any{match}, args...)
+		rank = rankExpr
+		order = rankExpr + `, d.started_ms DESC, i.id`
+	}
+	cond := " WHERE " + strings.Join(where, " AND ")
+	rows, err := ix.db.QueryContext(ctx, `SELECT i.id, `+rank+`, d.key, d.source, d.run, d.file, d.agent, d.version, d.project, d.title, d.started_ms,
+		i.kind, i.role, i.origin, i.call, i.message, i.step, i.hook, i.event, i.outcome, i.tool, i.count
+		FROM `+from+cond+` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
+	if err != nil {
+		return Results{}, queryErr(err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var h Hit
+		var id, started int64
+		if err := rows.Scan(&id, &h.Rank, &h.Key, &h.Source, &h.Run, &h.File, &h.Agent, &h.Version, &h.Project, &h.Title, &started,
+			&h.Kind, &h.Role, &h.Origin, &h.Call, &h.Message, &h.Step, &h.Hook, &h.Event, &h.Outcome, &h.Tool, &h.Count); err != nil {
+			rows.Close()
+			return Results{}, err
+		}
+		if started != 0 {
+			h.Started = time.UnixMilli(started)
+		}
+		ids = append(ids, id)
+		res.Hits = append(res.Hits, h)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return Results{}, queryErr(err)
+	}
+	// snippets for the page only: made for every hit, they would cost
+	// reading every matched text
+	for i, id := range ids {
+		if res.Hits[i].Snippet, err = ix.snippet(ctx, match, id); err != nil {
+			return Results{}, err
+		}
+	}
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+from+cond+` LIMIT ?)`, append(args, TotalCap+1)...).Scan(&res.Total); err != nil {
+		return Results{}, queryErr(err)
+	}
+	if res.Total > TotalCap {
+		res.Total, res.More = TotalCap, true
+	}
+	return res, nil
+}
+
+// filters are the query's conditions on items (i) and docs (d).
+func filters(q Query) ([]string, []any) {
+	var where []string
+	var args []any
+	add := func(cond string, a ...any) { where, args = append(where, cond), append(args, a...) }
+	if q.Agent != "" {
+		add(`d.agent = ? COLLATE NOCASE`, q.Agent)
+	}
+	if q.Project != "" {
+		p := filepath.Clean(q.Project)
+		add(`(d.project = ? OR substr(d.project, 1, ?) = ?)`, p, len(p)+1, p+string(filepath.Separator))
+	}
+	if q.Source != "" {
+		add(`d.source = ? COLLATE NOCASE`, q.Source)
+	}
+	if q.Kind != "" {
+		add(`i.kind = ? COLLATE NOCASE`, q.Kind)
+	}
+	if q.Hook != "" || q.Event != "" || q.Outcome != "" {
+		add(`i.hook != ''`) // lets the partial index of hooks' items serve
+	}
+	if q.Hook != "" {
+		add(`instr(lower(i.hook), lower(?)) > 0`, q.Hook)
+	}
+	if q.Event != "" {
+		// PreToolUse finds the agent's label PreToolUse:Bash too
+		add(`(i.event = ? COLLATE NOCASE OR i.event LIKE ? ESCAPE '\')`, q.Event, likeEscape(q.Event)+":%")
+	}
+	if q.Outcome != "" {
+		add(`i.outcome = ? COLLATE NOCASE`, q.Outcome)
+	}
+	if !q.Since.IsZero() {
+		add(`d.started_ms >= ?`, q.Since.UnixMilli())
+	}
+	if !q.Until.IsZero() {
+		add(`d.started_ms < ?`, q.Until.UnixMilli())
+	}
+	return where, args
+}
+
+// likeEscape makes s match itself in a LIKE pattern.
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
+}
+
+// snippet is the part of item id's words that matched, or their start
+// when the query has no words.
+func (ix *Index) snippet(ctx context.Context, match string, id int64) ([]Segment, error) {
+	var s string
+	var err error
+	if match == "" {
+		err = ix.db.QueryRowContext(ctx, `SELECT CASE WHEN length(body) > 0 THEN substr(body, 1, 200) ELSE substr(context, 1, 200) END FROM fts WHERE rowid = ?`, id).Scan(&s)
+		if len([]rune(s)) >= 200 {
+			s += "…"
+		}
+	} else {
+		err = ix.db.QueryRowContext(ctx, `SELECT snippet(fts, -1, ?, ?, '…', ?) FROM fts WHERE fts MATCH ? AND rowid = ?`,
+			markOpen, markClose, snippetTokens, match, id).Scan(&s)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return []Segment{}, nil
+	}
+	if err != nil {
+		return nil, queryErr(err)
+	}
+	return segments(s), nil
+}
+
+// segments splits a marked snippet into plain and matched pieces.
+func segments(s string) []Segment {
+	out := []Segment{}
+	for s != "" {
+		open := strings.Index(s, markOpen)
+		if open < 0 {
+			out = append(out, Segment{Text: s})
+			break
+		}
+		if open > 0 {
+			out = append(out, Segment{Text: s[:open]})
+		}
+		s = s[open+len(markOpen):]
+		end := strings.Index(s, markClose)
+		if end < 0 {
+			end = len(s)
+		}
+		if end > 0 {
+			// matches a space apart ("guard forbids") read as one
+			n := len(out)
+			switch {
+			case n > 0 && out[n-1].Hit:
+				out[n-1].Text += s[:end]
+			case n > 1 && out[n-2].Hit && strings.TrimSpace(out[n-1].Text) == "":
+				out[n-2].Text += out[n-1].Text + s[:end]
+				out = out[:n-1]
+			default:
+				out = append(out, Segment{Text: s[:end], Hit: true})
+			}
+		}
+		s = s[min(end+len(markClose), len(s)):]
+	}
+	return out
+}
+
+// queryErr says what FTS5 did not understand as a bad query.
+func queryErr(err error) error {
+	if strings.Contains(err.Error(), "fts5: syntax error") {
+		return fmt.Errorf("%w: %w", ErrQuery, err)
+	}
+	return fmt.Errorf("search: %w", err)
+}
