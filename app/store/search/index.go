@@ -84,9 +84,19 @@ CREATE INDEX items_doc ON items(doc);
 -- filters without words (outcome:blocked) read the hooks' items only
 CREATE INDEX items_hooks ON items(outcome, event) WHERE hook != '';
 
+-- The words of each item (same id), compressed: the index below keeps no
+-- copy of them, only where each word stands.
+CREATE TABLE texts (
+    id      INTEGER PRIMARY KEY,
+    body    BLOB NOT NULL,
+    context BLOB NOT NULL
+);
+
 -- body: the words; context: what they were about (a tool result's call, a
--- hook's command and input), weighed less.
-CREATE VIRTUAL TABLE fts USING fts5(body, context, tokenize = 'unicode61 remove_diacritics 2');
+-- hook's command and input), weighed less. Contentless: the texts are
+-- kept compressed above, a third of their size.
+CREATE VIRTUAL TABLE fts USING fts5(body, context, content = '', contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2');
 `
 
 // Index is the search index. It is safe for concurrent use: searches read
@@ -248,10 +258,18 @@ func (ix *Index) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // Optimize merges the index's segments into one, which makes searches of
 // a large index faster; Sync calls it after indexing much.
 func (ix *Index) Optimize(ctx context.Context) error {
-	return ix.write(ctx, func(tx *sql.Tx) error {
+	err := ix.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO fts(fts) VALUES ('optimize')`)
 		return err
 	})
+	if err != nil {
+		return fmt.Errorf("optimize the search index: %w", err)
+	}
+	// the write-ahead log grew by as much as was indexed: give it back
+	if _, err := ix.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return fmt.Errorf("optimize the search index: %w", err)
+	}
+	return nil
 }
 
 func msOf(t time.Time) int64 {

@@ -39,6 +39,22 @@ func (ix *Index) Put(ctx context.Context, d Doc) error {
 		if err != nil {
 			return err
 		}
+		var pk packer
+		var perr error
+		err = sqlbatch.Insert(ctx, tx, "texts", []string{"id", "body", "context"}, len(items), 16, func(i int, a []any) []any {
+			body, err := pk.pack(items[i].Body)
+			if err != nil {
+				perr = err
+			}
+			ctxt, err := pk.pack(items[i].Context)
+			if err != nil {
+				perr = err
+			}
+			return append(a, next+int64(i), body, ctxt)
+		})
+		if err = errors.Join(perr, err); err != nil {
+			return err
+		}
 		// the words go in small batches: one statement per item costs a
 		// cgo round trip each, one of thousands of long texts a huge bind
 		return sqlbatch.Insert(ctx, tx, "fts", []string{"rowid", "body", "context"}, len(items), 16, func(i int, a []any) []any {
@@ -66,6 +82,9 @@ func remove(ctx context.Context, tx *sql.Tx, key string) error {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM fts WHERE rowid IN (SELECT id FROM items WHERE doc = ?)`, doc); err != nil {
+		return fmt.Errorf("remove %s: %w", key, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM texts WHERE id IN (SELECT id FROM items WHERE doc = ?)`, doc); err != nil {
 		return fmt.Errorf("remove %s: %w", key, err)
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM items WHERE doc = ?`, doc); err != nil {

@@ -2,8 +2,6 @@ package search
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -130,9 +128,14 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	// snippets for the page only: made for every hit, they would cost
 	// reading every matched text
+	snips, err := ix.snippets(ctx, p, match, ids)
+	if err != nil {
+		return Results{}, err
+	}
 	for i, id := range ids {
-		if res.Hits[i].Snippet, err = ix.snippet(ctx, match, id); err != nil {
-			return Results{}, err
+		res.Hits[i].Snippet = snips[id]
+		if res.Hits[i].Snippet == nil {
+			res.Hits[i].Snippet = []Segment{}
 		}
 	}
 	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+from+cond+` LIMIT ?)`, append(args, TotalCap+1)...).Scan(&res.Total); err != nil {
@@ -189,27 +192,122 @@ func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(s)
 }
 
-// snippet is the part of item id's words that matched, or their start
-// when the query has no words.
-func (ix *Index) snippet(ctx context.Context, match string, id int64) ([]Segment, error) {
-	var s string
-	var err error
-	if match == "" {
-		err = ix.db.QueryRowContext(ctx, `SELECT CASE WHEN length(body) > 0 THEN substr(body, 1, 200) ELSE substr(context, 1, 200) END FROM fts WHERE rowid = ?`, id).Scan(&s)
-		if len([]rune(s)) >= 200 {
-			s += "…"
-		}
-	} else {
-		err = ix.db.QueryRowContext(ctx, `SELECT snippet(fts, -1, ?, ?, '…', ?) FROM fts WHERE fts MATCH ? AND rowid = ?`,
-			markOpen, markClose, snippetTokens, match, id).Scan(&s)
+// snippetWindow bounds the text a snippet is looked for in: a longer one
+// is cut around the first place a word of the query stands.
+const snippetWindow = 32 << 10
+
+// snippets are the parts of the items' words that matched, marked by the
+// tokenizer that matched them: the page's texts go through a table of
+// their own, in memory, which FTS5's snippet() reads. Without words, the
+// start of each.
+func (ix *Index) snippets(ctx context.Context, p parsed, match string, ids []int64) (map[int64][]Segment, error) {
+	out := map[int64][]Segment{}
+	if len(ids) == 0 {
+		return out, nil
 	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return []Segment{}, nil
+	conn, err := ix.db.Conn(ctx)
+	if err != nil {
+		return nil, err
 	}
+	defer conn.Close()
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT id, body, context FROM texts WHERE id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, queryErr(err)
 	}
-	return segments(s), nil
+	type text struct {
+		id            int64
+		body, context string
+	}
+	var texts []text
+	for rows.Next() {
+		var t text
+		var b, c []byte
+		if err := rows.Scan(&t.id, &b, &c); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if t.body, err = unpack(b); err == nil {
+			t.context, err = unpack(c)
+		}
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		texts = append(texts, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if match == "" {
+		for _, t := range texts {
+			s := t.body
+			if strings.TrimSpace(s) == "" {
+				s = t.context
+			}
+			if r := []rune(s); len(r) > 200 {
+				s = string(r[:200]) + "…"
+			}
+			out[t.id] = []Segment{{Text: s}}
+		}
+		return out, nil
+	}
+	if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.snip USING fts5(body, context, tokenize = 'unicode61 remove_diacritics 2')`); err != nil {
+		return nil, err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `DELETE FROM temp.snip`)
+	for _, t := range texts {
+		if _, err := conn.ExecContext(ctx, `INSERT INTO temp.snip (rowid, body, context) VALUES (?, ?, ?)`,
+			t.id, window(t.body, p), window(t.context, p)); err != nil {
+			return nil, err
+		}
+	}
+	rows, err = conn.QueryContext(ctx, `SELECT rowid, snippet(snip, -1, ?, ?, '…', ?) FROM temp.snip WHERE snip MATCH ?`,
+		markOpen, markClose, snippetTokens, match)
+	if err != nil {
+		return nil, queryErr(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var s string
+		if err := rows.Scan(&id, &s); err != nil {
+			return nil, err
+		}
+		out[id] = segments(s)
+	}
+	return out, rows.Err()
+}
+
+// window is s, or the part of a long s around the first word of the
+// query found in it (its start when none is).
+func window(s string, p parsed) string {
+	if len(s) <= snippetWindow {
+		return s
+	}
+	lower := strings.ToLower(s)
+	at := -1
+	for _, t := range p.terms {
+		if t.not {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(strings.ToLower(t.text), func(r rune) bool { return !hasWord(string(r)) }) {
+			if i := strings.Index(lower, w); i >= 0 && (at < 0 || i < at) {
+				at = i
+			}
+			break
+		}
+	}
+	// (lower case may differ in length from s: a place, not an offset)
+	from := min(max(0, at-snippetWindow/2), len(s))
+	for from < len(s) && s[from]&0xC0 == 0x80 {
+		from++ // a whole rune
+	}
+	return cut(s[from:], snippetWindow)
 }
 
 // segments splits a marked snippet into plain and matched pieces.
@@ -230,12 +328,13 @@ func segments(s string) []Segment {
 			end = len(s)
 		}
 		if end > 0 {
-			// matches a space apart ("guard forbids") read as one
+			// matches a space or a dash apart ("guard forbids", "rm -rf")
+			// read as one
 			n := len(out)
 			switch {
 			case n > 0 && out[n-1].Hit:
 				out[n-1].Text += s[:end]
-			case n > 1 && out[n-2].Hit && strings.TrimSpace(out[n-1].Text) == "":
+			case n > 1 && out[n-2].Hit && len(out[n-1].Text) <= 3 && !hasWord(out[n-1].Text):
 				out[n-2].Text += out[n-1].Text + s[:end]
 				out = out[:n-1]
 			default:

@@ -308,3 +308,39 @@ func TestPutStandsInAndRemoves(t *testing.T) {
 		t.Errorf("indexed: %v", got)
 	}
 }
+
+// TestSnippetOfALongText: a match far into a long tool output is shown
+// with its words marked, not the output's start.
+func TestSnippetOfALongText(t *testing.T) {
+	ctx := context.Background()
+	ix := openTemp(t)
+	d := guardDoc(t, 1, time.Now())
+	d.Record.ToolCalls[0].Result = strings.Repeat("filler words of a long listing\n", 8000) + "the needle is here\n" + strings.Repeat("more filler\n", 100)
+	d.Record.Messages[4].Content = d.Record.ToolCalls[0].Result
+	if err := ix.Put(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Search(ctx, Query{Text: "needle"})
+	if err != nil || len(res.Hits) != 1 {
+		t.Fatalf("%v %v", rowsOf(res), err)
+	}
+	var marked []string
+	for _, s := range res.Hits[0].Snippet {
+		if s.Hit {
+			marked = append(marked, s.Text)
+		}
+	}
+	if !slices.Equal(marked, []string{"needle"}) {
+		t.Errorf("snippet %+v", res.Hits[0].Snippet)
+	}
+	var texts int
+	ix.db.QueryRow(`SELECT count(*) FROM texts`).Scan(&texts)
+	if err := ix.Remove(ctx, d.Key); err != nil {
+		t.Fatal(err)
+	}
+	var after int
+	ix.db.QueryRow(`SELECT count(*) FROM texts`).Scan(&after)
+	if texts == 0 || after != 0 {
+		t.Errorf("texts %d, after removing %d", texts, after)
+	}
+}
