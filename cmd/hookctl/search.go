@@ -79,7 +79,7 @@ func sessionsSearch(ctx context.Context, args []string, stdout, stderr io.Writer
 			return 0, err
 		}
 		defer store.Close()
-		err = search.Sync(ctx, ix, sessions.SearchSources(store, locs(), sessions.Options{Profiles: dataProfiles()}), syncPrinter(stderr))
+		err = search.Sync(ctx, ix, sessions.SearchSources(store, locs, sessions.Options{Profiles: dataProfiles()}), syncPrinter(stderr))
 		if errors.Is(err, search.ErrSourceUnreadable) {
 			fmt.Fprintf(stderr, "hookctl: warning: %v\n", err)
 		} else if err != nil {

@@ -16,8 +16,9 @@ import (
 
 // SearchSources are what the search index holds: every run of the history
 // (simulations, captures, imported sessions) and the transcripts under
-// locs that the history does not hold yet, read with opts (docs/search.md).
-func SearchSources(store *history.Store, locs Locations, opts Options) []search.Source {
+// the locations (asked at each sync: the user may move them) that the
+// history does not hold yet, read with opts (docs/search.md).
+func SearchSources(store *history.Store, locs func() Locations, opts Options) []search.Source {
 	var out []search.Source
 	if store != nil {
 		out = append(out, historyRuns{store: store})
@@ -91,14 +92,14 @@ func (h historyRuns) Load(ctx context.Context, ref search.Ref) (search.Doc, erro
 // does not hold.
 type diskSessions struct {
 	store *history.Store // nil: none is held
-	locs  Locations
+	locs  func() Locations
 	opts  Options
 }
 
 func (diskSessions) Prefix() string { return "file:" }
 
 func (s diskSessions) Refs(ctx context.Context) ([]search.Ref, error) {
-	files, err := Files(s.locs)
+	files, err := Files(s.locs())
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +132,7 @@ func (s diskSessions) Load(ctx context.Context, ref search.Ref) (search.Doc, err
 	file := strings.TrimPrefix(ref.Key, "file:")
 	d := search.Doc{Source: search.SourceDisk, File: file, Started: ref.Started}
 	opts := s.opts
-	opts.Agent = agentOfFile(s.locs, file)
+	opts.Agent = agentOfFile(s.locs(), file)
 	opts.Progress, opts.OnRequest = nil, nil
 	im, err := ImportFile(ctx, file, opts)
 	if err != nil {

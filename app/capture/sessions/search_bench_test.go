@@ -284,7 +284,7 @@ func BenchmarkSearch1GB(b *testing.B) {
 	}
 	defer ix.Close()
 	wall, cpu := measure(func() {
-		if err := search.Sync(ctx, ix, SearchSources(nil, p.locations, Options{}), nil); err != nil {
+		if err := search.Sync(ctx, ix, SearchSources(nil, func() Locations { return p.locations }, Options{}), nil); err != nil {
 			b.Fatal(err)
 		}
 	})

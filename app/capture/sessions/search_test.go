@@ -66,7 +66,7 @@ func TestSearchSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	sources := SearchSources(store, locs, Options{})
+	sources := SearchSources(store, func() Locations { return locs }, Options{})
 	if err := search.Sync(ctx, ix, sources, nil); err != nil {
 		t.Fatal(err)
 	}
