@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -126,5 +128,27 @@ func TestSessionsSearch(t *testing.T) {
 	}
 	if code, _, stderr = search("rm", "--since", "May"); code != exitUsage || !strings.Contains(stderr, "--since") {
 		t.Errorf("bad date: exit %d: %s", code, stderr)
+	}
+}
+
+// TestSearchWithoutFTS5IsAClearError: hookctl built without the
+// sqlite_fts5 tag (SQLite without FTS5) says so and how to build it,
+// rather than finding nothing.
+func TestSearchWithoutFTS5IsAClearError(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "hookctl-no-fts5")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build without the tag: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "sessions", "search", "rm", "--index", filepath.Join(dir, "search.db"), "--db", filepath.Join(dir, "history.db"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitProblems {
+		t.Fatalf("exit: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "no full-text search") || !strings.Contains(stderr.String(), "-tags sqlite_fts5") {
+		t.Errorf("stderr: %s", stderr.String())
 	}
 }

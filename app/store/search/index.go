@@ -42,7 +42,7 @@ var ErrNoFullText = errors.New("this build has no full-text search: SQLite was c
 
 // schemaVersion is PRAGMA user_version of an index this code writes; an
 // index of another version is a cache of another program and is rebuilt.
-const schemaVersion = 1
+const schemaVersion = 2
 
 const schema = `
 -- One run of the history (key run:<id>) or one transcript on disk not
@@ -59,7 +59,11 @@ CREATE TABLE docs (
     title      TEXT    NOT NULL, -- the first prompt, or the scenario
     started_ms INTEGER NOT NULL,
     sig        TEXT    NOT NULL,
-    note       TEXT    NOT NULL  -- why nothing of it is indexed, when nothing is
+    note       TEXT    NOT NULL, -- why nothing of it is indexed, when nothing is
+    -- its items' ids are base << 20 + 0, 1, …: base is started_ms (moved on
+    -- by a millisecond when another doc has it), so ids go with time and
+    -- the newest matches are the index's last rows, read first
+    base       INTEGER NOT NULL UNIQUE
 );
 CREATE INDEX docs_started ON docs(started_ms);
 
@@ -108,6 +112,7 @@ type Index struct {
 	// Rebuilt says the file was damaged or of another schema and was
 	// started again (a cache: nothing is lost but the time to index).
 	Rebuilt string
+	rankCap int // RankCap; smaller in tests
 }
 
 func dsn(path string) string {
@@ -156,7 +161,7 @@ func open(ctx context.Context, path string) (*Index, error) {
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(0)
-	ix := &Index{db: db, path: path}
+	ix := &Index{db: db, path: path, rankCap: RankCap}
 	if err := ix.init(ctx); err != nil {
 		db.Close()
 		return nil, err

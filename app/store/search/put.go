@@ -5,21 +5,44 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"hookstudio/app/store/sqlbatch"
+)
+
+// itemBits are the low bits of an item's id, its place in its doc: a doc
+// indexes at most maxItems items (a session of gigabytes).
+const (
+	itemBits = 20
+	maxItems = 1 << itemBits
 )
 
 // Put indexes d, standing in for what was indexed under its key, in one
 // transaction.
 func (ix *Index) Put(ctx context.Context, d Doc) error {
 	items := Items(d.Record)
+	if len(items) > maxItems {
+		items = items[:maxItems]
+		d.Note = strings.TrimSpace(d.Note + fmt.Sprintf(" only its first %d items are indexed", maxItems))
+	}
 	err := ix.write(ctx, func(tx *sql.Tx) error {
 		if err := remove(ctx, tx, d.Key); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO docs (key, source, run, file, agent, version, project, title, started_ms, sig, note)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			d.Key, d.Source, d.Run, d.File, d.Agent, d.Version, d.Project, d.Title, msOf(d.Started), d.Sig, d.Note)
+		base := max(msOf(d.Started), 0)
+		for {
+			var taken int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM docs WHERE base = ?`, base).Scan(&taken); err != nil {
+				return err
+			}
+			if taken == 0 {
+				break
+			}
+			base++
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO docs (key, source, run, file, agent, version, project, title, started_ms, sig, note, base)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			d.Key, d.Source, d.Run, d.File, d.Agent, d.Version, d.Project, d.Title, msOf(d.Started), d.Sig, d.Note, base)
 		if err != nil {
 			return fmt.Errorf("insert doc: %w", err)
 		}
@@ -27,10 +50,7 @@ func (ix *Index) Put(ctx context.Context, d Doc) error {
 		if err != nil {
 			return err
 		}
-		var next int64
-		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM items`).Scan(&next); err != nil {
-			return err
-		}
+		next := base << itemBits
 		cols := []string{"id", "doc", "kind", "role", "origin", "call", "message", "step", "hook", "event", "outcome", "tool", "count"}
 		err = sqlbatch.Insert(ctx, tx, "items", cols, len(items), 64, func(i int, a []any) []any {
 			it := &items[i]

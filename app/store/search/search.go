@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 	"path/filepath"
 	"strings"
 	"time"
@@ -46,8 +47,9 @@ type Segment struct {
 // Results are a page of hits, best first.
 type Results struct {
 	Hits []Hit `json:"hits"`
-	// Total is how many hits there are, counted up to TotalCap; More says
-	// there are more than that.
+	// Total is how many hits there are, counted up to RankCap; More says
+	// there are more than that: the hits are then the best of the newest
+	// RankCap.
 	Total int  `json:"total"`
 	More  bool `json:"more"`
 	// Offset and Limit are the page's.
@@ -55,9 +57,9 @@ type Results struct {
 	Limit  int `json:"limit"`
 }
 
-// TotalCap bounds the count of hits: a word in every message is not
-// counted to the last.
-const TotalCap = 10000
+// RankCap bounds the hits ranked and counted: a word in more places is
+// ranked among its newest RankCap (and counted "RankCap+").
+const RankCap = 20000
 
 // the bytes snippets mark matches with (cleaned out of every indexed text)
 const (
@@ -72,7 +74,8 @@ const snippetTokens = 24
 const rankExpr = `bm25(fts, 1.0, 0.3)`
 
 // Search runs q: the hits best first (bm25; newest first among equals, and
-// when the query has filters only), a page of them, and how many in all.
+// when the query has filters only), a page of them, and how many in all
+// (up to RankCap).
 func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	p, err := parse(&q)
 	if err != nil {
@@ -90,20 +93,24 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 	q.Offset = max(q.Offset, 0)
 	res := Results{Hits: []Hit{}, Offset: q.Offset, Limit: q.Limit}
 
+	// Without words: the newest first (ids go with time). With words:
+	// bm25 over the newest RankCap matches that pass the filters — all of
+	// them but for words in more places, whose best are looked for among
+	// the newest (ranking every place of a word found everywhere costs a
+	// second a gigabyte) — the newest first among equals.
 	from := `items i JOIN docs d ON d.id = i.doc`
-	order := `d.started_ms DESC, i.id`
-	rank := `0`
+	cond := " WHERE " + strings.Join(where, " AND ")
+	cols := `i.id, 0 AS r, d.key, d.source, d.run, d.file, d.agent, d.version, d.project, d.title, d.started_ms,
+		i.kind, i.role, i.origin, i.call, i.message, i.step, i.hook, i.event, i.outcome, i.tool, i.count`
+	query := `SELECT ` + cols + ` FROM ` + from + cond + ` ORDER BY i.id DESC LIMIT ? OFFSET ?`
 	if match != "" {
 		from = `fts JOIN items i ON i.id = fts.rowid JOIN docs d ON d.id = i.doc`
-		where = append([]string{`fts MATCH ?`}, where...)
+		cond = " WHERE " + strings.Join(append([]string{`fts MATCH ?`}, where...), " AND ")
 		args = append([]any{match}, args...)
-		rank = rankExpr
-		order = rankExpr + `, d.started_ms DESC, i.id`
+		query = `SELECT * FROM (SELECT ` + strings.Replace(cols, "0 AS r", rankExpr+" AS r", 1) + ` FROM ` + from + cond +
+			` ORDER BY fts.rowid DESC LIMIT ` + fmt.Sprint(ix.rankCap) + `) ORDER BY r, id DESC LIMIT ? OFFSET ?`
 	}
-	cond := " WHERE " + strings.Join(where, " AND ")
-	rows, err := ix.db.QueryContext(ctx, `SELECT i.id, `+rank+`, d.key, d.source, d.run, d.file, d.agent, d.version, d.project, d.title, d.started_ms,
-		i.kind, i.role, i.origin, i.call, i.message, i.step, i.hook, i.event, i.outcome, i.tool, i.count
-		FROM `+from+cond+` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
+	rows, err := ix.db.QueryContext(ctx, query, append(slices.Clone(args), q.Limit, q.Offset)...)
 	if err != nil {
 		return Results{}, queryErr(err)
 	}
@@ -138,11 +145,11 @@ func (ix *Index) Search(ctx context.Context, q Query) (Results, error) {
 			res.Hits[i].Snippet = []Segment{}
 		}
 	}
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+from+cond+` LIMIT ?)`, append(args, TotalCap+1)...).Scan(&res.Total); err != nil {
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+from+cond+` LIMIT ?)`, append(args, ix.rankCap+1)...).Scan(&res.Total); err != nil {
 		return Results{}, queryErr(err)
 	}
-	if res.Total > TotalCap {
-		res.Total, res.More = TotalCap, true
+	if res.Total > ix.rankCap {
+		res.Total, res.More = ix.rankCap, true
 	}
 	return res, nil
 }

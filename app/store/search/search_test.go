@@ -344,3 +344,64 @@ func TestSnippetOfALongText(t *testing.T) {
 		t.Errorf("texts %d, after removing %d", texts, after)
 	}
 }
+
+// TestSearchRanksTheNewestOfAWordFoundEverywhere: a word in more places
+// than RankCap is ranked among its newest RankCap places, counted
+// "RankCap+"; runs started at the same moment are both kept.
+func TestSearchRanksTheNewestOfAWordFoundEverywhere(t *testing.T) {
+	ctx := context.Background()
+	ix := openTemp(t)
+	ix.rankCap = 5
+	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	// run 1, the oldest, says forbids twice: the best match of all
+	old := guardDoc(t, 1, t0)
+	old.Record.Calls[1].Content = "forbids, forbids: the guard forbids it"
+	if err := ix.Put(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	for i := 2; i <= 8; i++ {
+		// two runs a moment
+		if err := ix.Put(ctx, guardDoc(t, int64(i), t0.Add(time.Duration(i/2)*time.Hour))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := ix.Search(ctx, Query{Text: "forbids"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != 5 || !res.More || len(res.Hits) != 5 {
+		t.Fatalf("total %d more %v, %d hits", res.Total, res.More, len(res.Hits))
+	}
+	for _, h := range res.Hits {
+		if h.Key == RunKey(1) || h.Key == RunKey(2) || h.Key == RunKey(3) {
+			t.Errorf("%s is not among the newest five", h.Key)
+		}
+	}
+	// narrowed, the oldest is ranked again, first
+	res, err = ix.Search(ctx, Query{Text: "forbids", Until: t0.Add(time.Minute)})
+	if err != nil || len(res.Hits) != 1 || res.Hits[0].Key != RunKey(1) || res.More {
+		t.Errorf("narrowed: %v %v", rowsOf(res), err)
+	}
+	if got, _ := ix.Indexed(ctx); len(got) != 8 {
+		t.Errorf("indexed %d runs, want 8", len(got))
+	}
+}
+
+func TestSegments(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []Segment
+	}{
+		{"plain", []Segment{{Text: "plain"}}},
+		{"a \x02b\x03 c", []Segment{{Text: "a "}, {Text: "b", Hit: true}, {Text: " c"}}},
+		{"\x02rm\x03 -\x02rf\x03 build", []Segment{{Text: "rm -rf", Hit: true}, {Text: " build"}}},
+		{"\x02guard\x03 \x02forbids\x03", []Segment{{Text: "guard forbids", Hit: true}}},
+		{"\x02a\x03 and \x02b\x03", []Segment{{Text: "a", Hit: true}, {Text: " and "}, {Text: "b", Hit: true}}},
+		{"…end \x02cut", []Segment{{Text: "…end "}, {Text: "cut", Hit: true}}},
+		{"", []Segment{}},
+	} {
+		if got := segments(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("segments(%q) = %+v, want %+v", tc.in, got, tc.want)
+		}
+	}
+}
