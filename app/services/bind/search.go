@@ -128,8 +128,8 @@ func ObserveRuns(s *Search, emit func(string, any)) func(string, any) {
 // SearchPage is a page of hits and how far indexing is: while it runs,
 // what is not indexed yet is not found.
 type SearchPage struct {
-	search.Results
-	Status search.Progress `json:"status"`
+	Results search.Results  `json:"results"`
+	Status  search.Progress `json:"status"`
 }
 
 // Find runs q over what is indexed (starting the indexing if it has not).

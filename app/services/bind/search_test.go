@@ -70,10 +70,10 @@ func TestSearchBinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(page.Hits) != 1 || page.Hits[0].Source != search.SourceDisk || page.Hits[0].File != onDisk || page.Status.Running || page.Status.Indexed != 1 {
-		t.Fatalf("found %+v, status %+v", page.Hits, page.Status)
+	if len(page.Results.Hits) != 1 || page.Results.Hits[0].Source != search.SourceDisk || page.Results.Hits[0].File != onDisk || page.Status.Running || page.Status.Indexed != 1 {
+		t.Fatalf("found %+v, status %+v", page.Results.Hits, page.Status)
 	}
-	at := page.Hits[0]
+	at := page.Results.Hits[0]
 
 	// imported: its run is indexed as it is kept, at the same place
 	imp, err := ss.Import(onDisk)
@@ -89,8 +89,8 @@ func TestSearchBinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(page.Hits) != 1 || page.Hits[0].Run != imp.Run || page.Hits[0].Call != at.Call || page.Hits[0].Message != at.Message || page.Hits[0].Step != at.Step {
-		t.Errorf("after the import %+v, before %+v", page.Hits, at)
+	if len(page.Results.Hits) != 1 || page.Results.Hits[0].Run != imp.Run || page.Results.Hits[0].Call != at.Call || page.Results.Hits[0].Message != at.Message || page.Results.Hits[0].Step != at.Step {
+		t.Errorf("after the import %+v, before %+v", page.Results.Hits, at)
 	}
 
 	// a bad search says what is wrong
