@@ -3,8 +3,8 @@ package search
 import (
 	"context"
 	"fmt"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
