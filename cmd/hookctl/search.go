@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -43,6 +44,11 @@ func sessionsSearch(ctx context.Context, args []string, stdout, stderr io.Writer
 		return 0, err
 	}
 	q.Text = strings.Join(pos, " ")
+	if q.Project != "" {
+		if q.Project, err = filepath.Abs(q.Project); err != nil {
+			return 0, err
+		}
+	}
 	if *file != "" {
 		data, err := os.ReadFile(*file)
 		if err != nil {

@@ -41,6 +41,10 @@ const (
 	MaxLimit     = 500
 )
 
+// maxLines bounds the phrases a pasted text makes: a whole file pasted is
+// looked for by its start.
+const maxLines = 64
+
 // ErrQuery marks a query that cannot be run as written; its message says
 // every problem.
 var ErrQuery = errors.New("bad search")
@@ -68,9 +72,9 @@ func parse(q *Query) (parsed, error) {
 	text := strings.TrimSpace(q.Text)
 	if strings.Contains(text, "\n") {
 		// pasted text: each line a phrase, so a file's lines match where a
-		// tool's output numbered them
+		// tool's output numbered them; the first maxLines of them
 		for _, line := range strings.Split(text, "\n") {
-			if hasWord(line) {
+			if hasWord(line) && len(p.terms) < maxLines {
 				p.terms = append(p.terms, term{text: line})
 			}
 		}

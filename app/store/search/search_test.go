@@ -405,3 +405,23 @@ func TestSegments(t *testing.T) {
 		}
 	}
 }
+
+// TestPastedTextIsAPhraseALine: a pasted text's lines are phrases, the
+// first 64 of them.
+func TestPastedTextIsAPhraseALine(t *testing.T) {
+	var lines []string
+	for i := range 100 {
+		lines = append(lines, fmt.Sprintf("line %d of the file", i))
+	}
+	q := Query{Text: strings.Join(lines, "\n") + "\n\n   \n"}
+	p, err := parse(&q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.terms) != maxLines || p.terms[0].text != "line 0 of the file" || p.terms[63].text != "line 63 of the file" {
+		t.Fatalf("%d terms, first %q", len(p.terms), p.terms[0].text)
+	}
+	if m := p.match(); !strings.HasPrefix(m, `"line 0 of the file" AND "line 1 of the file" AND`) {
+		t.Errorf("match %s", m[:80])
+	}
+}

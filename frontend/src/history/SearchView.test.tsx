@@ -126,12 +126,13 @@ describe('SearchView', () => {
   });
 
   it('a hit not imported yet shows its import progress', async () => {
-    const h = hit(0, { run: 0, source: 'disk', key: 'file:/s.jsonl', file: '/s.jsonl' });
+    const h = hit(0, { run: 0, source: 'disk', key: 'file:/s.jsonl', file: '/s.jsonl', started: '0001-01-01T00:00:00Z' });
     mock.setHits([h]);
     render(<SearchView store={store} onBack={() => {}} onOpen={() => {}} importing={{ file: '/s.jsonl', read: 5, total: 10 }} />);
     type('rm');
     await waitFor(() => expect(shown()).toHaveLength(1));
     expect(within(shown()[0]!).getByText('not imported')).toBeTruthy();
+    expect(shown()[0]!.querySelector('.when')).toBeNull(); // a transcript that tells no time: none shown
     expect((within(shown()[0]!).getByLabelText('Importing s.jsonl') as HTMLProgressElement).value).toBe(5);
   });
 });

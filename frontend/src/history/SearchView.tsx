@@ -51,7 +51,7 @@ function HitRow({ h, i, selected, onOpen, onSelect, importing }: {
         <span className={`src src-${h.source}`}>{h.run ? `#${h.run}` : 'not imported'}</span>
         {h.agent && <span className="badge">{h.agent}{h.version ? ` ${h.version}` : ''}</span>}
         {h.project && <span className="scn" title={h.project}>{base(h.project)}</span>}
-        {h.started && <span className="when">{fmtDate(h.started)}</span>}
+        {h.started && !h.started.startsWith('0001-') && <span className="when">{fmtDate(h.started)}</span>}
         <span className="muted hit-title" title={h.title}>{h.title}</span>
         {busy && <progress value={importing.read} max={importing.total || 1} aria-label={`Importing ${base(h.file)}`} />}
       </div>
