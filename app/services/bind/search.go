@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/capture"
 	"hookstudio/app/capture/sessions"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
@@ -109,11 +110,12 @@ func (s *Search) index() {
 }
 
 // ObserveRuns passes emit's events on and asks s for a sync when a run is
-// kept (studio.EventRun), once indexing has started.
+// kept (studio.EventRun) or a capture's calls are (capture.EventState),
+// once indexing has started; asks while a sync runs make one more.
 func ObserveRuns(s *Search, emit func(string, any)) func(string, any) {
 	return func(name string, data any) {
 		emit(name, data)
-		if name != studio.EventRun || s.indexer == nil {
+		if (name != studio.EventRun && name != capture.EventState) || s.indexer == nil {
 			return
 		}
 		s.mu.Lock()

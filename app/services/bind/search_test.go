@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"hookstudio/app/capture"
 	"hookstudio/app/capture/sessions"
 	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
@@ -93,11 +94,27 @@ func TestSearchBinding(t *testing.T) {
 		t.Errorf("after the import %+v, before %+v", page.Results.Hits, at)
 	}
 
+	// a run kept without the app's word (a capture's calls): its state event asks for a sync
+	im, err := sessions.ImportFile(context.Background(), filepath.Join("..", "..", "capture", "sessions", "testdata", "codex-0.171.0.jsonl"), sessions.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := sessions.Keep(context.Background(), store, im, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emit(capture.EventState, nil)
+	ev.wait(t, EventSearchProgress, finished(2))
+	page, err = sb.Find(search.Query{Agent: "codex", Kind: search.KindMessage})
+	if err != nil || page.Results.Total == 0 || page.Results.Hits[0].Run != int64(kept) {
+		t.Errorf("the codex run: %+v %v", page.Results, err)
+	}
+
 	// a bad search says what is wrong
 	if _, err := sb.Find(search.Query{Text: "NOT rm"}); err == nil || !strings.Contains(err.Error(), "say what to find") {
 		t.Errorf("bad search: %v", err)
 	}
-	if st, err := sb.Status(); err != nil || st.Indexed != 1 {
+	if st, err := sb.Status(); err != nil || st.Indexed != 2 {
 		t.Errorf("status %+v %v", st, err)
 	}
 }
