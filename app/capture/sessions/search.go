@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"hookstudio/app/capture"
 	"hookstudio/app/store/history"
@@ -23,7 +24,7 @@ func SearchSources(store *history.Store, locs func() Locations, opts Options) []
 	if store != nil {
 		out = append(out, historyRuns{store: store})
 	}
-	return append(out, diskSessions{store: store, locs: locs, opts: opts})
+	return append(out, &diskSessions{store: store, locs: locs, opts: opts, agents: map[string]Agent{}})
 }
 
 // historyRuns are the history's runs.
@@ -94,11 +95,14 @@ type diskSessions struct {
 	store *history.Store // nil: none is held
 	locs  func() Locations
 	opts  Options
+
+	mu     sync.Mutex
+	agents map[string]Agent // each file's agent, as its folder says (Refs)
 }
 
-func (diskSessions) Prefix() string { return "file:" }
+func (*diskSessions) Prefix() string { return "file:" }
 
-func (s diskSessions) Refs(ctx context.Context) ([]search.Ref, error) {
+func (s *diskSessions) Refs(ctx context.Context) ([]search.Ref, error) {
 	files, err := Files(s.locs())
 	if err != nil {
 		return nil, err
@@ -110,11 +114,18 @@ func (s diskSessions) Refs(ctx context.Context) ([]search.Ref, error) {
 		}
 	}
 	out := make([]search.Ref, 0, len(files))
+	agents := make(map[string]Agent, len(files))
+	defer func() {
+		s.mu.Lock()
+		s.agents = agents
+		s.mu.Unlock()
+	}()
 	for _, f := range files {
 		abs, err := filepath.Abs(f.Path)
 		if err != nil {
 			continue
 		}
+		agents[abs] = f.Agent
 		if _, ok := kept[abs]; ok {
 			continue // indexed as its run
 		}
@@ -128,11 +139,13 @@ func (s diskSessions) Refs(ctx context.Context) ([]search.Ref, error) {
 	return out, nil
 }
 
-func (s diskSessions) Load(ctx context.Context, ref search.Ref) (search.Doc, error) {
+func (s *diskSessions) Load(ctx context.Context, ref search.Ref) (search.Doc, error) {
 	file := strings.TrimPrefix(ref.Key, "file:")
 	d := search.Doc{Source: search.SourceDisk, File: file, Started: ref.Started}
 	opts := s.opts
-	opts.Agent = agentOfFile(s.locs(), file)
+	s.mu.Lock()
+	opts.Agent = s.agents[file] // "": told from its first record
+	s.mu.Unlock()
 	opts.Progress, opts.OnRequest = nil, nil
 	im, err := ImportFile(ctx, file, opts)
 	if err != nil {
@@ -157,19 +170,4 @@ func (s diskSessions) Load(ctx context.Context, ref search.Ref) (search.Doc, err
 	rec := tr.Record()
 	d.Record = &rec
 	return d, nil
-}
-
-// agentOfFile is the agent whose folder holds file.
-func agentOfFile(l Locations, file string) Agent {
-	under := func(dir string) bool {
-		abs, err := filepath.Abs(dir)
-		return dir != "" && err == nil && strings.HasPrefix(file, abs+string(filepath.Separator))
-	}
-	switch {
-	case under(l.Codex):
-		return Codex
-	case under(l.Claude):
-		return ClaudeCode
-	}
-	return ""
 }
