@@ -1,4 +1,4 @@
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import type { LLMCall, Message, MessageRow, ToolCall, TraceView } from '../lib/api';
 import { listAt, stepLabel, systemLabel } from '../lib/api';
 import { Markdown } from './Markdown';
@@ -44,6 +44,8 @@ interface CardProps {
   onToggle: (id: number) => void;
   /** "add expectation from this message" (issue 12); absent: no button */
   onAddExpectation?: (id: number) => void;
+  /** the message a search found */
+  found?: boolean;
 }
 
 /** Tool calls a collapsed card lists; an answer with thousands of calls shows these and a toggle. */
@@ -58,7 +60,7 @@ function collapsible(m: Message): { long: boolean; manyCalls: boolean } {
   return { long: isLong(m.content), manyCalls: (m.tool_calls?.length ?? 0) > TOOL_CALLS_COLLAPSE };
 }
 
-export const MessageCard = memo(function MessageCard({ row, color, expanded, onToggle, onAddExpectation }: CardProps) {
+export const MessageCard = memo(function MessageCard({ row, color, expanded, onToggle, onAddExpectation, found }: CardProps) {
   const { message: m, injected, removedHere } = row;
   const { long, manyCalls } = collapsible(m);
   const collapsed = long && !expanded;
@@ -70,7 +72,7 @@ export const MessageCard = memo(function MessageCard({ row, color, expanded, onT
   if (manyCalls) hidden.push(`${fmt(m.tool_calls!.length)} tool calls`);
   return (
     <article
-      className={cx('msg', originClass(m), injected && 'is-injected', removedHere && 'is-removed')}
+      className={cx('msg', originClass(m), injected && 'is-injected', removedHere && 'is-removed', found && 'is-found')}
       style={c ? { borderLeftColor: c } : undefined}
       data-testid={`msg-${m.id}`}
       aria-label={`${m.role} message ${m.id}${removedHere ? ' (removed)' : ''}`}
@@ -197,15 +199,19 @@ interface Props {
   color: (skill?: string) => string;
   /** "add expectation from this message" for the messages of an LLM call (issue 12) */
   onAddExpectation?: (call: number, message: number) => void;
+  /** a message a search found: scrolled to, opened and marked */
+  found?: number | null;
 }
 
-export function MessageList({ view, cursor, color, onAddExpectation }: Props) {
+export function MessageList({ view, cursor, color, onAddExpectation, found = null }: Props) {
   const step = view.steps[cursor];
   const addCall = step?.kind === 'llm_call' && step.call !== null && onAddExpectation ? step.call : null;
   const onAdd = useCallback((id: number) => { if (addCall !== null) onAddExpectation?.(addCall, id); }, [addCall, onAddExpectation]);
   // rows and their figures in one pass, cached per view and step
   const { rows, live, tokens, added, removed, firstChange } = useMemo(() => listAt(view, cursor), [view, cursor]);
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set(found !== null ? [found] : []));
+  useEffect(() => { if (found !== null) setExpanded((s) => (s.has(found) ? s : new Set(s).add(found))); }, [found]);
+  const foundAt = found === null ? -1 : rows.findIndex((r) => r.message.id === found);
   const onToggle = useCallback((id: number) => setExpanded((s) => {
     const n = new Set(s);
     if (n.has(id)) n.delete(id); else n.add(id);
@@ -215,8 +221,9 @@ export function MessageList({ view, cursor, color, onAddExpectation }: Props) {
   const est = useCallback((i: number) => estimate(rows[i]), [rows]);
   const key = useCallback((i: number) => rows[i]?.message.id ?? -i - 1, [rows]);
   const render = useCallback(
-    (i: number) => <MessageCard row={rows[i]!} color={color} expanded={expanded.has(rows[i]!.message.id)} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined} />,
-    [rows, color, expanded, onToggle, addCall, onAdd],
+    (i: number) => <MessageCard row={rows[i]!} color={color} expanded={expanded.has(rows[i]!.message.id)} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined}
+      found={rows[i]!.message.id === found} />,
+    [rows, color, expanded, onToggle, addCall, onAdd, found],
   );
   if (!step) return <div className="empty-state">No step selected.</div>;
   const call = step.kind === 'llm_call' && step.call !== null ? view.calls[step.call] : undefined;
@@ -252,7 +259,7 @@ export function MessageList({ view, cursor, color, onAddExpectation }: Props) {
           getKey={key}
           resetKey={view}
           overscan={3}
-          scrollToIndex={firstChange >= 0 ? firstChange : null}
+          scrollToIndex={foundAt >= 0 ? foundAt : firstChange >= 0 ? firstChange : null}
           render={render}
         />
       )}
