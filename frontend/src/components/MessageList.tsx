@@ -1,4 +1,4 @@
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import type { LLMCall, Message, MessageRow, ToolCall, TraceView } from '../lib/api';
 import { listAt, stepLabel, systemLabel } from '../lib/api';
 import { isAgentCall, isAgentOwn, requestKind } from '../lib/api/agentRequest';
@@ -50,6 +50,8 @@ interface CardProps {
   onToggle: (id: number) => void;
   /** "add expectation from this message" (issue 12); absent: no button */
   onAddExpectation?: (id: number) => void;
+  /** the message a search found */
+  found?: boolean;
 }
 
 /** Tool calls a collapsed card lists; an answer with thousands of calls shows these and a toggle. */
@@ -64,7 +66,7 @@ function collapsible(m: Message): { long: boolean; manyCalls: boolean } {
   return { long: isLong(m.content), manyCalls: (m.tool_calls?.length ?? 0) > TOOL_CALLS_COLLAPSE };
 }
 
-export const MessageCard = memo(function MessageCard({ row, color, expanded, onToggle, onAddExpectation }: CardProps) {
+export const MessageCard = memo(function MessageCard({ row, color, expanded, onToggle, onAddExpectation, found }: CardProps) {
   const { message: m, injected, removedHere } = row;
   const { long, manyCalls } = collapsible(m);
   const collapsed = long && !expanded;
@@ -76,7 +78,7 @@ export const MessageCard = memo(function MessageCard({ row, color, expanded, onT
   if (manyCalls) hidden.push(`${fmt(m.tool_calls!.length)} tool calls`);
   return (
     <article
-      className={cx('msg', originClass(m), injected && 'is-injected', removedHere && 'is-removed')}
+      className={cx('msg', originClass(m), injected && 'is-injected', removedHere && 'is-removed', found && 'is-found')}
       style={c ? { borderLeftColor: c } : undefined}
       data-testid={`msg-${m.id}`}
       aria-label={`${m.role} message ${m.id}${removedHere ? ' (removed)' : ''}`}
@@ -232,16 +234,20 @@ interface Props {
   agentContext?: { shown: boolean; onShow: (shown: boolean) => void };
   /** the request body an LLM call sends (the live simulation's); absent: no Request view */
   requestBody?: (call: number) => Promise<string>;
+  /** a message a search found: scrolled to, opened and marked */
+  found?: number | null;
 }
 
-export function MessageList({ view, cursor, color, onAddExpectation, agentContext, requestBody }: Props) {
+export function MessageList({ view, cursor, color, onAddExpectation, agentContext, requestBody, found = null }: Props) {
   const step = view.steps[cursor];
   const addCall = step?.kind === 'llm_call' && step.call !== null && onAddExpectation ? step.call : null;
   const onAdd = useCallback((id: number) => { if (addCall !== null) onAddExpectation?.(addCall, id); }, [addCall, onAddExpectation]);
   // rows and their figures in one pass, cached per view and step
   const { rows, live, tokens, added, removed, firstChange } = useMemo(() => listAt(view, cursor), [view, cursor]);
   const { items, changeAt } = useMemo(() => itemsOf(rows, firstChange), [rows, firstChange]);
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set(found !== null ? [found] : []));
+  useEffect(() => { if (found !== null) setExpanded((s) => (s.has(found) ? s : new Set(s).add(found))); }, [found]);
+  const foundAt = found === null ? -1 : items.findIndex((it) => (it.kind === 'msg' ? it.row.message.id === found : it.rows.some((r) => r.message.id === found)));
   const [localShown, setLocalShown] = useState(false);
   const [mode, setMode] = useState<'messages' | 'request'>('messages');
   const showAgent = agentContext ? agentContext.shown : localShown;
@@ -267,8 +273,9 @@ export function MessageList({ view, cursor, color, onAddExpectation, agentContex
     const it = items[i]!;
     return it.kind === 'agent'
       ? <AgentGroup rows={it.rows} agent={view.agent} isOpen={isOpen} onToggle={onToggle} />
-      : <MessageCard row={it.row} color={color} expanded={expanded.has(it.row.message.id)} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined} />;
-  }, [items, view.agent, isOpen, color, expanded, onToggle, addCall, onAdd]);
+      : <MessageCard row={it.row} color={color} expanded={expanded.has(it.row.message.id)} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined}
+        found={it.row.message.id === found} />;
+  }, [items, view.agent, isOpen, color, expanded, onToggle, addCall, onAdd, found]);
   if (!step) return <div className="empty-state">No step selected.</div>;
   const call = step.kind === 'llm_call' && step.call !== null ? view.calls[step.call] : undefined;
   const agentCall = isAgentCall(call) ? call : undefined;
@@ -333,7 +340,7 @@ export function MessageList({ view, cursor, color, onAddExpectation, agentContex
               getKey={key}
               resetKey={view}
               overscan={3}
-              scrollToIndex={changeAt >= 0 ? changeAt : null}
+              scrollToIndex={foundAt >= 0 ? foundAt : changeAt >= 0 ? changeAt : null}
               render={render}
             />
           )}

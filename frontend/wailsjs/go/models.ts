@@ -19,6 +19,10 @@ export namespace bind {
 	    path: string;
 	    notes: string[];
 	}
+	export interface SearchPage {
+	    results: search.Results;
+	    status: search.Progress;
+	}
 
 }
 
@@ -713,6 +717,71 @@ export namespace reqhook {
 	    hooks: RowHook[];
 	}
 	
+
+}
+
+export namespace search {
+	
+	export interface Segment {
+	    text: string;
+	    hit?: boolean;
+	}
+	export interface Hit {
+	    key: string;
+	    source: string;
+	    run: number;
+	    file: string;
+	    agent: string;
+	    version: string;
+	    project: string;
+	    title: string;
+	    // Go type: time
+	    started: any;
+	    kind: string;
+	    role: string;
+	    origin: string;
+	    call: number;
+	    message: number;
+	    step: number;
+	    hook: string;
+	    event: string;
+	    outcome: string;
+	    tool: string;
+	    count: number;
+	    snippet: Segment[];
+	    rank: number;
+	}
+	export interface Progress {
+	    done: number;
+	    total: number;
+	    current?: string;
+	    indexed: number;
+	    running: boolean;
+	    error?: string;
+	}
+	export interface Query {
+	    text: string;
+	    agent: string;
+	    project: string;
+	    hook: string;
+	    event: string;
+	    outcome: string;
+	    source: string;
+	    kind: string;
+	    // Go type: time
+	    since: any;
+	    // Go type: time
+	    until: any;
+	    limit: number;
+	    offset: number;
+	}
+	export interface Results {
+	    hits: Hit[];
+	    total: number;
+	    more: boolean;
+	    offset: number;
+	    limit: number;
+	}
 
 }
 
