@@ -115,10 +115,7 @@ func projectNorm(dirs ...string) func(string) string {
 	return r.Replace
 }
 
-var (
-	uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-	dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b`)
-)
+var dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b`)
 
 // requestNorm is what a comparison of two requests of the same scenario
 // leaves aside: the project folder (the same name in both), the date,
@@ -135,11 +132,11 @@ func requestNorm(m *request.Model, dirs ...string) func(string) string {
 	}
 }
 
-// compareCalls says where a simulation's calls and a real CLI's part: as
+// compareRequests says where a simulation's calls and a real CLI's part: as
 // many calls, each with the same messages (role and text, the agent's
 // system prompt and context included) and the same tools offered. Tool
 // call ids are not texts of a message, so they are not compared.
-func compareCalls(t *testing.T, sim, real []capture.Call, norm func(string) string) {
+func compareRequests(t *testing.T, sim, real []capture.Call, norm func(string) string) {
 	t.Helper()
 	if len(sim) != len(real) {
 		t.Errorf("%d calls simulated, %d made by the CLI", len(sim), len(real))
