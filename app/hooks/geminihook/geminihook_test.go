@@ -14,6 +14,7 @@ import (
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/request"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/skills"
 )
@@ -247,6 +248,26 @@ requests:
 			t.Errorf("reply %q, list %q", tr.Requests[0].Reply, got)
 		}
 	})
+	// seen on gemini -p 0.61.0: after a retry whose answer called a tool,
+	// the next AfterAgent reads stop_hook_active false, and the hook
+	// that lets an active retry go asks again
+	t.Run("a tool call on the retry ends stop_hook_active", func(t *testing.T) {
+		stop := `#!/bin/sh
+case "$(cat)" in *'"stop_hook_active":false'*) echo '{"decision": "deny", "reason": "run the tests too"}';; esac`
+		sc2 := shellTool + `enable_tools: true
+requests:
+  - user: hello
+    rounds:
+      - content: first
+      - tool_calls: [{name: run_shell_command, arguments: {command: npm test}, result: "12 passing"}]
+      - content: second
+      - content: third
+`
+		tr := run(t, map[string]string{".gemini/settings.json": settings("{" + cmd("AfterAgent", "./.gemini/hooks/stop.sh") + "}"), ".gemini/hooks/stop.sh": stop}, sc2)
+		if tr.Requests[0].Reply != "third" {
+			t.Errorf("reply %q, list %q", tr.Requests[0].Reply, messages(tr))
+		}
+	})
 }
 
 // TestDiagnostics: each problem of a settings file at once, with its
@@ -402,5 +423,35 @@ requests:
 		if keys[e] != w {
 			t.Errorf("%s: %q, want %q", e, keys[e], w)
 		}
+	}
+}
+
+// TestStdinOrder: in a run under the agent's request model, a hook reads
+// its stdin's keys in the order the model's calibration saw the CLI
+// write them.
+func TestStdinOrder(t *testing.T) {
+	root := project(t, map[string]string{
+		".gemini/settings.json": settings("{" + cmd("BeforeAgent", `cat > "$GEMINI_PROJECT_DIR/stdin.json"`) + "}")})
+	cfg, _ := Load(root, LoadOptions{})
+	s, _ := scenario.Parse("s.yaml", []byte("requests:\n  - user: hi\n    rounds:\n      - content: done\n"))
+	h, _ := New(Options{Config: cfg, Profile: bundled(t)})
+	defer h.Close()
+	m := &request.Model{Agent: "gemini-cli", Version: "0.61.0", API: request.Gemini, Turn: []request.Part{{Prompt: true}},
+		Stdin: map[string][]string{"BeforeAgent": {"prompt", "hook_event_name", "cwd"}}}
+	if _, err := engine.Run(context.Background(), s, noHooks{}, engine.Config{Model: llm.NewMock(s), Handlers: []engine.Handler{h}, Request: m}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, "stdin.json"))
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.Token()
+	var ks []string
+	for dec.More() {
+		k, _ := dec.Token()
+		ks = append(ks, k.(string))
+		var skip json.RawMessage
+		dec.Decode(&skip)
+	}
+	if want := []string{"prompt", "hook_event_name", "cwd", "session_id", "transcript_path", "timestamp"}; !slices.Equal(ks, want) {
+		t.Errorf("keys %q, want %q", ks, want)
 	}
 }

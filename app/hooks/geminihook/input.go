@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,30 @@ type fields struct {
 }
 
 func (f *fields) add(k string, v any) { f.keys, f.vals = append(f.keys, k), append(f.vals, v) }
+
+// order puts the keys of keys first, in that order, the others after as
+// they were.
+func (f *fields) order(keys []string) {
+	if len(keys) == 0 {
+		return
+	}
+	rank := func(k string) int {
+		if i := slices.Index(keys, k); i >= 0 {
+			return i
+		}
+		return len(keys)
+	}
+	idx := make([]int, len(f.keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return rank(f.keys[a]) - rank(f.keys[b]) })
+	ks, vs := make([]string, len(idx)), make([]any, len(idx))
+	for i, j := range idx {
+		ks[i], vs[i] = f.keys[j], f.vals[j]
+	}
+	f.keys, f.vals = ks, vs
+}
 
 func (f *fields) json() []byte {
 	out := []byte{'{'}
@@ -179,6 +204,11 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 		f.add("trigger", "auto")
 	case SessionEnd:
 		f.add("reason", "exit")
+	}
+	// the order the CLI writes them in, as its request model's
+	// calibration saw it
+	if t := ev.Trace(); t != nil && t.RequestModel() != nil {
+		f.order(t.RequestModel().Stdin[string(event)])
 	}
 	return f.json(), nil
 }
