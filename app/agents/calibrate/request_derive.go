@@ -542,7 +542,7 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 					p.text = a.text
 				} else if markText(p.text) != markText(a.text) {
 					// several runs: the template must read every one
-					if t, err := reconcile(p.text, a.text, vb); err == nil {
+					if t, err := reconcile(p.text, a.text, vb, runValues(ran)); err == nil {
 						p.text = t
 					} else {
 						errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: err})
@@ -686,7 +686,7 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 // against another run (each finds the slots whose values differ there,
 // and the words a condition adds): the text with the slots and the
 // conditional words of both.
-func reconcile(a, b request.Text, v request.Values) (request.Text, error) {
+func reconcile(a, b request.Text, v request.Values, runs []request.Values) (request.Text, error) {
 	text := a.Fill(v)
 	if b.Fill(v) != text {
 		return nil, fmt.Errorf("%w: two readings of one text differ", ErrUnexplained)
@@ -740,6 +740,17 @@ func reconcile(a, b request.Text, v request.Values) (request.Text, error) {
 		if i > 0 && rs[i-1].from == r.from && rs[i-1].to == r.to && markText(rs[i-1].segs) == markText(r.segs) {
 			continue
 		}
+		if i > 0 && r.cond && rs[i-1].cond && rs[i-1].from == r.from && rs[i-1].to == r.to && r.segs[0].When == rs[i-1].segs[0].When {
+			// one condition's words read against two runs: one template
+			// that reads both
+			m, err := mergeConditional(rs[i-1].segs, r.segs, runs)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out[:len(out)-len(rs[i-1].segs)], m...)
+			rs[i].segs = m
+			continue
+		}
 		if r.from < pos {
 			return nil, fmt.Errorf("%w: the slots %s and %s of one text overlap", ErrUnexplained, markText(rs[i-1].segs), markText(r.segs))
 		}
@@ -753,6 +764,40 @@ func reconcile(a, b request.Text, v request.Values) (request.Text, error) {
 		out = append(out, request.Seg{Lit: text[pos:]})
 	}
 	return out, nil
+}
+
+// mergeConditional is one template of a condition's words for two
+// readings, each made against one run where the condition holds (a
+// dirty git folder's status, a clean one's words for none): the words as
+// each run wrote them, read against each other.
+func mergeConditional(a, b request.Text, runs []request.Values) (request.Text, error) {
+	when := a[0].When
+	for _, x := range runs {
+		for _, y := range runs {
+			if !when.Holds(x) || !when.Holds(y) {
+				continue
+			}
+			ta, tb := a.Fill(x), b.Fill(y)
+			t, err := walk(ta, tb, x, y)
+			if err != nil || t.Fill(x) != ta || t.Fill(y) != tb {
+				continue
+			}
+			for i := range t {
+				t[i].When = when
+			}
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: the words under %s differ between runs", ErrUnexplained, when)
+}
+
+// runValues are the runs' values.
+func runValues(ran []*reqRan) []request.Values {
+	out := make([]request.Values, len(ran))
+	for i, r := range ran {
+		out[i] = r.values
+	}
+	return out
 }
 
 func apiOf(api string) request.API {

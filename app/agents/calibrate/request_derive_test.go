@@ -65,12 +65,50 @@ func TestReconcileConditional(t *testing.T) {
 	b := request.Text{{Lit: "x"}, {Lit: "<b>", When: request.FileCondition("G")}, {Slot: request.SlotCwd, When: request.FileCondition("G")},
 		{Lit: ":", When: request.FileCondition("G")}, {Slot: file, When: request.FileCondition("G")}, {Lit: "</b>", When: request.FileCondition("G")},
 		{Lit: "y."}, {Lit: " git", When: request.Git}}
-	got, err := reconcile(a, b, v)
+	got, err := reconcile(a, b, v, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Fill(v) != "x<b>/p:w</b>y." || got.Fill(request.Values{request.SlotIsGit: "true", file: ""}) != "xy. git" {
 		t.Errorf("%q", markText(got))
+	}
+}
+
+// TestReconcileTwoGitRuns: the git section read against a dirty folder
+// (its status a slot) and against a clean one (the CLI's words for none)
+// is one section whose status is empty as the clean run wrote it.
+func TestReconcileTwoGitRuns(t *testing.T) {
+	base := request.Values{request.SlotIsGit: "false"}
+	dirty := request.Values{request.SlotIsGit: "true", request.SlotGitStatus: "?? new.txt", request.SlotGitBranch: "topic-a"}
+	clean := request.Values{request.SlotIsGit: "true", request.SlotGitStatus: "", request.SlotGitBranch: "topic-b"}
+	text := "SYS."
+	section := func(v request.Values) string {
+		s := v[request.SlotGitStatus]
+		if s == "" {
+			s = "(clean)"
+		}
+		return text + "\n\ngit: branch " + v[request.SlotGitBranch] + "\nstatus:\n" + s
+	}
+	a, err := walk(text, section(dirty), base, dirty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := walk(text, section(clean), base, clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := reconcile(a, b, base, []request.Values{base, dirty, clean})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []request.Values{base, dirty, clean} {
+		want := text
+		if v[request.SlotIsGit] == "true" {
+			want = section(v)
+		}
+		if got.Fill(v) != want {
+			t.Errorf("%q fills %v as %q, want %q", markText(got), v, got.Fill(v), want)
+		}
 	}
 }
 
