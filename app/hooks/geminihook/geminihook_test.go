@@ -397,15 +397,7 @@ requests:
 	data, _ := os.ReadFile(filepath.Join(root, "stdin.jsonl"))
 	keys := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		dec := json.NewDecoder(strings.NewReader(line))
-		dec.Token()
-		var ks []string
-		for dec.More() {
-			k, _ := dec.Token()
-			ks = append(ks, k.(string))
-			var skip json.RawMessage
-			dec.Decode(&skip)
-		}
+		ks := stdinKeys(line)
 		var ev struct {
 			Event string `json:"hook_event_name"`
 		}
@@ -442,7 +434,14 @@ func TestStdinOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(filepath.Join(root, "stdin.json"))
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	if ks, want := stdinKeys(string(data)), []string{"prompt", "hook_event_name", "cwd", "session_id", "transcript_path", "timestamp"}; !slices.Equal(ks, want) {
+		t.Errorf("keys %q, want %q", ks, want)
+	}
+}
+
+// stdinKeys are the keys of a hook's stdin JSON, in the order written.
+func stdinKeys(line string) []string {
+	dec := json.NewDecoder(strings.NewReader(line))
 	dec.Token()
 	var ks []string
 	for dec.More() {
@@ -451,7 +450,5 @@ func TestStdinOrder(t *testing.T) {
 		var skip json.RawMessage
 		dec.Decode(&skip)
 	}
-	if want := []string{"prompt", "hook_event_name", "cwd", "session_id", "transcript_path", "timestamp"}; !slices.Equal(ks, want) {
-		t.Errorf("keys %q, want %q", ks, want)
-	}
+	return ks
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,7 +69,7 @@ func Listing(ctx context.Context, dir string, opts ListingOptions) (root request
 		}
 		for k := range it.n.Children {
 			c := &it.n.Children[k]
-			if !c.Dir || c.Ignored || contains(opts.Skip, c.Name) {
+			if !c.Dir || c.Ignored || slices.Contains(opts.Skip, c.Name) {
 				continue
 			}
 			rel := c.Name
@@ -103,15 +104,6 @@ func gitIgnored(ctx context.Context, dir string, timeout time.Duration) map[stri
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // AgentFolder are the slots a request model reads from the folder itself
