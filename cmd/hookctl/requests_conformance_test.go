@@ -85,7 +85,8 @@ func readSimulated(out string) (calls []capture.Call, model *request.Model, err 
 		} `json:"agent"`
 		Requests []struct {
 			LLMCalls []struct {
-				Request json.RawMessage `json:"body"`
+				Request    json.RawMessage `json:"body"`
+				AnsweredBy string          `json:"answered_by"`
 			} `json:"llm_calls"`
 		} `json:"requests"`
 	}
@@ -102,6 +103,9 @@ func readSimulated(out string) (calls []capture.Call, model *request.Model, err 
 	reader := capture.NewAgentReader(profile.NewCatalog(agentsData))
 	for _, r := range doc.Requests {
 		for _, c := range r.LLMCalls {
+			if c.AnsweredBy != "" {
+				continue // a hook answered in the model's place: nothing was sent
+			}
 			if len(c.Request) == 0 {
 				return nil, nil, fmt.Errorf("a simulated call of an agent's run carries no request body")
 			}

@@ -109,6 +109,9 @@ type Agent struct {
 	// Request says where the run's request model came from: calibrated
 	// (the CLI's words), bundled (its shape: placeholders), none.
 	Request string `json:"request,omitempty"`
+	// Notes say where the simulated request may differ from the agent's
+	// (a folder listed in part, an ignore file it does not read).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // String is "agent@version".
@@ -558,6 +561,9 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 				tc.Error = err.Error()
 			}
 			tc.Result = res
+		}
+		if tc.Error == "" {
+			tc.Result = r.agentResult(tc.Name, tc.Result)
 		}
 	}
 	content := r.toolContent(tc, ran)
