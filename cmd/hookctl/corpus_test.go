@@ -222,10 +222,10 @@ type corpusRun struct {
 	// request model is calibrated), model the simulation's request model
 	requests []capture.Call
 	model    *request.Model
-	notice  string
-	printed string
-	refused string // why simulate refused the project
-	err     error  // simulate could not run
+	notice   string
+	printed  string
+	refused  string // why simulate refused the project
+	err      error  // simulate could not run
 }
 
 // corpusCall is what the hooks put before the model in one call. It is the
