@@ -185,7 +185,8 @@ func agentTools(m *request.Model) []scenario.Tool {
 }
 
 // agentFlow is the agent CLI's loop: no planning call, no built-in
-// prompt; each round asks the model with the agent's tools, runs the
+// prompt, none of seed 000's checkpoints (an agent CLI injects no seed
+// 000 prompt hook); each round asks the model with the agent's tools, runs the
 // calls it asked for, and ends on an answer without calls (unless a Stop
 // hook keeps it going, the answer kept before the hook's words when the
 // agent keeps it).
@@ -204,11 +205,6 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 		if err := r.compact(ctx, round); err != nil {
 			return "", err
 		}
-		hm.Remove(skills.BeforeEachAgent)
-		inject(Checkpoint{Timing: skills.BeforeEachAgent, Tool: -1})
-		if round == 0 {
-			inject(Checkpoint{Timing: skills.BeforeFirstAgent, Tool: -1})
-		}
 		r.remind(quiet, reminded)
 		if round == 0 {
 			r.sideCalls(request.SideTurnStart, info)
@@ -226,8 +222,6 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 				continue
 			}
 			r.pos.round = -1
-			hm.Remove(skills.BeforeFirstAgent)
-			hm.Remove(skills.AfterToolCall)
 			return rep.Content, nil
 		}
 		if err := r.runTools(ctx, hm, rep, inject); err != nil {

@@ -276,10 +276,10 @@ func (r *runner) request(ctx context.Context, i int) error {
 	}
 	var reply string
 	if err == nil {
-		inject(Checkpoint{Timing: skills.AfterUserInput, Tool: -1})
 		if r.agentMode() {
 			reply, err = r.agentFlow(ctx, hm, info, inject)
 		} else {
+			inject(Checkpoint{Timing: skills.AfterUserInput, Tool: -1})
 			reply, err = r.flow(ctx, hm, info, inject)
 		}
 	}
@@ -522,6 +522,9 @@ func (r *runner) runTools(ctx context.Context, hm *HookManager, rep Reply, injec
 		if err := r.fire(ctx, &Event{Point: PointAfterTools, ToolCalls: slices.Clone(t.toolCalls[first:])}); err != nil {
 			return err
 		}
+	}
+	if r.agentMode() {
+		return nil // seed 000's after_tool_call checkpoint is not an agent's
 	}
 	hm.Remove(skills.AfterToolCall)
 	for k := range rep.ToolCalls {
