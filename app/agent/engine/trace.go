@@ -206,6 +206,8 @@ type RequestInfo struct {
 	// Status is "stopped" when a hook ended the request; StoppedBy names it.
 	Status    string `json:"status,omitempty"`
 	StoppedBy string `json:"stopped_by,omitempty"`
+	// Subagent is set when the request is a sub-agent's run (subagent.go).
+	Subagent *Subagent `json:"subagent,omitempty"`
 }
 
 // msg is the compact record of a message: a run of 10,000 rounds creates
