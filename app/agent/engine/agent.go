@@ -278,7 +278,7 @@ func (t *Trace) Request(c int) (json.RawMessage, error) {
 	for k, x := range t.facts {
 		v[k] = x
 	}
-	return request.Build(t.req, v, msgs, t.Calls[c].Offered)
+	return request.Build(t.modelOf(t.Calls[c].Request), v, msgs, t.Calls[c].Offered)
 }
 
 // RequestMessages are call c's messages as the agent's request holds

@@ -3,6 +3,7 @@ package engine
 import (
 	"sort"
 
+	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/request"
 	"hookstudio/app/hooks/skills"
 )
@@ -72,6 +73,9 @@ type ToolCall struct {
 	Status            ToolStatus     `json:"status,omitempty"`
 	By                string         `json:"by,omitempty"` // the hook that decided it
 	OriginalArguments map[string]any `json:"original_arguments,omitempty"`
+	// Subagent is the sub-agent a scripted call starts (subagent.go); the
+	// trace records the run it made as a request of its own.
+	Subagent *scenario.Subagent `json:"-"`
 }
 
 // ToolStatus is what an executable hook made of a tool call.

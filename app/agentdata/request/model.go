@@ -80,6 +80,9 @@ type Model struct {
 	// Stdin is, per hook event, the keys of the JSON a hook reads on
 	// stdin in the CLI's order, as seen in calibration.
 	Stdin map[string][]string `json:"stdin,omitempty"`
+	// Subagent is how the agent runs a sub-agent (subagent.go; nil: it
+	// has none, or calibration did not learn it).
+	Subagent *Subagent `json:"subagent,omitempty"`
 
 	// Where it came from (not in the file).
 	Origin Origin `json:"-"`

@@ -13,27 +13,35 @@ import (
 )
 
 // input is the stdin JSON of an event, with the fields and in the order
-// the real CLI (2.1.197) sends them (docs/claude-code-hooks.md).
+// the real CLI (2.1.197; a sub-agent's events on 2.1.197 and 2.1.332)
+// sends them (docs/claude-code-hooks.md).
 func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 	transcript, err := h.writeTranscript(ev)
 	if err != nil {
 		return nil, err
 	}
 	promptID := h.promptID()
-	h.mu.Lock()
-	stopActive := h.stopActive
-	h.mu.Unlock()
+	stopActive := h.isStopActive(ev)
+	sa := ev.Subagent()
 	f := fields{}
 	f.add("session_id", h.session)
-	f.add("transcript_path", transcript)
+	if sa != nil { // the session's transcript; the sub-agent's is agent_transcript_path
+		f.add("transcript_path", h.transcriptFile(nil))
+	} else {
+		f.add("transcript_path", transcript)
+	}
 	f.add("cwd", h.cfg.Root)
 	if event != SessionStart {
 		f.add("prompt_id", promptID)
 	}
-	if event != SessionStart && event != SessionEnd {
+	if event != SessionStart && event != SessionEnd && event != SubagentStart {
 		f.add("permission_mode", "default")
 	}
-	if event.isTool() || event == Stop || event == PostToolBatch {
+	if sa != nil { // measured: every event inside a sub-agent names it
+		f.add("agent_id", sa.ID)
+		f.add("agent_type", sa.Type)
+	}
+	if event.isTool() || event == Stop || event == SubagentStop || event == PostToolBatch {
 		f.add("effort", map[string]string{"level": "high"})
 	}
 	f.add("hook_event_name", string(event))
@@ -63,8 +71,11 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 			calls = append(calls, map[string]any{"tool_name": tc.Name, "tool_input": h.observed(tc), "tool_use_id": tc.ID, "tool_response": tc.Result})
 		}
 		f.add("tool_calls", calls)
-	case Stop:
+	case Stop, SubagentStop:
 		f.add("stop_hook_active", stopActive)
+		if event == SubagentStop {
+			f.add("agent_transcript_path", transcript)
+		}
 		f.add("last_assistant_message", ev.Answer)
 		f.add("background_tasks", []any{})
 		f.add("session_crons", []any{})
@@ -85,6 +96,14 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 		}
 	}
 	return f.json(), nil
+}
+
+// transcriptFile is where the session's transcript is written, or sa's.
+func (h *Handler) transcriptFile(sa *engine.SubagentRun) string {
+	if sa == nil {
+		return filepath.Join(h.tmp, h.session+".jsonl")
+	}
+	return filepath.Join(h.tmp, h.session, "subagents", "agent-"+sa.ID+".jsonl")
 }
 
 // promptID is the id of the user's prompt being answered.
@@ -188,14 +207,23 @@ func (f *fields) json() []byte {
 
 // writeTranscript writes the conversation so far as Claude Code's JSONL
 // transcript (one entry per message), which some hooks read.
+// A sub-agent's goes beside it, as Claude Code keeps it
+// (<session>/subagents/agent-<id>.jsonl).
 func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
-	file := filepath.Join(h.tmp, h.session+".jsonl")
+	file := h.transcriptFile(nil)
+	sa := ev.Subagent()
+	if sa != nil {
+		file = h.transcriptFile(sa)
+		if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+			return "", fmt.Errorf("claude code hooks: transcript: %w", err)
+		}
+	}
 	msgs := ev.Messages()
-	key := fmt.Sprintf("%s/%d", ev.Point, len(msgs))
+	key := fmt.Sprintf("%s/%s/%d", file, ev.Point, len(msgs))
 	if n := len(msgs); n > 0 {
 		key += fmt.Sprintf("/%d/%d", msgs[n-1].ID, len(msgs[n-1].Content))
 	}
-	if ev.Point == engine.PointStop {
+	if ev.Point == engine.PointStop || ev.Point == engine.PointSubagentStop {
 		key += "/" + ev.Answer
 	}
 	h.mu.Lock()
