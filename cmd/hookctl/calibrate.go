@@ -136,7 +136,24 @@ func writeRequest(w io.Writer, m *request.Model) {
 		}
 	}
 	fmt.Fprintf(w, "  tools: %d (%s), %d tokens\n", len(m.Tools), strings.Join(m.ToolNames(), " "), m.ToolTokens(nil))
+	for name := range m.Framing.Results {
+		fmt.Fprintf(w, "  %s's output within words of its own\n", name)
+	}
+	if t := m.Tree; t != nil {
+		fmt.Fprintf(w, "  the folder listed: up to %d entries, %s order, %s never opened, .gitignore read: %v\n", t.Max, t.Order, strings.Join(t.Ignored, " "), t.Gitignore)
+	}
+	for _, f := range m.Files {
+		fmt.Fprintf(w, "  context file %s (trimmed: %v)\n", f.Name, f.Trim)
+	}
 	fmt.Fprintf(w, "  loop: no planning call; a blocked answer kept: %v\n", m.Loop.KeepsBlockedAnswer)
+	for i := range m.Loop.Sides {
+		sd := &m.Loop.Sides[i]
+		n := 0
+		for _, p := range sd.System {
+			n += p.Shape.Tokens
+		}
+		fmt.Fprintf(w, "  side call %s at %s: %s:%s, its system prompt %d tokens, no scenario round answers it\n", sd.Name, sd.When, sd.Model, sd.Method, n)
+	}
 }
 
 // writeRenderings prints what each outcome becomes, with example words.

@@ -185,7 +185,8 @@ func agentTools(m *request.Model) []scenario.Tool {
 }
 
 // agentFlow is the agent CLI's loop: no planning call, no built-in
-// prompt; each round asks the model with the agent's tools, runs the
+// prompt, none of seed 000's checkpoints (an agent CLI injects no seed
+// 000 prompt hook); each round asks the model with the agent's tools, runs the
 // calls it asked for, and ends on an answer without calls (unless a Stop
 // hook keeps it going, the answer kept before the hook's words when the
 // agent keeps it).
@@ -204,12 +205,10 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 		if err := r.compact(ctx, round); err != nil {
 			return "", err
 		}
-		hm.Remove(skills.BeforeEachAgent)
-		inject(Checkpoint{Timing: skills.BeforeEachAgent, Tool: -1})
-		if round == 0 {
-			inject(Checkpoint{Timing: skills.BeforeFirstAgent, Tool: -1})
-		}
 		r.remind(quiet, reminded)
+		if round == 0 {
+			r.sideCalls(request.SideTurnStart, info)
+		}
 		rep, err := r.call(ctx, info, tools)
 		if err != nil {
 			return "", err
@@ -223,8 +222,6 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 				continue
 			}
 			r.pos.round = -1
-			hm.Remove(skills.BeforeFirstAgent)
-			hm.Remove(skills.AfterToolCall)
 			return rep.Content, nil
 		}
 		if err := r.runTools(ctx, hm, rep, inject); err != nil {
@@ -274,21 +271,37 @@ func (t *Trace) Request(c int) (json.RawMessage, error) {
 		return nil, nil
 	}
 	msgs := t.RequestMessages(c)
+	m := t.modelOf(t.Calls[c].Request) // a sub-agent's call: the agent's sub-agent model
+	if t.Calls[c].Phase == PhaseSide {
+		s := m.Side(t.Calls[c].Side)
+		if s == nil {
+			return nil, fmt.Errorf("call %d: the request model %s has no side call %q", c, m.Ref(), t.Calls[c].Side)
+		}
+		if s.TurnApart {
+			startTurn(msgs, t.CallMessages(c))
+		}
+		return request.BuildSide(m, s, msgs)
+	}
 	v := make(request.Values, len(t.facts)+1)
 	for k, x := range t.facts {
 		v[k] = x
 	}
-	return request.Build(t.modelOf(t.Calls[c].Request), v, msgs, t.Calls[c].Offered)
+	return request.Build(m, v, msgs, t.Calls[c].Offered)
 }
 
 // RequestMessages are call c's messages as the agent's request holds
-// them (which are the system prompt's, which a tool's error).
+// them (which are the system prompt's, which a tool's error, which hook
+// words the agent writes on the prompt).
 func (t *Trace) RequestMessages(c int) []request.Msg {
 	ids := t.MessageIDsAt(t.Calls[c].Step)
 	out := make([]request.Msg, 0, len(ids))
-	for _, id := range ids {
+	for k, id := range ids {
 		m := t.Message(id)
 		rm := request.Msg{Role: m.Role, Text: m.Content}
+		if k+1 < len(ids) && m.HookCall != nil && isKind(m, OriginHook) && isKind(t.Message(ids[k+1]), OriginUserInput) {
+			event, _, _ := strings.Cut(t.HookCalls[*m.HookCall].Event, ":")
+			rm.Join = t.modelOf(t.Calls[c].Request).JoinOf(event)
+		}
 		if a, ok := t.agentInfo[int32(id)]; ok {
 			rm.System, rm.Cache, rm.Own = a.system, a.cache, true
 		}
@@ -309,6 +322,29 @@ func (t *Trace) RequestMessages(c int) []request.Msg {
 		out = append(out, rm)
 	}
 	return out
+}
+
+// isKind says whether m is of origin o, or the history of one.
+func isKind(m Message, o Origin) bool {
+	return m.Origin == o || m.Origin == OriginHistory && m.HistoryOf == o
+}
+
+// startTurn marks the first message of the user's last turn in msgs (ms
+// the same messages as the trace has them): the prompt and the hook
+// words right before it stand apart from what came before.
+func startTurn(msgs []request.Msg, ms []Message) {
+	at := -1
+	for k := range ms {
+		if isKind(ms[k], OriginUserInput) {
+			at = k
+		}
+	}
+	for at > 0 && isKind(ms[at-1], OriginHook) {
+		at--
+	}
+	if at >= 0 && at < len(msgs) {
+		msgs[at].Starts = true
+	}
 }
 
 // RequestModel is the agent's request model the run followed (nil: none).
@@ -349,6 +385,19 @@ func (r *runner) toolContent(tc *ToolCall, ran bool) string {
 	return tc.Result
 }
 
+// agentResult is a tool's output as the agent hands it on — to the model
+// and to its hooks — within its own words around it (Gemini CLI's shell
+// tool: Framing.Results); a failed tool's is its error.
+func (r *runner) agentResult(name, output string) string {
+	if !r.agentMode() {
+		return output
+	}
+	if t := r.cfg.Request.Framing.Results[name]; t != nil {
+		return t.Fill(request.Values{request.SlotResult: output})
+	}
+	return output
+}
+
 // afterTool adds the agent's own words after a tool's result (Claude
 // Code's skill instructions after its Skill tool read a skill), filled with
 // the values of the thing the call's argument names.
@@ -370,9 +419,7 @@ func (r *runner) afterTool(tc *ToolCall) {
 		if _, ok := r.cfg.Facts[request.SlotSkillDir+":"+name]; !ok && tp.Arg != "" {
 			continue // nothing of that name: the agent adds nothing
 		}
-		text, ph := r.ownText(&tp.Piece, v)
-		id := r.t.add(msg{content: text, role: skills.Role(tp.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
-		r.t.agentInfo[id] = agentMsg{pieces: []string{tp.Piece.ID}, placeholder: ph, tokens: tp.Piece.Shape.Tokens}
+		r.addPiece(&tp.Piece, v)
 	}
 }
 
@@ -387,10 +434,19 @@ func (r *runner) remind(quiet int, done map[int]bool) {
 			continue
 		}
 		done[k] = true
-		text, ph := r.ownText(&rm.Piece, r.values(r.user))
-		id := r.t.add(msg{content: text, role: skills.Role(rm.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
-		r.t.agentInfo[id] = agentMsg{pieces: []string{rm.Piece.ID}, placeholder: ph, tokens: rm.Piece.Shape.Tokens}
+		r.addPiece(&rm.Piece, r.values(r.user))
 	}
+}
+
+// addPiece adds a piece of the agent's own to the conversation: its text
+// with v, or (a shipped shape) the placeholder of its size.
+func (r *runner) addPiece(p *request.Piece, v request.Values) {
+	text, a := p.Text.Fill(v), agentMsg{pieces: []string{p.ID}}
+	if p.Text == nil {
+		text, a.placeholder, a.tokens = request.Placeholder(r.cfg.Request, p), true, p.Shape.Tokens
+	}
+	id := r.t.add(msg{content: text, role: skills.Role(p.Role), origin: OriginAgentContext, req: r.pos.req})
+	r.t.agentInfo[id] = a
 }
 
 // RequestModel is the request model of the agent whose loop the run is (nil:
@@ -401,13 +457,4 @@ func (e *Event) RequestModel() *request.Model {
 		return nil
 	}
 	return e.r.cfg.Request
-}
-
-// ownText is a piece's text with the run's values, or for a shipped model
-// its placeholder; placeholder says which.
-func (r *runner) ownText(p *request.Piece, v request.Values) (text string, placeholder bool) {
-	if p.Text == nil {
-		return request.Placeholder(r.cfg.Request, p), true
-	}
-	return p.Text.Fill(v), false
 }

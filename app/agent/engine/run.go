@@ -112,6 +112,9 @@ type Agent struct {
 	// Request says where the run's request model came from: calibrated
 	// (the CLI's words), bundled (its shape: placeholders), none.
 	Request string `json:"request,omitempty"`
+	// Notes say where the simulated request may differ from the agent's
+	// (a folder listed in part, an ignore file it does not read).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // String is "agent@version".
@@ -287,10 +290,10 @@ func (r *runner) request(ctx context.Context, i int) error {
 	}
 	var reply string
 	if err == nil {
-		inject(Checkpoint{Timing: skills.AfterUserInput, Tool: -1})
 		if r.agentMode() {
 			reply, err = r.agentFlow(ctx, hm, info, inject)
 		} else {
+			inject(Checkpoint{Timing: skills.AfterUserInput, Tool: -1})
 			reply, err = r.flow(ctx, hm, info, inject)
 		}
 	}
@@ -534,6 +537,9 @@ func (r *runner) runTools(ctx context.Context, hm *HookManager, rep Reply, injec
 			return err
 		}
 	}
+	if r.agentMode() {
+		return nil // seed 000's after_tool_call checkpoint is not an agent's
+	}
 	hm.Remove(skills.AfterToolCall)
 	for k := range rep.ToolCalls {
 		inject(Checkpoint{Timing: skills.AfterToolCall, Tool: first + int32(k)})
@@ -579,6 +585,9 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 				tc.Error = err.Error()
 			}
 			tc.Result = res
+		}
+		if tc.Error == "" {
+			tc.Result = r.agentResult(tc.Name, tc.Result)
 		}
 	}
 	content := r.toolContent(tc, ran)

@@ -29,6 +29,10 @@ const (
 	PhaseDirect   Phase = "direct"
 	PhasePlanning Phase = "planning"
 	PhaseAgent    Phase = "agent"
+	// PhaseSide is a call an agent CLI makes of its own beside the
+	// user's turn (Gemini CLI's model router): no round of the
+	// scenario's answers it (side.go).
+	PhaseSide Phase = "side"
 )
 
 // StepKind names one operation of the request flow.
@@ -195,6 +199,8 @@ type LLMCall struct {
 	// request model's tools).
 	Offered    []string `json:"offered,omitempty"`
 	ToolTokens int      `json:"tool_tokens,omitempty"`
+	// Side names the request model's side call a PhaseSide call is.
+	Side string `json:"side,omitempty"`
 }
 
 // RequestInfo summarises one request of a run.

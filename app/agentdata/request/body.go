@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Msg is one message of a request as a run holds it: a capture's reader
@@ -23,6 +25,13 @@ type Msg struct {
 	ToolCallID string
 	ToolName   string
 	IsError    bool
+	// Join: this message's text and the next one's are one text on the
+	// wire, joined by it (a hook's words the agent writes on the prompt:
+	// Part.Join).
+	Join string
+	// Starts: the message starts an API message of its own, where the
+	// agent would merge it into the one before (Side.TurnApart).
+	Starts bool
 }
 
 // ToolCall is a call the model asked for.
@@ -35,6 +44,21 @@ type ToolCall struct {
 // Build writes the request body the agent sends for msgs, in its API's
 // shape, with the tools offered (nil: every tool of the model).
 func Build(m *Model, v Values, msgs []Msg, offered []string) (json.RawMessage, error) {
+	tools, err := m.toolDefs(v, offered)
+	if err != nil {
+		return nil, err
+	}
+	return m.build(m.Keys, m.Fields, msgs, tools)
+}
+
+// BuildSide writes the body of the agent's side call s for msgs (its
+// system prompt's pieces marked System): its own keys and fields, no
+// tools.
+func BuildSide(m *Model, s *Side, msgs []Msg) (json.RawMessage, error) {
+	return m.build(s.Keys, s.Fields, msgs, []json.RawMessage{})
+}
+
+func (m *Model) build(keys []string, fieldList []Field, msgs []Msg, tools []json.RawMessage) (json.RawMessage, error) {
 	var sys, conv []Msg
 	for _, x := range msgs {
 		if x.System {
@@ -42,10 +66,6 @@ func Build(m *Model, v Values, msgs []Msg, offered []string) (json.RawMessage, e
 		} else {
 			conv = append(conv, x)
 		}
-	}
-	tools, err := m.toolDefs(v, offered)
-	if err != nil {
-		return nil, err
 	}
 	parts := map[string]any{}
 	switch m.API {
@@ -61,7 +81,6 @@ func Build(m *Model, v Values, msgs []Msg, offered []string) (json.RawMessage, e
 	default:
 		return nil, fmt.Errorf("request model %s: api %q", m.Ref(), m.API)
 	}
-	keys := m.Keys
 	if len(keys) == 0 {
 		keys = []string{"model"}
 		for _, k := range []string{"system", "instructions", "systemInstruction", "messages", "input", "contents", "tools"} {
@@ -71,7 +90,7 @@ func Build(m *Model, v Values, msgs []Msg, offered []string) (json.RawMessage, e
 		}
 	}
 	fields := map[string]json.RawMessage{}
-	for _, f := range m.Fields {
+	for _, f := range fieldList {
 		fields[f.Name] = f.Value
 	}
 	var buf bytes.Buffer
@@ -151,7 +170,7 @@ func (m *Model) toolDefs(v Values, offered []string) ([]json.RawMessage, error) 
 func (m *Model) groups(conv []Msg, wire func(Msg) string) [][]Msg {
 	var out [][]Msg
 	for _, x := range conv {
-		if n := len(out); n > 0 && m.Framing.Merge && wire(out[n-1][0]) == wire(x) {
+		if n := len(out); n > 0 && m.Framing.Merge && !x.Starts && wire(out[n-1][0]) == wire(x) {
 			out[n-1] = append(out[n-1], x)
 			continue
 		}
@@ -289,36 +308,90 @@ func geminiSystem(sys []Msg) any {
 	return block{"role": "user", "parts": parts}
 }
 
-func (m *Model) geminiContents(conv []Msg) []block {
+// geminiContents are the conversation as Gemini CLI writes it: a content
+// per wire role run (parts, then role), a function call's id, args and
+// name and a function response's name, response and id in its order, a
+// hook's words joined to the prompt in one text part, the calls of the
+// model's answers since the user last spoke signed (CallSignature).
+func (m *Model) geminiContents(conv []Msg) []json.RawMessage {
 	wire := func(x Msg) string {
 		if x.Role == "assistant" {
 			return "model"
 		}
 		return "user"
 	}
-	out := []block{}
-	for _, g := range m.groups(conv, wire) {
-		parts := []block{}
+	gs := m.groups(conv, wire)
+	// the user's last words: the model's answers after them are signed
+	spoke := -1
+	for gi, g := range gs {
+		if wire(g[0]) == "user" && slices.ContainsFunc(g, func(x Msg) bool { return x.Role != "tool" }) {
+			spoke = gi
+		}
+	}
+	out := make([]json.RawMessage, 0, len(gs))
+	for gi, g := range gs {
+		var parts []json.RawMessage
+		join := ""
 		for _, x := range g {
 			switch x.Role {
 			case "assistant":
 				if x.Text != "" {
-					parts = append(parts, block{"text": x.Text})
+					parts = append(parts, object("text", x.Text))
 				}
-				for _, tc := range x.ToolCalls {
-					var args any = map[string]any{}
-					_ = json.Unmarshal(tc.Arguments, &args)
-					parts = append(parts, block{"functionCall": block{"name": tc.Name, "args": args}})
+				for k, tc := range x.ToolCalls {
+					args := tc.Arguments
+					if len(args) == 0 || !json.Valid(args) {
+						args = json.RawMessage(`{}`)
+					}
+					fc := object("id", tc.ID, "args", args, "name", tc.Name)
+					if k == 0 && gi > spoke && m.Framing.CallSignature != "" {
+						parts = append(parts, object("functionCall", fc, "thoughtSignature", m.Framing.CallSignature))
+						continue
+					}
+					parts = append(parts, object("functionCall", fc))
 				}
 			case "tool":
-				parts = append(parts, block{"functionResponse": block{"id": x.ToolCallID, "name": x.ToolName, "response": block{"output": x.Text}}})
+				parts = append(parts, object("functionResponse", object("name", x.ToolName, "response", object("output", x.Text), "id", x.ToolCallID)))
 			default:
-				parts = append(parts, block{"text": x.Text})
+				if x.Join != "" {
+					join += x.Text + x.Join
+					continue
+				}
+				parts = append(parts, object("text", join+x.Text))
+				join = ""
 			}
 		}
-		out = append(out, block{"role": wire(g[0]), "parts": parts})
+		if join != "" { // nothing followed the words to join
+			parts = append(parts, object("text", strings.TrimSuffix(join, g[len(g)-1].Join)))
+		}
+		if parts == nil {
+			parts = []json.RawMessage{}
+		}
+		out = append(out, object("parts", parts, "role", wire(g[0])))
 	}
 	return out
+}
+
+// object writes keys and values as a JSON object in the order given.
+func object(kv ...any) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := marshal(kv[i])
+		b.Write(k)
+		b.WriteByte(':')
+		if raw, ok := kv[i+1].(json.RawMessage); ok {
+			b.Write(raw)
+			continue
+		}
+		v, _ := marshal(kv[i+1])
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
 func (m *Model) chatMessages(sys, conv []Msg) []block {

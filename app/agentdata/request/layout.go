@@ -27,8 +27,10 @@ type Item struct {
 	Tokens      int
 	// Cache marks a prompt-cache marker (a system block's).
 	Cache bool
-	// Event is the hook event of an ItemHooks.
+	// Event is the hook event of an ItemHooks; Join joins its words to
+	// the next item's text (Part.Join).
 	Event string
+	Join  string
 }
 
 // SystemItems is the system prompt with v: one item per piece sent.
@@ -67,7 +69,7 @@ func (m *Model) TurnItems(v Values, spoke func(event string) bool) []Item {
 			out = append(out, Item{Kind: ItemPrompt, Role: "user"})
 		case part.Hooks != "":
 			if spoke != nil && spoke(part.Hooks) {
-				out = append(out, Item{Kind: ItemHooks, Event: part.Hooks})
+				out = append(out, Item{Kind: ItemHooks, Event: part.Hooks, Join: part.Join})
 			}
 		case part.Piece != nil && part.Piece.Present(v):
 			it := m.item(part.Piece, v)
@@ -89,6 +91,38 @@ func (m *Model) TurnItems(v Values, spoke func(event string) bool) []Item {
 func (m *Model) joins(a, b Item) bool {
 	return a.Kind == ItemPiece && b.Kind == ItemPiece && a.Role == b.Role &&
 		m.Framing.Paragraphs != "" && string(m.Framing.Paragraphs) == a.Role
+}
+
+// JoinOf is what joins the words of event's hooks to the text after
+// them ("" none: Part.Join).
+func (m *Model) JoinOf(event string) string {
+	for _, p := range m.Turn {
+		if p.Hooks == event {
+			return p.Join
+		}
+	}
+	return ""
+}
+
+// Side is the side call named name, or nil.
+func (m *Model) Side(name string) *Side {
+	for i := range m.Loop.Sides {
+		if m.Loop.Sides[i].Name == name {
+			return &m.Loop.Sides[i]
+		}
+	}
+	return nil
+}
+
+// SideItems is side call s's system prompt with v.
+func (m *Model) SideItems(s *Side, v Values) []Item {
+	var out []Item
+	for i := range s.System {
+		if p := &s.System[i]; p.Present(v) {
+			out = append(out, m.item(p, v))
+		}
+	}
+	return out
 }
 
 // HookEvents are the events the first turn has a place for.

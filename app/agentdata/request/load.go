@@ -125,8 +125,17 @@ func Parse(file string, data []byte) (*Model, error) {
 		if p.Text != nil && m.Shipped {
 			probs = append(probs, where+" has a text in a shipped shape: the CLI's words are not ours to ship")
 		}
-		if p.When != Always && p.When != Git && p.When != NoGit {
-			probs = append(probs, fmt.Sprintf("%s: when %q is none of git, no_git", where, p.When))
+		if !p.When.Valid() {
+			probs = append(probs, fmt.Sprintf("%s: when %q is none of git, no_git, file:NAME, no_file:NAME", where, p.When))
+		}
+	}
+	for i := range m.Loop.Sides {
+		sd := &m.Loop.Sides[i]
+		if sd.Name == "" || sd.When != SideTurnStart {
+			probs = append(probs, fmt.Sprintf("loop.sides[%d]: a side call has a name and happens at %s", i, SideTurnStart))
+		}
+		for k := range sd.System {
+			check(fmt.Sprintf("loop.sides[%d].system[%d]", i, k), &sd.System[k])
 		}
 	}
 	for i := range m.System {
@@ -142,6 +151,9 @@ func Parse(file string, data []byte) (*Model, error) {
 	}
 	for i := range m.Loop.Reminders {
 		check(fmt.Sprintf("loop.reminders[%d].piece", i), &m.Loop.Reminders[i].Piece)
+	}
+	if m.Shipped && m.HookNames != nil && m.HookNames.PluginNote != nil {
+		probs = append(probs, "hook_names.plugin_note has a text in a shipped shape")
 	}
 	if m.Shipped && m.Framing.EmptyResult != nil {
 		probs = append(probs, "framing.empty_result has a text in a shipped shape: the CLI's words are not ours to ship")
@@ -219,11 +231,40 @@ func ShapeOf(m *Model) *Model {
 		out.Loop.Reminders[i].Piece.Text = nil
 	}
 	out.Framing.EmptyResult = nil
+	if m.HookNames != nil {
+		hn := *m.HookNames
+		hn.PluginNote = nil
+		out.HookNames = &hn
+	}
 	// the body's other fields and headers may carry the CLI's words
 	// (metadata, betas): their names stay, their values go
 	out.Fields = nil
 	out.Headers = nil
 	out.Stdin = m.Stdin
+	// the agent's words of its loop and framing, its listing's summary
+	out.Framing.EmptyResult, out.Framing.Results = nil, nil
+	out.Loop.AfterTool = slices.Clone(m.Loop.AfterTool)
+	for i := range out.Loop.AfterTool {
+		out.Loop.AfterTool[i].Piece.Text = nil
+	}
+	out.Loop.Reminders = slices.Clone(m.Loop.Reminders)
+	for i := range out.Loop.Reminders {
+		out.Loop.Reminders[i].Piece.Text = nil
+	}
+	out.Loop.Sides = slices.Clone(m.Loop.Sides)
+	for i := range out.Loop.Sides {
+		sd := &out.Loop.Sides[i]
+		sd.System = slices.Clone(sd.System)
+		for k := range sd.System {
+			sd.System[k].Text = nil
+		}
+		sd.Fields, sd.Answer = nil, nil
+	}
+	if m.Tree != nil {
+		tr := *m.Tree
+		tr.Summary, tr.Truncated = "", ""
+		out.Tree = &tr
+	}
 	return &out
 }
 

@@ -74,6 +74,10 @@ type Model struct {
 	// Headers are the request's headers as sent (keys redacted by the
 	// capture), which tell the agent apart (User-Agent).
 	Headers map[string]string `json:"headers,omitempty"`
+	// HookNames is how the agent names a hook in its own words about it
+	// ("Stop hook blocking error from command: …"); nil: by its command
+	// as written.
+	HookNames *HookNames `json:"hook_names,omitempty"`
 	// Lists are the templates of the agent's lists of things it finds in
 	// the folder (ListSkills: the skills it offers), by slot.
 	Lists map[string]List `json:"lists,omitempty"`
@@ -83,6 +87,12 @@ type Model struct {
 	// Subagent is how the agent runs a sub-agent (subagent.go; nil: it
 	// has none, or calibration did not learn it).
 	Subagent *Subagent `json:"subagent,omitempty"`
+	// Tree is how the agent lists the folder's structure (SlotTree); nil
+	// when it does not.
+	Tree *Tree `json:"tree,omitempty"`
+	// Files are the context files the agent reads from the folder and
+	// writes into its request (Gemini CLI's GEMINI.md).
+	Files []ContextFile `json:"files,omitempty"`
 
 	// Where it came from (not in the file).
 	Origin Origin `json:"-"`
@@ -130,15 +140,7 @@ type Piece struct {
 }
 
 // Present says whether the piece is sent with the run's values.
-func (p *Piece) Present(v Values) bool {
-	switch p.When {
-	case Git:
-		return v[SlotIsGit] == "true"
-	case NoGit:
-		return v[SlotIsGit] != "true"
-	}
-	return true
-}
+func (p *Piece) Present(v Values) bool { return p.When.Holds(v) }
 
 // Shape is a text's size and fingerprint: what a shipped model keeps.
 type Shape struct {
@@ -158,6 +160,10 @@ type Part struct {
 	// Hooks names the hook event whose words stand here
 	// ("SessionStart", "UserPromptSubmit").
 	Hooks string `json:"hooks,omitempty"`
+	// Join: the event's words and the next part's are one text on the
+	// wire, joined by it (Gemini CLI writes SessionStart's context on the
+	// prompt: "<hook_context>…</hook_context>\n\nthe prompt").
+	Join string `json:"join,omitempty"`
 }
 
 // Tool is a tool the agent offers.
@@ -197,6 +203,14 @@ type Framing struct {
 	// SystemInMessages: system-role messages stand in the conversation
 	// (Claude Code 2.1.332); otherwise the API has none there.
 	SystemInMessages bool `json:"system_in_messages,omitempty"`
+	// Results are the agent's words around a tool's output, by tool
+	// (Gemini CLI's run_shell_command: the output in SlotResult, its
+	// Empty form for none, the process group an opaque value).
+	Results map[string]Text `json:"results,omitempty"`
+	// CallSignature is what the agent writes as the thought signature of
+	// the first function call of each of the model's answers since the
+	// user last spoke (Gemini CLI); "" none.
+	CallSignature string `json:"call_signature,omitempty"`
 }
 
 // Role names a message role in Framing.
@@ -216,6 +230,68 @@ type Loop struct {
 	// Reminders are the agent's own messages it adds once a turn has gone
 	// on for a while without a word to the user.
 	Reminders []Reminder `json:"reminders,omitempty"`
+	// Sides are the calls the agent makes of its own beside the user's
+	// turn (Gemini CLI's model router): each is a call of the run, which
+	// no scenario round answers.
+	Sides []Side `json:"sides,omitempty"`
+}
+
+// Side is a call the agent makes of its own: its request (its own system
+// prompt, the conversation as it sends it, its body's fields), when it
+// makes it, and the answer the simulated agent takes it got — what a
+// capture answers it with, so the run goes on as the CLI's did against
+// capture (the same model chosen).
+type Side struct {
+	Name string `json:"name"`
+	// When is when the agent makes it: SideTurnStart.
+	When string `json:"when"`
+	// Model is the model it asks; Method the API method ("generateContent").
+	Model  string  `json:"model"`
+	Method string  `json:"method,omitempty"`
+	System []Piece `json:"system"`
+	// Keys and Fields are its body's keys and other fields in the order
+	// sent (generationConfig with the JSON schema it asks for).
+	Keys   []string `json:"keys"`
+	Fields []Field  `json:"fields,omitempty"`
+	// TurnApart: the user's turn is a message of its own, after the
+	// conversation before it (Gemini CLI's router sends its history as
+	// kept, then the request), where the turn's own call merges them.
+	TurnApart bool `json:"turn_apart,omitempty"`
+	// Answer is the answer taken (nil in a shipped shape: its size is
+	// AnswerShape's).
+	Answer      *string `json:"answer,omitempty"`
+	AnswerShape Shape   `json:"answer_shape"`
+}
+
+// SideTurnStart: before the first call of each prompt of the user's (not
+// again when a Stop hook's block sends the turn on).
+const SideTurnStart = "turn_start"
+
+// ContextFile is an instruction file the agent reads from the folder's
+// root and writes into its request: its content is the slot
+// SlotFile(Name), and FileCondition(Name) holds when it has any.
+type ContextFile struct {
+	Name string `json:"name"`
+	// Trim: the agent writes the content without the white space around it.
+	Trim bool `json:"trim,omitempty"`
+}
+
+// FileValues are the slots of the model's context files: read gives a
+// file's content (ok false: the folder has none).
+func (m *Model) FileValues(read func(name string) (string, bool)) Values {
+	v := Values{}
+	for _, f := range m.Files {
+		text, ok := read(f.Name)
+		if !ok {
+			v[SlotFile(f.Name)] = ""
+			continue
+		}
+		if f.Trim {
+			text = strings.TrimSpace(text)
+		}
+		v[SlotFile(f.Name)] = text
+	}
+	return v
 }
 
 // ToolPiece is an agent's message after a call of Tool: its slots are
@@ -420,6 +496,23 @@ type Transcript struct {
 	Constants map[string]map[string]json.RawMessage `json:"constants,omitempty"`
 }
 
+// HookNames says which name of a hook the agent's words about it use.
+type HookNames struct {
+	// StatusMessage are the events at which the agent names a handler by
+	// its statusMessage when it has one.
+	StatusMessage []string `json:"status_message,omitempty"`
+	// PluginRoot: a plugin's hook command with its plugin's folder
+	// written in for ${CLAUDE_PLUGIN_ROOT}.
+	PluginRoot bool `json:"plugin_root,omitempty"`
+	// PluginNote is what the agent adds after a plugin hook's blocking
+	// words (slot "plugin": the plugin's name), at the events PluginNoteAt
+	// names; nil: nothing.
+	PluginNote   Text     `json:"plugin_note,omitempty"`
+	PluginNoteAt []string `json:"plugin_note_at,omitempty"`
+	// PluginNoteShape is the note's shape (a shipped model keeps it).
+	PluginNoteShape *Shape `json:"plugin_note_shape,omitempty"`
+}
+
 // Transcript formats.
 const TranscriptClaudeCode = "claude-code"
 
@@ -430,7 +523,7 @@ const (
 	EntryToolResult = "tool_result"
 )
 
-// Condition says when a piece is sent.
+// Condition says when a piece, or a part of a text, is sent.
 type Condition string
 
 const (
@@ -440,29 +533,93 @@ const (
 	NoGit Condition = "no_git"
 )
 
+// FileCondition holds when the folder has the context file name with
+// something in it (its slot, SlotFile(name), is not empty); its Not, when
+// it has none.
+func FileCondition(name string) Condition { return Condition(fileCond + name) }
+
+const (
+	fileCond   = "file:"
+	noFileCond = "no_file:"
+)
+
+// Holds says whether the condition holds for the run's values.
+func (c Condition) Holds(v Values) bool {
+	switch {
+	case c == Always:
+		return true
+	case c == Git:
+		return v[SlotIsGit] == "true"
+	case c == NoGit:
+		return v[SlotIsGit] != "true"
+	case strings.HasPrefix(string(c), fileCond):
+		return v[SlotFile(strings.TrimPrefix(string(c), fileCond))] != ""
+	case strings.HasPrefix(string(c), noFileCond):
+		return v[SlotFile(strings.TrimPrefix(string(c), noFileCond))] == ""
+	}
+	return false
+}
+
+// Not is the condition that holds when c does not.
+func (c Condition) Not() Condition {
+	switch {
+	case c == Git:
+		return NoGit
+	case c == NoGit:
+		return Git
+	case strings.HasPrefix(string(c), fileCond):
+		return Condition(noFileCond + strings.TrimPrefix(string(c), fileCond))
+	case strings.HasPrefix(string(c), noFileCond):
+		return Condition(fileCond + strings.TrimPrefix(string(c), noFileCond))
+	}
+	return c
+}
+
+// Valid says whether c is a condition a model may hold.
+func (c Condition) Valid() bool {
+	switch {
+	case c == Always, c == Git, c == NoGit:
+		return true
+	case strings.HasPrefix(string(c), fileCond):
+		return len(c) > len(fileCond)
+	case strings.HasPrefix(string(c), noFileCond):
+		return len(c) > len(noFileCond)
+	}
+	return false
+}
+
 // Text is a template: literals and slots, in order.
 type Text []Seg
 
 // Seg is a literal or a slot. Empty is what the CLI writes for the slot
 // when its value is empty (Claude Code's "(clean)" git status); Default
-// is an opaque slot's value as calibrated (SlotOpaque).
+// is an opaque slot's value as calibrated (SlotOpaque). When is the
+// condition under which the CLI writes the segment at all (Gemini CLI's
+// git section at the end of its one system text, its GEMINI.md block).
 type Seg struct {
 	Lit     string
 	Slot    string
 	Empty   string
 	Default string
+	When    Condition
 }
 
-type slotJSON struct {
-	Slot    string `json:"slot"`
-	Empty   string `json:"empty,omitempty"`
-	Default string `json:"default,omitempty"`
+type segJSON struct {
+	Lit     *string   `json:"lit,omitempty"`
+	Slot    string    `json:"slot,omitempty"`
+	Empty   string    `json:"empty,omitempty"`
+	Default string    `json:"default,omitempty"`
+	When    Condition `json:"when,omitempty"`
 }
 
-// MarshalJSON writes a literal as a JSON string and a slot as {"slot": name}.
+// MarshalJSON writes a literal as a JSON string and a slot as {"slot":
+// name}; a conditional literal as {"lit": text, "when": condition}.
 func (s Seg) MarshalJSON() ([]byte, error) {
-	if s.Slot != "" {
-		return json.Marshal(slotJSON{s.Slot, s.Empty, s.Default})
+	switch {
+	case s.Slot != "":
+		return json.Marshal(segJSON{Slot: s.Slot, Empty: s.Empty, Default: s.Default, When: s.When})
+	case s.When != Always:
+		return json.Marshal(segJSON{Lit: &s.Lit, When: s.When})
 	}
 	return json.Marshal(s.Lit)
 }
@@ -472,16 +629,24 @@ func (s *Seg) UnmarshalJSON(data []byte) error {
 	if len(data) > 0 && data[0] == '"' {
 		return json.Unmarshal(data, &s.Lit)
 	}
-	var o slotJSON
+	var o segJSON
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&o); err != nil {
-		return fmt.Errorf("a template segment is a string or {\"slot\": NAME}: %w", err)
+		return fmt.Errorf("a template segment is a string, {\"slot\": NAME} or {\"lit\": TEXT, \"when\": CONDITION}: %w", err)
 	}
-	if o.Slot == "" {
+	switch {
+	case o.Slot == "" && o.Lit == nil:
 		return fmt.Errorf("a template slot needs a name")
+	case o.Slot != "" && o.Lit != nil:
+		return fmt.Errorf("a template segment is a slot or a literal, not both")
+	case !o.When.Valid():
+		return fmt.Errorf("a template segment's condition %q is none of git, no_git, file:NAME, no_file:NAME", o.When)
 	}
-	s.Slot, s.Empty, s.Default = o.Slot, o.Empty, o.Default
+	if o.Lit != nil {
+		s.Lit = *o.Lit
+	}
+	s.Slot, s.Empty, s.Default, s.When = o.Slot, o.Empty, o.Default, o.When
 	return nil
 }
 
@@ -513,6 +678,9 @@ func (t Text) FillJSON(v Values) string {
 func (t Text) fill(v Values, esc func(string) string) string {
 	var b strings.Builder
 	for i, s := range t {
+		if !s.When.Holds(v) {
+			continue
+		}
 		if s.Slot == "" {
 			lit := s.Lit
 			if i > 0 && t[i-1].Slot != "" {
@@ -558,7 +726,23 @@ const (
 	SlotGitBranch = "git_branch"
 	SlotGitStatus = "git_status"  // `git status --short`
 	SlotGitLog    = "git_commits" // `git log --oneline -n 5`
+	// SlotDateLong is today written out in English, "Sunday, November
+	// 29, 2026" (Gemini CLI's session context).
+	SlotDateLong = "date_long"
+	// SlotCwdNameSlug is the working folder's name in lower case, every
+	// run of characters but letters and digits one '-' (Gemini CLI's
+	// project folder under ~/.gemini/tmp).
+	SlotCwdNameSlug = "cwd_name_slug"
+	// SlotTree is the folder's structure as the agent lists it (Tree).
+	SlotTree = "tree"
+	// SlotResult is a tool's output inside the agent's words around it
+	// (Framing.Results).
+	SlotResult = "result"
 )
+
+// SlotFile is the slot of the content of the folder's context file name
+// (GEMINI.md), as the agent writes it (ContextFile).
+func SlotFile(name string) string { return fileCond + name }
 
 // SlotOpaque is a value of the CLI's own that changes from request to
 // request and that nothing of ours tells (Claude Code's billing line
@@ -570,10 +754,10 @@ const SlotOpaque = "opaque"
 // a prompt, a branch name): found wherever they stand. The machine's own
 // values (the date, the platform, …) are found only where they stand once
 // in a text, since short words such as "linux" may also be the CLI's own.
-var Planted = []string{SlotCwd, SlotCwdSlug, SlotCwdDashed, SlotHome, SlotPrompt, SlotGitBranch, SlotGitStatus, SlotGitLog}
+var Planted = []string{SlotCwd, SlotCwdSlug, SlotCwdDashed, SlotCwdNameSlug, SlotHome, SlotPrompt, SlotGitBranch, SlotGitStatus, SlotGitLog}
 
 // Machine slots are the machine's own values.
-var Machine = []string{SlotDate, SlotOSVersion, SlotPlatform, SlotShell, SlotModel}
+var Machine = []string{SlotDate, SlotDateLong, SlotOSVersion, SlotPlatform, SlotShell, SlotModel}
 
 // Opaque reads text as t filled with v, any value standing for its opaque
 // slots: the opaque slots' values in text, and whether text reads so.
@@ -582,6 +766,9 @@ func (t Text) Opaque(v Values, text string) (string, bool) {
 	b.WriteString("^")
 	has := false
 	for _, s := range t {
+		if !s.When.Holds(v) {
+			continue
+		}
 		switch {
 		case s.Slot == SlotOpaque:
 			b.WriteString("([0-9A-Za-z]{1,16})")
@@ -634,6 +821,14 @@ func (m *Model) MaskOpaque() func(string) string {
 			add(p.Piece.Text)
 		}
 	}
+	for _, t := range m.Framing.Results {
+		add(t)
+	}
+	for _, sd := range m.Loop.Sides {
+		for _, p := range sd.System {
+			add(p.Text)
+		}
+	}
 	return func(s string) string {
 		for i, re := range res {
 			s = re.ReplaceAllLiteralString(s, repl[i])
@@ -642,14 +837,21 @@ func (m *Model) MaskOpaque() func(string) string {
 	}
 }
 
-// Skeleton is t with each slot written as {name}: what its shape measures.
+// Skeleton is t with each slot written as {name}, and each conditional
+// segment between {?condition} and {/condition}: what its shape measures.
 func (t Text) Skeleton() string {
 	var b strings.Builder
 	for _, s := range t {
+		if s.When != Always {
+			b.WriteString("{?" + string(s.When) + "}")
+		}
 		if s.Slot != "" {
 			b.WriteString("{" + s.Slot + "}")
 		} else {
 			b.WriteString(s.Lit)
+		}
+		if s.When != Always {
+			b.WriteString("{/" + string(s.When) + "}")
 		}
 	}
 	return b.String()

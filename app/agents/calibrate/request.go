@@ -53,6 +53,8 @@ type reqRun struct {
 	// skills its files plant, which the CLI lists
 	args   []string
 	skills []request.Entry
+	// stop are the words the run's stop hook blocks with once.
+	stop string
 }
 
 // reqRan is what a run left: its calls, the facts its slots had, the
@@ -67,6 +69,10 @@ type reqRan struct {
 	wrote       map[string][]byte
 	transcripts map[string][]byte
 	printed     string
+	// folder is the project as read before the CLI started (its
+	// listing), contexts its context files' contents by name.
+	folder   request.Node
+	contexts map[string]string
 }
 
 // reqAgent is what a request calibration needs of one agent.
@@ -84,6 +90,10 @@ type reqAgent struct {
 	transcripts string
 	// transcriptFormat names how they are read.
 	transcriptFormat string
+	// files are the context files the CLI reads from the folder
+	// (GEMINI.md); tree says it lists the folder's structure.
+	files []string
+	tree  bool
 }
 
 // Request learns the request model of opts.CLI: the CLI runs several
@@ -93,9 +103,23 @@ type reqAgent struct {
 // landed. Every run is then rebuilt from the model learned, and must come
 // out as the CLI sent it.
 func Request(ctx context.Context, opts Options) (*request.Model, error) {
+	spec, rc, version, ran, err := runRequest(ctx, &opts)
+	if err != nil {
+		return nil, err
+	}
+	m, err := deriveRequest(spec, rc, version, ran)
+	if err != nil {
+		return nil, err
+	}
+	m.MadeBy = "hookctl calibrate " + opts.Agent
+	return m, nil
+}
+
+// runRequest runs the CLI for its request model, the runs side by side.
+func runRequest(ctx context.Context, opts *Options) (reqAgent, recipe.Recipe, string, []*reqRan, error) {
 	spec, ok := reqAgents()[opts.Agent]
 	if !ok {
-		return nil, &ProbeError{Probe: "request", Err: fmt.Errorf("%s: %w", opts.Agent, ErrUnsupported)}
+		return spec, recipe.Recipe{}, "", nil, &ProbeError{Probe: "request", Err: fmt.Errorf("%s: %w", opts.Agent, ErrUnsupported)}
 	}
 	if opts.RunTimeout <= 0 {
 		opts.RunTimeout = 3 * time.Minute
@@ -108,11 +132,11 @@ func Request(ctx context.Context, opts Options) (*request.Model, error) {
 	}
 	rc, err := recipe.Find(spec.recipe)
 	if err != nil {
-		return nil, err
+		return spec, rc, "", nil, err
 	}
 	version, err := cliVersion(ctx, opts.CLI)
 	if err != nil {
-		return nil, &ProbeError{Probe: "version", Err: fmt.Errorf("%w: %w", ErrNotOffline, err)}
+		return spec, rc, "", nil, &ProbeError{Probe: "version", Err: fmt.Errorf("%w: %w", ErrNotOffline, err)}
 	}
 	runs := spec.runs(nonce())
 	ran := make([]*reqRan, len(runs))
@@ -124,19 +148,11 @@ func Request(ctx context.Context, opts Options) (*request.Model, error) {
 			report := func(n int, msg string) {
 				opts.Progress(Progress{Run: i + 1, Runs: len(runs), Probe: "request " + r.name, Requests: n, Message: msg})
 			}
-			ran[i], errs[i] = runForRequest(ctx, opts, spec, rc, r, report)
+			ran[i], errs[i] = runForRequest(ctx, *opts, spec, rc, r, report)
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	m, err := deriveRequest(spec, rc, version, ran)
-	if err != nil {
-		return nil, err
-	}
-	m.MadeBy = "hookctl calibrate " + opts.Agent
-	return m, nil
+	return spec, rc, version, ran, errors.Join(errs...)
 }
 
 // SaveRequest writes m to the data folder (requests/<agent>/<version>.json)
@@ -226,6 +242,13 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 	// before the CLI starts (its own files are not the user's)
 	values := workspace.Facts(ctx, proj, workspace.Options{Home: home, Shell: envValue(env, "SHELL")})
 	values[request.SlotPrompt] = r.prompt
+	folder, _ := workspace.Listing(ctx, proj, workspace.ListingOptions{})
+	contexts := map[string]string{}
+	for _, name := range spec.files {
+		if data, err := os.ReadFile(filepath.Join(proj, name)); err == nil {
+			contexts[name] = string(data)
+		}
+	}
 	for i, e := range r.skills { // where the run planted them
 		e.Dir = strings.Replace(e.Dir, "@/", dir+string(filepath.Separator), 1)
 		if !filepath.IsAbs(e.Dir) {
@@ -258,7 +281,7 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 	}
 	_ = srv.Close()
 	mu.Lock()
-	got := &reqRan{run: r, calls: calls, values: values, printed: string(res.Stdout) + "\n" + string(res.Stderr)}
+	got := &reqRan{run: r, calls: calls, values: values, printed: string(res.Stdout) + "\n" + string(res.Stderr), folder: folder, contexts: contexts}
 	mu.Unlock()
 	if err := runFailed(r.name, opts, res, len(got.calls), true, ""); err != nil {
 		return nil, err

@@ -114,13 +114,91 @@ const mark = "\x00"
 func markText(t request.Text) string {
 	var b strings.Builder
 	for _, s := range t {
+		if s.When != request.Always {
+			b.WriteString(mark + "?" + string(s.When) + mark)
+		}
 		if s.Slot != "" {
 			b.WriteString(mark + s.Slot + mark)
 		} else {
 			b.WriteString(s.Lit)
 		}
+		if s.When != request.Always {
+			b.WriteString(mark + "/" + mark)
+		}
 	}
 	return b.String()
+}
+
+// conditions are the conditions whose truth differs between two runs'
+// values: git, and each context file the values name.
+func conditions(a, b request.Values) []request.Condition {
+	cs := []request.Condition{request.Git}
+	var files []string
+	for k := range a {
+		if name, ok := strings.CutPrefix(k, request.SlotFile("")); ok {
+			files = append(files, name)
+		}
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		cs = append(cs, request.FileCondition(f))
+	}
+	var out []request.Condition
+	for _, c := range cs {
+		if c.Holds(a) != c.Holds(b) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// insertion reads a difference at a[x:] and b[y:] as words one run has
+// and the other lacks, under a condition that holds in the one and not in
+// the other (Gemini CLI's git section in a git folder): the inserted
+// words, in which run, where (moved as far back as from allows), and what
+// the two runs read next.
+func insertion(a, b string, fromA, fromB, x, y int, va, vb request.Values) (text string, inA bool, at, na, nb int, when request.Condition, ok bool) {
+	conds := conditions(va, vb)
+	if len(conds) == 0 {
+		return "", false, 0, 0, 0, "", false
+	}
+	best := -1
+	for _, side := range []bool{true, false} {
+		s, p, o, q := a, x, b, y
+		if !side {
+			s, p, o, q = b, y, a, x
+		}
+		for n := 1; p+n <= len(s); n++ {
+			k := commonPrefix(s[p+n:], o[q:])
+			if k == len(s)-p-n && k == len(o)-q || k >= 8 {
+				if best < 0 || n < best {
+					best, inA = n, side
+				}
+				break
+			}
+		}
+	}
+	if best < 0 {
+		return "", false, 0, 0, 0, "", false
+	}
+	s, p, o, q, from := a, x, b, y, fromA
+	vs := va
+	if !inA {
+		s, p, o, q, from = b, y, a, x, fromB
+		vs = vb
+	}
+	// the earliest place the same words fit: the text before is alike
+	for p > from && q > 0 && s[p-1] == s[p+best-1] && o[q-1] == s[p-1] {
+		p, q = p-1, q-1
+	}
+	when = conds[0]
+	if !when.Holds(vs) {
+		when = when.Not()
+	}
+	if inA {
+		return s[p : p+best], true, p, p + best, q, when, true
+	}
+	return s[p : p+best], false, p, q, p + best, when, true
 }
 
 // slotValues are the slots a walk may find: those whose values differ
@@ -157,7 +235,7 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 		if s == "" {
 			return
 		}
-		if n := len(t); n > 0 && t[n-1].Slot == "" {
+		if n := len(t); n > 0 && t[n-1].Slot == "" && t[n-1].When == request.Always {
 			t[n-1].Lit += s
 			return
 		}
@@ -214,16 +292,33 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 			}
 		}
 		if !found {
+			// words one run has under a condition the other lacks
+			if text, inA, at, na, nb, when, ok := insertion(a, b, i, j, i+k, j+k, va, vb); ok {
+				vs := va
+				if !inA {
+					vs = vb
+				}
+				if inA {
+					lit(a[i:at])
+				} else {
+					lit(a[i : i+(at-j)])
+				}
+				for _, seg := range slotted(text, plantedOf(vs)) {
+					seg.When = when
+					t = append(t, seg)
+				}
+				i, j = na, nb
+				continue
+			}
 			// a short token of the CLI's own that differs (a request's
 			// hash): an opaque slot
-			pa, pb, ea, eb, ok := opaqueAt(a, b, i+k, j+k)
+			pa, _, ea, eb, ok := opaqueAt(a, b, i+k, j+k)
 			if !ok {
 				return nil, fmt.Errorf("%w: %q here against %q there", ErrUnexplained, clip(around(a, i+k)), clip(around(b, j+k)))
 			}
 			lit(a[i:pa])
 			t = append(t, request.Seg{Slot: request.SlotOpaque, Default: a[pa:ea]})
 			i, j = ea, eb
-			_ = pb
 		}
 	}
 	return t, nil
@@ -237,20 +332,26 @@ func opaqueAt(a, b string, x, y int) (pa, pb, ea, eb int, ok bool) {
 	for x > 0 && y > 0 && alnum(a[x-1]) && a[x-1] == b[y-1] {
 		x, y = x-1, y-1
 	}
-	for p := x; p <= len(a) && p-x <= most; p++ {
-		if p > x && !alnum(a[p-1]) {
-			break
-		}
-		for q := y; q <= len(b) && q-y <= most; q++ {
-			if q > y && !alnum(b[q-1]) {
+	// whole tokens first (a process id's last digits alike are its own)
+	for _, whole := range []bool{true, false} {
+		for p := x; p <= len(a) && p-x <= most; p++ {
+			if p > x && !alnum(a[p-1]) {
 				break
 			}
-			if p == x && q == y {
+			if whole && p < len(a) && alnum(a[p]) {
 				continue
 			}
-			k := commonPrefix(a[p:], b[q:])
-			if (k == len(a)-p && k == len(b)-q) || k >= 8 {
-				return x, y, p, q, true
+			for q := y; q <= len(b) && q-y <= most; q++ {
+				if q > y && !alnum(b[q-1]) {
+					break
+				}
+				if p == x && q == y || whole && q < len(b) && alnum(b[q]) {
+					continue
+				}
+				k := commonPrefix(a[p:], b[q:])
+				if (k == len(a)-p && k == len(b)-q) || k >= 8 {
+					return x, y, p, q, true
+				}
 			}
 		}
 	}
@@ -304,11 +405,11 @@ func machine(t request.Text, v request.Values) request.Text {
 			}
 			before, after, _ := strings.Cut(seg.Lit, x)
 			if before != "" {
-				out = append(out, request.Seg{Lit: before})
+				out = append(out, request.Seg{Lit: before, When: seg.When})
 			}
-			out = append(out, request.Seg{Slot: s})
+			out = append(out, request.Seg{Slot: s, When: seg.When})
 			if after != "" {
-				out = append(out, request.Seg{Lit: after})
+				out = append(out, request.Seg{Lit: after, When: seg.When})
 			}
 		}
 		t, whole = out, markText(out)
@@ -386,6 +487,12 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 	if err := learnLists(m, ran, counter); err != nil {
 		return nil, err
 	}
+	if err := learnFiles(m, spec, ran); err != nil {
+		return nil, err
+	}
+	if err := learnTree(m, spec, ran); err != nil {
+		return nil, err
+	}
 	turns := make([]*firstTurn, len(ran))
 	for i, r := range ran {
 		ft, err := readTurn(r)
@@ -435,7 +542,7 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 					p.text = a.text
 				} else if markText(p.text) != markText(a.text) {
 					// several runs: the template must read every one
-					if t, err := reconcile(p.text, a.text, vb); err == nil {
+					if t, err := reconcile(p.text, a.text, vb, runValues(ran)); err == nil {
 						p.text = t
 					} else {
 						errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: err})
@@ -547,11 +654,23 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 			addGit(i, false)
 		}
 	}
+	learnJoins(m, base, vb[request.SlotPrompt])
 	if err := learnBody(m, ran, base, counter); err != nil {
 		return nil, err
 	}
 	learnLoop(m, ran[0])
+	if err := learnResults(m, ran); err != nil {
+		return nil, err
+	}
 	if err := learnLater(m, ran, counter); err != nil {
+		return nil, err
+	}
+	learnHookNames(m, ran)
+	if m.HookNames != nil && m.HookNames.PluginNote != nil {
+		sh := shapeOf(counter, m.HookNames.PluginNote)
+		m.HookNames.PluginNoteShape = &sh
+	}
+	if err := learnSides(m, ran, counter); err != nil {
 		return nil, err
 	}
 	learnTranscript(m, spec, ran[0])
@@ -569,35 +688,53 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 }
 
 // reconcile is one template for two readings of the base's text, each
-// against another run (each finds the slots whose values differ there):
-// the text with the slots of both.
-func reconcile(a, b request.Text, v request.Values) (request.Text, error) {
+// against another run (each finds the slots whose values differ there,
+// and the words a condition adds): the text with the slots and the
+// conditional words of both.
+func reconcile(a, b request.Text, v request.Values, runs []request.Values) (request.Text, error) {
 	text := a.Fill(v)
 	if b.Fill(v) != text {
 		return nil, fmt.Errorf("%w: two readings of one text differ", ErrUnexplained)
 	}
 	type rng struct {
 		from, to int
-		seg      request.Seg
+		segs     request.Text // a slot, or a run of words under one condition
+		cond     bool
 	}
 	var rs []rng
 	for _, t := range []request.Text{a, b} {
 		pos := 0
-		for _, seg := range t {
+		for k := 0; k < len(t); k++ {
+			seg := t[k]
+			if seg.When != request.Always {
+				run := request.Text{seg}
+				for k+1 < len(t) && t[k+1].When == seg.When {
+					k++
+					run = append(run, t[k])
+				}
+				n := len(run.Fill(v))
+				rs = append(rs, rng{pos, pos + n, run, true})
+				pos += n
+				continue
+			}
 			n := len(request.Text{seg}.Fill(v))
 			if seg.Slot != "" {
-				rs = append(rs, rng{pos, pos + n, seg})
+				rs = append(rs, rng{pos, pos + n, request.Text{seg}, false})
 			}
 			pos += n
 		}
 	}
+	// a condition's words hold the slots another reading found in them
+	rs = slices.DeleteFunc(rs, func(r rng) bool {
+		return !r.cond && slices.ContainsFunc(rs, func(c rng) bool { return c.cond && c.from < c.to && c.from <= r.from && r.to <= c.to })
+	})
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].from < rs[j].from || rs[i].from == rs[j].from && rs[i].to < rs[j].to })
 	// two readings of an opaque value may bound it differently: one value
 	for i := 1; i < len(rs); i++ {
 		p, r := &rs[i-1], rs[i]
-		if r.from < p.to && p.seg.Slot == request.SlotOpaque && r.seg.Slot == request.SlotOpaque {
+		if r.from < p.to && !p.cond && !r.cond && p.segs[0].Slot == request.SlotOpaque && r.segs[0].Slot == request.SlotOpaque {
 			p.to = max(p.to, r.to)
-			p.seg.Default = text[p.from:p.to]
+			p.segs = request.Text{{Slot: request.SlotOpaque, Default: text[p.from:p.to]}}
 			rs = slices.Delete(rs, i, i+1)
 			i--
 		}
@@ -605,22 +742,67 @@ func reconcile(a, b request.Text, v request.Values) (request.Text, error) {
 	var out request.Text
 	pos := 0
 	for i, r := range rs {
-		if i > 0 && rs[i-1] == r {
+		if i > 0 && rs[i-1].from == r.from && rs[i-1].to == r.to && markText(rs[i-1].segs) == markText(r.segs) {
+			continue
+		}
+		if i > 0 && r.cond && rs[i-1].cond && rs[i-1].from == r.from && rs[i-1].to == r.to && r.segs[0].When == rs[i-1].segs[0].When {
+			// one condition's words read against two runs: one template
+			// that reads both
+			m, err := mergeConditional(rs[i-1].segs, r.segs, runs)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out[:len(out)-len(rs[i-1].segs)], m...)
+			rs[i].segs = m
 			continue
 		}
 		if r.from < pos {
-			return nil, fmt.Errorf("%w: the slots %s and %s of one text overlap", ErrUnexplained, rs[i-1].seg.Slot, r.seg.Slot)
+			return nil, fmt.Errorf("%w: the slots %s and %s of one text overlap", ErrUnexplained, markText(rs[i-1].segs), markText(r.segs))
 		}
 		if r.from > pos {
 			out = append(out, request.Seg{Lit: text[pos:r.from]})
 		}
-		out = append(out, r.seg)
+		out = append(out, r.segs...)
 		pos = r.to
 	}
 	if pos < len(text) {
 		out = append(out, request.Seg{Lit: text[pos:]})
 	}
 	return out, nil
+}
+
+// mergeConditional is one template of a condition's words for two
+// readings, each made against one run where the condition holds (a
+// dirty git folder's status, a clean one's words for none): the words as
+// each run wrote them, read against each other.
+func mergeConditional(a, b request.Text, runs []request.Values) (request.Text, error) {
+	when := a[0].When
+	for _, x := range runs {
+		for _, y := range runs {
+			if !when.Holds(x) || !when.Holds(y) {
+				continue
+			}
+			ta, tb := a.Fill(x), b.Fill(y)
+			t, err := walk(ta, tb, x, y)
+			if err != nil || t.Fill(x) != ta || t.Fill(y) != tb {
+				continue
+			}
+			for i := range t {
+				t[i].When = when
+			}
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: the words under %s differ between runs", ErrUnexplained, when)
+}
+
+// runValues are the runs' values.
+func runValues(ran []*reqRan) []request.Values {
+	out := make([]request.Values, len(ran))
+	for i, r := range ran {
+		out[i] = r.values
+	}
+	return out
 }
 
 func apiOf(api string) request.API {
@@ -674,9 +856,8 @@ func learnBody(m *request.Model, ran []*reqRan, base *firstTurn, counter *tokens
 		return &ProbeError{Probe: "request body", Err: fmt.Errorf("%w: %w", ErrUnreadable, err)}
 	}
 	m.Keys = keys
-	conv := map[string]bool{"system": true, "messages": true, "tools": true, "instructions": true, "input": true, "contents": true, "systemInstruction": true}
 	for _, k := range keys {
-		if !conv[k] {
+		if !conversationKey(k) {
 			m.Fields = append(m.Fields, request.Field{Name: k, Value: body[k]})
 		}
 	}
@@ -770,6 +951,9 @@ func toolDefsOf(api request.API, body json.RawMessage) ([]toolDef, error) {
 // framingOf reads how the agent lays out messages from its calls.
 func framingOf(api request.API, calls []capture.Call) request.Framing {
 	f := request.Framing{}
+	if api == request.Gemini {
+		return geminiFraming(calls)
+	}
 	if api != request.Anthropic || len(calls) == 0 {
 		return f
 	}
@@ -803,12 +987,51 @@ func framingOf(api request.API, calls []capture.Call) request.Framing {
 	return f
 }
 
+// geminiFraming reads how Gemini CLI lays out its contents: the parts of
+// one role in a row are one content (a content of several parts), and the
+// thought signature it writes on function calls.
+func geminiFraming(calls []capture.Call) request.Framing {
+	f := request.Framing{}
+	for _, c := range calls {
+		var b struct {
+			Contents []struct {
+				Parts []map[string]json.RawMessage `json:"parts"`
+			} `json:"contents"`
+		}
+		if json.Unmarshal(c.Body, &b) != nil {
+			continue
+		}
+		for _, ct := range b.Contents {
+			if len(ct.Parts) > 1 {
+				f.Merge = true
+			}
+			for _, p := range ct.Parts {
+				var sig string
+				if _, ok := p["functionCall"]; ok && json.Unmarshal(p["thoughtSignature"], &sig) == nil && sig != "" {
+					f.CallSignature = sig
+				}
+			}
+		}
+	}
+	return f
+}
+
+// isStopWords says whether msg holds the run's stop hook's words: a hook
+// message of a Stop event, or the words themselves (Gemini CLI sends an
+// AfterAgent block's reason as the user's).
+func isStopWords(r *reqRan, msg capture.Message) bool {
+	if msg.Origin == capture.OriginHook && strings.HasPrefix(msg.Hook, "Stop") {
+		return true
+	}
+	return r.run.stop != "" && msg.Content == r.run.stop
+}
+
 // learnLoop reads the base run's loop: whether the call after a Stop
 // hook's block still holds the answer it blocked.
 func learnLoop(m *request.Model, r *reqRan) {
 	for _, c := range turnCalls(r) {
 		for i, msg := range c.Messages {
-			if msg.Origin != capture.OriginHook || !strings.HasPrefix(msg.Hook, "Stop") {
+			if !isStopWords(r, msg) {
 				continue
 			}
 			for j := i - 1; j >= 0; j-- {
@@ -928,7 +1151,9 @@ func learnStdin(m *request.Model, r *reqRan) {
 
 // rebuilds checks that the model gives back the run's first request: its
 // system prompt and turn laid out with the run's values and hook words,
-// written as the agent writes it and read as capture reads it.
+// written as the agent writes it and read as capture reads it — and, for
+// Gemini, its body itself (the contents' parts, the system instruction,
+// the fields) — then each side call made before it the same way.
 func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 	real := ft.call.Messages
 	hooks := map[string][]capture.Message{}
@@ -946,27 +1171,75 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 			}
 		}
 	}
-	var msgs []request.Msg
+	var sys, turn []request.Msg
 	for _, it := range m.SystemItems(r.values) {
-		msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text, System: true, Cache: it.Cache, Own: true})
+		sys = append(sys, request.Msg{Role: it.Role, Text: it.Text, System: true, Cache: it.Cache, Own: true})
 	}
+	turnAt := -1 // the first message of the user's turn
 	for _, it := range m.TurnItems(r.values, func(e string) bool { return len(hooks[e]) > 0 }) {
+		if it.Kind != request.ItemPiece && turnAt < 0 {
+			turnAt = len(turn)
+		}
 		switch it.Kind {
 		case request.ItemPrompt:
-			msgs = append(msgs, request.Msg{Role: "user", Text: r.values[request.SlotPrompt]})
+			turn = append(turn, request.Msg{Role: "user", Text: r.values[request.SlotPrompt]})
 		case request.ItemHooks:
 			for _, h := range hooks[it.Event] {
-				msgs = append(msgs, request.Msg{Role: h.Role, Text: h.Content})
+				turn = append(turn, request.Msg{Role: h.Role, Text: h.Content, Join: it.Join})
 			}
 		default:
-			msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text, Own: true})
+			turn = append(turn, request.Msg{Role: it.Role, Text: it.Text, Own: true})
 		}
 	}
-	body, err := request.Build(m, r.values, msgs, nil)
+	body, err := request.Build(m, r.values, append(slices.Clone(sys), turn...), nil)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrRebuild, err)
 	}
-	got := capture.ReadBody(capture.API(apiName(m.API)), body, ft.call.Headers, capture.NewAgentReader(profile.NewCatalog(""))).Messages
+	if err := sameCall(m, body, ft.call, true); err != nil {
+		return err
+	}
+	// the side calls before it
+	k := 0
+	for _, c := range r.calls {
+		if c.Side == "" {
+			break
+		}
+		if k >= len(m.Loop.Sides) {
+			return fmt.Errorf("%w: side call %d is not the model's", ErrRebuild, k+1)
+		}
+		s := &m.Loop.Sides[k]
+		k++
+		var err error
+		for _, apart := range []bool{s.TurnApart, !s.TurnApart} {
+			var msgs []request.Msg
+			for _, it := range m.SideItems(s, r.values) {
+				msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text, System: true})
+			}
+			for i, x := range turn {
+				x.Starts = apart && i == turnAt
+				msgs = append(msgs, x)
+			}
+			body, berr := request.BuildSide(m, s, msgs)
+			if berr != nil {
+				return fmt.Errorf("%w: %w", ErrRebuild, berr)
+			}
+			if err = sameCall(m, body, c, false); err == nil {
+				s.TurnApart = apart
+				break
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("side call %s: %w", s.Name, err)
+		}
+	}
+	return nil
+}
+
+// sameCall checks that body, read as capture reads the real call, gives
+// its messages and tools (for Gemini: the same body).
+func sameCall(m *request.Model, body json.RawMessage, c capture.Call, tools bool) error {
+	real := c.Messages
+	got := capture.ReadBody(capture.API(apiName(m.API)), body, c.Headers, capture.NewAgentReader(profile.NewCatalog(""))).Messages
 	if len(got) != len(real) {
 		return fmt.Errorf("%w: %d messages rebuilt, %d sent (%s against %s)", ErrRebuild, len(got), len(real), outline(got), outline(real))
 	}
@@ -977,14 +1250,36 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 				clip(around(got[i].Content, k)), clip(around(real[i].Content, k)))
 		}
 	}
-	gotTools, _ := toolDefsOf(m.API, body)
-	realTools, _ := toolDefsOf(m.API, ft.call.Body)
-	if len(gotTools) != len(realTools) {
-		return fmt.Errorf("%w: %d tools rebuilt, %d sent", ErrRebuild, len(gotTools), len(realTools))
+	if tools {
+		gotTools, _ := toolDefsOf(m.API, body)
+		realTools, _ := toolDefsOf(m.API, c.Body)
+		if len(gotTools) != len(realTools) {
+			return fmt.Errorf("%w: %d tools rebuilt, %d sent", ErrRebuild, len(gotTools), len(realTools))
+		}
+		for i := range gotTools {
+			if !jsonEqual(gotTools[i].raw, realTools[i].raw) {
+				return fmt.Errorf("%w: tool %s differs", ErrRebuild, realTools[i].name)
+			}
+		}
 	}
-	for i := range gotTools {
-		if !jsonEqual(gotTools[i].raw, realTools[i].raw) {
-			return fmt.Errorf("%w: tool %s differs", ErrRebuild, realTools[i].name)
+	if m.API != request.Gemini {
+		return nil
+	}
+	// Gemini's body whole: where each text stands (one part or two), the
+	// system instruction, the fields
+	rebuilt, _, _ := bodyOf(capture.Call{Body: body})
+	sent, keys, err := bodyOf(c)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	if gk := topKeys(body); !slices.Equal(gk, keys) {
+		return fmt.Errorf("%w: the body's keys %v rebuilt, %v sent", ErrRebuild, gk, keys)
+	}
+	for _, k := range keys {
+		if !jsonEqual(rebuilt[k], sent[k]) {
+			a, b := string(rebuilt[k]), string(sent[k])
+			p := commonPrefix(a, b)
+			return fmt.Errorf("%w: the body's %s differs at %d: %q rebuilt, %q sent", ErrRebuild, k, p, clip(around(a, p)), clip(around(b, p)))
 		}
 	}
 	return nil
@@ -1123,7 +1418,8 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 					m.Framing.BlockSuffix = blockSuffix(msg.Content, added[k+1].Content)
 				}
 				switch {
-				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil:
+				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil &&
+					len(m.Framing.Results) == 0:
 					if tc := callOf(asked, msg.ToolCallID); tc != nil && isEmptyCommand(tc) {
 						t := request.Text{{Lit: msg.Content}}
 						if strings.Count(msg.Content, tc.Name) == 1 {
@@ -1132,7 +1428,7 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 						}
 						m.Framing.EmptyResult = t
 					}
-				case msg.Origin == capture.OriginHook || msg.Role == "assistant" || msg.Role == "tool":
+				case msg.Origin == capture.OriginHook || msg.Role == "assistant" || msg.Role == "tool" || isStopWords(r, msg):
 				case k > 0 && added[k-1].Role == "tool" && len(asked) == 1 && skillOf(asked[0], r.run.skills):
 					// the agent's words after a tool's result: a skill's
 					tc := asked[0]
@@ -1228,6 +1524,24 @@ func skillArg(tc capture.ToolCall, skills []request.Entry) (name, arg string) {
 	return "", ""
 }
 
+// plantedOf are the values of v a run planted (words of the probe's own,
+// found wherever they stand): its folder's, its prompt's, its context
+// files'.
+func plantedOf(v request.Values) request.Values {
+	out := request.Values{}
+	for _, k := range request.Planted {
+		if x := v[k]; len(x) >= 6 {
+			out[k] = x
+		}
+	}
+	for k, x := range v {
+		if strings.HasPrefix(k, request.SlotFile("")) && x != "" {
+			out[k] = x
+		}
+	}
+	return out
+}
+
 // slotted is text with each value of v (planted: unique) as its slot.
 func slotted(text string, v request.Values) request.Text {
 	t := request.Text{{Lit: text}}
@@ -1250,14 +1564,60 @@ func slotted(text string, v request.Values) request.Text {
 			parts := strings.Split(seg.Lit, x)
 			for i, p := range parts {
 				if i > 0 {
-					out = append(out, request.Seg{Slot: k})
+					out = append(out, request.Seg{Slot: k, When: seg.When})
 				}
 				if p != "" {
-					out = append(out, request.Seg{Lit: p})
+					out = append(out, request.Seg{Lit: p, When: seg.When})
 				}
 			}
 		}
 		t = out
 	}
 	return t
+}
+
+// learnHookNames reads how the CLI names a hook in its words about it,
+// from a run whose hooks block with words of their own: one with a
+// statusMessage, one of a plugin whose command names ${CLAUDE_PLUGIN_ROOT}.
+func learnHookNames(m *request.Model, ran []*reqRan) {
+	for _, r := range ran {
+		for _, c := range turnCalls(r) {
+			for _, msg := range c.Messages {
+				// a hook's words that name it by its statusMessage: at the event they are of
+				if strings.Contains(msg.Content, " status words") {
+					event, _, _ := strings.Cut(msg.Hook, ":")
+					if event == "" && strings.Contains(msg.Content, " named words") {
+						event = "PreToolUse"
+					}
+					if event != "" && !slices.Contains(names(m).StatusMessage, event) {
+						names(m).StatusMessage = append(names(m).StatusMessage, event)
+					}
+				}
+				if msg.Role != "tool" {
+					continue
+				}
+				switch {
+				case strings.Contains(msg.Content, " named words"):
+				case strings.Contains(msg.Content, " plugged words"):
+					if !strings.Contains(msg.Content, "${CLAUDE_PLUGIN_ROOT}") && strings.Contains(msg.Content, "/plugin2/guard.sh") {
+						names(m).PluginRoot = true
+					}
+					// the agent's words after the plugin hook's own
+					_, after, _ := strings.Cut(msg.Content, " plugged words\n")
+					if after != "" && strings.Contains(after, "hsr-named") {
+						before, rest, _ := strings.Cut(after, "hsr-named")
+						names(m).PluginNote = request.Text{{Lit: before}, {Slot: "plugin"}, {Lit: rest}}
+						names(m).PluginNoteAt = []string{"PreToolUse"}
+					}
+				}
+			}
+		}
+	}
+}
+
+func names(m *request.Model) *request.HookNames {
+	if m.HookNames == nil {
+		m.HookNames = &request.HookNames{}
+	}
+	return m.HookNames
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -483,9 +482,4 @@ func (c *Config) Commands(enabled []string) []Command {
 		out = append(out, Command{Source: hd.Source(), Event: string(hd.Event), Command: text, Skill: hd.Skill, Dir: c.Root})
 	}
 	return out
-}
-
-func marshal(v any) []byte {
-	b, _ := json.Marshal(v)
-	return b
 }

@@ -10,6 +10,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agentdata/request"
+	"hookstudio/app/hooks/hookrun"
 )
 
 // input is the stdin JSON of an event, with the fields and in the order
@@ -23,79 +24,77 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 	promptID := h.promptID()
 	stopActive := h.isStopActive(ev)
 	sa := ev.Subagent()
-	f := fields{}
-	f.add("session_id", h.session)
+	f := &hookrun.Fields{}
+	f.Add("session_id", h.session)
 	if sa != nil { // the session's transcript; the sub-agent's is agent_transcript_path
-		f.add("transcript_path", h.transcriptFile(nil))
+		f.Add("transcript_path", h.transcriptFile(nil))
 	} else {
-		f.add("transcript_path", transcript)
+		f.Add("transcript_path", transcript)
 	}
-	f.add("cwd", h.cfg.Root)
+	f.Add("cwd", h.cfg.Root)
 	if event != SessionStart {
-		f.add("prompt_id", promptID)
+		f.Add("prompt_id", promptID)
 	}
 	if event != SessionStart && event != SessionEnd && event != SubagentStart {
-		f.add("permission_mode", "default")
+		f.Add("permission_mode", "default")
 	}
 	if sa != nil { // measured: every event inside a sub-agent names it
-		f.add("agent_id", sa.ID)
-		f.add("agent_type", sa.Type)
+		f.Add("agent_id", sa.ID)
+		f.Add("agent_type", sa.Type)
 	}
 	if event.isTool() || event == Stop || event == SubagentStop || event == PostToolBatch {
-		f.add("effort", map[string]string{"level": "high"})
+		f.Add("effort", map[string]string{"level": "high"})
 	}
-	f.add("hook_event_name", string(event))
+	f.Add("hook_event_name", string(event))
 	switch event {
 	case SessionStart:
-		f.add("source", "startup")
+		f.Add("source", "startup")
 	case UserPromptSubmit:
-		f.add("prompt", ev.UserInput)
+		f.Add("prompt", ev.UserInput)
 	case PreToolUse, PermissionRequest:
-		f.add("tool_name", ev.Tool.Name)
-		f.add("tool_input", h.observed(ev.Tool))
-		f.add("tool_use_id", ev.Tool.ID)
+		f.Add("tool_name", ev.Tool.Name)
+		f.Add("tool_input", h.observed(ev.Tool))
+		f.Add("tool_use_id", ev.Tool.ID)
 	case PostToolUse:
-		f.add("tool_name", ev.Tool.Name)
-		f.add("tool_input", h.observed(ev.Tool))
-		f.add("tool_response", toolResponse(ev.Tool))
-		f.add("tool_use_id", ev.Tool.ID)
+		f.Add("tool_name", ev.Tool.Name)
+		f.Add("tool_input", h.observed(ev.Tool))
+		f.Add("tool_response", toolResponse(ev.Tool))
+		f.Add("tool_use_id", ev.Tool.ID)
 	case PostToolUseFailure:
-		f.add("tool_name", ev.Tool.Name)
-		f.add("tool_input", h.observed(ev.Tool))
-		f.add("tool_use_id", ev.Tool.ID)
-		f.add("error", ev.Tool.Error)
+		f.Add("tool_name", ev.Tool.Name)
+		f.Add("tool_input", h.observed(ev.Tool))
+		f.Add("tool_use_id", ev.Tool.ID)
+		f.Add("error", ev.Tool.Error)
 	case PostToolBatch:
 		calls := []any{}
 		for i := range ev.ToolCalls {
 			tc := &ev.ToolCalls[i]
 			calls = append(calls, map[string]any{"tool_name": tc.Name, "tool_input": h.observed(tc), "tool_use_id": tc.ID, "tool_response": tc.Result})
 		}
-		f.add("tool_calls", calls)
+		f.Add("tool_calls", calls)
 	case Stop, SubagentStop:
-		f.add("stop_hook_active", stopActive)
+		f.Add("stop_hook_active", stopActive)
 		if event == SubagentStop {
-			f.add("agent_transcript_path", transcript)
+			f.Add("agent_transcript_path", transcript)
 		}
-		f.add("last_assistant_message", ev.Answer)
-		f.add("background_tasks", []any{})
-		f.add("session_crons", []any{})
+		f.Add("last_assistant_message", ev.Answer)
+		f.Add("background_tasks", []any{})
+		f.Add("session_crons", []any{})
 	case PreCompact:
-		f.add("trigger", "auto")
-		f.add("custom_instructions", "")
+		f.Add("trigger", "auto")
+		f.Add("custom_instructions", "")
 	case PostCompact:
-		f.add("trigger", "auto")
+		f.Add("trigger", "auto")
 	case SessionEnd:
-		f.add("reason", "other")
+		f.Add("reason", "other")
 	}
 	if event == PostToolUse || event == PostToolUseFailure {
-		f.add("duration_ms", 0) // the scripted tool took no time
+		f.Add("duration_ms", 0) // the scripted tool took no time
 	}
 	if m := ev.RequestModel(); m != nil {
-		if keys := m.Stdin[string(event)]; len(keys) > 0 {
-			f = f.as(keys) // the keys the CLI sends, in its order
-		}
+		f.Order(m.Stdin[string(event)]) // the order the CLI writes them in, as calibrated
 	}
-	return f.json(), nil
+	return f.JSON(), nil
 }
 
 // transcriptFile is where the session's transcript is written, or sa's.
@@ -168,41 +167,6 @@ func toolResponse(tc *engine.ToolCall) any {
 		return map[string]any{"stdout": tc.Result, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}
 	}
 	return tc.Result
-}
-
-// fields is a JSON object that keeps its keys in the order added.
-type fields struct {
-	keys []string
-	vals []any
-}
-
-func (f *fields) add(k string, v any) { f.keys, f.vals = append(f.keys, k), append(f.vals, v) }
-
-// as is f with keys, in that order: those f has (the CLI sends no other).
-func (f fields) as(keys []string) fields {
-	var out fields
-	for _, k := range keys {
-		for i, fk := range f.keys {
-			if fk == k {
-				out.add(k, f.vals[i])
-				break
-			}
-		}
-	}
-	return out
-}
-
-func (f *fields) json() []byte {
-	out := []byte{'{'}
-	for i, k := range f.keys {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, marshal(k)...)
-		out = append(out, ':')
-		out = append(out, marshal(f.vals[i])...)
-	}
-	return append(out, '}')
 }
 
 // writeTranscript writes the conversation so far as Claude Code's JSONL

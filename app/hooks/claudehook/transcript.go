@@ -10,6 +10,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agentdata/request"
+	"hookstudio/app/hooks/hookrun"
 )
 
 // transcriptEntries writes the conversation as Claude Code's transcript
@@ -37,15 +38,15 @@ func (h *Handler) transcriptEntries(tr *request.Transcript, ev *engine.Event, ms
 		for k, v := range extra {
 			vals[k] = v
 		}
-		f := fields{}
+		f := &hookrun.Fields{}
 		for _, k := range keys {
 			if v, ok := vals[k]; ok {
-				f.add(k, v)
+				f.Add(k, v)
 			} else if c, ok := tr.Constants[kind][k]; ok {
-				f.add(k, c)
+				f.Add(k, c)
 			}
 		}
-		buf = append(append(buf, f.json()...), '\n')
+		buf = append(append(buf, f.JSON()...), '\n')
 		parent = id
 		n++
 		return nil
@@ -104,13 +105,13 @@ func ordered(keys []string, m map[string]any) any {
 	if len(keys) == 0 {
 		return m
 	}
-	f := fields{}
+	f := &hookrun.Fields{}
 	for _, k := range keys {
 		if v, ok := m[k]; ok {
-			f.add(k, v)
+			f.Add(k, v)
 		}
 	}
-	return json.RawMessage(f.json())
+	return json.RawMessage(f.JSON())
 }
 
 func nullable(s string) any {

@@ -1,6 +1,7 @@
 package geminihook
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -10,9 +11,13 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/agent/llm"
+	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/request"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/hooktest"
+	"hookstudio/app/hooks/skills"
 )
 
 func write(t testing.TB, root, rel, text string, mode os.FileMode) {
@@ -197,6 +202,26 @@ requests:
 			t.Errorf("reply %q, list %q", tr.Requests[0].Reply, got)
 		}
 	})
+	// seen on gemini -p 0.61.0: after a retry whose answer called a tool,
+	// the next AfterAgent reads stop_hook_active false, and the hook
+	// that lets an active retry go asks again
+	t.Run("a tool call on the retry ends stop_hook_active", func(t *testing.T) {
+		stop := `#!/bin/sh
+case "$(cat)" in *'"stop_hook_active":false'*) echo '{"decision": "deny", "reason": "run the tests too"}';; esac`
+		sc2 := shellTool + `enable_tools: true
+requests:
+  - user: hello
+    rounds:
+      - content: first
+      - tool_calls: [{name: run_shell_command, arguments: {command: npm test}, result: "12 passing"}]
+      - content: second
+      - content: third
+`
+		tr := run(t, map[string]string{".gemini/settings.json": settings("{" + cmd("AfterAgent", "./.gemini/hooks/stop.sh") + "}"), ".gemini/hooks/stop.sh": stop}, sc2)
+		if tr.Requests[0].Reply != "third" {
+			t.Errorf("reply %q, list %q", tr.Requests[0].Reply, messages(tr))
+		}
+	})
 }
 
 // TestDiagnostics: each problem of a settings file at once, with its
@@ -321,15 +346,7 @@ requests:
 	data, _ := os.ReadFile(filepath.Join(root, "stdin.jsonl"))
 	keys := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		dec := json.NewDecoder(strings.NewReader(line))
-		dec.Token()
-		var ks []string
-		for dec.More() {
-			k, _ := dec.Token()
-			ks = append(ks, k.(string))
-			var skip json.RawMessage
-			dec.Decode(&skip)
-		}
+		ks := stdinKeys(line)
 		var ev struct {
 			Event string `json:"hook_event_name"`
 		}
@@ -443,3 +460,43 @@ requests:
 		})
 	}
 }
+
+// TestStdinOrder: in a run under the agent's request model, a hook reads
+// its stdin's keys in the order the model's calibration saw the CLI
+// write them.
+func TestStdinOrder(t *testing.T) {
+	root := hooktest.Project(t, map[string]string{
+		".gemini/settings.json": settings("{" + cmd("BeforeAgent", `cat > "$GEMINI_PROJECT_DIR/stdin.json"`) + "}")})
+	cfg, _ := Load(root, LoadOptions{})
+	s, _ := scenario.Parse("s.yaml", []byte("requests:\n  - user: hi\n    rounds:\n      - content: done\n"))
+	h, _ := New(Options{Config: cfg, Profile: bundled(t)})
+	defer h.Close()
+	m := &request.Model{Agent: "gemini-cli", Version: "0.61.0", API: request.Gemini, Turn: []request.Part{{Prompt: true}},
+		Stdin: map[string][]string{"BeforeAgent": {"prompt", "hook_event_name", "cwd"}}}
+	if _, err := engine.Run(context.Background(), s, noHooks{}, engine.Config{Model: llm.NewMock(s), Handlers: []engine.Handler{h}, Request: m}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, "stdin.json"))
+	if ks, want := stdinKeys(string(data)), []string{"prompt", "hook_event_name", "cwd", "session_id", "transcript_path", "timestamp"}; !slices.Equal(ks, want) {
+		t.Errorf("keys %q, want %q", ks, want)
+	}
+}
+
+// stdinKeys are the keys of a hook's stdin JSON, in the order written.
+func stdinKeys(line string) []string {
+	dec := json.NewDecoder(strings.NewReader(line))
+	dec.Token()
+	var ks []string
+	for dec.More() {
+		k, _ := dec.Token()
+		ks = append(ks, k.(string))
+		var skip json.RawMessage
+		dec.Decode(&skip)
+	}
+	return ks
+}
+
+// noHooks is a run without seed 000's prompt hooks.
+type noHooks struct{}
+
+func (noHooks) Hooks([]string) []skills.Hook { return nil }

@@ -27,7 +27,7 @@ type Handler struct {
 	prefix     string          // SessionStart context waiting for the first prompt (rendered)
 	turnPrompt string          // the request's prompt as AfterAgent reads it
 	cumulative string          // the request's answers so far (AfterAgent's prompt_response)
-	stopActive bool            // the answer being judged follows an AfterAgent retry
+	stopActive bool            // the answer being judged follows an AfterAgent retry, no tool called since
 	rewritten  map[string]bool // tool calls whose input a BeforeTool hook replaced
 }
 
@@ -100,6 +100,10 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		}
 	case engine.PointAfterTool:
 		defer h.noteRewrite(ev)
+	case engine.PointAfterTools:
+		// a retry that called tools is a turn of its own: the next
+		// AfterAgent reads stop_hook_active false (seen on 0.61.0)
+		h.setStopActive(false)
 	}
 	for _, event := range eventsAt[ev.Point] {
 		if ev.Stopped() {

@@ -151,7 +151,11 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 			return answer
 		},
 	}
-	return stdin.Build(string(event), v).JSON(), nil
+	f := stdin.Build(string(event), v)
+	if m := ev.RequestModel(); m != nil {
+		f.Order(m.Stdin[string(event)]) // the order the CLI writes them in, as calibrated
+	}
+	return f.JSON(), nil
 }
 
 // promptText is the request's prompt as Gemini CLI hands it to BeforeAgent:

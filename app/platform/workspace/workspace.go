@@ -50,13 +50,15 @@ func Facts(ctx context.Context, dir string, opts Options) request.Values {
 		shell = os.Getenv("SHELL")
 	}
 	v := request.Values{
-		request.SlotCwd:       dir,
-		request.SlotCwdSlug:   Slug(dir),
-		request.SlotCwdDashed: strings.ReplaceAll(filepath.ToSlash(dir), "/", "-"),
-		request.SlotHome:      home,
-		request.SlotDate:      now.Format("2006-01-02"),
-		request.SlotPlatform:  Platform(),
-		request.SlotShell:     filepath.Base(shell),
+		request.SlotCwd:         dir,
+		request.SlotCwdSlug:     Slug(dir),
+		request.SlotCwdDashed:   strings.ReplaceAll(filepath.ToSlash(dir), "/", "-"),
+		request.SlotHome:        home,
+		request.SlotDate:        now.Format("2006-01-02"),
+		request.SlotDateLong:    now.Format("Monday, January 2, 2006"),
+		request.SlotCwdNameSlug: NameSlug(filepath.Base(dir)),
+		request.SlotPlatform:    Platform(),
+		request.SlotShell:       filepath.Base(shell),
 	}
 	if shell == "" {
 		v[request.SlotShell] = ""
@@ -105,6 +107,29 @@ func Slug(s string) string {
 		}
 		return '-'
 	}, filepath.ToSlash(s))
+}
+
+// NameSlug is a folder's name in lower case with every run of characters
+// but ASCII letters and digits one '-', none at either end ("project"
+// when nothing is left).
+func NameSlug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return "project"
+	}
+	return b.String()
 }
 
 func osVersion(run func(argv ...string) (string, bool)) string {

@@ -199,6 +199,11 @@ func (r *Run) agentRequest() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	r.cfg.Facts = workspace.Facts(ctx, r.spec.Dir, workspace.Options{Home: r.spec.Home})
+	folder, notes := workspace.AgentFolder(ctx, r.spec.Dir, m)
+	for k, v := range folder {
+		r.cfg.Facts[k] = v
+	}
+	a.Notes = notes
 	for k, v := range m.ListValues(r.cfg.AgentEntries) {
 		r.cfg.Facts[k] = v
 	}

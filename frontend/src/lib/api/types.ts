@@ -61,7 +61,7 @@ export function newer<T extends { seq?: number }>(prev: T | null, next: T): T {
 /** agent_context: context an agent CLI adds of its own around the prompt (a piece of its request model) */
 export type Origin = 'system_prompt' | 'history' | 'user_input' | 'hook' | 'prompt' | 'assistant' | 'tool' | 'compaction' | 'agent_context';
 export type PromptName = 'planning' | 'first_step' | 'agent_loop';
-export type Phase = 'direct' | 'planning' | 'agent';
+export type Phase = 'direct' | 'planning' | 'agent' | 'side';
 export type ToolStatus = 'skipped' | 'denied' | 'responded' | 'approved';
 /** status: what an executable hook made of the call (by: which hook); original_arguments: before a hook rewrote them */
 export type ToolCall = Refine<engine.ToolCall, { arguments?: Record<string, unknown>; status?: ToolStatus; original_arguments?: Record<string, unknown> }>;
