@@ -83,6 +83,9 @@ type Request struct {
 	// Side is set for a side request: a call the agent makes on its own
 	// beside the user's turn (side.go).
 	Side *Side `json:"side,omitempty"`
+	// Subagent is the sub-agent that sent the request, as its header names
+	// it (SubagentHeader; "": the session's own).
+	Subagent string `json:"subagent,omitempty"`
 }
 
 // Answer is what the model says: text, tool calls, or an API error.

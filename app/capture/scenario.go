@@ -40,7 +40,7 @@ func ToScenario(name string, calls []Call) (sc *scenario.Scenario, notes []strin
 	}
 	// conversation by conversation (a side request the agent interleaved
 	// is requests of its own, after the conversation it interrupted)
-	of := conversationsOf(callKeys(calls))
+	of := conversationsOf(callKeys(calls), subagentsOf(calls))
 	order := byConversation(of)
 	var answered []Call
 	var answeredConv []int

@@ -270,7 +270,8 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, api API, gp gemini
 		return
 	}
 	c.Model, c.Stream = h.model, h.stream
-	req := &Request{API: api, Model: h.model, Stream: h.stream, Side: h.side, Messages: []Message{}, Tools: []string{}}
+	req := &Request{API: api, Model: h.model, Stream: h.stream, Side: h.side, Messages: []Message{}, Tools: []string{},
+		Subagent: r.Header.Get(SubagentHeader)}
 	var parsed *parsedRequest
 	if mr, ok := s.opts.Answerer.(messageReader); ok && mr.ReadsMessages() {
 		parsed = parse(api, data, gp)

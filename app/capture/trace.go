@@ -40,7 +40,8 @@ func Trace(name string, calls []Call) (*engine.Trace, error) {
 	}
 	var convs []*conversation
 	allKeys := callKeys(calls)
-	of := conversationsOf(allKeys)
+	agents := subagentsOf(calls)
+	of := conversationsOf(allKeys, agents)
 	for k, at := range byConversation(of) {
 		c := calls[at]
 		var cv *conversation
@@ -101,6 +102,7 @@ func Trace(name string, calls []Call) (*engine.Trace, error) {
 		}
 		b.rec.Requests = append(b.rec.Requests, cv.info)
 	}
+	b.nest(calls, agents, of)
 	return engine.FromRecord(b.rec)
 }
 
@@ -121,13 +123,25 @@ func byConversation(of []int) []int {
 // conversationsOf numbers the conversations the calls belong to (0, 1, …
 // in the order they start): a call continues the conversation whose last
 // call it shares the longest start with, at least its first message; the
-// latest of equals.
-func conversationsOf(allKeys [][]msgKey) []int {
+// latest of equals. Calls of different sub-agents (agents: each call's,
+// "" the session's own; nil none) are never one conversation, however
+// alike they begin.
+func conversationsOf(allKeys [][]msgKey, agents []string) []int {
 	out := make([]int, len(allKeys))
 	var last [][]msgKey // each conversation's last call's message keys
+	var whose []string  // each conversation's sub-agent
+	agent := func(k int) string {
+		if agents == nil {
+			return ""
+		}
+		return agents[k]
+	}
 	for k, keys := range allKeys {
 		best, same := -1, 0
 		for ci, o := range last {
+			if whose[ci] != agent(k) {
+				continue
+			}
 			n := 0
 			for n < len(o) && n < len(keys) && o[n] == keys[n] {
 				n++
@@ -138,7 +152,7 @@ func conversationsOf(allKeys [][]msgKey) []int {
 		}
 		if best < 0 {
 			best = len(last)
-			last = append(last, nil)
+			last, whose = append(last, nil), append(whose, agent(k))
 		}
 		last[best], out[k] = keys, best
 	}

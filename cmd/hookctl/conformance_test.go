@@ -205,11 +205,18 @@ func TestConformanceCoversEveryOutcome(t *testing.T) {
 		}
 	}
 	for _, s := range profile.Outcomes(profile.ClaudeCode) {
-		if !covered[s.ID] {
+		if !covered[s.ID] && !subagentOutcome(s.ID) {
 			t.Errorf("no conformance case produces %s (%s)", s.ID, s.Hook)
 		}
 	}
 }
+
+// subagentOutcome says whether an outcome is a sub-agent's hook's: the
+// conformance cases compare whole requests, which a sub-agent's are not
+// until its own request model is calibrated, so the real CLIs check them
+// in TestRealAgentClaudeCodeSubagentSessions and the simulator's words in
+// claudehook's TestSubagentHooks.
+func subagentOutcome(id string) bool { return strings.HasPrefix(id, "Subagent") }
 
 // resolvedPaths says of a hook's stdin whether its call is one whose
 // relative file path (as the scenario's model wrote it) Claude Code

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -108,6 +110,9 @@ func sessionsList(ctx context.Context, args []string, stdout io.Writer) (int, er
 	for _, s := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", s.Started.Local().Format("2006-01-02 15:04"), sessions.Backend(sessions.Session{Agent: s.Agent, Version: s.Version}),
 			s.Project, s.Turns, s.Calls, s.Model, hookCounts(s.Hooks), byteSize(s.Size), s.ID)
+		for _, a := range s.Subagents { // nested under their session
+			fmt.Fprintf(tw, "\t  ↳ sub-agent\t%s\t\t%d\t\t%s\t%s\t%s\n", subagentName(a.Type, a.Description), a.Calls, hookCounts(a.Hooks), byteSize(a.Size), a.ID)
+		}
 	}
 	return exitOK, tw.Flush()
 }
@@ -277,8 +282,22 @@ func sessionsImport(ctx context.Context, args []string, stdout, stderr io.Writer
 	fmt.Fprintf(stdout, "session %s · %s · %s\n", sess.ID, sessions.Backend(sess), sess.Project)
 	fmt.Fprintf(stdout, "%s → %s · %d turns · %d model calls (%d exact, %d rebuilt) · %d hooks fired\n",
 		sess.Started.Local().Format("2006-01-02 15:04:05"), sess.Ended.Local().Format("15:04:05"), sess.Turns, len(sess.Calls), exact, len(sess.Calls)-exact, sess.Hooks)
+	for _, a := range sess.Subagents {
+		fmt.Fprintf(stdout, "  ↳ sub-agent %s: request %d of the run\n", subagentName(a.Type, a.Description), a.Request+1)
+	}
 	fmt.Fprintf(stdout, "kept as run %d (hookctl history show %d)\n", run.ID, run.ID)
 	return exitOK, nil
+}
+
+// subagentName is how a list names a sub-agent: its kind and its task.
+func subagentName(kind, task string) string {
+	switch {
+	case task == "":
+		return cmp.Or(kind, "sub-agent")
+	case kind == "":
+		return strconv.Quote(task)
+	}
+	return kind + " " + strconv.Quote(task)
 }
 
 // runSession is the session a run of source session was imported from.

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"hookstudio/app/agent/engine"
 	"hookstudio/app/capture"
 	"hookstudio/app/capture/sessions"
 )
@@ -211,9 +212,11 @@ type importedDoc struct {
 			LLMCalls []struct {
 				Messages []traceMessage `json:"messages"`
 			} `json:"llm_calls"`
+			Subagent *engine.Subagent `json:"subagent"`
 		} `json:"requests"`
 		Steps []struct {
 			Kind          string `json:"kind"`
+			Request       int    `json:"request"`
 			Call          *int   `json:"call"`
 			HookCallIndex *int   `json:"hook_call_index"`
 			HookCall      *struct {
@@ -401,7 +404,9 @@ func writeCaptured(t *testing.T, base string, at *sessions.AgentTexts, rep *stri
 		Unrecorded bool   `json:"unrecorded,omitempty"`
 	}
 	type wantCall struct {
-		Body     string        `json:"body_sha256"`
+		Body string `json:"body_sha256"`
+		// AgentID names the sub-agent that sent the call ("": the session's own)
+		AgentID  string        `json:"agent_id,omitempty"`
 		Messages []wantMessage `json:"messages"`
 	}
 	var want struct {
@@ -412,7 +417,7 @@ func writeCaptured(t *testing.T, base string, at *sessions.AgentTexts, rep *stri
 	for k, c := range calls {
 		body := canonicalJSON(t, withoutUnrecorded(t, replaceStrings(t, c.Body, sessions.Chain(at.Text(), rep))))
 		sum := sha256.Sum256([]byte(body))
-		wc := wantCall{Body: hex.EncodeToString(sum[:])}
+		wc := wantCall{Body: hex.EncodeToString(sum[:]), AgentID: c.Headers[agentIDHeader]}
 		for i, m := range c.Messages {
 			ms := sha256.Sum256([]byte(rep.Replace(at.Text().Replace(m.Content))))
 			wc.Messages = append(wc.Messages, wantMessage{Role: m.Role, Origin: m.Origin, Hook: m.Hook, Content: hex.EncodeToString(ms[:]),

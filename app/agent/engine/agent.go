@@ -271,21 +271,22 @@ func (t *Trace) Request(c int) (json.RawMessage, error) {
 		return nil, nil
 	}
 	msgs := t.RequestMessages(c)
+	m := t.modelOf(t.Calls[c].Request) // a sub-agent's call: the agent's sub-agent model
 	if t.Calls[c].Phase == PhaseSide {
-		s := t.req.Side(t.Calls[c].Side)
+		s := m.Side(t.Calls[c].Side)
 		if s == nil {
-			return nil, fmt.Errorf("call %d: the request model %s has no side call %q", c, t.req.Ref(), t.Calls[c].Side)
+			return nil, fmt.Errorf("call %d: the request model %s has no side call %q", c, m.Ref(), t.Calls[c].Side)
 		}
 		if s.TurnApart {
 			startTurn(msgs, t.CallMessages(c))
 		}
-		return request.BuildSide(t.req, s, msgs)
+		return request.BuildSide(m, s, msgs)
 	}
 	v := make(request.Values, len(t.facts)+1)
 	for k, x := range t.facts {
 		v[k] = x
 	}
-	return request.Build(t.req, v, msgs, t.Calls[c].Offered)
+	return request.Build(m, v, msgs, t.Calls[c].Offered)
 }
 
 // RequestMessages are call c's messages as the agent's request holds
@@ -299,7 +300,7 @@ func (t *Trace) RequestMessages(c int) []request.Msg {
 		rm := request.Msg{Role: m.Role, Text: m.Content}
 		if k+1 < len(ids) && m.HookCall != nil && isKind(m, OriginHook) && isKind(t.Message(ids[k+1]), OriginUserInput) {
 			event, _, _ := strings.Cut(t.HookCalls[*m.HookCall].Event, ":")
-			rm.Join = t.req.JoinOf(event)
+			rm.Join = t.modelOf(t.Calls[c].Request).JoinOf(event)
 		}
 		if a, ok := t.agentInfo[int32(id)]; ok {
 			rm.System, rm.Cache, rm.Own = a.system, a.cache, true

@@ -116,11 +116,11 @@ func (a *applier) apply(eff *Effect) {
 			a.changed("context appended to the system prompt")
 		}
 	}
-	if a.allowed("context", len(eff.Context) > 0, PointSessionStart, PointBeforeSend, PointBeforeTool, PointAfterTool, PointAfterTools) {
+	if a.allowed("context", len(eff.Context) > 0, PointSessionStart, PointBeforeSend, PointBeforeTool, PointAfterTool, PointAfterTools, PointSubagentStart) {
 		for _, m := range eff.Context {
 			nm := msg{content: m.Content, role: skills.Role(m.Role), origin: OriginHook, ref: -1, req: a.r.pos.req, edit: a.ci + 1}
 			switch e.Point {
-			case PointSessionStart, PointBeforeSend, PointBeforeTool:
+			case PointSessionStart, PointBeforeSend, PointBeforeTool, PointSubagentStart:
 				a.r.pendingContext = append(a.r.pendingContext, nm) // placed after the message to come
 			default:
 				a.t.add(nm)
@@ -218,7 +218,7 @@ func (a *applier) apply(eff *Effect) {
 		}
 	}
 	if eff.RetryFeedback != "" || len(eff.Feedback) > 0 {
-		if a.allowed("retry_feedback", true, PointBeforeSend, PointBeforeLLM, PointAfterLLM, PointStop) {
+		if a.allowed("retry_feedback", true, PointBeforeSend, PointBeforeLLM, PointAfterLLM, PointStop, PointSubagentStop) {
 			if eff.RetryFeedback != "" {
 				st.retry = append(st.retry, NewMessage{Role: string(skills.User), Content: eff.RetryFeedback})
 			}
@@ -229,7 +229,8 @@ func (a *applier) apply(eff *Effect) {
 	switch eff.Action {
 	case ActionNone:
 	case ActionStop:
-		if a.allowed("action stop", true, PointBeforeSend, PointBeforeLLM, PointAfterLLM, PointBeforeTool, PointAfterTool, PointAfterTools, PointStop, PointBeforeCompact) {
+		if a.allowed("action stop", true, PointBeforeSend, PointBeforeLLM, PointAfterLLM, PointBeforeTool, PointAfterTool, PointAfterTools, PointStop, PointBeforeCompact,
+			PointSubagentStop) {
 			st.stopped = a.hookName()
 			a.outcome = OutcomeStopped
 			a.changed("stopped: %s", orText(eff.Reason, "no reason given"))

@@ -21,6 +21,7 @@ type RequestDoc struct {
 	LLMCalls      []CallDoc `json:"llm_calls"`
 	Yielded       []string  `json:"yielded"`
 	Reply         string    `json:"reply"`
+	Subagent      *Subagent `json:"subagent,omitempty"`
 }
 
 // CallDoc is one LLM call with the messages it receives.
@@ -37,7 +38,8 @@ type CallDoc struct {
 func (t *Trace) Document() Document {
 	d := Document{Scenario: t.Scenario, Agent: t.Agent, Status: t.Status, Error: t.Error, Steps: t.Steps(), Requests: []RequestDoc{}}
 	for _, ri := range t.Requests {
-		rd := RequestDoc{Index: ri.Index, User: ri.User, EnabledSkills: ri.EnabledSkills, Yielded: ri.Yielded, Reply: ri.Reply, LLMCalls: []CallDoc{}}
+		rd := RequestDoc{Index: ri.Index, User: ri.User, EnabledSkills: ri.EnabledSkills, Yielded: ri.Yielded, Reply: ri.Reply, LLMCalls: []CallDoc{},
+			Subagent: ri.Subagent}
 		for _, c := range ri.Calls {
 			cd := CallDoc{LLMCall: t.Calls[c], Messages: t.CallMessages(c)}
 			if body, err := t.Request(c); err == nil {

@@ -27,17 +27,20 @@ const (
 	PointStop          Point = "stop"          // an agent answer without tool calls, before the loop ends
 	PointBeforeCompact Point = "before_compact"
 	PointAfterCompact  Point = "after_compact"
+	PointSubagentStart Point = "subagent_start" // a sub-agent begins, before its first request (subagent.go)
+	PointSubagentStop  Point = "subagent_stop"  // a sub-agent's answer without tool calls, before it ends (its stop)
 )
 
 // Points lists every point in flow order.
 var Points = []Point{PointSessionStart, PointBeforeSend, PointAfterSend, PointBeforeLLM, PointAfterLLM,
-	PointBeforeTool, PointApproveTool, PointAfterTool, PointAfterTools, PointStop, PointBeforeCompact, PointAfterCompact, PointSessionEnd}
+	PointBeforeTool, PointApproveTool, PointAfterTool, PointAfterTools, PointStop, PointBeforeCompact, PointAfterCompact, PointSubagentStart,
+	PointSubagentStop, PointSessionEnd}
 
 // before says whether hooks at p wrap inward (declaration order) or, after
 // the model or tool ran, outward (reverse order), like middleware.
 func (p Point) before() bool {
 	switch p {
-	case PointAfterLLM, PointAfterTool, PointAfterTools, PointAfterCompact, PointSessionEnd, PointAfterSend, PointStop:
+	case PointAfterLLM, PointAfterTool, PointAfterTools, PointAfterCompact, PointSessionEnd, PointAfterSend, PointStop, PointSubagentStop:
 		return false
 	}
 	return true

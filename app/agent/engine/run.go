@@ -26,6 +26,9 @@ type Call struct {
 	Messages func() []Message
 	// Stream receives the answer's text as it arrives; never nil.
 	Stream func(text string)
+	// Subagent is the script of the sub-agent whose call this is (nil: the
+	// session's own call): a scripted model answers from its rounds.
+	Subagent *scenario.Subagent
 }
 
 // Reply is the model's answer. NeedTool is the planning decision.
@@ -159,6 +162,7 @@ func Run(ctx context.Context, sc *scenario.Scenario, src HookSource, cfg Config)
 			r.tools = agentTools(cfg.Request)
 		}
 	}
+	r.subs = new([]*subRun)
 	err := r.fire(ctx, &Event{Point: PointSessionStart})
 	for i := 0; err == nil && i < len(sc.Requests); i++ {
 		err = r.request(ctx, i)
@@ -167,6 +171,9 @@ func Run(ctx context.Context, sc *scenario.Scenario, src HookSource, cfg Config)
 		if endErr := r.fire(ctx, &Event{Point: PointSessionEnd}); err == nil {
 			err = endErr
 		}
+	}
+	if nestErr := r.nest(); err == nil {
+		err = nestErr
 	}
 	if err != nil {
 		r.t.Error = err.Error()
@@ -211,6 +218,13 @@ type runner struct {
 	// system prompt; sessionEdit 1 + the hook call that last did.
 	sessionSystem string
 	sessionEdit   int32
+	// sub is the sub-agent this runner plays (nil: the session), subs
+	// every sub-agent of the run, in the order they started (subagent.go)
+	sub  *subRun
+	subs *[]*subRun
+	// agent is the agent's own request model when it differs from cfg's
+	// (a sub-agent's runner plays the agent's sub-agent model)
+	agent *request.Model
 }
 
 // placeContext adds the hook context that waited for the message just
@@ -451,7 +465,7 @@ func (r *runner) stopPoint(ctx context.Context, answer string) (bool, error) {
 	if len(r.cfg.Handlers) == 0 {
 		return false, nil
 	}
-	ev := &Event{Point: PointStop, Answer: answer}
+	ev := &Event{Point: r.stopAt(), Answer: answer}
 	if err := r.fire(ctx, ev); err != nil {
 		return false, err
 	}
@@ -552,6 +566,13 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 		tc.Result = st.deny
 	case st != nil && st.respond != nil:
 		tc.Status, tc.By, tc.Result = ToolResponded, st.respondBy, *st.respond
+	case tc.Subagent != nil:
+		ran = true
+		res, err := r.subagent(ctx, ti)
+		if err != nil {
+			return fmt.Errorf("sub-agent of %s: %w", tc.Name, err)
+		}
+		tc.Result = res
 	default:
 		ran = true
 		if r.cfg.Tools != nil {
@@ -779,7 +800,7 @@ func (r *runner) fire(ctx context.Context, ev *Event) error {
 		if ev.state.hardAbort != "" {
 			return fmt.Errorf("%w: %s", ErrAborted, ev.state.hardAbort)
 		}
-		if ev.state.stopped != "" && ev.Point != PointStop && ev.Point != PointBeforeCompact {
+		if ev.state.stopped != "" && ev.Point != PointStop && ev.Point != PointSubagentStop && ev.Point != PointBeforeCompact {
 			return &stopError{by: ev.state.stopped}
 		}
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"sort"
 
+	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/request"
 	"hookstudio/app/hooks/skills"
 )
@@ -76,6 +77,9 @@ type ToolCall struct {
 	Status            ToolStatus     `json:"status,omitempty"`
 	By                string         `json:"by,omitempty"` // the hook that decided it
 	OriginalArguments map[string]any `json:"original_arguments,omitempty"`
+	// Subagent is the sub-agent a scripted call starts (subagent.go); the
+	// trace records the run it made as a request of its own.
+	Subagent *scenario.Subagent `json:"-"`
 }
 
 // ToolStatus is what an executable hook made of a tool call.
@@ -212,6 +216,8 @@ type RequestInfo struct {
 	// Status is "stopped" when a hook ended the request; StoppedBy names it.
 	Status    string `json:"status,omitempty"`
 	StoppedBy string `json:"stopped_by,omitempty"`
+	// Subagent is set when the request is a sub-agent's run (subagent.go).
+	Subagent *Subagent `json:"subagent,omitempty"`
 }
 
 // msg is the compact record of a message: a run of 10,000 rounds creates

@@ -28,6 +28,9 @@ func (m *Mock) Complete(ctx context.Context, call engine.Call) (engine.Reply, er
 	if err := ctx.Err(); err != nil {
 		return engine.Reply{}, err
 	}
+	if call.Subagent != nil { // a sub-agent's call: its own rounds
+		return roundReply(call.Subagent.Rounds, call.Round), nil
+	}
 	if call.Request < 0 || call.Request >= len(m.sc.Requests) {
 		return engine.Reply{}, fmt.Errorf("mock: no request %d in scenario %q", call.Request, m.sc.Name)
 	}
@@ -41,13 +44,20 @@ func (m *Mock) Complete(ctx context.Context, call engine.Call) (engine.Reply, er
 		}
 		return engine.Reply{NeedTool: len(req.Rounds) > 0}, nil
 	}
-	if call.Round < 0 || call.Round >= len(req.Rounds) {
-		return engine.Reply{Content: ScriptEndedReply}, nil
+	return roundReply(req.Rounds, call.Round), nil
+}
+
+// roundReply is round i of rounds as the model's answer (once the rounds
+// ran out, the answer that ends the loop).
+func roundReply(rounds []scenario.Round, i int) engine.Reply {
+	if i < 0 || i >= len(rounds) {
+		return engine.Reply{Content: ScriptEndedReply}
 	}
-	rd := &req.Rounds[call.Round]
+	rd := &rounds[i]
 	rep := engine.Reply{Content: rd.Content}
 	for _, tc := range rd.ToolCalls {
-		rep.ToolCalls = append(rep.ToolCalls, engine.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Result: tc.Result, Error: tc.Error})
+		rep.ToolCalls = append(rep.ToolCalls, engine.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments, Result: tc.Result, Error: tc.Error,
+			Subagent: tc.Subagent})
 	}
-	return rep, nil
+	return rep
 }

@@ -38,6 +38,7 @@ type (
 	}
 	callPos struct {
 		node, id, name *yaml.Node
+		sub            *subagentPos // its subagent (subagent.go), nil none
 	}
 )
 
@@ -56,6 +57,16 @@ type nameRef struct {
 	request, round, call int
 	name                 string
 	line, column         int
+	// path names a call of a sub-agent's rounds ("": the request's)
+	path string
+}
+
+// where is how a message names the call.
+func (n nameRef) where() string {
+	if n.path != "" {
+		return n.path
+	}
+	return fmt.Sprintf("requests[%d].rounds[%d].tool_calls[%d]", n.request, n.round, n.call)
 }
 
 // check runs the rules that look across fields: declared tools, and
@@ -120,13 +131,32 @@ func (d *decoder) check(s *Scenario, sp *scenarioPos) {
 // checkCalls matches each scripted call against the declared tools: the
 // model can only call what it was offered.
 func (d *decoder) checkCalls(s *Scenario, r *Request, rp *requestPos, path string, declared []string) {
+	d.checkRounds(s, r.Rounds, rp.roundList, rp, path, declared, false)
+}
+
+// checkRounds checks the calls of rounds (a request's, or a sub-agent's
+// under path: nested) and then the sub-agents they start.
+func (d *decoder) checkRounds(s *Scenario, rounds []Round, pos []roundPos, rp *requestPos, path string, declared []string, nested bool) {
 	ids := map[string]*yaml.Node{}
-	for ri, rd := range r.Rounds {
+	var subs []func()
+	defer func() {
+		for _, f := range subs {
+			f()
+		}
+	}()
+	for ri, rd := range rounds {
 		for ci, c := range rd.ToolCalls {
-			cp := rp.roundList[ri].calls[ci]
+			cp := pos[ri].calls[ci]
 			cpath := fmt.Sprintf("%s.rounds[%d].tool_calls[%d]", path, ri, ci)
 			if cp.name != nil && c.Name != "" {
-				s.callRefs = append(s.callRefs, nameRef{request: rp.index, round: ri, call: ci, name: c.Name, line: cp.name.Line, column: cp.name.Column})
+				ref := nameRef{request: rp.index, round: ri, call: ci, name: c.Name, line: cp.name.Line, column: cp.name.Column}
+				if nested {
+					ref.path = cpath
+				}
+				s.callRefs = append(s.callRefs, ref)
+			}
+			if c.Subagent != nil && cp.sub != nil {
+				subs = append(subs, func() { d.checkSubagent(s, &rd.ToolCalls[ci], cp, rp, cpath, declared) })
 			}
 			if cp.name != nil && c.Name != "" && !slices.Contains(declared, c.Name) {
 				list := "none are declared"
@@ -304,8 +334,8 @@ func CheckAgentTools(s *Scenario, who string, tools []string) []diag.Diagnostic 
 			continue
 		}
 		out = append(out, diag.Diagnostic{File: s.File, Line: ref.line, Column: ref.column, Severity: diag.Error, Code: CodeAgentTool,
-			Message: fmt.Sprintf("requests[%d].rounds[%d].tool_calls[%d] calls tool %q, which %s does not have (its tools: %s): the model is never offered it, so script a call of one of them.%s",
-				ref.request, ref.round, ref.call, ref.name, who, list, suggestion(ref.name, tools))})
+			Message: fmt.Sprintf("%s calls tool %q, which %s does not have (its tools: %s): the model is never offered it, so script a call of one of them.%s",
+				ref.where(), ref.name, who, list, suggestion(ref.name, tools))})
 	}
 	for _, ref := range s.toolRefs {
 		if slices.Contains(tools, ref.name) {

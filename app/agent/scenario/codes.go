@@ -57,6 +57,9 @@ const (
 	// CodeNoFinalAnswer: the last scripted round calls tools, so the mock
 	// ends the loop with its default answer (warning).
 	CodeNoFinalAnswer = "no-final-answer"
+	// CodeSubagentResult: a call that starts a sub-agent scripts a result
+	// or an error too, which the sub-agent's answer stands in for.
+	CodeSubagentResult = "subagent-result"
 	// CodeDuplicateSkill: enabled_skills lists a skill twice (warning).
 	CodeDuplicateSkill = "duplicate-skill"
 	// CodeUnknownSkill: enabled_skills names no skill under the root

@@ -36,7 +36,8 @@ func Levels() []Level {
 		{"planning", d.planningFields(new(Planning), new(requestPos))},
 		{"round", d.roundFields(new(Round), new(roundPos))},
 		{"tool_call", d.toolCallFields(new(ToolCall), new(callPos))},
-		{"compact", d.compactFields(new(Compact))}, // hookfields.go
+		{"compact", d.compactFields(new(Compact))},                      // hookfields.go
+		{"subagent", d.subagentFields(new(Subagent), new(subagentPos))}, // subagent.go
 	}
 	return append(append(append(toLevels(levels), expectLevels()...), requestLevels()...), opsLevels()...)
 }
@@ -261,6 +262,7 @@ func (d *decoder) toolCallFields(c *ToolCall, cp *callPos) []field {
 		{name: "arguments", decode: func(k, v *yaml.Node, path string) { c.Arguments = d.mapping(v, path) }},
 		{name: "result", decode: func(k, v *yaml.Node, path string) { c.Result, _ = d.str(v, path) }},
 		d.toolErrorField(c, cp), // hookfields.go
+		d.subagentField(c, cp),  // subagent.go
 	}
 }
 

@@ -142,4 +142,7 @@ type ToolCall struct {
 	Result    string         `json:"result"`
 	// Error makes the call fail with this message instead of a result.
 	Error string `json:"error,omitempty"`
+	// Subagent makes the call start a sub-agent that plays these rounds
+	// (subagent.go); its last answer is the call's result.
+	Subagent *Subagent `json:"subagent,omitempty"`
 }

@@ -60,6 +60,9 @@ var claudeCode = []Spec{
 	{"PostToolBatch.context", "PostToolBatch `additionalContext: C`"},
 	{"Stop.exit2", "Stop exit 2, stderr `R`"},
 	{"Stop.block", "Stop `decision: block`, reason `R`"},
+	{"SubagentStart.context", "SubagentStart `additionalContext: C` (the sub-agent reads it)"},
+	{"SubagentStop.exit2", "SubagentStop exit 2, stderr `R` (the sub-agent goes on)"},
+	{"SubagentStop.block", "SubagentStop `decision: block`, reason `R` (the sub-agent goes on)"},
 }
 
 // Outcomes lists the outcomes a profile of agent must describe, in the

@@ -23,6 +23,10 @@ type form struct {
 	tail                    *regexp.Regexp // an unwrapped rendering ends a text, from a line start
 	literal                 int            // how much fixed text it has: the more, the surer a match
 	needle                  string         // its longest fixed piece: text without it cannot match
+	// named: the text names the event ({event}); a rendering that does
+	// not may be another event's words to the letter (Claude Code words a
+	// SubagentStop block as a Stop's feedback)
+	named bool
 }
 
 // Match is a text found to be a hook's rendering.
@@ -92,6 +96,7 @@ func compile(p *Profile, id string, r *Rendering) (form, bool) {
 		end = `\n*\z` // a block the agent ends with a newline when another follows (Claude Code 2.1.197)
 	}
 	f := form{agent: p.Agent, version: p.Version, outcome: id, r: r, literal: lit, needle: needle,
+		named: strings.Contains(r.Text, "{event}") || strings.Contains(r.Preamble, "{event}"),
 		whole: regexp.MustCompile(`^` + regexp.QuoteMeta(before) + body + regexp.QuoteMeta(after) + end)}
 	if before == "" && after == "" && len(t) > 0 && t[0].ph != "text" {
 		f.tail = regexp.MustCompile(`(?m)^` + body + `\z`)
@@ -113,10 +118,32 @@ func (rc *Recognizer) Match(text string, places ...Place) (Match, bool) {
 			continue
 		}
 		if m := f.whole.FindStringSubmatch(text); m != nil {
+			if !f.named {
+				if g, gm := rc.named(text, f, places); g != nil {
+					return g.match(g.whole.SubexpNames(), gm), true
+				}
+			}
 			return f.match(f.whole.SubexpNames(), m), true
 		}
 	}
 	return Match{}, false
+}
+
+// named is a form of f's version that matches text and reads its event
+// from it, which is the text's event when f's words are another's to the
+// letter (nil: none).
+func (rc *Recognizer) named(text string, f *form, places []Place) (*form, []string) {
+	for i := range rc.forms {
+		g := &rc.forms[i]
+		if !g.named || g.agent != f.agent || g.version != f.version || len(places) > 0 && !slices.Contains(places, g.r.Place) ||
+			!strings.Contains(text, g.needle) {
+			continue
+		}
+		if m := g.whole.FindStringSubmatch(text); m != nil {
+			return g, m
+		}
+	}
+	return nil, nil
 }
 
 // Tail finds a hook's unwrapped rendering that ends text from the start of

@@ -84,6 +84,9 @@ type Model struct {
 	// Stdin is, per hook event, the keys of the JSON a hook reads on
 	// stdin in the CLI's order, as seen in calibration.
 	Stdin map[string][]string `json:"stdin,omitempty"`
+	// Subagent is how the agent runs a sub-agent (subagent.go; nil: it
+	// has none, or calibration did not learn it).
+	Subagent *Subagent `json:"subagent,omitempty"`
 	// Tree is how the agent lists the folder's structure (SlotTree); nil
 	// when it does not.
 	Tree *Tree `json:"tree,omitempty"`

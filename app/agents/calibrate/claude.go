@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -43,6 +44,12 @@ type cliRun struct {
 	settings map[string][]group
 	answers  []capture.Answer
 	notice   bool // the outcome is what the CLI prints (no request is made)
+	// sub answers a sub-agent's requests (by their rounds) in a run whose
+	// session asks the Agent tool for one; tools are the tools allowed
+	// ("": Bash)
+	sub       []capture.Answer
+	subPrompt string
+	tools     string
 }
 
 type group struct {
@@ -125,6 +132,10 @@ func claudeProbes(nonce string) ([]probe, []cliRun, string) {
 	add("PostToolBatch.context", "batch-a", two, "main", "")
 	add("Stop.exit2", "stop", "", "main", "")
 	add("Stop.block", "stop", "", "main", "")
+	// a sub-agent's: its SubagentStart context, its SubagentStop blocks
+	add("SubagentStart.context", "sub-start-a", two, "subagent", "")
+	add("SubagentStop.block", "substop", "", "subagent", "")
+	add("SubagentStop.exit2", "substop", "", "subagent", "")
 	json1 := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	quote := func(s string) string { return "'" + s + "'" } // the words hold no quote
 	by := map[string]probe{}
@@ -190,6 +201,13 @@ func claudeProbes(nonce string) ([]probe, []cliRun, string) {
 		fmt.Sprintf("  1) printf '%%s\\n' %s;;", quote(json1(map[string]string{"decision": "block", "reason": by["Stop.block"].words}))),
 		fmt.Sprintf("  2) printf '%%s' %s >&2; exit 2;;", quote(by["Stop.exit2"].words)),
 		"  esac;;",
+		"sub-start-a) " + ctxOut("SubagentStart.context", by["SubagentStart.context"].words) + ";;",
+		"sub-start-b) " + ctxOut("SubagentStart.context", by["SubagentStart.context"].second) + ";;",
+		`substop) n=$(cat "$CLAUDE_PROJECT_DIR/.probe-substops" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$CLAUDE_PROJECT_DIR/.probe-substops"`,
+		"  case $n in",
+		fmt.Sprintf("  1) printf '%%s\\n' %s;;", quote(json1(map[string]string{"decision": "block", "reason": by["SubagentStop.block"].words}))),
+		fmt.Sprintf("  2) printf '%%s' %s >&2; exit 2;;", quote(by["SubagentStop.exit2"].words)),
+		"  esac;;",
 	}
 	hs := func(roles ...string) []handler {
 		var out []handler
@@ -207,6 +225,7 @@ func claudeProbes(nonce string) ([]probe, []cliRun, string) {
 	}
 	calls := func(tcs ...capture.ToolCall) capture.Answer { return capture.Answer{ToolCalls: tcs} }
 	prompt := "HSP" + nonce + " calibration prompt"
+	subPrompt := "HSP" + nonce + " sub-agent prompt"
 	runs := []cliRun{
 		{name: "main", prompt: prompt, settings: map[string][]group{
 			"SessionStart":       {{Hooks: hs("ss-out-a", "ss-out-b", "ss-ctx-a", "ss-ctx-b")}},
@@ -236,6 +255,16 @@ func claudeProbes(nonce string) ([]probe, []cliRun, string) {
 			{Content: "Probe answer two."},
 			{Content: "Probe answer three."},
 		}},
+		// a sub-agent in the foreground (2.1.332 runs one in the
+		// background unless told), blocked twice when it ends
+		{name: "subagent", prompt: prompt, subPrompt: subPrompt, tools: "Bash Agent", settings: map[string][]group{
+			"SubagentStart": {{Hooks: hs("sub-start-a", "sub-start-b")}},
+			"SubagentStop":  {{Hooks: hs("substop")}},
+		}, answers: []capture.Answer{
+			calls(capture.ToolCall{Name: "Agent", Arguments: []byte(fmt.Sprintf(`{"description":"HSP%s sub task","prompt":%q,`+
+				`"subagent_type":"general-purpose","run_in_background":false}`, nonce, subPrompt))}),
+			{Content: "Probe answer one."},
+		}, sub: []capture.Answer{{Content: "Probe sub answer one."}, {Content: "Probe sub answer two."}, {Content: "Probe sub answer three."}}},
 		{name: "prompt-exit2", prompt: prompt, notice: true, settings: map[string][]group{"UserPromptSubmit": {{Hooks: hs("ups-exit2")}}},
 			answers: []capture.Answer{{Content: "The prompt was not blocked."}}},
 		{name: "prompt-block", prompt: prompt, notice: true, settings: map[string][]group{"UserPromptSubmit": {{Hooks: hs("ups-block")}}},
@@ -370,13 +399,14 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 	defer cancel()
 	var mu sync.Mutex
 	var bodies []json.RawMessage
-	srv, err := capture.Listen(capture.Options{Answerer: byRound(r.answers), OnCall: func(c capture.Call) {
+	scripted := len(r.answers) + len(r.sub)
+	srv, err := capture.Listen(capture.Options{Answerer: bySubagent{main: r.answers, sub: r.sub}, OnCall: func(c capture.Call) {
 		mu.Lock()
 		bodies = append(bodies, c.Body)
 		n := len(bodies)
 		mu.Unlock()
 		report(n, fmt.Sprintf("request %d answered", n))
-		if n > 3*len(r.answers)+3 {
+		if n > 3*scripted+3 {
 			cancel() // the CLI keeps asking: the script no longer leads it
 		}
 	}})
@@ -387,7 +417,8 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 	report(0, "starting "+filepath.Base(opts.CLI)+" -p")
 	runner := process.NewGroup()
 	defer runner.Close()
-	res := runner.Run(rctx, process.Spec{Argv: []string{opts.CLI, "-p", r.prompt, "--allowedTools", "Bash"}, Dir: proj, Env: cliEnv(home, tmp, srv.URL()),
+	tools := cmp.Or(r.tools, "Bash")
+	res := runner.Run(rctx, process.Spec{Argv: []string{opts.CLI, "-p", r.prompt, "--allowedTools", tools}, Dir: proj, Env: cliEnv(home, tmp, srv.URL()),
 		MaxStdout: outputCap, MaxStderr: outputCap})
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -398,8 +429,8 @@ func runClaude(ctx context.Context, opts Options, r cliRun, prog string, report 
 	mu.Unlock()
 	ran, _ := os.ReadFile(filepath.Join(proj, ".probe-ran"))
 	out.ran = strings.Fields(string(ran))
-	if len(out.bodies) > 3*len(r.answers)+3 {
-		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: it made %d requests for %d scripted answers", ErrNotOffline, len(out.bodies), len(r.answers))}
+	if len(out.bodies) > 3*scripted+3 {
+		return nil, &ProbeError{Probe: r.name, Err: fmt.Errorf("%w: it made %d requests for %d scripted answers", ErrNotOffline, len(out.bodies), scripted)}
 	}
 	if err := runFailed(r.name, opts, res, len(out.bodies), !r.notice, " (is ANTHROPIC_BASE_URL honoured?)"); err != nil {
 		return nil, err
@@ -431,6 +462,27 @@ type byRound []capture.Answer
 // ReadsMessages: the capture parses each request before asking (it counts
 // the turns in them).
 func (b byRound) ReadsMessages() bool { return true }
+
+// bySubagent answers a sub-agent's requests (those that name one,
+// capture.SubagentHeader) by their rounds from sub, the session's from
+// main: each conversation follows its own script, however the CLI
+// interleaves them.
+type bySubagent struct{ main, sub byRound }
+
+func (b bySubagent) ReadsMessages() bool { return true }
+
+func (b bySubagent) Answer(ctx context.Context, n int, req *capture.Request) (*capture.Answer, error) {
+	if req.Subagent != "" {
+		a, err := b.sub.Answer(ctx, n, req)
+		if a != nil {
+			for i := range a.ToolCalls { // ids of their own, apart from the session's
+				a.ToolCalls[i].ID = strings.Replace(a.ToolCalls[i].ID, "toolu_probe_", "toolu_probesub_", 1)
+			}
+		}
+		return a, err
+	}
+	return b.main.Answer(ctx, n, req)
+}
 
 func (b byRound) Answer(_ context.Context, _ int, req *capture.Request) (*capture.Answer, error) {
 	n := 0

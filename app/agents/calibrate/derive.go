@@ -120,7 +120,11 @@ func deriveOutcome(pr probe, rr *ranRun, runs []cliRun) (*profile.Outcome, error
 		}
 		return fmt.Sprintf("the hook never ran (%s): does this version fire %s in claude -p?", role, pr.event)
 	}
-	vals := profile.Values{Event: pr.event, Tool: pr.tool, Command: pr.command, Prompt: run.prompt}
+	prompt := run.prompt
+	if strings.HasPrefix(pr.event, "Subagent") && run.subPrompt != "" {
+		prompt = run.subPrompt // its words stand in the sub-agent's request
+	}
+	vals := profile.Values{Event: pr.event, Tool: pr.tool, Command: pr.command, Prompt: prompt}
 	if run.notice {
 		printed := strings.TrimSuffix(rr.printed, "\n")
 		if !strings.Contains(printed, pr.words) {
@@ -228,7 +232,7 @@ func deriveOutcome(pr probe, rr *ranRun, runs []cliRun) (*profile.Outcome, error
 		}
 		got.Place, got.Role, got.IsError = r.Place, r.Role, r.IsError
 		if got.Place != profile.PlaceToolResult {
-			got.Anchor = anchorOf(us, i, run.prompt, func(j int) bool { return slices.Contains(hits, j) })
+			got.Anchor = anchorOf(us, i, prompt, func(j int) bool { return slices.Contains(hits, j) })
 		}
 		o.Renderings = append(o.Renderings, got)
 	}

@@ -123,6 +123,7 @@ type claudeLike struct {
 	postTool        string
 	postToolFailure string // "" none
 	postBatch       string // "" none
+	subagents       bool   // SubagentStart/SubagentStop fire around a sub-agent's loop, under the tool
 }
 
 func (c claudeLike) nodes() []Node {
@@ -143,6 +144,11 @@ func (c claudeLike) nodes() []Node {
 	}
 	if c.permission != "" {
 		ns = append(ns, eventNode(c.permission, 312, 150, 116, "when it asks", engine.PointApproveTool))
+	}
+	if c.subagents {
+		ns = append(ns,
+			eventNode("SubagentStart", 256, 196, 96, "Agent tool", engine.PointSubagentStart),
+			eventNode("SubagentStop", 372, 196, 92, "its answer", engine.PointSubagentStop))
 	}
 	if c.postToolFailure == "" {
 		return append(ns, eventNode(c.postTool, 154, 150, 84, "", engine.PointAfterTool))
@@ -175,6 +181,12 @@ func (c claudeLike) edges(back string, backX int) []Edge {
 	} else {
 		es = append(es, edge(c.preTool, nodeTool).sides(Left, Right))
 	}
+	if c.subagents { // the sub-agent runs this loop of its own between them
+		es = append(es,
+			edge(nodeTool, "SubagentStart").sides(Bottom, Top).enterAt(-27).dashed(),
+			edge("SubagentStart", "SubagentStop").label("its loop", 356, 192).dashed(),
+			edge("SubagentStop", nodeTool).sides(Top, Bottom).via(418, 188, 286, 188).enterAt(9).dashed())
+	}
 	if c.postToolFailure == "" {
 		return append(es,
 			edge(nodeTool, c.postTool).sides(Left, Right),
@@ -202,9 +214,10 @@ func (c claudeLike) loop(back string, backX int, elsewhere, sources []string) Lo
 // blocks sends its reason to the model, which goes on.
 func claudeCodeLoop() Loop {
 	return claudeLike{id: "claude-code", title: "Claude Code", prompt: "UserPromptSubmit", stop: "Stop", preTool: "PreToolUse",
-		permission: "PermissionRequest", postTool: "PostToolUse", postToolFailure: "PostToolUseFailure", postBatch: "PostToolBatch"}.
+		permission: "PermissionRequest", postTool: "PostToolUse", postToolFailure: "PostToolUseFailure", postBatch: "PostToolBatch",
+		subagents: true}.
 		loop(nodeModel, 352,
-			[]string{"Notification", "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted", "FileChanged", "WorktreeCreate",
+			[]string{"Notification", "TaskCreated", "TaskCompleted", "FileChanged", "WorktreeCreate",
 				"WorktreeRemove", "InstructionsLoaded", "ConfigChange", "TeammateIdle", "Elicitation", "ElicitationResult", "StopFailure",
 				"PermissionDenied", "CwdChanged", "Setup", "UserPromptExpansion"},
 			[]string{"code.claude.com hooks reference (2026-08, v2.1.240)", "claude -p 2.1.197 and 2.1.332 against capture (design-claude-hooks.md, design-agents.md)"})

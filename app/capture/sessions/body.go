@@ -53,7 +53,7 @@ func (r *claudeReader) body(rec *claudeRecord, req *request) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if b := r.billing(); b != "" {
+		if b := r.billing(req.conv); b != "" {
 			line, _ := json.Marshal(map[string]string{"type": "text", "text": b})
 			system = prepend(system, line)
 		}

@@ -37,6 +37,7 @@ type claudeRecord struct {
 	IsAPIErrorMessage  bool            `json:"isApiErrorMessage"`
 	HookTextLead       string          `json:"hookTextLead"`
 	ToolUseID          string          `json:"toolUseID"`
+	ToolUseResult      json.RawMessage `json:"toolUseResult"` // a tool result's record: what the tool said (a sub-agent's id)
 	PermissionDecision *struct {
 		Source     string `json:"source"`
 		ReasonCode string `json:"reasonCode"`
@@ -249,6 +250,7 @@ type claudeReader struct {
 	keepRaw bool
 
 	tree
+	subagentTree
 	stated map[*conversation]json.RawMessage
 	exact  bool // the transcript records its requests
 
@@ -259,7 +261,7 @@ type claudeReader struct {
 
 func newClaudeReader(im *Importer) *claudeReader {
 	return &claudeReader{im: im, b: im.b, blobs: map[string]*wire{}, shapes: map[string]*shape{}, requests: map[string]*request{},
-		calls: map[string]callRef{}, systems: map[string]*entry{}, tree: newTree(),
+		calls: map[string]callRef{}, systems: map[string]*entry{}, tree: newTree(), subagentTree: subagentTree{roots: map[string]string{}, subPrompts: map[*conversation]string{}},
 		stated: map[*conversation]json.RawMessage{}}
 }
 
@@ -327,7 +329,7 @@ func (r *claudeReader) meta(n int, rec *claudeRecord) {
 
 func (r *claudeReader) convOf(rec *claudeRecord) *conversation {
 	if rec.IsSidechain {
-		return r.b.conv("sidechain:" + rec.AgentID)
+		return r.b.conv(r.sidechainKey(rec))
 	}
 	return r.b.conv("main")
 }
@@ -363,6 +365,8 @@ func (r *claudeReader) user(n int, rec *claudeRecord) {
 		e.msgs = (&wire{role: "user", content: content}).messages(r.im.agents)
 	}
 	r.addNode(rec, e)
+	r.agentResult(rec)
+	r.subagentPrompt(rec)
 	if isPrompt(rec) {
 		r.im.sess.Turns++
 		if r.firstPrompt == "" {
@@ -642,7 +646,11 @@ func (r *claudeReader) hook(n int, cv *conversation, a *claudeAttachment) *hookR
 	texts := stringsOf(a.Content)
 	if a.Type == "hook_additional_context" {
 		for i := len(cv.pending) - 1; i >= 0; i-- {
-			if h := cv.pending[i]; h.label == label && h.toolUseID == a.ToolUseID && containsAll(h.texts, texts) {
+			// 2.1.332 names a SubagentStart's success by what the matcher
+			// saw ("SubagentStart:general-purpose") and under another id
+			// than its context
+			sameRun := cv.pending[i].toolUseID == a.ToolUseID || a.HookEvent == "SubagentStart"
+			if h := cv.pending[i]; sameLabel(h.label, label) && sameRun && containsAll(h.texts, texts) {
 				return h
 			}
 		}
@@ -652,6 +660,7 @@ func (r *claudeReader) hook(n int, cv *conversation, a *claudeAttachment) *hookR
 		command = a.BlockingError.Command
 	}
 	h := newHookRun(event, label, command, n)
+	h.call.Source = r.im.source(n)
 	h.toolUseID = a.ToolUseID
 	c := &h.call
 	if a.DurationMs != nil {
@@ -723,6 +732,7 @@ func (r *claudeReader) system(n int, rec *claudeRecord, data []byte) {
 		}
 		if h == nil {
 			h = newHookRun("Stop", "Stop", info.Command, n)
+			h.call.Source = r.im.source(n)
 			h.toolUseID = rec.ToolUseID
 			h.call.Outcome = engine.OutcomeOK
 			r.b.fire(cv, h)
@@ -765,7 +775,11 @@ func (r *claudeReader) request(n int, rec *claudeRecord) {
 		}
 	}
 	if req.conv == nil {
-		req.conv = r.b.conv(conversationKey(rec.QuerySource))
+		if rec.AgentID != "" { // a sub-agent's request, in its own transcript
+			req.conv = r.b.conv(subagentKey(rec.AgentID))
+		} else {
+			req.conv = r.b.conv(conversationKey(rec.QuerySource))
+		}
 	}
 	cv := req.conv
 	for _, h := range rec.Tail {
@@ -858,7 +872,7 @@ func (r *claudeReader) systemEntry(cv *conversation, sh *shape) *entry {
 	if sh == nil {
 		return nil
 	}
-	billing := r.billing()
+	billing := r.billing(cv)
 	sum := sha256.Sum256(append([]byte(billing+"\x00"), sh.system...))
 	key := fmt.Sprintf("%p/%x", cv, sum[:8])
 	if e, ok := r.systems[key]; ok {
@@ -877,13 +891,19 @@ func (r *claudeReader) systemEntry(cv *conversation, sh *shape) *entry {
 // does not record: its version, a fingerprint of the first prompt and its
 // entrypoint (measured on 2.1.197 and 2.1.332 against a local endpoint;
 // against Anthropic's own API it carries more, which no transcript keeps).
-func (r *claudeReader) billing() string {
+func (r *claudeReader) billing(cv *conversation) string {
 	v := r.im.sess.Version
 	if v == "" || r.entrypoint == "" {
 		return ""
 	}
+	// a sub-agent's requests: of its own prompt, and they say they are a
+	// sub-agent's (measured on 2.1.197 and 2.1.332)
+	prompt, sub := r.firstPrompt, ""
+	if p, ok := r.subPrompts[cv]; ok {
+		prompt, sub = p, " cc_is_subagent=true;"
+	}
 	chars := make([]byte, 0, 3)
-	text := []rune(r.firstPrompt)
+	text := []rune(prompt)
 	for _, i := range []int{4, 7, 20} {
 		if i < len(text) {
 			chars = append(chars, string(text[i])...)
@@ -892,7 +912,7 @@ func (r *claudeReader) billing() string {
 		}
 	}
 	sum := sha256.Sum256([]byte("59cf53e54c78" + string(chars) + v))
-	return fmt.Sprintf("x-anthropic-billing-header: cc_version=%s.%s; cc_entrypoint=%s;", v, hex.EncodeToString(sum[:])[:3], r.entrypoint)
+	return fmt.Sprintf("x-anthropic-billing-header: cc_version=%s.%s; cc_entrypoint=%s;%s", v, hex.EncodeToString(sum[:])[:3], r.entrypoint, sub)
 }
 
 func newShape(system, tools json.RawMessage) *shape {

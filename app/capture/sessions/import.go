@@ -61,6 +61,11 @@ type Importer struct {
 	// mtime is the file's modification time: the session's when no record
 	// says when it was written
 	mtime time.Time
+	// subs are the session's sub-agent transcripts read so far, by path
+	// (subagents.go), and at the one whose line is being read (nil: the
+	// session's own file)
+	subs map[string]*subFeed
+	at   *subFeed
 }
 
 type earlyLine struct {
@@ -194,7 +199,19 @@ func (im *Importer) renderings() Renderings {
 }
 
 func (im *Importer) note(line int, kind, msg string) {
-	im.notes = append(im.notes, Note{Line: line, Kind: kind, Message: msg})
+	n := Note{Line: line, Kind: kind, Message: msg}
+	if im.at != nil && line > 0 {
+		n.File = im.at.name
+	}
+	im.notes = append(im.notes, n)
+}
+
+// source names line n of the file being read, for a hook's step.
+func (im *Importer) source(n int) string {
+	if im.at != nil {
+		return fmt.Sprintf("%s line %d", im.at.name, n)
+	}
+	return fmt.Sprintf("transcript line %d", n)
 }
 
 func (im *Importer) noted(kind string) bool {
@@ -223,6 +240,7 @@ func (im *Importer) Session() Session {
 	}
 	s.Unknown = im.unknown.list()
 	s.Hooks = len(im.b.hooks) // with those known only by their words
+	s.Subagents = im.b.subagentList(im.b.requestsOf())
 	return s
 }
 
@@ -269,6 +287,9 @@ func ImportFile(ctx context.Context, path string, opts Options) (*Importer, erro
 		return nil, err
 	}
 	im.Finish()
+	if err := im.ReadSubagents(ctx); err != nil {
+		return nil, err
+	}
 	return im, nil
 }
 

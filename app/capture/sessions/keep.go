@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/fsnotify/fsnotify"
@@ -178,12 +179,28 @@ func Follow(ctx context.Context, path string, st Store, counts *Counts, opts Opt
 	}
 	im := NewImporter(abs, opts)
 	var last int64 = -1
+	// the sub-agents' transcripts (Claude Code's) are watched once their
+	// folders are made: the session's folder, then its subagents folder
+	subDir := subagentsDir(abs)
+	sessDir := filepath.Dir(subDir)
+	watched := map[string]bool{}
 	catchUp := func() {
 		size, err := readNew(ctx, abs, im)
 		if errors.Is(err, errShrunk) {
 			im = NewImporter(abs, opts)
 			last = -1
 			size, err = readNew(ctx, abs, im)
+		}
+		for _, d := range []string{sessDir, subDir} {
+			if !watched[d] && w.Add(d) == nil {
+				watched[d] = true
+			}
+		}
+		if err == nil {
+			err = im.ReadSubagents(ctx)
+			for _, f := range im.subs {
+				size += f.offset
+			}
 		}
 		if err != nil {
 			onUpdate(Update{Session: im.Session(), Err: err})
@@ -208,7 +225,8 @@ func Follow(ctx context.Context, path string, st Store, counts *Counts, opts Opt
 			if !ok {
 				return nil
 			}
-			if ev.Name == abs && ev.Op&(fsnotify.Write|fsnotify.Create) != 0 {
+			if (ev.Name == abs || ev.Name == sessDir || strings.HasPrefix(ev.Name, sessDir+string(filepath.Separator))) &&
+				ev.Op&(fsnotify.Write|fsnotify.Create) != 0 {
 				catchUp()
 			}
 		case err, ok := <-w.Errors:

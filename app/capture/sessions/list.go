@@ -76,6 +76,21 @@ type Summary struct {
 	Hooks    []HookCount `json:"hooks"`
 	Size     int64       `json:"size"`
 	Modified time.Time   `json:"modified"`
+	// Subagents are the sub-agents the session ran (Claude Code keeps
+	// each's transcript beside the session's), each as a list shows it.
+	Subagents []SubagentSummary `json:"subagents,omitempty"`
+}
+
+// SubagentSummary is a sub-agent of a session as a list shows it, under
+// its session.
+type SubagentSummary struct {
+	ID          string      `json:"id"`
+	Type        string      `json:"type,omitempty"`
+	Description string      `json:"description,omitempty"`
+	File        string      `json:"file"`
+	Calls       int         `json:"calls"`
+	Hooks       []HookCount `json:"hooks"`
+	Size        int64       `json:"size"`
 }
 
 // HookCount is how often a hook event fired in a session.
@@ -192,13 +207,14 @@ func (ls *Lister) List(ctx context.Context, l Locations, f Filter) ([]Summary, e
 		if err != nil {
 			continue // gone since it was listed
 		}
+		size, mod := stamp(ref, st)
 		c, ok := ls.cache[ref.Path]
-		if !ok || c.size != st.Size() || !c.mod.Equal(st.ModTime()) {
+		if !ok || c.size != size || !c.mod.Equal(mod) {
 			sum, err := Summarize(ref)
 			if err != nil {
 				continue
 			}
-			c = cached{size: st.Size(), mod: st.ModTime(), sum: sum}
+			c = cached{size: size, mod: mod, sum: sum}
 			ls.cache[ref.Path] = c
 		}
 		if project != "" && c.sum.Project != project && !strings.HasPrefix(c.sum.Project, project+string(filepath.Separator)) {
@@ -234,6 +250,9 @@ func (s Summary) matches(q string) bool {
 	for _, h := range s.Hooks {
 		hay = append(hay, h.Label)
 	}
+	for _, a := range s.Subagents {
+		hay = append(hay, a.Type, a.Description)
+	}
 	for _, h := range hay {
 		if strings.Contains(strings.ToLower(h), q) {
 			return true
@@ -242,9 +261,49 @@ func (s Summary) matches(q string) bool {
 	return false
 }
 
+// stamp is what tells that a session changed: its file's size and time,
+// with its sub-agents' transcripts' (which grow while the session's
+// file may not).
+func stamp(ref FileRef, st os.FileInfo) (int64, time.Time) {
+	size, mod := st.Size(), st.ModTime()
+	if ref.Agent != ClaudeCode {
+		return size, mod
+	}
+	for _, f := range SubagentFiles(ref.Path) {
+		if fi, err := os.Stat(f); err == nil {
+			size += fi.Size() + 1 // a new empty one changes it too
+			if fi.ModTime().After(mod) {
+				mod = fi.ModTime()
+			}
+		}
+	}
+	return size, mod
+}
+
 // Summarize reads what a list shows of one transcript, a line at a time
-// and only the fields it needs.
+// and only the fields it needs, and of a Claude Code session its
+// sub-agents' transcripts.
 func Summarize(ref FileRef) (Summary, error) {
+	s, err := summarizeFile(ref)
+	if err != nil || ref.Agent != ClaudeCode {
+		return s, err
+	}
+	for _, f := range SubagentFiles(ref.Path) {
+		sub, err := summarizeFile(FileRef{Agent: ClaudeCode, Path: f})
+		if err != nil {
+			continue // gone since it was listed
+		}
+		feed := newSubFeed(f)
+		s.Subagents = append(s.Subagents, SubagentSummary{ID: feed.id, Type: feed.meta.AgentType, Description: feed.meta.Description,
+			File: f, Calls: sub.Calls, Hooks: sub.Hooks, Size: sub.Size})
+		if sub.Ended.After(s.Ended) {
+			s.Ended = sub.Ended
+		}
+	}
+	return s, nil
+}
+
+func summarizeFile(ref FileRef) (Summary, error) {
 	f, err := os.Open(ref.Path)
 	if err != nil {
 		return Summary{}, err

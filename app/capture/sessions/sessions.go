@@ -67,6 +67,9 @@ type Session struct {
 	// Unknown are the record types the importer does not know: counted
 	// and listed, their first record kept.
 	Unknown []Unknown `json:"unknown"`
+	// Subagents are the sub-agents the session ran (Claude Code's Agent
+	// tool), each a nested run of the trace.
+	Subagents []SubagentInfo `json:"subagents,omitempty"`
 }
 
 // CallInfo is what the transcript says of one model call beyond its
@@ -109,11 +112,17 @@ type Note struct {
 	Line    int    `json:"line"` // 1-based; 0 for the whole file
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
+	// File is the sub-agent's transcript the line is of ("": the
+	// session's own file).
+	File string `json:"file,omitempty"`
 }
 
 func (n Note) String() string {
-	if n.Line == 0 {
+	switch {
+	case n.Line == 0:
 		return n.Message
+	case n.File != "":
+		return fmt.Sprintf("%s line %d: %s", n.File, n.Line, n.Message)
 	}
 	return fmt.Sprintf("line %d: %s", n.Line, n.Message)
 }

@@ -39,6 +39,7 @@ const codexFixture = "codex-0.171.0"
 
 type capturedCall struct {
 	Body     string `json:"body_sha256"`
+	AgentID  string `json:"agent_id"`
 	Messages []struct {
 		Role    string `json:"role"`
 		Origin  string `json:"origin"`
@@ -273,6 +274,9 @@ func account(t *testing.T, s Session, tr *engine.Trace) []byte {
 		Steps   []step  `json:"steps"`
 	}
 	doc.Session = s
+	for i := range s.Subagents {
+		s.Subagents[i].File = filepath.Base(s.Subagents[i].File)
+	}
 	for k, c := range tr.Calls {
 		cc := call{Model: c.Model, Answer: c.Content}
 		for _, tc := range c.ToolCalls {

@@ -68,10 +68,14 @@ type builder struct {
 	hooks     []*hookRun
 	toolCalls []engine.ToolCall
 	toolByID  map[string]int32
+	// asked is, by tool call id, the call whose answer asked for it; subs
+	// what is known of each sub-agent's conversation (subagents.go)
+	asked map[string]callAt
+	subs  map[*conversation]*subInfo
 }
 
 func newBuilder() *builder {
-	return &builder{byKey: map[string]*conversation{}, toolByID: map[string]int32{}}
+	return &builder{byKey: map[string]*conversation{}, toolByID: map[string]int32{}, asked: map[string]callAt{}}
 }
 
 // conv is the conversation named key, made on first use.
@@ -244,6 +248,9 @@ func (b *builder) answer(cv *conversation, k int, content string, calls []captur
 	}
 	for _, tc := range calls {
 		c.ToolCalls = append(c.ToolCalls, engine.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: arguments(tc.Arguments)})
+		if tc.ID != "" {
+			b.asked[tc.ID] = callAt{conv: cv, k: k}
+		}
 	}
 	cv.reply = c.Content
 }
@@ -268,7 +275,37 @@ func (b *builder) match(cv *conversation, m capture.Message) *hookRun {
 			}
 		}
 	}
+	if stopWords(cv, m) {
+		if h := subagentStop(cv, m); h != nil {
+			return h
+		}
+		m.Hook = "SubagentStop" // no record says more of it
+	}
 	return b.fire(cv, hookFromText(m))
+}
+
+// stopWords says whether m is a Stop hook's words in a sub-agent's
+// conversation, which are a SubagentStop hook's: Claude Code words a
+// SubagentStop block as a Stop's feedback (2.1.197 and 2.1.332).
+func stopWords(cv *conversation, m capture.Message) bool {
+	event, _, _ := strings.Cut(m.Hook, ":")
+	return event == "Stop" && strings.HasPrefix(cv.key, "sidechain:")
+}
+
+// subagentStop is the SubagentStop hook that fired since the last call
+// whose words m holds (nil: none).
+func subagentStop(cv *conversation, m capture.Message) *hookRun {
+	for _, h := range cv.pending {
+		if !sameLabel(h.label, "SubagentStop") {
+			continue
+		}
+		for _, t := range h.texts {
+			if t != "" && strings.Contains(m.Content, t) {
+				return h
+			}
+		}
+	}
+	return nil
 }
 
 // sameLabel says whether two hook labels name the same event (one may
@@ -361,6 +398,18 @@ func hookCall(h *hookRun) engine.HookCall {
 	return c
 }
 
+// requestsOf is each conversation's request in the trace: those with
+// steps, in order.
+func (b *builder) requestsOf() map[*conversation]int {
+	out := make(map[*conversation]int, len(b.convs))
+	for _, cv := range b.convs {
+		if len(cv.steps) > 0 || len(cv.pending) > 0 {
+			out[cv] = len(out)
+		}
+	}
+	return out
+}
+
 // firstCalls is where each conversation's calls start in the trace.
 func (b *builder) firstCalls() map[*conversation]int {
 	out := make(map[*conversation]int, len(b.convs))
@@ -427,6 +476,7 @@ func (b *builder) record(name string) engine.Record {
 		info.LastStep = len(rec.Steps) - 1
 		rec.Requests = append(rec.Requests, info)
 	}
+	b.nest(&rec, b.requestsOf(), b.firstCalls())
 	return rec
 }
 

@@ -410,7 +410,7 @@ func TestValidation(t *testing.T) {
     ]}],
     "UserPromptSubmit": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "if": "Bash(git *)", "tiemout": 3}]}],
     "PreToolUs": [],
-    "SubagentStop": [{"hooks": [{"type": "command", "command": "true"}]}],
+    "TeammateIdle": [{"hooks": [{"type": "command", "command": "true"}]}],
     "Stop": [{"hooks": [{"type": "comand", "command": "true"}]}]
   }
 }`, 0o644)

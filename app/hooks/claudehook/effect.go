@@ -198,15 +198,15 @@ func (h *Handler) blocking(hd *Hook, event Event, ev *engine.Event, kind, text s
 		eff.Context = h.messages(hd, event, ev, kind, text)
 	case UserPromptSubmit:
 		eff.Action, eff.Reason, eff.Notice = engine.ActionStop, plain, h.text(hd, event, ev, kind, text)
-	case Stop:
+	case Stop, SubagentStop:
 		eff.Feedback = h.messages(hd, event, ev, kind, text)
 	case PreCompact:
 		eff.Action, eff.Reason = engine.ActionStop, plain
 	case PostToolBatch:
 		eff.Action, eff.Reason = engine.ActionStop, batchStopped(plain)
 	default:
-		// SessionStart, SessionEnd, PostCompact: exit 2
-		// shows stderr to the user only.
+		// SessionStart, SubagentStart, SessionEnd, PostCompact:
+		// exit 2 shows stderr to the user only.
 		call.Outcome = engine.OutcomeError
 		call.Error = fmt.Sprintf("exit 2 does not block %s: stderr is shown to the user only", event)
 	}
@@ -232,7 +232,7 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 	if out.Decision == "block" {
 		reason := out.Reason
 		switch event {
-		case Stop:
+		case Stop, SubagentStop:
 			call.Outcome = engine.OutcomeBlocked
 			eff.Feedback = h.messages(hd, event, ev, profile.KindBlock, reason)
 		case PostToolUse, PostToolUseFailure:

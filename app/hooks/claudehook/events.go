@@ -26,6 +26,8 @@ const (
 	PostToolUse        Event = "PostToolUse"
 	PostToolUseFailure Event = "PostToolUseFailure"
 	PostToolBatch      Event = "PostToolBatch"
+	SubagentStart      Event = "SubagentStart"
+	SubagentStop       Event = "SubagentStop"
 	Stop               Event = "Stop"
 	PreCompact         Event = "PreCompact"
 	PostCompact        Event = "PostCompact"
@@ -33,12 +35,14 @@ const (
 )
 
 // Simulated are the events that fire in the simulated agent, in flow order.
-var Simulated = []Event{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure,
-	PostToolBatch, Stop, PreCompact, PostCompact, SessionEnd}
+// A sub-agent's (the Agent tool's run) fire between its call's
+// PermissionRequest and PostToolUse.
+var Simulated = []Event{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, SubagentStart, SubagentStop, PostToolUse,
+	PostToolUseFailure, PostToolBatch, Stop, PreCompact, PostCompact, SessionEnd}
 
 // elsewhere are Claude Code's other events: valid in a settings file, but
 // nothing in the simulated agent makes them fire.
-var elsewhere = []Event{"Notification", "SubagentStart", "SubagentStop", "TaskCreated", "TaskCompleted", "FileChanged",
+var elsewhere = []Event{"Notification", "TaskCreated", "TaskCompleted", "FileChanged",
 	"WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "ConfigChange", "TeammateIdle", "Elicitation",
 	"ElicitationResult", "StopFailure", "PermissionDenied", "CwdChanged", "Setup", "UserPromptExpansion"}
 
@@ -55,7 +59,7 @@ func KnownEvents() []Event { return slices.Concat(Simulated, elsewhere) }
 func (e Event) HasMatcher() bool {
 	switch e {
 	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, SessionStart, PreCompact, PostCompact, SessionEnd,
-		"Notification", "SubagentStart", "SubagentStop", "FileChanged", "ConfigChange", "StopFailure", "PermissionDenied",
+		"Notification", SubagentStart, SubagentStop, "FileChanged", "ConfigChange", "StopFailure", "PermissionDenied",
 		"InstructionsLoaded", "Elicitation", "ElicitationResult":
 		return true
 	}
@@ -93,6 +97,10 @@ func eventsAt(p engine.Point) []Event {
 		return []Event{PostToolBatch}
 	case engine.PointStop:
 		return []Event{Stop}
+	case engine.PointSubagentStart:
+		return []Event{SubagentStart}
+	case engine.PointSubagentStop:
+		return []Event{SubagentStop}
 	case engine.PointBeforeCompact:
 		return []Event{PreCompact}
 	case engine.PointAfterCompact:

@@ -65,9 +65,10 @@ type Handler struct {
 	mu            sync.Mutex
 	used          map[string]bool // Claude Code skills the model used: their frontmatter hooks are on
 	onceDone      map[string]bool
-	stopActive    bool   // the previous stop of this request was blocked by a Stop hook
-	prompt        int    // prompt_id counter (per user prompt)
-	transcriptKey string // what the transcript file holds (writeTranscript)
+	stopActive    bool            // the previous stop of this request was blocked by a Stop hook
+	subStopActive map[string]bool // by agent id: the sub-agent's previous stop was blocked
+	prompt        int             // prompt_id counter (per user prompt)
+	transcriptKey string          // what the transcript file holds (writeTranscript)
 	envFiles      int
 	metrics       *metrics.Book
 }
@@ -136,9 +137,15 @@ func (h *Handler) count(hd *Hook, call *engine.HookCall) {
 }
 
 // target is what a matcher filters at an event: the tool's name, the
-// session's source, the compaction's trigger, the end's reason.
+// session's source, the compaction's trigger, the end's reason, the
+// sub-agent's kind.
 func target(event Event, ev *engine.Event) string {
 	switch event {
+	case SubagentStart, SubagentStop:
+		if sa := ev.Subagent(); sa != nil {
+			return sa.Type
+		}
+		return ""
 	case SessionStart:
 		return "startup"
 	case PreCompact, PostCompact:
@@ -177,8 +184,8 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	}
 	list := h.matching(event, ev)
 	if len(list) == 0 {
-		if event == Stop {
-			h.setStopActive(false)
+		if event == Stop || event == SubagentStop {
+			h.setStopActive(ev, false)
 		}
 		return nil
 	}
@@ -229,16 +236,35 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 			h.mu.Unlock()
 		}
 	}
-	if event == Stop {
-		h.setStopActive(blocked)
+	if event == Stop || event == SubagentStop {
+		h.setStopActive(ev, blocked)
 	}
 	return nil
 }
 
-func (h *Handler) setStopActive(v bool) {
+// setStopActive notes whether the stop ev fires at (the session's or a
+// sub-agent's) was blocked.
+func (h *Handler) setStopActive(ev *engine.Event, v bool) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
+	if sa := ev.Subagent(); sa != nil {
+		if h.subStopActive == nil {
+			h.subStopActive = map[string]bool{}
+		}
+		h.subStopActive[sa.ID] = v
+		return
+	}
 	h.stopActive = v
-	h.mu.Unlock()
+}
+
+// isStopActive says whether the previous stop where ev fires was blocked.
+func (h *Handler) isStopActive(ev *engine.Event) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if sa := ev.Subagent(); sa != nil {
+		return h.subStopActive[sa.ID]
+	}
+	return h.stopActive
 }
 
 // noteSkillUse turns on a skill's frontmatter hooks once the model used

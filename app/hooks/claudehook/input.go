@@ -14,27 +14,35 @@ import (
 )
 
 // input is the stdin JSON of an event, with the fields and in the order
-// the real CLI (2.1.197) sends them (docs/claude-code-hooks.md).
+// the real CLI (2.1.197; a sub-agent's events on 2.1.197 and 2.1.332)
+// sends them (docs/claude-code-hooks.md).
 func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 	transcript, err := h.writeTranscript(ev)
 	if err != nil {
 		return nil, err
 	}
 	promptID := h.promptID()
-	h.mu.Lock()
-	stopActive := h.stopActive
-	h.mu.Unlock()
+	stopActive := h.isStopActive(ev)
+	sa := ev.Subagent()
 	f := &hookrun.Fields{}
 	f.Add("session_id", h.session)
-	f.Add("transcript_path", transcript)
+	if sa != nil { // the session's transcript; the sub-agent's is agent_transcript_path
+		f.Add("transcript_path", h.transcriptFile(nil))
+	} else {
+		f.Add("transcript_path", transcript)
+	}
 	f.Add("cwd", h.cfg.Root)
 	if event != SessionStart {
 		f.Add("prompt_id", promptID)
 	}
-	if event != SessionStart && event != SessionEnd {
+	if event != SessionStart && event != SessionEnd && event != SubagentStart {
 		f.Add("permission_mode", "default")
 	}
-	if event.isTool() || event == Stop || event == PostToolBatch {
+	if sa != nil { // measured: every event inside a sub-agent names it
+		f.Add("agent_id", sa.ID)
+		f.Add("agent_type", sa.Type)
+	}
+	if event.isTool() || event == Stop || event == SubagentStop || event == PostToolBatch {
 		f.Add("effort", map[string]string{"level": "high"})
 	}
 	f.Add("hook_event_name", string(event))
@@ -64,8 +72,11 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 			calls = append(calls, map[string]any{"tool_name": tc.Name, "tool_input": h.observed(tc), "tool_use_id": tc.ID, "tool_response": tc.Result})
 		}
 		f.Add("tool_calls", calls)
-	case Stop:
+	case Stop, SubagentStop:
 		f.Add("stop_hook_active", stopActive)
+		if event == SubagentStop {
+			f.Add("agent_transcript_path", transcript)
+		}
 		f.Add("last_assistant_message", ev.Answer)
 		f.Add("background_tasks", []any{})
 		f.Add("session_crons", []any{})
@@ -84,6 +95,14 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 		f.Order(m.Stdin[string(event)]) // the order the CLI writes them in, as calibrated
 	}
 	return f.JSON(), nil
+}
+
+// transcriptFile is where the session's transcript is written, or sa's.
+func (h *Handler) transcriptFile(sa *engine.SubagentRun) string {
+	if sa == nil {
+		return filepath.Join(h.tmp, h.session+".jsonl")
+	}
+	return filepath.Join(h.tmp, h.session, "subagents", "agent-"+sa.ID+".jsonl")
 }
 
 // promptID is the id of the user's prompt being answered.
@@ -152,14 +171,23 @@ func toolResponse(tc *engine.ToolCall) any {
 
 // writeTranscript writes the conversation so far as Claude Code's JSONL
 // transcript (one entry per message), which some hooks read.
+// A sub-agent's goes beside it, as Claude Code keeps it
+// (<session>/subagents/agent-<id>.jsonl).
 func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
-	file := filepath.Join(h.tmp, h.session+".jsonl")
+	file := h.transcriptFile(nil)
+	sa := ev.Subagent()
+	if sa != nil {
+		file = h.transcriptFile(sa)
+		if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+			return "", fmt.Errorf("claude code hooks: transcript: %w", err)
+		}
+	}
 	msgs := ev.Messages()
-	key := fmt.Sprintf("%s/%d", ev.Point, len(msgs))
+	key := fmt.Sprintf("%s/%s/%d", file, ev.Point, len(msgs))
 	if n := len(msgs); n > 0 {
 		key += fmt.Sprintf("/%d/%d", msgs[n-1].ID, len(msgs[n-1].Content))
 	}
-	if ev.Point == engine.PointStop {
+	if ev.Point == engine.PointStop || ev.Point == engine.PointSubagentStop {
 		key += "/" + ev.Answer
 	}
 	h.mu.Lock()

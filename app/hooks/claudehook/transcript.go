@@ -82,7 +82,7 @@ func (h *Handler) transcriptEntries(tr *request.Transcript, ev *engine.Event, ms
 			}
 		}
 	}
-	if ev.Point == engine.PointStop && ev.Answer != "" {
+	if (ev.Point == engine.PointStop || ev.Point == engine.PointSubagentStop) && ev.Answer != "" {
 		blocks := []any{map[string]any{"type": "text", "text": ev.Answer}}
 		if err := write(request.EntryAssistant, assistantMessage(blocks, false), nil); err != nil {
 			return nil, err

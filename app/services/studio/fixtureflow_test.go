@@ -13,7 +13,7 @@ import (
 // The frontend's fixture views carry the flow the backend gives their
 // runs (HOOKSTUDIO_UPDATE_FIXTURES=1 writes it in, as the last key).
 func TestFrontendFixturesFlow(t *testing.T) {
-	for _, name := range []string{"seed-diagrams.json", "invalid-trace.json", "exec-trace.json", "claude-trace.json", "agent-trace.json"} {
+	for _, name := range []string{"seed-diagrams.json", "invalid-trace.json", "exec-trace.json", "claude-trace.json", "agent-trace.json", "subagent-trace.json"} {
 		path := filepath.Join("../../../frontend/src/fixtures", name)
 		data, err := os.ReadFile(path)
 		if err != nil {

@@ -157,6 +157,23 @@ requests:
       - tool_calls: [{name: Bash, arguments: {command: "rm -rf build/"}, result: ""}]
       - content: The guard refused the delete.
 `)
+	v := claudeCodeView(t, root)
+	guard := -1
+	for _, st := range hookCallSteps(v) {
+		if st.HookCall.Event == "PreToolUse:Bash" {
+			guard = st.Index
+		}
+	}
+	if guard < 0 || nodeOfStep(v, guard) != "PreToolUse" {
+		t.Fatalf("the guard's step %d at %q", guard, nodeOfStep(v, max(guard, 0)))
+	}
+	writeFixture(t, "claude-trace.json", v, root)
+}
+
+// claudeCodeView opens the Claude Code project at root, trusts it and
+// returns its run's view once its hooks ran, drawn on Claude Code's loop.
+func claudeCodeView(t *testing.T, root string) TraceView {
+	t.Helper()
 	s, rec, ctx := newService(t, appHooksOn)
 	if _, err := s.Open(ctx, root); err != nil {
 		t.Fatal(err)
@@ -169,14 +186,5 @@ requests:
 	if v.Flow.Loop.ID != "claude-code" {
 		t.Fatalf("drawn on %s (%s)", v.Flow.Loop.ID, v.Flow.Why)
 	}
-	guard := -1
-	for _, st := range hookCallSteps(v) {
-		if st.HookCall.Event == "PreToolUse:Bash" {
-			guard = st.Index
-		}
-	}
-	if guard < 0 || nodeOfStep(v, guard) != "PreToolUse" {
-		t.Fatalf("the guard's step %d at %q", guard, nodeOfStep(v, max(guard, 0)))
-	}
-	writeFixture(t, "claude-trace.json", v, root)
+	return v
 }

@@ -2,7 +2,7 @@
 // backend gives it (view.flow, app/agents/loop): nodes, edges, the hook events at each node, and the
 // node of each step. The current step's node is lit; a click on a checkpoint or an event sets a breakpoint.
 import type { FlowEdge, FlowLoop, FlowNode, FlowSide, TraceView } from '../lib/api';
-import { systemLabel } from '../lib/api';
+import { subagentLabel, subagentOf, systemLabel } from '../lib/api';
 import { hookCallsOf } from '../exec/hookcalls';
 import type { BreakpointId } from '../debugger/machine';
 import { cx } from './util';
@@ -95,6 +95,8 @@ export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint, onTogg
   const withHooks = hookCallsOf(view).length > 0 || (view.exec?.hooks.length ?? 0) > 0;
   const counts = withHooks && step ? hooksAtNodes(view, step.request) : null;
   const hc = step?.kind === 'hook_call' ? step.hook_call : undefined;
+  // a sub-agent runs the same loop, nested under the call that started it
+  const nested = step ? subagentOf(view, step.request) : null;
   const armedEvent = (keys: readonly string[]) => keys.some((k) => breakpoints.includes(`event:${k}`));
   const about = `${loop.title} — ${why}.\nRead in: ${loop.sources.join('; ')}.${loop.elsewhere.length ? `\nNever fire in this loop: ${loop.elsewhere.join(', ')}.` : ''}`;
   return (
@@ -108,6 +110,12 @@ export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint, onTogg
         </defs>
         <text x={loop.title_at.x} y={loop.title_at.y} className="looptitle" data-testid="flow-title"><title>{about}</title>{loop.title}</text>
         <rect x={loop.frame.x} y={loop.frame.y} width={loop.frame.w} height={loop.frame.h} rx="10" className="loopbox" />
+        {nested && (
+          <text x={loop.width - 8} y={loop.title_at.y} textAnchor="end" className="looptitle subagent-title" data-testid="flow-subagent">
+            <title>{`This request is a sub-agent's run — ${subagentLabel(nested.sub)} (${nested.sub.agent_id ?? ''}) — nested under LLM call #${nested.sub.call + 1}: its hooks fire in this loop.`}</title>
+            {'↳ '.repeat(nested.depth)}sub-agent {nested.sub.type || ''} · from LLM call #{nested.sub.call + 1}
+          </text>
+        )}
         <text x={loop.frame.label_at.x} y={loop.frame.label_at.y} className="looplabel">
           {loop.frame.label}{round !== null && round !== undefined ? ` · round ${round}` : ''}
         </text>

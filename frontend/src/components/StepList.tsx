@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import type { Step, StepKind, TraceView } from '../lib/api';
-import { carriedIn, stepLabel } from '../lib/api';
+import { carriedIn, stepLabel, subagentLabel, subagentOf, subagentsOfCall } from '../lib/api';
 import type { BreakpointId } from '../debugger/machine';
 import { breakpointForStep, bpId, hitAt } from '../debugger/machine';
 import { VirtualList } from './VirtualList';
@@ -44,13 +44,19 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
         const hit = hitAt(s, breakpoints);
         const changed = s.call !== null && changedCalls.has(s.call);
         const warning = s.kind === 'llm_call' && s.call !== null ? callWarning(view.calls[s.call]) : undefined;
+        // a sub-agent's steps are indented under the call that started it, which links to them
+        const nested = subagentOf(view, s.request);
+        const started = s.kind === 'llm_call' ? subagentsOfCall(view, s.call) : [];
+        const first = s.index === view.requests[s.request]?.first_step;
         return (
           <div
             role="option"
             aria-selected={i === cursor}
-            className={cx('step', `k-${s.kind}`, i === cursor && 'is-cursor', changed && 'is-changed', s.index === view.requests[s.request]?.first_step && s.request > 0 && 'req-start')}
+            className={cx('step', `k-${s.kind}`, i === cursor && 'is-cursor', changed && 'is-changed', first && s.request > 0 && 'req-start', nested && 'in-subagent')}
+            style={nested ? { paddingLeft: nested.depth * 14 } : undefined}
             onClick={() => onJump(i)}
             data-testid={`step-${i}`}
+            data-subagent={nested ? nested.sub.agent_id ?? nested.request : undefined}
           >
             <button
               type="button"
@@ -64,9 +70,22 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
             </button>
             <span className="idx">{i}</span>
             <span className="icon" aria-hidden>{STEP_ICONS[s.kind]}</span>
+            {nested && first && (
+              <span className="chip subagent-of" data-testid="step-subagent-head"
+                title={`sub-agent ${subagentLabel(nested.sub)} (${nested.sub.agent_id ?? ''}): started by LLM call #${nested.sub.call + 1}${nested.sub.tool_use_id ? ` (tool call ${nested.sub.tool_use_id})` : ''}`}>
+                ↳ sub-agent {nested.sub.type || ''}
+              </span>
+            )}
             {s.kind === 'hook_call' && s.hook_call ? <HookCallRow call={s.hook_call} /> : <span className="label" title={stepLabel(s)}>{stepLabel(s)}</span>}
             {s.checkpoint ? <span className={`chip cp cp${s.checkpoint}`}>{glyph(s.checkpoint)}</span> : null}
             {s.hooks && s.kind !== 'yield' && <span className="hooks" title={s.hooks.join(', ')}>{s.hooks.map((h) => h.slice(h.indexOf('/') + 1)).join(', ')}</span>}
+            {started.map((n) => (
+              <button key={n.request} type="button" className="chip subagent-link" data-testid="step-subagent-link"
+                title={`the sub-agent this call started: ${subagentLabel(n.sub)} — jump to its steps`}
+                onClick={(e) => { e.stopPropagation(); onJump(n.firstStep); }}>
+                ↘ {n.sub.type || 'sub-agent'}
+              </button>
+            ))}
             <span className="spacer" />
             {s.round !== null && <span className="round">r{s.round}</span>}
             {changed && <span className="badge badge-changed">changed</span>}
@@ -81,6 +100,21 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
   );
 }
 
+/** The requests in the order the tabs show them: each sub-agent's right after the request whose call started it. */
+function nestedOrder(view: TraceView): TraceView['requests'] {
+  const children = new Map<number, number[]>();
+  const top: number[] = [];
+  for (const r of view.requests) {
+    const n = subagentOf(view, r.index);
+    if (n && view.requests[n.sub.parent]) children.set(n.sub.parent, [...(children.get(n.sub.parent) ?? []), r.index]);
+    else top.push(r.index);
+  }
+  const out: TraceView['requests'] = [];
+  const visit = (i: number) => { out.push(view.requests[i]!); for (const c of children.get(i) ?? []) visit(c); };
+  top.forEach(visit);
+  return out;
+}
+
 interface TabsProps {
   view: TraceView;
   current: number;
@@ -93,22 +127,31 @@ export function RequestTabs({ view, current, onSelect }: TabsProps) {
   return (
     <div className="reqs">
       <div className="tabs" role="tablist" aria-label="Requests">
-        {view.requests.map((r) => (
-          <button
-            type="button"
-            role="tab"
-            key={r.index}
-            aria-selected={r.index === current}
-            className={cx('tab', r.index === current && 'active')}
-            onClick={() => onSelect(r.index)}
-            title={r.user}
-          >
-            <b>Request {r.index + 1}</b>
-            <span className="tab-user">{r.user}</span>
-          </button>
-        ))}
+        {nestedOrder(view).map((r) => {
+          const nested = subagentOf(view, r.index);
+          return (
+            <button
+              type="button"
+              role="tab"
+              key={r.index}
+              aria-selected={r.index === current}
+              className={cx('tab', r.index === current && 'active', nested && 'tab-subagent')}
+              onClick={() => onSelect(r.index)}
+              title={nested ? `sub-agent ${nested.sub.agent_id ?? ''} started by LLM call #${nested.sub.call + 1}: ${r.user}` : r.user}
+              data-testid={nested ? 'request-tab-subagent' : undefined}
+            >
+              <b>{nested ? `${'↳'.repeat(nested.depth)} ${nested.sub.type || 'sub-agent'}` : `Request ${r.index + 1}`}</b>
+              <span className="tab-user">{nested?.sub.description || r.user}</span>
+            </button>
+          );
+        })}
       </div>
-      {req && (
+      {req && subagentOf(view, current) && (
+        <div className="carried" data-testid="request-subagent">
+          sub-agent <b>{subagentLabel(subagentOf(view, current)!.sub)}</b>, started by LLM call #{subagentOf(view, current)!.sub.call + 1}: its task <i>{req.user}</i>
+        </div>
+      )}
+      {req && !subagentOf(view, current) && (
         <div className="carried">
           {carried === 0 ? (
             <span>No history carried in.</span>

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import {
   followedSessions, followSession, importSession, listSessions, onSessionProgress, onSessionUpdate, SESSION_AGENTS, sessionLocations, setSessionLocations, unfollowSession,
-  type Imported, type SessionAgent, type SessionLocations, type SessionProgress, type SessionSummary,
+  type Imported, type SubagentSummary, type SessionAgent, type SessionLocations, type SessionProgress, type SessionSummary,
 } from '../lib/api/sessions';
 import { VirtualList } from '../components/VirtualList';
 import { fmtDate } from './format';
@@ -41,7 +41,7 @@ function SessionRow({ s, progress, result, following, busy, onImport, onFollow, 
 }) {
   const hooks = s.hooks.map((h) => `${h.label}×${h.count}`).join(' ');
   return (
-    <div className={`run-row session-row${following ? ' is-following' : ''}`} style={{ gridTemplateColumns: COLS }} role="row" data-testid={`session-${s.id}`}>
+    <div className={`run-row session-row${following ? ' is-following' : ''}${s.subagents?.length ? ' has-subagents' : ''}`} style={{ gridTemplateColumns: COLS }} role="row" data-testid={`session-${s.id}`}>
       <span role="cell" className="when" title={`${s.started} → ${s.ended}`}>{fmtDate(s.started)}</span>
       <span role="cell"><span className={`src src-${s.agent}`}>{s.agent}{s.version ? ` ${s.version}` : ''}</span></span>
       <span role="cell" className="scn" title={s.project}>{base(s.project)}</span>
@@ -65,6 +65,28 @@ function SessionRow({ s, progress, result, following, busy, onImport, onFollow, 
         <button type="button" className={`btn${following ? ' primary' : ''}`} aria-pressed={following} onClick={() => onFollow(s)} data-testid="session-follow"
           title="Keep importing what the agent writes while it runs">{following ? 'Following' : 'Follow'}</button>
       </span>
+      {(s.subagents ?? []).length > 0 && <SubagentRows subs={s.subagents!} depth={1} />}
+    </div>
+  );
+}
+
+/** The sub-agents a session ran, nested under it: kind, task, calls, hooks. */
+function SubagentRows({ subs, depth }: { subs: SubagentSummary[]; depth: number }) {
+  return (
+    <div className="session-subagents" role="rowgroup" aria-label="Sub-agents" style={{ gridColumn: '1 / -1' }}>
+      {subs.map((a) => {
+        const hooks = a.hooks.map((h) => `${h.label}×${h.count}`).join(' ');
+        return (
+          <div key={a.id} className="session-subagent" role="row" data-testid="session-subagent" style={{ paddingLeft: depth * 18 }}>
+            <span role="cell" className="muted">↳ sub-agent</span>
+            <span role="cell" className="src">{a.type || 'sub-agent'}</span>
+            <span role="cell" title={a.description}>{a.description}</span>
+            <span role="cell" className="num" title="model calls">{a.calls} call{a.calls === 1 ? '' : 's'}</span>
+            <span role="cell" className="muted small" title={hooks}>{hooks || '—'}</span>
+            <span role="cell" className="muted small mono" title={a.file}>{a.id}</span>
+          </div>
+        );
+      })}
     </div>
   );
 }

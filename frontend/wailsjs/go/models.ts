@@ -124,6 +124,7 @@ export namespace capture {
 	    tools: string[];
 	    // Go type: Side
 	    side?: any;
+	    subagent?: string;
 	}
 	export interface SessionOptions {
 	    port: number;
@@ -264,6 +265,15 @@ export namespace engine {
 	    skips: number;
 	    total_ms: number;
 	}
+	export interface Subagent {
+	    parent: number;
+	    call: number;
+	    tool: number;
+	    tool_use_id?: string;
+	    agent_id?: string;
+	    type?: string;
+	    description?: string;
+	}
 	export interface RequestInfo {
 	    index: number;
 	    user: string;
@@ -275,6 +285,7 @@ export namespace engine {
 	    last_step: number;
 	    status?: string;
 	    stopped_by?: string;
+	    subagent?: Subagent;
 	}
 	export interface Step {
 	    index: number;
@@ -818,6 +829,15 @@ export namespace sessions {
 	    line: number;
 	    kind: string;
 	    message: string;
+	    file?: string;
+	}
+	export interface SubagentInfo {
+	    id: string;
+	    type?: string;
+	    description?: string;
+	    tool_use_id?: string;
+	    file?: string;
+	    request: number;
 	}
 	export interface Unknown {
 	    type: string;
@@ -844,6 +864,17 @@ export namespace sessions {
 	    bytes: number;
 	    notes: Note[];
 	    unknown: Unknown[];
+	    subagents?: SubagentInfo[];
+	}
+	
+	export interface SubagentSummary {
+	    id: string;
+	    type?: string;
+	    description?: string;
+	    file: string;
+	    calls: number;
+	    hooks: HookCount[];
+	    size: number;
 	}
 	export interface Summary {
 	    agent: string;
@@ -863,6 +894,7 @@ export namespace sessions {
 	    size: number;
 	    // Go type: time
 	    modified: any;
+	    subagents?: SubagentSummary[];
 	}
 
 }

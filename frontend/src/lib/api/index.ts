@@ -10,6 +10,8 @@ export { hasBackend } from './wails';
 export { messagesAt, rowsAt, listAt, carriedIn, LIST_CACHE_STEPS, tag, totalTokens, stepLabel, messageById } from './messages';
 export type { MessageRow, ListAt } from './messages';
 export { systemAgent, systemLabel } from './systems';
+export { subagentOf, subagentsOfCall, subagentLabel } from './subagents';
+export type { NestedRun, Subagent } from './subagents';
 
 /** The Studio methods this module calls, in the frontend's types: the bound service or the mock. */
 export interface StudioBinding {

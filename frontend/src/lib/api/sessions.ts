@@ -15,6 +15,8 @@ export const SESSION_AGENTS: { id: SessionAgent; name: string; folder: keyof Ses
   { id: 'copilot-cli', name: 'Copilot CLI', folder: 'copilot', label: 'Copilot CLI sessions folder', where: '~/.copilot/session-state' },
 ];
 /** sessions.Summary: a session as listed; started/ended/modified are RFC 3339 */
+/** A sub-agent a session ran, as the list shows it under its session. */
+export type SubagentSummary = sessions.SubagentSummary;
 export type SessionSummary = Refine<sessions.Summary, { agent: SessionAgent; started: string; ended: string; modified: string }>;
 /** sessions.Filter; empty fields do not filter */
 export type SessionFilter = Refine<sessions.Filter, { agent: SessionAgent | '' }>;
