@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/recipe"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/request"
 	"hookstudio/app/capture"
@@ -296,4 +297,40 @@ func scriptedAnswers(sc *scenario.Scenario) (answers []capture.Answer, tools []s
 		answers = append(answers, a)
 	}
 	return answers, tools
+}
+
+// TestRealAgentCodexRequests: every conformance project of Codex, through
+// the real `codex exec` against capture and through the simulator with
+// the CLI's calibrated request model, gives the same calls: as many, each
+// with the same messages — Codex's developer prompt, its skills and
+// permissions, the AGENTS.md it quotes, its environment context, the
+// hooks' words, its shell tool's outputs as it words them — and the same
+// tools.
+func TestRealAgentCodexRequests(t *testing.T) {
+	bin := agentTool(t, codexConformance.bin)
+	t.Parallel()
+	rc, err := recipe.Find(codexConformance.recipe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calibrateOnce(t, rc.Agent, bin)
+	for _, c := range conformanceCases(t, "codex-guard", "codex-conformance") {
+		t.Run(filepath.Base(c), func(t *testing.T) {
+			// a copy each, of the same name: the hooks run in both
+			simRoot, simProj, simFile, _ := copyCase(t, c)
+			_, realProj, _, sc := copyCase(t, c)
+			home := filepath.Join(t.TempDir(), "home")
+			real, _, printed := codexConformance.realCalls(t, bin, realProj, home, sc)
+			out, errOut, code := runCLI(t, "simulate", "--skills", simRoot, "--trust", "--no-history", "--json", "--agent", rc.Agent+"@"+rc.Version,
+				"--home", home, simFile)
+			if code != exitOK {
+				t.Fatalf("simulate: exit %d: %s", code, errOut)
+			}
+			sim, m := simulatedCalls(t, out)
+			compareCalls(t, sim, real, requestNorm(m, simProj, realProj))
+			if t.Failed() {
+				t.Logf("codex printed:\n%s", printed)
+			}
+		})
+	}
 }

@@ -341,6 +341,8 @@ func (r *runner) toolContent(tc *ToolCall, ran bool) string {
 			return "error: " + tc.Error
 		}
 		return tc.Result
+	case r.cfg.Request.Framing.Result(tc.Name) != nil:
+		return framedResult(r.cfg.Request.Framing.Result(tc.Name), tc)
 	case tc.Error != "":
 		return tc.Error
 	case tc.Result == "" && r.cfg.Request.Framing.EmptyResult != nil:

@@ -125,8 +125,8 @@ func Parse(file string, data []byte) (*Model, error) {
 		if p.Text != nil && m.Shipped {
 			probs = append(probs, where+" has a text in a shipped shape: the CLI's words are not ours to ship")
 		}
-		if p.When != Always && p.When != Git && p.When != NoGit {
-			probs = append(probs, fmt.Sprintf("%s: when %q is none of git, no_git", where, p.When))
+		if _, file := p.When.File(); p.When != Always && p.When != Git && p.When != NoGit && !file {
+			probs = append(probs, fmt.Sprintf("%s: when %q is none of git, no_git, file:NAME", where, p.When))
 		}
 	}
 	for i := range m.System {
@@ -187,6 +187,10 @@ func ShapeOf(m *Model) *Model {
 	out.Tools = slices.Clone(m.Tools)
 	for i := range out.Tools {
 		out.Tools[i].Definition = nil
+	}
+	out.Framing.Results = slices.Clone(m.Framing.Results)
+	for i := range out.Framing.Results {
+		out.Framing.Results[i].Text = nil
 	}
 	// the body's other fields and headers may carry the CLI's words
 	// (metadata, betas): their names stay, their values go

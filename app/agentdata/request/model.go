@@ -23,6 +23,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -134,6 +135,9 @@ func (p *Piece) Present(v Values) bool {
 	case NoGit:
 		return v[SlotIsGit] != "true"
 	}
+	if name, ok := p.When.File(); ok {
+		return v[FileSlot(name)] != ""
+	}
 	return true
 }
 
@@ -190,7 +194,48 @@ type Framing struct {
 	// SystemInMessages: system-role messages stand in the conversation
 	// (Claude Code 2.1.332); otherwise the API has none there.
 	SystemInMessages bool `json:"system_in_messages,omitempty"`
+	// SystemMessage: the system prompt is the conversation's first
+	// message (Codex's developer message), not the API's field for it.
+	SystemMessage bool `json:"system_message,omitempty"`
+	// MergeOwn: the agent's own pieces of one role in a row are one
+	// message, each a part of it (Codex's context items); hooks' words and
+	// the prompt are messages of their own.
+	MergeOwn bool `json:"merge_own,omitempty"`
+	// Results are how the agent words the output of a tool that ran, per
+	// tool (Codex's shell tool: its chunk, wall time, exit code, token
+	// count, then the output).
+	Results []ResultFrame `json:"results,omitempty"`
 }
+
+// ResultFrame is the text the model reads of a run of Tool: a template of
+// SlotResult (what the tool printed), SlotExitCode, SlotResultTokens and
+// opaque values of the agent's own.
+type ResultFrame struct {
+	Tool  string `json:"tool"`
+	Text  Text   `json:"text,omitempty"`
+	Shape Shape  `json:"shape"`
+}
+
+// Result is the frame of tool's output, or nil.
+func (f *Framing) Result(tool string) *ResultFrame {
+	for i := range f.Results {
+		if f.Results[i].Tool == tool {
+			return &f.Results[i]
+		}
+	}
+	return nil
+}
+
+// Fill words a run of the frame's tool that printed out and ended with
+// code: its values, and each opaque value as calibrated.
+func (r *ResultFrame) Fill(out string, code int) string {
+	return r.Text.Fill(Values{SlotResult: out, SlotExitCode: strconv.Itoa(code), SlotResultTokens: strconv.Itoa(ApproxTokens(out))})
+}
+
+// ApproxTokens is the token count an agent states of a text without a
+// tokenizer: a token per four bytes, rounded up (Codex's output header;
+// calibration checks the CLI counts so).
+func ApproxTokens(s string) int { return (len(s) + 3) / 4 }
 
 // Role names a message role in Framing.
 type Role string
@@ -419,6 +464,53 @@ const (
 	NoGit Condition = "no_git"
 )
 
+// FileCondition is the condition that the working folder holds the file
+// name (relative), not empty: a piece that quotes an instruction file
+// (Codex's AGENTS.md) is sent only then.
+func FileCondition(name string) Condition { return Condition(FileSlot(name)) }
+
+// File is the file the condition names, if it names one.
+func (c Condition) File() (string, bool) {
+	name, ok := strings.CutPrefix(string(c), filePrefix)
+	return name, ok && name != ""
+}
+
+const filePrefix = "file:"
+
+// FileSlot is the slot of the content of the working folder's file name
+// (relative): "file:AGENTS.md".
+func FileSlot(name string) string { return filePrefix + name }
+
+// Files are the working folder's files the model quotes (its file slots
+// and conditions), each once, in the order met.
+func (m *Model) Files() []string {
+	var out []string
+	add := func(name string) {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	piece := func(p *Piece) {
+		if name, ok := p.When.File(); ok {
+			add(name)
+		}
+		for _, s := range p.Text.Slots() {
+			if name, ok := Condition(s).File(); ok {
+				add(name)
+			}
+		}
+	}
+	for i := range m.System {
+		piece(&m.System[i])
+	}
+	for _, p := range m.Turn {
+		if p.Piece != nil {
+			piece(p.Piece)
+		}
+	}
+	return out
+}
+
 // Text is a template: literals and slots, in order.
 type Text []Seg
 
@@ -537,6 +629,11 @@ const (
 	SlotGitBranch = "git_branch"
 	SlotGitStatus = "git_status"  // `git status --short`
 	SlotGitLog    = "git_commits" // `git log --oneline -n 5`
+	// A tool's run (ResultFrame): what it printed, its exit code, and
+	// that output's ApproxTokens.
+	SlotResult       = "result"
+	SlotExitCode     = "exit_code"
+	SlotResultTokens = "result_tokens"
 )
 
 // SlotOpaque is a value of the CLI's own that changes from request to
@@ -612,6 +709,9 @@ func (m *Model) MaskOpaque() func(string) string {
 		if p.Piece != nil {
 			add(p.Piece.Text)
 		}
+	}
+	for _, r := range m.Framing.Results {
+		add(r.Text)
 	}
 	return func(s string) string {
 		for i, re := range res {

@@ -84,6 +84,20 @@ type reqAgent struct {
 	transcripts string
 	// transcriptFormat names how they are read.
 	transcriptFormat string
+	// files are the project's instruction files the CLI quotes (AGENTS.md),
+	// read into their file slots.
+	files []string
+	// shell is the CLI's shell tool; outputs are what each command the
+	// runs give it prints and its exit code, so that the words around an
+	// output read as a template (request.ResultFrame).
+	shell   string
+	outputs map[string]probeOutput
+}
+
+// probeOutput is what a probe's command prints and its exit code.
+type probeOutput struct {
+	out  string
+	code int
 }
 
 // Request learns the request model of opts.CLI: the CLI runs several
@@ -224,7 +238,7 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 	env = append(append(env, spec.env...), r.env...)
 	// what the hooks and the CLI will see of this folder and machine, read
 	// before the CLI starts (its own files are not the user's)
-	values := workspace.Facts(ctx, proj, workspace.Options{Home: home, Shell: envValue(env, "SHELL")})
+	values := workspace.Facts(ctx, proj, workspace.Options{Home: home, Shell: envValue(env, "SHELL"), Files: spec.files})
 	values[request.SlotPrompt] = r.prompt
 	for i, e := range r.skills { // where the run planted them
 		e.Dir = strings.Replace(e.Dir, "@/", dir+string(filepath.Separator), 1)

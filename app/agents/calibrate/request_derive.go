@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"hookstudio/app/agent/tokens"
@@ -89,7 +90,7 @@ func readTurn(r *reqRan) (*firstTurn, error) {
 		switch {
 		case m.Origin == capture.OriginSystem && len(ft.parts) == 0:
 			ft.own = append(ft.own, ownText{role: m.Role, text: m.Content, sys: true, part: -1})
-		case m.Origin == capture.OriginUser && m.Role == "user":
+		case m.Origin == capture.OriginUser && m.Role == "user" && m.Content == r.values[request.SlotPrompt]:
 			ft.parts = append(ft.parts, turnPart{own: -1, prompt: true})
 		case m.Origin == capture.OriginHook:
 			event, _, _ := strings.Cut(m.Hook, ":")
@@ -97,7 +98,9 @@ func readTurn(r *reqRan) (*firstTurn, error) {
 				continue // several hooks of one event stand in one place
 			}
 			ft.parts = append(ft.parts, turnPart{own: -1, hooks: event})
-		case m.Origin == capture.OriginContext || m.Origin == capture.OriginSystem:
+		case m.Origin == capture.OriginContext || m.Origin == capture.OriginSystem || m.Origin == capture.OriginUser && m.Role == "user":
+			// a user text that is not the prompt is the agent's own (Codex's
+			// AGENTS.md instructions, which read as the user's words)
 			ft.parts = append(ft.parts, turnPart{own: len(ft.own)})
 			ft.own = append(ft.own, ownText{role: m.Role, text: m.Content, part: len(ft.parts) - 1})
 		default:
@@ -177,7 +180,7 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 			for _, s := range slots {
 				x, y := va[s], vb[s]
 				switch {
-				case x != "" && y != "" && strings.HasPrefix(a[pa:], x) && strings.HasPrefix(b[pb:], y):
+				case x != "" && y != "" && strings.HasPrefix(a[pa:], x) && strings.HasPrefix(b[pb:], y) && !glued(a, pa, x) && !glued(b, pb, y):
 					lit(a[i:pa])
 					t = append(t, request.Seg{Slot: s})
 					i, j, found = pa+len(x), pb+len(y), true
@@ -255,6 +258,17 @@ func opaqueAt(a, b string, x, y int) (pa, pb, ea, eb int, ok bool) {
 		}
 	}
 	return 0, 0, 0, 0, false
+}
+
+// glued says a short value (an exit code, a count) at s[at:] is part of a
+// longer token there (a time's digits): no slot of that value stands
+// there.
+func glued(s string, at int, x string) bool {
+	if len(x) > 3 {
+		return false
+	}
+	end := at + len(x)
+	return at > 0 && alnum(s[at-1]) && alnum(x[0]) || end < len(s) && alnum(s[end]) && alnum(x[len(x)-1])
 }
 
 func alnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -402,29 +416,27 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 		r.values[request.SlotModel] = m.Model
 	}
 	// each own text of the base, as a template read against every run
-	// that has it; texts of git runs only are conditions
+	// that has it; texts some runs lack are sent under a condition (a git
+	// repository, an instruction file) those runs do not meet
 	type pieceOf struct {
 		text request.Text
 		when request.Condition
 		own  ownText
-		seen bool // met in another run than the base's kind
+		// first: the run it was first met in, when not the base; after:
+		// the base's text it followed there
+		first, after int
 	}
 	pieces := make([]*pieceOf, len(base.own))
 	for i, o := range base.own {
 		pieces[i] = &pieceOf{own: o}
 	}
-	var gitOnly []*pieceOf // texts of git runs only, in the order of the first git run
-	gitAfter := map[*pieceOf]int{}
-	isGit := func(v request.Values) bool { return v[request.SlotIsGit] == "true" }
-	var firstGit = -1
-	for k := 1; k < len(ran); k++ {
-		if isGit(ran[k].values) && firstGit < 0 {
-			firstGit = k
-		}
-	}
+	var condOnly []*pieceOf // texts of runs under a condition the base does not meet, in the order met
+	firstOf := map[request.Condition]int{}
+	tb := truths(vb, spec.files)
 	var errs []error
 	for k := 1; k < len(ran); k++ {
 		other, vo := turns[k], ran[k].values
+		to := truths(vo, spec.files)
 		al := align(base.own, other.own, vb, vo)
 		lastBase := -1
 		for _, a := range al {
@@ -441,53 +453,52 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 						errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: err})
 					}
 				}
-				if isGit(vo) != isGit(vb) {
-					p.seen = true
-				}
 				lastBase = a.base
 			case a.base >= 0:
-				// the base's text the other run lacks: a condition, when
-				// the other is a git run
-				if isGit(vo) == isGit(vb) {
-					errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: fmt.Errorf("%w: the text %q is in one run and not in the other",
-						ErrUnexplained, clip(base.own[a.base].text))})
+				// the base's text the other run lacks: sent under a
+				// condition the base meets and the other does not
+				c, ok := explains(tb, to)
+				if p := pieces[a.base]; ok && (p.when == request.Always || p.when == c) {
+					p.when = c
 					continue
 				}
-				pieces[a.base].when = request.NoGit
+				errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: fmt.Errorf("%w: the text %q is in one run and not in the other",
+					ErrUnexplained, clip(base.own[a.base].text))})
 			default:
-				if isGit(vo) == isGit(vb) {
+				c, ok := explains(to, tb)
+				if !ok {
 					errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: fmt.Errorf("%w: the text %q is in one run and not in the other",
 						ErrUnexplained, clip(other.own[a.other].text))})
 					continue
 				}
-				if k != firstGit {
-					continue // read against the first git run's below
+				if first, met := firstOf[c]; met && first != k {
+					continue // read against the first such run's below
 				}
-				p := &pieceOf{own: other.own[a.other], when: request.Git}
-				gitOnly = append(gitOnly, p)
-				gitAfter[p] = lastBase
+				firstOf[c] = k
+				condOnly = append(condOnly, &pieceOf{own: other.own[a.other], when: c, first: k, after: lastBase})
 			}
 		}
 	}
-	// the git runs' own texts: templates read between the git runs
-	for _, p := range gitOnly {
+	// the texts of runs under a condition: templates read between the
+	// runs that meet it
+	for _, p := range condOnly {
 		var t request.Text
-		for k := firstGit + 1; k < len(ran); k++ {
-			if !isGit(ran[k].values) {
+		for k := p.first + 1; k < len(ran) && t == nil; k++ {
+			if !truths(ran[k].values, spec.files)[p.when] {
 				continue
 			}
 			for _, o := range turns[k].own {
 				if o.role != p.own.role {
 					continue
 				}
-				if w, err := walk(p.own.text, o.text, ran[firstGit].values, ran[k].values); err == nil {
+				if w, err := walk(p.own.text, o.text, ran[p.first].values, ran[k].values); err == nil {
 					t = w
 					break
 				}
 			}
 		}
 		if t == nil {
-			errs = append(errs, &ProbeError{Probe: "request git", Err: fmt.Errorf("%w: %q is in one git run only", ErrUnexplained, clip(p.own.text))})
+			errs = append(errs, &ProbeError{Probe: "request " + ran[p.first].run.name, Err: fmt.Errorf("%w: %q is in one %s run only", ErrUnexplained, clip(p.own.text), p.when)})
 			continue
 		}
 		p.text = t
@@ -504,30 +515,30 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 	}
 	// the system prompt, then the turn, each git run's own text after the
 	// base's text it followed
-	addGit := func(after int, sys bool) {
-		for _, p := range gitOnly {
-			if gitAfter[p] != after || p.own.sys != sys || p.text == nil {
+	addCond := func(after int, sys bool) {
+		for _, p := range condOnly {
+			if p.after != after || p.own.sys != sys || p.text == nil {
 				continue
 			}
 			if sys {
-				m.System = append(m.System, fill(p, fmt.Sprintf("system.%d", len(m.System)+1), ran[firstGit].values))
+				m.System = append(m.System, fill(p, fmt.Sprintf("system.%d", len(m.System)+1), ran[p.first].values))
 				continue
 			}
-			pc := fill(p, fmt.Sprintf("turn.%d", len(m.Turn)+1), ran[firstGit].values)
+			pc := fill(p, fmt.Sprintf("turn.%d", len(m.Turn)+1), ran[p.first].values)
 			m.Turn = append(m.Turn, request.Part{Piece: &pc})
 		}
 	}
-	addGit(-1, true)
+	addCond(-1, true)
 	lastSys := -1
 	for i, p := range pieces {
 		if p.own.sys {
 			m.System = append(m.System, fill(p, fmt.Sprintf("system.%d", len(m.System)+1), vb))
-			addGit(i, true)
+			addCond(i, true)
 			lastSys = i
 		}
 	}
-	addGit(-1, false)
-	addGit(lastSys, false)
+	addCond(-1, false)
+	addCond(lastSys, false)
 	byPart := map[int]int{}
 	for i, p := range pieces {
 		if !p.own.sys {
@@ -544,13 +555,16 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 			i := byPart[k]
 			pc := fill(pieces[i], fmt.Sprintf("turn.%d", len(m.Turn)+1), vb)
 			m.Turn = append(m.Turn, request.Part{Piece: &pc})
-			addGit(i, false)
+			addCond(i, false)
 		}
 	}
 	if err := learnBody(m, ran, base, counter); err != nil {
 		return nil, err
 	}
 	learnLoop(m, ran[0])
+	if err := learnResults(m, spec, ran, counter); err != nil {
+		return nil, err
+	}
 	if err := learnLater(m, ran, counter); err != nil {
 		return nil, err
 	}
@@ -566,6 +580,32 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 		return nil, errors.Join(errs...)
 	}
 	return m, nil
+}
+
+// truths are the conditions a run's values meet or not: a git repository
+// or none, each instruction file there or not.
+func truths(v request.Values, files []string) map[request.Condition]bool {
+	git := v[request.SlotIsGit] == "true"
+	t := map[request.Condition]bool{request.Git: git, request.NoGit: !git}
+	for _, f := range files {
+		t[request.FileCondition(f)] = v[request.FileSlot(f)] != ""
+	}
+	return t
+}
+
+// explains is the one condition a meets and b does not: what a text of
+// a's run that b's lacks is sent under (none or several: not told).
+func explains(a, b map[request.Condition]bool) (request.Condition, bool) {
+	var out []request.Condition
+	for c, ok := range a {
+		if ok && !b[c] {
+			out = append(out, c)
+		}
+	}
+	if len(out) != 1 {
+		return "", false
+	}
+	return out[0], true
 }
 
 // reconcile is one template for two readings of the base's text, each
@@ -741,6 +781,7 @@ func toolDefsOf(api request.API, body json.RawMessage) ([]toolDef, error) {
 	for _, raw := range b.Tools {
 		var t struct {
 			Name     string `json:"name"`
+			Type     string `json:"type"`
 			Function struct {
 				Name string `json:"name"`
 			} `json:"function"`
@@ -760,8 +801,12 @@ func toolDefsOf(api request.API, body json.RawMessage) ([]toolDef, error) {
 			}
 		case t.Name != "":
 			out = append(out, toolDef{t.Name, raw})
-		default:
+		case t.Function.Name != "":
 			out = append(out, toolDef{t.Function.Name, raw})
+		default:
+			// a built-in tool of the API (Responses' web_search): its type
+			// names it, as capture reads it
+			out = append(out, toolDef{t.Type, raw})
 		}
 	}
 	return out, nil
@@ -770,6 +815,9 @@ func toolDefsOf(api request.API, body json.RawMessage) ([]toolDef, error) {
 // framingOf reads how the agent lays out messages from its calls.
 func framingOf(api request.API, calls []capture.Call) request.Framing {
 	f := request.Framing{}
+	if api == request.Responses && len(calls) > 0 {
+		return responsesFraming(calls[0])
+	}
 	if api != request.Anthropic || len(calls) == 0 {
 		return f
 	}
@@ -798,6 +846,33 @@ func framingOf(api request.API, calls []capture.Call) request.Framing {
 			if last && bytes.Contains(mm.Content, []byte(`"cache_control"`)) {
 				f.CacheLast = true
 			}
+		}
+	}
+	return f
+}
+
+// responsesFraming reads how the agent lays out a Responses request from
+// its first call: its system prompt as the first message (no
+// instructions), its own texts as parts of one message.
+func responsesFraming(c capture.Call) request.Framing {
+	var b struct {
+		Instructions *string `json:"instructions"`
+		Input        []struct {
+			Type    string            `json:"type"`
+			Role    string            `json:"role"`
+			Content []json.RawMessage `json:"content"`
+		} `json:"input"`
+	}
+	f := request.Framing{}
+	if json.Unmarshal(c.Body, &b) != nil {
+		return f
+	}
+	if b.Instructions == nil && len(b.Input) > 0 && (b.Input[0].Role == "developer" || b.Input[0].Role == "system") {
+		f.SystemMessage = true
+	}
+	for _, it := range b.Input {
+		if (it.Type == "" || it.Type == "message") && len(it.Content) > 1 {
+			f.MergeOwn = true
 		}
 	}
 	return f
@@ -927,7 +1002,7 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 				msgs = append(msgs, request.Msg{Role: h.Role, Text: h.Content})
 			}
 		default:
-			msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text})
+			msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text, Own: true})
 		}
 	}
 	body, err := request.Build(m, r.values, msgs, nil)
@@ -1088,7 +1163,7 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 			for k, msg := range added {
 				switch {
 				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil:
-					if tc := callOf(asked, msg.ToolCallID); tc != nil && isEmptyCommand(tc) {
+					if tc := callOf(asked, msg.ToolCallID); tc != nil && commandOf(tc) == "true" && m.Framing.Result(tc.Name) == nil {
 						t := request.Text{{Lit: msg.Content}}
 						if strings.Count(msg.Content, tc.Name) == 1 {
 							before, after, _ := strings.Cut(msg.Content, tc.Name)
@@ -1140,12 +1215,73 @@ func callOf(calls []capture.ToolCall, id string) *capture.ToolCall {
 	return nil
 }
 
-// isEmptyCommand says the probe's call runs a command that prints nothing.
-func isEmptyCommand(tc *capture.ToolCall) bool {
+// commandOf is the command a shell tool's call runs (Claude Code's
+// command, Codex's cmd).
+func commandOf(tc *capture.ToolCall) string {
 	var a struct {
 		Command string `json:"command"`
+		Cmd     string `json:"cmd"`
 	}
-	return json.Unmarshal(tc.Arguments, &a) == nil && a.Command == "true"
+	if json.Unmarshal(tc.Arguments, &a) != nil {
+		return ""
+	}
+	return a.Command + a.Cmd
+}
+
+// learnResults reads how the agent words its shell tool's output: each
+// probe command's result in the runs' calls, with what the command
+// printed, its exit code and that output's token count as slots, read as
+// one template between two of them whose words differ (a quick and a slow
+// one: the agent's own numbers differ too), which must read every one.
+func learnResults(m *request.Model, spec reqAgent, ran []*reqRan, counter *tokens.Counter) error {
+	if spec.shell == "" {
+		return nil
+	}
+	type sample struct {
+		text string
+		v    request.Values
+	}
+	var samples []sample
+	for _, r := range ran {
+		calls := turnCalls(r)
+		if len(calls) == 0 {
+			continue
+		}
+		var asked []capture.ToolCall
+		for _, msg := range calls[len(calls)-1].Messages {
+			asked = append(asked, msg.ToolCalls...)
+			if msg.Role != "tool" || msg.Origin == capture.OriginHook {
+				continue
+			}
+			tc := callOf(asked, msg.ToolCallID)
+			if tc == nil || tc.Name != spec.shell {
+				continue
+			}
+			if po, ok := spec.outputs[commandOf(tc)]; ok {
+				samples = append(samples, sample{msg.Content, request.Values{request.SlotResult: po.out, request.SlotExitCode: strconv.Itoa(po.code),
+					request.SlotResultTokens: strconv.Itoa(request.ApproxTokens(po.out))}})
+			}
+		}
+	}
+	readsAll := func(t request.Text) bool {
+		for _, s := range samples {
+			if _, ok := t.Opaque(s.v, s.text); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range samples {
+		for j := i + 1; j < len(samples); j++ {
+			t, err := walk(samples[i].text, samples[j].text, samples[i].v, samples[j].v)
+			if err != nil || !readsAll(t) {
+				continue
+			}
+			m.Framing.Results = append(m.Framing.Results, request.ResultFrame{Tool: spec.shell, Text: t, Shape: shapeOf(counter, t)})
+			return nil
+		}
+	}
+	return &ProbeError{Probe: "request " + spec.shell, Err: fmt.Errorf("%w: no template reads the %d outputs of the shell tool seen", ErrUnexplained, len(samples))}
 }
 
 // skillOf says whether a call names a planted skill.

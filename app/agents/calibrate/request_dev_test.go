@@ -13,7 +13,11 @@ func TestDevRequestClaude(t *testing.T) {
 	if cli == "" {
 		t.Skip("HS_DEV_CLI")
 	}
-	m, err := Request(context.Background(), Options{Agent: "claude-code", CLI: cli, Progress: func(p Progress) { t.Logf("%+v", p) }})
+	agent := os.Getenv("HS_DEV_AGENT")
+	if agent == "" {
+		agent = "claude-code"
+	}
+	m, err := Request(context.Background(), Options{Agent: agent, CLI: cli, Progress: func(p Progress) { t.Logf("%+v", p) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,10 +105,11 @@ func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached,
 	cfg.Handlers = append(cfg.Handlers, h)
 	// the trace says which version renders a run that reaches a hook of
 	// ours (the scenario's agent first, when another system's said too)
-	if len(l.cfg.active(run.Scenario.SkillsAnyRequestEnables())) > 0 {
+	if active := l.cfg.active(run.Scenario.SkillsAnyRequestEnables()); len(active) > 0 {
 		ref, _ := profile.ParseRef(scenarioAgent(run.Scenario))
 		if p := h.Profile(); cfg.Agent == nil || ref.Agent == p.Agent {
 			cfg.Agent = &engine.Agent{Agent: p.Agent, Version: p.Version, By: cmp.Or(p.By, profile.ByNewest)}
+			cfg.AgentDir = active[0].Dir // Codex runs in the session's folder, where its hooks run
 		}
 	}
 	return h, nil

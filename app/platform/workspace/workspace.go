@@ -29,6 +29,10 @@ type Options struct {
 	Shell string    // "": $SHELL
 	// GitTimeout bounds each git command (0: 5 s).
 	GitTimeout time.Duration
+	// Files are the folder's files whose content the request quotes
+	// (request.Model.Files: AGENTS.md), each read into its file slot
+	// when it is there.
+	Files []string
 }
 
 // Facts are the slot values of a working folder on this machine (every
@@ -60,6 +64,11 @@ func Facts(ctx context.Context, dir string, opts Options) request.Values {
 	}
 	if shell == "" {
 		v[request.SlotShell] = ""
+	}
+	for _, name := range opts.Files {
+		if data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name))); err == nil {
+			v[request.FileSlot(name)] = string(data)
+		}
 	}
 	g := process.NewGroup()
 	defer g.Close()

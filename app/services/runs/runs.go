@@ -195,7 +195,11 @@ func (r *Run) agentRequest() error {
 	r.cfg.Request = m
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r.cfg.Facts = workspace.Facts(ctx, r.spec.Dir, workspace.Options{Home: r.spec.Home})
+	dir := r.spec.Dir
+	if r.cfg.AgentDir != "" {
+		dir = r.cfg.AgentDir
+	}
+	r.cfg.Facts = workspace.Facts(ctx, dir, workspace.Options{Home: r.spec.Home, Files: m.Files()})
 	for k, v := range m.ListValues(r.cfg.AgentEntries) {
 		r.cfg.Facts[k] = v
 	}
