@@ -11,9 +11,9 @@ import (
 	"sync"
 	"testing"
 
+	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agentdata/recipe"
-	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/request"
 	"hookstudio/app/capture"
 	"hookstudio/app/platform/workspace"

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"hookstudio/app/agents/locate"
 	"hookstudio/app/agentdata/request"
+	"hookstudio/app/agents/locate"
 	"hookstudio/app/capture"
 )
 
@@ -87,7 +87,7 @@ func claudeRequest() reqAgent {
 				{name: "git", rel: "hs_req.g/project", prompt: "HSR" + n + " git prompt", files: files, git: true, dirty: true, branch: "hsr-branch-g", commit: "hsr commit g",
 					answers: ends},
 				{name: "git-clean", rel: "hs_req.c/project", prompt: "HSR" + n + " clean prompt", git: true, branch: "hsr-branch-c", commit: "hsr commit c",
-					files: with(mi, miText, "@/plugin/.claude-plugin/plugin.json", `{"name": "hsr-plug", "version": "1.0.0"}`, pl, plText),
+					files:  with(mi, miText, "@/plugin/.claude-plugin/plugin.json", `{"name": "hsr-plug", "version": "1.0.0"}`, pl, plText),
 					skills: []request.Entry{miEntry, plEntry}, args: []string{"--plugin-dir", "@/plugin"}, answers: ends},
 			}
 		},
