@@ -1274,7 +1274,9 @@ func learnResults(m *request.Model, spec reqAgent, ran []*reqRan, counter *token
 	for i := range samples {
 		for j := i + 1; j < len(samples); j++ {
 			t, err := walk(samples[i].text, samples[j].text, samples[i].v, samples[j].v)
-			if err != nil || !readsAll(t) {
+			// every value that differs stands as its slot (not as an
+			// opaque value: a count the CLI makes otherwise)
+			if err != nil || !readsAll(t) || slices.ContainsFunc(varying(samples[i].v, samples[j].v), func(s string) bool { return !slices.Contains(t.Slots(), s) }) {
 				continue
 			}
 			m.Framing.Results = append(m.Framing.Results, request.ResultFrame{Tool: spec.shell, Text: t, Shape: shapeOf(counter, t)})
