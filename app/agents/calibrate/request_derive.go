@@ -901,15 +901,20 @@ func learnLoop(m *request.Model, r *reqRan) {
 }
 
 // learnTranscript reads the key order of each kind of entry of the
-// transcript the CLI kept (Claude Code's JSONL: one entry per message).
+// transcript the CLI kept: Claude Code's JSONL (one entry per message),
+// Codex's rollout (dated folders of JSONL: its response items, each an
+// envelope around a payload of its kind).
 func learnTranscript(m *request.Model, spec reqAgent, r *reqRan) {
-	if spec.transcriptFormat == "" {
+	kinds := map[string]func(line []byte) map[string][]string{"claude-code": claudeEntry, "codex": codexEntry}[spec.transcriptFormat]
+	if kinds == nil {
 		return
 	}
 	tr := &request.Transcript{Format: spec.transcriptFormat, Keys: map[string][]string{}}
 	names := make([]string, 0, len(r.transcripts))
 	for name := range r.transcripts {
-		if strings.HasSuffix(name, ".jsonl") && !strings.Contains(name, "/") || strings.Count(name, "/") == 1 && strings.HasSuffix(name, ".jsonl") {
+		// Claude Code's sessions stand at most a folder deep (a
+		// subagent's deeper); Codex's in dated folders
+		if strings.HasSuffix(name, ".jsonl") && (strings.Count(name, "/") <= 1 || spec.transcriptFormat == "codex") {
 			names = append(names, name)
 		}
 	}
@@ -919,32 +924,63 @@ func learnTranscript(m *request.Model, spec reqAgent, r *reqRan) {
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
-			var e struct {
-				Type    string `json:"type"`
-				Message struct {
-					Content json.RawMessage `json:"content"`
-				} `json:"message"`
-			}
-			if json.Unmarshal(line, &e) != nil {
-				continue
-			}
-			kind := ""
-			switch {
-			case e.Type == "assistant":
-				kind = "assistant"
-			case e.Type == "user" && len(e.Message.Content) > 0 && e.Message.Content[0] == '"':
-				kind = "user"
-			case e.Type == "user" && bytes.Contains(e.Message.Content, []byte(`"tool_result"`)):
-				kind = "tool_result"
-			}
-			if kind != "" && tr.Keys[kind] == nil {
-				tr.Keys[kind] = topKeys(line)
+			for kind, keys := range kinds(line) {
+				if tr.Keys[kind] == nil {
+					tr.Keys[kind] = keys
+				}
 			}
 		}
 	}
 	if len(tr.Keys) > 0 {
 		m.Transcript = tr
 	}
+}
+
+// claudeEntry is a Claude Code transcript line's kind (user, assistant,
+// tool_result) and its keys.
+func claudeEntry(line []byte) map[string][]string {
+	var e struct {
+		Type    string `json:"type"`
+		Message struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(line, &e) != nil {
+		return nil
+	}
+	kind := ""
+	switch {
+	case e.Type == "assistant":
+		kind = "assistant"
+	case e.Type == "user" && len(e.Message.Content) > 0 && e.Message.Content[0] == '"':
+		kind = "user"
+	case e.Type == "user" && bytes.Contains(e.Message.Content, []byte(`"tool_result"`)):
+		kind = "tool_result"
+	}
+	if kind == "" {
+		return nil
+	}
+	return map[string][]string{kind: topKeys(line)}
+}
+
+// codexEntry is a Codex rollout line's keys when it is a response item:
+// its envelope's (response_item) and its payload's by the payload's type
+// (message, function_call, function_call_output).
+func codexEntry(line []byte) map[string][]string {
+	var e struct {
+		Type    string          `json:"type"`
+		Payload json.RawMessage `json:"payload"`
+	}
+	if json.Unmarshal(line, &e) != nil || e.Type != "response_item" {
+		return nil
+	}
+	var p struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(e.Payload, &p) != nil || p.Type == "" {
+		return nil
+	}
+	return map[string][]string{e.Type: topKeys(line), p.Type: topKeys(e.Payload)}
 }
 
 // learnStdin reads the key order of the JSON each hook event's hooks read,

@@ -2,6 +2,7 @@ package ccshape
 
 import (
 	"encoding/json"
+	"slices"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agentdata/profile"
@@ -71,6 +72,30 @@ type Fields struct {
 
 // Add appends a key.
 func (f *Fields) Add(k string, v any) { f.keys, f.vals = append(f.keys, k), append(f.vals, v) }
+
+// Order puts the keys that keys lists first, in its order (an agent's
+// stdin as calibrated: request.Model.Stdin); the others follow as added.
+func (f *Fields) Order(keys []string) {
+	if len(keys) == 0 {
+		return
+	}
+	rank := func(k string) int {
+		if i := slices.Index(keys, k); i >= 0 {
+			return i
+		}
+		return len(keys)
+	}
+	idx := make([]int, len(f.keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return rank(f.keys[a]) - rank(f.keys[b]) })
+	ks, vs := make([]string, len(idx)), make([]any, len(idx))
+	for i, j := range idx {
+		ks[i], vs[i] = f.keys[j], f.vals[j]
+	}
+	f.keys, f.vals = ks, vs
+}
 
 // JSON is the object.
 func (f *Fields) JSON() []byte {
