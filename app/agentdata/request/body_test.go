@@ -141,9 +141,9 @@ func TestResultFrame(t *testing.T) {
 			t.Errorf("Fill(%q, %d) = %q, want %q", c.out, c.code, got, c.want)
 		}
 	}
-	fr := request.Framing{Results: []request.ResultFrame{f}}
-	if fr.Result("sh") == nil || fr.Result("other") != nil {
-		t.Error("a frame is found by its tool's name only")
+	fr := request.Framing{Results: []request.ResultFrame{f, {Tool: "shipped"}}}
+	if fr.Result("sh") == nil || fr.Result("other") != nil || fr.Result("shipped") != nil {
+		t.Error("a frame with words is found by its tool's name only")
 	}
 	m := &request.Model{Framing: fr}
 	if got := m.MaskOpaque()("id zz9; exit 0"); got != "id {opaque}; exit 0" {

@@ -216,10 +216,11 @@ type ResultFrame struct {
 	Shape Shape  `json:"shape"`
 }
 
-// Result is the frame of tool's output, or nil.
+// Result is the frame of tool's output, or nil: none, or a shipped
+// shape's (the CLI's words are not known).
 func (f *Framing) Result(tool string) *ResultFrame {
 	for i := range f.Results {
-		if f.Results[i].Tool == tool {
+		if f.Results[i].Tool == tool && f.Results[i].Text != nil {
 			return &f.Results[i]
 		}
 	}
