@@ -169,10 +169,25 @@ func compareCalls(t *testing.T, sim, real []capture.Call, norm func(string) stri
 }
 
 // byCallOrder puts each batch of tool results in the order of the calls
-// that asked for them: an agent runs a batch's tools side by side and
-// sends their results in the order they finished.
+// that asked for them, and each run of one event's hook words in the
+// order of their texts: an agent runs a batch's tools, and an event's
+// hooks, side by side and sends what they said in the order they finished.
 func byCallOrder(ms []capture.Message) []capture.Message {
 	out := slices.Clone(ms)
+	event := func(m capture.Message) string {
+		e, _, _ := strings.Cut(m.Hook, ":")
+		return e
+	}
+	for i := 0; i < len(out); {
+		j := i + 1
+		if out[i].Origin == capture.OriginHook {
+			for j < len(out) && out[j].Origin == capture.OriginHook && out[j].Role == out[i].Role && event(out[j]) == event(out[i]) {
+				j++
+			}
+			slices.SortStableFunc(out[i:j], func(a, b capture.Message) int { return strings.Compare(a.Content, b.Content) })
+		}
+		i = j
+	}
 	for i := 0; i < len(out); i++ {
 		if len(out[i].ToolCalls) == 0 {
 			continue
@@ -223,49 +238,10 @@ func window(s string, at int) string {
 	return s[from:to]
 }
 
-// TestRealAgentClaudeCodeRequests: every conformance project of Claude
-// Code, through the real `claude -p` against capture and through the
-// simulator with the CLI's calibrated request model, gives the same calls:
-// as many, each with the same messages — the CLI's system prompt, its
-// context around the prompt, the hooks' words, the conversation — and the
-// same tools, for both pinned versions.
-func TestRealAgentClaudeCodeRequests(t *testing.T) {
-	cases, err := os.ReadDir(filepath.Join("testdata", "claude-conformance"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, cli := range pinnedClaude {
-		t.Run(cli.version, func(t *testing.T) {
-			t.Parallel()
-			claude := agentTool(t, cli.rel)
-			calibrateOnce(t, profile.ClaudeCode, claude)
-			for _, c := range cases {
-				t.Run(c.Name(), func(t *testing.T) {
-					src := filepath.Join("testdata", "claude-conformance", c.Name())
-					sc := loadCase(t, src)
-					home := filepath.Join(t.TempDir(), "home")
-					if err := os.MkdirAll(home, 0o755); err != nil {
-						t.Fatal(err)
-					}
-					simProj := copyProject(t, src)
-					out, errOut, code := runCLI(t, "simulate", "--skills", simProj, "--trust", "--no-history", "--json", "--agent", "claude-code@"+cli.version,
-						"--home", home, filepath.Join(simProj, ".hookstudio", "scenarios", "case.yaml"))
-					if code != exitOK {
-						t.Fatalf("simulate: exit %d: %s", code, errOut)
-					}
-					sim, m := simulatedCalls(t, out)
-					realProj := copyProject(t, src)
-					real := claudeCalls(t, claude, realProj, home, sc)
-					compareCalls(t, sim, real, requestNorm(m, simProj, realProj))
-				})
-			}
-		})
-	}
-}
-
 // claudeCalls runs the real CLI in proj with home against an in-process
-// capture answering what the scenario's rounds script: its calls.
-func claudeCalls(t *testing.T, claude, proj, home string, sc *scenario.Scenario) []capture.Call {
+// capture answering what the scenario's rounds script: its calls, and
+// what it printed.
+func claudeCalls(t *testing.T, claude, proj, home string, sc *scenario.Scenario) ([]capture.Call, string) {
 	t.Helper()
 	answers, allowed := scriptedAnswers(sc)
 	srv, err := capture.Listen(capture.Options{Answerer: scripted(answers), Agents: capture.NewAgentReader(profile.NewCatalog(os.Getenv("HOOKSTUDIO_DATA_DIR")))})
@@ -277,9 +253,15 @@ func claudeCalls(t *testing.T, claude, proj, home string, sc *scenario.Scenario)
 	if len(allowed) > 0 {
 		args = append(args, "--allowedTools", strings.Join(allowed, " "))
 	}
-	runClaude(t, claude, proj, home, srv.URL(), "sk-ant-test", args...)
+	// the project's plugins, which the simulator reads as it reads the
+	// project: the CLI loads them when told
+	plugins, _ := filepath.Glob(filepath.Join(proj, "*", ".claude-plugin", "plugin.json"))
+	for _, p := range plugins {
+		args = append(args, "--plugin-dir", filepath.Dir(filepath.Dir(p)))
+	}
+	printed := runClaude(t, claude, proj, home, srv.URL(), "sk-ant-test", args...)
 	_ = srv.Close() // every answered call recorded
-	return srv.Calls()
+	return srv.Calls(), strings.TrimSuffix(string(printed), "\n")
 }
 
 // scriptedAnswers are the answers the scenario's first request scripts,

@@ -290,7 +290,7 @@ func (t *Trace) RequestMessages(c int) []request.Msg {
 		m := t.Message(id)
 		rm := request.Msg{Role: m.Role, Text: m.Content}
 		if a, ok := t.agentInfo[int32(id)]; ok {
-			rm.System, rm.Cache = a.system, a.cache
+			rm.System, rm.Cache, rm.Own = a.system, a.cache, true
 		}
 		switch {
 		case len(m.ToolCalls) > 0:
@@ -391,4 +391,14 @@ func (r *runner) remind(quiet int, done map[int]bool) {
 		id := r.t.add(msg{content: rm.Piece.Text.Fill(r.values(r.user)), role: skills.Role(rm.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
 		r.t.agentInfo[id] = agentMsg{pieces: []string{rm.Piece.ID}}
 	}
+}
+
+// RequestModel is the request model of the agent whose loop the run is (nil:
+// seed 000's flow): what a hook system reads of its agent (the stdin key
+// order, the transcript it keeps).
+func (e *Event) RequestModel() *request.Model {
+	if e.r == nil || !e.r.agentMode() {
+		return nil
+	}
+	return e.r.cfg.Request
 }

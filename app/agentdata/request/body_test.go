@@ -2,6 +2,7 @@ package request_test
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"hookstudio/app/agentdata/request"
@@ -64,7 +65,7 @@ func TestBuildResponsesReadsBack(t *testing.T) {
 			for _, it := range b.Input {
 				items = append(items, len(it.Content))
 			}
-			if !equalInts(items, c.items) {
+			if !slices.Equal(items, c.items) {
 				t.Errorf("input items' parts %v, want %v\n%s", items, c.items, body)
 			}
 			got := capture.ReadBody(capture.Responses, body, nil, nil).Messages
@@ -78,18 +79,6 @@ func TestBuildResponsesReadsBack(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestFileCondition: a piece that quotes an instruction file is sent when

@@ -40,11 +40,14 @@ func claudeRequest() reqAgent {
 		recipe: "claude-code", args: []string{"--allowedTools", "Bash Skill"},
 		transcripts: ".claude/projects", transcriptFormat: "claude-code",
 		runs: func(n string) []reqRun {
+			ctx := func(event, words string) string {
+				return fmt.Sprintf(`printf '%%s\n' '{"hookSpecificOutput":{"hookEventName":"%s","additionalContext":"HSR%s %s"}}'`, event, n, words)
+			}
 			settings := `{"hooks": {` + strings.Join([]string{
 				hookGroup("SessionStart", "", probeSay(n, "SessionStart", "session start words")),
 				hookGroup("UserPromptSubmit", "", probeSay(n, "UserPromptSubmit", "prompt words")),
-				hookGroup("PreToolUse", "Bash", probeSave("PreToolUse")),
-				hookGroup("PostToolUse", "Bash", probeSave("PostToolUse")),
+				hookGroup("PreToolUse", "Bash", probeSave("PreToolUse")+"; "+ctx("PreToolUse", "pre words")),
+				hookGroup("PostToolUse", "Bash", probeSave("PostToolUse")+"; "+ctx("PostToolUse", "post words")),
 				hookGroup("Stop", "", probeStop(n)),
 			}, ", ") + `}}`
 			files := map[string]string{".claude/settings.json": settings}
@@ -122,7 +125,7 @@ func codexRequest() reqAgent {
 	return reqAgent{
 		recipe: "codex", args: []string{"--dangerously-bypass-approvals-and-sandbox"},
 		home:        map[string]string{".codex/config.toml": "[analytics]\nenabled = false\n[feedback]\nenabled = false\n"},
-		transcripts: ".codex/sessions", transcriptFormat: "codex",
+		transcripts: ".codex/sessions", transcriptFormat: request.TranscriptCodex,
 		files: []string{"AGENTS.md"}, shell: "exec_command",
 		outputs: map[string]probeOutput{
 			"echo hsr-tool": {"hsr-tool\n", 0},

@@ -21,5 +21,5 @@ func TestDevRequestClaude(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile("/tmp/reqmodel.json", request.Encode(m), 0o644)
+	os.WriteFile(os.Getenv("HS_DEV_OUT"), request.Encode(m), 0o644)
 }

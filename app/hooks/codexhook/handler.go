@@ -297,8 +297,8 @@ func (h *Handler) input(event string, ev *engine.Event, cwd string) ([]byte, err
 		f.Add("hook_event_name", event)
 		f.Add("reason", "other")
 	}
-	if tr := ev.Trace(); tr != nil && tr.RequestModel() != nil {
-		f.Order(tr.RequestModel().Stdin[event]) // the calibrated CLI's order
+	if m := ev.RequestModel(); m != nil {
+		f.Order(m.Stdin[event]) // the calibrated CLI's order
 	}
 	return f.JSON(), nil
 }
