@@ -310,9 +310,43 @@ func TestRealAgentCodexRequests(t *testing.T) {
 			}
 			sim, m := simulatedCalls(t, out)
 			compareCalls(t, sim, real, requestNorm(m, simProj, realProj))
+			for i := range min(len(sim), len(real)) {
+				if s, r := responsesLayout(sim[i].Body), responsesLayout(real[i].Body); !slices.Equal(s, r) {
+					t.Errorf("call %d: input items\nsimulator %v\nCLI       %v", i, s, r)
+				}
+			}
 			if t.Failed() {
 				t.Logf("codex printed:\n%s", printed)
 			}
 		})
 	}
+}
+
+// responsesLayout is a Responses body's input as the agent lays it out:
+// each item's type (a message's role and number of parts), and whether it
+// has instructions.
+func responsesLayout(body json.RawMessage) []string {
+	var b struct {
+		Instructions *string `json:"instructions"`
+		Input        []struct {
+			Type    string            `json:"type"`
+			Role    string            `json:"role"`
+			Content []json.RawMessage `json:"content"`
+		} `json:"input"`
+	}
+	if json.Unmarshal(body, &b) != nil {
+		return []string{"unreadable"}
+	}
+	var out []string
+	if b.Instructions != nil {
+		out = append(out, "instructions")
+	}
+	for _, it := range b.Input {
+		if it.Type == "message" {
+			out = append(out, fmt.Sprintf("%s×%d", it.Role, len(it.Content)))
+		} else {
+			out = append(out, it.Type)
+		}
+	}
+	return out
 }
