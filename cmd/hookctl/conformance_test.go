@@ -59,7 +59,7 @@ func TestRealAgentClaudeCodeConformance(t *testing.T) {
 						return
 					}
 					sim, m := simulatedCalls(t, out)
-					compareCalls(t, sim, real, requestNorm(m, simProj, realProj))
+					compareRequests(t, sim, real, requestNorm(m, simProj, realProj))
 				})
 			}
 		})

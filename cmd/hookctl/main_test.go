@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 	// simulate records runs in the history: never in the user's real data
 	// folder. Tests that read the history pass --db as well.
 	os.Setenv("HOOKSTUDIO_DATA_DIR", filepath.Join(dir, "data"))
-	if out, err := exec.Command("go", "build", "-o", hookctl, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", hookctl, ".").CombinedOutput(); err != nil {
 		panic("build hookctl: " + err.Error() + "\n" + string(out))
 	}
 	code := m.Run()

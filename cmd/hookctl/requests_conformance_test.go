@@ -116,10 +116,7 @@ func projectNorm(dirs ...string) func(string) string {
 	return r.Replace
 }
 
-var (
-	uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-	dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b`)
-)
+var dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b`)
 
 // requestNorm is what a comparison of two requests of the same scenario
 // leaves aside: the project folder (the same name in both), the date,
@@ -136,11 +133,11 @@ func requestNorm(m *request.Model, dirs ...string) func(string) string {
 	}
 }
 
-// compareCalls says where a simulation's calls and a real CLI's part: as
+// compareRequests says where a simulation's calls and a real CLI's part: as
 // many calls, each with the same messages (role and text, the agent's
 // system prompt and context included) and the same tools offered. Tool
 // call ids are not texts of a message, so they are not compared.
-func compareCalls(t *testing.T, sim, real []capture.Call, norm func(string) string) {
+func compareRequests(t *testing.T, sim, real []capture.Call, norm func(string) string) {
 	t.Helper()
 	if len(sim) != len(real) {
 		t.Errorf("%d calls simulated, %d made by the CLI", len(sim), len(real))
@@ -309,7 +306,7 @@ func TestRealAgentCodexRequests(t *testing.T) {
 				t.Fatalf("simulate: exit %d: %s", code, errOut)
 			}
 			sim, m := simulatedCalls(t, out)
-			compareCalls(t, sim, real, requestNorm(m, simProj, realProj))
+			compareRequests(t, sim, real, requestNorm(m, simProj, realProj))
 			for i := range min(len(sim), len(real)) {
 				if s, r := responsesLayout(sim[i].Body), responsesLayout(real[i].Body); !slices.Equal(s, r) {
 					t.Errorf("call %d: input items\nsimulator %v\nCLI       %v", i, s, r)
@@ -320,6 +317,29 @@ func TestRealAgentCodexRequests(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRealAgentRequestShapes: calibrating each pinned Claude Code CLI
+// and Codex gives the request model whose shape the repository bundles (slots,
+// sizes, hashes: never the CLI's words): -update writes them.
+func TestRealAgentRequestShapes(t *testing.T) {
+	for _, cli := range pinnedClaude {
+		t.Run(cli.version, func(t *testing.T) {
+			t.Parallel()
+			claude := agentTool(t, cli.rel)
+			calibrateOnce(t, profile.ClaudeCode, claude)
+			checkShape(t, profile.ClaudeCode, cli.version)
+		})
+	}
+	t.Run("codex", func(t *testing.T) {
+		t.Parallel()
+		rc, err := recipe.Find(codexConformance.recipe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calibrateOnce(t, rc.Agent, agentTool(t, codexConformance.bin))
+		checkShape(t, rc.Agent, rc.Version)
+	})
 }
 
 // responsesLayout is a Responses body's input as the agent lays it out:
@@ -349,4 +369,33 @@ func responsesLayout(body json.RawMessage) []string {
 		}
 	}
 	return out
+}
+
+// checkShape compares the shape of agent@version's calibrated model with
+// the bundled one (-update: writes it).
+func checkShape(t *testing.T, agent, version string) {
+	t.Helper()
+	dir := os.Getenv("HOOKSTUDIO_DATA_DIR")
+	m, err := request.NewCatalog(dir).Find(agent, version)
+	if err != nil || m.Origin != request.Calibrated {
+		t.Fatalf("no calibrated model of %s@%s: %v", agent, version, err)
+	}
+	got := request.Encode(request.ShapeOf(m))
+	file := filepath.Join("..", "..", "app", "agentdata", "request", filepath.FromSlash(request.BundledPath(agent, version)))
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (write it: go test ./cmd/hookctl -run TestRealAgentRequestShapes -update)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("calibrating %s@%s gives another shape than %s: the CLI changed, or calibration did (-update after checking the diff)", agent, version, file)
+	}
 }

@@ -46,7 +46,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if err != nil {
 		return 0, err
 	}
-	picker, err := agents()
+	picker, err := agents(stderr)
 	if err != nil {
 		return 0, err
 	}

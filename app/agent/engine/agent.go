@@ -364,7 +364,7 @@ func (r *runner) afterTool(tc *ToolCall) {
 		}
 		name, _ := tc.Arguments[tp.Arg].(string)
 		v := r.values(r.user)
-		for _, s := range tp.Piece.Text.Slots() {
+		for _, s := range []string{request.SlotSkillDir, request.SlotSkillBody} {
 			if x, ok := r.cfg.Facts[s+":"+name]; ok {
 				v[s] = x
 			}
@@ -372,8 +372,9 @@ func (r *runner) afterTool(tc *ToolCall) {
 		if _, ok := r.cfg.Facts[request.SlotSkillDir+":"+name]; !ok && tp.Arg != "" {
 			continue // nothing of that name: the agent adds nothing
 		}
-		id := r.t.add(msg{content: tp.Piece.Text.Fill(v), role: skills.Role(tp.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
-		r.t.agentInfo[id] = agentMsg{pieces: []string{tp.Piece.ID}}
+		text, ph := r.ownText(&tp.Piece, v)
+		id := r.t.add(msg{content: text, role: skills.Role(tp.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
+		r.t.agentInfo[id] = agentMsg{pieces: []string{tp.Piece.ID}, placeholder: ph, tokens: tp.Piece.Shape.Tokens}
 	}
 }
 
@@ -388,8 +389,9 @@ func (r *runner) remind(quiet int, done map[int]bool) {
 			continue
 		}
 		done[k] = true
-		id := r.t.add(msg{content: rm.Piece.Text.Fill(r.values(r.user)), role: skills.Role(rm.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
-		r.t.agentInfo[id] = agentMsg{pieces: []string{rm.Piece.ID}}
+		text, ph := r.ownText(&rm.Piece, r.values(r.user))
+		id := r.t.add(msg{content: text, role: skills.Role(rm.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
+		r.t.agentInfo[id] = agentMsg{pieces: []string{rm.Piece.ID}, placeholder: ph, tokens: rm.Piece.Shape.Tokens}
 	}
 }
 
@@ -401,4 +403,13 @@ func (e *Event) RequestModel() *request.Model {
 		return nil
 	}
 	return e.r.cfg.Request
+}
+
+// ownText is a piece's text with the run's values, or for a shipped model
+// its placeholder; placeholder says which.
+func (r *runner) ownText(p *request.Piece, v request.Values) (text string, placeholder bool) {
+	if p.Text == nil {
+		return request.Placeholder(r.cfg.Request, p), true
+	}
+	return p.Text.Fill(v), false
 }

@@ -137,6 +137,25 @@ func Parse(file string, data []byte) (*Model, error) {
 			check(fmt.Sprintf("turn[%d].piece", i), m.Turn[i].Piece)
 		}
 	}
+	for i := range m.Loop.AfterTool {
+		check(fmt.Sprintf("loop.after_tool[%d].piece", i), &m.Loop.AfterTool[i].Piece)
+	}
+	for i := range m.Loop.Reminders {
+		check(fmt.Sprintf("loop.reminders[%d].piece", i), &m.Loop.Reminders[i].Piece)
+	}
+	if m.Shipped && m.Framing.EmptyResult != nil {
+		probs = append(probs, "framing.empty_result has a text in a shipped shape: the CLI's words are not ours to ship")
+	}
+	for i, r := range m.Framing.Results {
+		if m.Shipped && r.Text != nil {
+			probs = append(probs, fmt.Sprintf("framing.results[%d] (%s) has a text in a shipped shape", i, r.Tool))
+		}
+	}
+	for k, l := range m.Lists {
+		if m.Shipped && l.Item != nil {
+			probs = append(probs, fmt.Sprintf("lists.%s has an item text in a shipped shape", k))
+		}
+	}
 	for i, t := range m.Tools {
 		if t.Name == "" {
 			probs = append(probs, fmt.Sprintf("tools[%d] has no name", i))
@@ -188,6 +207,23 @@ func ShapeOf(m *Model) *Model {
 	for i := range out.Tools {
 		out.Tools[i].Definition = nil
 	}
+	// the CLI's words in its lists, its loop and its framing go too
+	if len(m.Lists) > 0 {
+		out.Lists = map[string]List{}
+		for k, l := range m.Lists {
+			l.Item = nil
+			out.Lists[k] = l
+		}
+	}
+	out.Loop.AfterTool = slices.Clone(m.Loop.AfterTool)
+	for i := range out.Loop.AfterTool {
+		out.Loop.AfterTool[i].Piece.Text = nil
+	}
+	out.Loop.Reminders = slices.Clone(m.Loop.Reminders)
+	for i := range out.Loop.Reminders {
+		out.Loop.Reminders[i].Piece.Text = nil
+	}
+	out.Framing.EmptyResult = nil
 	out.Framing.Results = slices.Clone(m.Framing.Results)
 	for i := range out.Framing.Results {
 		out.Framing.Results[i].Text = nil

@@ -2,7 +2,6 @@ package ccshape
 
 import (
 	"encoding/json"
-	"slices"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agentdata/profile"
@@ -61,57 +60,6 @@ func Render(eff *engine.Effect, p engine.Point, o *profile.Outcome, v profile.Va
 		}
 	}
 	return true
-}
-
-// Fields is a JSON object that keeps its keys in the order added, as the
-// agents write a hook's stdin.
-type Fields struct {
-	keys []string
-	vals []any
-}
-
-// Add appends a key.
-func (f *Fields) Add(k string, v any) { f.keys, f.vals = append(f.keys, k), append(f.vals, v) }
-
-// Order puts the keys that keys lists first, in its order (an agent's
-// stdin as calibrated: request.Model.Stdin); the others follow as added.
-func (f *Fields) Order(keys []string) {
-	if len(keys) == 0 {
-		return
-	}
-	rank := func(k string) int {
-		if i := slices.Index(keys, k); i >= 0 {
-			return i
-		}
-		return len(keys)
-	}
-	idx := make([]int, len(f.keys))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return rank(f.keys[a]) - rank(f.keys[b]) })
-	ks, vs := make([]string, len(idx)), make([]any, len(idx))
-	for i, j := range idx {
-		ks[i], vs[i] = f.keys[j], f.vals[j]
-	}
-	f.keys, f.vals = ks, vs
-}
-
-// JSON is the object.
-func (f *Fields) JSON() []byte {
-	out := []byte{'{'}
-	for i, k := range f.keys {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		kb, _ := json.Marshal(k)
-		vb, err := json.Marshal(f.vals[i])
-		if err != nil {
-			vb = []byte("null")
-		}
-		out = append(append(append(out, kb...), ':'), vb...)
-	}
-	return append(out, '}')
 }
 
 // Output is the JSON a hook of the shape prints on exit 0, with the fields

@@ -33,7 +33,7 @@ func (h *Handler) transcriptEntries(tr *request.Transcript, ev *engine.Event, ms
 		id := entryID(h.session, n)
 		vals := map[string]any{"parentUuid": nullable(parent), "uuid": id, "sessionId": h.session, "cwd": h.cfg.Root,
 			"timestamp": start.Add(time.Duration(n) * time.Millisecond).UTC().Format("2006-01-02T15:04:05.000Z"),
-			"promptId": h.promptID(), "message": ordered(tr.MessageKeys[kind], message)}
+			"promptId":  h.promptID(), "message": ordered(tr.MessageKeys[kind], message)}
 		for k, v := range extra {
 			vals[k] = v
 		}
