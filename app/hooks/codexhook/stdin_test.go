@@ -9,21 +9,27 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
-	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/request"
+	"hookstudio/app/hooks/hooktest"
+	"hookstudio/app/hooks/skills"
 )
+
+// noHooks are a run's prompt hooks: none.
+type noHooks struct{}
+
+func (noHooks) Hooks([]string) []skills.Hook { return nil }
 
 // TestStdinOrder: under a calibrated request model a hook reads its
 // stdin's keys in the order the CLI was seen to write them.
 func TestStdinOrder(t *testing.T) {
-	root := project(t, map[string]string{HooksFile: `{"hooks": {
+	root := hooktest.Project(t, map[string]string{HooksFile: `{"hooks": {
  "SessionStart": [{"hooks": [{"type": "command", "command": "cat > ss.json"}]}]
 }}`})
 	cfg, err := Load(root, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, _ := scenario.Parse("s.yaml", []byte("name: t\nrequests:\n  - user: go\n    rounds:\n      - content: done\n"))
+	sc := hooktest.Scenario(t, "name: t\nrequests:\n  - user: go\n    rounds:\n      - content: done\n")
 	h, err := New(Options{Config: cfg, Scenario: sc})
 	if err != nil {
 		t.Fatal(err)
