@@ -649,6 +649,7 @@ const (
 	SlotOSVersion = "os_version" // `uname -sr`
 	SlotShell     = "shell"      // the login shell's name
 	SlotModel     = "model"      // the model the CLI asks for
+	SlotTimezone  = "timezone"   // the machine's IANA time zone (Etc/UTC, Europe/Paris)
 	SlotIsGit     = "is_git"     // true or false
 	SlotGitBranch = "git_branch"
 	SlotGitStatus = "git_status"  // `git status --short`
@@ -673,7 +674,7 @@ const SlotOpaque = "opaque"
 var Planted = []string{SlotCwd, SlotCwdSlug, SlotCwdDashed, SlotHome, SlotPrompt, SlotGitBranch, SlotGitStatus, SlotGitLog}
 
 // Machine slots are the machine's own values.
-var Machine = []string{SlotDate, SlotOSVersion, SlotPlatform, SlotShell, SlotModel}
+var Machine = []string{SlotDate, SlotOSVersion, SlotPlatform, SlotShell, SlotModel, SlotTimezone}
 
 // Opaque reads text as t filled with v, any value standing for its opaque
 // slots: the opaque slots' values in text, and whether text reads so.
