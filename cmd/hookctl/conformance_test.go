@@ -44,7 +44,7 @@ func TestRealAgentClaudeCodeConformance(t *testing.T) {
 						t.Fatal(err)
 					}
 					simProj := copyProject(t, src)
-					out, errOut, code := runCLI(t, "simulate", "--skills", simProj, "--trust", "--no-history", "--json", "--agent", "claude-code@"+cli.version,
+					out, errOut, code := simulateAgent(t, "--skills", simProj, "--trust", "--no-history", "--json", "--agent", "claude-code@"+cli.version,
 						"--home", home, filepath.Join(simProj, ".hookstudio", "scenarios", "case.yaml"))
 					if code != exitOK {
 						t.Fatalf("simulate: exit %d: %s", code, errOut)

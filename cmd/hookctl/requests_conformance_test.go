@@ -20,8 +20,8 @@ import (
 )
 
 // calibrated is each pinned CLI's request model, calibrated once per test
-// binary into its data folder (HOOKSTUDIO_DATA_DIR, TestMain's): the CLIs'
-// words are learned from the installed CLIs, never kept in the repository.
+// binary into agentsData: the CLIs' words are learned from the installed
+// CLIs, never kept in the repository.
 var calibrated struct {
 	mu   sync.Mutex
 	once map[string]*sync.Once
@@ -42,7 +42,7 @@ func calibrateOnce(t *testing.T, agent, cli string) {
 	}
 	calibrated.mu.Unlock()
 	once.Do(func() {
-		out, errOut, code := runCLI(t, "calibrate", agent, "--cli", cli)
+		out, errOut, code := runCLIEnv(t, []string{"HOOKSTUDIO_DATA_DIR=" + agentsData}, "calibrate", agent, "--cli", cli)
 		var err error
 		if code != exitOK {
 			err = fmt.Errorf("calibrate %s: exit %d: %s%s", cli, code, out, errOut)
@@ -57,6 +57,13 @@ func calibrateOnce(t *testing.T, agent, cli string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// simulateAgent runs hookctl simulate with the calibrated agents' data
+// folder: a run under an agent sends the CLI's own words.
+func simulateAgent(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	return runCLIEnv(t, []string{"HOOKSTUDIO_DATA_DIR=" + agentsData}, append([]string{"simulate"}, args...)...)
 }
 
 // simulatedCalls are a simulation's calls as capture reads them: each
@@ -80,7 +87,7 @@ func simulatedCalls(t *testing.T, out string) (calls []capture.Call, model *requ
 	if doc.Agent == nil || doc.Agent.Request != string(request.Calibrated) {
 		t.Fatalf("the simulation is no calibrated agent's run: %+v", doc.Agent)
 	}
-	dir := os.Getenv("HOOKSTUDIO_DATA_DIR")
+	dir := agentsData
 	m, err := request.NewCatalog(dir).Find(doc.Agent.Agent, doc.Agent.Version)
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +248,7 @@ func window(s string, at int) string {
 func claudeCalls(t *testing.T, claude, proj, home string, sc *scenario.Scenario) ([]capture.Call, string) {
 	t.Helper()
 	answers, allowed := scriptedAnswers(sc)
-	srv, err := capture.Listen(capture.Options{Answerer: scripted(answers), Agents: capture.NewAgentReader(profile.NewCatalog(os.Getenv("HOOKSTUDIO_DATA_DIR")))})
+	srv, err := capture.Listen(capture.Options{Answerer: scripted(answers), Agents: capture.NewAgentReader(profile.NewCatalog(agentsData))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,8 +382,7 @@ func responsesLayout(body json.RawMessage) []string {
 // the bundled one (-update: writes it).
 func checkShape(t *testing.T, agent, version string) {
 	t.Helper()
-	dir := os.Getenv("HOOKSTUDIO_DATA_DIR")
-	m, err := request.NewCatalog(dir).Find(agent, version)
+	m, err := request.NewCatalog(agentsData).Find(agent, version)
 	if err != nil || m.Origin != request.Calibrated {
 		t.Fatalf("no calibrated model of %s@%s: %v", agent, version, err)
 	}
