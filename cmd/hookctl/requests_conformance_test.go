@@ -307,7 +307,7 @@ func TestRealAgentCodexRequests(t *testing.T) {
 			_, realProj, _, sc := copyCase(t, c)
 			home := filepath.Join(t.TempDir(), "home")
 			real, _, printed := codexConformance.realCalls(t, bin, realProj, home, sc)
-			out, errOut, code := runCLI(t, "simulate", "--skills", simRoot, "--trust", "--no-history", "--json", "--agent", rc.Agent+"@"+rc.Version,
+			out, errOut, code := simulateAgent(t, "--skills", simRoot, "--trust", "--no-history", "--json", "--agent", rc.Agent+"@"+rc.Version,
 				"--home", home, simFile)
 			if code != exitOK {
 				t.Fatalf("simulate: exit %d: %s", code, errOut)
