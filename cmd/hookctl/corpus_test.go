@@ -18,6 +18,9 @@ import (
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agentdata/recipe"
+	"hookstudio/app/agentdata/request"
+	"hookstudio/app/agents/calibrate"
+	"hookstudio/app/capture"
 	"hookstudio/app/hooks/claudehook"
 )
 
@@ -159,6 +162,11 @@ func (ca corpusAgent) check(t *testing.T, bin, src string) []string {
 	rc := profile.NewRecognizer(prof)
 	_, simProj := copyOf()
 	dir, proj := copyOf()
+	// an agent whose request calibration learns: the whole request, every call
+	whole := slices.Contains(calibrate.RequestAgents(), ca.system)
+	if whole {
+		calibrateOnce(t, ca.system, bin)
+	}
 	// the simulation runs beside the CLI: a case's wall time is the
 	// slower of the two, and the CLIs' waits leave the cores to it
 	ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
@@ -166,7 +174,7 @@ func (ca corpusAgent) check(t *testing.T, bin, src string) []string {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		sim = ca.simulate(ctx, rc, simProj, sc)
+		sim = ca.simulate(ctx, rc, simProj, filepath.Join(dir, "home"), whole, sc)
 	}()
 	t.Cleanup(func() { cancel(); <-done }) // before the copies go, whatever ends the test
 	real := ca.real(t, rc, bin, dir, proj, sc)
@@ -190,6 +198,9 @@ func (ca corpusAgent) check(t *testing.T, bin, src string) []string {
 		}
 		return problems
 	}
+	if whole {
+		return requestProblems(sim.requests, real.requests, requestNorm(sim.model, simProj, proj, filepath.Join(dir, "home")))
+	}
 	problems = compareCalls(sim.calls, real.calls)
 	if !slices.ContainsFunc(sim.calls, corpusCall.shows) && !slices.ContainsFunc(real.calls, corpusCall.shows) {
 		problems = append(problems, "no hook text in any call on either side: the case proves nothing")
@@ -206,7 +217,11 @@ func (ca corpusAgent) check(t *testing.T, bin, src string) []string {
 // agent's own, not its side calls), a blocked prompt's notice, what the
 // CLI printed, or why the simulator refused to run.
 type corpusRun struct {
-	calls   []corpusCall
+	calls []corpusCall
+	// requests are the calls whole, as capture reads them (an agent whose
+	// request model is calibrated), model the simulation's request model
+	requests []capture.Call
+	model    *request.Model
 	notice  string
 	printed string
 	refused string // why simulate refused the project
@@ -396,10 +411,16 @@ func newCall() corpusCall { return corpusCall{Results: map[int]string{}, Written
 // (issue 33 takes it out of agent runs; then this drops nothing).
 // It runs beside the test's goroutine: it reports what fails in err,
 // never through t.
-func (ca corpusAgent) simulate(ctx context.Context, rc *profile.Recognizer, proj string, sc *scenario.Scenario) corpusRun {
-	cmd := exec.CommandContext(ctx, hookctl, "simulate", "--skills", proj, "--trust", "--no-history", "--json", "--agent", ca.system+"@"+ca.version,
-		filepath.Join(proj, ".hookstudio", "scenarios", "case.yaml"))
+func (ca corpusAgent) simulate(ctx context.Context, rc *profile.Recognizer, proj, home string, whole bool, sc *scenario.Scenario) corpusRun {
+	args := []string{"simulate", "--skills", proj, "--trust", "--no-history", "--json", "--agent", ca.system + "@" + ca.version}
+	if whole {
+		args = append(args, "--home", home)
+	}
+	cmd := exec.CommandContext(ctx, hookctl, append(args, filepath.Join(proj, ".hookstudio", "scenarios", "case.yaml"))...)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	if whole { // the CLI's words, calibrated
+		cmd.Env = append(cmd.Env, "HOOKSTUDIO_DATA_DIR="+agentsData)
+	}
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -432,6 +453,12 @@ func (ca corpusAgent) simulate(ctx context.Context, rc *profile.Recognizer, proj
 		return corpusRun{err: fmt.Errorf("simulate --json: %v (%d requests)", err, len(doc.Requests))}
 	}
 	var run corpusRun
+	if whole {
+		var err error
+		if run.requests, run.model, err = readSimulated(out); err != nil {
+			return corpusRun{err: err}
+		}
+	}
 	var events []string // by hook call, as messages number them
 	for _, st := range doc.Steps {
 		if hc := st.HookCall; hc != nil {
@@ -511,7 +538,7 @@ func (ca corpusAgent) real(t *testing.T, rc *profile.Recognizer, bin, dir, proj 
 	// run some 15% more CPU, and other tests keep its goroutines under it
 	out := filepath.Join(dir, "capture.json")
 	var stderr strings.Builder
-	url, capture := captureProcess(t, &stderr, "--answers", filepath.Join(dir, "answers.yaml"), "--json", out, "--no-history")
+	url, capProc := captureProcess(t, &stderr, "--answers", filepath.Join(dir, "answers.yaml"), "--json", out, "--no-history")
 	rcp, err := recipe.Find(ca.system)
 	if err != nil {
 		t.Fatal(err)
@@ -533,13 +560,13 @@ func (ca corpusAgent) real(t *testing.T, rc *profile.Recognizer, bin, dir, proj 
 	printed := runRecipe(t, run, bin, proj, home)
 	// the agent is done (its side calls vary): interrupted, capture
 	// writes its file and ends
-	if err := capture.Process.Signal(os.Interrupt); err != nil {
+	if err := capProc.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	hung := time.AfterFunc(agentTimeout, func() { _ = capture.Process.Kill() })
-	_ = capture.Wait()
+	hung := time.AfterFunc(agentTimeout, func() { _ = capProc.Process.Kill() })
+	_ = capProc.Wait()
 	hung.Stop()
-	if code := capture.ProcessState.ExitCode(); code != exitOK {
+	if code := capProc.ProcessState.ExitCode(); code != exitOK {
 		t.Fatalf("capture exit %d: %s", code, stderr.String())
 	}
 	raw, err := os.ReadFile(out)
@@ -558,6 +585,21 @@ func (ca corpusAgent) real(t *testing.T, rc *profile.Recognizer, bin, dir, proj 
 		t.Fatalf("capture: %v", err)
 	}
 	res := corpusRun{printed: strings.TrimSpace(printed)}
+	var whole struct {
+		Requests []struct {
+			LLMCalls []capture.Call `json:"llm_calls"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal(raw, &whole); err != nil {
+		t.Fatalf("capture: %v", err)
+	}
+	for _, r := range whole.Requests {
+		for _, c := range r.LLMCalls {
+			if c.Side == "" {
+				res.requests = append(res.requests, c)
+			}
+		}
+	}
 	for _, r := range doc.Requests {
 		for _, call := range r.LLMCalls {
 			if call.Side != "" {

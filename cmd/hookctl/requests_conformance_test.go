@@ -69,8 +69,17 @@ func simulateAgent(t *testing.T, args ...string) (string, string, int) {
 // simulatedCalls are a simulation's calls as capture reads them: each
 // call's request body (the agent's, in its API's shape) read by the
 // reader capture reads a real CLI's requests with.
-func simulatedCalls(t *testing.T, out string) (calls []capture.Call, model *request.Model) {
+func simulatedCalls(t *testing.T, out string) ([]capture.Call, *request.Model) {
 	t.Helper()
+	calls, m, err := readSimulated(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return calls, m
+}
+
+// readSimulated is simulatedCalls for a caller off the test's goroutine.
+func readSimulated(out string) (calls []capture.Call, model *request.Model, err error) {
 	var doc struct {
 		Agent *struct {
 			Agent, Version, Request string
@@ -82,26 +91,25 @@ func simulatedCalls(t *testing.T, out string) (calls []capture.Call, model *requ
 		} `json:"requests"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatalf("simulate --json: %v", err)
+		return nil, nil, fmt.Errorf("simulate --json: %w", err)
 	}
 	if doc.Agent == nil || doc.Agent.Request != string(request.Calibrated) {
-		t.Fatalf("the simulation is no calibrated agent's run: %+v", doc.Agent)
+		return nil, nil, fmt.Errorf("the simulation is no calibrated agent's run: %+v", doc.Agent)
 	}
-	dir := agentsData
-	m, err := request.NewCatalog(dir).Find(doc.Agent.Agent, doc.Agent.Version)
+	m, err := request.NewCatalog(agentsData).Find(doc.Agent.Agent, doc.Agent.Version)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
-	reader := capture.NewAgentReader(profile.NewCatalog(dir))
+	reader := capture.NewAgentReader(profile.NewCatalog(agentsData))
 	for _, r := range doc.Requests {
 		for _, c := range r.LLMCalls {
 			if len(c.Request) == 0 {
-				t.Fatal("a simulated call of an agent's run carries no request body")
+				return nil, nil, fmt.Errorf("a simulated call of an agent's run carries no request body")
 			}
 			calls = append(calls, capture.ReadBody(capture.API(apiOfModel(m)), c.Request, m.Headers, reader))
 		}
 	}
-	return calls, m
+	return calls, m, nil
 }
 
 func apiOfModel(m *request.Model) string {
@@ -140,36 +148,46 @@ func requestNorm(m *request.Model, dirs ...string) func(string) string {
 	}
 }
 
-// compareRequests says where a simulation's calls and a real CLI's part: as
+// compareRequests says where a simulation's calls and a real CLI's part
+// (requestProblems), each an error of t.
+func compareRequests(t *testing.T, sim, real []capture.Call, norm func(string) string) {
+	t.Helper()
+	for _, p := range requestProblems(sim, real, norm) {
+		t.Error(p)
+	}
+}
+
+// requestProblems is where a simulation's calls and a real CLI's part: as
 // many calls, each with the same messages (role and text, the agent's
 // system prompt and context included) and the same tools offered. Tool
 // call ids are not texts of a message, so they are not compared.
-func compareRequests(t *testing.T, sim, real []capture.Call, norm func(string) string) {
-	t.Helper()
+func requestProblems(sim, real []capture.Call, norm func(string) string) []string {
+	var out []string
 	if len(sim) != len(real) {
-		t.Errorf("%d calls simulated, %d made by the CLI", len(sim), len(real))
+		out = append(out, fmt.Sprintf("%d calls simulated, %d made by the CLI", len(sim), len(real)))
 	}
 	for i := range min(len(sim), len(real)) {
 		s, r := byCallOrder(sim[i].Messages), byCallOrder(real[i].Messages)
 		if !slices.Equal(sim[i].Tools, real[i].Tools) {
-			t.Errorf("call %d: tools offered\nsimulator %v\nCLI       %v", i, sim[i].Tools, real[i].Tools)
+			out = append(out, fmt.Sprintf("call %d: tools offered\nsimulator %v\nCLI       %v", i, sim[i].Tools, real[i].Tools))
 		}
 		if len(s) != len(r) {
-			t.Errorf("call %d: %d messages simulated, %d sent\nsimulator %s\nCLI       %s", i, len(s), len(r), outlineCalls(s), outlineCalls(r))
+			out = append(out, fmt.Sprintf("call %d: %d messages simulated, %d sent\nsimulator %s\nCLI       %s", i, len(s), len(r), outlineCalls(s), outlineCalls(r)))
 			continue
 		}
 		for k := range s {
 			a, b := norm(s[k].Content), norm(r[k].Content)
 			if s[k].Role != r[k].Role || a != b {
 				p := commonPrefixLen(a, b)
-				t.Errorf("call %d message %d (%s/%s, CLI's %s/%s) differs at byte %d:\nsimulator %q\nCLI       %q", i, k, s[k].Role, s[k].Origin,
-					r[k].Role, r[k].Origin, p, window(a, p), window(b, p))
+				out = append(out, fmt.Sprintf("call %d message %d (%s/%s, CLI's %s/%s) differs at byte %d:\nsimulator %q\nCLI       %q", i, k, s[k].Role, s[k].Origin,
+					r[k].Role, r[k].Origin, p, window(a, p), window(b, p)))
 			}
 			if sn, rn := callNames(s[k]), callNames(r[k]); !slices.Equal(sn, rn) {
-				t.Errorf("call %d message %d: tool calls %v simulated, %v sent", i, k, sn, rn)
+				out = append(out, fmt.Sprintf("call %d message %d: tool calls %v simulated, %v sent", i, k, sn, rn))
 			}
 		}
 	}
+	return out
 }
 
 // byCallOrder puts each batch of tool results in the order of the calls
@@ -188,7 +206,17 @@ func byCallOrder(ms []capture.Message) []capture.Message {
 			for j < len(out) && out[j].Origin == capture.OriginHook && out[j].Role == out[i].Role && event(out[j]) == event(out[i]) {
 				j++
 			}
+			// the framing a place gives (2.1.197's "\n" after a block another
+			// follows) stays with the place
+			tails := make([]string, j-i)
+			for k := i; k < j; k++ {
+				body := strings.TrimRight(out[k].Content, "\n")
+				tails[k-i], out[k].Content = out[k].Content[len(body):], body
+			}
 			slices.SortStableFunc(out[i:j], func(a, b capture.Message) int { return strings.Compare(a.Content, b.Content) })
+			for k := i; k < j; k++ {
+				out[k].Content += tails[k-i]
+			}
 		}
 		i = j
 	}

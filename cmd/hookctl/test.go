@@ -211,6 +211,15 @@ func testScenario(ctx context.Context, reg *registry.Registry, root, file string
 	if err != nil {
 		return nil, err
 	}
+	if ads := run.Diagnostics(); len(ads) > 0 { // the tools of the agent the run is
+		rep.Diagnostics = append(rep.Diagnostics, ads...)
+		diag.Sort(rep.Diagnostics)
+		if diag.HasErrors(ads) {
+			_ = run.Close()
+			rep.Status, rep.Failed = "invalid", 1
+			return rep, nil
+		}
+	}
 	tr, runErr := run.Execute(ctx)
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("test %s: %w", file, ctx.Err())

@@ -143,6 +143,9 @@ func Parse(file string, data []byte) (*Model, error) {
 	for i := range m.Loop.Reminders {
 		check(fmt.Sprintf("loop.reminders[%d].piece", i), &m.Loop.Reminders[i].Piece)
 	}
+	if m.Shipped && m.HookNames != nil && m.HookNames.PluginNote != nil {
+		probs = append(probs, "hook_names.plugin_note has a text in a shipped shape")
+	}
 	if m.Shipped && m.Framing.EmptyResult != nil {
 		probs = append(probs, "framing.empty_result has a text in a shipped shape: the CLI's words are not ours to ship")
 	}
@@ -227,6 +230,11 @@ func ShapeOf(m *Model) *Model {
 	out.Framing.Results = slices.Clone(m.Framing.Results)
 	for i := range out.Framing.Results {
 		out.Framing.Results[i].Text = nil
+	}
+	if m.HookNames != nil {
+		hn := *m.HookNames
+		hn.PluginNote = nil
+		out.HookNames = &hn
 	}
 	// the body's other fields and headers may carry the CLI's words
 	// (metadata, betas): their names stay, their values go

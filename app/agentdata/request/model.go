@@ -75,6 +75,10 @@ type Model struct {
 	// Headers are the request's headers as sent (keys redacted by the
 	// capture), which tell the agent apart (User-Agent).
 	Headers map[string]string `json:"headers,omitempty"`
+	// HookNames is how the agent names a hook in its own words about it
+	// ("Stop hook blocking error from command: …"); nil: by its command
+	// as written.
+	HookNames *HookNames `json:"hook_names,omitempty"`
 	// Lists are the templates of the agent's lists of things it finds in
 	// the folder (ListSkills: the skills it offers), by slot.
 	Lists map[string]List `json:"lists,omitempty"`
@@ -461,6 +465,23 @@ type Transcript struct {
 	// Constants are, per kind, the fields every entry of the calibration's
 	// had with one value (the CLI's version, the entry point, …).
 	Constants map[string]map[string]json.RawMessage `json:"constants,omitempty"`
+}
+
+// HookNames says which name of a hook the agent's words about it use.
+type HookNames struct {
+	// StatusMessage are the events at which the agent names a handler by
+	// its statusMessage when it has one.
+	StatusMessage []string `json:"status_message,omitempty"`
+	// PluginRoot: a plugin's hook command with its plugin's folder
+	// written in for ${CLAUDE_PLUGIN_ROOT}.
+	PluginRoot bool `json:"plugin_root,omitempty"`
+	// PluginNote is what the agent adds after a plugin hook's blocking
+	// words (slot "plugin": the plugin's name), at the events PluginNoteAt
+	// names; nil: nothing.
+	PluginNote   Text     `json:"plugin_note,omitempty"`
+	PluginNoteAt []string `json:"plugin_note_at,omitempty"`
+	// PluginNoteShape is the note's shape (a shipped model keeps it).
+	PluginNoteShape *Shape `json:"plugin_note_shape,omitempty"`
 }
 
 // Transcript formats.

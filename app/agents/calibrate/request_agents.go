@@ -43,14 +43,25 @@ func claudeRequest() reqAgent {
 			ctx := func(event, words string) string {
 				return fmt.Sprintf(`printf '%%s\n' '{"hookSpecificOutput":{"hookEventName":"%s","additionalContext":"HSR%s %s"}}'`, event, n, words)
 			}
-			settings := `{"hooks": {` + strings.Join([]string{
-				hookGroup("SessionStart", "", probeSay(n, "SessionStart", "session start words")),
-				hookGroup("UserPromptSubmit", "", probeSay(n, "UserPromptSubmit", "prompt words")),
-				hookGroup("PreToolUse", "Bash", probeSave("PreToolUse")+"; "+ctx("PreToolUse", "pre words")),
-				hookGroup("PostToolUse", "Bash", probeSave("PostToolUse")+"; "+ctx("PostToolUse", "post words")),
-				hookGroup("Stop", "", probeStop(n)),
-			}, ", ") + `}}`
+			save, stop := probeSave, probeStop(n)
+			say := func(event, words string) string { return probeSay(n, event, words) }
+			groups := []string{
+				hookGroup("SessionStart", "", say("SessionStart", "session start words")),
+				hookGroup("UserPromptSubmit", "", say("UserPromptSubmit", "prompt words")),
+				hookGroup("PreToolUse", "Bash", save("PreToolUse")+"; "+ctx("PreToolUse", "pre words")),
+				hookGroup("PostToolUse", "Bash", save("PostToolUse")+"; "+ctx("PostToolUse", "post words")),
+				hookGroup("Stop", "", stop),
+			}
+			settings := `{"hooks": {` + strings.Join(groups, ", ") + `}}`
 			files := map[string]string{".claude/settings.json": settings}
+			// the names run: how the CLI names a hook in its words about it —
+			// one with a statusMessage, one of a plugin
+			named := fmt.Sprintf(`in=$(cat); case "$in" in *hsr-named*) echo 'HSR%s named words' >&2; exit 2;; esac`, n)
+			statusStop := fmt.Sprintf(`"Stop": [{"hooks": [{"type": "command", "command": %q, "statusMessage": "HSR%s status words"}]}]`, stop, n)
+			namesSettings := `{"hooks": {` + strings.Join(append(groups[:2:2], groups[3], statusStop), ", ") + `, "PreToolUse": [{"matcher": "Bash", "hooks": [` +
+				fmt.Sprintf(`{"type": "command", "command": %q}, {"type": "command", "command": %q, "statusMessage": "HSR%s status words"}`,
+					save("PreToolUse")+"; "+ctx("PreToolUse", "pre words"), named, n) + `]}]}}`
+			plugged := fmt.Sprintf("#!/bin/sh\nin=$(cat); case \"$in\" in *hsr-plugged*) echo 'HSR%s plugged words' >&2; exit 2;; esac\n", n)
 			skill := func(rel, name, words string) (string, string, request.Entry) {
 				body := "HSR" + n + " " + words + " body.\n"
 				return rel + "/SKILL.md", "---\nname: " + name + "\ndescription: HSR" + n + " " + words + " words\n---\n" + body,
@@ -89,6 +100,12 @@ func claudeRequest() reqAgent {
 					files: with(za, zaText, al, alText), skills: []request.Entry{zaEntry, alEntry}, answers: append(long, ends...)},
 				{name: "git", rel: "hs_req.g/project", prompt: "HSR" + n + " git prompt", files: files, git: true, dirty: true, branch: "hsr-branch-g", commit: "hsr commit g",
 					answers: ends},
+				{name: "names", rel: "hs_req.n/project", prompt: "HSR" + n + " names prompt",
+					files: map[string]string{".claude/settings.json": namesSettings, "@/plugin2/.claude-plugin/plugin.json": `{"name": "hsr-named", "version": "1.0.0"}`,
+						"@/plugin2/hooks/hooks.json": `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh ${CLAUDE_PLUGIN_ROOT}/guard.sh"}]}]}}`,
+						"@/plugin2/guard.sh":         plugged},
+					args:    []string{"--plugin-dir", "@/plugin2"},
+					answers: append([]capture.Answer{bash("echo hsr-named"), bash("echo hsr-plugged")}, ends...)},
 				{name: "git-clean", rel: "hs_req.c/project", prompt: "HSR" + n + " clean prompt", git: true, branch: "hsr-branch-c", commit: "hsr commit c",
 					files:  with(mi, miText, "@/plugin/.claude-plugin/plugin.json", `{"name": "hsr-plug", "version": "1.0.0"}`, pl, plText),
 					skills: []request.Entry{miEntry, plEntry}, args: []string{"--plugin-dir", "@/plugin"}, answers: ends},

@@ -568,6 +568,11 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 	if err := learnLater(m, ran, counter); err != nil {
 		return nil, err
 	}
+	learnHookNames(m, ran)
+	if m.HookNames != nil && m.HookNames.PluginNote != nil {
+		sh := shapeOf(counter, m.HookNames.PluginNote)
+		m.HookNames.PluginNoteShape = &sh
+	}
 	learnTranscript(m, spec, ran[0])
 	learnStdin(m, ran[0])
 	// every run, rebuilt from the model, is what the CLI sent
@@ -1439,4 +1444,50 @@ func slotted(text string, v request.Values) request.Text {
 		t = out
 	}
 	return t
+}
+
+// learnHookNames reads how the CLI names a hook in its words about it,
+// from a run whose hooks block with words of their own: one with a
+// statusMessage, one of a plugin whose command names ${CLAUDE_PLUGIN_ROOT}.
+func learnHookNames(m *request.Model, ran []*reqRan) {
+	for _, r := range ran {
+		for _, c := range turnCalls(r) {
+			for _, msg := range c.Messages {
+				// a hook's words that name it by its statusMessage: at the event they are of
+				if strings.Contains(msg.Content, " status words") {
+					event, _, _ := strings.Cut(msg.Hook, ":")
+					if event == "" && strings.Contains(msg.Content, " named words") {
+						event = "PreToolUse"
+					}
+					if event != "" && !slices.Contains(names(m).StatusMessage, event) {
+						names(m).StatusMessage = append(names(m).StatusMessage, event)
+					}
+				}
+				if msg.Role != "tool" {
+					continue
+				}
+				switch {
+				case strings.Contains(msg.Content, " named words"):
+				case strings.Contains(msg.Content, " plugged words"):
+					if !strings.Contains(msg.Content, "${CLAUDE_PLUGIN_ROOT}") && strings.Contains(msg.Content, "/plugin2/guard.sh") {
+						names(m).PluginRoot = true
+					}
+					// the agent's words after the plugin hook's own
+					_, after, _ := strings.Cut(msg.Content, " plugged words\n")
+					if after != "" && strings.Contains(after, "hsr-named") {
+						before, rest, _ := strings.Cut(after, "hsr-named")
+						names(m).PluginNote = request.Text{{Lit: before}, {Slot: "plugin"}, {Lit: rest}}
+						names(m).PluginNoteAt = []string{"PreToolUse"}
+					}
+				}
+			}
+		}
+	}
+}
+
+func names(m *request.Model) *request.HookNames {
+	if m.HookNames == nil {
+		m.HookNames = &request.HookNames{}
+	}
+	return m.HookNames
 }

@@ -49,6 +49,9 @@ type Hook struct {
 	// Async: declared "async": Claude Code runs it in the background and
 	// does not wait for its answer.
 	Async bool `json:"async,omitempty"`
+	// StatusMessage is what the CLI shows while the hook runs; some
+	// versions name the hook by it (request.HookNames).
+	StatusMessage string `json:"status_message,omitempty"`
 
 	File   string `json:"file"` // relative to the root (the user file as given)
 	Line   int    `json:"line"`

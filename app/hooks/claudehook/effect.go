@@ -187,7 +187,7 @@ func (h *Handler) blocking(hd *Hook, event Event, ev *engine.Event, kind, text s
 		if kind == profile.KindBlock {
 			kind = profile.KindDeny
 		}
-		eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, kind, text)
+		eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, kind, text)+pluginNote(hd, event, ev.RequestModel())
 	case PermissionRequest:
 		no := false
 		if kind == profile.KindBlock {

@@ -32,6 +32,9 @@ func (c *Config) Entries() []request.Entry {
 			e.Kind = request.EntryPlugin
 		}
 		e.Description, e.Body = frontmatterField(data, "description")
+		if off, _ := frontmatterField(data, "disable-model-invocation"); off == "true" {
+			continue // the user's command only: the model is never told of it
+		}
 		out = append(out, e)
 	}
 	return out

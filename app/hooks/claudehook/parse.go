@@ -103,6 +103,9 @@ func hook(r *ccshape.Reader, src source, ch ccshape.Handler) Hook {
 		File: r.File, Line: ch.Line, Column: ch.Column, Plugin: src.plugin, Skill: src.skill, UsedSkill: src.usedSkill,
 		Runs: ch.Runs, Why: ch.Why, cmdLine: ch.CmdLine, cmdCol: ch.CmdCol}
 	n := ch.Node
+	if sm := n.Get("statusMessage"); sm != nil && sm.Kind == jsondoc.String {
+		h.StatusMessage = sm.Str
+	}
 	if o := n.Get("once"); o != nil {
 		if o.Kind != jsondoc.Bool {
 			r.Report(o.Offset, diag.Error, ccshape.Shape, "\"once\" is true or false")
