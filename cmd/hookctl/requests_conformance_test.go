@@ -370,24 +370,17 @@ func TestRealAgentRequestShapes(t *testing.T) {
 			checkShape(t, profile.ClaudeCode, cli.version)
 		})
 	}
-	t.Run("codex", func(t *testing.T) {
-		t.Parallel()
-		rc, err := recipe.Find(codexConformance.recipe)
-		if err != nil {
-			t.Fatal(err)
-		}
-		calibrateOnce(t, rc.Agent, agentTool(t, codexConformance.bin))
-		checkShape(t, rc.Agent, rc.Version)
-	})
-	t.Run("gemini-cli", func(t *testing.T) {
-		t.Parallel()
-		rc, err := recipe.Find(geminiConformance.system)
-		if err != nil {
-			t.Fatal(err)
-		}
-		calibrateOnce(t, rc.Agent, agentTool(t, geminiConformance.bin))
-		checkShape(t, rc.Agent, rc.Version)
-	})
+	for _, a := range []struct{ recipe, bin string }{{codexConformance.recipe, codexConformance.bin}, {geminiConformance.system, geminiConformance.bin}} {
+		t.Run(a.recipe, func(t *testing.T) {
+			t.Parallel()
+			rc, err := recipe.Find(a.recipe)
+			if err != nil {
+				t.Fatal(err)
+			}
+			calibrateOnce(t, rc.Agent, agentTool(t, a.bin))
+			checkShape(t, rc.Agent, rc.Version)
+		})
+	}
 }
 
 // responsesLayout is a Responses body's input as the agent lays it out:

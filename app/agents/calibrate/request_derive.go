@@ -314,7 +314,7 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 			}
 			// a short token of the CLI's own that differs (a request's
 			// hash): an opaque slot
-			pa, _, ea, eb, ok := opaqueAt(a, b, i+k, j+k)
+			pa, _, ea, eb, ok := opaqueAt(a, b, i, j, i+k, j+k)
 			if !ok {
 				return nil, fmt.Errorf("%w: %q here against %q there", ErrUnexplained, clip(around(a, i+k)), clip(around(b, j+k)))
 			}
@@ -327,11 +327,12 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 }
 
 // opaqueAt reads a difference at a[x:] and b[y:] as one short token of
-// letters and digits in each (from the token's start), after which the
-// two go on alike for at least 8 bytes or to their ends.
-func opaqueAt(a, b string, x, y int) (pa, pb, ea, eb int, ok bool) {
+// letters and digits in each (from the token's start, never before a[from:]
+// and b[fromB:], read already), after which the two go on alike for at
+// least 8 bytes or to their ends.
+func opaqueAt(a, b string, from, fromB, x, y int) (pa, pb, ea, eb int, ok bool) {
 	const most = 16
-	for x > 0 && y > 0 && alnum(a[x-1]) && a[x-1] == b[y-1] {
+	for x > from && y > fromB && alnum(a[x-1]) && a[x-1] == b[y-1] {
 		x, y = x-1, y-1
 	}
 	// whole tokens first (a process id's last digits alike are its own)

@@ -126,6 +126,20 @@ func TestOpaqueWholeToken(t *testing.T) {
 	}
 }
 
+// TestOpaqueAfterSlot: a token of the CLI's own right after a slot's value
+// whose last characters are alike in both runs starts after the value
+// (never inside what the walk read already).
+func TestOpaqueAfterSlot(t *testing.T) {
+	va, vb := request.Values{request.SlotGitBranch: "topic-a1"}, request.Values{request.SlotGitBranch: "topic-b1"}
+	tm, err := walk("x topic-a1b2 y", "x topic-b1c2 y", va, vb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := markText(tm), "x \x00git_branch\x00\x00opaque\x00 y"; got != want {
+		t.Errorf("template %q, want %q", got, want)
+	}
+}
+
 // TestLearnTree: the listing rules are read back from runs whose requests
 // list their folders by known rules — glyphs, order, the folders never
 // opened, the bound, what git ignores, the two summaries.
@@ -271,6 +285,26 @@ func TestLearnResults(t *testing.T) {
 	}
 	if got, want := markText(f.Text), "id \x00opaque\x00\ntook 0.\x00opaque\x00 s\nexit \x00exit_code\x00\nsize \x00result_tokens\x00\n---\n\x00result\x00"; got != want {
 		t.Errorf("frame %q,\nwant  %q", got, want)
+	}
+	if f.Hooks {
+		t.Error("the frame read as the hooks' though no hook saved it")
+	}
+	// a hook that saved the framed words: the CLI hands them its hooks
+	seen := run(frame("5b92b7", "0000", o["echo hsr-tool"]), frame("840511", "0001", o["true"]), frame("edcab0", "3012", o["slow"]))
+	seen.wrote = map[string][]byte{"PostToolUse-0.json": must(json.Marshal(map[string]any{"tool_response": map[string]string{"llmContent": frame("840511", "0001", o["true"])}}))}
+	raw := run(frame("5b92b7", "0000", o["echo hsr-tool"]), frame("840511", "0001", o["true"]), frame("edcab0", "3012", o["slow"]))
+	raw.wrote = map[string][]byte{"PostToolUse-0.json": must(json.Marshal(map[string]any{"tool_response": "hsr-tool\n"}))}
+	for _, c := range []struct {
+		r     *reqRan
+		hooks bool
+	}{{seen, true}, {raw, false}} {
+		m := &request.Model{}
+		if err := learnResults(m, spec, []*reqRan{c.r}, counter); err != nil {
+			t.Fatal(err)
+		}
+		if f := m.Framing.Result("sh"); f == nil || f.Hooks != c.hooks {
+			t.Errorf("hooks read the frame: %+v, want %v", f, c.hooks)
+		}
 	}
 	// a CLI that counts tokens otherwise: no template reads every output
 	bad := run(frame("5b92b7", "0000", o["echo hsr-tool"]), frame("840511", "0001", o["true"]),
