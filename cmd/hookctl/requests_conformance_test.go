@@ -392,24 +392,17 @@ func TestRealAgentRequestShapes(t *testing.T) {
 // each item's type (a message's role and number of parts), and whether it
 // has instructions.
 func responsesLayout(body json.RawMessage) []string {
-	var b struct {
-		Instructions *string `json:"instructions"`
-		Input        []struct {
-			Type    string            `json:"type"`
-			Role    string            `json:"role"`
-			Content []json.RawMessage `json:"content"`
-		} `json:"input"`
-	}
-	if json.Unmarshal(body, &b) != nil {
+	in, ok := request.ReadResponsesInput(body)
+	if !ok {
 		return []string{"unreadable"}
 	}
 	var out []string
-	if b.Instructions != nil {
+	if in.Instructions {
 		out = append(out, "instructions")
 	}
-	for _, it := range b.Input {
+	for _, it := range in.Items {
 		if it.Type == "message" {
-			out = append(out, fmt.Sprintf("%s×%d", it.Role, len(it.Content)))
+			out = append(out, fmt.Sprintf("%s×%d", it.Role, it.Parts))
 		} else {
 			out = append(out, it.Type)
 		}

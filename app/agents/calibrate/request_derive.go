@@ -1051,23 +1051,16 @@ func geminiFraming(calls []capture.Call) request.Framing {
 // its first call: its system prompt as the first message (no
 // instructions), its own texts as parts of one message.
 func responsesFraming(c capture.Call) request.Framing {
-	var b struct {
-		Instructions *string `json:"instructions"`
-		Input        []struct {
-			Type    string            `json:"type"`
-			Role    string            `json:"role"`
-			Content []json.RawMessage `json:"content"`
-		} `json:"input"`
-	}
 	f := request.Framing{}
-	if json.Unmarshal(c.Body, &b) != nil {
+	in, ok := request.ReadResponsesInput(c.Body)
+	if !ok {
 		return f
 	}
-	if b.Instructions == nil && len(b.Input) > 0 && (b.Input[0].Role == "developer" || b.Input[0].Role == "system") {
+	if !in.Instructions && len(in.Items) > 0 && (in.Items[0].Role == "developer" || in.Items[0].Role == "system") {
 		f.SystemMessage = true
 	}
-	for _, it := range b.Input {
-		if (it.Type == "" || it.Type == "message") && len(it.Content) > 1 {
+	for _, it := range in.Items {
+		if it.Type == "message" && it.Parts > 1 {
 			f.MergeOwn = true
 		}
 	}
