@@ -206,9 +206,7 @@ func geminiRequest() reqAgent {
 		recipe: "gemini-cli", env: []string{"GEMINI_CLI_NO_RELAUNCH=true"},
 		files: []string{"GEMINI.md"}, tree: true,
 		runs: func(n string) []reqRun {
-			save := func(event string) string {
-				return fmt.Sprintf(`in=$(cat); k=$(ls "$PROBE_OUT" | grep -c '^%s-'); printf '%%s' "$in" > "$PROBE_OUT/%s-$k.json"`, event, event)
-			}
+			save := probeSave
 			say := func(event, words string) string {
 				return save(event) + fmt.Sprintf(`; printf '%%s\n' '{"hookSpecificOutput": {"additionalContext": "HSR%s %s"}}'`, n, words)
 			}
