@@ -145,8 +145,10 @@ func (ar *AgentReader) profiles(agent string) *agentProfiles {
 }
 
 // taggedRe is a text that is one element of the agent's own markup
-// (<environment_context>…</environment_context>).
-var taggedRe = regexp.MustCompile(`(?s)^\s*<([A-Za-z_][\w:-]*)[^>]*>.*</([A-Za-z_][\w:-]*)[^>]*>\s*$`)
+// (<environment_context>…</environment_context>), after a heading line
+// that names it at the most (Codex's quoted instruction files: "# <file>
+// instructions for <folder>", then the file in its element).
+var taggedRe = regexp.MustCompile(`(?s)^\s*(?:#[^\n]*\n\s*)?<([A-Za-z_][\w:-]*)[^>]*>.*</([A-Za-z_][\w:-]*)[^>]*>\s*$`)
 
 func tagged(text string) bool {
 	m := taggedRe.FindStringSubmatch(text)

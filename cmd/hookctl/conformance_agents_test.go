@@ -16,6 +16,7 @@ import (
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agentdata/recipe"
+	"hookstudio/app/capture"
 	"hookstudio/app/hooks/codexhook"
 )
 
@@ -99,21 +100,7 @@ func TestRealAgentQwenCodeConformance(t *testing.T) {
 func (ac agentConformance) check(t *testing.T, bin, src string) {
 	// one copy for both runs: the hooks write nothing, and Codex's Stop
 	// run id names the hooks file by its path
-	root := filepath.Join(t.TempDir(), "skills")
-	skill := filepath.Base(src)
-	proj := filepath.Join(root, skill)
-	if err := os.CopyFS(proj, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(proj, "scenarios", "case.yaml")
-	if _, err := os.Stat(file); err != nil {
-		file = filepath.Join(proj, "scenarios", "release.yaml")
-	}
-	rel, _ := filepath.Rel(proj, file)
-	sc, _, err := scenario.LoadFile(proj, filepath.ToSlash(rel))
-	if err != nil || sc == nil {
-		t.Fatalf("scenario: %v", err)
-	}
+	root, proj, file, sc := copyCase(t, src)
 	simulated := ac.simulate(t, root, file, sc)
 	real := ac.real(t, bin, proj, sc)
 	norm := func(s []string) []string {
@@ -140,6 +127,27 @@ func (ac agentConformance) check(t *testing.T, bin, src string) {
 		t.Error("the case shows no hook text: it proves nothing")
 	}
 	t.Logf("hook text the model read: %q; tool results a hook wrote: %v", real.hooks, simulated.written)
+}
+
+// copyCase copies a conformance case into a skills folder of its own
+// (root/<case>): its project, its scenario file and the scenario.
+func copyCase(t *testing.T, src string) (root, proj, file string, sc *scenario.Scenario) {
+	t.Helper()
+	root = filepath.Join(t.TempDir(), "skills")
+	proj = filepath.Join(root, filepath.Base(src))
+	if err := os.CopyFS(proj, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	file = filepath.Join(proj, "scenarios", "case.yaml")
+	if _, err := os.Stat(file); err != nil {
+		file = filepath.Join(proj, "scenarios", "release.yaml")
+	}
+	rel, _ := filepath.Rel(proj, file)
+	sc, _, err := scenario.LoadFile(proj, filepath.ToSlash(rel))
+	if err != nil || sc == nil {
+		t.Fatalf("scenario: %v", err)
+	}
+	return root, proj, file, sc
 }
 
 // simulate runs the case in the simulator: the last call's hook messages,
@@ -204,9 +212,35 @@ func (ac agentConformance) simulate(t *testing.T, root, file string, sc *scenari
 // their own), and reads the last call of the turn.
 func (ac agentConformance) real(t *testing.T, bin, proj string, sc *scenario.Scenario) visible {
 	t.Helper()
+	turn, scripted, printed := ac.realCalls(t, bin, proj, filepath.Join(t.TempDir(), "home"), sc)
+	if len(turn) < scripted {
+		t.Fatalf("%s made %d model calls, the scenario scripts %d:\n%s", ac.recipe, len(turn), scripted, printed)
+	}
+	var v visible
+	for _, m := range turn[scripted-1].Messages {
+		if m.Role == "tool" {
+			v.results = append(v.results, m.Content)
+		}
+		switch {
+		case m.Origin == "hook" && m.Role != "tool":
+			v.hooks = append(v.hooks, m.Role+": "+m.Content)
+		case m.Origin == "user_input" && m.Content != sc.Requests[0].User:
+			// a Stop hook's reason as the next prompt (Qwen Code): capture
+			// cannot tell it from the user's words
+			v.hooks = append(v.hooks, m.Role+": "+m.Content)
+		}
+	}
+	return v
+}
+
+// realCalls runs the case through the agent CLI in proj with home against
+// capture, answering what the scenario's rounds script and then spares:
+// the calls of the turn (not the agent's side calls) as capture read
+// them, how many the scenario scripts, and what the CLI printed.
+func (ac agentConformance) realCalls(t *testing.T, bin, proj, home string, sc *scenario.Scenario) (turn []capture.Call, scripted int, printed string) {
+	t.Helper()
 	data, scripted := answersFile(t, sc, 3) // the agents make calls of their own
 	dir := t.TempDir()
-	home := filepath.Join(dir, "home")
 	files := map[string]string{filepath.Join(dir, "answers.yaml"): string(data)}
 	for rel, text := range ac.home {
 		files[filepath.Join(home, rel)] = text
@@ -223,7 +257,7 @@ func (ac agentConformance) real(t *testing.T, bin, proj string, sc *scenario.Sce
 	run := rc.For(url, sc.Requests[0].User)
 	run.Env = append(run.Env, recipe.Var{Name: "CODEX_HOME", Value: filepath.Join(home, ".codex")})
 	run.Run = slices.Insert(run.Run, len(run.Run)-1, ac.args...) // before the prompt
-	printed := runRecipe(t, run, bin, proj, home)
+	printed = runRecipe(t, run, bin, proj, home)
 	stop()
 	if code, stderr := wait(); code != exitOK {
 		t.Fatalf("capture exit %d: %s", code, stderr)
@@ -232,41 +266,22 @@ func (ac agentConformance) real(t *testing.T, bin, proj string, sc *scenario.Sce
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc capturedDoc
+	var doc struct {
+		Requests []struct {
+			LLMCalls []capture.Call `json:"llm_calls"`
+		} `json:"requests"`
+	}
 	if err := json.Unmarshal(raw, &doc); err != nil || len(doc.Requests) == 0 {
 		t.Fatalf("capture: %v", err)
-	}
-	var turn []int // the turn's calls, not the agent's side calls
-	var all [][]struct {
-		Role, Content, Origin, Hook string
-		IsError                     bool `json:"is_error"`
 	}
 	for _, r := range doc.Requests {
 		for _, c := range r.LLMCalls {
 			if c.Side == "" {
-				all = append(all, c.Messages)
-				turn = append(turn, len(all)-1)
+				turn = append(turn, c)
 			}
 		}
 	}
-	if len(turn) < scripted {
-		t.Fatalf("%s made %d model calls, the scenario scripts %d:\n%s", ac.recipe, len(turn), scripted, printed)
-	}
-	var v visible
-	for _, m := range all[turn[scripted-1]] {
-		if m.Role == "tool" {
-			v.results = append(v.results, m.Content)
-		}
-		switch {
-		case m.Origin == "hook" && m.Role != "tool":
-			v.hooks = append(v.hooks, m.Role+": "+m.Content)
-		case m.Origin == "user_input" && m.Content != sc.Requests[0].User:
-			// a Stop hook's reason as the next prompt (Qwen Code): capture
-			// cannot tell it from the user's words
-			v.hooks = append(v.hooks, m.Role+": "+m.Content)
-		}
-	}
-	return v
+	return turn, scripted, printed
 }
 
 // TestRealAgentCodexTrust: Codex runs a hook whose hash Hook Studio

@@ -13,6 +13,7 @@ import (
 
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/recipe"
 	"hookstudio/app/agentdata/request"
 	"hookstudio/app/capture"
 	"hookstudio/app/platform/workspace"
@@ -321,8 +322,49 @@ func scriptedAnswers(sc *scenario.Scenario) (answers []capture.Answer, tools []s
 	return answers, tools
 }
 
-// TestRealAgentRequestShapes: calibrating each pinned Claude Code CLI
-// gives the request model whose shape the repository bundles (slots,
+// TestRealAgentCodexRequests: every conformance project of Codex, through
+// the real `codex exec` against capture and through the simulator with
+// the CLI's calibrated request model, gives the same calls: as many, each
+// with the same messages — Codex's developer prompt, its skills and
+// permissions, the AGENTS.md it quotes, its environment context, the
+// hooks' words, its shell tool's outputs as it words them — and the same
+// tools.
+func TestRealAgentCodexRequests(t *testing.T) {
+	bin := agentTool(t, codexConformance.bin)
+	t.Parallel()
+	rc, err := recipe.Find(codexConformance.recipe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calibrateOnce(t, rc.Agent, bin)
+	for _, c := range conformanceCases(t, "codex-guard", "codex-conformance") {
+		t.Run(filepath.Base(c), func(t *testing.T) {
+			// a copy each, of the same name: the hooks run in both
+			simRoot, simProj, simFile, _ := copyCase(t, c)
+			_, realProj, _, sc := copyCase(t, c)
+			home := filepath.Join(t.TempDir(), "home")
+			real, _, printed := codexConformance.realCalls(t, bin, realProj, home, sc)
+			out, errOut, code := simulateAgent(t, "--skills", simRoot, "--trust", "--no-history", "--json", "--agent", rc.Agent+"@"+rc.Version,
+				"--home", home, simFile)
+			if code != exitOK {
+				t.Fatalf("simulate: exit %d: %s", code, errOut)
+			}
+			sim, m := simulatedCalls(t, out)
+			compareRequests(t, sim, real, requestNorm(m, simProj, realProj))
+			for i := range min(len(sim), len(real)) {
+				if s, r := responsesLayout(sim[i].Body), responsesLayout(real[i].Body); !slices.Equal(s, r) {
+					t.Errorf("call %d: input items\nsimulator %v\nCLI       %v", i, s, r)
+				}
+			}
+			if t.Failed() {
+				t.Logf("codex printed:\n%s", printed)
+			}
+		})
+	}
+}
+
+// TestRealAgentRequestShapes: calibrating each pinned Claude Code CLI,
+// Codex and Gemini CLI gives the request model whose shape the repository bundles (slots,
 // sizes, hashes: never the CLI's words): -update writes them.
 func TestRealAgentRequestShapes(t *testing.T) {
 	for _, cli := range pinnedClaude {
@@ -333,6 +375,39 @@ func TestRealAgentRequestShapes(t *testing.T) {
 			checkShape(t, profile.ClaudeCode, cli.version)
 		})
 	}
+	for _, a := range []struct{ recipe, bin string }{{codexConformance.recipe, codexConformance.bin}, {geminiConformance.system, geminiConformance.bin}} {
+		t.Run(a.recipe, func(t *testing.T) {
+			t.Parallel()
+			rc, err := recipe.Find(a.recipe)
+			if err != nil {
+				t.Fatal(err)
+			}
+			calibrateOnce(t, rc.Agent, agentTool(t, a.bin))
+			checkShape(t, rc.Agent, rc.Version)
+		})
+	}
+}
+
+// responsesLayout is a Responses body's input as the agent lays it out:
+// each item's type (a message's role and number of parts), and whether it
+// has instructions.
+func responsesLayout(body json.RawMessage) []string {
+	in, ok := request.ReadResponsesInput(body)
+	if !ok {
+		return []string{"unreadable"}
+	}
+	var out []string
+	if in.Instructions {
+		out = append(out, "instructions")
+	}
+	for _, it := range in.Items {
+		if it.Type == "message" {
+			out = append(out, fmt.Sprintf("%s×%d", it.Role, it.Parts))
+		} else {
+			out = append(out, it.Type)
+		}
+	}
+	return out
 }
 
 // checkShape compares the shape of agent@version's calibrated model with

@@ -377,25 +377,14 @@ func (r *runner) toolContent(tc *ToolCall, ran bool) string {
 			return "error: " + tc.Error
 		}
 		return tc.Result
+	case r.modelFrame(tc.Name) != nil:
+		return framedResult(r.modelFrame(tc.Name), tc)
 	case tc.Error != "":
 		return tc.Error
 	case tc.Result == "" && r.cfg.Request.Framing.EmptyResult != nil:
 		return r.cfg.Request.Framing.EmptyResult.Fill(request.Values{"tool": tc.Name})
 	}
 	return tc.Result
-}
-
-// agentResult is a tool's output as the agent hands it on — to the model
-// and to its hooks — within its own words around it (Gemini CLI's shell
-// tool: Framing.Results); a failed tool's is its error.
-func (r *runner) agentResult(name, output string) string {
-	if !r.agentMode() {
-		return output
-	}
-	if t := r.cfg.Request.Framing.Results[name]; t != nil {
-		return t.Fill(request.Values{request.SlotResult: output})
-	}
-	return output
 }
 
 // afterTool adds the agent's own words after a tool's result (Claude

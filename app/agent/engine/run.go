@@ -100,6 +100,10 @@ type Config struct {
 	// AgentEntries are what the agent lists to the model of its folder
 	// (its skills), as its hook system found them.
 	AgentEntries []request.Entry
+	// AgentDir is the folder the agent runs in, when its hook system
+	// knows it is not the run's (a skill folder that is a Codex project
+	// of its own): its facts are that folder's.
+	AgentDir string
 }
 
 // Agent names an agent CLI version whose renderings of hook output a run

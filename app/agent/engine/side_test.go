@@ -22,7 +22,7 @@ func TestAgentSideCall(t *testing.T) {
 		System:  []request.Piece{{ID: "system.1", Role: "system", Text: request.Text{{Lit: "AGENT"}}}},
 		Turn:    []request.Part{{Piece: &request.Piece{ID: "turn.1", Role: "user", Text: request.Text{{Lit: "CTX"}}}}, {Prompt: true}},
 		Tools:   []request.Tool{{Name: "sh", Definition: request.Text{{Lit: `{"name":"sh"}`}}}},
-		Framing: request.Framing{Merge: true, Results: map[string]request.Text{"sh": {{Lit: "<o>"}, {Slot: request.SlotResult, Empty: "(none)"}, {Lit: "</o>"}}}},
+		Framing: request.Framing{Merge: true, Results: []request.ResultFrame{{Tool: "sh", Hooks: true, Text: request.Text{{Lit: "<o>"}, {Slot: request.SlotResult, Empty: "(none)"}, {Lit: "</o>"}}}}},
 		Loop: request.Loop{Sides: []request.Side{{Name: "router", When: request.SideTurnStart, Model: "small", TurnApart: true, Answer: &answer,
 			System: []request.Piece{{ID: "router.system.1", Role: "system", Text: request.Text{{Lit: "ROUTER"}}}},
 			Keys:   []string{"contents", "systemInstruction", "generationConfig"}, Fields: []request.Field{{Name: "generationConfig", Value: json.RawMessage(`{"x":1}`)}}}}},

@@ -15,7 +15,8 @@ type Msg struct {
 	Text string
 	// System: a piece of the system prompt, not of the conversation;
 	// Cache its prompt-cache marker; Own: a text of the agent's own, as
-	// learned (its framing included).
+	// learned (its framing included; Framing.MergeOwn groups those of the
+	// conversation).
 	System bool
 	Cache  bool
 	Own    bool
@@ -72,7 +73,12 @@ func (m *Model) build(keys []string, fieldList []Field, msgs []Msg, tools []json
 	case Anthropic:
 		parts["system"], parts["messages"], parts["tools"] = anthropicSystem(sys), m.anthropicMessages(conv), tools
 	case Responses:
-		parts["instructions"], parts["input"], parts["tools"] = joinTexts(sys), m.responsesInput(conv), tools
+		if m.Framing.SystemMessage {
+			parts["input"] = m.responsesInput(slices.Concat(sys, conv))
+		} else {
+			parts["instructions"], parts["input"] = joinTexts(sys), m.responsesInput(conv)
+		}
+		parts["tools"] = tools
 	case Gemini:
 		parts["systemInstruction"], parts["contents"] = geminiSystem(sys), m.geminiContents(conv)
 		parts["tools"] = []any{map[string]any{"functionDeclarations": tools}}
@@ -271,7 +277,7 @@ func joinTexts(sys []Msg) string {
 
 func (m *Model) responsesInput(conv []Msg) []block {
 	out := []block{}
-	for _, x := range conv {
+	for i, x := range conv {
 		switch x.Role {
 		case "assistant":
 			if x.Text != "" {
@@ -287,7 +293,10 @@ func (m *Model) responsesInput(conv []Msg) []block {
 			if role == "system" {
 				role = "developer"
 			}
-			if n := len(out); n > 0 && m.Framing.Merge && out[n-1]["type"] == "message" && out[n-1]["role"] == role {
+			// a part of the message before: every message of a role in a
+			// row (Merge), or the agent's own pieces (MergeOwn)
+			if n := len(out); n > 0 && out[n-1]["type"] == "message" && out[n-1]["role"] == role &&
+				(m.Framing.Merge || m.Framing.MergeOwn && x.Own && !x.System && i > 0 && conv[i-1].Own && !conv[i-1].System) {
 				out[n-1]["content"] = append(out[n-1]["content"].([]block), block{"type": "input_text", "text": x.Text})
 				continue
 			}

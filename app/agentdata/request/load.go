@@ -158,6 +158,11 @@ func Parse(file string, data []byte) (*Model, error) {
 	if m.Shipped && m.Framing.EmptyResult != nil {
 		probs = append(probs, "framing.empty_result has a text in a shipped shape: the CLI's words are not ours to ship")
 	}
+	for i, r := range m.Framing.Results {
+		if m.Shipped && r.Text != nil {
+			probs = append(probs, fmt.Sprintf("framing.results[%d] (%s) has a text in a shipped shape", i, r.Tool))
+		}
+	}
 	for k, l := range m.Lists {
 		if m.Shipped && l.Item != nil {
 			probs = append(probs, fmt.Sprintf("lists.%s has an item text in a shipped shape", k))
@@ -231,6 +236,10 @@ func ShapeOf(m *Model) *Model {
 		out.Loop.Reminders[i].Piece.Text = nil
 	}
 	out.Framing.EmptyResult = nil
+	out.Framing.Results = slices.Clone(m.Framing.Results)
+	for i := range out.Framing.Results {
+		out.Framing.Results[i].Text = nil
+	}
 	if m.HookNames != nil {
 		hn := *m.HookNames
 		hn.PluginNote = nil
@@ -241,16 +250,7 @@ func ShapeOf(m *Model) *Model {
 	out.Fields = nil
 	out.Headers = nil
 	out.Stdin = m.Stdin
-	// the agent's words of its loop and framing, its listing's summary
-	out.Framing.EmptyResult, out.Framing.Results = nil, nil
-	out.Loop.AfterTool = slices.Clone(m.Loop.AfterTool)
-	for i := range out.Loop.AfterTool {
-		out.Loop.AfterTool[i].Piece.Text = nil
-	}
-	out.Loop.Reminders = slices.Clone(m.Loop.Reminders)
-	for i := range out.Loop.Reminders {
-		out.Loop.Reminders[i].Piece.Text = nil
-	}
+	// the agent's words of its side calls, its listing's summary
 	out.Loop.Sides = slices.Clone(m.Loop.Sides)
 	for i := range out.Loop.Sides {
 		sd := &out.Loop.Sides[i]

@@ -23,6 +23,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -203,15 +204,60 @@ type Framing struct {
 	// SystemInMessages: system-role messages stand in the conversation
 	// (Claude Code 2.1.332); otherwise the API has none there.
 	SystemInMessages bool `json:"system_in_messages,omitempty"`
-	// Results are the agent's words around a tool's output, by tool
-	// (Gemini CLI's run_shell_command: the output in SlotResult, its
-	// Empty form for none, the process group an opaque value).
-	Results map[string]Text `json:"results,omitempty"`
 	// CallSignature is what the agent writes as the thought signature of
 	// the first function call of each of the model's answers since the
 	// user last spoke (Gemini CLI); "" none.
 	CallSignature string `json:"call_signature,omitempty"`
+	// SystemMessage: the system prompt is the conversation's first
+	// message (Codex's developer message), not the API's field for it.
+	SystemMessage bool `json:"system_message,omitempty"`
+	// MergeOwn: the agent's own pieces of one role in a row are one
+	// message, each a part of it (Codex's context items); hooks' words and
+	// the prompt are messages of their own.
+	MergeOwn bool `json:"merge_own,omitempty"`
+	// Results are the agent's words around a tool's output, per tool
+	// (Gemini CLI's run_shell_command: the output, its empty form, the
+	// process group an opaque value; Codex's shell tool: its chunk, wall
+	// time, exit code and token count, then the output).
+	Results []ResultFrame `json:"results,omitempty"`
 }
+
+// ResultFrame is the text the model reads of a run of Tool: a template of
+// SlotResult (what the tool printed), SlotExitCode, SlotResultTokens and
+// opaque values of the agent's own.
+type ResultFrame struct {
+	Tool  string `json:"tool"`
+	Text  Text   `json:"text,omitempty"`
+	Shape Shape  `json:"shape"`
+	// Hooks: the so worded output is the tool's result itself, the one
+	// the agent's hooks read too (Gemini CLI's llmContent), and a failed
+	// run's is its error; otherwise the words are the model's only
+	// (Codex's function call output), a failed run's worded with exit
+	// code 1.
+	Hooks bool `json:"hooks,omitempty"`
+}
+
+// Result is the frame of tool's output, or nil: none, or a shipped
+// shape's (the CLI's words are not known).
+func (f *Framing) Result(tool string) *ResultFrame {
+	for i := range f.Results {
+		if f.Results[i].Tool == tool && f.Results[i].Text != nil {
+			return &f.Results[i]
+		}
+	}
+	return nil
+}
+
+// Fill words a run of the frame's tool that printed out and ended with
+// code: its values, and each opaque value as calibrated.
+func (r *ResultFrame) Fill(out string, code int) string {
+	return r.Text.Fill(Values{SlotResult: out, SlotExitCode: strconv.Itoa(code), SlotResultTokens: strconv.Itoa(ApproxTokens(out))})
+}
+
+// ApproxTokens is the token count an agent states of a text without a
+// tokenizer: a token per four bytes, rounded up (Codex's output header;
+// calibration checks the CLI counts so).
+func ApproxTokens(s string) int { return (len(s) + 3) / 4 }
 
 // Role names a message role in Framing.
 type Role string
@@ -514,7 +560,12 @@ type HookNames struct {
 }
 
 // Transcript formats.
-const TranscriptClaudeCode = "claude-code"
+const (
+	TranscriptClaudeCode = "claude-code"
+	// TranscriptCodex: Codex's rollout, response items in an envelope;
+	// Keys holds the envelope's (response_item) and each payload kind's.
+	TranscriptCodex = "codex"
+)
 
 // Entry kinds of a transcript.
 const (
@@ -722,6 +773,7 @@ const (
 	SlotOSVersion = "os_version" // `uname -sr`
 	SlotShell     = "shell"      // the login shell's name
 	SlotModel     = "model"      // the model the CLI asks for
+	SlotTimezone  = "timezone"   // the machine's IANA time zone (Etc/UTC, Europe/Paris)
 	SlotIsGit     = "is_git"     // true or false
 	SlotGitBranch = "git_branch"
 	SlotGitStatus = "git_status"  // `git status --short`
@@ -735,9 +787,11 @@ const (
 	SlotCwdNameSlug = "cwd_name_slug"
 	// SlotTree is the folder's structure as the agent lists it (Tree).
 	SlotTree = "tree"
-	// SlotResult is a tool's output inside the agent's words around it
-	// (Framing.Results).
-	SlotResult = "result"
+	// A tool's run within the agent's words around it (ResultFrame): what
+	// it printed, its exit code, and that output's ApproxTokens.
+	SlotResult       = "result"
+	SlotExitCode     = "exit_code"
+	SlotResultTokens = "result_tokens"
 )
 
 // SlotFile is the slot of the content of the folder's context file name
@@ -757,7 +811,7 @@ const SlotOpaque = "opaque"
 var Planted = []string{SlotCwd, SlotCwdSlug, SlotCwdDashed, SlotCwdNameSlug, SlotHome, SlotPrompt, SlotGitBranch, SlotGitStatus, SlotGitLog}
 
 // Machine slots are the machine's own values.
-var Machine = []string{SlotDate, SlotDateLong, SlotOSVersion, SlotPlatform, SlotShell, SlotModel}
+var Machine = []string{SlotDate, SlotDateLong, SlotOSVersion, SlotPlatform, SlotShell, SlotModel, SlotTimezone}
 
 // Opaque reads text as t filled with v, any value standing for its opaque
 // slots: the opaque slots' values in text, and whether text reads so.
@@ -821,8 +875,8 @@ func (m *Model) MaskOpaque() func(string) string {
 			add(p.Piece.Text)
 		}
 	}
-	for _, t := range m.Framing.Results {
-		add(t)
+	for _, r := range m.Framing.Results {
+		add(r.Text)
 	}
 	for _, sd := range m.Loop.Sides {
 		for _, p := range sd.System {

@@ -91,9 +91,21 @@ type reqAgent struct {
 	// transcriptFormat names how they are read.
 	transcriptFormat string
 	// files are the context files the CLI reads from the folder
-	// (GEMINI.md); tree says it lists the folder's structure.
+	// (GEMINI.md, AGENTS.md); tree says it lists the folder's structure.
 	files []string
 	tree  bool
+	// shell is the CLI's shell tool; outputs are what each command the
+	// runs give it prints and its exit code, so that the words around an
+	// output read as a template (request.ResultFrame). Without them, an
+	// `echo WORDS` prints its words (probeOutput).
+	shell   string
+	outputs map[string]shellOutput
+}
+
+// shellOutput is what a probe's command prints and its exit code.
+type shellOutput struct {
+	out  string
+	code int
 }
 
 // Request learns the request model of opts.CLI: the CLI runs several

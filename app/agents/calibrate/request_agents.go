@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 
 	"hookstudio/app/agentdata/request"
@@ -13,7 +14,7 @@ import (
 
 // reqAgents are the agents whose request model calibration learns.
 func reqAgents() map[string]reqAgent {
-	return map[string]reqAgent{"claude-code": claudeRequest(), "gemini-cli": geminiRequest()}
+	return map[string]reqAgent{"claude-code": claudeRequest(), "gemini-cli": geminiRequest(), "codex": codexRequest()}
 }
 
 // RequestAgents lists them.
@@ -39,17 +40,11 @@ func claudeRequest() reqAgent {
 		recipe: "claude-code", args: []string{"--allowedTools", "Bash Skill"},
 		transcripts: ".claude/projects", transcriptFormat: "claude-code",
 		runs: func(n string) []reqRun {
-			save := func(event string) string {
-				return fmt.Sprintf(`in=$(cat); k=$(ls "$PROBE_OUT" | grep -c '^%s-'); printf '%%s' "$in" > "$PROBE_OUT/%s-$k.json"`, event, event)
-			}
-			stop := save("Stop") + `; tp=$(printf '%s' "$in" | sed -n 's/.*"transcript_path":"\([^"]*\)".*/\1/p'); cp "$tp" "$PROBE_OUT/transcript-at-stop-$k.jsonl" 2>/dev/null;` +
-				` if [ "$k" = 0 ]; then printf '%s\n' '{"decision":"block","reason":"HSR` + n + ` stop words"}'; fi`
 			ctx := func(event, words string) string {
 				return fmt.Sprintf(`printf '%%s\n' '{"hookSpecificOutput":{"hookEventName":"%s","additionalContext":"HSR%s %s"}}'`, event, n, words)
 			}
-			say := func(event, words string) string {
-				return save(event) + fmt.Sprintf("; printf '%%s\\n' 'HSR%s %s'", n, words)
-			}
+			save, stop := probeSave, probeStop(n)
+			say := func(event, words string) string { return probeSay(n, event, words) }
 			groups := []string{
 				hookGroup("SessionStart", "", say("SessionStart", "session start words")),
 				hookGroup("UserPromptSubmit", "", say("UserPromptSubmit", "prompt words")),
@@ -119,7 +114,78 @@ func claudeRequest() reqAgent {
 	}
 }
 
-// hookGroup is one event's matcher group of Claude Code's settings.json.
+// probeSave is a hook command that saves the JSON it read as
+// <event>-<n>.json in the probe's folder.
+func probeSave(event string) string {
+	return fmt.Sprintf(`in=$(cat); k=$(ls "$PROBE_OUT" | grep -c '^%s-'); printf '%%s' "$in" > "$PROBE_OUT/%s-$k.json"`, event, event)
+}
+
+// probeSay saves what it read and prints words of the probe's own.
+func probeSay(nonce, event, words string) string {
+	return probeSave(event) + fmt.Sprintf("; printf '%%s\\n' 'HSR%s %s'", nonce, words)
+}
+
+// probeStop saves what it read and the transcript as it stood, and blocks
+// the first stop with words of the probe's own.
+func probeStop(nonce string) string {
+	return probeSave("Stop") + `; tp=$(printf '%s' "$in" | sed -n 's/.*"transcript_path":"\([^"]*\)".*/\1/p'); cp "$tp" "$PROBE_OUT/transcript-at-stop-$k.jsonl" 2>/dev/null;` +
+		` if [ "$k" = 0 ]; then printf '%s\n' '{"decision":"block","reason":"HSR` + nonce + ` stop words"}'; fi`
+}
+
+// codexRequest runs Codex as `codex exec` (sandbox and approvals off, as
+// the conformance runs do) with hooks at the events of the first turn and
+// a Stop hook that blocks once, in folders with and without an AGENTS.md
+// (its instructions are quoted in the first turn), in and out of git. The
+// base run's shell calls print known words with known exit codes, slowly
+// and at once, so the words around a command's output read as a template.
+func codexRequest() reqAgent {
+	return reqAgent{
+		recipe: "codex", args: []string{"--dangerously-bypass-approvals-and-sandbox"},
+		home:        map[string]string{".codex/config.toml": "[analytics]\nenabled = false\n[feedback]\nenabled = false\n"},
+		transcripts: ".codex/sessions", transcriptFormat: request.TranscriptCodex,
+		files: []string{"AGENTS.md"}, shell: "exec_command",
+		outputs: map[string]shellOutput{
+			"echo hsr-tool": {"hsr-tool\n", 0},
+			"true":          {"", 0},
+			// slow: its wall time differs from the quick one's
+			"sleep 0.3; echo hsr-slow-output-longer; exit 7": {"hsr-slow-output-longer\n", 7},
+		},
+		runs: func(n string) []reqRun {
+			hooks := `{"hooks": {` + strings.Join([]string{
+				hookGroup("SessionStart", "", probeSay(n, "SessionStart", "session start words")),
+				hookGroup("UserPromptSubmit", "", probeSay(n, "UserPromptSubmit", "prompt words")),
+				hookGroup("PreToolUse", "", probeSave("PreToolUse")),
+				hookGroup("PostToolUse", "", probeSave("PostToolUse")),
+				hookGroup("Stop", "", probeStop(n)),
+			}, ", ") + `}}`
+			files := func(agents string) map[string]string {
+				out := map[string]string{".codex/hooks.json": hooks}
+				if agents != "" {
+					out["AGENTS.md"] = "HSR" + n + " " + agents + "\n"
+				}
+				return out
+			}
+			shell := func(cmd string) capture.Answer {
+				return capture.Answer{ToolCalls: []capture.ToolCall{{Name: "exec_command", Arguments: []byte(`{"cmd":` + strconv.Quote(cmd) + `}`)}}}
+			}
+			ends := []capture.Answer{{Content: "HSR answer one."}, {Content: "HSR answer two."}}
+			return []reqRun{
+				{name: "base", rel: "hs_req.a/project", prompt: "HSR" + n + " first prompt", files: files("base instructions."),
+					answers: append([]capture.Answer{shell("echo hsr-tool"), shell("true"), shell("sleep 0.3; echo hsr-slow-output-longer; exit 7")}, ends...)},
+				{name: "folder", rel: "other/hsr-b.x_y/deeper/proj", prompt: "HSR" + n + " second prompt, a longer one",
+					files: files("folder instructions, longer ones."), answers: ends},
+				{name: "no-instructions", rel: "hs_req.n/project", prompt: "HSR" + n + " plain prompt", files: files(""), answers: ends},
+				{name: "git", rel: "hs_req.g/project", prompt: "HSR" + n + " git prompt", files: files("git instructions."), git: true, dirty: true,
+					branch: "hsr-branch-g", commit: "hsr commit g", answers: ends},
+				{name: "git-clean", rel: "hs_req.c/project", prompt: "HSR" + n + " clean prompt", files: files("clean instructions."), git: true,
+					branch: "hsr-branch-c", commit: "hsr commit c", answers: ends},
+			}
+		},
+	}
+}
+
+// hookGroup is one event's matcher group of Claude Code's settings.json
+// (and Codex's hooks.json, which has its shape).
 func hookGroup(event, matcher, command string) string {
 	m := ""
 	if matcher != "" {
@@ -140,9 +206,7 @@ func geminiRequest() reqAgent {
 		recipe: "gemini-cli", env: []string{"GEMINI_CLI_NO_RELAUNCH=true"},
 		files: []string{"GEMINI.md"}, tree: true,
 		runs: func(n string) []reqRun {
-			save := func(event string) string {
-				return fmt.Sprintf(`in=$(cat); k=$(ls "$PROBE_OUT" | grep -c '^%s-'); printf '%%s' "$in" > "$PROBE_OUT/%s-$k.json"`, event, event)
-			}
+			save := probeSave
 			say := func(event, words string) string {
 				return save(event) + fmt.Sprintf(`; printf '%%s\n' '{"hookSpecificOutput": {"additionalContext": "HSR%s %s"}}'`, n, words)
 			}

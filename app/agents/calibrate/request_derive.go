@@ -89,7 +89,7 @@ func readTurn(r *reqRan) (*firstTurn, error) {
 		switch {
 		case m.Origin == capture.OriginSystem && len(ft.parts) == 0:
 			ft.own = append(ft.own, ownText{role: m.Role, text: m.Content, sys: true, part: -1})
-		case m.Origin == capture.OriginUser && m.Role == "user":
+		case m.Origin == capture.OriginUser && m.Role == "user" && m.Content == r.values[request.SlotPrompt]:
 			ft.parts = append(ft.parts, turnPart{own: -1, prompt: true})
 		case m.Origin == capture.OriginHook:
 			event, _, _ := strings.Cut(m.Hook, ":")
@@ -97,7 +97,9 @@ func readTurn(r *reqRan) (*firstTurn, error) {
 				continue // several hooks of one event stand in one place
 			}
 			ft.parts = append(ft.parts, turnPart{own: -1, hooks: event})
-		case m.Origin == capture.OriginContext || m.Origin == capture.OriginSystem:
+		case m.Origin == capture.OriginContext || m.Origin == capture.OriginSystem || m.Origin == capture.OriginUser && m.Role == "user":
+			// a user text that is not the prompt is the agent's own (Codex's
+			// AGENTS.md instructions, which read as the user's words)
 			ft.parts = append(ft.parts, turnPart{own: len(ft.own)})
 			ft.own = append(ft.own, ownText{role: m.Role, text: m.Content, part: len(ft.parts) - 1})
 		default:
@@ -255,7 +257,7 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 			for _, s := range slots {
 				x, y := va[s], vb[s]
 				switch {
-				case x != "" && y != "" && strings.HasPrefix(a[pa:], x) && strings.HasPrefix(b[pb:], y):
+				case x != "" && y != "" && strings.HasPrefix(a[pa:], x) && strings.HasPrefix(b[pb:], y) && !glued(a, pa, x) && !glued(b, pb, y):
 					lit(a[i:pa])
 					t = append(t, request.Seg{Slot: s})
 					i, j, found = pa+len(x), pb+len(y), true
@@ -312,7 +314,7 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 			}
 			// a short token of the CLI's own that differs (a request's
 			// hash): an opaque slot
-			pa, _, ea, eb, ok := opaqueAt(a, b, i+k, j+k)
+			pa, _, ea, eb, ok := opaqueAt(a, b, i, j, i+k, j+k)
 			if !ok {
 				return nil, fmt.Errorf("%w: %q here against %q there", ErrUnexplained, clip(around(a, i+k)), clip(around(b, j+k)))
 			}
@@ -325,11 +327,12 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 }
 
 // opaqueAt reads a difference at a[x:] and b[y:] as one short token of
-// letters and digits in each (from the token's start), after which the
-// two go on alike for at least 8 bytes or to their ends.
-func opaqueAt(a, b string, x, y int) (pa, pb, ea, eb int, ok bool) {
+// letters and digits in each (from the token's start, never before a[from:]
+// and b[fromB:], read already), after which the two go on alike for at
+// least 8 bytes or to their ends.
+func opaqueAt(a, b string, from, fromB, x, y int) (pa, pb, ea, eb int, ok bool) {
 	const most = 16
-	for x > 0 && y > 0 && alnum(a[x-1]) && a[x-1] == b[y-1] {
+	for x > from && y > fromB && alnum(a[x-1]) && a[x-1] == b[y-1] {
 		x, y = x-1, y-1
 	}
 	// whole tokens first (a process id's last digits alike are its own)
@@ -356,6 +359,17 @@ func opaqueAt(a, b string, x, y int) (pa, pb, ea, eb int, ok bool) {
 		}
 	}
 	return 0, 0, 0, 0, false
+}
+
+// glued says a short value (an exit code, a count) at s[at:] is part of a
+// longer token there (a time's digits): no slot of that value stands
+// there.
+func glued(s string, at int, x string) bool {
+	if len(x) > 3 {
+		return false
+	}
+	end := at + len(x)
+	return at > 0 && alnum(s[at-1]) && alnum(x[0]) || end < len(s) && alnum(s[end]) && alnum(x[len(x)-1])
 }
 
 func alnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -509,26 +523,22 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 		r.values[request.SlotModel] = m.Model
 	}
 	// each own text of the base, as a template read against every run
-	// that has it; texts of git runs only are conditions
+	// that has it; texts some runs lack are sent under a condition (a git
+	// repository, an instruction file) those runs do not meet
 	type pieceOf struct {
 		text request.Text
 		when request.Condition
 		own  ownText
-		seen bool // met in another run than the base's kind
+		// first: the run it was first met in, when not the base; after:
+		// the base's text it followed there
+		first, after int
 	}
 	pieces := make([]*pieceOf, len(base.own))
 	for i, o := range base.own {
 		pieces[i] = &pieceOf{own: o}
 	}
-	var gitOnly []*pieceOf // texts of git runs only, in the order of the first git run
-	gitAfter := map[*pieceOf]int{}
-	isGit := func(v request.Values) bool { return v[request.SlotIsGit] == "true" }
-	var firstGit = -1
-	for k := 1; k < len(ran); k++ {
-		if isGit(ran[k].values) && firstGit < 0 {
-			firstGit = k
-		}
-	}
+	var condOnly []*pieceOf // texts of runs under a condition the base does not meet, in the order met
+	firstOf := map[request.Condition]int{}
 	var errs []error
 	for k := 1; k < len(ran); k++ {
 		other, vo := turns[k], ran[k].values
@@ -548,53 +558,52 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 						errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: err})
 					}
 				}
-				if isGit(vo) != isGit(vb) {
-					p.seen = true
-				}
 				lastBase = a.base
 			case a.base >= 0:
-				// the base's text the other run lacks: a condition, when
-				// the other is a git run
-				if isGit(vo) == isGit(vb) {
-					errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: fmt.Errorf("%w: the text %q is in one run and not in the other",
-						ErrUnexplained, clip(base.own[a.base].text))})
+				// the base's text the other run lacks: sent under a
+				// condition the base meets and the other does not
+				c, ok := explains(vb, vo)
+				if p := pieces[a.base]; ok && (p.when == request.Always || p.when == c) {
+					p.when = c
 					continue
 				}
-				pieces[a.base].when = request.NoGit
+				errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: fmt.Errorf("%w: the text %q is in one run and not in the other",
+					ErrUnexplained, clip(base.own[a.base].text))})
 			default:
-				if isGit(vo) == isGit(vb) {
+				c, ok := explains(vo, vb)
+				if !ok {
 					errs = append(errs, &ProbeError{Probe: "request " + ran[k].run.name, Err: fmt.Errorf("%w: the text %q is in one run and not in the other",
 						ErrUnexplained, clip(other.own[a.other].text))})
 					continue
 				}
-				if k != firstGit {
-					continue // read against the first git run's below
+				if first, met := firstOf[c]; met && first != k {
+					continue // read against the first such run's below
 				}
-				p := &pieceOf{own: other.own[a.other], when: request.Git}
-				gitOnly = append(gitOnly, p)
-				gitAfter[p] = lastBase
+				firstOf[c] = k
+				condOnly = append(condOnly, &pieceOf{own: other.own[a.other], when: c, first: k, after: lastBase})
 			}
 		}
 	}
-	// the git runs' own texts: templates read between the git runs
-	for _, p := range gitOnly {
+	// the texts of runs under a condition: templates read between the
+	// runs that meet it
+	for _, p := range condOnly {
 		var t request.Text
-		for k := firstGit + 1; k < len(ran); k++ {
-			if !isGit(ran[k].values) {
+		for k := p.first + 1; k < len(ran) && t == nil; k++ {
+			if !p.when.Holds(ran[k].values) {
 				continue
 			}
 			for _, o := range turns[k].own {
 				if o.role != p.own.role {
 					continue
 				}
-				if w, err := walk(p.own.text, o.text, ran[firstGit].values, ran[k].values); err == nil {
+				if w, err := walk(p.own.text, o.text, ran[p.first].values, ran[k].values); err == nil {
 					t = w
 					break
 				}
 			}
 		}
 		if t == nil {
-			errs = append(errs, &ProbeError{Probe: "request git", Err: fmt.Errorf("%w: %q is in one git run only", ErrUnexplained, clip(p.own.text))})
+			errs = append(errs, &ProbeError{Probe: "request " + ran[p.first].run.name, Err: fmt.Errorf("%w: %q is in one %s run only", ErrUnexplained, clip(p.own.text), p.when)})
 			continue
 		}
 		p.text = t
@@ -611,30 +620,30 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 	}
 	// the system prompt, then the turn, each git run's own text after the
 	// base's text it followed
-	addGit := func(after int, sys bool) {
-		for _, p := range gitOnly {
-			if gitAfter[p] != after || p.own.sys != sys || p.text == nil {
+	addCond := func(after int, sys bool) {
+		for _, p := range condOnly {
+			if p.after != after || p.own.sys != sys || p.text == nil {
 				continue
 			}
 			if sys {
-				m.System = append(m.System, fill(p, fmt.Sprintf("system.%d", len(m.System)+1), ran[firstGit].values))
+				m.System = append(m.System, fill(p, fmt.Sprintf("system.%d", len(m.System)+1), ran[p.first].values))
 				continue
 			}
-			pc := fill(p, fmt.Sprintf("turn.%d", len(m.Turn)+1), ran[firstGit].values)
+			pc := fill(p, fmt.Sprintf("turn.%d", len(m.Turn)+1), ran[p.first].values)
 			m.Turn = append(m.Turn, request.Part{Piece: &pc})
 		}
 	}
-	addGit(-1, true)
+	addCond(-1, true)
 	lastSys := -1
 	for i, p := range pieces {
 		if p.own.sys {
 			m.System = append(m.System, fill(p, fmt.Sprintf("system.%d", len(m.System)+1), vb))
-			addGit(i, true)
+			addCond(i, true)
 			lastSys = i
 		}
 	}
-	addGit(-1, false)
-	addGit(lastSys, false)
+	addCond(-1, false)
+	addCond(lastSys, false)
 	byPart := map[int]int{}
 	for i, p := range pieces {
 		if !p.own.sys {
@@ -651,7 +660,7 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 			i := byPart[k]
 			pc := fill(pieces[i], fmt.Sprintf("turn.%d", len(m.Turn)+1), vb)
 			m.Turn = append(m.Turn, request.Part{Piece: &pc})
-			addGit(i, false)
+			addCond(i, false)
 		}
 	}
 	learnJoins(m, base, vb[request.SlotPrompt])
@@ -659,7 +668,7 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 		return nil, err
 	}
 	learnLoop(m, ran[0])
-	if err := learnResults(m, ran); err != nil {
+	if err := learnResults(m, spec, ran, counter); err != nil {
 		return nil, err
 	}
 	if err := learnLater(m, ran, counter); err != nil {
@@ -685,6 +694,20 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 		return nil, errors.Join(errs...)
 	}
 	return m, nil
+}
+
+// explains is the one condition whose truth differs between two runs'
+// values, as a's meet it: what a text of a's run that b's lacks is sent
+// under (none or several: not told).
+func explains(a, b request.Values) (request.Condition, bool) {
+	cs := conditions(a, b)
+	if len(cs) != 1 {
+		return "", false
+	}
+	if !cs[0].Holds(a) {
+		return cs[0].Not(), true
+	}
+	return cs[0], true
 }
 
 // reconcile is one template for two readings of the base's text, each
@@ -922,6 +945,7 @@ func toolDefsOf(api request.API, body json.RawMessage) ([]toolDef, error) {
 	for _, raw := range b.Tools {
 		var t struct {
 			Name     string `json:"name"`
+			Type     string `json:"type"`
 			Function struct {
 				Name string `json:"name"`
 			} `json:"function"`
@@ -941,8 +965,12 @@ func toolDefsOf(api request.API, body json.RawMessage) ([]toolDef, error) {
 			}
 		case t.Name != "":
 			out = append(out, toolDef{t.Name, raw})
-		default:
+		case t.Function.Name != "":
 			out = append(out, toolDef{t.Function.Name, raw})
+		default:
+			// a built-in tool of the API (Responses' web_search): its type
+			// names it, as capture reads it
+			out = append(out, toolDef{t.Type, raw})
 		}
 	}
 	return out, nil
@@ -951,8 +979,11 @@ func toolDefsOf(api request.API, body json.RawMessage) ([]toolDef, error) {
 // framingOf reads how the agent lays out messages from its calls.
 func framingOf(api request.API, calls []capture.Call) request.Framing {
 	f := request.Framing{}
-	if api == request.Gemini {
+	switch {
+	case api == request.Gemini:
 		return geminiFraming(calls)
+	case api == request.Responses && len(calls) > 0:
+		return responsesFraming(calls[0])
 	}
 	if api != request.Anthropic || len(calls) == 0 {
 		return f
@@ -1016,6 +1047,26 @@ func geminiFraming(calls []capture.Call) request.Framing {
 	return f
 }
 
+// responsesFraming reads how the agent lays out a Responses request from
+// its first call: its system prompt as the first message (no
+// instructions), its own texts as parts of one message.
+func responsesFraming(c capture.Call) request.Framing {
+	f := request.Framing{}
+	in, ok := request.ReadResponsesInput(c.Body)
+	if !ok {
+		return f
+	}
+	if !in.Instructions && len(in.Items) > 0 && (in.Items[0].Role == "developer" || in.Items[0].Role == "system") {
+		f.SystemMessage = true
+	}
+	for _, it := range in.Items {
+		if it.Type == "message" && it.Parts > 1 {
+			f.MergeOwn = true
+		}
+	}
+	return f
+}
+
 // isStopWords says whether msg holds the run's stop hook's words: a hook
 // message of a Stop event, or the words themselves (Gemini CLI sends an
 // AfterAgent block's reason as the user's).
@@ -1053,7 +1104,11 @@ func learnLoop(m *request.Model, r *reqRan) {
 // entry of a kind had with one value. The fields that change from entry to
 // entry (ids, times, the message) are the run's own (dynamic).
 func learnTranscript(m *request.Model, spec reqAgent, r *reqRan) {
-	if spec.transcriptFormat == "" {
+	switch spec.transcriptFormat {
+	case "":
+		return
+	case request.TranscriptCodex:
+		learnRollout(m, r)
 		return
 	}
 	tr := &request.Transcript{Format: spec.transcriptFormat, Keys: map[string][]string{}, MessageKeys: map[string][]string{},
@@ -1114,6 +1169,43 @@ func learnTranscript(m *request.Model, spec reqAgent, r *reqRan) {
 		for k, v := range fields {
 			if v != "" && !transcriptDynamic[k] {
 				tr.Constants[kind][k] = json.RawMessage(v)
+			}
+		}
+	}
+	if len(tr.Keys) > 0 {
+		m.Transcript = tr
+	}
+}
+
+// learnRollout reads Codex's rollout (JSONL in dated folders): the keys of
+// its response items' envelope (response_item) and of each payload kind
+// (message, function_call, function_call_output), in order.
+func learnRollout(m *request.Model, r *reqRan) {
+	tr := &request.Transcript{Format: request.TranscriptCodex, Keys: map[string][]string{}}
+	names := make([]string, 0, len(r.transcripts))
+	for name := range r.transcripts {
+		if strings.HasSuffix(name, ".jsonl") {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, line := range bytes.Split(r.transcripts[name], []byte("\n")) {
+			var e struct {
+				Type    string          `json:"type"`
+				Payload json.RawMessage `json:"payload"`
+			}
+			var p struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(line, &e) != nil || e.Type != "response_item" || json.Unmarshal(e.Payload, &p) != nil || p.Type == "" {
+				continue
+			}
+			if tr.Keys[e.Type] == nil {
+				tr.Keys[e.Type] = topKeys(line)
+			}
+			if tr.Keys[p.Type] == nil {
+				tr.Keys[p.Type] = topKeys(e.Payload)
 			}
 		}
 	}
@@ -1418,9 +1510,8 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 					m.Framing.BlockSuffix = blockSuffix(msg.Content, added[k+1].Content)
 				}
 				switch {
-				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil &&
-					len(m.Framing.Results) == 0:
-					if tc := callOf(asked, msg.ToolCallID); tc != nil && isEmptyCommand(tc) {
+				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil:
+					if tc := callOf(asked, msg.ToolCallID); tc != nil && commandOf(tc) == "true" && m.Framing.Result(tc.Name) == nil {
 						t := request.Text{{Lit: msg.Content}}
 						if strings.Count(msg.Content, tc.Name) == 1 {
 							before, after, _ := strings.Cut(msg.Content, tc.Name)
@@ -1493,12 +1584,17 @@ func callOf(calls []capture.ToolCall, id string) *capture.ToolCall {
 	return nil
 }
 
-// isEmptyCommand says the probe's call runs a command that prints nothing.
-func isEmptyCommand(tc *capture.ToolCall) bool {
+// commandOf is the command a shell tool's call runs (Claude Code's
+// command, Codex's cmd).
+func commandOf(tc *capture.ToolCall) string {
 	var a struct {
 		Command string `json:"command"`
+		Cmd     string `json:"cmd"`
 	}
-	return json.Unmarshal(tc.Arguments, &a) == nil && a.Command == "true"
+	if json.Unmarshal(tc.Arguments, &a) != nil {
+		return ""
+	}
+	return a.Command + a.Cmd
 }
 
 // skillOf says whether a call names a planted skill.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"hookstudio/app/agent/tokens"
@@ -73,73 +74,122 @@ func learnJoins(m *request.Model, base *firstTurn, prompt string) {
 // probeOutput is what a probe's shell call prints: "echo WORDS" its
 // words, "true" nothing.
 func probeOutput(tc capture.ToolCall) (string, bool) {
-	var a struct {
-		Command string `json:"command"`
-	}
-	if json.Unmarshal(tc.Arguments, &a) != nil {
-		return "", false
-	}
-	if a.Command == "true" {
+	cmd := commandOf(&tc)
+	if cmd == "true" {
 		return "", true
 	}
-	if w, ok := strings.CutPrefix(a.Command, "echo "); ok && !strings.ContainsAny(w, `"'$\`) {
+	if w, ok := strings.CutPrefix(cmd, "echo "); ok && !strings.ContainsAny(w, `"'$\`) {
 		return w, true
 	}
 	return "", false
 }
 
-// learnResults reads the CLI's words around its tools' outputs: for each
-// tool the runs called once printing words and once printing nothing,
-// the two results read as one template of SlotResult (its empty form the
-// CLI's words for no output). A result that is the output alone (or only
-// words for none: Claude Code's, Framing.EmptyResult) is no wrapper.
-func learnResults(m *request.Model, ran []*reqRan) error {
-	type seen struct{ text, output string }
-	byTool := map[string][]seen{}
+// learnResults reads the CLI's words around its tools' outputs: the
+// results of the probes' calls whose output is known — the agent's own
+// table of commands (spec.outputs: their exit codes and sizes vary too),
+// else `echo WORDS` and `true` (their output alone varies) — per tool
+// read as one template between two of them, which must read every one;
+// every value that differs between the two stands as its slot (not as an
+// opaque value: a count the CLI makes otherwise). A result that is the
+// output alone, or only words for none (Claude Code's,
+// Framing.EmptyResult), is no frame. Whether the hooks read the framed
+// words too is read off what they saved.
+func learnResults(m *request.Model, spec reqAgent, ran []*reqRan, counter *tokens.Counter) error {
+	type sample struct {
+		text string
+		v    request.Values
+	}
+	byTool := map[string][]sample{}
 	var order []string
 	for _, r := range ran {
 		calls := turnCalls(r)
 		if len(calls) == 0 {
 			continue
 		}
-		last := calls[len(calls)-1].Messages
-		asked := map[string]capture.ToolCall{}
-		for _, msg := range last {
-			for _, tc := range msg.ToolCalls {
-				asked[tc.ID] = tc
-			}
-			tc, ok := asked[msg.ToolCallID]
-			if msg.Role != "tool" || msg.Origin != capture.OriginToolResult || !ok {
+		var asked []capture.ToolCall
+		for _, msg := range calls[len(calls)-1].Messages {
+			asked = append(asked, msg.ToolCalls...)
+			if msg.Role != "tool" || msg.Origin != capture.OriginToolResult {
 				continue
 			}
-			if out, ok := probeOutput(tc); ok {
-				if _, known := byTool[tc.Name]; !known {
-					order = append(order, tc.Name)
-				}
-				byTool[tc.Name] = append(byTool[tc.Name], seen{msg.Content, out})
+			tc := callOf(asked, msg.ToolCallID)
+			if tc == nil {
+				continue
 			}
+			var v request.Values
+			if spec.outputs != nil {
+				po, ok := spec.outputs[commandOf(tc)]
+				if !ok || tc.Name != spec.shell {
+					continue
+				}
+				v = request.Values{request.SlotResult: po.out, request.SlotExitCode: strconv.Itoa(po.code),
+					request.SlotResultTokens: strconv.Itoa(request.ApproxTokens(po.out))}
+			} else if out, ok := probeOutput(*tc); ok {
+				v = request.Values{request.SlotResult: out}
+			} else {
+				continue
+			}
+			if _, known := byTool[tc.Name]; !known {
+				order = append(order, tc.Name)
+			}
+			byTool[tc.Name] = append(byTool[tc.Name], sample{msg.Content, v})
 		}
+	}
+	if spec.shell != "" && len(byTool[spec.shell]) == 0 {
+		return &ProbeError{Probe: "request " + spec.shell, Err: fmt.Errorf("%w: no output of the shell tool seen", ErrTextNotFound)}
 	}
 	for _, name := range order {
 		ss := byTool[name]
-		full := slices.IndexFunc(ss, func(s seen) bool { return s.output != "" })
-		empty := slices.IndexFunc(ss, func(s seen) bool { return s.output == "" })
-		if full < 0 || empty < 0 {
-			continue
+		readsAll := func(t request.Text) bool {
+			return !slices.ContainsFunc(ss, func(s sample) bool { _, ok := t.Opaque(s.v, s.text); return !ok })
 		}
-		t, err := walk(ss[full].text, ss[empty].text, request.Values{request.SlotResult: ss[full].output}, request.Values{request.SlotResult: ""})
-		if err != nil {
-			return &ProbeError{Probe: "request tool result " + name, Err: err}
+		var frame request.Text
+		differ := false
+	pairs:
+		for i := range ss {
+			for j := i + 1; j < len(ss); j++ {
+				vary := varying(ss[i].v, ss[j].v)
+				if len(vary) == 0 {
+					continue
+				}
+				differ = true
+				t, err := walk(ss[i].text, ss[j].text, ss[i].v, ss[j].v)
+				if err != nil || !readsAll(t) || slices.ContainsFunc(vary, func(s string) bool { return !slices.Contains(t.Slots(), s) }) {
+					continue
+				}
+				frame = t
+				break pairs
+			}
 		}
-		if len(t) == 1 && t[0].Slot == request.SlotResult {
+		switch {
+		case frame == nil && differ:
+			return &ProbeError{Probe: "request tool result " + name, Err: fmt.Errorf("%w: no template reads the %d outputs of %s seen", ErrUnexplained, len(ss), name)}
+		case frame == nil, len(frame) == 1 && frame[0].Slot == request.SlotResult:
 			continue // the output as it is
 		}
-		if m.Framing.Results == nil {
-			m.Framing.Results = map[string]request.Text{}
+		texts := make([]string, len(ss))
+		for i, s := range ss {
+			texts[i] = s.text
 		}
-		m.Framing.Results[name] = t
+		m.Framing.Results = append(m.Framing.Results, request.ResultFrame{Tool: name, Text: frame, Shape: shapeOf(counter, frame), Hooks: hooksSaw(ran, texts)})
 	}
 	return nil
+}
+
+// hooksSaw says whether a hook of the runs read one of texts as a string
+// of the JSON it saved: the CLI hands its hooks the words it sends.
+func hooksSaw(ran []*reqRan, texts []string) bool {
+	for _, r := range ran {
+		for name, data := range r.wrote {
+			if !strings.HasSuffix(name, ".json") {
+				continue
+			}
+			if slices.ContainsFunc(bodyStrings(data), func(s string) bool { return slices.Contains(texts, s) }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // learnSides reads the calls the CLI makes of its own (capture tells

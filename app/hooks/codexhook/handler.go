@@ -228,7 +228,11 @@ func (h *Handler) input(event string, ev *engine.Event, cwd string) ([]byte, err
 			return usage
 		},
 	}
-	return stdin.Build(event, v).JSON(), nil
+	f := stdin.Build(event, v)
+	if m := ev.RequestModel(); m != nil {
+		f.Order(m.Stdin[event]) // the calibrated CLI's order
+	}
+	return f.JSON(), nil
 }
 
 // writeTranscript writes the conversation so far as a Codex rollout

@@ -133,6 +133,9 @@ func (l Loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached,
 		}
 		if cfg.Agent == nil || ref.Agent == prof.Agent {
 			cfg.Agent = &engine.Agent{Agent: prof.Agent, Version: prof.Version, By: cmp.Or(prof.By, profile.ByNewest)}
+			// the agent runs where its hooks do: a skill folder that is a
+			// project of its own (skills/codex-guard) is its working folder
+			cfg.AgentDir = l.running(run.Scenario.SkillsAnyRequestEnables())[0].Dir
 		}
 	}
 	return h, nil

@@ -87,3 +87,26 @@ func TestRun(t *testing.T) {
 		t.Errorf("UUID7 %s is not shaped as a version 7 id", id)
 	}
 }
+
+// TestFieldsOrder: the keys an order lists come first, in its order; the
+// others follow as added; no order leaves them as added.
+func TestFieldsOrder(t *testing.T) {
+	for _, c := range []struct {
+		order []string
+		want  string
+	}{
+		{nil, `{"a":1,"b":2,"c":3,"d":4}`},
+		{[]string{"c", "a"}, `{"c":3,"a":1,"b":2,"d":4}`},
+		{[]string{"d", "x", "b", "a", "c"}, `{"d":4,"b":2,"a":1,"c":3}`},
+	} {
+		f := Fields{}
+		f.Add("a", 1)
+		f.Add("b", 2)
+		f.Add("c", 3)
+		f.Add("d", 4)
+		f.Order(c.order)
+		if got := string(f.JSON()); got != c.want {
+			t.Errorf("order %v: %s, want %s", c.order, got, c.want)
+		}
+	}
+}

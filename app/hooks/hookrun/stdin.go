@@ -27,6 +27,30 @@ func (f *Fields) Set(k string, v any) {
 	f.Add(k, v)
 }
 
+// Order puts the keys that keys lists first, in its order (an agent's
+// stdin as calibrated: request.Model.Stdin); the others follow as added.
+func (f *Fields) Order(keys []string) {
+	if len(keys) == 0 {
+		return
+	}
+	rank := func(k string) int {
+		if i := slices.Index(keys, k); i >= 0 {
+			return i
+		}
+		return len(keys)
+	}
+	idx := make([]int, len(f.keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return rank(f.keys[a]) - rank(f.keys[b]) })
+	ks, vs := make([]string, len(idx)), make([]any, len(idx))
+	for i, j := range idx {
+		ks[i], vs[i] = f.keys[j], f.vals[j]
+	}
+	f.keys, f.vals = ks, vs
+}
+
 // JSON is the object.
 func (f *Fields) JSON() []byte {
 	out := []byte{'{'}
@@ -99,28 +123,4 @@ func Keys(lists ...[]string) []string {
 		out = append(out, l...)
 	}
 	return out
-}
-
-// Order puts keys first, in that order (the CLI's, as its request model's
-// calibration saw it), the others after as they were.
-func (f *Fields) Order(keys []string) {
-	if len(keys) == 0 {
-		return
-	}
-	rank := func(k string) int {
-		if i := slices.Index(keys, k); i >= 0 {
-			return i
-		}
-		return len(keys)
-	}
-	idx := make([]int, len(f.keys))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return rank(f.keys[a]) - rank(f.keys[b]) })
-	ks, vs := make([]string, len(idx)), make([]any, len(idx))
-	for i, j := range idx {
-		ks[i], vs[i] = f.keys[j], f.vals[j]
-	}
-	f.keys, f.vals = ks, vs
 }

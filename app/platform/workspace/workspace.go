@@ -79,6 +79,9 @@ func Facts(ctx context.Context, dir string, opts Options) request.Values {
 		return strings.TrimRight(string(res.Stdout), "\n"), true
 	}
 	v[request.SlotOSVersion] = osVersion(run)
+	if tz := timezone(); tz != "" {
+		v[request.SlotTimezone] = tz
+	}
 	inside, _ := run("git", "rev-parse", "--is-inside-work-tree")
 	v[request.SlotIsGit] = "false"
 	if inside == "true" {
@@ -139,6 +142,21 @@ func osVersion(run func(argv ...string) (string, bool)) string {
 		}
 	}
 	return runtime.GOOS
+}
+
+// timezone is the machine's IANA time zone as an agent CLI reads it: the
+// zone /etc/localtime links to (Codex reads it so, not $TZ), else
+// /etc/timezone's; "" when neither tells.
+func timezone() string {
+	if target, err := os.Readlink("/etc/localtime"); err == nil {
+		if _, zone, ok := strings.Cut(target, "zoneinfo/"); ok && zone != "" {
+			return zone
+		}
+	}
+	if data, err := os.ReadFile("/etc/timezone"); err == nil {
+		return strings.TrimSpace(string(data))
+	}
+	return ""
 }
 
 // gitEnv is the environment git runs with: this one, in English and

@@ -198,8 +198,12 @@ func (r *Run) agentRequest() error {
 	r.diags = scenario.CheckAgentTools(r.spec.Scenario, a.Agent+" "+a.Version, m.ToolNames())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r.cfg.Facts = workspace.Facts(ctx, r.spec.Dir, workspace.Options{Home: r.spec.Home})
-	folder, notes := workspace.AgentFolder(ctx, r.spec.Dir, m)
+	dir := r.spec.Dir
+	if r.cfg.AgentDir != "" {
+		dir = r.cfg.AgentDir
+	}
+	r.cfg.Facts = workspace.Facts(ctx, dir, workspace.Options{Home: r.spec.Home})
+	folder, notes := workspace.AgentFolder(ctx, dir, m)
 	for k, v := range folder {
 		r.cfg.Facts[k] = v
 	}
