@@ -59,6 +59,7 @@ test-frontend:
 	./scripts/setup.sh go wails frontend
 	./scripts/bindings.sh --check
 	node scripts/check-lockfile.mjs frontend
+	node --test scripts/setup.test.mjs
 	cd frontend && npm ci --dry-run --no-audit --no-fund --loglevel=error >/dev/null
 	cd frontend && npm run typecheck && npm run lint && npm test
 
