@@ -220,6 +220,7 @@ export namespace engine {
 	    version: string;
 	    by?: string;
 	    request?: string;
+	    notes?: string[];
 	}
 	export interface HookCall {
 	    system: string;
@@ -931,6 +932,7 @@ export namespace studio {
 	    warning?: string;
 	    offered?: string[];
 	    tool_tokens?: number;
+	    side?: string;
 	    tokens: number;
 	    split?: TokenSplit;
 	}
