@@ -19,8 +19,12 @@ LDFLAGS := -X hookstudio/app/platform/version.Version=$(VERSION) -X hookstudio/a
 # Windows: cgo (SQLite) through Debian's mingw-w64.
 WIN_ENV := CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOOS=windows GOARCH=amd64
 
-.PHONY: run test test-go test-frontend test-e2e test-windows frontend bindings build build-dev hookctl screenshots \
-	release release-linux release-windows release-hookctl fuzz bench clean
+.PHONY: run test test-go test-go-all lint-go test-frontend test-e2e test-windows frontend bindings bindings-check typecheck \
+	build build-dev hookctl screenshots release release-linux release-windows release-hookctl fuzz bench clean
+
+# The last line of each stage of `make test`: its wall time and the load as it ends
+# (docs/benchmarks.md). Make expands a recipe as it starts it, so $(shell date) is its start.
+took = @echo "make $@: $$(( $$(date +%s) - $(shell date +%s) )) s (load $$(cut -d' ' -f1-3 /proc/loadavg))"
 
 run: build
 	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
@@ -28,7 +32,9 @@ run: build
 	  exec xvfb-run -a ./build/bin/hookstudio; \
 	fi; exec ./build/bin/hookstudio
 
-test: test-go test-thirdparty test-agents test-frontend test-e2e test-windows
+# Every check, each once (docs/benchmarks.md, "make test"): every Go test in one go test
+# (test-go-all); the frontend's checks; the e2e suite; the Windows cross-builds.
+test: test-go-all test-frontend test-e2e test-windows
 
 # The runs against @dwmkerr/mock-llm, a third-party OpenAI-compatible server
 # (a frontend devDependency): test-go skips them without frontend/node_modules,
@@ -37,6 +43,7 @@ test: test-go test-thirdparty test-agents test-frontend test-e2e test-windows
 test-thirdparty:
 	./scripts/setup.sh go frontend
 	HOOKSTUDIO_REQUIRE_MOCK_LLM=1 go test -tags $(GO_TAGS) $(GO_TEST_FLAGS) -run 'MockLLM' ./app/agent/llm ./cmd/hookctl
+	$(took)
 
 # The real agents against hookctl capture: Claude Code's CLI (offline, a
 # throw-away HOME, a project's hooks) and the official OpenAI client, from
@@ -45,45 +52,80 @@ test-thirdparty:
 test-agents:
 	./scripts/setup.sh go agents
 	HOOKSTUDIO_REQUIRE_AGENTS=1 go test -tags $(GO_TAGS) $(GO_TEST_FLAGS) -run 'RealAgent' ./cmd/hookctl
+	$(took)
 
-test-go:
+# go vet's every analyzer ran: the go tests after it leave theirs out (-vet=off).
+lint-go:
 	./scripts/setup.sh go
 	go vet -tags $(GO_TAGS) $(GO_PKGS)
 	@test -z "$$(gofmt -l app cmd skills main.go)" || { gofmt -l app cmd skills main.go; echo "gofmt: the files above need formatting"; exit 1; }
-	go test -tags $(GO_TAGS) $(GO_TEST_FLAGS) -skip 'RealAgent' $(GO_PKGS)
+	$(took)
+
+test-go: lint-go
+	go test -tags $(GO_TAGS) $(GO_TEST_FLAGS) -vet=off -skip 'RealAgent' $(GO_PKGS)
+	$(took)
+
+# test-go, test-thirdparty and test-agents in one go test: each test binary built once,
+# hookctl's tests in one process (one calibration of each agent CLI), the other packages
+# run beside its real agents. ./cmd/... first: its tests are the longest, they start first.
+test-go-all: lint-go
+	./scripts/setup.sh frontend agents
+	HOOKSTUDIO_REQUIRE_MOCK_LLM=1 HOOKSTUDIO_REQUIRE_AGENTS=1 go test -tags $(GO_TAGS) $(GO_TEST_FLAGS) -vet=off ./cmd/... $(filter-out ./cmd/...,$(GO_PKGS))
+	$(took)
 
 # The lock check fails when package-lock.json drifts from package.json or loses
 # another platform's native bundler packages (README, "The lockfile"); the bindings
 # check when frontend/wailsjs is not what the bound Go types generate.
-test-frontend:
-	./scripts/setup.sh go wails frontend
-	./scripts/bindings.sh --check
+test-frontend: bindings-check typecheck
 	node scripts/check-lockfile.mjs frontend
+	node --test scripts/setup.test.mjs
 	cd frontend && npm ci --dry-run --no-audit --no-fund --loglevel=error >/dev/null
-	cd frontend && npm run typecheck && npm run lint && npm test
+	cd frontend && npm run lint && npm test
+	$(took)
 
 # frontend/wailsjs from the bound Go types, as `wails build` does before it builds.
 bindings:
 	./scripts/setup.sh go wails
 	./scripts/bindings.sh
 
-frontend: bindings
+# The same, failing when they differ from the committed ones. In `make test` the builds use
+# these: the bindings are generated once.
+bindings-check:
+	./scripts/setup.sh go wails
+	./scripts/bindings.sh --check
+	$(took)
+BINDINGS := $(if $(filter test test-frontend,$(MAKECMDGOALS)),bindings-check,bindings)
+
+typecheck: $(BINDINGS)
 	./scripts/setup.sh frontend
-	cd frontend && npm run build
+	cd frontend && npm run typecheck
+	$(took)
+
+# npm run build's two steps (tsc --noEmit, vite build), tsc as its own target: `make test`
+# type-checks once, for test-frontend and the builds.
+frontend: typecheck
+	cd frontend && npx vite build
+	$(took)
 
 # The production binary, as `wails build` makes it (without packaging).
 build: frontend
 	./scripts/setup.sh go desktop
 	go build -tags desktop,production,$(GO_TAGS) -ldflags "-w -s $(LDFLAGS)" -o build/bin/hookstudio .
+	$(took)
 
 # The dev binary serves frontend/dist and the IPC on a local port, for browser tests.
 build-dev: frontend
 	./scripts/setup.sh go desktop
 	go build -tags dev,$(GO_TAGS) -ldflags "$(LDFLAGS)" -o build/bin/hookstudio-dev .
+	$(took)
 
+# Two test files at a time, on one Xvfb and one build of each binary; a test that looks at
+# the whole display starts its own X server (harness.mjs, startXvfb).
+E2E_CONCURRENCY ?= 2
 test-e2e: build build-dev hookctl
 	./scripts/setup.sh e2e agents
-	cd frontend && xvfb-run -a -s "-screen 0 1440x900x24 -nolisten tcp" node --test --test-concurrency=1 e2e/*.e2e.mjs
+	cd frontend && xvfb-run -a -s "-screen 0 1440x900x24 -nolisten tcp" node --test --test-concurrency=$(E2E_CONCURRENCY) e2e/*.e2e.mjs
+	$(took)
 
 # Flakes show under load: the Go suite five times and the e2e suite three
 # times, each beside a CPU hog on every core (busy loops the target starts and
@@ -109,6 +151,7 @@ screenshots: build build-dev hookctl
 
 hookctl:
 	go build -tags $(GO_TAGS) -ldflags "$(LDFLAGS)" -o build/bin/hookctl ./cmd/hookctl
+	$(took)
 
 # Everything that can be built here, into build/bin (README, "Releases").
 release: release-linux release-windows release-hookctl
@@ -121,6 +164,7 @@ test-windows: release-windows
 	$(WIN_ENV) go build -tags $(GO_TAGS) -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-windows-amd64.exe ./cmd/hookctl
 	go test -count=1 -run TestReleaseBinaries ./app/platform/version -args -release=$(CURDIR)/build/bin \
 	  -artifacts=hookstudio.exe,hookctl-windows-amd64.exe -want-version=$(VERSION) -want-commit=$(COMMIT)
+	$(took)
 
 # The Linux desktop app and a .deb with it and hookctl.
 release-linux: build release-hookctl
@@ -135,6 +179,7 @@ release-windows: frontend
 	syso=zz_hookstudio_windows_amd64.syso; trap 'rm -f $$syso' EXIT; \
 	./scripts/windows-resources.sh $(VERSION) $$syso && \
 	$(WIN_ENV) go build -tags desktop,production,$(GO_TAGS) -ldflags "-w -s -H windowsgui $(LDFLAGS)" -o build/bin/hookstudio.exe .
+	$(took)
 
 # hookctl for every platform the toolchains here reach. macOS has no C cross
 # compiler here: those builds are without cgo, so without the run history

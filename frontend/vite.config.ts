@@ -19,6 +19,9 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['src/test/setup.ts'],
     testTimeout: 30_000, // CI machines are shared and can be slow
+    // a test file per core: vitest's default leaves one core free, which on CI's 2 cores ran
+    // one file at a time (docs/benchmarks.md, "make test")
+    maxWorkers: '100%',
     include: ['src/**/*.test.{ts,tsx}'],
     benchmark: { include: ['src/**/*.bench.{ts,tsx}'] },
   },

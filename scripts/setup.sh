@@ -41,9 +41,25 @@ need_go() {
   retry 3 go mod download
 }
 
+# needs_install DIR: whether DIR/node_modules must be (re)installed. By content, never mtimes
+# (scripts/node-modules-fresh.mjs). A node_modules that is a link (a worktree sharing another
+# checkout's) is never installed through: npm ci would wipe a folder others are using — it is
+# said, and the run goes on with what is there.
+needs_install() {
+  local dir=$1 why
+  why=$(node scripts/node-modules-fresh.mjs "$dir" 2>&1) && return 1
+  if [ -L "$dir/node_modules" ]; then
+    log "$why"
+    log "$dir/node_modules is a link to $(readlink "$dir/node_modules"): not installing through it (install there if it is stale); going on"
+    return 1
+  fi
+  log "$why"
+  return 0
+}
+
 need_frontend() {
   command -v npm >/dev/null || apt_install nodejs npm
-  if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
+  if needs_install frontend; then
     # A lock that npm ci would refuse fails here at once, with the reason;
     # only network failures are retried.
     node scripts/check-lockfile.mjs frontend
@@ -83,7 +99,7 @@ need_release() {
 # official OpenAI client — in their own folder (tools/agents), never the app's dependencies.
 need_agents() {
   command -v npm >/dev/null || apt_install nodejs npm
-  if [ ! -d tools/agents/node_modules ] || [ tools/agents/package-lock.json -nt tools/agents/node_modules/.package-lock.json ]; then
+  if needs_install tools/agents; then
     # Not npm ci: Qwen Code 0.24.4 lists optional packages that were never published
     # (@teddyzhu/clipboard-darwin-arm64 and four more: 404 on the registry), so the lock
     # cannot hold them and npm ci refuses it ("Missing: … from lock file"). npm install

@@ -29,17 +29,15 @@ func bundledProfileFile(version string) string {
 
 // TestRealAgentCalibrate: calibrating each pinned CLI gives its bundled
 // profile back, byte for byte (-update writes them: that is how the bundled
-// profiles are made).
+// profiles are made). The calibration is the one the request tests use
+// (calibrateOnce).
 func TestRealAgentCalibrate(t *testing.T) {
 	for _, c := range pinnedClaude {
 		t.Run(c.version, func(t *testing.T) {
 			t.Parallel()
 			cli := agentTool(t, c.rel)
-			data := t.TempDir()
-			out, errOut, code := runCLIEnv(t, []string{"HOOKSTUDIO_DATA_DIR=" + data}, "calibrate", profile.ClaudeCode, "--cli", cli, "--json")
-			if code != exitOK {
-				t.Fatalf("calibrate: exit %d\n%s", code, errOut)
-			}
+			data := agentsData
+			out := calibrateOnce(t, profile.ClaudeCode, cli)
 			var res struct {
 				File     string `json:"file"`
 				Nearest  string `json:"nearest"`

@@ -23,17 +23,20 @@ import (
 // binary into agentsData: the CLIs' words are learned from the installed
 // CLIs, never kept in the repository.
 var calibrated struct {
-	mu   sync.Mutex
-	once map[string]*sync.Once
-	err  map[string]error
+	mu     sync.Mutex
+	once   map[string]*sync.Once
+	err    map[string]error
+	report map[string]string
 }
 
-// calibrateOnce runs `hookctl calibrate agent --cli cli` once for cli.
-func calibrateOnce(t *testing.T, agent, cli string) {
+// calibrateOnce runs `hookctl calibrate agent --cli cli --json` once for cli,
+// into agentsData, and returns its report (stdout): the tests of calibration
+// itself check the same run the others use.
+func calibrateOnce(t *testing.T, agent, cli string) string {
 	t.Helper()
 	calibrated.mu.Lock()
 	if calibrated.once == nil {
-		calibrated.once, calibrated.err = map[string]*sync.Once{}, map[string]error{}
+		calibrated.once, calibrated.err, calibrated.report = map[string]*sync.Once{}, map[string]error{}, map[string]string{}
 	}
 	once := calibrated.once[cli]
 	if once == nil {
@@ -42,21 +45,22 @@ func calibrateOnce(t *testing.T, agent, cli string) {
 	}
 	calibrated.mu.Unlock()
 	once.Do(func() {
-		out, errOut, code := runCLIEnv(t, []string{"HOOKSTUDIO_DATA_DIR=" + agentsData}, "calibrate", agent, "--cli", cli)
+		out, errOut, code := runCLIEnv(t, []string{"HOOKSTUDIO_DATA_DIR=" + agentsData}, "calibrate", agent, "--cli", cli, "--json")
 		var err error
 		if code != exitOK {
 			err = fmt.Errorf("calibrate %s: exit %d: %s%s", cli, code, out, errOut)
 		}
 		calibrated.mu.Lock()
-		calibrated.err[cli] = err
+		calibrated.err[cli], calibrated.report[cli] = err, out
 		calibrated.mu.Unlock()
 	})
 	calibrated.mu.Lock()
-	err := calibrated.err[cli]
+	err, report := calibrated.err[cli], calibrated.report[cli]
 	calibrated.mu.Unlock()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return report
 }
 
 // simulateAgent runs hookctl simulate with the calibrated agents' data

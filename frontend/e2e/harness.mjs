@@ -74,6 +74,22 @@ export async function startBackend({ dataDir = tempDir('hs-data-') } = {}) {
   };
 }
 
+// startXvfb starts an X server of its own (screen WIDTHxHEIGHT) for a test that looks at the
+// whole display (its windows, a screenshot of the root): the suite's other files run beside it
+// on the shared display, each backend with its window. Its display (":N") and stop().
+export async function startXvfb({ width, height }) {
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const display = await new Promise((ok, fail) => {
+    let out = '';
+    xvfb.stdio[3].on('data', (b) => {
+      out += b.toString();
+      if (out.includes('\n')) ok(`:${out.trim()}`);
+    });
+    xvfb.on('exit', (code) => fail(new Error(`Xvfb exited with ${code}`)));
+  });
+  return { display, stop: () => xvfb.kill('SIGTERM') };
+}
+
 // until polls read() until pred holds of what it gives and returns that, failing with what was
 // awaited and the last value seen (described): a bound for a failing wait, never a timed assertion
 export async function until(read, pred, what, { ms = 30000, describe = () => '' } = {}) {

@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { repo, tempDir } from './harness.mjs';
+import { repo, startXvfb, tempDir } from './harness.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const SCREEN = { width: 1280, height: 800 };
@@ -15,18 +15,11 @@ let xvfb;
 let display;
 
 before(async () => {
-  xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${SCREEN.width}x${SCREEN.height}x24`, '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
-  display = await new Promise((ok, fail) => {
-    let out = '';
-    xvfb.stdio[3].on('data', (b) => {
-      out += b.toString();
-      if (out.includes('\n')) ok(`:${out.trim()}`);
-    });
-    xvfb.on('exit', (code) => fail(new Error(`Xvfb exited with ${code}`)));
-  });
+  xvfb = await startXvfb(SCREEN);
+  display = xvfb.display;
 });
 
-after(() => xvfb?.kill('SIGTERM'));
+after(() => xvfb?.stop());
 
 const x = (cmd, args) => execFileSync(cmd, args, { env: { ...process.env, DISPLAY: display } }).toString();
 
