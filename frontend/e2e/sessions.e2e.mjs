@@ -22,7 +22,9 @@ function sessionsHome() {
   mkdirSync(join(claude, '-home-user-project'), { recursive: true });
   mkdirSync(codex, { recursive: true });
   cpSync(join(fixtures, 'claude-code-2.1.332.jsonl'), join(claude, '-home-user-project', 'finished.jsonl'));
-  cpSync(join(fixtures, 'codex-0.171.0.jsonl'), join(codex, 'rollout-2026-11-26T23-12-00-codex.jsonl'));
+  // the Codex rollout written last, whenever the fixtures were recorded: its records dated later
+  const rollout = readFileSync(join(fixtures, 'codex-0.171.0.jsonl'), 'utf8');
+  writeFileSync(join(codex, 'rollout-2026-11-26T23-12-00-codex.jsonl'), rollout.replace(/"timestamp":"\d{4}-\d\d-\d\dT/g, '"timestamp":"2030-01-01T'));
   const lines = readFileSync(join(fixtures, 'claude-code-2.1.332.jsonl'), 'utf8').split(/(?<=\n)/);
   const live = join(claude, '-home-user-project', 'running.jsonl');
   // another session: its id and prompt changed so the list tells the two apart
