@@ -94,6 +94,10 @@ func (c *Counter) Count(text string) int {
 	return n
 }
 
+// Encoding names the encoding the counts are in (Encoding), so a count
+// kept with its text says what it counts.
+func (c *Counter) Encoding() string { return Encoding }
+
 // CountMessage returns what one chat message costs in a request:
 // MessageOverhead + Count(role) + Count(content). A request's total is the
 // sum over its messages plus ReplyOverhead.
