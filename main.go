@@ -86,7 +86,8 @@ func main() {
 	bind.UseUserHooks(studioBinding, userHooks)
 	bind.UseAgents(studioBinding, agents)
 	agentsBinding := bind.NewAgents(calibration.New(emitter.Emit, dataDir, agents.Catalog(), agents.Finder())) // Settings ▸ Agents
-	historyBinding := bind.NewHistory(store, counter)
+	counting := bind.NewCounting(emitter.Emit, store, counter)                                                 // stored runs' token counts, in the background
+	historyBinding := bind.NewHistory(store, counter, counting)
 	var eventSource bind.EventSource // stored runs' events; none without a history
 	if store != nil {
 		eventSource = store
@@ -100,7 +101,7 @@ func main() {
 	requestsBinding := bind.NewRequests(svc, storedRuns).WithPolicy(reqPolicy)
 	captureBinding := bind.NewCapture(emitter.Emit, store, counter).WithProfiles(svc.Profiles) // the app as a real agent's model endpoint
 	bind.UseCaptureAgents(captureBinding, agents.Catalog())                                    // agents' hook texts: bundled and calibrated rendering profiles
-	sessionsBinding := bind.NewSessions(emitter.Emit, store, counter, dataDir)                 // the agents' own sessions, imported
+	sessionsBinding := bind.NewSessions(emitter.Emit, store, counter, counting, dataDir)       // the agents' own sessions, imported
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)
@@ -146,6 +147,7 @@ func main() {
 		OnShutdown: func(context.Context) {
 			bind.StopCapture(captureBinding)
 			bind.StopSessions(sessionsBinding)
+			bind.StopCounting(counting)
 			bind.StopOps(opsBinding)
 			bind.Stop(studioBinding)
 			bind.StopAgents(agentsBinding) // a calibration running ends, its CLI with it

@@ -22,6 +22,7 @@ import (
 	"hookstudio/app/agent/tokens"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/services/studio"
+	"hookstudio/app/services/tokenjobs"
 	"hookstudio/app/store/history"
 )
 
@@ -235,7 +236,10 @@ func BenchmarkKeepAndOpen50MB(b *testing.B) {
 		}
 		var id history.RunID
 		keepWall, keepCPU := measure(func() {
-			if id, err = Keep(context.Background(), st, im, NewCounts(counter)); err != nil {
+			if id, err = Keep(context.Background(), st, im, counter); err != nil {
+				b.Fatal(err)
+			}
+			if err := tokenjobs.Count(context.Background(), st, counter, id, 0, nil); err != nil {
 				b.Fatal(err)
 			}
 		})
@@ -354,11 +358,15 @@ func TestWriteSessionBench(t *testing.T) {
 	}
 	defer st.Close()
 	st.SetRetention(history.Retention{})
-	if _, err := Keep(context.Background(), st, im, NewCounts(counter)); err != nil {
+	id, err := Keep(context.Background(), st, im, counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tokenjobs.Count(context.Background(), st, counter, id, 0, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.SaveRun(context.Background(), history.RunInput{Trace: simulatedLike(t, calls), ScenarioFile: "bench/scenarios/simulated.yaml",
-		Tokens: NewCounts(counter)}); err != nil {
+		Tokens: counter}); err != nil {
 		t.Fatal(err)
 	}
 }

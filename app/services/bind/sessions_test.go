@@ -81,7 +81,7 @@ func TestSessionsBinding(t *testing.T) {
 	}
 	defer store.Close()
 	ev := newPayloads()
-	s := NewSessions(ev.emit, store, nil, dataDir)
+	s := NewSessions(ev.emit, store, nil, nil, dataDir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	StartSessions(ctx, s)
@@ -90,7 +90,7 @@ func TestSessionsBinding(t *testing.T) {
 	if _, err := s.SetLocations(sessions.Locations{Claude: projects, Codex: filepath.Join(dataDir, "no-codex")}); err != nil {
 		t.Fatal(err)
 	}
-	if again := NewSessions(ev.emit, store, nil, dataDir); again.locs.Claude != projects {
+	if again := NewSessions(ev.emit, store, nil, nil, dataDir); again.locs.Claude != projects {
 		t.Errorf("the folders are not remembered: %+v", again.locs)
 	}
 	list, err := s.List(sessions.Filter{Search: "clean the build"})

@@ -7,6 +7,30 @@ export namespace bind {
 	    run: number;
 	    session: sessions.Session;
 	}
+	export interface PagedRun {
+	    handle: number;
+	    run: history.RunSummary;
+	    scenario: string;
+	    file: string;
+	    status: string;
+	    error?: string;
+	    agent?: engine.Agent;
+	    steps: number;
+	    calls: number;
+	    messages: number;
+	    hooks: skills.Hook[];
+	    requests: engine.RequestInfo[];
+	    carried: studio.Carried[];
+	    // Go type: studio
+	    matrix: any;
+	    loop?: loop.Loop;
+	    why: string;
+	    visits: studio.Visits[];
+	    hook_calls: number;
+	    changing_hook_calls: number;
+	    // Go type: studio
+	    tokens: any;
+	}
 	export interface Requests {
 	
 	}
@@ -381,6 +405,7 @@ export namespace history {
 	    tokens_in: number;
 	    tokens_out: number;
 	    max_prompt_tokens: number;
+	    tokens_pending?: number;
 	}
 	export interface Comparison {
 	    a: RunSummary;
@@ -832,6 +857,13 @@ export namespace studio {
 	    versions: profile.Entry[];
 	    installed: locate.CLI;
 	}
+	export interface Bar {
+	    first: number;
+	    last: number;
+	    max: number;
+	    max_call: number;
+	    pending: boolean;
+	}
 	export interface Call {
 	    index: number;
 	    request: number;
@@ -849,6 +881,7 @@ export namespace studio {
 	    answered_by?: string;
 	    warning?: string;
 	    tokens: number;
+	    pending?: boolean;
 	}
 	export interface CallChange {
 	    call: number;
@@ -856,6 +889,12 @@ export namespace studio {
 	    removed: number;
 	    changed: number;
 	    summary: string;
+	}
+	export interface Cells {
+	    hook: number;
+	    call: number;
+	    copies: number[][];
+	    tokens: number[][];
 	}
 	export interface ClaudeEventInfo {
 	    name: string;
@@ -977,6 +1016,16 @@ export namespace studio {
 	    entries: skills.Entry[];
 	    diagnostics: diag.Diagnostic[];
 	}
+	export interface ListHead {
+	    step: number;
+	    rows: number;
+	    live: number;
+	    tokens: number;
+	    pending: number;
+	    added: number;
+	    removed: number;
+	    first_change: number;
+	}
 	export interface Matrix {
 	    hooks: string[];
 	    systems: string[];
@@ -1012,6 +1061,27 @@ export namespace studio {
 	    tokens: number;
 	    pos?: number;
 	    hidden?: number[][];
+	    pending?: boolean;
+	}
+	export interface PageStep {
+	    index: number;
+	    kind: string;
+	    request: number;
+	    phase?: string;
+	    round?: number;
+	    timing?: string;
+	    checkpoint?: number;
+	    prompt?: string;
+	    tool?: string;
+	    call?: number;
+	    hooks?: string[];
+	    yield?: number;
+	    added: number[];
+	    removed: number[];
+	    hook_call?: engine.HookCall;
+	    hook_call_index?: number;
+	    node: number;
+	    warning?: string;
 	}
 	export interface PendingApproval {
 	    id: string;
@@ -1046,6 +1116,11 @@ export namespace studio {
 	    point?: string;
 	    last?: string;
 	    status?: string;
+	}
+	export interface Row {
+	    message: Message;
+	    injected: boolean;
+	    removed_here: boolean;
 	}
 	export interface RunOptions {
 	    profile: string;
@@ -1090,6 +1165,10 @@ export namespace studio {
 	    drafts: string[];
 	    exec: ExecState;
 	    seq: number;
+	}
+	export interface Stop {
+	    step: number;
+	    hit?: string;
 	}
 	export interface TraceView {
 	    revision: number;
