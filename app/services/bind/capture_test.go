@@ -134,8 +134,8 @@ func TestHistoryDrawsACaptureOnItsAgentsLoop(t *testing.T) {
 			t.Fatalf("stop: %v %+v", err, st)
 		}
 		v := openWhole(t, hist, st.RunID)
-		if v.Loop.ID != tt.loop {
-			t.Errorf("User-Agent %q: drawn on %s (%s)", tt.userAgent, v.Loop.ID, v.Why)
+		if v.Head.Loop.ID != tt.loop {
+			t.Errorf("User-Agent %q: drawn on %s (%s)", tt.userAgent, v.Head.Loop.ID, v.Head.Why)
 		}
 		if n := v.node(v.Calls[1].Step); n != "model" {
 			t.Errorf("User-Agent %q: the second call at node %q", tt.userAgent, n)

@@ -81,8 +81,8 @@ func (h *History) Runs(f history.Filter) ([]history.RunSummary, error) {
 // PagedRun is a stored run opened in pages: the handle the pages are asked
 // by, and what the run says of itself at once.
 type PagedRun struct {
-	Handle int64 `json:"handle"`
-	studio.PagesHead
+	Handle int64            `json:"handle"`
+	Head   studio.PagesHead `json:"head"`
 }
 
 // ErrClosed is returned for a page of a run no longer open (closed, or
@@ -125,7 +125,7 @@ func (h *History) Open(id int64) (PagedRun, error) {
 	if sk.TokensPending > 0 {
 		h.counting.Count(history.RunID(id))
 	}
-	return PagedRun{Handle: o.handle, PagesHead: p.Head()}, nil
+	return PagedRun{Handle: o.handle, Head: p.Head()}, nil
 }
 
 // Close lets the run open under handle go.
@@ -163,7 +163,7 @@ func (h *History) Head(handle int64) (PagedRun, error) {
 	if err != nil {
 		return PagedRun{}, err
 	}
-	return PagedRun{Handle: handle, PagesHead: p.Head()}, nil
+	return PagedRun{Handle: handle, Head: p.Head()}, nil
 }
 
 // Steps are steps [from, from+n) of the open run.
@@ -208,6 +208,16 @@ func (h *History) Rows(handle int64, step, from, n int) ([]studio.Row, error) {
 		return nil, err
 	}
 	return p.Rows(ctx, step, from, n)
+}
+
+// Tokens are messages' token counts as they stand (a page's rows brought
+// up to date while the run is counted).
+func (h *History) Tokens(handle int64, ids []int) ([]studio.Tokens, error) {
+	p, err := h.pages(handle)
+	if err != nil {
+		return nil, err
+	}
+	return p.MessageTokens(ids), nil
 }
 
 // Cells are the visibility matrix's cells of rows [hook, hook+hooks) and

@@ -60,7 +60,7 @@ func TestHistoryBinding(t *testing.T) {
 		t.Fatalf("runs = %d, %v", len(runs), err)
 	}
 	v := openWhole(t, h, int64(runs[1].ID))
-	if v.Scenario != "demo" || len(v.Calls) != 1 || v.Messages == 0 {
+	if v.Head.Scenario != "demo" || len(v.Calls) != 1 || v.Head.Messages == 0 {
 		t.Fatalf("open run: %+v", v.PagedRun)
 	}
 	cmp, err := h.Compare(int64(runs[1].ID), int64(runs[0].ID))
@@ -132,10 +132,10 @@ func TestSessionOpensBeforeItIsCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if head.Tokens.Pending == 0 || head.Run.TokensPending == 0 {
-		t.Fatalf("kept counted: %+v", head.Tokens)
+	if head.Head.Tokens.Pending == 0 || head.Head.Run.TokensPending == 0 {
+		t.Fatalf("kept counted: %+v", head.Head.Tokens)
 	}
-	last := head.PagesHead.Steps - 1
+	last := head.Head.Steps - 1
 	if l, err := h.List(head.Handle, last); err != nil || l.Pending == 0 || l.Tokens != 0 {
 		t.Fatalf("the last list before counting: %+v %v", l, err)
 	}
@@ -169,8 +169,8 @@ func TestSessionOpensBeforeItIsCounted(t *testing.T) {
 	// opened again: the stored counts, nothing counted
 	again := NewHistory(store, noCount{t}, nil)
 	w := openWhole(t, again, imp.Run)
-	if w.Tokens.Pending != 0 || w.Run.TokensPending != 0 {
-		t.Fatalf("settled run still pending: %+v", w.Tokens)
+	if w.Head.Tokens.Pending != 0 || w.Head.Run.TokensPending != 0 {
+		t.Fatalf("settled run still pending: %+v", w.Head.Tokens)
 	}
 	for _, c := range w.Calls {
 		if c.Pending || c.Tokens == 0 {

@@ -22,10 +22,10 @@ func openWhole(t *testing.T, h *History, id int64) whole {
 	}
 	defer h.Close(head.Handle)
 	w := whole{PagedRun: head}
-	if w.Steps, err = h.Steps(head.Handle, 0, head.PagesHead.Steps); err != nil {
+	if w.Steps, err = h.Steps(head.Handle, 0, head.Head.Steps); err != nil {
 		t.Fatal(err)
 	}
-	if w.Calls, err = h.Calls(head.Handle, 0, head.PagesHead.Calls); err != nil {
+	if w.Calls, err = h.Calls(head.Handle, 0, head.Head.Calls); err != nil {
 		t.Fatal(err)
 	}
 	return w
@@ -34,7 +34,7 @@ func openWhole(t *testing.T, h *History, id int64) whole {
 // node is the id of step i's node in the run's loop ("" none).
 func (w whole) node(i int) string {
 	if n := w.Steps[i].Node; n >= 0 {
-		return w.Loop.Nodes[n].ID
+		return w.Head.Loop.Nodes[n].ID
 	}
 	return ""
 }

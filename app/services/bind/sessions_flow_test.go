@@ -108,8 +108,8 @@ func TestHistoryDrawsASessionOnItsAgentsLoop(t *testing.T) {
 				t.Fatalf("version %q", imp.Session.Version)
 			}
 			v := openWhole(t, hist, imp.Run)
-			if v.Loop.ID != tt.loop {
-				t.Fatalf("drawn on %s (%s)", v.Loop.ID, v.Why)
+			if v.Head.Loop.ID != tt.loop {
+				t.Fatalf("drawn on %s (%s)", v.Head.Loop.ID, v.Head.Why)
 			}
 			lit := map[string]bool{}
 			for i, st := range v.Steps {

@@ -769,6 +769,29 @@ func (p *Pages) message(id int, texts map[history.TextID]string) Message {
 	return vm
 }
 
+// Tokens is what a message costs as counted so far (a page's rows kept
+// while the run is counted are brought up to date with it).
+type Tokens struct {
+	ID      int  `json:"id"`
+	Tokens  int  `json:"tokens"`
+	Pending bool `json:"pending,omitempty"`
+}
+
+// MessageTokens are the token counts of messages ids as they stand.
+func (p *Pages) MessageTokens(ids []int) []Tokens {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]Tokens, 0, len(ids))
+	for _, id := range ids {
+		if id < 0 || id >= len(p.msgs) {
+			continue
+		}
+		n, ok := p.tokensOf(id)
+		out = append(out, Tokens{ID: id, Tokens: n, Pending: !ok})
+	}
+	return out
+}
+
 // Cells are the matrix's cells of rows [hook, hook+nh) and calls [call,
 // call+nc).
 func (p *Pages) Cells(hook, nh, call, nc int) Cells {

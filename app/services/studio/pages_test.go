@@ -330,7 +330,17 @@ func TestPagesWhileCounting(t *testing.T) {
 	if mid.Pending == 0 || mid.Tokens == 0 {
 		t.Fatalf("half counted: %+v", mid)
 	}
+	ids := []int{}
+	for _, r := range rows {
+		ids = append(ids, r.Message.ID)
+	}
+	half0 := p.MessageTokens(ids)
 	p.Counted(counts[half:], 0)
+	for k, m := range p.MessageTokens(ids) {
+		if m.Pending || m.ID != ids[k] || m.Tokens != tc.CountMessage(rows[k].Message.Role, texts(t, st, p, ids[k])) {
+			t.Fatalf("message %d once counted: %+v (half-way %+v)", ids[k], m, half0[k])
+		}
+	}
 	if err := st.KeepCounts(ctx, counts); err != nil {
 		t.Fatal(err)
 	}
@@ -346,4 +356,14 @@ func TestPagesWhileCounting(t *testing.T) {
 	checkPages(t, p, want)
 	again, _ := openPaged(t, st, id, tc)
 	checkPages(t, again, want)
+}
+
+// texts is message id's text as the history holds it.
+func texts(t *testing.T, st *history.Store, p *Pages, id int) string {
+	t.Helper()
+	got, err := st.Texts(context.Background(), []history.TextID{p.refs.Messages[id]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got[p.refs.Messages[id]]
 }

@@ -1,6 +1,8 @@
-import { memo, useCallback, useMemo, useState } from 'react';
-import type { LLMCall, Message, MessageRow, ToolCall, TraceView } from '../lib/api';
-import { listAt, stepLabel, systemLabel } from '../lib/api';
+import { memo, useCallback, useState } from 'react';
+import type { LLMCall, Message, MessageRow, ToolCall } from '../lib/api';
+import { stepLabel, systemLabel } from '../lib/api';
+import type { RunSource } from '../paged/source';
+import { useSource } from '../paged/source';
 import { Markdown } from './Markdown';
 import { VirtualList } from './VirtualList';
 import { cx, fmt, glyph } from './util';
@@ -90,7 +92,7 @@ export const MessageCard = memo(function MessageCard({ row, color, expanded, onT
         <span className="spacer" />
         {injected && <span className="badge badge-inject">INJECTED</span>}
         {removedHere && <span className="badge badge-remove">REMOVED</span>}
-        <span className="tokens" title="tokens">{fmt(m.tokens)} tok</span>
+        <span className="tokens" title={m.pending ? 'tokens: being counted' : 'tokens'}>{m.pending ? '…' : fmt(m.tokens)} tok</span>
         {onAddExpectation && (
           <button type="button" className="linkbtn small" title="Add an expectation about this message to the scenario" onClick={() => onAddExpectation(m.id)} data-testid={`add-expect-${m.id}`}>+ expect</button>
         )}
@@ -192,19 +194,26 @@ function Answer({ call }: { call: LLMCall }) {
 }
 
 interface Props {
-  view: TraceView;
+  source: RunSource;
   cursor: number;
   color: (skill?: string) => string;
   /** "add expectation from this message" for the messages of an LLM call (issue 12) */
   onAddExpectation?: (call: number, message: number) => void;
 }
 
-export function MessageList({ view, cursor, color, onAddExpectation }: Props) {
-  const step = view.steps[cursor];
+/** A row whose message is still being fetched: its place, at the height it is guessed to have. */
+function LoadingCard() {
+  return <article className="msg-loading" aria-busy="true"><span className="muted">…</span></article>;
+}
+
+export function MessageList({ source, cursor, color, onAddExpectation }: Props) {
+  const version = useSource(source);
+  const step = source.step(cursor);
   const addCall = step?.kind === 'llm_call' && step.call !== null && onAddExpectation ? step.call : null;
   const onAdd = useCallback((id: number) => { if (addCall !== null) onAddExpectation?.(addCall, id); }, [addCall, onAddExpectation]);
-  // rows and their figures in one pass, cached per view and step
-  const { rows, live, tokens, added, removed, firstChange } = useMemo(() => listAt(view, cursor), [view, cursor]);
+  // the list's figures; its rows are read as they are shown
+  const list = source.list(cursor);
+  const count = list?.rows ?? 0;
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
   const onToggle = useCallback((id: number) => setExpanded((s) => {
     const n = new Set(s);
@@ -212,21 +221,29 @@ export function MessageList({ view, cursor, color, onAddExpectation }: Props) {
     return n;
   }), []);
   // only rows that were never rendered use the estimate; expanding a card is measured
-  const est = useCallback((i: number) => estimate(rows[i]), [rows]);
-  const key = useCallback((i: number) => rows[i]?.message.id ?? -i - 1, [rows]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const est = useCallback((i: number) => estimate(source.row(cursor, i, false)), [source, cursor, version]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const key = useCallback((i: number) => source.row(cursor, i, false)?.message.id ?? `at${cursor}:${i}`, [source, cursor, version]);
   const render = useCallback(
-    (i: number) => <MessageCard row={rows[i]!} color={color} expanded={expanded.has(rows[i]!.message.id)} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined} />,
-    [rows, color, expanded, onToggle, addCall, onAdd],
+    (i: number) => {
+      const row = source.row(cursor, i);
+      return row
+        ? <MessageCard row={row} color={color} expanded={expanded.has(row.message.id)} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined} />
+        : <LoadingCard />;
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [source, cursor, version, color, expanded, onToggle, addCall, onAdd],
   );
-  if (!step) return <div className="empty-state">No step selected.</div>;
-  const call = step.kind === 'llm_call' && step.call !== null ? view.calls[step.call] : undefined;
+  if (!step) return <div className="empty-state">{cursor >= 0 && cursor < source.head().steps ? 'Loading…' : 'No step selected.'}</div>;
+  const call = step.kind === 'llm_call' && step.call !== null ? source.call(step.call) : undefined;
 
   return (
     <section className="messages" aria-label="Message list">
       <header className="pane-head msg-list-head">
         <div className="title">
-          {call ? (
-            <>What LLM call <b>#{call.index + 1}</b> receives</>
+          {step.kind === 'llm_call' && step.call !== null ? (
+            <>What LLM call <b>#{step.call + 1}</b> receives</>
           ) : (
             <>Message list after <b>{step.checkpoint ? `${glyph(step.checkpoint)} ` : ''}{stepLabel(step)}</b></>
           )}
@@ -234,25 +251,29 @@ export function MessageList({ view, cursor, color, onAddExpectation }: Props) {
         <div className="sub">
           <span>request {step.request + 1}</span>
           {step.phase && <span>{step.phase}{step.round !== null ? ` · round ${step.round}` : ''}</span>}
-          <span>{fmt(live)} messages</span>
-          <span className="total-tokens" title="sum of message tokens">{fmt(tokens)} tokens</span>
-          {added > 0 && <span className="plus">+{added}</span>}
-          {removed > 0 && <span className="minus">−{removed}</span>}
+          <span>{list ? fmt(list.live) : '…'} messages</span>
+          <span className="total-tokens" title={list?.pending ? `sum of the counted messages' tokens: ${fmt(list.pending)} still being counted` : 'sum of message tokens'}>
+            {list ? fmt(list.tokens) : '…'} tokens{list?.pending ? ' (counting…)' : ''}
+          </span>
+          {list && list.added > 0 && <span className="plus">+{list.added}</span>}
+          {list && list.removed > 0 && <span className="minus">−{list.removed}</span>}
         </div>
       </header>
-      {rows.length === 0 ? (
+      {!list ? (
+        <div className="empty-state">Loading…</div>
+      ) : count === 0 ? (
         <div className="empty-state">The message list is empty at this step.</div>
       ) : (
         <VirtualList
           className="msg-scroll"
           aria-label="Messages"
           role="list"
-          count={rows.length}
+          count={count}
           estimate={est}
           getKey={key}
-          resetKey={view}
+          resetKey={source}
           overscan={3}
-          scrollToIndex={firstChange >= 0 ? firstChange : null}
+          scrollToIndex={list.first_change >= 0 ? list.first_change : null}
           render={render}
         />
       )}

@@ -1,13 +1,13 @@
-import { useCallback } from 'react';
-import type { Step, StepKind, TraceView } from '../lib/api';
-import { carriedIn, stepLabel } from '../lib/api';
+import { useCallback, type ReactNode } from 'react';
+import type { Step, StepKind } from '../lib/api';
+import { stepLabel } from '../lib/api';
 import type { BreakpointId } from '../debugger/machine';
 import { breakpointForStep, bpId, hitAt } from '../debugger/machine';
+import type { RunSource } from '../paged/source';
+import { useSource } from '../paged/source';
 import { VirtualList } from './VirtualList';
-import { callWarning } from './MessageList';
 import { cx, glyph } from './util';
 import { HookCallRow } from '../exec/HookCallRow';
-import { CallDot } from '../expect/CallExpectations';
 
 export const STEP_ICONS: Record<StepKind, string> = {
   build_messages: '▤', inject: '⊕', remove: '⊖', inject_prompt: '✚', remove_prompt: '✖', llm_call: '◆',
@@ -16,15 +16,19 @@ export const STEP_ICONS: Record<StepKind, string> = {
 const ROW = 26;
 
 interface Props {
-  view: TraceView;
+  source: RunSource;
   cursor: number;
   breakpoints: readonly BreakpointId[];
   changedCalls: ReadonlySet<number>;
   onJump: (step: number) => void;
   onToggleBreakpoint: (step: Step) => void;
+  /** what an LLM call's row shows of its expectations (the live simulation's) */
+  callDot?: (call: number) => ReactNode;
 }
 
-export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onToggleBreakpoint }: Props) {
+export function StepList({ source, cursor, breakpoints, changedCalls, onJump, onToggleBreakpoint, callDot }: Props) {
+  useSource(source);
+  const { steps, requests } = source.head();
   const est = useCallback(() => ROW, []);
   const key = useCallback((i: number) => i, []);
   return (
@@ -32,23 +36,30 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
       className="steps"
       role="listbox"
       aria-label="Steps"
-      count={view.steps.length}
+      count={steps}
       estimate={est}
       getKey={key}
       scrollToIndex={cursor}
       overscan={12}
       render={(i) => {
-        const s = view.steps[i]!;
+        const s = source.step(i);
+        if (!s) {
+          return (
+            <div role="option" aria-selected={i === cursor} className={cx('step', 'is-loading', i === cursor && 'is-cursor')} onClick={() => onJump(i)} data-testid={`step-${i}`}>
+              <span className="gutter" /><span className="idx">{i}</span><span className="label muted">…</span>
+            </div>
+          );
+        }
         const own = breakpointForStep(s);
         const armed = own ? breakpoints.includes(bpId(own)) : false;
         const hit = hitAt(s, breakpoints);
         const changed = s.call !== null && changedCalls.has(s.call);
-        const warning = s.kind === 'llm_call' && s.call !== null ? callWarning(view.calls[s.call]) : undefined;
+        const warning = s.warning;
         return (
           <div
             role="option"
             aria-selected={i === cursor}
-            className={cx('step', `k-${s.kind}`, i === cursor && 'is-cursor', changed && 'is-changed', s.index === view.requests[s.request]?.first_step && s.request > 0 && 'req-start')}
+            className={cx('step', `k-${s.kind}`, i === cursor && 'is-cursor', changed && 'is-changed', s.index === requests[s.request]?.first_step && s.request > 0 && 'req-start')}
             onClick={() => onJump(i)}
             data-testid={`step-${i}`}
           >
@@ -71,7 +82,7 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
             {s.round !== null && <span className="round">r{s.round}</span>}
             {changed && <span className="badge badge-changed">changed</span>}
             {warning && <span className="badge badge-warn" title={warning}>warning</span>}
-            {s.kind === 'llm_call' && s.call !== null && <CallDot view={view} call={s.call} />}
+            {s.kind === 'llm_call' && s.call !== null && callDot?.(s.call)}
             {s.added.length > 0 && <span className="plus">+{s.added.length}</span>}
             {s.removed.length > 0 && <span className="minus">−{s.removed.length}</span>}
           </div>
@@ -82,18 +93,20 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
 }
 
 interface TabsProps {
-  view: TraceView;
+  source: RunSource;
   current: number;
   onSelect: (r: number) => void;
 }
 
-export function RequestTabs({ view, current, onSelect }: TabsProps) {
-  const req = view.requests[current];
-  const { messages: carried, hookCopies } = req ? carriedIn(view, current) : { messages: 0, hookCopies: 0 };
+export function RequestTabs({ source, current, onSelect }: TabsProps) {
+  useSource(source);
+  const { requests, carried: carriedIn } = source.head();
+  const req = requests[current];
+  const carried = carriedIn[current]?.messages ?? 0, hookCopies = carriedIn[current]?.hook_copies ?? 0;
   return (
     <div className="reqs">
       <div className="tabs" role="tablist" aria-label="Requests">
-        {view.requests.map((r) => (
+        {requests.map((r) => (
           <button
             type="button"
             role="tab"

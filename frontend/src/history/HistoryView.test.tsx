@@ -5,6 +5,7 @@ import type { TraceView } from '../lib/api';
 import { resetMockHistory, type HistoryBinding, type MockHistory, type RunSummary } from '../lib/api/history';
 import { HistoryView, toRunFilter, RUN_LIMIT } from './HistoryView';
 import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
+import { viewPagesBinding, type PagesBinding } from '../lib/api/pages';
 import { renderInApp } from '../app/testing';
 
 const view = seed as TraceView;
@@ -89,15 +90,18 @@ describe('HistoryView: runs list and filters', () => {
 
   it('uses window.go.bind.History and the runtime events when the backend is there', async () => {
     const summary = { ...mock.runs[0]!.summary, id: 42 } as RunSummary;
-    const fake: HistoryBinding = {
-      Runs: vi.fn(() => Promise.resolve([summary])), Run: vi.fn(() => Promise.resolve(view)), Compare: vi.fn(),
+    const pages = viewPagesBinding(() => Promise.resolve({ summary, view }));
+    const fake: HistoryBinding & Pick<PagesBinding, 'Open' | 'Bars' | 'Close'> = {
+      Runs: vi.fn(() => Promise.resolve([summary])), Compare: vi.fn(),
       HookCost: vi.fn(() => Promise.resolve([])), PromptSizes: vi.fn(() => Promise.resolve([])),
+      Open: vi.fn(pages.Open), Bars: vi.fn(pages.Bars), Close: vi.fn(pages.Close),
     };
     const backend = fakeBackend({ Studio: {}, History: fake });
     const { unmount } = renderInApp(<HistoryView studio={null} color={color} onLive={() => {}} />);
     await screen.findByTestId('run-42');
     expect(fake.Runs).toHaveBeenCalledWith({ limit: RUN_LIMIT });
-    await waitFor(() => expect(fake.Run).toHaveBeenCalledWith(42)); // the focused run's chart
+    await waitFor(() => expect(fake.Open).toHaveBeenCalledWith(42)); // the focused run's chart, in pages
+    await waitFor(() => expect(fake.Bars).toHaveBeenCalled());
     expect(fake.PromptSizes).toHaveBeenCalledWith('seed-diagrams', 100);
     expect(backend.listeners.get('history:run')?.size).toBe(1);
     act(() => backend.emit('history:run', 43));

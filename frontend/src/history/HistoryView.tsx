@@ -2,8 +2,11 @@
 // of the focused run and of its scenario/hooks over time, two runs compared call by call, and
 // one run opened read-only in the simulator's components.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { StudioState, TraceView } from '../lib/api';
-import { hookCost, listRuns, onRunRecorded, openRun, promptSizes, type HookPoint, type PromptPoint, type RunFilter, type RunSource, type RunSummary } from '../lib/api/history';
+import type { StudioState } from '../lib/api';
+import { hookCost, listRuns, onRunRecorded, promptSizes, type HookPoint, type PromptPoint, type RunFilter, type RunSource, type RunSummary } from '../lib/api/history';
+import { onTokens } from '../lib/api/pages';
+import { openPaged, type PagedSource } from '../paged/remote';
+import { useSource } from '../paged/source';
 import { VirtualList } from '../components/VirtualList';
 import { CompareView } from './CompareView';
 import { SessionsView } from './SessionsView';
@@ -32,7 +35,7 @@ export function toRunFilter(f: Filters): RunFilter {
   return out;
 }
 
-type Page = { kind: 'list' } | { kind: 'compare'; a: number; b: number } | { kind: 'run'; run: RunSummary; view: TraceView } | { kind: 'sessions' };
+type Page = { kind: 'list' } | { kind: 'compare'; a: number; b: number } | { kind: 'run'; run: RunSummary; source: PagedSource } | { kind: 'sessions' };
 
 interface Props {
   studio: StudioState | null;
@@ -60,7 +63,9 @@ function RunRow({ r, selected, focused, onSelect, onFocus, onOpen }: {
       <span role="cell"><span className={`src src-${r.source}`}>{r.source}</span></span>
       <span role="cell"><span className={`run-status rs-${r.status}`} title={r.error}>{r.status}</span></span>
       <span role="cell" className="num">{r.llm_calls}</span>
-      <span role="cell" className="num">{r.tokens_in.toLocaleString()} / {r.tokens_out.toLocaleString()}</span>
+      <span role="cell" className="num" title={r.tokens_pending ? `${r.tokens_pending.toLocaleString()} texts still being counted: the figures so far` : undefined}>
+        {r.tokens_in.toLocaleString()} / {r.tokens_out.toLocaleString()}{r.tokens_pending ? ' …' : ''}
+      </span>
       <span role="cell" className="num">{r.max_prompt_tokens.toLocaleString()}</span>
       <span role="cell" className="num">{fmtMs(r.wall_ms)}</span>
       <span role="cell"><button type="button" className="linkbtn" onClick={(e) => { e.stopPropagation(); onOpen(r); }}>Open</button></span>
@@ -74,7 +79,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [focus, setFocus] = useState<RunSummary | null>(null);
-  const [focusView, setFocusView] = useState<TraceView | null>(null);
+  const [focusSource, setFocusSource] = useState<PagedSource | null>(null);
   const [hook, setHook] = useState('');
   const [hookPts, setHookPts] = useState<HookPoint[]>([]);
   const [promptPts, setPromptPts] = useState<PromptPoint[]>([]);
@@ -85,14 +90,20 @@ export function HistoryView({ studio, color, onLive }: Props) {
   const fail = useCallback((e: unknown) => setError(String(e)), []);
 
   useEffect(() => onRunRecorded((id) => { setTick((t) => t + 1); setStored(id); }), []);
+  // a run's tokens counted in the background: its row's figures are final now
+  useEffect(() => onTokens((p) => { if (p.done) setTick((t) => t + 1); }), []);
+  // the run open read-only is let go on the Go side when another takes its place or the page goes
+  const openSource = page.kind === 'run' ? page.source : null;
+  useEffect(() => () => openSource?.close(), [openSource]);
   // a run open read-only that is stored again (a followed session grew): shown as it is now
   const openId = page.kind === 'run' ? page.run.id : null;
   useEffect(() => {
     if (openId === null || stored !== openId) return;
     let alive = true;
-    Promise.all([openRun(openId), listRuns({ source: 'session', limit: RUN_LIMIT })]).then(([view, rs]) => {
+    Promise.all([openPaged(openId), listRuns({ source: 'session', limit: RUN_LIMIT })]).then(([source, rs]) => {
       const run = rs.find((r) => r.id === openId);
-      if (alive && run) setPage((p) => (p.kind === 'run' && p.run.id === openId ? { kind: 'run', run, view } : p));
+      if (alive && run) setPage((p) => (p.kind === 'run' && p.run.id === openId ? { kind: 'run', run, source } : (source.close(), p)));
+      else source.close();
     }).catch(fail);
     return () => { alive = false; };
   }, [openId, stored, tick, fail]);
@@ -106,12 +117,16 @@ export function HistoryView({ studio, color, onLive }: Props) {
   // the focused run (charts): the clicked one, else the newest listed
   const focused = focus && runs?.some((r) => r.id === focus.id) ? focus : runs?.[0] ?? null;
   const focusId = focused?.id ?? null;
+  // its chart and hooks read in pages (a 50 MB session's head and a hundred bars, not its text)
+  const listing = page.kind === 'list';
   useEffect(() => {
-    if (focusId === null) { setFocusView(null); return; }
+    if (focusId === null || !listing) { setFocusSource(null); return; }
     let alive = true;
-    openRun(focusId).then((v) => { if (alive) setFocusView(v); }).catch((e: unknown) => { if (alive) { setFocusView(null); fail(e); } });
-    return () => { alive = false; };
-  }, [focusId, fail]);
+    let opened: PagedSource | null = null;
+    openPaged(focusId).then((s) => { opened = s; if (alive) setFocusSource(s); else s.close(); })
+      .catch((e: unknown) => { if (alive) { setFocusSource(null); fail(e); } });
+    return () => { alive = false; opened?.close(); };
+  }, [focusId, listing, fail]);
 
   const scenario = filters.scenario || focused?.scenario || '';
   useEffect(() => {
@@ -122,10 +137,12 @@ export function HistoryView({ studio, color, onLive }: Props) {
   }, [scenario, tick, fail]);
 
   // hooks to chart: the focused run's, by tokens; the most expensive by default
+  useSource(focusSource);
+  const focusMatrix = focusSource?.head().matrix;
   const hookChoices = useMemo(() => {
-    if (!focusView) return [];
-    return focusView.matrix.hooks.map((h, i) => ({ h, t: focusView.matrix.totals[i] ?? 0 })).sort((a, b) => b.t - a.t).map((x) => x.h);
-  }, [focusView]);
+    if (!focusMatrix) return [];
+    return focusMatrix.hooks.map((h, i) => ({ h, t: focusMatrix.totals[i] ?? 0 })).sort((a, b) => b.t - a.t).map((x) => x.h);
+  }, [focusMatrix]);
   const chartHook = hook && (hookChoices.includes(hook) || hookChoices.length === 0) ? hook : hookChoices[0] ?? '';
   useEffect(() => {
     if (!chartHook) { setHookPts([]); return; }
@@ -138,7 +155,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
     setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id].slice(-2)));
   }, []);
   const open = useCallback((r: RunSummary) => {
-    openRun(r.id).then((view) => setPage({ kind: 'run', run: r, view })).catch(fail);
+    openPaged(r.id).then((source) => setPage({ kind: 'run', run: r, source })).catch(fail);
   }, [fail]);
   const compare = () => {
     if (selected.length !== 2 || !runs) return;
@@ -160,7 +177,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
   const skillNames = useMemo(() => [...new Set([...(studio?.skills.map((s) => s.name) ?? []), filters.skill].filter(Boolean))].sort(), [studio, filters.skill]);
   const filtering = Object.values(filters).some(Boolean);
 
-  if (page.kind === 'run') return <ReadOnlyRun run={page.run} view={page.view} color={color} onBack={toList} onLive={onLive} />;
+  if (page.kind === 'run') return <ReadOnlyRun run={page.run} source={page.source} color={color} onBack={toList} onLive={onLive} />;
   if (page.kind === 'sessions') return <SessionsView onBack={toList} onOpenRun={openSessionRun} />;
 
   return (
@@ -236,7 +253,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
                 </>
               )}
             </div>
-            <TokensPerCallChart view={focused ? focusView : null} title={focused ? `Prompt tokens per LLM call — run #${focused.id}` : 'Prompt tokens per LLM call'} />
+            <TokensPerCallChart source={focused ? focusSource : null} title={focused ? `Prompt tokens per LLM call — run #${focused.id}` : 'Prompt tokens per LLM call'} />
             {focused && <RunRequests runId={focused.id} />}
             <div className="chart-ctl">
               <label>Hook <select value={chartHook} onChange={(e) => setHook(e.target.value)} aria-label="Hook for the cost chart">

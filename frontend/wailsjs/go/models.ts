@@ -9,27 +9,7 @@ export namespace bind {
 	}
 	export interface PagedRun {
 	    handle: number;
-	    run: history.RunSummary;
-	    scenario: string;
-	    file: string;
-	    status: string;
-	    error?: string;
-	    agent?: engine.Agent;
-	    steps: number;
-	    calls: number;
-	    messages: number;
-	    hooks: skills.Hook[];
-	    requests: engine.RequestInfo[];
-	    carried: studio.Carried[];
-	    // Go type: studio
-	    matrix: any;
-	    loop?: loop.Loop;
-	    why: string;
-	    visits: studio.Visits[];
-	    hook_calls: number;
-	    changing_hook_calls: number;
-	    // Go type: studio
-	    tokens: any;
+	    head: studio.PagesHead;
 	}
 	export interface Requests {
 	
@@ -890,6 +870,10 @@ export namespace studio {
 	    changed: number;
 	    summary: string;
 	}
+	export interface Carried {
+	    messages: number;
+	    hook_copies: number;
+	}
 	export interface Cells {
 	    hook: number;
 	    call: number;
@@ -1033,6 +1017,12 @@ export namespace studio {
 	    tokens: number[][];
 	    totals: number[];
 	}
+	export interface MatrixHead {
+	    hooks: string[];
+	    systems: string[];
+	    totals: number[];
+	    seen: number[];
+	}
 	export interface MergeResult {
 	    text: string;
 	    conflicts: edit.Conflict[];
@@ -1082,6 +1072,34 @@ export namespace studio {
 	    hook_call_index?: number;
 	    node: number;
 	    warning?: string;
+	}
+	export interface TokenState {
+	    pending: number;
+	}
+	export interface Visits {
+	    first: Record<string, number>;
+	    hooks: Record<string, number>;
+	}
+	export interface PagesHead {
+	    run: history.RunSummary;
+	    scenario: string;
+	    file: string;
+	    status: string;
+	    error?: string;
+	    agent?: engine.Agent;
+	    steps: number;
+	    calls: number;
+	    messages: number;
+	    hooks: skills.Hook[];
+	    requests: engine.RequestInfo[];
+	    carried: Carried[];
+	    matrix: MatrixHead;
+	    loop?: loop.Loop;
+	    why: string;
+	    visits: Visits[];
+	    hook_calls: number;
+	    changing_hook_calls: number;
+	    tokens: TokenState;
 	}
 	export interface PendingApproval {
 	    id: string;
@@ -1169,6 +1187,12 @@ export namespace studio {
 	export interface Stop {
 	    step: number;
 	    hit?: string;
+	}
+	
+	export interface Tokens {
+	    id: number;
+	    tokens: number;
+	    pending?: boolean;
 	}
 	export interface TraceView {
 	    revision: number;

@@ -31,3 +31,5 @@ export function Rows(arg1:number,arg2:number,arg3:number,arg4:number):Promise<Ar
 export function Runs(arg1:history.Filter):Promise<Array<history.RunSummary>>;
 
 export function Steps(arg1:number,arg2:number,arg3:number):Promise<Array<studio.PageStep>>;
+
+export function Tokens(arg1:number,arg2:Array<number>):Promise<Array<studio.Tokens>>;

@@ -57,3 +57,7 @@ export function Runs(arg1) {
 export function Steps(arg1, arg2, arg3) {
   return window['go']['bind']['History']['Steps'](arg1, arg2, arg3);
 }
+
+export function Tokens(arg1, arg2) {
+  return window['go']['bind']['History']['Tokens'](arg1, arg2);
+}
