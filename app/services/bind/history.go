@@ -210,6 +210,19 @@ func (h *History) Rows(handle int64, step, from, n int) ([]studio.Row, error) {
 	return p.Rows(ctx, step, from, n)
 }
 
+// Text is message id's whole text (a row carries the start of a long one).
+func (h *History) Text(handle int64, id int) (string, error) {
+	p, err := h.pages(handle)
+	if err != nil {
+		return "", err
+	}
+	ctx, err := h.context()
+	if err != nil {
+		return "", err
+	}
+	return p.Text(ctx, id)
+}
+
 // Tokens are messages' token counts as they stand (a page's rows brought
 // up to date while the run is counted).
 func (h *History) Tokens(handle int64, ids []int) ([]studio.Tokens, error) {

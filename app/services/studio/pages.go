@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agents/loop"
@@ -43,9 +44,7 @@ type Pages struct {
 	callStep []int
 	// the calls each hook's message reaches: [from, to) call ranges
 	hookMsgs []hookMsg
-	// tool results of assistant messages (ref, n into refs.ToolResults)
-	toolRef map[int][2]int32
-	nodes   []int // the flow node of each step
+	nodes    []int // the flow node of each step
 
 	mu      sync.Mutex
 	counts  map[history.TextID]int
@@ -162,10 +161,12 @@ type Cells struct {
 // Bar is a span of calls in the tokens-per-call chart: the largest prompt
 // among them and which call it is.
 type Bar struct {
-	First   int  `json:"first"`
-	Last    int  `json:"last"`
-	Max     int  `json:"max"`
-	MaxCall int  `json:"max_call"`
+	First   int `json:"first"`
+	Last    int `json:"last"`
+	Max     int `json:"max"`
+	MaxCall int `json:"max_call"`
+	// MaxStep is that call's step: a click on the bar goes there at once
+	MaxStep int  `json:"max_step"`
 	Pending bool `json:"pending"`
 }
 
@@ -203,7 +204,7 @@ func (r *roleCosts) of(role string) int {
 func OpenPages(sk *history.Skeleton, texts TextStore, tc TokenCounter, origin RunOrigin) (*Pages, error) {
 	tr := sk.Trace
 	p := &Pages{texts: texts, run: sk.RunSummary, tr: tr, refs: sk.Texts, roles: roleCosts{tc: tc}, counts: sk.Counts,
-		settled: sk.TokensPending == 0, stored: sk.MessageTokens, toolRef: map[int][2]int32{}}
+		settled: sk.TokensPending == 0, stored: sk.MessageTokens}
 	if len(p.refs.Messages) != tr.NumMessages() || len(p.refs.Calls) != len(tr.Calls) {
 		return nil, fmt.Errorf("run %d: the skeleton names %d texts for %d messages", sk.ID, len(p.refs.Messages), tr.NumMessages())
 	}
@@ -235,9 +236,6 @@ func OpenPages(sk *history.Skeleton, texts TextStore, tc TokenCounter, origin Ru
 			r[0] = i
 		}
 		r[1] = i + 1
-		if m.Origin == engine.OriginAssistant && m.N > 0 {
-			p.toolRef[i] = [2]int32{m.Ref, m.N}
-		}
 	}
 	for _, sp := range rec.Hidden {
 		p.msgs[sp.ID].hidden = append(p.msgs[sp.ID].hidden, [2]int32{sp.From, sp.To})
@@ -584,15 +582,13 @@ func window(from, n, size int) (int, int) {
 	return min(from, size), min(from+max(n, 0), size)
 }
 
-// Calls are LLM calls [from, from+n) with their answers and prompt sizes.
+// Calls are LLM calls [from, from+n) with their answers and prompt sizes;
+// their tool calls without results (a result is its tool message's text).
 func (p *Pages) Calls(ctx context.Context, from, n int) ([]Call, error) {
 	from, to := window(from, n, len(p.tr.Calls))
-	var ids []history.TextID
+	ids := make([]history.TextID, 0, to-from)
 	for c := from; c < to; c++ {
 		ids = append(ids, p.refs.Calls[c])
-		if c < len(p.refs.CallResults) {
-			ids = append(ids, p.refs.CallResults[c]...)
-		}
 	}
 	texts, err := p.texts.Texts(ctx, ids)
 	if err != nil {
@@ -604,14 +600,6 @@ func (p *Pages) Calls(ctx context.Context, from, n int) ([]Call, error) {
 	for c := from; c < to; c++ {
 		lc := p.tr.Calls[c]
 		lc.Content = texts[p.refs.Calls[c]]
-		if len(lc.ToolCalls) > 0 {
-			lc.ToolCalls = slices.Clone(lc.ToolCalls)
-			for k := range lc.ToolCalls {
-				if c < len(p.refs.CallResults) && k < len(p.refs.CallResults[c]) {
-					lc.ToolCalls[k].Result = texts[p.refs.CallResults[c][k]]
-				}
-			}
-		}
 		out = append(out, Call{LLMCall: lc, Tokens: p.sums.tokens[c], Pending: p.sums.pending[c]})
 	}
 	return out, nil
@@ -710,20 +698,22 @@ func (p *Pages) List(i int) ListHead {
 	return h
 }
 
-// Rows are rows [from, from+n) of the message list at step i, texts
-// included.
+// Preview is how much of a message's text a row carries: more than a
+// collapsed card shows; the rest is read when the card is opened (Text).
+// A session's tool outputs are tens of KB each, and a screen shows a few
+// lines of each.
+const Preview = 2048
+
+// Rows are rows [from, from+n) of the message list at step i, each text cut
+// to its Preview (Size and Lines say how long it is) and tool calls without
+// results (a result is its tool message's text).
 func (p *Pages) Rows(ctx context.Context, i, from, n int) ([]Row, error) {
 	rows := p.rowsAt(i)
 	from, to := window(from, n, len(rows))
 	rows = rows[from:to]
-	var ids []history.TextID
+	ids := make([]history.TextID, 0, len(rows))
 	for _, r := range rows {
 		ids = append(ids, p.refs.Messages[r.id])
-		if tr, ok := p.toolRef[r.id]; ok {
-			for k := tr[0]; k < tr[0]+tr[1] && int(k) < len(p.refs.ToolResults); k++ {
-				ids = append(ids, p.refs.ToolResults[k])
-			}
-		}
 	}
 	texts, err := p.texts.Texts(ctx, ids)
 	if err != nil {
@@ -733,24 +723,37 @@ func (p *Pages) Rows(ctx context.Context, i, from, n int) ([]Row, error) {
 	defer p.mu.Unlock()
 	out := make([]Row, len(rows))
 	for k, r := range rows {
-		out[k] = Row{Message: p.message(r.id, texts), Injected: r.injected, RemovedHere: r.removedHere}
+		m := p.message(r.id, texts[p.refs.Messages[r.id]])
+		if len(m.Content) > Preview {
+			m.Size, m.Lines = len(m.Content), strings.Count(m.Content, "\n")+1
+			cut := Preview
+			for cut > 0 && !utf8.RuneStart(m.Content[cut]) {
+				cut--
+			}
+			m.Content = m.Content[:cut]
+		}
+		out[k] = Row{Message: m, Injected: r.injected, RemovedHere: r.removedHere}
 	}
 	return out, nil
 }
 
-// message is message id as the view shows it, its text from texts (caller
-// holds mu).
-func (p *Pages) message(id int, texts map[history.TextID]string) Message {
-	m := p.tr.Message(id)
-	m.Content = texts[p.refs.Messages[id]]
-	if tr, ok := p.toolRef[id]; ok && len(m.ToolCalls) > 0 {
-		m.ToolCalls = slices.Clone(m.ToolCalls)
-		for k := range m.ToolCalls {
-			if j := int(tr[0]) + k; j < len(p.refs.ToolResults) {
-				m.ToolCalls[k].Result = texts[p.refs.ToolResults[j]]
-			}
-		}
+// Text is message id's whole text (a row carries its Preview).
+func (p *Pages) Text(ctx context.Context, id int) (string, error) {
+	if id < 0 || id >= len(p.msgs) {
+		return "", fmt.Errorf("message %d of %d", id, len(p.msgs))
 	}
+	texts, err := p.texts.Texts(ctx, []history.TextID{p.refs.Messages[id]})
+	if err != nil {
+		return "", err
+	}
+	return texts[p.refs.Messages[id]], nil
+}
+
+// message is message id as the view shows it, with text (caller holds
+// mu).
+func (p *Pages) message(id int, text string) Message {
+	m := p.tr.Message(id)
+	m.Content = text
 	pm := &p.msgs[id]
 	vm := Message{Message: m, Created: int(pm.created)}
 	if pm.removed >= 0 {
@@ -837,6 +840,7 @@ func (p *Pages) Bars(n int) []Bar {
 			}
 			b.Pending = b.Pending || p.sums.pending[c]
 		}
+		b.MaxStep = p.callStep[b.MaxCall]
 		out = append(out, b)
 	}
 	return out

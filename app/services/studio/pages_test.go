@@ -5,8 +5,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/llm"
@@ -186,10 +189,29 @@ func checkPages(t *testing.T, p *Pages, want TraceView) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(calls, want.Calls) {
-		t.Errorf("calls differ:\n%+v\nwant\n%+v", calls, want.Calls)
+	wantCalls := make([]Call, len(want.Calls))
+	for i, c := range want.Calls {
+		c.ToolCalls = withoutResults(c.ToolCalls)
+		wantCalls[i] = c
 	}
-	byID := func(id int) Message { return want.Messages[id] }
+	if !reflect.DeepEqual(calls, wantCalls) {
+		t.Errorf("calls differ:\n%+v\nwant\n%+v", calls, wantCalls)
+	}
+	// a row is the whole view's message, its text cut to a preview, its tool calls without results
+	byID := func(id int) Message {
+		m := want.Messages[id]
+		m.ToolCalls = withoutResults(m.ToolCalls)
+		if len(m.Content) > Preview {
+			m.Size, m.Lines = len(m.Content), strings.Count(m.Content, "\n")+1
+			m.Content = m.Content[:Preview]
+		}
+		return m
+	}
+	for id, m := range want.Messages {
+		if text, err := p.Text(ctx, id); err != nil || text != m.Content {
+			t.Fatalf("message %d's text: %.40q, %v; want %.40q", id, text, err, m.Content)
+		}
+	}
 	for i := range want.Steps {
 		l := p.List(i)
 		rows, err := p.Rows(ctx, i, 0, l.Rows)
@@ -235,7 +257,7 @@ func checkPages(t *testing.T, p *Pages, want TraceView) {
 	bars := p.Bars(3)
 	next := 0
 	for _, b := range bars {
-		if b.First != next || b.Max != want.Calls[b.MaxCall].Tokens {
+		if b.First != next || b.Max != want.Calls[b.MaxCall].Tokens || b.MaxStep != want.Calls[b.MaxCall].Step {
 			t.Fatalf("bars %+v", bars)
 		}
 		for c := b.First; c <= b.Last; c++ {
@@ -366,4 +388,59 @@ func texts(t *testing.T, st *history.Store, p *Pages, id int) string {
 		t.Fatal(err)
 	}
 	return got[p.refs.Messages[id]]
+}
+
+func withoutResults(tcs []engine.ToolCall) []engine.ToolCall {
+	if tcs == nil {
+		return nil
+	}
+	out := slices.Clone(tcs)
+	for i := range out {
+		out[i].Result = ""
+	}
+	return out
+}
+
+// TestRowsCarryAPreviewOfALongText: a tool's 24 KB output is a row of its
+// first Preview bytes, cut on a rune, with its size and lines; Text reads
+// it whole.
+func TestRowsCarryAPreviewOfALongText(t *testing.T) {
+	ctx := context.Background()
+	tc := counter(t)
+	st, err := history.Open(ctx, filepath.Join(t.TempDir(), "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	long := strings.Repeat("é line of output\n", 2000) // a 2-byte rune across the cut
+	sc, _ := scenario.Parse("long.yaml", []byte("name: long\ntools: [{name: cat, description: c}]\nrequests:\n  - user: read\n    rounds:\n      - tool_calls: [{name: cat, arguments: {}, result: "+strconv.Quote(long)+"}]\n      - content: done\n"))
+	tr, err := engine.Run(ctx, sc, pagedHooks{}, engine.Config{Model: llm.NewMock(sc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := st.SaveRun(ctx, history.RunInput{Trace: tr, ScenarioFile: "long.yaml", Tokens: tc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := openPaged(t, st, id, tc)
+	last := p.Head().Steps - 1
+	rows, err := p.Rows(ctx, last, 0, p.List(last).Rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tool *Message
+	for i := range rows {
+		if rows[i].Message.Origin == engine.OriginTool {
+			tool = &rows[i].Message
+		}
+	}
+	if tool == nil {
+		t.Fatal("no tool message at the end")
+	}
+	if tool.Size != len(long) || tool.Lines != 2001 || len(tool.Content) > Preview || !utf8.ValidString(tool.Content) || !strings.HasPrefix(long, tool.Content) {
+		t.Fatalf("preview: %d bytes of %d (%d lines), valid %v", len(tool.Content), tool.Size, tool.Lines, utf8.ValidString(tool.Content))
+	}
+	if text, err := p.Text(ctx, tool.ID); err != nil || text != long {
+		t.Fatalf("whole text: %d bytes, %v", len(text), err)
+	}
 }

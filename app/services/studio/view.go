@@ -33,6 +33,10 @@ type Message struct {
 	// Pending says the message's tokens are not counted yet (a stored
 	// run's page while its counts are made in the background): Tokens is 0.
 	Pending bool `json:"pending,omitempty"`
+	// Size and Lines are the length of the whole text when Content is its
+	// start (a stored run's page: Pages.Preview); 0 when it is all there.
+	Size  int `json:"size,omitempty"`
+	Lines int `json:"lines,omitempty"`
 }
 
 // Call is an LLM call with the prompt tokens it receives.

@@ -251,13 +251,11 @@ func loadTrace(ctx context.Context, q querier, id RunID, refs *TextRefs) (*Run, 
 		if c.Content, err = bodyText(cid); err != nil {
 			return err
 		}
-		var results []TextID
-		if c.ToolCalls, results, err = loadToolCalls(tools, bodyText); err != nil {
+		if c.ToolCalls, err = loadToolCalls(tools, bodyText); err != nil {
 			return err
 		}
 		if refs != nil {
 			refs.Calls = append(refs.Calls, TextID(cid))
-			refs.CallResults = append(refs.CallResults, results)
 		}
 		m.Index, m.Request, m.Phase, m.Round, m.Error = c.Index, c.Request, c.Phase, c.Round, c.Error
 		rec.Calls = append(rec.Calls, c)
@@ -276,12 +274,8 @@ func loadTrace(ctx context.Context, q querier, id RunID, refs *TextRefs) (*Run, 
 	if err := json.Unmarshal(requests, &rec.Requests); err != nil {
 		return nil, fmt.Errorf("requests: %w", err)
 	}
-	var results []TextID
-	if rec.ToolCalls, results, err = loadToolCalls(tools, bodyText); err != nil {
+	if rec.ToolCalls, err = loadToolCalls(tools, bodyText); err != nil {
 		return nil, err
-	}
-	if refs != nil {
-		refs.ToolResults = results
 	}
 	if rec.Steps, err = decodeSteps(steps); err != nil {
 		return nil, err
@@ -301,31 +295,27 @@ func loadTrace(ctx context.Context, q querier, id RunID, refs *TextRefs) (*Run, 
 	return run, nil
 }
 
-// loadToolCalls reads stored tool calls back, and which text each one's
-// result is.
-func loadToolCalls(data []byte, text func(int64) (string, error)) ([]engine.ToolCall, []TextID, error) {
+func loadToolCalls(data []byte, text func(int64) (string, error)) ([]engine.ToolCall, error) {
 	var stored []storedToolCall
 	if err := json.Unmarshal(data, &stored); err != nil {
-		return nil, nil, fmt.Errorf("tool calls: %w", err)
+		return nil, fmt.Errorf("tool calls: %w", err)
 	}
 	if stored == nil {
-		return nil, nil, nil
+		return nil, nil
 	}
 	out := make([]engine.ToolCall, len(stored))
-	results := make([]TextID, len(stored))
 	for i, s := range stored {
 		res, err := text(s.Result)
 		if err != nil {
-			return nil, nil, fmt.Errorf("tool call %d: %w", i, err)
+			return nil, fmt.Errorf("tool call %d: %w", i, err)
 		}
-		results[i] = TextID(s.Result)
 		out[i] = engine.ToolCall{ID: s.ID, Name: s.Name, Arguments: s.Arguments, Result: res, Error: s.Error,
 			Status: s.Status, By: s.By, OriginalArguments: s.OriginalArguments}
 		if s.HasOriginal && s.OriginalArguments == nil {
 			out[i].OriginalArguments = map[string]any{}
 		}
 	}
-	return out, results, nil
+	return out, nil
 }
 
 func eachRow(ctx context.Context, q querier, query string, args []any, fn func(scanner) error) error {

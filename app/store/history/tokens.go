@@ -189,17 +189,17 @@ func (c *textCounts) insertFresh(ctx context.Context, tx *sql.Tx, blobs *blobSet
 	})
 }
 
-// TextRefs say which stored text each part of a skeleton's trace is.
+// TextRefs say which stored text each message and answer of a skeleton's
+// trace is.
 type TextRefs struct {
-	Messages    []TextID   // by message id
-	Calls       []TextID   // each call's answer
-	CallResults [][]TextID // each call's tool calls' results
-	ToolResults []TextID   // the trace's tool calls' results
+	Messages []TextID // by message id
+	Calls    []TextID // each call's answer
 }
 
 // Skeleton is a stored run without its texts: every message, answer and
-// tool result of Trace is empty, Texts says which stored text each one is
-// (read with Texts), Counts holds the tokens of the run's texts counted so
+// tool result of Trace is empty, Texts says which stored text each message
+// and answer is (read with Texts; a tool call's result is its tool
+// message's text), Counts holds the tokens of the run's texts counted so
 // far. What a paged view of a large run keeps in memory.
 type Skeleton struct {
 	*Run

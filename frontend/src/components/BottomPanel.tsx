@@ -4,7 +4,7 @@ import type { Diagnostic, LLMCall, TraceView } from '../lib/api';
 import type { RunSource } from '../paged/source';
 import { useSource } from '../paged/source';
 import { DiagnosticList } from './SkillsPanel';
-import { cx, fmt } from './util';
+import { cx, fmt, fmtShort } from './util';
 import { ExpectationsPanel } from '../expect/ExpectationsPanel';
 import { expectationCounts, expectationsOf } from '../lib/api/expect';
 import { SystemBadge } from '../exec/HookCallRow';
@@ -183,7 +183,7 @@ export function VisibilityMatrix({ source, currentCall, changedCalls, everyCallA
               {spacer(before, 'before')}
               {shown.map((c) => {
                 const lc = source.call(c);
-                return <td key={c} className="foot" title={`prompt tokens of call #${c + 1}${lc?.pending ? ' (some messages still being counted)' : ''}`}>{lc ? `${fmt(lc.tokens)}${lc.pending ? '…' : ''}` : '…'}</td>;
+                return <td key={c} className="foot" title={`prompt tokens of call #${c + 1}${lc ? `: ${fmt(lc.tokens)}` : ''}${lc?.pending ? ' (some messages still being counted)' : ''}`}>{lc ? `${fmtShort(lc.tokens)}${lc.pending ? '…' : ''}` : '…'}</td>;
               })}
               {spacer(after, 'after')}
               <td className="total">{fmt(grand)}{head.pending > 0 ? '…' : ''}</td>

@@ -41,6 +41,8 @@ function originClass(m: Message): string {
 
 interface CardProps {
   row: MessageRow;
+  /** the whole text of a message whose row carries its start (a stored run's page), once it is read: the card opened */
+  whole?: string;
   color: (skill?: string) => string;
   expanded: boolean;
   onToggle: (id: number) => void;
@@ -55,20 +57,26 @@ const TOOL_CALLS_COLLAPSE = TOOL_CALLS_SHOWN + 3;
 
 const toolCallText = (tc: ToolCall) => `→ ${tc.name}(${tc.arguments ? JSON.stringify(tc.arguments) : ''})`;
 
+/** A row that carries only the start of its message's text (size: the whole text's length). */
+export const isPreview = (m: Message) => (m.size ?? 0) > m.content.length;
+
 /** What of a message's card can be collapsed, and how it reads when collapsed. */
 function collapsible(m: Message): { long: boolean; manyCalls: boolean } {
-  return { long: isLong(m.content), manyCalls: (m.tool_calls?.length ?? 0) > TOOL_CALLS_COLLAPSE };
+  return { long: isPreview(m) || isLong(m.content), manyCalls: (m.tool_calls?.length ?? 0) > TOOL_CALLS_COLLAPSE };
 }
 
-export const MessageCard = memo(function MessageCard({ row, color, expanded, onToggle, onAddExpectation }: CardProps) {
+export const MessageCard = memo(function MessageCard({ row, whole, color, expanded, onToggle, onAddExpectation }: CardProps) {
   const { message: m, injected, removedHere } = row;
   const { long, manyCalls } = collapsible(m);
   const collapsed = long && !expanded;
+  // opened, a preview shows the whole text once it is read (its start until then)
+  const text = expanded && whole !== undefined ? whole : m.content;
+  const reading = expanded && isPreview(m) && whole === undefined;
   const hookish = m.origin === 'hook' || (m.origin === 'history' && m.history_of === 'hook');
   const c = hookish ? color(m.skill) : undefined;
   const calls = m.tool_calls && m.tool_calls.length > 0 ? (manyCalls && !expanded ? m.tool_calls.slice(0, TOOL_CALLS_SHOWN) : m.tool_calls) : undefined;
   const hidden: string[] = [];
-  if (long) hidden.push(`${lineCount(m.content)} lines`);
+  if (long) hidden.push(`${fmt(m.lines ?? lineCount(m.content))} lines`);
   if (manyCalls) hidden.push(`${fmt(m.tool_calls!.length)} tool calls`);
   return (
     <article
@@ -97,9 +105,10 @@ export const MessageCard = memo(function MessageCard({ row, color, expanded, onT
           <button type="button" className="linkbtn small" title="Add an expectation about this message to the scenario" onClick={() => onAddExpectation(m.id)} data-testid={`add-expect-${m.id}`}>+ expect</button>
         )}
       </header>
-      {m.content && (
+      {text && (
         <div className={cx('msg-body', collapsed && 'collapsed')}>
-          <Markdown text={m.content} />
+          <Markdown text={text} />
+          {reading && <p className="muted small" aria-busy="true">reading the whole text…</p>}
         </div>
       )}
       {calls && (
@@ -228,9 +237,10 @@ export function MessageList({ source, cursor, color, onAddExpectation }: Props) 
   const render = useCallback(
     (i: number) => {
       const row = source.row(cursor, i);
-      return row
-        ? <MessageCard row={row} color={color} expanded={expanded.has(row.message.id)} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined} />
-        : <LoadingCard />;
+      if (!row) return <LoadingCard />;
+      const open = expanded.has(row.message.id);
+      const whole = open && isPreview(row.message) ? source.text(row.message.id) : undefined;
+      return <MessageCard row={row} whole={whole} color={color} expanded={open} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined} />;
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [source, cursor, version, color, expanded, onToggle, addCall, onAdd],

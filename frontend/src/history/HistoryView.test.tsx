@@ -91,10 +91,10 @@ describe('HistoryView: runs list and filters', () => {
   it('uses window.go.bind.History and the runtime events when the backend is there', async () => {
     const summary = { ...mock.runs[0]!.summary, id: 42 } as RunSummary;
     const pages = viewPagesBinding(() => Promise.resolve({ summary, view }));
-    const fake: HistoryBinding & Pick<PagesBinding, 'Open' | 'Bars' | 'Close'> = {
+    const fake: HistoryBinding & PagesBinding = {
       Runs: vi.fn(() => Promise.resolve([summary])), Compare: vi.fn(),
       HookCost: vi.fn(() => Promise.resolve([])), PromptSizes: vi.fn(() => Promise.resolve([])),
-      Open: vi.fn(pages.Open), Bars: vi.fn(pages.Bars), Close: vi.fn(pages.Close),
+      ...pages, Open: vi.fn(pages.Open), Bars: vi.fn(pages.Bars),
     };
     const backend = fakeBackend({ Studio: {}, History: fake });
     const { unmount } = renderInApp(<HistoryView studio={null} color={color} onLive={() => {}} />);
@@ -152,5 +152,19 @@ describe('HistoryView: selecting, comparing, opening', () => {
     fireEvent.click(within(screen.getByTestId('run-3')).getByText('Open'));
     fireEvent.click(await screen.findByText('Back to live'));
     expect(onLive).toHaveBeenCalledTimes(1);
+  });
+
+  it('opens a run just stored once, and again only when it is stored again (a followed session grew)', async () => {
+    await start();
+    const opens = vi.spyOn(mock.pages, 'Open');
+    act(() => { mock.record(view); }); // run 6, just stored (as an import is)
+    await waitFor(() => expect(rows().length).toBe(6));
+    await waitFor(() => expect(opens).toHaveBeenCalledWith(6)); // the newest run's charts
+    opens.mockClear();
+    fireEvent.click(within(screen.getByTestId('run-6')).getByText('Open'));
+    await screen.findByTestId('readonly-banner');
+    expect(opens.mock.calls.map((c) => c[0])).toEqual([6]); // not opened again for the event before it was opened
+    act(() => { for (const l of [...mock.listeners]) l(6); }); // stored again
+    await waitFor(() => expect(opens.mock.calls.map((c) => c[0])).toEqual([6, 6]));
   });
 });

@@ -1,7 +1,7 @@
 // The run history: every stored run (filtered by scenario, skill, date range, source), charts
 // of the focused run and of its scenario/hooks over time, two runs compared call by call, and
 // one run opened read-only in the simulator's components.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { StudioState } from '../lib/api';
 import { hookCost, listRuns, onRunRecorded, promptSizes, type HookPoint, type PromptPoint, type RunFilter, type RunSource, type RunSummary } from '../lib/api/history';
 import { onTokens } from '../lib/api/pages';
@@ -85,11 +85,15 @@ export function HistoryView({ studio, color, onLive }: Props) {
   const [promptPts, setPromptPts] = useState<PromptPoint[]>([]);
   const [page, setPage] = useState<Page>({ kind: 'list' });
   const [tick, setTick] = useState(0); // bumped by history:run
-  const [stored, setStored] = useState<number | null>(null); // the run history:run named last
+  // the run history:run named last, and the how-manyth event that was (a run stored again is a new one)
+  const [stored, setStored] = useState<{ id: number; seq: number } | null>(null);
+  const seq = useRef(0);
+  /** the event up to which the open run is shown as it is: only a later one shows it again */
+  const shownUpTo = useRef(0);
 
   const fail = useCallback((e: unknown) => setError(String(e)), []);
 
-  useEffect(() => onRunRecorded((id) => { setTick((t) => t + 1); setStored(id); }), []);
+  useEffect(() => onRunRecorded((id) => { setTick((t) => t + 1); setStored({ id, seq: ++seq.current }); }), []);
   // a run's tokens counted in the background: its row's figures are final now
   useEffect(() => onTokens((p) => { if (p.done) setTick((t) => t + 1); }), []);
   // the run open read-only is let go on the Go side when another takes its place or the page goes
@@ -98,7 +102,8 @@ export function HistoryView({ studio, color, onLive }: Props) {
   // a run open read-only that is stored again (a followed session grew): shown as it is now
   const openId = page.kind === 'run' ? page.run.id : null;
   useEffect(() => {
-    if (openId === null || stored !== openId) return;
+    if (openId === null || stored?.id !== openId || stored.seq <= shownUpTo.current) return;
+    shownUpTo.current = stored.seq;
     let alive = true;
     Promise.all([openPaged(openId), listRuns({ source: 'session', limit: RUN_LIMIT })]).then(([source, rs]) => {
       const run = rs.find((r) => r.id === openId);
@@ -106,7 +111,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
       else source.close();
     }).catch(fail);
     return () => { alive = false; };
-  }, [openId, stored, tick, fail]);
+  }, [openId, stored, fail]);
 
   useEffect(() => {
     let alive = true;
@@ -155,6 +160,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
     setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id].slice(-2)));
   }, []);
   const open = useCallback((r: RunSummary) => {
+    shownUpTo.current = seq.current; // opened now: as every event so far left it
     openPaged(r.id).then((source) => setPage({ kind: 'run', run: r, source })).catch(fail);
   }, [fail]);
   const compare = () => {

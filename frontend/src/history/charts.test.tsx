@@ -22,7 +22,7 @@ describe('charts', () => {
     const { container } = render(<TokensPerCallChart source={sourceOf(view)} />);
     const bars = screen.getAllByTestId('bar');
     expect(bars).toHaveLength(view.calls.length);
-    const heights = bars.map((b) => Number(b.getAttribute('height')));
+    const heights = [...container.querySelectorAll('rect.bar')].map((b) => Number(b.getAttribute('height')));
     const max = Math.max(...view.calls.map((c) => c.tokens));
     expect(heights.indexOf(Math.max(...heights))).toBe(view.calls.findIndex((c) => c.tokens === max));
     expect(container.querySelector('figcaption')?.textContent).toContain('Prompt tokens per LLM call');

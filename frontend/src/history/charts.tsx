@@ -83,8 +83,10 @@ export function BarChart({ title, bars, yLabel, xLabel, onBar, empty = 'no data'
         const gh = b.ghost !== undefined && yMax > 0 ? (b.ghost / yMax) * PH : 0;
         return (
           <g key={i}>
+            <rect className={b.highlight ? 'bar is-hl' : 'bar'} x={x} y={y} width={bw} height={Math.max(h, 0.5)} rx={2} pointerEvents="none" />
+            {/* the bar's whole column takes the pointer: a thin bar is easy to miss */}
             <rect
-              className={b.highlight ? 'bar is-hl' : 'bar'} data-testid="bar" x={x} y={y} width={bw} height={Math.max(h, 0.5)} rx={2}
+              className="bar-hit" data-testid="bar" x={M.left + i * slot} y={M.top} width={slot} height={PH}
               onMouseEnter={() => setTip({ x: x + bw / 2, y, lines: b.tip })} onMouseLeave={() => setTip(null)}
               onClick={onBar ? () => onBar(i) : undefined} style={onBar ? { cursor: 'pointer' } : undefined}
             >
@@ -156,7 +158,7 @@ const shortDate = (iso: string) => {
 
 /** Tokens per LLM call across one run (prompt tokens of each call). */
 /** Bars the tokens-per-call chart draws at most: a run of more calls shows each span's largest prompt. */
-export const CHART_BARS = 120;
+export const CHART_BARS = 80;
 
 export function TokensPerCallChart({ source, title = 'Prompt tokens per LLM call', onCall }: { source: RunSource | null; title?: string; onCall?: (call: number) => void }) {
   useSource(source);

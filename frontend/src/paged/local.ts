@@ -30,11 +30,12 @@ export class LocalSource implements RunSource {
     const copies = this.view.matrix.copies[h]?.[c];
     return copies === undefined ? undefined : { copies, tokens: this.view.matrix.tokens[h]?.[c] ?? 0 };
   };
+  text = (id: number) => this.view.messages[id]?.content;
   visits = (request: number) => visitsOfView(this.view, request);
   bars = (n: number): Bar[] => {
     let b = this.barsFor.get(n);
     if (!b) {
-      b = barsOf(this.view.calls.length, (c) => this.view.calls[c]!.tokens, () => false, n);
+      b = barsOf(this.view.calls, n);
       this.barsFor.set(n, b);
     }
     return b;

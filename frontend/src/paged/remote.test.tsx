@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { manyCalls } from '../fixtures/manyCalls';
 import { emitMockTokens, viewPagesBinding, type PagesBinding } from '../lib/api/pages';
 import type { RunSummary } from '../lib/api/history';
 import type { TraceView } from '../lib/api';
 import { ReadOnlyRun } from '../history/ReadOnlyRun';
+import { CHART_BARS } from '../history/charts';
 import { renderInApp } from '../app/testing';
 import { CALL_PAGE, openPaged, ROW_PAGE, STEP_PAGE, type PagedSource } from './remote';
 
@@ -45,13 +46,13 @@ describe('a stored run read in pages', () => {
     await waitFor(() => expect(s.step(far)).toBeDefined());
     expect(told).toHaveBeenCalled();
     expect(s.step(far)).toMatchObject({ kind: 'llm_call', call: 900 });
-    expect(asked.steps).toBe(STEP_PAGE); // one page, not the run
+    expect(asked.steps).toBe(2 * STEP_PAGE); // the first screen's page and that one, not the run
     // the list at that call: its figures, then only the rows asked for
     await waitFor(() => expect(s.list(far)).toBeDefined());
     expect(s.list(far)!.live).toBe(view.calls[900]!.tokens > 0 ? 2 + 2 * 900 + 90 : 0);
     expect(s.row(far, 1500)).toBeUndefined();
     await waitFor(() => expect(s.row(far, 1500)).toBeDefined());
-    expect(asked.rows).toBe(ROW_PAGE);
+    expect(asked.rows).toBe(3 * ROW_PAGE); // the first screen's, the first of that list (asked with it), and that one
     // a call's step without its page at hand
     expect(await s.callStep(777)).toBe(view.calls[777]!.step);
   });
@@ -66,7 +67,7 @@ describe('a stored run read in pages', () => {
     // the matrix renders a window of the calls' columns, the chart a bar per span of calls
     await waitFor(() => expect(document.querySelectorAll('td.cell').length).toBeGreaterThan(0));
     expect(document.querySelectorAll('td.cell').length).toBeLessThan(80);
-    expect(screen.getAllByTestId('bar').length).toBeLessThanOrEqual(120);
+    expect(screen.getAllByTestId('bar').length).toBeLessThanOrEqual(CHART_BARS);
     // End: the last step, its list of 2,000 messages painted a few rows at a time
     fireEvent.keyDown(window, { key: 'End' });
     await waitFor(() => expect(cursorIdx()).toBe(view.steps.length - 1));
@@ -76,7 +77,8 @@ describe('a stored run read in pages', () => {
     expect(asked.rows).toBeLessThanOrEqual(4 * ROW_PAGE);
     // a click in the chart jumps to a call far from here
     fireEvent.click(screen.getAllByTestId('bar')[3]!);
-    await waitFor(() => expect(screen.getByRole('region', { name: 'Message list' }).textContent).toMatch(/What LLM call #(3[3-9]|40) receives/));
+    const per = Math.ceil(1000 / CHART_BARS); // calls per bar: its largest prompt is its last call's
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Message list' }).textContent).toContain(`What LLM call #${4 * per} receives`));
     expect(asked.calls).toBeLessThan(10 * CALL_PAGE);
   });
 
@@ -99,6 +101,28 @@ describe('a stored run read in pages', () => {
     fireEvent.keyDown(window, { key: 'F5' });
     await waitFor(() => expect(cursorIdx()).toBe(view.steps.length - 1));
     expect(nextStop).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads a long message whole only when its card is opened', async () => {
+    const view = manyCalls(5);
+    const { api } = spied(view);
+    const asked = vi.fn();
+    // the Go side's rows carry the start of a long text, its size and lines (studio.Preview)
+    const cut: PagesBinding['Rows'] = (h, st, from, n) => api.Rows(h, st, from, n).then((rows) => rows.map((r) => {
+      const m = r.message;
+      return m.content.length <= 100 ? r : { ...r, message: { ...m, content: m.content.slice(0, 100), size: m.content.length, lines: m.content.split('\n').length } };
+    }));
+    const s = await open({ ...api, Rows: cut, Text: (h, id) => { asked(id); return api.Text(h, id); } });
+    const { app } = renderInApp(<ReadOnlyRun run={summary(view)} source={s} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
+    app.history.setMode('history');
+    fireEvent.keyDown(window, { key: 'End' });
+    const tool = view.messages.find((m) => m.origin === 'tool')!;
+    const card = await screen.findByTestId(`msg-${tool.id}`);
+    expect(card.textContent).not.toContain('func f0() {}func f0() {}func f0() {}func f0() {}func f0() {}func f0() {}func f0() {}');
+    fireEvent.click(within(card).getByText(/Show all \(42 lines\)/));
+    await waitFor(() => expect(asked).toHaveBeenCalledWith(tool.id));
+    await waitFor(() => expect(screen.getByTestId(`msg-${tool.id}`).textContent?.split('func f0() {}').length).toBe(41));
+    expect(asked).toHaveBeenCalledTimes(1);
   });
 
   it('shows tokens as being counted, then the counts in place as history:tokens tells of them', async () => {

@@ -43,7 +43,9 @@ class PageCache<K, V> {
   fetch(k: K, again = false): void {
     if (this.fetching.has(k) || (!again && this.failed.has(k))) return;
     this.fetching.add(k);
-    this.load(k).then((v) => {
+    let loading: Promise<V>;
+    try { loading = this.load(k); } catch (e) { loading = Promise.reject(e); }
+    loading.then((v) => {
       this.failed.delete(k);
       this.held.delete(k);
       this.held.set(k, v);
@@ -72,6 +74,7 @@ export class PagedSource implements RunSource {
   private rows: PageCache<string, MessageRow[]>;
   private cells: PageCache<string, Cells>;
   private barsFor: PageCache<number, Bar[]>;
+  private texts: PageCache<number, string>;
   private stopTokens: () => void;
   private refreshing: Promise<void> | null = null;
   private again = false;
@@ -89,7 +92,12 @@ export class PagedSource implements RunSource {
     this.rows = new PageCache(24, (k) => { const [s, p] = k.split(':').map(Number); return api.Rows(h, s!, p! * ROW_PAGE, ROW_PAGE); }, arrived);
     this.cells = new PageCache(64, (k) => { const [r, c] = k.split(':').map(Number); return api.Cells(h, r! * CELL_HOOKS, CELL_HOOKS, c! * CELL_CALLS, CELL_CALLS); }, arrived);
     this.barsFor = new PageCache(4, (n) => api.Bars(h, n), arrived);
+    this.texts = new PageCache(8, (id) => api.Text(h, id), arrived);
     this.stopTokens = this.h.pending > 0 ? onTokens((p) => { if (p.run === this.run.id) this.countsArrived(); }) : () => {};
+    // what the first screen shows, asked for at once rather than as each part renders
+    this.step(0);
+    this.list(0);
+    this.call(0);
   }
 
   head = () => this.h;
@@ -109,7 +117,13 @@ export class PagedSource implements RunSource {
 
   step = (i: number): PageStep | undefined => (i < 0 || i >= this.h.steps ? undefined : this.steps.get(Math.floor(i / STEP_PAGE))?.[i % STEP_PAGE]);
   call = (c: number): LLMCall | undefined => (c < 0 || c >= this.h.calls ? undefined : this.calls.get(Math.floor(c / CALL_PAGE))?.[c % CALL_PAGE]);
-  list = (step: number): ListHead | undefined => (step < 0 || step >= this.h.steps ? undefined : this.lists.get(step));
+  list = (step: number): ListHead | undefined => {
+    if (step < 0 || step >= this.h.steps) return undefined;
+    const held = this.lists.get(step);
+    // its first rows are asked for with it, not once it has come: a list's first screen is one round trip
+    if (!held) this.rows.get(`${step}:0`);
+    return held;
+  };
   row = (step: number, k: number, fetch = true): MessageRow | undefined => {
     if (k < 0) return undefined;
     const key = `${step}:${Math.floor(k / ROW_PAGE)}`;
@@ -120,6 +134,7 @@ export class PagedSource implements RunSource {
     const copies = block?.copies[hook % CELL_HOOKS]?.[call % CELL_CALLS];
     return copies === undefined ? undefined : { copies, tokens: block!.tokens[hook % CELL_HOOKS]![call % CELL_CALLS]! };
   };
+  text = (id: number) => this.texts.get(id);
   visits = (request: number) => this.visitsOf[request];
   bars = (n: number) => this.barsFor.get(n);
 
@@ -129,6 +144,11 @@ export class PagedSource implements RunSource {
   callStep = (c: number): Promise<number | undefined> => {
     const held = this.calls.peek(Math.floor(c / CALL_PAGE))?.[c % CALL_PAGE];
     if (held) return Promise.resolve(held.step);
+    // the chart's bars know the steps of their largest calls: a click on one goes there at once
+    for (const n of this.barsFor.keys()) {
+      const bar = this.barsFor.peek(n)!.find((b) => b.max_call === c);
+      if (bar) return Promise.resolve(bar.max_step);
+    }
     return this.api.Calls(this.handle, c, 1).then((cs) => cs[0]?.step);
   };
 

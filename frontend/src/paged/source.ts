@@ -51,6 +51,8 @@ export interface RunSource {
   /** row k of the list at step; fetch false only looks (a list's layout reads every row's key) */
   row(step: number, k: number, fetch?: boolean): MessageRow | undefined;
   cell(hook: number, call: number): Cell | undefined;
+  /** a message's whole text (a row carries the start of a long one: Message.size) */
+  text(message: number): string | undefined;
   visits(request: number): Visits | undefined;
   /** the prompt tokens per call in at most n bars, each the largest of its span of calls */
   bars(n: number): Bar[] | undefined;

@@ -842,6 +842,7 @@ export namespace studio {
 	    last: number;
 	    max: number;
 	    max_call: number;
+	    max_step: number;
 	    pending: boolean;
 	}
 	export interface Call {
@@ -1052,6 +1053,8 @@ export namespace studio {
 	    pos?: number;
 	    hidden?: number[][];
 	    pending?: boolean;
+	    size?: number;
+	    lines?: number;
 	}
 	export interface PageStep {
 	    index: number;

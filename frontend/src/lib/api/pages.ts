@@ -137,16 +137,17 @@ export function visitsOfView(view: TraceView, request: number): Visits | undefin
 }
 
 /** The calls' prompt tokens in at most n bars, each the largest of a span of calls (studio.Pages.Bars). */
-export function barsOf(count: number, tokens: (c: number) => number, pending: (c: number) => boolean, n: number): Bar[] {
-  if (n <= 0 || count === 0) return [];
-  const per = Math.ceil(count / n);
+export function barsOf(calls: readonly Pick<LLMCall, 'tokens' | 'step' | 'pending'>[], n: number): Bar[] {
+  if (n <= 0 || calls.length === 0) return [];
+  const per = Math.ceil(calls.length / n);
   const out: Bar[] = [];
-  for (let first = 0; first < count; first += per) {
-    const b: Bar = { first, last: Math.min(first + per, count) - 1, max: -1, max_call: first, pending: false };
+  for (let first = 0; first < calls.length; first += per) {
+    const b: Bar = { first, last: Math.min(first + per, calls.length) - 1, max: -1, max_call: first, max_step: 0, pending: false };
     for (let c = first; c <= b.last; c++) {
-      if (tokens(c) > b.max) { b.max = tokens(c); b.max_call = c; }
-      b.pending ||= pending(c);
+      if (calls[c]!.tokens > b.max) { b.max = calls[c]!.tokens; b.max_call = c; }
+      b.pending ||= !!calls[c]!.pending;
     }
+    b.max_step = calls[b.max_call]!.step;
     out.push(b);
   }
   return out;
@@ -172,6 +173,7 @@ export interface PagesBinding {
   List(handle: number, step: number): Promise<ListHead>;
   Rows(handle: number, step: number, from: number, n: number): Promise<MessageRow[]>;
   Tokens(handle: number, ids: number[]): Promise<MessageTokens[]>;
+  Text(handle: number, id: number): Promise<string>;
   Cells(handle: number, hook: number, hooks: number, call: number, calls: number): Promise<Cells>;
   Bars(handle: number, n: number): Promise<Bar[]>;
   NextStop(handle: number, from: number, breakpoints: string[]): Promise<{ step: number; hit?: string }>;
@@ -188,6 +190,7 @@ export const boundPages: PagesBinding = {
   Rows: (h, step, from, n) => History.Rows(h, step, from, n).then((rows) =>
     rows.map((r) => ({ message: r.message as Message, injected: r.injected, removedHere: r.removed_here }))),
   Tokens: (h, ids) => History.Tokens(h, ids),
+  Text: (h, id) => History.Text(h, id),
   Cells: (h, hook, hooks, call, calls) => History.Cells(h, hook, hooks, call, calls),
   Bars: (h, n) => History.Bars(h, n),
   NextStop: (h, from, bps) => History.NextStop(h, from, bps),
@@ -225,6 +228,7 @@ export function viewPagesBinding(open: (id: number) => Promise<{ summary: RunSum
     List: (h, step) => get(h).then((r) => listOfView(r.view, step)),
     Rows: (h, step, from, n) => get(h).then((r) => slice(listAt(r.view, step).rows, from, n)),
     Tokens: (h, ids) => get(h).then((r) => ids.map((id) => ({ id, tokens: r.view.messages[id]?.tokens ?? 0 }))),
+    Text: (h, id) => get(h).then((r) => r.view.messages[id]?.content ?? ''),
     Cells: (h, hook, hooks, call, calls) => get(h).then((r) => {
       const rows = slice(r.view.matrix.hooks.map((_, i) => i), hook, hooks);
       const cols = slice(r.view.calls.map((c) => c.index), call, calls);
@@ -234,7 +238,7 @@ export function viewPagesBinding(open: (id: number) => Promise<{ summary: RunSum
         tokens: rows.map((i) => cols.map((c) => r.view.matrix.tokens[i]?.[c] ?? 0)),
       };
     }),
-    Bars: (h, n) => get(h).then((r) => barsOf(r.view.calls.length, (c) => r.view.calls[c]!.tokens, () => false, n)),
+    Bars: (h, n) => get(h).then((r) => barsOf(r.view.calls, n)),
     NextStop: (h, from, bps) => get(h).then((r) => { const s = nextStopOfView(r.view, from, bps); return s.hit ? { step: s.step, hit: s.hit } : { step: s.step }; }),
   };
 }

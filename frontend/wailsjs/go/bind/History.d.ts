@@ -32,4 +32,6 @@ export function Runs(arg1:history.Filter):Promise<Array<history.RunSummary>>;
 
 export function Steps(arg1:number,arg2:number,arg3:number):Promise<Array<studio.PageStep>>;
 
+export function Text(arg1:number,arg2:number):Promise<string>;
+
 export function Tokens(arg1:number,arg2:Array<number>):Promise<Array<studio.Tokens>>;

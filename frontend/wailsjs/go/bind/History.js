@@ -58,6 +58,10 @@ export function Steps(arg1, arg2, arg3) {
   return window['go']['bind']['History']['Steps'](arg1, arg2, arg3);
 }
 
+export function Text(arg1, arg2) {
+  return window['go']['bind']['History']['Text'](arg1, arg2);
+}
+
 export function Tokens(arg1, arg2) {
   return window['go']['bind']['History']['Tokens'](arg1, arg2);
 }
