@@ -702,7 +702,7 @@ func (p *Pages) List(i int) ListHead {
 // collapsed card shows; the rest is read when the card is opened (Text).
 // A session's tool outputs are tens of KB each, and a screen shows a few
 // lines of each.
-const Preview = 2048
+const Preview = 1024
 
 // Rows are rows [from, from+n) of the message list at step i, each text cut
 // to its Preview (Size and Lines say how long it is) and tool calls without

@@ -46,7 +46,7 @@ export function visibleCalls(left: number, width: number, headWidth: number, cal
  * source as they scroll in.
  */
 export function VisibilityMatrix({ source, currentCall, changedCalls, everyCallArmed, color, onJumpToCall, onToggleEveryCall, untrusted, callDot }: MatrixProps) {
-  useSource(source);
+  useSource(source, 'head', 'calls', 'cells');
   const head = source.head();
   const { matrix, calls } = head;
   const scroller = useRef<HTMLDivElement>(null);

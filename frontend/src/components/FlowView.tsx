@@ -54,7 +54,7 @@ interface Props {
 }
 
 export function FlowView({ source, cursor, breakpoints, onToggleCheckpoint, onToggleEvent }: Props) {
-  useSource(source);
+  useSource(source, 'head', 'steps');
   const head = source.head();
   const { loop, why } = head;
   const h = loop.node_height;

@@ -216,7 +216,7 @@ function LoadingCard() {
 }
 
 export function MessageList({ source, cursor, color, onAddExpectation }: Props) {
-  const version = useSource(source);
+  const version = useSource(source, 'head', 'steps', 'calls', 'lists', 'rows', 'texts');
   const step = source.step(cursor);
   const addCall = step?.kind === 'llm_call' && step.call !== null && onAddExpectation ? step.call : null;
   const onAdd = useCallback((id: number) => { if (addCall !== null) onAddExpectation?.(addCall, id); }, [addCall, onAddExpectation]);

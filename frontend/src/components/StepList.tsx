@@ -27,7 +27,7 @@ interface Props {
 }
 
 export function StepList({ source, cursor, breakpoints, changedCalls, onJump, onToggleBreakpoint, callDot }: Props) {
-  useSource(source);
+  useSource(source, 'head', 'steps');
   const { steps, requests } = source.head();
   const est = useCallback(() => ROW, []);
   const key = useCallback((i: number) => i, []);
@@ -99,7 +99,7 @@ interface TabsProps {
 }
 
 export function RequestTabs({ source, current, onSelect }: TabsProps) {
-  useSource(source);
+  useSource(source, 'head');
   const { requests, carried: carriedIn } = source.head();
   const req = requests[current];
   const carried = carriedIn[current]?.messages ?? 0, hookCopies = carriedIn[current]?.hook_copies ?? 0;

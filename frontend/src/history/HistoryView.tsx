@@ -142,7 +142,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
   }, [scenario, tick, fail]);
 
   // hooks to chart: the focused run's, by tokens; the most expensive by default
-  useSource(focusSource);
+  useSource(focusSource, 'head');
   const focusMatrix = focusSource?.head().matrix;
   const hookChoices = useMemo(() => {
     if (!focusMatrix) return [];

@@ -33,7 +33,7 @@ export function ReadOnlyRun({ run, source, color, onBack, onLive }: Props) {
   const { history } = useApp();
   const debug = useMemo(() => new PagedDebugger(source), [source]);
   useEffect(() => history.showReadOnly(debug, onBack), [history, debug, onBack]);
-  useSource(source);
+  useSource(source, 'head', 'steps');
   const dbg = useStore(debug);
   const dispatch = debug.dispatch;
   const cursor = hasCursor(dbg) ? dbg.cursor : -1;

@@ -161,7 +161,7 @@ const shortDate = (iso: string) => {
 export const CHART_BARS = 80;
 
 export function TokensPerCallChart({ source, title = 'Prompt tokens per LLM call', onCall }: { source: RunSource | null; title?: string; onCall?: (call: number) => void }) {
-  useSource(source);
+  useSource(source, 'head', 'bars');
   const spans = source?.bars(CHART_BARS) ?? [];
   const bars: Bar[] = spans.map((b) => {
     const calls = b.first === b.last ? `LLM call #${b.first + 1}` : `LLM calls #${b.first + 1}–#${b.last + 1}`;

@@ -21,6 +21,7 @@ export class LocalSource implements RunSource {
 
   head = () => headOfView(this.view);
   version = () => 0;
+  versionOf = () => 0;
   subscribe = () => () => {};
   step = (i: number) => stepOfView(this.view, i);
   call = (c: number): LLMCall | undefined => this.view.calls[c];

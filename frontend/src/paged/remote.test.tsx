@@ -151,4 +151,14 @@ describe('a stored run read in pages', () => {
     expect(tokensAsked).toHaveBeenCalled(); // the counts were asked for, not the rows' texts again
     expect(screen.queryByTestId('tokens-counting')).toBeNull();
   });
+  it('tells each part as it arrives: a matrix cell does not move the steps\' version', async () => {
+    const view = manyCalls(200);
+    const s = await open(spied(view).api);
+    await waitFor(() => expect(s.step(0)).toBeDefined());
+    const steps = s.versionOf('steps'), cells = s.versionOf('cells');
+    expect(s.cell(0, 150)).toBeUndefined(); // asked for now
+    await waitFor(() => expect(s.cell(0, 150)).toBeDefined());
+    expect(s.versionOf('cells')).toBeGreaterThan(cells);
+    expect(s.versionOf('steps')).toBe(steps);
+  });
 });

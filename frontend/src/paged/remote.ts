@@ -8,7 +8,7 @@ import type { LLMCall } from '../lib/api';
 import type { BreakpointId } from '../lib/api/breakpoints';
 import { pagesApi } from '../lib/api/history';
 import { headOfPaged, onTokens, type Bar, type Cells, type ListHead, type MessageRow, type PagedRun, type PagesBinding, type PageStep, type SourceHead } from '../lib/api/pages';
-import type { Cell, RunSource, StopAt } from './source';
+import type { Cell, Part, RunSource, StopAt } from './source';
 
 export const STEP_PAGE = 100;
 export const CALL_PAGE = 50;
@@ -58,12 +58,16 @@ class PageCache<K, V> {
   refresh(): void { for (const k of this.keys()) this.fetch(k, true); }
 }
 
+/** Runs fn before the next paint (at once where there is no painting: tests). */
+const nextFrame = (fn: () => void) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => fn()) : queueMicrotask(fn));
+
 export class PagedSource implements RunSource {
   readonly kind = 'pages';
   readonly handle: number;
   readonly run: PagedRun['head']['run'];
   private h: SourceHead;
   private v = 0;
+  private parts: Record<Part, number> = { head: 0, steps: 0, calls: 0, lists: 0, rows: 0, cells: 0, bars: 0, texts: 0 };
   private listeners = new Set<() => void>();
   private queued = false;
   private closed = false;
@@ -84,15 +88,15 @@ export class PagedSource implements RunSource {
     this.run = opened.head.run;
     this.h = headOfPaged(opened.head);
     this.visitsOf = opened.head.visits;
-    const arrived = () => this.changed();
+    const arrived = (part: Part) => () => this.changed(part);
     const h = this.handle;
-    this.steps = new PageCache(30, (p) => api.Steps(h, p * STEP_PAGE, STEP_PAGE), arrived);
-    this.calls = new PageCache(30, (p) => api.Calls(h, p * CALL_PAGE, CALL_PAGE), arrived);
-    this.lists = new PageCache(64, (s) => api.List(h, s), arrived);
-    this.rows = new PageCache(24, (k) => { const [s, p] = k.split(':').map(Number); return api.Rows(h, s!, p! * ROW_PAGE, ROW_PAGE); }, arrived);
-    this.cells = new PageCache(64, (k) => { const [r, c] = k.split(':').map(Number); return api.Cells(h, r! * CELL_HOOKS, CELL_HOOKS, c! * CELL_CALLS, CELL_CALLS); }, arrived);
-    this.barsFor = new PageCache(4, (n) => api.Bars(h, n), arrived);
-    this.texts = new PageCache(8, (id) => api.Text(h, id), arrived);
+    this.steps = new PageCache(30, (p) => api.Steps(h, p * STEP_PAGE, STEP_PAGE), arrived('steps'));
+    this.calls = new PageCache(30, (p) => api.Calls(h, p * CALL_PAGE, CALL_PAGE), arrived('calls'));
+    this.lists = new PageCache(64, (s) => api.List(h, s), arrived('lists'));
+    this.rows = new PageCache(24, (k) => { const [s, p] = k.split(':').map(Number); return api.Rows(h, s!, p! * ROW_PAGE, ROW_PAGE); }, arrived('rows'));
+    this.cells = new PageCache(64, (k) => { const [r, c] = k.split(':').map(Number); return api.Cells(h, r! * CELL_HOOKS, CELL_HOOKS, c! * CELL_CALLS, CELL_CALLS); }, arrived('cells'));
+    this.barsFor = new PageCache(4, (n) => api.Bars(h, n), arrived('bars'));
+    this.texts = new PageCache(8, (id) => api.Text(h, id), arrived('texts'));
     this.stopTokens = this.h.pending > 0 ? onTokens((p) => { if (p.run === this.run.id) this.countsArrived(); }) : () => {};
     // what the first screen shows, asked for at once rather than as each part renders
     this.step(0);
@@ -102,14 +106,16 @@ export class PagedSource implements RunSource {
 
   head = () => this.h;
   version = () => this.v;
+  versionOf = (part: Part) => this.parts[part];
   subscribe = (l: () => void) => { this.listeners.add(l); return () => { this.listeners.delete(l); }; };
 
-  /** Tell the readers once per task, however many pages arrived in it. */
-  private changed(): void {
+  /** Tell the readers once per frame, however many pages arrived in it: a jump brings a dozen. */
+  private changed(...parts: Part[]): void {
     this.v++;
+    for (const p of parts) this.parts[p]++;
     if (this.queued) return;
     this.queued = true;
-    queueMicrotask(() => {
+    nextFrame(() => {
       this.queued = false;
       for (const l of [...this.listeners]) l();
     });
@@ -194,7 +200,7 @@ export class PagedSource implements RunSource {
       }
     }
     if (this.h.pending === 0) this.stopTokens();
-    this.changed();
+    this.changed('head', 'rows');
   }
 }
 

@@ -39,11 +39,16 @@ export interface Cell { copies: number; tokens: number }
 /** Where a continue stops: the step a breakpoint hits, or -1 (the run ends). */
 export interface StopAt { step: number; hit: BreakpointId | null }
 
+/** What a source holds, by kind: a reader re-renders when the kinds it reads change. */
+export type Part = 'head' | 'steps' | 'calls' | 'lists' | 'rows' | 'cells' | 'bars' | 'texts';
+
 export interface RunSource {
   readonly kind: 'view' | 'pages';
   head(): SourceHead;
   /** grows whenever something read through the source may read differently */
   version(): number;
+  /** grows whenever what the source holds of that part changes */
+  versionOf(part: Part): number;
   subscribe(listener: () => void): () => void;
   step(i: number): PageStep | undefined;
   call(c: number): LLMCall | undefined;
@@ -60,9 +65,13 @@ export interface RunSource {
   callStep(call: number): Promise<number | undefined>;
 }
 
-/** Re-render with the source: the component reads it during render, this tells it to read again. */
-export function useSource(source: RunSource | null): number {
-  return useSyncExternalStore(source?.subscribe ?? noSubscribe, source?.version ?? zero, source?.version ?? zero);
+/**
+ * Re-render with the source: the component reads the parts it names during render, and renders
+ * again when one of them changed (a cell that arrived does not re-render the step list). Returns a
+ * value that changes with them, for memos.
+ */
+export function useSource(source: RunSource | null, ...parts: Part[]): string {
+  const snapshot = () => (source ? parts.map((p) => source.versionOf(p)).join(':') : '');
+  return useSyncExternalStore(source?.subscribe ?? noSubscribe, snapshot, snapshot);
 }
 const noSubscribe = () => () => {};
-const zero = () => 0;
