@@ -172,10 +172,17 @@ func userText(text string) []Message { return []Message{plainUser(text)} }
 // (AgentReader.Read joins the agent's neighbouring paragraphs again).
 func systemText(text string, block int) []Message {
 	var out []Message
-	for _, para := range strings.Split(text, "\n\n") {
-		if strings.TrimSpace(para) != "" {
-			out = append(out, Message{Role: "system", Content: para, Origin: OriginContext, block: block})
+	lead := "" // what stands between this paragraph and the one before
+	for i, para := range strings.Split(text, "\n\n") {
+		if i > 0 {
+			lead += "\n\n"
 		}
+		if strings.TrimSpace(para) == "" {
+			lead += para
+			continue
+		}
+		out = append(out, Message{Role: "system", Content: para, Origin: OriginContext, block: block, lead: lead})
+		lead = ""
 	}
 	return out
 }

@@ -69,7 +69,8 @@ type Message struct {
 	AgentBefore string `json:"agent_before,omitempty"`
 	AgentAfter  string `json:"agent_after,omitempty"`
 
-	block int // the system-role text block a paragraph came from (1-based; 0 none)
+	block int    // the system-role text block a paragraph came from (1-based; 0 none)
+	lead  string // what separates the paragraph from the one before it in its block ("\n\n")
 }
 
 // Request is what the agent asked, as the answerer sees it.

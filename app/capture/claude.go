@@ -12,11 +12,20 @@ var textPlaces = []profile.Place{profile.PlaceMessage, profile.PlaceParagraph, p
 // readClaude gives Claude Code's hook texts their origin, by every known
 // version's renderings (rc): a text that is all a rendering (its wrapper
 // and preamble the agent's words), a rendering that ends a user text block
-// (split off), a tool result in a hook's words. The agent's own paragraphs
-// of one system-role message are one message again.
+// (split off), a tool result in a hook's words. A hook's words that run on
+// over several paragraphs of a system-role message stay the hook's, whole,
+// up to a paragraph the agent writes itself (rc.Own) or another hook's;
+// the agent's own paragraphs of one message are one message again.
 func readClaude(rc *profile.Recognizer, in []Message) []Message {
 	out := make([]Message, 0, len(in))
 	for _, m := range in {
+		if n := len(out) - 1; n >= 0 && m.block != 0 && out[n].block == m.block && out[n].Origin == OriginHook &&
+			m.Origin == OriginContext && !rc.Own(m.Content) {
+			if _, hook := rc.Match(m.Content, textPlaces...); !hook {
+				out[n].Content += m.lead + m.Content // more of the hook's words
+				continue
+			}
+		}
 		switch {
 		case m.Origin == OriginAssistant || m.Origin == OriginSystem || m.Kind != "":
 		case m.Role == "tool":
@@ -42,7 +51,7 @@ func readClaude(rc *profile.Recognizer, in []Message) []Message {
 			}
 		}
 		if n := len(out) - 1; n >= 0 && m.block != 0 && m.Origin == OriginContext && out[n].block == m.block && out[n].Origin == OriginContext {
-			out[n].Content += "\n\n" + m.Content
+			out[n].Content += m.lead + m.Content
 			continue
 		}
 		out = append(out, m)

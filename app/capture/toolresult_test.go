@@ -106,6 +106,40 @@ func TestClaudeCodeHookTexts(t *testing.T) {
 	}
 }
 
+// TestClaudeCodeMultiParagraphHookText: a hook's words over several
+// paragraphs stay the hook's, whole — in each version's system-role
+// messages (as both pinned CLIs sent them: the agent's own paragraphs
+// after them begin as the profiles know) and in 2.1.197's reminder blocks
+// — up to the agent's own next paragraph or another hook's; blank lines
+// within the words are kept as they came.
+func TestClaudeCodeMultiParagraphHookText(t *testing.T) {
+	body := `{"model":"m","messages":[{"role":"user","content":"hi"},
+ {"role":"system","content":"SessionStart:startup hook success: S1\n\nS2\n\n\n\nSessionStart hook additional context: C1\n\nC2\n\n- item: three\n\n# Environment\nYou are here.\n\nUserPromptSubmit hook additional context: U1\n\nU2\n\nToday's date is 2026-11-29."},
+ {"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"},{"type":"text","text":"<system-reminder>\nPostToolUse:Bash hook additional context: P1\n\nP2\n</system-reminder>"}]},
+ {"role":"system","content":"PostToolUse:Bash hook additional context: A1\n\nA2\n\nThe user hasn't heard from you in a while. Say so."}]}`
+	var got []string
+	for _, m := range readAsClaude(t, body) {
+		got = append(got, m.Origin+"|"+m.Hook+"|"+m.Content)
+	}
+	want := []string{
+		OriginUser + "||hi",
+		OriginHook + "|SessionStart|SessionStart:startup hook success: S1\n\nS2",
+		OriginHook + "|SessionStart|SessionStart hook additional context: C1\n\nC2\n\n- item: three",
+		OriginContext + "||# Environment\nYou are here.",
+		OriginHook + "|UserPromptSubmit|UserPromptSubmit hook additional context: U1\n\nU2",
+		OriginContext + "||Today's date is 2026-11-29.",
+		OriginAssistant + "||",
+		OriginToolResult + "||ok",
+		OriginHook + "|PostToolUse:Bash|<system-reminder>\nPostToolUse:Bash hook additional context: P1\n\nP2\n</system-reminder>",
+		OriginHook + "|PostToolUse:Bash|PostToolUse:Bash hook additional context: A1\n\nA2",
+		OriginContext + "||The user hasn't heard from you in a while. Say so.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("messages\n got %q\nwant %q", got, want)
+	}
+}
+
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)

@@ -199,6 +199,9 @@ func (b *traceBuilder) message(m Message, step, req int32) int32 {
 	switch {
 	case m.Origin == OriginHook:
 		mr.Origin, mr.Ref = engine.OriginHook, b.hook(m)
+	case m.Origin == OriginContext:
+		// the agent's own context, as a simulated agent's run shows it
+		mr.Origin = engine.OriginAgentContext
 	case m.Role == "system":
 		mr.Origin = engine.OriginSystemPrompt
 	case m.Role == "assistant":

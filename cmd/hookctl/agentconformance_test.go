@@ -14,6 +14,7 @@ import (
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agentdata/recipe"
+	"hookstudio/app/capture"
 )
 
 // conformanceAgent is an agent CLI whose hooks the simulator hosts, run
@@ -136,9 +137,29 @@ func (ca conformanceAgent) simulate(t *testing.T, rc *profile.Recognizer, proj s
 // call's messages and what it printed.
 func (ca conformanceAgent) real(t *testing.T, bin, proj string, sc *scenario.Scenario) ([]hookText, string) {
 	t.Helper()
+	calls, printed := ca.realCalls(t, bin, proj, filepath.Join(t.TempDir(), "home"), sc)
+	var main []hookText
+	for _, c := range calls {
+		if c.Side != "" {
+			continue
+		}
+		main = main[:0]
+		for _, m := range c.Messages {
+			main = append(main, hookText{m.Role, m.Content, string(m.Origin)})
+		}
+	}
+	return main, printed
+}
+
+// realCalls runs the agent CLI from its recipe in proj with home against
+// hookctl capture answering what the scenario's rounds script, and
+// returns every call it made (its side calls too), as capture read them,
+// and what it printed.
+func (ca conformanceAgent) realCalls(t *testing.T, bin, proj, home string, sc *scenario.Scenario) ([]capture.Call, string) {
+	t.Helper()
 	data, scripted := answersFile(t, sc, 2) // a retry of the CLI's own
 	dir := t.TempDir()
-	file, home := filepath.Join(dir, "answers.yaml"), filepath.Join(dir, "home")
+	file := filepath.Join(dir, "answers.yaml")
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -162,28 +183,28 @@ func (ca conformanceAgent) real(t *testing.T, bin, proj string, sc *scenario.Sce
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc capturedDoc
+	var doc struct {
+		Requests []struct {
+			LLMCalls []capture.Call `json:"llm_calls"`
+		} `json:"requests"`
+	}
 	if err := json.Unmarshal(raw, &doc); err != nil || len(doc.Requests) == 0 {
 		t.Fatalf("capture: %v", err)
 	}
-	var main []hookText
+	var calls []capture.Call
 	n := 0
 	for _, r := range doc.Requests {
 		for _, c := range r.LLMCalls {
-			if c.Side != "" {
-				continue
-			}
-			n++
-			main = main[:0]
-			for _, m := range c.Messages {
-				main = append(main, hookText{m.Role, m.Content, m.Origin})
+			calls = append(calls, c)
+			if c.Side == "" {
+				n++
 			}
 		}
 	}
 	if n > scripted {
 		t.Fatalf("%s made %d model calls, the scenario scripts %d", ca.system, n, scripted)
 	}
-	return main, printed
+	return calls, printed
 }
 
 // compare: the simulator's hook texts appear in the CLI's last call in the

@@ -12,9 +12,11 @@ import (
 	"strings"
 
 	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/request"
 	"hookstudio/app/agents/calibrate"
 	"hookstudio/app/agents/locate"
 	"hookstudio/app/services/studio"
+	"hookstudio/app/store/atomicfile"
 )
 
 // calibrateCmd learns the rendering profile of the installed agent CLI and
@@ -23,6 +25,7 @@ func calibrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
 	cli := fs.String("cli", "", "the CLI to calibrate (default: the agent's command on PATH)")
 	asJSON := fs.Bool("json", false, "print the result (profile, differences) as JSON")
+	shape := fs.String("shape", "", "also write the request model's shape (no texts of the CLI's: slots, sizes, hashes) to FILE, as the repository bundles it")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return 0, err
@@ -61,6 +64,17 @@ func calibrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return 0, err
 	}
+	reqFile := ""
+	if res.Request != nil {
+		if reqFile, err = calibrate.SaveRequest(dir, res.Request); err != nil {
+			return 0, err
+		}
+		if *shape != "" {
+			if err := atomicfile.Write(*shape, request.Encode(request.ShapeOf(res.Request)), 0o644); err != nil {
+				return 0, err
+			}
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -82,8 +96,64 @@ func calibrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			fmt.Fprintf(stdout, "  %s %s: %s → %s\n", c.Outcome, c.Field, orNone(c.From), orNone(c.To))
 		}
 	}
-	fmt.Fprintf(stdout, "\ncalibrated %s in %.1fs (%d requests); saved %s\n", res.Profile.Ref(), res.Duration.Seconds(), res.Requests, file)
+	if res.Request != nil {
+		writeRequest(stdout, res.Request)
+	}
+	fmt.Fprintf(stdout, "\ncalibrated %s in %.1fs (%d requests); saved %s", res.Profile.Ref(), res.Duration.Seconds(), res.Requests, file)
+	if reqFile != "" {
+		fmt.Fprintf(stdout, " and %s", reqFile)
+	}
+	fmt.Fprintln(stdout)
 	return exitOK, nil
+}
+
+// writeRequest prints what the agent sends besides the conversation: each
+// piece with its size and slots, the tools.
+func writeRequest(w io.Writer, m *request.Model) {
+	fmt.Fprintf(w, "\n%s sends its model (%s API, model %s):\n", m.Ref(), m.API, m.Model)
+	line := func(kind string, p *request.Piece) {
+		when := ""
+		if p.When != request.Always {
+			when = " (when " + string(p.When) + ")"
+		}
+		slots := ""
+		if len(p.Shape.Slots) > 0 {
+			slots = ", slots " + strings.Join(p.Shape.Slots, " ")
+		}
+		fmt.Fprintf(w, "  %-10s %-9s %6d chars %5d tokens%s%s\n", kind, p.Role, p.Shape.Chars, p.Shape.Tokens, slots, when)
+	}
+	for i := range m.System {
+		line("system", &m.System[i])
+	}
+	for _, part := range m.Turn {
+		switch {
+		case part.Prompt:
+			fmt.Fprintf(w, "  %-10s the user's prompt\n", "turn")
+		case part.Hooks != "":
+			fmt.Fprintf(w, "  %-10s %s hooks' words\n", "turn", part.Hooks)
+		default:
+			line("turn", part.Piece)
+		}
+	}
+	fmt.Fprintf(w, "  tools: %d (%s), %d tokens\n", len(m.Tools), strings.Join(m.ToolNames(), " "), m.ToolTokens(nil))
+	for name := range m.Framing.Results {
+		fmt.Fprintf(w, "  %s's output within words of its own\n", name)
+	}
+	if t := m.Tree; t != nil {
+		fmt.Fprintf(w, "  the folder listed: up to %d entries, %s order, %s never opened, .gitignore read: %v\n", t.Max, t.Order, strings.Join(t.Ignored, " "), t.Gitignore)
+	}
+	for _, f := range m.Files {
+		fmt.Fprintf(w, "  context file %s (trimmed: %v)\n", f.Name, f.Trim)
+	}
+	fmt.Fprintf(w, "  loop: no planning call; a blocked answer kept: %v\n", m.Loop.KeepsBlockedAnswer)
+	for i := range m.Loop.Sides {
+		sd := &m.Loop.Sides[i]
+		n := 0
+		for _, p := range sd.System {
+			n += p.Shape.Tokens
+		}
+		fmt.Fprintf(w, "  side call %s at %s: %s:%s, its system prompt %d tokens, no scenario round answers it\n", sd.Name, sd.When, sd.Model, sd.Method, n)
+	}
 }
 
 // writeRenderings prints what each outcome becomes, with example words.

@@ -49,7 +49,7 @@ func TestRealAgentCalibrateAgents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			bundled := filepath.Join("..", "..", "app", "agents", "profile", "bundled", c.agent, c.version+".json")
+			bundled := filepath.Join("..", "..", "app", "agentdata", "profile", "bundled", c.agent, c.version+".json")
 			if *update {
 				if err := os.WriteFile(bundled, got, 0o644); err != nil {
 					t.Fatal(err)

@@ -24,7 +24,7 @@ var pinnedClaude = []struct{ version, rel string }{
 }
 
 func bundledProfileFile(version string) string {
-	return filepath.Join("..", "..", "app", "agents", "profile", "bundled", profile.ClaudeCode, version+".json")
+	return filepath.Join("..", "..", "app", "agentdata", "profile", "bundled", profile.ClaudeCode, version+".json")
 }
 
 // TestRealAgentCalibrate: calibrating each pinned CLI gives its bundled

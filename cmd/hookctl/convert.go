@@ -80,9 +80,10 @@ func convertCmd(ctx context.Context, args []string, stdout io.Writer) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	// the written files must load in the target's system: an error there
-	// is convert's own, and nothing is written
-	broken := diag.HasErrors(checked)
+	// the written files must load in the target's system (an error there
+	// is convert's own), and do there what they do in the source (an error
+	// of the conversion: a hook that would not): else nothing is written
+	broken := diag.HasErrors(checked) || diag.HasErrors(res.Diagnostics)
 	write := !*dry && !broken && len(conflicts) == 0
 	if write {
 		if err := convert.Write(dir, plan); err != nil {
@@ -126,11 +127,14 @@ func printConvert(w io.Writer, res *convert.Result, dir string, plan []convert.P
 		convert.ActionUnchanged: "unchanged"}
 	for _, p := range plan {
 		detail := p.Role
-		if p.From != "" {
+		switch {
+		case p.From != "":
 			detail += fmt.Sprintf(", %o, from %s", p.Mode, p.From)
+		case p.Role == "adapter":
+			detail += fmt.Sprintf(", %o: it runs each hook as Claude Code would", p.Mode)
 		}
 		fmt.Fprintf(w, "%-9s %s (%s)\n", verb[p.Action], filepath.ToSlash(filepath.Join(dir, p.Path)), detail)
-		if dry && p.Role != "script" && p.Action != convert.ActionUnchanged {
+		if dry && (p.Role == "hooks" || p.Role == "manifest") && p.Action != convert.ActionUnchanged {
 			for _, line := range strings.SplitAfter(strings.TrimSuffix(string(p.Data), "\n"), "\n") {
 				fmt.Fprintf(w, "    %s", strings.TrimSuffix(line, "\n")+"\n")
 			}
@@ -144,9 +148,11 @@ func printConvert(w io.Writer, res *convert.Result, dir string, plan []convert.P
 		d.File = filepath.ToSlash(filepath.Join(dir, d.File))
 		printDiagnostics(w, []diag.Diagnostic{d})
 	}
-	_, warns := diag.Count(res.Diagnostics)
+	errs, warns := diag.Count(res.Diagnostics)
 	fmt.Fprintf(w, "%s → %s: %d hook(s) written, %d left out, %d warning(s)", res.From, res.To, res.Written, res.Left, warns)
 	switch {
+	case errs > 0:
+		fmt.Fprintf(w, "; %d error(s): these hooks would not do in %s what they do in %s", errs, convert.Title(res.To), convert.Title(res.From))
 	case !hosted:
 		fmt.Fprintf(w, "; not checked: Hook Studio has no %s hook system yet", convert.Title(res.To))
 	case diag.HasErrors(checked):

@@ -249,6 +249,30 @@ func TestConvertCommand(t *testing.T) {
 		}
 	})
 
+	// issue 34: a hook that would not do there what it does is an error at
+	// its script's line, not an accepted result: nothing is written
+	t.Run("a hook that would not work there", func(t *testing.T) {
+		proj := t.TempDir()
+		writeFiles(t, proj, map[string]string{
+			".claude/settings.json":  `{"hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "sh .claude/hooks/edits.sh"}]}]}}`,
+			".claude/hooks/edits.sh": "#!/bin/sh\ninput=$(cat)\ncase \"$input\" in *'\"tool_name\":\"Edit\"'*) echo edited >&2; exit 2;; esac\n",
+		})
+		before := tree(t, proj)
+		out, _, code := runCLI(t, "convert", "--to", "codex", proj)
+		if code != exitProblems || !strings.Contains(out, ".claude/hooks/edits.sh:3:") || !strings.Contains(out, "would not do in Codex what they do in Claude Code") ||
+			strings.Contains(out, "accepts it") {
+			t.Errorf("exit %d\n%s", code, out)
+		}
+		if !equalTrees(before, tree(t, proj)) {
+			t.Error("a conversion with a hook that would not work wrote")
+		}
+		// through the adapter, Gemini CLI's replace is Edit to the script
+		if rep, code := convertRun(t, "--to", "gemini-cli", proj); code != exitOK || !rep.Wrote ||
+			slices.ContainsFunc(rep.Diagnostics, func(d jsonDiag) bool { return d.Code == convert.CodeToolName }) {
+			t.Errorf("to gemini-cli: exit %d %+v", code, rep)
+		}
+	})
+
 	t.Run("bad source", func(t *testing.T) {
 		bad := t.TempDir()
 		if err := os.MkdirAll(filepath.Join(bad, ".claude"), 0o755); err != nil {

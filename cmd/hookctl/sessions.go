@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -24,7 +25,7 @@ import (
 	"hookstudio/app/store/history"
 )
 
-const sessionsUsage = "sessions takes list, import ID|FILE or request ID|FILE CALL"
+const sessionsUsage = "sessions takes list, import ID|FILE, request ID|FILE CALL or search WORDS"
 
 func sessionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
@@ -40,30 +41,40 @@ func sessionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return sessionsImport(ctx, args[1:], stdout, stderr)
 	case "request":
 		return sessionsRequest(ctx, args[1:], stdout, stderr)
+	case "search":
+		return sessionsSearch(ctx, args[1:], stdout, stderr)
 	}
 	return 0, fmt.Errorf("%w: unknown sessions command %q; %s", errUsage, args[0], sessionsUsage)
 }
 
 // locationFlags are where the agents keep their sessions: the defaults
-// ($CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex) or the flags.
+// (sessions.DefaultLocations: each CLI's own folder) or the flags.
 func locationFlags(fs *flag.FlagSet) func() sessions.Locations {
 	def := sessions.DefaultLocations()
 	claude := fs.String("claude-dir", def.Claude, "Claude Code's projects folder")
 	codex := fs.String("codex-dir", def.Codex, "Codex's sessions folder")
-	return func() sessions.Locations { return sessions.Locations{Claude: *claude, Codex: *codex} }
+	gemini := fs.String("gemini-dir", def.Gemini, "Gemini CLI's folder of projects' chats (~/.gemini/tmp)")
+	qwen := fs.String("qwen-dir", def.Qwen, "Qwen Code's projects folder")
+	copilot := fs.String("copilot-dir", def.Copilot, "Copilot CLI's session-state folder")
+	return func() sessions.Locations {
+		return sessions.Locations{Claude: *claude, Codex: *codex, Gemini: *gemini, Qwen: *qwen, Copilot: *copilot}
+	}
 }
 
 func agentFlag(s string) (sessions.Agent, error) {
-	switch a := sessions.Agent(s); a {
-	case "", sessions.ClaudeCode, sessions.Codex:
-		return a, nil
+	if s == "" || slices.Contains(sessions.Agents, sessions.Agent(s)) {
+		return sessions.Agent(s), nil
 	}
-	return "", fmt.Errorf("%w: --agent is claude-code or codex, got %q", errUsage, s)
+	names := make([]string, len(sessions.Agents))
+	for i, a := range sessions.Agents {
+		names[i] = string(a)
+	}
+	return "", fmt.Errorf("%w: --agent is one of %s, got %q", errUsage, strings.Join(names, ", "), s)
 }
 
 func sessionsList(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	fs := flag.NewFlagSet("sessions list", flag.ContinueOnError)
-	agent := fs.String("agent", "", "only this agent's sessions: claude-code or codex")
+	agent := fs.String("agent", "", "only this agent's sessions: claude-code, codex, gemini-cli, qwen-code or copilot-cli")
 	project := fs.String("project", "", "only sessions run in this folder (or one inside it)")
 	search := fs.String("search", "", "only sessions whose project, first prompt, model, id or hooks contain this")
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -89,7 +100,8 @@ func sessionsList(ctx context.Context, args []string, stdout io.Writer) (int, er
 		}{list})
 	}
 	if len(list) == 0 {
-		fmt.Fprintf(stdout, "no sessions found (looked in %s)\n", strings.Join(nonEmpty(locs().Claude, locs().Codex), " and "))
+		l := locs()
+		fmt.Fprintf(stdout, "no sessions found (looked in %s)\n", strings.Join(nonEmpty(l.Claude, l.Codex, l.Gemini, l.Qwen, l.Copilot), ", "))
 		return exitOK, nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
@@ -233,6 +245,9 @@ func sessionsImport(ctx context.Context, args []string, stdout, stderr io.Writer
 			return 0, err
 		}
 		if id, err = sessions.Keep(ctx, store, im, counter); err != nil {
+			if errors.Is(err, sessions.ErrUnknownFormat) {
+				return 0, err // it names the file and the line
+			}
 			return 0, fmt.Errorf("%s: %w", file, err)
 		}
 		if err := count(id); err != nil {

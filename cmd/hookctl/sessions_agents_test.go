@@ -50,6 +50,25 @@ const sessionAnswers = `answers:
 // it), no log or note of hookctl does.
 const sessionSecret = "sk-proj-SESSIONSECRET0123456789abcdefghijkl"
 
+// sessionWords are the sessions tests' own words (prompt, answers, tools'
+// commands, hooks' words): a fixture keeps them, and replaces the agent
+// CLI's own texts (sessions.AgentTexts).
+var sessionWords = []string{"clean the build folder", "Let me look at the secret first.", "The hook blocked it.", "No tests to run.",
+	"cat secret.txt", "rm -rf build", "Show the key", "Remove the build folder", sessionSecret,
+	"session start context: the repo is a monorepo", "prompt context: the build folder is shared with CI", "lint is down", "no rm -rf here",
+	"pre context: mind the secrets", "post context one", "post context two", "Run the tests first."}
+
+// scrubbedTexts are the agent's own texts in a fixture's log, to replace
+// there and in what the capture saw alike.
+func scrubbedTexts(t *testing.T, log []byte) *sessions.AgentTexts {
+	t.Helper()
+	at := sessions.NewAgentTexts(sessionWords...)
+	if err := at.Collect(log); err != nil {
+		t.Fatal(err)
+	}
+	return at
+}
+
 // TestRealAgentClaudeCodeSessions runs both pinned Claude Code versions
 // offline against hookctl capture, imports the transcript each wrote, and
 // holds it to what capture saw: on 2.1.332 (which records its requests)
@@ -286,6 +305,34 @@ func withoutUnrecorded(t *testing.T, body []byte) []byte {
 	return out
 }
 
+// replaceStrings is data with rep made in each of its strings (decoded:
+// the capture keeps a body re-encoded, < as \u003c).
+func replaceStrings(t *testing.T, data []byte, rep sessions.Replacer) []byte {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			return rep.Replace(x)
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		case map[string]any:
+			for k := range x {
+				x[k] = walk(x[k])
+			}
+		}
+		return v
+	}
+	out, _ := json.Marshal(walk(v))
+	return out
+}
+
 func jsonEqual(t *testing.T, a, b []byte) bool {
 	t.Helper()
 	return canonicalJSON(t, a) == canonicalJSON(t, b)
@@ -319,13 +366,13 @@ func writeSessionFixture(t *testing.T, version, transcript, proj, home string, c
 		pairs = append(pairs, "Linux "+string(bytes.TrimSpace(kernel)), "Linux 6.1.0")
 	}
 	rep := strings.NewReplacer(pairs...)
-	in, err := os.Open(transcript)
+	data, err := os.ReadFile(transcript)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer in.Close()
+	at := scrubbedTexts(t, data)
 	var scrubbed bytes.Buffer
-	if err := sessions.Scrub(in, &scrubbed, rep); err != nil {
+	if err := sessions.Scrub(bytes.NewReader(data), &scrubbed, sessions.Chain(at.JSON(), rep)); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join("..", "..", "app", "capture", "sessions", "testdata")
@@ -336,19 +383,22 @@ func writeSessionFixture(t *testing.T, version, transcript, proj, home string, c
 	if err := os.WriteFile(base+".jsonl", scrubbed.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	writeCaptured(t, base, rep, calls)
+	writeCaptured(t, base, at, rep, calls, nil)
 }
 
-// writeCaptured keeps what the capture saw of each call beside a fixture:
-// the body without metadata and stream, re-encoded with sorted keys (its
-// hash), and each message.
-func writeCaptured(t *testing.T, base string, rep *strings.Replacer, calls []capture.Call) {
+// writeCaptured keeps what the capture saw of each call beside a fixture,
+// the agent's texts replaced as in the fixture's log (at): the body
+// without metadata and stream, re-encoded with sorted keys (its hash), and
+// each message, marked when the log does not hold it (unrecorded: by call
+// and message).
+func writeCaptured(t *testing.T, base string, at *sessions.AgentTexts, rep *strings.Replacer, calls []capture.Call, unrecorded map[[2]int]bool) {
 	t.Helper()
 	type wantMessage struct {
-		Role    string `json:"role"`
-		Origin  string `json:"origin"`
-		Hook    string `json:"hook,omitempty"`
-		Content string `json:"content_sha256"`
+		Role       string `json:"role"`
+		Origin     string `json:"origin"`
+		Hook       string `json:"hook,omitempty"`
+		Content    string `json:"content_sha256"`
+		Unrecorded bool   `json:"unrecorded,omitempty"`
 	}
 	type wantCall struct {
 		Body     string        `json:"body_sha256"`
@@ -359,13 +409,14 @@ func writeCaptured(t *testing.T, base string, rep *strings.Replacer, calls []cap
 		Calls []wantCall `json:"calls"`
 	}
 	want.Note = "what hookctl capture saw of each call (written by cmd/hookctl's TestRealAgent*Sessions -update): the body without metadata and stream, re-encoded with sorted keys, and each message (a hook's with its event)"
-	for _, c := range calls {
-		body := canonicalJSON(t, withoutUnrecorded(t, []byte(rep.Replace(string(c.Body)))))
+	for k, c := range calls {
+		body := canonicalJSON(t, withoutUnrecorded(t, replaceStrings(t, c.Body, sessions.Chain(at.Text(), rep))))
 		sum := sha256.Sum256([]byte(body))
 		wc := wantCall{Body: hex.EncodeToString(sum[:])}
-		for _, m := range c.Messages {
-			ms := sha256.Sum256([]byte(rep.Replace(m.Content)))
-			wc.Messages = append(wc.Messages, wantMessage{Role: m.Role, Origin: m.Origin, Hook: m.Hook, Content: hex.EncodeToString(ms[:])})
+		for i, m := range c.Messages {
+			ms := sha256.Sum256([]byte(rep.Replace(at.Text().Replace(m.Content))))
+			wc.Messages = append(wc.Messages, wantMessage{Role: m.Role, Origin: m.Origin, Hook: m.Hook, Content: hex.EncodeToString(ms[:]),
+				Unrecorded: unrecorded[[2]int{k, i}]})
 		}
 		want.Calls = append(want.Calls, wc)
 	}
@@ -483,10 +534,11 @@ func TestRealAgentCodexSessions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		at := scrubbedTexts(t, data)
 		base := filepath.Join("..", "..", "app", "capture", "sessions", "testdata", "codex-0.171.0")
-		if err := os.WriteFile(base+".jsonl", []byte(rep.Replace(string(data))), 0o644); err != nil {
+		if err := os.WriteFile(base+".jsonl", []byte(rep.Replace(at.JSON().Replace(string(data)))), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		writeCaptured(t, base, rep, calls)
+		writeCaptured(t, base, at, rep, calls, nil)
 	}
 }

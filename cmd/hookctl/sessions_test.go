@@ -16,6 +16,7 @@ import (
 // fixtures, as ~/.claude/projects would.
 func sessionsHome(t *testing.T) (projects string, files map[string]string) {
 	t.Helper()
+	hermeticSessions(t)
 	projects = filepath.Join(t.TempDir(), "projects")
 	files = map[string]string{}
 	for _, v := range []string{"2.1.197", "2.1.332"} {
@@ -33,6 +34,16 @@ func sessionsHome(t *testing.T) (projects string, files map[string]string) {
 		}
 	}
 	return projects, files
+}
+
+// hermeticSessions points the agents' default session folders at an
+// empty one: the machine's own sessions are not the test's.
+func hermeticSessions(t *testing.T) {
+	t.Helper()
+	empty := t.TempDir()
+	for _, env := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "QWEN_HOME", "COPILOT_HOME"} {
+		t.Setenv(env, filepath.Join(empty, env))
+	}
 }
 
 func runHookctl(t *testing.T, args ...string) (int, string, string) {

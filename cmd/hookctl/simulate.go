@@ -34,6 +34,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	users := addUserFileFlags(fs, reg)
 	behaviour := addBehaviourFlag(fs)
 	agents := addAgentFlag(fs)
+	home := addHomeFlag(fs)
 	otlp := fs.String("otlp", "", "send the run to an OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318")
 	prov := addProviderFlags(fs)
 	evf := addEventFlags(fs)
@@ -45,7 +46,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if err != nil {
 		return 0, err
 	}
-	picker, err := agents()
+	picker, err := agents(stderr)
 	if err != nil {
 		return 0, err
 	}
@@ -80,15 +81,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	diag.Sort(ds)
 	if diag.HasErrors(ds) {
 		// Never a partial trace: a broken hook or scenario gives diagnostics only.
-		if *asJSON {
-			return exitProblems, writeJSON(stdout, struct {
-				Diagnostics []diag.Diagnostic `json:"diagnostics"`
-			}{ds})
-		}
-		printDiagnostics(stdout, ds)
-		e, w := diag.Count(ds)
-		fmt.Fprintf(stdout, "not simulated: %d error(s), %d warning(s)\n", e, w)
-		return exitProblems, nil
+		return notSimulated(stdout, ds, *asJSON)
 	}
 
 	if cmds := hooks.Commands(sc); len(cmds) > 0 && !*trust {
@@ -109,6 +102,10 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if spec.Profiles, err = hooksets.Profiles(picker, sc); err != nil { // which version renders Claude Code's hooks
 		return 0, err
 	}
+	if spec.Requests, err = requestCatalog(); err != nil { // an agent's run is its loop and request
+		return 0, err
+	}
+	spec.Dir, spec.Home = *root, *home
 	if c, err := tokens.NewCounter(); err == nil {
 		spec.Tokens = c
 	}
@@ -120,6 +117,14 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	r, err := runs.Assemble(spec)
 	if err != nil {
 		return 0, err
+	}
+	if ads := r.Diagnostics(); len(ads) > 0 { // the tools of the agent the run is
+		ds = append(ds, ads...)
+		diag.Sort(ds)
+		if diag.HasErrors(ads) {
+			_ = r.Close()
+			return notSimulated(stdout, ds, *asJSON)
+		}
 	}
 	started := time.Now()
 	tr, runErr := r.Execute(evr.ctx)
@@ -148,6 +153,19 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return exitProblems, nil
 	}
 	return exitOK, nil
+}
+
+// notSimulated says why a scenario was not simulated: its diagnostics.
+func notSimulated(stdout io.Writer, ds []diag.Diagnostic, asJSON bool) (int, error) {
+	if asJSON {
+		return exitProblems, writeJSON(stdout, struct {
+			Diagnostics []diag.Diagnostic `json:"diagnostics"`
+		}{ds})
+	}
+	printDiagnostics(stdout, ds)
+	e, w := diag.Count(ds)
+	fmt.Fprintf(stdout, "not simulated: %d error(s), %d warning(s)\n", e, w)
+	return exitProblems, nil
 }
 
 // loadScenario reads a scenario given as a path, naming it relative to the

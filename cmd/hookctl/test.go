@@ -61,7 +61,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return 0, err
 	}
-	picker, err := agents()
+	picker, err := agents(stderr)
 	if err != nil {
 		return 0, err
 	}
@@ -202,9 +202,23 @@ func testScenario(ctx context.Context, reg *registry.Registry, root, file string
 	if err != nil {
 		return nil, err
 	}
-	run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: set, Hooks: hooks, Trusted: trusted, Tokens: tc, Profiles: profiles})
+	requests, err := requestCatalog()
 	if err != nil {
 		return nil, err
+	}
+	run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: set, Hooks: hooks, Trusted: trusted, Tokens: tc, Profiles: profiles,
+		Requests: requests, Dir: root})
+	if err != nil {
+		return nil, err
+	}
+	if ads := run.Diagnostics(); len(ads) > 0 { // the tools of the agent the run is
+		rep.Diagnostics = append(rep.Diagnostics, ads...)
+		diag.Sort(rep.Diagnostics)
+		if diag.HasErrors(ads) {
+			_ = run.Close()
+			rep.Status, rep.Failed = "invalid", 1
+			return rep, nil
+		}
 	}
 	tr, runErr := run.Execute(ctx)
 	if ctx.Err() != nil {

@@ -28,7 +28,9 @@ function sessionsHome() {
   // another session: its id and prompt changed so the list tells the two apart
   const other = lines.map((l) => l.replaceAll('clean the build folder', 'tidy the build folder'));
   writeFileSync(live, other.slice(0, 25).join(''));
-  writeFileSync(join(dataDir, 'sessions.json'), JSON.stringify({ claude, codex: join(home, 'codex', 'sessions') }));
+  // the other agents' folders empty: the machine's own sessions are not the test's
+  const none = join(home, 'none');
+  writeFileSync(join(dataDir, 'sessions.json'), JSON.stringify({ claude, codex: join(home, 'codex', 'sessions'), gemini: none, qwen: none, copilot: none }));
   return { dataDir, live, rest: other.slice(25).join('') };
 }
 

@@ -1,5 +1,7 @@
 package engine
 
+import "encoding/json"
+
 // Document is the trace as the headless command prints it: every request
 // with the exact messages of each LLM call, and every step.
 type Document struct {
@@ -25,6 +27,9 @@ type RequestDoc struct {
 type CallDoc struct {
 	LLMCall
 	Messages []Message `json:"messages"`
+	// Request is the body the agent sends for the call, in its API's
+	// shape (an agent's run only).
+	Body json.RawMessage `json:"body,omitempty"`
 }
 
 // Document materialises the whole trace. Its size is rounds × list length,
@@ -34,7 +39,11 @@ func (t *Trace) Document() Document {
 	for _, ri := range t.Requests {
 		rd := RequestDoc{Index: ri.Index, User: ri.User, EnabledSkills: ri.EnabledSkills, Yielded: ri.Yielded, Reply: ri.Reply, LLMCalls: []CallDoc{}}
 		for _, c := range ri.Calls {
-			rd.LLMCalls = append(rd.LLMCalls, CallDoc{LLMCall: t.Calls[c], Messages: t.CallMessages(c)})
+			cd := CallDoc{LLMCall: t.Calls[c], Messages: t.CallMessages(c)}
+			if body, err := t.Request(c); err == nil {
+				cd.Body = body
+			}
+			rd.LLMCalls = append(rd.LLMCalls, cd)
 		}
 		d.Requests = append(d.Requests, rd)
 	}

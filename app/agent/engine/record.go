@@ -28,6 +28,9 @@ type Record struct {
 	Hidden     []SpanRecord    `json:"hidden,omitempty"`
 	Restored   []RestoreRecord `json:"restored,omitempty"`
 	ReplacedBy [][2]int32      `json:"replaced_by,omitempty"`
+	// Facts are an agent's run's slot values (its request model's: the
+	// folder, the date, …), so its request bodies can be rebuilt.
+	Facts map[string]string `json:"facts,omitempty"`
 }
 
 // SpanRecord says message ID was out of the list from step From until To
@@ -59,6 +62,20 @@ type MessageRecord struct {
 	Removed   int32       `json:"removed"`
 	Edit      int32       `json:"edit,omitempty"` // 1 + the hook call that wrote it
 	Pos       *float64    `json:"pos,omitempty"`  // set when it is not the id
+	// Agent is what of an agent's own the message is (its request model's
+	// pieces), nil for any other.
+	Agent *AgentRecord `json:"agent,omitempty"`
+}
+
+// AgentRecord is a message of the agent's own: the pieces it holds; for a
+// placeholder the tokens the CLI's words cost; whether it is of the system
+// prompt and carries a cache marker.
+type AgentRecord struct {
+	Pieces            []string `json:"pieces"`
+	PlaceholderTokens int      `json:"placeholder_tokens,omitempty"`
+	Placeholder       bool     `json:"placeholder,omitempty"`
+	System            bool     `json:"system,omitempty"`
+	Cache             bool     `json:"cache,omitempty"`
 }
 
 // StepRecord is one operation: the messages it added are ids
@@ -87,7 +104,11 @@ func (t *Trace) Record() Record {
 		if p, ok := t.pos[int32(i)]; ok {
 			r.Messages[i].Pos = &p
 		}
+		if a, ok := t.agentInfo[int32(i)]; ok {
+			r.Messages[i].Agent = &AgentRecord{Pieces: a.pieces, Placeholder: a.placeholder, PlaceholderTokens: a.tokens, System: a.system, Cache: a.cache}
+		}
 	}
+	r.Facts = t.facts
 	r.HookCalls = t.HookCalls
 	for _, id := range sortedKeys(t.hidden) {
 		for _, sp := range t.hidden[id] {
@@ -135,7 +156,8 @@ func FromRecord(r Record) (*Trace, error) {
 				return bad("message tool call of", i)
 			}
 		}
-		if m.Origin == OriginHistory && m.HistoryOf == OriginHook && (m.Ref < 0 || int(m.Ref) >= len(r.Hooks)) {
+		// an agent's history carries executable hooks' words too (no hook, a hook call)
+		if m.Origin == OriginHistory && m.HistoryOf == OriginHook && (m.Ref < -1 || (m.Ref == -1 && m.Edit == 0) || int(m.Ref) >= len(r.Hooks)) {
 			return bad("message hook of", i)
 		}
 		if m.Edit < 0 || int(m.Edit) > len(r.HookCalls) {
@@ -146,7 +168,14 @@ func FromRecord(r Record) (*Trace, error) {
 		if m.Pos != nil {
 			t.setPos(int32(i), *m.Pos, m.Request)
 		}
+		if a := m.Agent; a != nil {
+			if t.agentInfo == nil {
+				t.agentInfo = map[int32]agentMsg{}
+			}
+			t.agentInfo[int32(i)] = agentMsg{pieces: a.Pieces, placeholder: a.Placeholder, tokens: a.PlaceholderTokens, system: a.System, cache: a.Cache}
+		}
 	}
+	t.facts = r.Facts
 	t.HookCalls = r.HookCalls
 	for i, sp := range r.Hidden {
 		if sp.ID < 0 || sp.ID >= nm || sp.From < 0 || sp.From >= ns || sp.To < -1 || sp.To >= ns {

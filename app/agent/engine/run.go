@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agentdata/request"
 	"hookstudio/app/hooks/skills"
 )
 
@@ -84,6 +85,18 @@ type Config struct {
 	// Agent is the agent CLI version whose renderings the run shows (nil:
 	// none was chosen, the run has no real agent's hooks); the trace keeps it.
 	Agent *Agent
+	// Request is that agent's request model (nil: seed 000's flow). With
+	// one, a run is the agent's loop: no planning call nor built-in
+	// prompt; the agent's system prompt, its context around the first
+	// prompt and its tools; the whole conversation carried into the next
+	// request; an answer a Stop hook blocked kept before the hook's words
+	// when the agent keeps it. Facts are its slots' values (the folder,
+	// the date, …; the prompt is each request's).
+	Request *request.Model
+	Facts   request.Values
+	// AgentEntries are what the agent lists to the model of its folder
+	// (its skills), as its hook system found them.
+	AgentEntries []request.Entry
 }
 
 // Agent names an agent CLI version whose renderings of hook output a run
@@ -93,6 +106,12 @@ type Agent struct {
 	Version string `json:"version"`
 	// By is why this version: scenario, flag, installed, newest.
 	By string `json:"by,omitempty"`
+	// Request says where the run's request model came from: calibrated
+	// (the CLI's words), bundled (its shape: placeholders), none.
+	Request string `json:"request,omitempty"`
+	// Notes say where the simulated request may differ from the agent's
+	// (a folder listed in part, an ignore file it does not read).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // String is "agent@version".
@@ -119,6 +138,11 @@ type history struct {
 	role    skills.Role
 	of      Origin
 	ref     int32
+	// an agent's history keeps every message: its tool calls (n), who
+	// edited it and what of the agent's own it is
+	n     int32
+	edit  int32
+	agent *agentMsg
 }
 
 // Run plays every request of the scenario and returns the trace. On an
@@ -128,7 +152,13 @@ func Run(ctx context.Context, sc *scenario.Scenario, src HookSource, cfg Config)
 		cfg.ModelName = "mock"
 	}
 	r := &runner{t: &Trace{Scenario: sc.Name, Status: StatusOK, Agent: cfg.Agent}, sc: sc, src: src, cfg: cfg, prompts: promptTexts(sc.Prompts),
-		pos: at{round: -1}, toolMsg: map[string]int32{}}
+		pos: at{round: -1}, toolMsg: map[string]int32{}, tools: sc.Tools}
+	if r.agentMode() {
+		r.t.req, r.t.facts, r.t.agentInfo = cfg.Request, cfg.Facts, map[int32]agentMsg{}
+		if len(cfg.Request.Tools) > 0 { // else the scenario's: an agent nothing is known of
+			r.tools = agentTools(cfg.Request)
+		}
+	}
 	err := r.fire(ctx, &Event{Point: PointSessionStart})
 	for i := 0; err == nil && i < len(sc.Requests); i++ {
 		err = r.request(ctx, i)
@@ -163,6 +193,8 @@ type runner struct {
 	prompts [3]string
 	history []history
 	pos     at
+	// tools are those the model is offered: the scenario's, or the agent's
+	tools []scenario.Tool
 
 	// Executable hooks' bookkeeping for the current request.
 	userEdit       int32   // 1 + the hook call that rewrote the user input
@@ -234,30 +266,51 @@ func (r *runner) request(ctx context.Context, i int) error {
 		r.user = user
 		// _build_messages: [system prompt] + history + [user input].
 		t.begin(StepBuildMessages, r.pos, "", -1)
-		system := r.sc.SystemPrompt
-		if r.sessionSystem != "" {
-			system = joinText(system, r.sessionSystem)
+		if r.agentMode() {
+			r.buildAgent(i, user)
+		} else {
+			r.buildSeed(i, user)
 		}
-		if system != "" {
-			t.add(msg{content: system, role: skills.System, origin: OriginSystemPrompt, req: int32(i), edit: r.sessionEdit})
-		}
-		for _, h := range r.history {
-			t.add(msg{content: h.content, role: h.role, origin: OriginHistory, histOf: h.of, ref: h.ref, req: int32(i)})
-		}
-		for _, m := range r.pendingPreface {
-			m.req = int32(i)
-			t.add(m)
-		}
-		r.pendingPreface = nil
-		r.placeContext(t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: int32(i), edit: r.userEdit}))
 		r.feedback(send)
 		err = r.fire(ctx, &Event{Point: PointAfterSend, UserInput: user})
 	}
 	var reply string
 	if err == nil {
-		inject(Checkpoint{Timing: skills.AfterUserInput, Tool: -1})
-		reply, err = r.flow(ctx, hm, info, inject)
+		if r.agentMode() {
+			reply, err = r.agentFlow(ctx, hm, info, inject)
+		} else {
+			inject(Checkpoint{Timing: skills.AfterUserInput, Tool: -1})
+			reply, err = r.flow(ctx, hm, info, inject)
+		}
 	}
+	return r.endRequest(err, user, reply, yielded, info)
+}
+
+// buildSeed is seed 000's _build_messages: [system prompt] + history +
+// [user input].
+func (r *runner) buildSeed(i int, user string) {
+	t := r.t
+	system := r.sc.SystemPrompt
+	if r.sessionSystem != "" {
+		system = joinText(system, r.sessionSystem)
+	}
+	if system != "" {
+		t.add(msg{content: system, role: skills.System, origin: OriginSystemPrompt, req: int32(i), edit: r.sessionEdit})
+	}
+	for _, h := range r.history {
+		t.add(msg{content: h.content, role: h.role, origin: OriginHistory, histOf: h.of, ref: h.ref, req: int32(i)})
+	}
+	for _, m := range r.pendingPreface {
+		m.req = int32(i)
+		t.add(m)
+	}
+	r.pendingPreface = nil
+	r.placeContext(t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: int32(i), edit: r.userEdit}))
+}
+
+// endRequest records how the request ended and what the next one carries.
+func (r *runner) endRequest(err error, user, reply string, yielded []int32, info func() *RequestInfo) error {
+	t := r.t
 	var stop *stopError
 	if errors.As(err, &stop) {
 		// The request ends here; the run goes on with the next one. What the
@@ -265,7 +318,11 @@ func (r *runner) request(ctx context.Context, i int) error {
 		info().Status, info().StoppedBy = "stopped", stop.by
 		r.pendingContext, r.pendingBefore, r.pendingPreface = nil, nil, nil // their message never came
 		info().LastStep = len(t.steps) - 1
-		r.keepHistory(user, yielded, nil)
+		if r.agentMode() {
+			r.keepConversation()
+		} else {
+			r.keepHistory(user, yielded, nil)
+		}
 		return nil
 	}
 	if err == nil {
@@ -275,6 +332,11 @@ func (r *runner) request(ctx context.Context, i int) error {
 	info().LastStep = len(t.steps) - 1
 	if err != nil {
 		return err
+	}
+	if r.agentMode() {
+		r.keepConversation()
+		r.history = append(r.history, history{content: reply, role: "assistant", of: OriginAssistant, ref: int32(len(r.t.toolCalls))})
+		return nil
 	}
 	r.keepHistory(user, yielded, &reply)
 	return nil
@@ -396,6 +458,9 @@ func (r *runner) stopPoint(ctx context.Context, answer string) (bool, error) {
 	if ev.state == nil || ev.state.stopped != "" {
 		return false, nil // stop at stop: the reply ends as it is
 	}
+	if len(ev.state.retry) > 0 && r.retries < MaxRetries {
+		r.keepAnswer(answer)
+	}
 	return r.feedback(ev), nil
 }
 
@@ -445,7 +510,7 @@ func (r *runner) runTools(ctx context.Context, hm *HookManager, rep Reply, injec
 	}
 	t.begin(StepAppend, r.pos, "", -1)
 	t.add(msg{content: rep.Content, role: "assistant", origin: OriginAssistant, ref: first, n: int32(len(rep.ToolCalls)), req: r.pos.req})
-	call := Call{Request: int(r.pos.req), Phase: r.pos.phase, Round: int(r.pos.round), Tools: r.sc.Tools}
+	call := Call{Request: int(r.pos.req), Phase: r.pos.phase, Round: int(r.pos.round), Tools: r.tools}
 	for k := range rep.ToolCalls {
 		ti := first + int32(k)
 		if err := r.runTool(ctx, call, ti); err != nil {
@@ -457,6 +522,9 @@ func (r *runner) runTools(ctx context.Context, hm *HookManager, rep Reply, injec
 		if err := r.fire(ctx, &Event{Point: PointAfterTools, ToolCalls: slices.Clone(t.toolCalls[first:])}); err != nil {
 			return err
 		}
+	}
+	if r.agentMode() {
+		return nil // seed 000's after_tool_call checkpoint is not an agent's
 	}
 	hm.Remove(skills.AfterToolCall)
 	for k := range rep.ToolCalls {
@@ -497,17 +565,20 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 			}
 			tc.Result = res
 		}
+		if tc.Error == "" {
+			tc.Result = r.agentResult(tc.Name, tc.Result)
+		}
 	}
-	content := tc.Result
-	if tc.Error != "" && ran {
-		content = "error: " + tc.Error
-	}
+	content := r.toolContent(tc, ran)
 	t.begin(StepToolCall, r.pos, "", ti)
 	m := msg{content: content, role: "tool", origin: OriginTool, ref: ti, req: r.pos.req}
 	if !ran {
 		m.edit = st.replacedBy // the model reads the hook's words, not the tool's
 	}
 	id := t.add(m)
+	if ran && tc.Error == "" {
+		r.afterTool(tc)
+	}
 	r.placeContext(id)
 	if !hooked {
 		return nil
@@ -587,6 +658,13 @@ func (r *runner) callOnce(ctx context.Context, info func() *RequestInfo, tools [
 			lc.WithheldTools = before.state.withheld
 			lc.AnsweredBy = before.state.answerBy
 		}
+	}
+	if r.agentMode() {
+		lc.Offered = make([]string, len(tools))
+		for k, tl := range tools {
+			lc.Offered[k] = tl.Name
+		}
+		lc.ToolTokens = r.cfg.Request.ToolTokens(lc.Offered)
 	}
 	t.Calls = append(t.Calls, lc)
 	info().Calls = append(info().Calls, ci)

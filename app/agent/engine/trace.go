@@ -3,6 +3,7 @@ package engine
 import (
 	"sort"
 
+	"hookstudio/app/agentdata/request"
 	"hookstudio/app/hooks/skills"
 )
 
@@ -27,6 +28,10 @@ const (
 	PhaseDirect   Phase = "direct"
 	PhasePlanning Phase = "planning"
 	PhaseAgent    Phase = "agent"
+	// PhaseSide is a call an agent CLI makes of its own beside the
+	// user's turn (Gemini CLI's model router): no round of the
+	// scenario's answers it (side.go).
+	PhaseSide Phase = "side"
 )
 
 // StepKind names one operation of the request flow.
@@ -108,6 +113,13 @@ type Message struct {
 	// InPlace says a tool message is the hook's words in place of a tool
 	// that never ran (a block's reason, an answer), not an edited result.
 	InPlace bool `json:"in_place,omitempty"`
+	// Pieces name the agent's own texts the message holds (its system
+	// prompt's and context's pieces, in an agent's run); Placeholder says
+	// its content stands for the CLI's words, which a run without a
+	// calibration does not have, and PlaceholderTokens what they cost.
+	Pieces            []string `json:"pieces,omitempty"`
+	Placeholder       bool     `json:"placeholder,omitempty"`
+	PlaceholderTokens int      `json:"placeholder_tokens,omitempty"`
 }
 
 // Tag is the message in the conformance tag notation (hook:NAME, h.user, ...).
@@ -178,6 +190,13 @@ type LLMCall struct {
 	WithheldTools   []string `json:"withheld_tools,omitempty"`   // tools a hook took out of this call's offer
 	AnsweredBy      string   `json:"answered_by,omitempty"`      // the hook that answered in the model's place: the model was not asked
 	Warning         string   `json:"warning,omitempty"`
+	// Offered are the tools an agent's call offered, by name, and
+	// ToolTokens what their definitions cost (an agent's run only: its
+	// request model's tools).
+	Offered    []string `json:"offered,omitempty"`
+	ToolTokens int      `json:"tool_tokens,omitempty"`
+	// Side names the request model's side call a PhaseSide call is.
+	Side string `json:"side,omitempty"`
 }
 
 // RequestInfo summarises one request of a run.
@@ -254,6 +273,12 @@ type Trace struct {
 	// replaced in place gives its successor its position. Only moved
 	// messages are here; any other's position is its id.
 	pos map[int32]float64
+
+	// An agent's run: its request model, its slots' values, and what of
+	// each message is the agent's own (Config.Request).
+	req       *request.Model
+	facts     request.Values
+	agentInfo map[int32]agentMsg
 }
 
 type span struct{ from, to int32 }
@@ -297,6 +322,12 @@ func (t *Trace) Message(id int) Message {
 	case OriginAssistant:
 		if m.n > 0 {
 			out.ToolCalls = t.toolCalls[m.ref : m.ref+m.n]
+		}
+	}
+	if a, ok := t.agentInfo[int32(id)]; ok {
+		out.Pieces, out.Placeholder = a.pieces, a.placeholder
+		if a.placeholder {
+			out.PlaceholderTokens = a.tokens
 		}
 	}
 	if m.edit > 0 {

@@ -11,10 +11,20 @@ const (
 	KindDeny        = "deny"          // permissionDecision: deny; {text} is the reason
 	KindAsk         = "ask"           // permissionDecision: ask with a reason, nobody to ask
 	KindAskNoReason = "ask_no_reason" // permissionDecision: ask without a reason, nobody to ask
+	// KindDenyNoReason: permissionDecision: deny (or decision: block)
+	// without a reason; {text} is empty.
+	KindDenyNoReason = "deny_no_reason"
+	// KindDenyResolved and KindDenyResolvedNoReason: a deny of a call whose
+	// file path the agent resolved before its hooks ran (Claude Code's
+	// Read, Write, Edit given a relative path: the hook reads it absolute),
+	// which Claude Code 2.1.332 words apart from any other deny.
+	KindDenyResolved         = "deny_resolved"
+	KindDenyResolvedNoReason = "deny_resolved_no_reason"
 )
 
 // Kinds lists every kind, for validation.
-var Kinds = []string{KindStdout, KindContext, KindExit2, KindBlock, KindDeny, KindAsk, KindAskNoReason}
+var Kinds = []string{KindStdout, KindContext, KindExit2, KindBlock, KindDeny, KindAsk, KindAskNoReason, KindDenyNoReason,
+	KindDenyResolved, KindDenyResolvedNoReason}
 
 // Spec is one outcome an agent's profile describes: what the hook does.
 type Spec struct {
@@ -37,6 +47,9 @@ var claudeCode = []Spec{
 	{"UserPromptSubmit.block", "UserPromptSubmit `decision: block`, reason `R`"},
 	{"PreToolUse.exit2", "PreToolUse exit 2, stderr `R`"},
 	{"PreToolUse.deny", "PreToolUse `permissionDecision: deny`, reason `R`"},
+	{"PreToolUse.deny_no_reason", "PreToolUse `permissionDecision: deny` without a reason"},
+	{"PreToolUse.deny_resolved", "PreToolUse `permissionDecision: deny`, reason `R`, of a Read, Write or Edit whose relative path Claude Code resolved"},
+	{"PreToolUse.deny_resolved_no_reason", "PreToolUse `permissionDecision: deny` without a reason, of a Read, Write or Edit whose relative path Claude Code resolved"},
 	{"PreToolUse.ask", "PreToolUse `permissionDecision: ask`, reason `R`, nobody to ask"},
 	{"PreToolUse.ask_no_reason", "PreToolUse `permissionDecision: ask` without a reason, nobody to ask"},
 	{"PreToolUse.context", "PreToolUse `additionalContext: C` (tool allowed)"},

@@ -15,6 +15,12 @@ func Example(id string) Values {
 		v.Tool = "Bash"
 	}
 	switch kind {
+	case KindDenyResolved, KindDenyResolvedNoReason:
+		v.Tool = "Read"
+	}
+	switch kind {
+	case KindDenyNoReason, KindAskNoReason, KindDenyResolvedNoReason:
+		v.Text = ""
 	case KindStdout:
 		v.Text = "X"
 	case KindContext:

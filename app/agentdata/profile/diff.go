@@ -77,6 +77,9 @@ func Diff(a, b *Profile) []Change {
 			}
 		}
 	}
+	if !slices.Equal(a.AgentParagraphs, b.AgentParagraphs) {
+		out = append(out, Change{Field: "agent_paragraphs", From: fmt.Sprint(len(a.AgentParagraphs)), To: fmt.Sprint(len(b.AgentParagraphs))})
+	}
 	return out
 }
 

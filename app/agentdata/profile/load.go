@@ -49,9 +49,10 @@ func (e *Error) Has(code string) bool {
 }
 
 var (
-	agentRe   = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
-	versionRe = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*([-+][0-9A-Za-z.-]+)?$`)
-	idRe      = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*\.[a-z][a-z0-9_]*$`)
+	agentRe       = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+	versionRe     = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*([-+][0-9A-Za-z.-]+)?$`)
+	fingerprintRe = regexp.MustCompile(`^[0-9a-f]{12}$`)
+	idRe          = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*\.[a-z][a-z0-9_]*$`)
 )
 
 // Parse reads a profile file; file names it in the errors.
@@ -76,7 +77,7 @@ func Parse(file string, data []byte) (*Profile, error) {
 		l.errorf(root.Offset, CodeShape, "a rendering profile is a JSON object with agent, version and outcomes")
 		return nil, l.err()
 	}
-	l.fields(root, "profile", "agent", "version", "made_by", "outcomes")
+	l.fields(root, "profile", "agent", "version", "made_by", "outcomes", "agent_paragraphs")
 	if n := l.str(root, "agent", true); n != nil {
 		if p.Agent = n.Str; !agentRe.MatchString(p.Agent) {
 			l.errorf(n.Offset, CodeShape, "agent %q: lowercase letters, digits and - (claude-code, codex, gemini-cli)", p.Agent)
@@ -89,6 +90,18 @@ func Parse(file string, data []byte) (*Profile, error) {
 	}
 	if n := l.str(root, "made_by", false); n != nil {
 		p.MadeBy = n.Str
+	}
+	if n := root.Get("agent_paragraphs"); n != nil {
+		if n.Kind != jsondoc.Array {
+			l.errorf(n.Offset, CodeShape, "agent_paragraphs must be a list of fingerprints, not %s", n.Kind)
+		}
+		for _, c := range n.Children {
+			if c.Kind != jsondoc.String || !fingerprintRe.MatchString(c.Str) {
+				l.errorf(c.Offset, CodeShape, "an agent paragraph is a fingerprint of 12 hex digits (hookctl calibrate writes them)")
+				continue
+			}
+			p.AgentParagraphs = append(p.AgentParagraphs, c.Str)
+		}
 	}
 	outs := root.Get("outcomes")
 	switch {

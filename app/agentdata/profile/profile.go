@@ -14,8 +14,11 @@
 package profile
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"html"
 	"strings"
+	"unicode"
 )
 
 // Profile is how one version of one agent renders hook outcomes.
@@ -26,6 +29,12 @@ type Profile struct {
 	MadeBy string `json:"made_by,omitempty"`
 	// Outcomes by ID, "<Event>.<kind>" ("PreToolUse.context").
 	Outcomes map[string]*Outcome `json:"outcomes"`
+	// AgentParagraphs are the fingerprints (Fingerprint) of the paragraphs
+	// the agent writes itself in the messages it shares with hooks' words
+	// (Claude Code's system-role messages): a hook's words run on over
+	// several paragraphs until one of these, or another hook's, begins.
+	// Learned by calibration, sorted; the words are not kept.
+	AgentParagraphs []string `json:"agent_paragraphs,omitempty"`
 
 	// Where it came from (not in the file).
 	Origin Origin `json:"-"`
@@ -263,4 +272,22 @@ func ID(event, kind string) string { return event + "." + kind }
 func SplitID(id string) (event, kind string) {
 	event, kind, _ = strings.Cut(id, ".")
 	return event, kind
+}
+
+// Fingerprint is how a profile knows a paragraph of the agent's own
+// without holding its words: the first three words of its first line
+// (letters and digits only, digits as 0: a date, a version), hashed — 12
+// hex digits of SHA-256.
+func Fingerprint(paragraph string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(paragraph), "\n")
+	words := strings.FieldsFunc(first, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	words = words[:min(3, len(words))]
+	key := strings.Map(func(r rune) rune {
+		if unicode.IsDigit(r) {
+			return '0'
+		}
+		return r
+	}, strings.Join(words, " "))
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:6])
 }

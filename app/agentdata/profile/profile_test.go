@@ -107,13 +107,14 @@ func TestParseErrors(t *testing.T) {
 		{"syntax", "{\n  \"agent\": \"claude-code\",\n  \"version\": 2.1.332\n}", []string{CodeSyntax}, 3, 17},
 		{"not an object", "[1]", []string{CodeShape}, 1, 1},
 		{"unknown field", strings.Replace(good, `"made_by"`, `"madeby"`, 1), []string{CodeUnknownField}, 4, 3},
-		{"unknown place", strings.Replace(good, `"place": "message"`, `"place": "messages"`, 1), []string{CodeShape}, 149, 20},
+		{"unknown place", strings.Replace(good, `"place": "message"`, `"place": "messages"`, 1), []string{CodeShape}, 176, 20},
 		{"bad template", strings.Replace(good, "{event} hook additional context: {text}", "{event} hook additional context: {txt}", 1), []string{CodeTemplate}, 12, 53},
 		{"misspelt outcome", strings.Replace(good, `"PostToolBatch.context"`, `"PostToolbatch.context"`, 1), []string{CodeUnknownOutcome}, 6, 5},
 		{"missing outcome", missing, []string{CodeMissingOutcome}, 5, 15},
 		{"bad version", strings.Replace(good, `"version": "2.1.332"`, `"version": "latest"`, 1), []string{CodeShape}, 3, 14},
 		{"role on a tool result", strings.Replace(good, `"place": "tool_result",`, `"place": "tool_result", "role": "tool",`, 1), []string{CodeShape}, 0, 0},
 		{"duplicate key", strings.Replace(good, `"made_by"`, `"agent": "x", "made_by"`, 1), []string{CodeShape}, 0, 0},
+		{"agent paragraph not a fingerprint", strings.Replace(good, `"made_by"`, `"agent_paragraphs": ["# Environment"], "made_by"`, 1), []string{CodeShape}, 4, 24},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("agents/claude-code/2.1.332.json", []byte(tc.data))

@@ -13,6 +13,7 @@ import (
 type Recognizer struct {
 	forms   []form
 	affixes []affix
+	own     map[string]bool // the agents' own paragraphs' fingerprints
 }
 
 type form struct {
@@ -47,8 +48,11 @@ type Match struct {
 // the hook's words (Claude Code 2.1.197's deny reason as the tool result)
 // cannot be told from other text and is left out.
 func NewRecognizer(ps ...*Profile) *Recognizer {
-	rc := &Recognizer{}
+	rc := &Recognizer{own: map[string]bool{}}
 	for _, p := range ps {
+		for _, f := range p.AgentParagraphs {
+			rc.own[f] = true
+		}
 		ids := make([]string, 0, len(p.Outcomes))
 		for id := range p.Outcomes {
 			ids = append(ids, id)
@@ -94,6 +98,11 @@ func compile(p *Profile, id string, r *Rendering) (form, bool) {
 	}
 	return f, true
 }
+
+// Own says whether paragraph begins as one the agent writes itself
+// (Profile.AgentParagraphs): where a hook's words that run on over
+// several paragraphs end.
+func (rc *Recognizer) Own(paragraph string) bool { return rc.own[Fingerprint(paragraph)] }
 
 // Match says whether text is, all of it, a hook's rendering at one of
 // places (any place when none is given).

@@ -12,10 +12,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/request"
 	"hookstudio/app/agents/locate"
 	"hookstudio/app/store/atomicfile"
 )
@@ -29,6 +31,9 @@ var (
 	ErrTextNotFound = errors.New("the hook's text was not found in the capture")
 	// ErrUnreadable: the text was found but no rendering gives it back.
 	ErrUnreadable = errors.New("the hook's text was found but could not be read as a rendering")
+	// ErrToolDependent: the CLI words an outcome one way for one tool and
+	// another way for another, which a profile cannot say.
+	ErrToolDependent = errors.New("the CLI words this outcome apart by tool")
 	// ErrUnsupported: no probe project for this agent yet.
 	ErrUnsupported = errors.New("calibration is not available for this agent")
 )
@@ -63,6 +68,11 @@ type Options struct {
 	Progress func(Progress)
 	// RunTimeout bounds one run of the CLI (0: 3 minutes).
 	RunTimeout time.Duration
+	// DataDir is the app's data folder, whose calibrated profiles read the
+	// hook words in a request calibration's runs ("": the bundled only).
+	DataDir string
+	// ProfileOnly learns the rendering profile and not the request model.
+	ProfileOnly bool
 }
 
 // Result is a calibration's outcome: the profile, and how it differs from
@@ -74,6 +84,9 @@ type Result struct {
 	Changes  []profile.Change `json:"changes"`
 	Duration time.Duration    `json:"duration_ns"`
 	Requests int              `json:"requests"`
+	// Request is the CLI's request model (nil: not learned for this agent
+	// yet): save it with SaveRequest, into the user's data folder only.
+	Request *request.Model `json:"request_model,omitempty"`
 }
 
 // Run calibrates opts.CLI. Nothing is written: Save the result's profile.
@@ -113,8 +126,30 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, &ProbeError{Probe: "profile", Err: fmt.Errorf("%w: %w", ErrUnreadable, err)}
 	}
 	res := &Result{Profile: p, CLI: opts.CLI, Changes: []profile.Change{}, Requests: requests}
+	if n := profile.Nearest(opts.Known, p.Version); n != nil && n.Version == p.Version && n.Agent == p.Agent {
+		// the agent's own paragraphs a run shows vary with its turns: what
+		// an earlier calibration of this version saw is kept
+		p.AgentParagraphs = slices.Compact(slices.Sorted(slices.Values(slices.Concat(p.AgentParagraphs, n.AgentParagraphs))))
+	}
 	if n := profile.Nearest(opts.Known, p.Version); n != nil {
 		res.Nearest, res.Changes = n.Ref(), profile.Diff(n, p)
+	}
+	if _, ok := reqAgents()[opts.Agent]; ok && !opts.ProfileOnly {
+		// the request around the hooks' words, read with the profile just
+		// learned (a version no profile knew yet words its hooks anew)
+		words, err := os.MkdirTemp("", "hookstudio-calprofile-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(words)
+		if _, err := Save(words, p); err != nil {
+			return nil, err
+		}
+		ro := opts
+		ro.DataDir = words
+		if res.Request, err = Request(ctx, ro); err != nil {
+			return nil, err
+		}
 	}
 	res.Duration = time.Since(start)
 	return res, nil

@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -28,6 +30,10 @@ type probe struct {
 	run     string // which CLI run shows it
 	tool    string // the tool of a tool event
 	call    string // for words of the CLI's own (no words): what the probe's tool call holds
+	// same is the outcome this probe must render as (another tool's call
+	// of it): a check that the CLI words it alike for every tool, not an
+	// outcome of its own.
+	same string
 }
 
 // A cliRun is one `claude -p` with its own project.
@@ -95,6 +101,19 @@ func claudeProbes(nonce string) ([]probe, []cliRun, string) {
 	add("UserPromptSubmit.block", "ups-block", "", "prompt-block", "")
 	add("PreToolUse.exit2", "pre-a", "", "main", "Bash")
 	add("PreToolUse.deny", "pre-a", "", "main", "Bash")
+	add("PreToolUse.deny_no_reason", "pre-a", "", "main", "Bash")
+	probes[len(probes)-1].words, probes[len(probes)-1].call = "", "hsp-pre-deny-bare" // the CLI words it
+	// a Read of a relative path: the hook reads it resolved, and 2.1.332
+	// words the deny apart
+	add("PreToolUse.deny_resolved", "pre-a", "", "main", "Read")
+	add("PreToolUse.deny_resolved_no_reason", "pre-a", "", "main", "Read")
+	probes[len(probes)-1].words, probes[len(probes)-1].call = "", "hsp-pre-rdeny-bare"
+	// the same outcomes of other tools: a Read of an absolute path is any
+	// deny, a Write of a relative one a resolved deny
+	add("PreToolUse.deny", "pre-a", "", "main", "Read")
+	probes[len(probes)-1].words, probes[len(probes)-1].same = w("PreToolUse.deny", "Read"), "PreToolUse.deny"
+	add("PreToolUse.deny_resolved", "pre-a", "", "main", "Write")
+	probes[len(probes)-1].words, probes[len(probes)-1].same = w("PreToolUse.deny_resolved", "Write"), "PreToolUse.deny_resolved"
 	add("PreToolUse.ask", "pre-a", "", "main", "Bash")
 	add("PreToolUse.ask_no_reason", "pre-a", "", "main", "Bash")
 	probes[len(probes)-1].words, probes[len(probes)-1].call = "", "hsp-pre-ask-bare" // the CLI words it
@@ -106,12 +125,23 @@ func claudeProbes(nonce string) ([]probe, []cliRun, string) {
 	add("PostToolBatch.context", "batch-a", two, "main", "")
 	add("Stop.exit2", "stop", "", "main", "")
 	add("Stop.block", "stop", "", "main", "")
-	by := map[string]probe{}
-	for _, p := range probes {
-		by[p.id] = p
-	}
 	json1 := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	quote := func(s string) string { return "'" + s + "'" } // the words hold no quote
+	by := map[string]probe{}
+	for _, p := range probes {
+		if p.same == "" {
+			by[p.id] = p
+		} else {
+			by[p.id+"@"+p.tool] = p
+		}
+	}
+	deny := func(words string) string {
+		out := map[string]string{"hookEventName": "PreToolUse", "permissionDecision": "deny"}
+		if words != "" {
+			out["permissionDecisionReason"] = words
+		}
+		return quote(json1(map[string]any{"hookSpecificOutput": out}))
+	}
 	ctxOut := func(id string, words string) string {
 		return fmt.Sprintf("ctx %s %s", by[id].event, quote(words))
 	}
@@ -129,8 +159,12 @@ func claudeProbes(nonce string) ([]probe, []cliRun, string) {
 		fmt.Sprintf("ups-block) printf '%%s\\n' %s;;", quote(json1(map[string]string{"decision": "block", "reason": by["UserPromptSubmit.block"].words}))),
 		`pre-a) case "$in" in`,
 		fmt.Sprintf("  *hsp-pre-exit2*) printf '%%s' %s >&2; exit 2;;", quote(by["PreToolUse.exit2"].words)),
-		fmt.Sprintf("  *hsp-pre-deny*) printf '%%s\\n' %s;;", quote(json1(map[string]any{"hookSpecificOutput": map[string]string{
-			"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": by["PreToolUse.deny"].words}}))),
+		// the bare arms first: their markers hold the others'
+		"  *hsp-pre-deny-bare*|*hsp-pre-rdeny-bare*) printf '%s\\n' " + deny("") + ";;",
+		"  *hsp-pre-rdeny*) printf '%s\\n' " + deny(by["PreToolUse.deny_resolved"].words) + ";;",
+		"  *hsp-pre-wdeny*) printf '%s\\n' " + deny(by["PreToolUse.deny_resolved@Write"].words) + ";;",
+		"  *hsp-pre-adeny*) printf '%s\\n' " + deny(by["PreToolUse.deny@Read"].words) + ";;",
+		"  *hsp-pre-deny*) printf '%s\\n' " + deny(by["PreToolUse.deny"].words) + ";;",
 		fmt.Sprintf("  *hsp-pre-ask-reason*) printf '%%s\\n' %s;;", quote(json1(map[string]any{"hookSpecificOutput": map[string]string{
 			"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": by["PreToolUse.ask"].words}}))),
 		fmt.Sprintf("  *hsp-pre-ask-bare*) printf '%%s\\n' %s;;", quote(json1(map[string]any{"hookSpecificOutput": map[string]string{
@@ -164,9 +198,12 @@ func claudeProbes(nonce string) ([]probe, []cliRun, string) {
 		}
 		return out
 	}
+	tool := func(name string, args map[string]string) capture.ToolCall {
+		data, _ := json.Marshal(args)
+		return capture.ToolCall{Name: name, Arguments: data}
+	}
 	bash := func(command string) capture.ToolCall {
-		args, _ := json.Marshal(map[string]string{"command": command, "description": "calibration probe"})
-		return capture.ToolCall{Name: "Bash", Arguments: args}
+		return tool("Bash", map[string]string{"command": command, "description": "calibration probe"})
 	}
 	calls := func(tcs ...capture.ToolCall) capture.Answer { return capture.Answer{ToolCalls: tcs} }
 	prompt := "HSP" + nonce + " calibration prompt"
@@ -174,7 +211,7 @@ func claudeProbes(nonce string) ([]probe, []cliRun, string) {
 		{name: "main", prompt: prompt, settings: map[string][]group{
 			"SessionStart":       {{Hooks: hs("ss-out-a", "ss-out-b", "ss-ctx-a", "ss-ctx-b")}},
 			"UserPromptSubmit":   {{Hooks: hs("ups-out-a", "ups-out-b", "ups-ctx-a", "ups-ctx-b")}},
-			"PreToolUse":         {{Matcher: "Bash", Hooks: hs("pre-a", "pre-b")}},
+			"PreToolUse":         {{Matcher: "Bash|Read|Write", Hooks: hs("pre-a", "pre-b")}},
 			"PostToolUse":        {{Matcher: "Bash", Hooks: hs("post-a", "post-b")}},
 			"PostToolUseFailure": {{Matcher: "Bash", Hooks: hs("fail-a", "fail-b")}},
 			"PostToolBatch":      {{Hooks: hs("batch-a", "batch-b")}},
@@ -182,6 +219,11 @@ func claudeProbes(nonce string) ([]probe, []cliRun, string) {
 		}, answers: []capture.Answer{
 			calls(bash("echo hsp-pre-exit2")),
 			calls(bash("echo hsp-pre-deny")),
+			calls(bash("echo hsp-pre-deny-bare")),
+			calls(tool("Read", map[string]string{"file_path": "hsp-pre-rdeny.txt"})),
+			calls(tool("Read", map[string]string{"file_path": "hsp-pre-rdeny-bare.txt"})),
+			calls(tool("Read", map[string]string{"file_path": "/hsp-pre-adeny-" + nonce + ".txt"})),
+			calls(tool("Write", map[string]string{"file_path": "hsp-pre-wdeny.txt", "content": "calibration probe"})),
 			calls(bash("echo hsp-pre-ask-reason")),
 			calls(bash("echo hsp-pre-ask-bare")),
 			calls(bash("echo hsp-pre-ctx")),
@@ -213,7 +255,8 @@ type ranRun struct {
 func claudeCode(ctx context.Context, opts Options, version string) (*profile.Profile, int, error) {
 	var id [4]byte
 	_, _ = rand.Read(id[:])
-	probes, runs, prog := claudeProbes(hex.EncodeToString(id[:]))
+	nonce := hex.EncodeToString(id[:])
+	probes, runs, prog := claudeProbes(nonce)
 	results := map[string]*ranRun{}
 	requests := 0
 	for i, r := range runs {
@@ -229,7 +272,12 @@ func claudeCode(ctx context.Context, opts Options, version string) (*profile.Pro
 	}
 	p := &profile.Profile{Agent: profile.ClaudeCode, Version: version, MadeBy: "hookctl calibrate claude-code", Outcomes: map[string]*profile.Outcome{}}
 	var errs []error
+	var checks []probe
 	for _, pr := range probes {
+		if pr.same != "" {
+			checks = append(checks, pr)
+			continue
+		}
 		o, err := deriveOutcome(pr, results[pr.run], runs)
 		if err != nil {
 			errs = append(errs, &ProbeError{Probe: pr.id, Err: err})
@@ -237,10 +285,62 @@ func claudeCode(ctx context.Context, opts Options, version string) (*profile.Pro
 		}
 		p.Outcomes[pr.id] = o
 	}
+	for _, pr := range checks {
+		if err := sameOutcome(pr, p.Outcomes[pr.same], results[pr.run], runs); err != nil {
+			errs = append(errs, &ProbeError{Probe: pr.id + " (" + pr.tool + ")", Err: err})
+		}
+	}
 	if len(errs) > 0 {
 		return nil, requests, errors.Join(errs...)
 	}
+	own, err := agentParagraphs(results, "HSP"+nonce)
+	if err != nil {
+		return nil, requests, &ProbeError{Probe: "agent paragraphs", Err: err}
+	}
+	p.AgentParagraphs = own
 	return p, requests, nil
+}
+
+// agentParagraphs are the fingerprints of the paragraphs the CLI wrote
+// itself in the system-role messages it shares with hooks' words: every
+// paragraph there that holds no probe's words (marker).
+func agentParagraphs(results map[string]*ranRun, marker string) ([]string, error) {
+	seen := map[string]bool{}
+	for _, rr := range results {
+		for _, body := range rr.bodies {
+			us, err := units(body)
+			if err != nil {
+				return nil, err
+			}
+			for _, u := range us {
+				if u.role != "system" || u.kind != "text" {
+					continue
+				}
+				for _, para := range strings.Split(u.text, "\n\n") {
+					if strings.TrimSpace(para) != "" && !strings.Contains(para, marker) {
+						seen[profile.Fingerprint(para)] = true
+					}
+				}
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(seen)), nil
+}
+
+// sameOutcome checks that the CLI words pr, another tool's call of an
+// outcome, as it words want: a profile's outcome is one rendering for
+// every tool, so a CLI that words them apart cannot be followed.
+func sameOutcome(pr probe, want *profile.Outcome, rr *ranRun, runs []cliRun) error {
+	got, err := deriveOutcome(pr, rr, runs)
+	if err != nil || want == nil {
+		return err
+	}
+	a, _ := json.Marshal(got)
+	b, _ := json.Marshal(want)
+	if string(a) != string(b) {
+		return fmt.Errorf("%w: a %s call's %s reads %s, another tool's %s", ErrToolDependent, pr.tool, pr.same, a, b)
+	}
+	return nil
 }
 
 // runClaude runs one `claude -p` in a throw-away project and HOME against

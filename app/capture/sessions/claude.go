@@ -220,16 +220,6 @@ type shape struct {
 	toolNames     []string
 }
 
-// node is a record of the conversation tree (parentUuid), for requests
-// rebuilt from the records.
-type node struct {
-	parent string
-	entry  *entry
-	msgID  string // an assistant record: its message's id
-	at     int    // its place in its conversation's chain, -1 off it
-	conv   *conversation
-}
-
 type callRef struct {
 	conv *conversation
 	k    int
@@ -258,8 +248,7 @@ type claudeReader struct {
 	// keepRaw: the messages are kept as written (Scrub rewrites them)
 	keepRaw bool
 
-	nodes  map[string]*node
-	chains map[*conversation][]*node
+	tree
 	stated map[*conversation]json.RawMessage
 	exact  bool // the transcript records its requests
 
@@ -270,7 +259,7 @@ type claudeReader struct {
 
 func newClaudeReader(im *Importer) *claudeReader {
 	return &claudeReader{im: im, b: im.b, blobs: map[string]*wire{}, shapes: map[string]*shape{}, requests: map[string]*request{},
-		calls: map[string]callRef{}, systems: map[string]*entry{}, nodes: map[string]*node{}, chains: map[*conversation][]*node{},
+		calls: map[string]callRef{}, systems: map[string]*entry{}, tree: newTree(),
 		stated: map[*conversation]json.RawMessage{}}
 }
 
@@ -528,40 +517,6 @@ func (r *claudeReader) join(list []*entry) {
 			last.Content += sep
 		}
 	}
-}
-
-// chain is the list of entries on the path from the root to uuid, the
-// conversation's chain cut where the path leaves it.
-func (r *claudeReader) chain(cv *conversation, uuid string) []*entry {
-	var up []*node
-	seen := map[*node]bool{}
-	nd := r.nodes[uuid]
-	for nd != nil && !(nd.conv == cv && nd.at >= 0) && !seen[nd] {
-		seen[nd] = true
-		up = append(up, nd)
-		nd = r.nodes[nd.parent]
-	}
-	ch := r.chains[cv]
-	keep := 0
-	if nd != nil && nd.conv == cv && nd.at >= 0 {
-		keep = nd.at + 1
-	}
-	for _, gone := range ch[keep:] {
-		gone.at = -1
-	}
-	ch = ch[:keep]
-	for i := len(up) - 1; i >= 0; i-- {
-		up[i].at, up[i].conv = len(ch), cv
-		ch = append(ch, up[i])
-	}
-	r.chains[cv] = ch
-	list := make([]*entry, 0, len(ch))
-	for _, x := range ch {
-		if x.entry != nil {
-			list = append(list, x.entry)
-		}
-	}
-	return list
 }
 
 func (r *claudeReader) attachment(n int, rec *claudeRecord, data []byte) {

@@ -131,3 +131,38 @@ func widen(started, ended *time.Time, ts string) {
 		*ended = t
 	}
 }
+
+// turn counts a prompt the user sent, the first message of ms capture
+// reads as the user's (the first one is the session's).
+func (im *Importer) turn(ms []capture.Message) {
+	for _, m := range ms {
+		if m.Origin == capture.OriginUser {
+			im.sess.Turns++
+			if im.sess.Prompt == "" {
+				im.sess.Prompt = cutRunes(m.Content, PromptMax)
+			}
+			return
+		}
+	}
+}
+
+// prompt counts a prompt the user sent in a list's summary (the first one
+// is the session's).
+func (sc *summarizer) prompt(text string) {
+	if text == "" {
+		return
+	}
+	sc.s.Turns++
+	if sc.s.Prompt == "" {
+		sc.s.Prompt = cutRunes(text, PromptMax)
+	}
+}
+
+// answer counts the model's answer id once in a list's summary.
+func (sc *summarizer) answer(id, model string) {
+	if !sc.answers[id] {
+		sc.answers[id] = true
+		sc.s.Calls++
+		sc.s.Model = firstOf(sc.s.Model, model)
+	}
+}

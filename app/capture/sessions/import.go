@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"time"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agentdata/profile"
@@ -53,6 +54,18 @@ type Importer struct {
 	rd      Renderings
 	partial []byte
 	line    int
+	// before the agent is told: the lines read (at most detectLines), and
+	// the first that is no agent's record
+	early  []earlyLine
+	format *FormatError
+	// mtime is the file's modification time: the session's when no record
+	// says when it was written
+	mtime time.Time
+}
+
+type earlyLine struct {
+	n    int
+	data []byte
 }
 
 // NewImporter starts an import of file (the name the session shows).
@@ -99,6 +112,18 @@ func (im *Importer) Finish() {
 	}
 }
 
+// formatError says the lines read are no agent's log, by the first.
+func (im *Importer) formatError() *FormatError {
+	if im.format != nil {
+		return im.format
+	}
+	if len(im.early) == 0 {
+		return nil
+	}
+	_, why := detect(im.early[0].data)
+	return &FormatError{File: im.sess.File, Line: im.early[0].n, Reason: why}
+}
+
 // Offset is how far the file is read (whole lines).
 func (im *Importer) Offset() int64 { return im.sess.Bytes }
 
@@ -109,31 +134,49 @@ func (im *Importer) read(line []byte) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return
 	}
-	if im.r == nil {
-		im.start(line)
+	if im.r == nil && !im.start(line) {
+		return
 	}
 	im.r.line(im.line, line)
 }
 
-// start picks the reader from the agent given or the first record: a
-// Codex rollout's records have a payload, Claude Code's a session id.
-func (im *Importer) start(first []byte) {
-	if im.sess.Agent == "" {
-		var probe struct {
-			Payload json.RawMessage `json:"payload"`
-		}
-		im.sess.Agent = ClaudeCode
-		if json.Unmarshal(first, &probe) == nil && len(probe.Payload) > 0 {
-			im.sess.Agent = Codex
-		}
+// start picks the reader from the agent given, else from the first record
+// an agent's log has (detect). The lines before it wait, and are read by
+// it; if none of the first detectLines is one, the file is not a session
+// log (Trace says so).
+func (im *Importer) start(line []byte) bool {
+	if im.format != nil {
+		return false
 	}
-	im.b.system = string(im.sess.Agent)
-	switch im.sess.Agent {
+	agent := im.sess.Agent
+	if agent == "" {
+		if agent, _ = detect(line); agent == "" {
+			im.early = append(im.early, earlyLine{n: im.line, data: bytes.Clone(line)})
+			if len(im.early) == detectLines {
+				im.format, im.early = im.formatError(), nil
+			}
+			return false
+		}
+		im.sess.Agent = agent
+	}
+	im.b.system = string(agent)
+	switch agent {
 	case Codex:
 		im.r = newCodexReader(im)
+	case GeminiCLI:
+		im.r = newGeminiReader(im)
+	case QwenCode:
+		im.r = newQwenReader(im)
+	case CopilotCLI:
+		im.r = newCopilotReader(im)
 	default:
 		im.r = newClaudeReader(im)
 	}
+	for _, e := range im.early {
+		im.r.line(e.n, e.data)
+	}
+	im.early = nil
+	return true
 }
 
 func (im *Importer) renderings() Renderings {
@@ -173,6 +216,11 @@ func (im *Importer) Session() Session {
 		s.Notes = append(s.Notes, Note{Line: im.line + 1, Kind: NoteTruncated,
 			Message: fmt.Sprintf("the last line is incomplete (%d bytes so far): the agent may still be writing it; it is read once it ends", len(im.partial))})
 	}
+	if s.Started.IsZero() && !im.mtime.IsZero() && im.r != nil {
+		s.Started, s.Ended = im.mtime, im.mtime
+		s.Notes = append(s.Notes, Note{Kind: NoteNoTime, Message: "no record says when it was written: the session's time is the file's last change (" +
+			im.mtime.UTC().Format(time.RFC3339) + ")"})
+	}
 	s.Unknown = im.unknown.list()
 	s.Hooks = len(im.b.hooks) // with those known only by their words
 	return s
@@ -183,6 +231,11 @@ var ErrEmpty = errors.New("the session has no model call and no hook yet")
 
 // Trace is the session read so far as a trace (each conversation a request).
 func (im *Importer) Trace() (*engine.Trace, error) {
+	if im.r == nil {
+		if fe := im.formatError(); fe != nil {
+			return nil, fe
+		}
+	}
 	s := im.Session()
 	rec := im.b.record(Name(s))
 	if len(rec.Steps) == 0 {
@@ -227,7 +280,7 @@ func (im *Importer) ReadFrom(ctx context.Context, r io.Reader) error {
 	var total int64 = -1
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil {
-			total = st.Size()
+			total, im.mtime = st.Size(), st.ModTime()
 		}
 	}
 	buf := make([]byte, chunk)

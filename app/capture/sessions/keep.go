@@ -33,6 +33,9 @@ func Keep(ctx context.Context, st Store, im *Importer, tokens history.ContentCou
 	if err != nil {
 		return 0, err
 	}
+	if fi, err := os.Stat(im.sess.File); err == nil && im.mtime.IsZero() {
+		im.mtime = fi.ModTime() // the session's time when no record has one
+	}
 	var tc history.TokenCounter
 	if tokens != nil {
 		tc = tokens

@@ -89,8 +89,12 @@ func mustTrace(t *testing.T, im *Importer) *engine.Trace {
 // TestFollow: a session being written (the agent still running) is kept
 // as it grows: each append is read (fsnotify), the run saved again under
 // its id, until the run equals the whole file's import.
-func TestFollow(t *testing.T) {
-	lines := fixtureLines(t, "claude-code-2.1.332")
+func TestFollow(t *testing.T) { followFixture(t, "claude-code-2.1.332") }
+
+// followFixture follows a fixture written a few lines at a time.
+func followFixture(t *testing.T, name string) {
+	t.Helper()
+	lines := fixtureLines(t, name)
 	lines[len(lines)-1] += "\n"
 	dir := t.TempDir()
 	path := filepath.Join(dir, "session.jsonl")
@@ -155,7 +159,7 @@ func TestFollow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if recordJSON(mustTrace(t, importFixture(t, "claude-code-2.1.332", Options{}))) != recordJSON(run.Trace) {
+	if recordJSON(mustTrace(t, importFixture(t, name, Options{}))) != recordJSON(run.Trace) {
 		t.Error("the followed run is not the whole file's import")
 	}
 }

@@ -14,34 +14,49 @@ import (
 	"time"
 )
 
-// Locations are the folders agents keep their sessions in.
+// Locations are the folders agents keep their sessions in ("": none).
 type Locations struct {
 	// Claude is Claude Code's projects folder (~/.claude/projects).
 	Claude string `json:"claude"`
 	// Codex is Codex's sessions folder ($CODEX_HOME/sessions).
 	Codex string `json:"codex"`
+	// Gemini is Gemini CLI's folder of projects' chats (~/.gemini/tmp).
+	Gemini string `json:"gemini"`
+	// Qwen is Qwen Code's projects folder (~/.qwen/projects).
+	Qwen string `json:"qwen"`
+	// Copilot is Copilot CLI's sessions folder (~/.copilot/session-state).
+	Copilot string `json:"copilot"`
 }
 
 // DefaultLocations are where the agents keep sessions for this user:
-// $CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex.
+// $CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex,
+// $GEMINI_CLI_HOME/.gemini or ~/.gemini, $QWEN_HOME or ~/.qwen,
+// $COPILOT_HOME or ~/.copilot (as the pinned CLIs find them).
 func DefaultLocations() Locations {
 	home, _ := os.UserHomeDir()
-	claude := os.Getenv("CLAUDE_CONFIG_DIR")
-	if claude == "" && home != "" {
-		claude = filepath.Join(home, ".claude")
+	dir := func(env, fallback, sub string) string {
+		d := os.Getenv(env)
+		if d == "" && home != "" {
+			d = filepath.Join(home, fallback)
+		}
+		if d == "" {
+			return ""
+		}
+		return filepath.Join(d, sub)
 	}
-	codex := os.Getenv("CODEX_HOME")
-	if codex == "" && home != "" {
-		codex = filepath.Join(home, ".codex")
-	}
-	var l Locations
-	if claude != "" {
-		l.Claude = filepath.Join(claude, "projects")
-	}
-	if codex != "" {
-		l.Codex = filepath.Join(codex, "sessions")
+	l := Locations{Claude: dir("CLAUDE_CONFIG_DIR", ".claude", "projects"), Codex: dir("CODEX_HOME", ".codex", "sessions"),
+		Qwen: dir("QWEN_HOME", ".qwen", "projects"), Copilot: dir("COPILOT_HOME", ".copilot", "session-state")}
+	if g := os.Getenv("GEMINI_CLI_HOME"); g != "" {
+		l.Gemini = filepath.Join(g, ".gemini", "tmp")
+	} else if home != "" {
+		l.Gemini = filepath.Join(home, ".gemini", "tmp")
 	}
 	return l
+}
+
+// Folders are the locations' folders, by agent.
+func (l Locations) Folders() map[Agent]string {
+	return map[Agent]string{ClaudeCode: l.Claude, Codex: l.Codex, GeminiCLI: l.Gemini, QwenCode: l.Qwen, CopilotCLI: l.Copilot}
 }
 
 // Summary is a session as a list shows it, read without importing it.
@@ -78,22 +93,36 @@ type Filter struct {
 	Search string `json:"search"`
 }
 
-// Files are the transcripts under the locations, with their agent.
+// Files are the transcripts under the locations, with their agent: Claude
+// Code's <project>/<session>.jsonl, Codex's rollout-*.jsonl at any depth,
+// Gemini CLI's <project>/chats/session-*.jsonl, Qwen Code's
+// <project>/chats/*.jsonl, Copilot CLI's <session>/events.jsonl.
 func Files(l Locations) ([]FileRef, error) {
 	var out []FileRef
-	if l.Claude != "" {
-		projects, err := os.ReadDir(l.Claude)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+	for _, g := range []struct {
+		agent         Agent
+		root, pattern string
+	}{
+		{ClaudeCode, l.Claude, "*/*.jsonl"},
+		{GeminiCLI, l.Gemini, "*/chats/session-*.jsonl"},
+		{QwenCode, l.Qwen, "*/chats/*.jsonl"},
+		{CopilotCLI, l.Copilot, "*/events.jsonl"},
+	} {
+		if g.root == "" {
+			continue
 		}
-		for _, p := range projects {
-			if !p.IsDir() {
+		if _, err := os.Stat(g.root); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			files, _ := filepath.Glob(filepath.Join(l.Claude, p.Name(), "*.jsonl"))
-			for _, f := range files {
-				out = append(out, FileRef{Agent: ClaudeCode, Path: f})
-			}
+			return nil, err
+		}
+		files, err := filepath.Glob(filepath.Join(g.root, g.pattern))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			out = append(out, FileRef{Agent: g.agent, Path: f})
 		}
 	}
 	if l.Codex != "" {
@@ -226,6 +255,9 @@ func Summarize(ref FileRef) (Summary, error) {
 		return Summary{}, err
 	}
 	s := Summary{Agent: ref.Agent, File: ref.Path, Size: st.Size(), Modified: st.ModTime(), Hooks: []HookCount{}}
+	if ref.Agent == GeminiCLI {
+		s.Project = geminiProject(ref.Path)
+	}
 	sc := summarizer{s: &s, answers: map[string]bool{}, stops: map[string]int{}}
 	rd := bufio.NewReaderSize(f, 1<<16)
 	for {
@@ -237,9 +269,16 @@ func Summarize(ref FileRef) (Summary, error) {
 			err = err2
 		}
 		if len(line) > 0 {
-			if ref.Agent == Codex {
+			switch ref.Agent {
+			case Codex:
 				sc.codex(line)
-			} else {
+			case GeminiCLI:
+				sc.gemini(line)
+			case QwenCode:
+				sc.qwen(line)
+			case CopilotCLI:
+				sc.copilot(line)
+			default:
 				sc.claude(line)
 			}
 		}
@@ -249,6 +288,9 @@ func Summarize(ref FileRef) (Summary, error) {
 		if err != nil {
 			return s, err
 		}
+	}
+	if s.Started.IsZero() {
+		s.Started, s.Ended = s.Modified, s.Modified // no record says when: the file's last change
 	}
 	return s, nil
 }

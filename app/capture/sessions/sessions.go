@@ -1,16 +1,20 @@
 // Package sessions opens the sessions people already ran with a real agent
 // — Claude Code's ~/.claude/projects/<project>/<session>.jsonl, Codex's
-// rollouts under ~/.codex/sessions — as runs the simulator's views, the
-// history and the comparison read: every model call with its exact request
-// where the transcript holds it (rebuilt from the records, and marked so,
-// where it does not), every hook that fired as a step at its place, and
-// the words each hook put before the model attributed to it
-// (docs/sessions.md).
+// rollouts under ~/.codex/sessions, Gemini CLI's
+// ~/.gemini/tmp/<project>/chats/session-*.jsonl, Qwen Code's
+// ~/.qwen/projects/<project>/chats/*.jsonl, Copilot CLI's
+// ~/.copilot/session-state/<session>/events.jsonl — as runs the
+// simulator's views, the history and the comparison read: every model call
+// with its exact request where the log holds it (rebuilt from the records,
+// and marked so, where it does not), every hook that fired as a step at its
+// place, and the words each hook put before the model attributed to it,
+// each message read through capture's own reader (docs/sessions.md).
 //
 // An import streams the file line by line and never changes it; what it
 // cannot read (a line that is not JSON, the agent's last line still being
 // written, a request blob that is missing) is a Note saying where, and a
-// record type it does not know is counted and listed, never a failure.
+// record type it does not know is counted and listed, never a failure. A
+// file no agent wrote is a FormatError naming it and the line.
 package sessions
 
 import (
@@ -27,7 +31,14 @@ type Agent string
 const (
 	ClaudeCode Agent = "claude-code"
 	Codex      Agent = "codex"
+	GeminiCLI  Agent = "gemini-cli"
+	QwenCode   Agent = "qwen-code"
+	CopilotCLI Agent = "copilot-cli"
 )
+
+// Agents are the agents whose logs the importer reads, in the order lists
+// show them.
+var Agents = []Agent{ClaudeCode, Codex, GeminiCLI, QwenCode, CopilotCLI}
 
 // Session is what an import has read of a transcript so far.
 type Session struct {
@@ -90,6 +101,7 @@ const (
 	NoteMissingBlob = "missing_blob" // a request names a message the transcript does not hold
 	NoteMissing     = "missing"      // another part of a request the transcript does not hold
 	NoteRebuilt     = "rebuilt"      // requests rebuilt from the records, not recorded
+	NoteNoTime      = "no_time"      // no record says when: the file's time stands for the session's
 )
 
 // Note is one thing an import could not read or rebuild, and where.

@@ -436,8 +436,15 @@ func TestBadInput(t *testing.T) {
 // TestReadInPieces: a transcript read as it is written, in pieces of any
 // size, imports as the whole file does.
 func TestReadInPieces(t *testing.T) {
+	names := []string{codexFixture}
 	for _, fx := range claudeFixtures {
-		data, err := os.ReadFile(filepath.Join("testdata", fx.name+".jsonl"))
+		names = append(names, fx.name)
+	}
+	for _, fx := range logFixtures {
+		names = append(names, fx.name) // Gemini CLI's answers written again whole, by id
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join("testdata", name+".jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -452,10 +459,10 @@ func TestReadInPieces(t *testing.T) {
 				}
 			}
 			if got := record(t, im); got != want {
-				t.Errorf("%s in pieces of %d bytes: another trace", fx.name, size)
+				t.Errorf("%s in pieces of %d bytes: another trace", name, size)
 			}
 			if !slices.EqualFunc(im.Session().Calls, whole.Session().Calls, func(a, b CallInfo) bool { return a.Exact == b.Exact && a.Line == b.Line }) {
-				t.Errorf("%s in pieces of %d bytes: other calls", fx.name, size)
+				t.Errorf("%s in pieces of %d bytes: other calls", name, size)
 			}
 		}
 	}
@@ -474,8 +481,8 @@ func record(t *testing.T, im *Importer) string {
 	return string(data)
 }
 
-// TestScrubKeepsRequests: a transcript scrubbed of a path imports as the
-// original does, each recorded request rebuilt whole with the path
+// TestScrubKeepsRequests: a transcript scrubbed of a key imports as the
+// original does, each recorded request rebuilt whole with the key
 // replaced in it.
 func TestScrubKeepsRequests(t *testing.T) {
 	name := "claude-code-2.1.332"
@@ -487,7 +494,7 @@ func TestScrubKeepsRequests(t *testing.T) {
 	}
 	defer in.Close()
 	var out bytes.Buffer
-	rep := strings.NewReplacer("/home/user/project", "/srv/elsewhere")
+	rep := strings.NewReplacer("SESSIONSECRET", "SCRUBBEDKEY")
 	if err := Scrub(in, &out, rep); err != nil {
 		t.Fatal(err)
 	}
@@ -498,8 +505,52 @@ func TestScrubKeepsRequests(t *testing.T) {
 		t.Fatalf("%d requests of %d, notes %v", len(got), len(orig), s.Notes)
 	}
 	for i := range orig {
-		if want := rep.Replace(orig[i]); got[i] != want || !strings.Contains(got[i], "/srv/elsewhere") {
-			t.Errorf("request %d differs from the original's with the path replaced", i+1)
+		if want := rep.Replace(orig[i]); got[i] != want {
+			t.Errorf("request %d differs from the original's with the key replaced", i+1)
 		}
+	}
+	if !strings.Contains(strings.Join(got, ""), "SCRUBBEDKEY") {
+		t.Error("no request holds the key: the test proves nothing")
+	}
+}
+
+// TestClaudeCodeMultiParagraphContext: a hook's context of several
+// paragraphs is read whole as the hook's, in a request rebuilt from the
+// records (2.1.197) and in one the transcript keeps (2.1.332), as a
+// capture reads it.
+func TestClaudeCodeMultiParagraphContext(t *testing.T) {
+	const one, more = "prompt context: the build folder is shared with CI", "\\n\\nand so is the cache.\\n\\n- item: kept too"
+	for _, f := range claudeFixtures {
+		t.Run(f.name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", f.name+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(data, []byte(one)) {
+				t.Fatalf("the fixture has no %q", one)
+			}
+			file := filepath.Join(t.TempDir(), f.name+".jsonl")
+			if err := os.WriteFile(file, bytes.ReplaceAll(data, []byte(one), []byte(one+more)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			im, err := ImportFile(context.Background(), file, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := mustTrace(t, im)
+			want := "UserPromptSubmit hook additional context: " + one + "\n\nand so is the cache.\n\n- item: kept too"
+			found := false
+			for _, m := range tr.CallMessages(0) {
+				switch {
+				case m.Content == want && byHook(m):
+					found = true
+				case strings.Contains(m.Content, "and so is the cache") || strings.Contains(m.Content, "item: kept too"):
+					t.Errorf("a part of the hook's context read apart: %s %q", m.Origin, m.Content)
+				}
+			}
+			if !found {
+				t.Errorf("no hook message %q in %v", want, tr.CallMessages(0))
+			}
+		})
 	}
 }

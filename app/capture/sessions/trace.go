@@ -248,6 +248,12 @@ func (b *builder) answer(cv *conversation, k int, content string, calls []captur
 	cv.reply = c.Content
 }
 
+// reanswer clears call k's answer: the agent wrote it again, whole.
+func (b *builder) reanswer(cv *conversation, k int) {
+	c := &cv.calls[k]
+	c.Content, c.ToolCalls, c.Error = "", nil, ""
+}
+
 // match is the hook whose words m is: a hook that fired since the last
 // call, of m's event, whose text m holds; else a hook made for it from its
 // wording alone (the agent recorded no more of it).

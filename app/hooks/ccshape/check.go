@@ -1,15 +1,14 @@
 package ccshape
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/hookdecl"
 	"hookstudio/app/hooks/shellcmd"
 )
 
@@ -20,110 +19,93 @@ import (
 // line the shell cannot read. root is the project folder the command runs
 // in; plugin the folder PluginVar names ("" none).
 func CheckCommand(d *Dialect, file string, h *Handler, root, plugin string) []diag.Diagnostic {
+	out, _ := Checked(d, file, h, root, plugin)
+	return out
+}
+
+// Checked is CheckCommand, with the scripts the command runs that are
+// there, to read what they print.
+func Checked(d *Dialect, file string, h *Handler, root, plugin string) ([]diag.Diagnostic, []string) {
 	if h.Type != "command" {
-		return nil
+		return nil, nil
 	}
 	var out []diag.Diagnostic
 	add := func(sev diag.Severity, code, format string, args ...any) {
 		out = append(out, diag.Diagnostic{File: file, Line: h.CmdLine, Column: h.CmdCol, Severity: sev, Code: d.code(code),
 			Message: fmt.Sprintf(format, args...)})
 	}
-	resolve := func(w shellcmd.Word) (string, bool) {
-		switch {
-		case !w.Sure:
-			return "", false
-		case w.Var != "" && slices.Contains(d.ProjectVars, w.Var):
-			return filepath.Join(root, w.Text), true
-		case w.Var != "" && w.Var == d.PluginVar:
-			if plugin == "" {
-				return "", false
-			}
-			return filepath.Join(plugin, w.Text), true
-		case w.Var != "":
-			return "", false
-		case strings.HasPrefix(w.Text, "~/"):
-			home, err := os.UserHomeDir()
-			return filepath.Join(home, w.Text[2:]), err == nil
-		}
-		return w.Text, true
+	vars := map[string]string{}
+	for _, v := range d.ProjectVars {
+		vars[v] = root
 	}
-	var progs []shellcmd.Program
-	if len(h.Args) > 0 {
-		progs = []shellcmd.Program{{Word: shellcmd.Word{Text: h.Command, Sure: true}}}
-	} else {
-		cmd, err := shellcmd.Parse(h.Command)
-		var pe *shellcmd.ParseError
-		if errors.As(err, &pe) {
-			add(diag.Error, ShellSyntax, "the shell cannot read this command (at %d:%d of it: %s): %s records a failed hook and goes on without it", pe.Line, pe.Col, pe.Msg, d.Agent)
-			return out
-		}
-		progs = cmd.Programs
+	if d.PluginVar != "" {
+		vars[d.PluginVar] = plugin
+	}
+	line := h.Command
+	if len(h.Args) > 0 { // the program itself, no shell between
+		line = "'" + strings.ReplaceAll(h.Command, "'", `'\''`) + "'"
+	}
+	c := hookdecl.CheckCommand(line, root, hookdecl.Resolver(vars))
+	if pe := c.Syntax; pe != nil {
+		add(diag.Error, ShellSyntax, "the shell cannot read this command (at %d:%d of it: %s): %s records a failed hook and goes on without it", pe.Line, pe.Col, pe.Msg, d.Agent)
+		return out, nil
 	}
 	where := "relative paths start at the project folder"
 	if len(d.ProjectVars) > 0 {
 		where += "; use \"$" + d.ProjectVars[0] + "\"/…"
 	}
-	missing := func(p string) {
-		add(diag.Error, MissingScript, "%q does not exist: %s runs the line, the shell exits 127, and %s, so this %s hook silently does nothing; fix the path (%s)", p, d.Agent, d.Exit, h.Event, where)
+	// a path as the line names it, or where a variable or ~/ leads
+	shown := func(tg shellcmd.Target) string {
+		if tg.Word.Var != "" || strings.HasPrefix(tg.Word.Text, "~/") {
+			return tg.Path
+		}
+		return tg.Word.Text
 	}
-	for _, p := range progs {
-		prog, ok := resolve(p.Word)
-		if !ok || p.Builtin {
-			continue
-		}
-		if strings.Contains(prog, "/") {
-			file := prog
-			if !filepath.IsAbs(file) {
-				file = filepath.Join(root, file)
-			}
-			fi, err := os.Stat(file)
-			if err != nil {
-				missing(prog)
-				continue
-			}
-			if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
-				add(diag.Error, NotExecutable, "%q is not executable: the shell exits 126 and %s, so this %s hook silently does nothing; chmod +x it or run it as sh %s", prog, d.Exit, h.Event, prog)
-				continue
-			}
-			checkGuard(d, h, file, add)
-			continue
-		}
-		if interp := filepath.Base(prog); (interp == "sh" || interp == "bash" || interp == "python3" || interp == "python" || interp == "node") &&
-			len(p.Args) > 0 && !strings.HasPrefix(p.Args[0].Text, "-") {
-			if script, ok := resolve(p.Args[0]); ok {
-				file := script
-				if !filepath.IsAbs(file) {
-					file = filepath.Join(root, file)
-				}
-				if _, err := os.Stat(file); err != nil {
-					missing(script)
-				} else {
-					checkGuard(d, h, file, add)
-				}
-			}
-		}
+	for _, tg := range c.Missing {
+		add(diag.Error, MissingScript, "%q does not exist: %s runs the line, the shell exits 127, and %s, so this %s hook silently does nothing; fix the path (%s)", shown(tg), d.Agent, d.Exit, h.Event, where)
 	}
-	if len(h.Args) == 0 && slices.Contains(d.Guards, h.Event) && exit1Guard.MatchString(h.Command) {
+	for _, tg := range c.NotExecutable {
+		p := shown(tg)
+		add(diag.Error, NotExecutable, "%q is not executable: the shell exits 126 and %s, so this %s hook silently does nothing; chmod +x it or run it as sh %s", p, d.Exit, h.Event, p)
+	}
+	for _, s := range c.Scripts {
+		checkGuard(d, h, s, langUnknown, root, plugin, add)
+	}
+	// a line that runs a script: its exit 1 is about the launch, and the
+	// script is what is read
+	launches := len(c.Scripts)+len(c.Missing)+len(c.NotExecutable) > 0
+	if len(h.Args) == 0 && !launches && slices.Contains(d.Guards, h.Event) && exit1Refusal(langShell, h.Command) {
 		add(diag.Warning, Exit1Guard, "this %s hook reads as a guard but ends with exit 1, which does not block in %s (%s): the action goes on", h.Event, d.Agent, d.Blocks)
 	}
-	return out
+	return out, c.Scripts
 }
 
-// exit1Guard: a line or script that prints a refusal and exits 1.
-var (
-	exit1Guard = regexp.MustCompile(`(?s)(>&2|echo|printf).*\bexit\s+1\b`)
-	blocks     = regexp.MustCompile(`\bexit\s+2\b|permissionDecision|"decision"`)
-)
+// exits are how each language exits 1, as the warning names it.
+var exits = map[lang]string{langShell: "exit 1", langPython: "sys.exit(1)", langJS: "process.exit(1)"}
 
-// checkGuard warns when a hook's script reads as a guard but blocks with
-// exit 1 and never exit 2.
-func checkGuard(d *Dialect, h *Handler, file string, add func(diag.Severity, string, string, ...any)) {
+// checkGuard warns when the script a hook runs (in language l, or the
+// language its shebang or name tells) reads as a guard that blocks with
+// exit 1 and never with exit 2; a shell script that launches another
+// script is judged by that one.
+func checkGuard(d *Dialect, h *Handler, file string, l lang, root, plugin string, add func(diag.Severity, string, string, ...any)) {
 	if !slices.Contains(d.Guards, h.Event) {
 		return
 	}
 	text, ok := Script(file)
-	if ok && exit1Guard.MatchString(text) && !blocks.MatchString(text) {
-		add(diag.Warning, Exit1Guard, "%s reads as a guard but blocks with exit 1, which does not block in %s (%s): the action goes on", filepath.Base(file), d.Agent, d.Blocks)
+	if !ok {
+		return
+	}
+	l = langOf(file, text, l)
+	if l == langShell {
+		if next, nl := launched(d, text, filepath.Dir(file), root, plugin); next != "" {
+			if text, ok = Script(next); !ok {
+				return
+			}
+			file, l = next, langOf(next, text, nl)
+		}
+	}
+	if exit1Refusal(l, text) {
+		add(diag.Warning, Exit1Guard, "%s reads as a guard but blocks with %s, which does not block in %s (%s): the action goes on", filepath.Base(file), exits[l], d.Agent, d.Blocks)
 	}
 }
 
@@ -136,8 +118,9 @@ func Script(file string) (string, bool) {
 	return string(data), true
 }
 
-// ScriptOf is the file a command runs (a script by path, or the first
-// argument of sh/bash/python/node), resolved in root ("" none or unsure).
+// ScriptOf is the file a command runs (a script by path, or the file an
+// interpreter runs: sh, python3, node, uv run…), resolved in root ("" none
+// or unsure).
 func ScriptOf(d *Dialect, command, root string) string {
 	cmd, err := shellcmd.Parse(command)
 	if err != nil {
@@ -145,9 +128,8 @@ func ScriptOf(d *Dialect, command, root string) string {
 	}
 	for _, p := range cmd.Programs {
 		w := p.Word
-		if interp := filepath.Base(w.Text); (interp == "sh" || interp == "bash" || interp == "python3" || interp == "python" || interp == "node") &&
-			len(p.Args) > 0 && !strings.HasPrefix(p.Args[0].Text, "-") {
-			w = p.Args[0]
+		if _, i := interpreterOf(p); i >= 0 {
+			w = p.Args[i]
 		}
 		if !w.Sure || (w.Var != "" && !slices.Contains(d.ProjectVars, w.Var)) || !strings.Contains(w.Text, "/") && w.Var == "" {
 			continue

@@ -187,6 +187,32 @@ esac
 			},
 		},
 		{
+			// measured: the hook reads a relative path resolved, and
+			// 2.1.332 words a deny of such a call as 2.1.197 words any
+			name: "deny with and without a reason, of a Read whose relative path Claude Code resolved",
+			files: map[string]string{".claude/settings.json": settings(`{"PreToolUse": [{"matcher":"Bash|Read","hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/deny.sh"}]}]}`),
+				".claude/hooks/deny.sh": `#!/bin/sh
+in=$(cat)
+case "$in" in
+  *bare*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}';;
+  *'"file_path":"/'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"read absolute"}}';;
+  *) echo '{"decision":"block","reason":"other"}';;
+esac
+`},
+			rounds: `      - tool_calls: [{name: Read, arguments: {file_path: notes.txt}, result: x}]
+      - tool_calls: [{name: Read, arguments: {file_path: bare.txt}, result: x}]
+      - tool_calls: [{name: Read, arguments: {file_path: /etc/hosts}, result: x}]
+      - tool_calls: [{name: Bash, arguments: {command: "ls bare"}, result: x}]
+      - tool_calls: [{name: Bash, arguments: {command: "ls"}, result: x}]
+      - content: Done.
+`,
+			tools: map[string][]string{
+				"2.1.197": {"read absolute", "Hook PreToolUse:Read denied this tool", "read absolute", "Hook PreToolUse:Bash denied this tool", "other"},
+				"2.1.332": {"read absolute", "Hook PreToolUse:Read denied this tool", "PreToolUse:Read hook error: read absolute",
+					"PreToolUse:Bash hook error: Blocked by hook", "PreToolUse:Bash hook error: other"},
+			},
+		},
+		{
 			name: "PostToolUse context, exit 2, decision block, plain stdout; PostToolUseFailure context",
 			files: map[string]string{".claude/settings.json": settings(`{"PostToolUse": [{"matcher":"Bash","hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/post.sh"}]}],
  "PostToolUseFailure": [{"matcher":"Bash","hooks":[{"type":"command","command":"echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUseFailure\",\"additionalContext\":\"F1\"}}'"}]}]}`),
@@ -794,5 +820,53 @@ func TestEnabledClaudeCodeSkills(t *testing.T) {
 		if got := names.Why(name) != ""; got != why {
 			t.Errorf("Why(%q) = %q", name, names.Why(name))
 		}
+	}
+}
+
+// TestBackgroundHooks: a hook declared async, or answering {"async": true}
+// on its first line, runs in the background in Claude Code (measured on
+// 2.1.197 and 2.1.332): nothing it prints reaches the model, its deny
+// lets the tool run, and the trace says it ran in the background; a
+// context it prints after the async line is named in a warning (Claude
+// Code passes it on at a later request, when is a matter of timing). An
+// asyncRewake hook's answer is read when it ends: a quick one's at once.
+func TestBackgroundHooks(t *testing.T) {
+	files := map[string]string{".claude/settings.json": settings(`{
+  "SessionStart": [{"hooks": [
+    {"type": "command", "command": "echo '{\"async\":true}'; echo 'loader text'"},
+    {"type": "command", "async": true, "command": "echo 'declared async'"},
+    {"type": "command", "asyncRewake": true, "rewakeMessage": "woken", "rewakeSummary": "s", "command": "echo 'rewake'"}]}],
+  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo '{\"async\": true, \"asyncTimeout\": 5000}'; echo 'prompt logger'"}]}],
+  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo '{\"async\":true}'; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"late deny\"}}'"}]}],
+  "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo '{\"async\":true}'; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"late context\"}}'"}]}]}`)}
+	for _, version := range []string{"2.1.197", "2.1.332"} {
+		t.Run(version, func(t *testing.T) {
+			tr, cfg := runAs(t, version, files, "name: r\n"+bashTool+"requests:\n  - user: do it\n    rounds:\n      - tool_calls: [{name: Bash, arguments: {command: echo one}, result: one}]\n      - content: Done.\n")
+			for _, d := range cfg.Diagnostics {
+				t.Errorf("diagnostic %s: %s", d.Code, d.Message)
+			}
+			if got := hookMessages(tr); !slices.Equal(got, []string{"system: SessionStart:startup hook success: rewake"}) {
+				t.Errorf("hook messages %q: a background hook's output reached the model, or the asyncRewake hook's did not", got)
+			}
+			if got := toolMessages(tr); !slices.Equal(got, []string{"one"}) {
+				t.Errorf("tool messages %q: a background hook's deny does not count", got)
+			}
+			warned := false
+			for _, hc := range tr.HookCalls {
+				if strings.Contains(hc.Hook, "rewake") {
+					if hc.Notify || !slices.ContainsFunc(hc.Warnings, func(w string) bool { return strings.Contains(w, "asyncRewake") }) {
+						t.Errorf("asyncRewake: notify %v, warnings %q", hc.Notify, hc.Warnings)
+					}
+					continue
+				}
+				if !hc.Notify || hc.Outcome != engine.OutcomeOK || !slices.ContainsFunc(hc.Warnings, func(c string) bool { return strings.Contains(c, "background") }) {
+					t.Errorf("%s %s: notify %v, outcome %s, warnings %q", hc.Event, hc.Hook, hc.Notify, hc.Outcome, hc.Warnings)
+				}
+				warned = warned || slices.ContainsFunc(hc.Warnings, func(w string) bool { return strings.Contains(w, "late context") })
+			}
+			if len(tr.HookCalls) != 6 || !warned {
+				t.Errorf("%d hook calls, context warned %v", len(tr.HookCalls), warned)
+			}
+		})
 	}
 }

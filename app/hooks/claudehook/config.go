@@ -46,6 +46,12 @@ type Hook struct {
 	Timeout int      `json:"timeout,omitempty"` // seconds; 0: the type's default
 	If      string   `json:"if,omitempty"`
 	Once    bool     `json:"once,omitempty"`
+	// Async: declared "async": Claude Code runs it in the background and
+	// does not wait for its answer.
+	Async bool `json:"async,omitempty"`
+	// StatusMessage is what the CLI shows while the hook runs; some
+	// versions name the hook by it (request.HookNames).
+	StatusMessage string `json:"status_message,omitempty"`
 
 	File   string `json:"file"` // relative to the root (the user file as given)
 	Line   int    `json:"line"`
@@ -64,6 +70,7 @@ type Hook struct {
 	Why  string `json:"why,omitempty"`
 
 	cmdLine, cmdCol int           // where "command" is, for its diagnostics
+	rewake          bool          // asyncRewake: run in the background, its answer taken when it ends; an exit 2 wakes the model
 	match           ccshape.Match // the group's matcher, compiled once
 	rule            *rule         // the if rule, read once (nil: none, or unreadable)
 }

@@ -86,6 +86,14 @@ func (h *Handler) effect(hd *Hook, event Event, ev *engine.Event, input []byte, 
 		return h.jsonEffect(hd, event, ev, []byte(strings.TrimSpace(r.text)), call)
 	}
 	stdout := strings.TrimSpace(string(r.res.Stdout))
+	if why, ok := background(hd, stdout); ok {
+		return backgroundEffect(hd, why, stdout, call)
+	}
+	if hd.rewake {
+		// measured: a quick one's answer reaches the model as a waited
+		// hook's does; what a slow one says arrives when it ends
+		call.Warnings = append(call.Warnings, "asyncRewake: Claude Code runs it in the background and reads its answer when it ends (here at once, as for a hook that ends before the next request); an exit 2 would wake the model later, which the simulator does not")
+	}
 	switch code := r.res.ExitCode; {
 	case code == 2:
 		call.OutputText = stdout
@@ -107,6 +115,48 @@ func (h *Handler) effect(hd *Hook, event Event, ev *engine.Event, input []byte, 
 		eff.Context = h.stdoutMessages(hd, event, ev, stdout)
 	}
 	return call, eff
+}
+
+// background says whether Claude Code runs a command handler in the
+// background and reads nothing of it — declared "async", or answering
+// {"async": true, …} on its first line of stdout — and why.
+func background(hd *Hook, stdout string) (string, bool) {
+	if hd.Async {
+		return "it is declared async", true
+	}
+	first, _, _ := strings.Cut(stdout, "\n")
+	var start struct {
+		Async *bool `json:"async"`
+	}
+	if json.Unmarshal([]byte(strings.TrimSpace(first)), &start) == nil && start.Async != nil && *start.Async {
+		return `its first line of stdout is {"async": true}`, true
+	}
+	return "", false
+}
+
+// backgroundEffect: Claude Code does not wait for a background hook, so
+// nothing it answers reaches the model when it runs and none of its
+// decisions count (measured on 2.1.197 and 2.1.332: plain stdout never
+// reaches the model, a deny after the async line lets the tool run). An
+// additionalContext it prints after the first line does reach the model,
+// bare, at a later request once the hook has finished — which request
+// depends on timing, so the simulator says so instead of placing it.
+func backgroundEffect(hd *Hook, why, stdout string, call engine.HookCall) (engine.HookCall, engine.Effect) {
+	// a warning, not a change: the call changed nothing, and its author
+	// may expect its words to reach the model
+	call.Notify, call.OutputText = true, stdout
+	call.Warnings = append(call.Warnings, "ran in the background ("+why+"): Claude Code does not wait for it, so nothing of its output reached the model and its decisions do not count")
+	_, rest, _ := strings.Cut(stdout, "\n")
+	if hd.Async {
+		rest = stdout
+	}
+	for _, line := range strings.Split(rest, "\n") {
+		var out output
+		if json.Unmarshal([]byte(strings.TrimSpace(line)), &out) == nil && out.Specific != nil && out.Specific.AdditionalContext != "" {
+			call.Warnings = append(call.Warnings, fmt.Sprintf("its additionalContext %q reaches the model only once the hook has finished, at a later request, as Claude Code collects background hooks; which request depends on timing, so the simulated model never reads it", out.Specific.AdditionalContext))
+		}
+	}
+	return call, engine.Effect{}
 }
 
 // stdoutMessages: a plain stdout on exit 0 reaches the model only from
@@ -137,7 +187,7 @@ func (h *Handler) blocking(hd *Hook, event Event, ev *engine.Event, kind, text s
 		if kind == profile.KindBlock {
 			kind = profile.KindDeny
 		}
-		eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, kind, text)
+		eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, kind, text)+pluginNote(hd, event, ev.RequestModel())
 	case PermissionRequest:
 		no := false
 		if kind == profile.KindBlock {
@@ -198,7 +248,7 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 			return call, eff
 		case PreToolUse:
 			call.Outcome = engine.OutcomeBlocked
-			eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, profile.KindDeny, reason)
+			eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, h.denyKind(ev, reason), reason)
 		}
 	}
 	sp := out.Specific
@@ -217,7 +267,7 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 		switch sp.PermissionDecision {
 		case "deny":
 			call.Outcome = engine.OutcomeDenied
-			eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, profile.KindDeny, sp.PermissionDecisionReason)
+			eff.Action, eff.Reason = engine.ActionDeny, h.text(hd, event, ev, h.denyKind(ev, sp.PermissionDecisionReason), sp.PermissionDecisionReason)
 		case "ask":
 			call.Outcome = engine.OutcomeAsked
 			if h.needsPermission(ev.Tool.Name) {
@@ -260,6 +310,25 @@ func (h *Handler) jsonEffect(hd *Hook, event Event, ev *engine.Event, data []byt
 		}
 	}
 	return call, eff
+}
+
+// denyKind is the outcome of a deny with reason ("" none) of ev's call:
+// Claude Code words a deny without a reason with words of its own, and a
+// deny of a call whose file path it resolved apart from the rest.
+func (h *Handler) denyKind(ev *engine.Event, reason string) string {
+	resolved := false
+	if ev.Tool != nil {
+		_, resolved = resolvePath(ev.Tool, h.cfg.Root)
+	}
+	switch {
+	case resolved && reason == "":
+		return profile.KindDenyResolvedNoReason
+	case resolved:
+		return profile.KindDenyResolved
+	case reason == "":
+		return profile.KindDenyNoReason
+	}
+	return profile.KindDeny
 }
 
 // promptEffect reads a prompt handler's answer {ok, reason}: ok false

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -59,6 +58,7 @@ type Handler struct {
 	exec     func(ctx context.Context, s process.Spec) process.Result // procs.Run; a fake in benchmarks
 	tmp      string                                                   // the run's folder: transcript, CLAUDE_ENV_FILE
 	session  string
+	started  time.Time // the session's start: the transcript's first time
 	prof     *profile.Profile
 	firing   firing // the event being read (Handle's goroutine only)
 
@@ -93,7 +93,7 @@ func New(opts Options) (*Handler, error) {
 	s := hex.EncodeToString(id[:])
 	h := &Handler{cfg: opts.Config, sc: opts.Scenario, complete: opts.Completer, client: opts.HTTPClient,
 		procs: process.NewGroup(), tmp: tmp, used: map[string]bool{}, onceDone: map[string]bool{}, prof: prof,
-		metrics: metrics.NewBook(System),
+		metrics: metrics.NewBook(System), started: time.Now(),
 		session: s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:32]}
 	if h.client == nil {
 		h.client = &http.Client{}
@@ -456,9 +456,4 @@ func (c *Config) Commands(enabled []string) []Command {
 		out = append(out, Command{Source: hd.Source(), Event: string(hd.Event), Command: text, Skill: hd.Skill, Dir: c.Root})
 	}
 	return out
-}
-
-func marshal(v any) []byte {
-	b, _ := json.Marshal(v)
-	return b
 }

@@ -3,10 +3,14 @@ package claudehook
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/agentdata/request"
+	"hookstudio/app/hooks/hookrun"
 )
 
 // input is the stdin JSON of an event, with the fields and in the order
@@ -16,64 +20,77 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	promptID := h.promptID()
 	h.mu.Lock()
-	promptID := fmt.Sprintf("%s-%04d", h.session[:23], h.prompt)
 	stopActive := h.stopActive
 	h.mu.Unlock()
-	f := fields{}
-	f.add("session_id", h.session)
-	f.add("transcript_path", transcript)
-	f.add("cwd", h.cfg.Root)
+	f := &hookrun.Fields{}
+	f.Add("session_id", h.session)
+	f.Add("transcript_path", transcript)
+	f.Add("cwd", h.cfg.Root)
 	if event != SessionStart {
-		f.add("prompt_id", promptID)
+		f.Add("prompt_id", promptID)
 	}
 	if event != SessionStart && event != SessionEnd {
-		f.add("permission_mode", "default")
+		f.Add("permission_mode", "default")
 	}
 	if event.isTool() || event == Stop || event == PostToolBatch {
-		f.add("effort", map[string]string{"level": "high"})
+		f.Add("effort", map[string]string{"level": "high"})
 	}
-	f.add("hook_event_name", string(event))
+	f.Add("hook_event_name", string(event))
 	switch event {
 	case SessionStart:
-		f.add("source", "startup")
+		f.Add("source", "startup")
 	case UserPromptSubmit:
-		f.add("prompt", ev.UserInput)
+		f.Add("prompt", ev.UserInput)
 	case PreToolUse, PermissionRequest:
-		f.add("tool_name", ev.Tool.Name)
-		f.add("tool_input", args(ev.Tool))
-		f.add("tool_use_id", ev.Tool.ID)
+		f.Add("tool_name", ev.Tool.Name)
+		f.Add("tool_input", h.observed(ev.Tool))
+		f.Add("tool_use_id", ev.Tool.ID)
 	case PostToolUse:
-		f.add("tool_name", ev.Tool.Name)
-		f.add("tool_input", args(ev.Tool))
-		f.add("tool_response", toolResponse(ev.Tool))
-		f.add("tool_use_id", ev.Tool.ID)
+		f.Add("tool_name", ev.Tool.Name)
+		f.Add("tool_input", h.observed(ev.Tool))
+		f.Add("tool_response", toolResponse(ev.Tool))
+		f.Add("tool_use_id", ev.Tool.ID)
 	case PostToolUseFailure:
-		f.add("tool_name", ev.Tool.Name)
-		f.add("tool_input", args(ev.Tool))
-		f.add("tool_use_id", ev.Tool.ID)
-		f.add("error", ev.Tool.Error)
+		f.Add("tool_name", ev.Tool.Name)
+		f.Add("tool_input", h.observed(ev.Tool))
+		f.Add("tool_use_id", ev.Tool.ID)
+		f.Add("error", ev.Tool.Error)
 	case PostToolBatch:
 		calls := []any{}
 		for i := range ev.ToolCalls {
 			tc := &ev.ToolCalls[i]
-			calls = append(calls, map[string]any{"tool_name": tc.Name, "tool_input": args(tc), "tool_use_id": tc.ID, "tool_response": tc.Result})
+			calls = append(calls, map[string]any{"tool_name": tc.Name, "tool_input": h.observed(tc), "tool_use_id": tc.ID, "tool_response": tc.Result})
 		}
-		f.add("tool_calls", calls)
+		f.Add("tool_calls", calls)
 	case Stop:
-		f.add("stop_hook_active", stopActive)
-		f.add("last_assistant_message", ev.Answer)
-		f.add("background_tasks", []any{})
-		f.add("session_crons", []any{})
+		f.Add("stop_hook_active", stopActive)
+		f.Add("last_assistant_message", ev.Answer)
+		f.Add("background_tasks", []any{})
+		f.Add("session_crons", []any{})
 	case PreCompact:
-		f.add("trigger", "auto")
-		f.add("custom_instructions", "")
+		f.Add("trigger", "auto")
+		f.Add("custom_instructions", "")
 	case PostCompact:
-		f.add("trigger", "auto")
+		f.Add("trigger", "auto")
 	case SessionEnd:
-		f.add("reason", "other")
+		f.Add("reason", "other")
 	}
-	return f.json(), nil
+	if event == PostToolUse || event == PostToolUseFailure {
+		f.Add("duration_ms", 0) // the scripted tool took no time
+	}
+	if m := ev.RequestModel(); m != nil {
+		f.Order(m.Stdin[string(event)]) // the order the CLI writes them in, as calibrated
+	}
+	return f.JSON(), nil
+}
+
+// promptID is the id of the user's prompt being answered.
+func (h *Handler) promptID() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return fmt.Sprintf("%s-%04d", h.session[:23], h.prompt)
 }
 
 func args(tc *engine.ToolCall) map[string]any {
@@ -81,6 +98,47 @@ func args(tc *engine.ToolCall) map[string]any {
 		return map[string]any{}
 	}
 	return tc.Arguments
+}
+
+// pathFields are the tools whose file path Claude Code resolves before
+// its hooks read the call, and that path's field (measured on 2.1.197
+// and 2.1.332: Read, Write and Edit; NotebookEdit's by the same code).
+var pathFields = map[string]string{"Read": "file_path", "Write": "file_path", "Edit": "file_path", "NotebookEdit": "notebook_path"}
+
+// observed is a tool call's input as Claude Code's hooks read it: a file
+// path resolved against the project (~ as the home folder), cleaned.
+func (h *Handler) observed(tc *engine.ToolCall) map[string]any {
+	in, _ := resolvePath(tc, h.cfg.Root)
+	return in
+}
+
+// resolvePath is tc's input with its file path resolved, and whether that
+// changed the path (Claude Code words a deny of such a call apart).
+func resolvePath(tc *engine.ToolCall, root string) (map[string]any, bool) {
+	in := args(tc)
+	field, ok := pathFields[tc.Name]
+	if !ok {
+		return in, false
+	}
+	p, ok := in[field].(string)
+	if !ok || p == "" {
+		return in, false
+	}
+	abs := p
+	if rest, tilde := strings.CutPrefix(p, "~"); tilde && (rest == "" || strings.HasPrefix(rest, "/")) {
+		if home, err := os.UserHomeDir(); err == nil {
+			abs = home + rest
+		}
+	}
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(root, abs)
+	}
+	if abs = filepath.Clean(abs); abs == p {
+		return in, false
+	}
+	out := maps.Clone(in)
+	out[field] = abs
+	return out, true
 }
 
 // toolResponse is the tool's answer as the hook reads it: Bash's is an
@@ -92,41 +150,33 @@ func toolResponse(tc *engine.ToolCall) any {
 	return tc.Result
 }
 
-// fields is a JSON object that keeps its keys in the order added.
-type fields struct {
-	keys []string
-	vals []any
-}
-
-func (f *fields) add(k string, v any) { f.keys, f.vals = append(f.keys, k), append(f.vals, v) }
-
-func (f *fields) json() []byte {
-	out := []byte{'{'}
-	for i, k := range f.keys {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, marshal(k)...)
-		out = append(out, ':')
-		out = append(out, marshal(f.vals[i])...)
-	}
-	return append(out, '}')
-}
-
 // writeTranscript writes the conversation so far as Claude Code's JSONL
 // transcript (one entry per message), which some hooks read.
 func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
 	file := filepath.Join(h.tmp, h.session+".jsonl")
 	msgs := ev.Messages()
-	key := fmt.Sprint(len(msgs))
+	key := fmt.Sprintf("%s/%d", ev.Point, len(msgs))
 	if n := len(msgs); n > 0 {
 		key += fmt.Sprintf("/%d/%d", msgs[n-1].ID, len(msgs[n-1].Content))
+	}
+	if ev.Point == engine.PointStop {
+		key += "/" + ev.Answer
 	}
 	h.mu.Lock()
 	same := h.transcriptKey == key
 	h.transcriptKey = key
 	h.mu.Unlock()
 	if same { // the conversation has not changed since the last event
+		return file, nil
+	}
+	if m := ev.RequestModel(); m != nil && m.Transcript != nil && m.Transcript.Format == request.TranscriptClaudeCode {
+		data, err := h.transcriptEntries(m.Transcript, ev, msgs)
+		if err != nil {
+			return "", fmt.Errorf("claude code hooks: transcript: %w", err)
+		}
+		if err := writeTranscriptFile(file, data); err != nil {
+			return "", fmt.Errorf("claude code hooks: transcript: %w", err)
+		}
 		return file, nil
 	}
 	var buf []byte

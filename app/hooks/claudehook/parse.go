@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -34,6 +33,7 @@ const (
 	CodeExit1Guard     = "claude-exit1-guard"
 	CodeShellSyntax    = "claude-shell-syntax"
 	CodeOnceIgnored    = "claude-once-ignored"
+	CodeLenientYAML    = "claude-lenient-yaml"
 )
 
 // source is what a file's handlers share.
@@ -42,7 +42,8 @@ type source struct {
 }
 
 var handlerFields = []string{"type", "command", "args", "timeout", "if", "once", "prompt", "url", "model", "headers",
-	"statusMessage", "async", "shell", "allowedEnvVars", "server", "tool", "input"}
+	"statusMessage", "async", "asyncRewake", "rewakeMessage", "rewakeSummary", "continueOnBlock", "shell", "allowedEnvVars",
+	"server", "tool", "input"}
 
 // dialect is Claude Code's reading of the shape (app/hooks/ccshape).
 var dialect = ccshape.Dialect{
@@ -102,6 +103,9 @@ func hook(r *ccshape.Reader, src source, ch ccshape.Handler) Hook {
 		File: r.File, Line: ch.Line, Column: ch.Column, Plugin: src.plugin, Skill: src.skill, UsedSkill: src.usedSkill,
 		Runs: ch.Runs, Why: ch.Why, cmdLine: ch.CmdLine, cmdCol: ch.CmdCol}
 	n := ch.Node
+	if sm := n.Get("statusMessage"); sm != nil && sm.Kind == jsondoc.String {
+		h.StatusMessage = sm.Str
+	}
 	if o := n.Get("once"); o != nil {
 		if o.Kind != jsondoc.Bool {
 			r.Report(o.Offset, diag.Error, ccshape.Shape, "\"once\" is true or false")
@@ -110,6 +114,18 @@ func hook(r *ccshape.Reader, src source, ch ccshape.Handler) Hook {
 		if h.Once && src.usedSkill == "" {
 			r.Report(o.Offset, diag.Warning, "once-ignored", "\"once\" is honoured only in a skill's SKILL.md frontmatter; here the handler runs every time")
 			h.Once = false
+		}
+	}
+	for _, key := range []string{"async", "asyncRewake"} {
+		if a := n.Get(key); a != nil {
+			if a.Kind != jsondoc.Bool {
+				r.Report(a.Offset, diag.Error, ccshape.Shape, "%q is true or false", key)
+			}
+			if key == "async" {
+				h.Async = a.Bool
+			} else {
+				h.rewake = a.Bool
+			}
 		}
 	}
 	if h.If != "" {
@@ -139,24 +155,31 @@ func elsewhereWhat(e Event) string {
 	return "such moment"
 }
 
-var frontmatterRe = regexp.MustCompile(`(?s)\A---\r?\n(.*?\r?\n)?---\r?\n?`)
-
 // parseSkill reads a SKILL.md's frontmatter "hooks:" (YAML, the settings
-// shape): registered when the model uses the skill.
+// shape), as Claude Code reads the frontmatter (frontmatter.go):
+// registered when the model uses the skill.
 func parseSkill(rel string, data []byte, src source) ([]Hook, []diag.Diagnostic) {
-	m := frontmatterRe.FindSubmatchIndex(data)
-	if m == nil || m[2] < 0 {
-		return nil, nil
+	fm := readFrontmatter(data)
+	var ds []diag.Diagnostic
+	switch {
+	case fm.err != nil && fm.doc == nil:
+		// Claude Code loads the skill as if it had no frontmatter
+		sev, lost := diag.Warning, "its name and description"
+		if fm.hooks {
+			sev, lost = diag.Error, "its hooks, name and description"
+		}
+		return nil, []diag.Diagnostic{{File: rel, Line: fm.errLine, Column: fm.errCol, Severity: sev, Code: CodeSyntax,
+			Message: fmt.Sprintf("the frontmatter is not YAML (%s), even with its top-level values quoted as Claude Code retries it: Claude Code loads the skill without %s", fm.problem, lost)}}
+	case fm.err != nil:
+		for _, q := range fm.quoted {
+			ds = append(ds, diag.Diagnostic{File: rel, Line: q.line, Column: len(q.key) + 3, Severity: diag.Warning, Code: CodeLenientYAML,
+				Message: fmt.Sprintf("strict YAML rejects this value; Claude Code quotes it and reads %s as %q: quote it yourself, so that every YAML reader agrees", q.key, q.value)})
+		}
 	}
-	front := data[m[2]:m[3]]
-	var doc yaml.Node
-	if err := yaml.Unmarshal(front, &doc); err != nil {
-		return nil, []diag.Diagnostic{{File: rel, Line: 2, Column: 1, Severity: diag.Error, Code: CodeSyntax,
-			Message: fmt.Sprintf("the frontmatter of %s is not valid YAML (%v); Claude Code would not load the skill's hooks", rel, err)}}
+	if fm.doc == nil || len(fm.doc.Content) == 0 || fm.doc.Content[0].Kind != yaml.MappingNode {
+		return nil, ds
 	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, nil
-	}
+	doc := fm.doc
 	var hooksNode *yaml.Node
 	for i := 0; i+1 < len(doc.Content[0].Content); i += 2 {
 		if doc.Content[0].Content[i].Value == "hooks" {
@@ -164,23 +187,25 @@ func parseSkill(rel string, data []byte, src source) ([]Hook, []diag.Diagnostic)
 		}
 	}
 	if hooksNode == nil {
-		return nil, nil
+		return nil, ds
 	}
 	// The hooks are read as JSON written from the YAML nodes, each JSON
 	// offset mapped back to its node's line and column in the file (the
-	// frontmatter starts on line 2).
+	// frontmatter starts on line fm.line).
 	var js bytes.Buffer
 	pm := &yamlpos.PosMap{}
 	pm.Add(0, hooksNode.Line, hooksNode.Column)
 	js.WriteString(`{"hooks":`)
+	at := fm.line - 1 // node lines count from the frontmatter's first
 	if err := yamlpos.ToJSON(&js, hooksNode, pm); err != nil {
-		return nil, []diag.Diagnostic{{File: rel, Line: hooksNode.Line + 1, Column: hooksNode.Column, Severity: diag.Error, Code: CodeShape, Message: err.Error()}}
+		return nil, append(ds, diag.Diagnostic{File: rel, Line: hooksNode.Line + at, Column: hooksNode.Column, Severity: diag.Error, Code: CodeShape, Message: err.Error()})
 	}
 	js.WriteByte('}')
-	return parseWith(rel, js.Bytes(), src, func(off int) (int, int) {
+	hs, more := parseWith(rel, js.Bytes(), src, func(off int) (int, int) {
 		line, col := pm.At(off)
-		return line + 1, col
+		return line + at, col
 	})
+	return hs, append(ds, more...)
 }
 
 func jsonUnmarshal(data []byte, v any) error {

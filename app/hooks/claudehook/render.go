@@ -8,6 +8,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/request"
 )
 
 // ErrProfile is wrapped when a rendering profile places an outcome where
@@ -66,7 +67,7 @@ func (h *Handler) outcome(event Event, kind string) *profile.Outcome {
 
 // values are what a rendering of hd's output at event is filled with.
 func (h *Handler) values(hd *Hook, event Event, ev *engine.Event, text string) profile.Values {
-	v := profile.Values{Event: string(event), Command: hd.CommandLine(), Text: text, Prompt: ev.UserInput}
+	v := profile.Values{Event: string(event), Command: hookName(hd, event, ev.RequestModel()), Text: text, Prompt: ev.UserInput}
 	if event.isTool() && ev.Tool != nil {
 		v.Tool = ev.Tool.Name
 	}
@@ -155,4 +156,30 @@ func (h *Handler) join(effs []engine.Effect) {
 			}
 		}
 	}
+}
+
+// hookName is how the agent names hd in its words about it: its command
+// as written, or, as the run's agent version does (request.HookNames), its
+// statusMessage, or its command with the plugin's folder written in.
+func hookName(hd *Hook, event Event, m *request.Model) string {
+	line := hd.CommandLine()
+	if m == nil || m.HookNames == nil {
+		return line
+	}
+	if hd.StatusMessage != "" && slices.Contains(m.HookNames.StatusMessage, string(event)) {
+		return hd.StatusMessage
+	}
+	if m.HookNames.PluginRoot && hd.Plugin != "" {
+		line = strings.NewReplacer("${CLAUDE_PLUGIN_ROOT}", hd.Plugin, "$CLAUDE_PLUGIN_ROOT", hd.Plugin).Replace(line)
+	}
+	return line
+}
+
+// pluginNote is what the run's agent version adds after a plugin hook's
+// blocking words at event (request.HookNames.PluginNote), "" nothing.
+func pluginNote(hd *Hook, event Event, m *request.Model) string {
+	if m == nil || m.HookNames == nil || m.HookNames.PluginNote == nil || hd.Plugin == "" || !slices.Contains(m.HookNames.PluginNoteAt, string(event)) {
+		return ""
+	}
+	return m.HookNames.PluginNote.Fill(request.Values{"plugin": pluginName(hd.Plugin)})
 }

@@ -195,6 +195,7 @@ func (l loaded) Attach(cfg *engine.Config, run registry.Run) (registry.Attached,
 	if len(l.cfg.Active(run.Scenario.SkillsAnyRequestEnables())) > 0 {
 		p := h.Profile()
 		cfg.Agent = &engine.Agent{Agent: p.Agent, Version: p.Version, By: cmp.Or(p.By, profile.ByNewest)}
+		cfg.AgentEntries = l.cfg.Entries() // the skills the agent lists and reads
 	}
 	return h, nil
 }

@@ -91,8 +91,8 @@ func Convert(set *Set, to string, opts Options) (*Result, error) {
 	if name == "" {
 		name = set.Name
 	}
-	c := &converter{set: set, d: d, lay: layoutOf(to, kind, name), res: &Result{From: set.From, To: to, Layout: kind,
-		Files: []File{}, Diagnostics: []diag.Diagnostic{}, Renamed: renames(set.From, to)}}
+	c := &converter{set: set, d: d, lay: layoutOf(to, kind, name), ad: adapterFor(set.From, to),
+		res: &Result{From: set.From, To: to, Layout: kind, Files: []File{}, Diagnostics: []diag.Diagnostic{}, Renamed: renames(set.From, to)}}
 	var rels []string
 	for _, h := range set.Hooks {
 		for _, s := range h.Scripts {
@@ -127,7 +127,11 @@ type converter struct {
 	lay    layout
 	res    *Result
 	places map[string]string // source script → its path in the output
-	err    error
+	// ad runs the source's command hooks under the target (nil: as they
+	// are), from adapterPath in the output
+	ad          *adapterSpec
+	adapterPath string
+	err         error
 	// the hooks file's contents: events in first-seen order, each's groups
 	events []string
 	groups map[string][]*group
@@ -144,6 +148,13 @@ func (c *converter) warn(p Pos, code, format string, args ...any) {
 		Severity: diag.Warning, Code: code, Message: fmt.Sprintf(format, args...)})
 }
 
+// fail reports what makes a written hook not do what it does in the
+// source: the conversion is not written.
+func (c *converter) fail(p Pos, code, format string, args ...any) {
+	c.res.Diagnostics = append(c.res.Diagnostics, diag.Diagnostic{File: p.File, Line: p.Line, Column: p.Column,
+		Severity: diag.Error, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
 // leave reports a hook that is not written, and why.
 func (c *converter) leave(h *Hook, code, format string, args ...any) {
 	c.res.Left++
@@ -153,7 +164,7 @@ func (c *converter) leave(h *Hook, code, format string, args ...any) {
 func (c *converter) hook(h *Hook) {
 	to, title := c.d.Agent, c.d.Title
 	src := Title(c.set.From)
-	native := eventName(to, h.Event)
+	native := c.ad.eventFor(to, h.Event)
 	switch {
 	case native == "":
 		c.leave(h, CodeNoEvent, "%s has no event for %s's %s%s", title, src, h.Native, alsoIn(h.Event, to))
@@ -181,7 +192,11 @@ func (c *converter) hook(h *Hook) {
 	if h.If != "" && !c.d.reads(fieldIf) {
 		c.warn(h.Pos, CodeIf, "%s has no \"if\" rules: %q is left out, so this hook runs for every %s call its matcher lets through; check the call in the script instead", title, h.If, h.Native)
 	}
-	cmd := c.command(h)
+	line := c.line(h)
+	cmd := line
+	if c.ad != nil && h.Type == TypeCommand {
+		cmd = c.wrap(h, line)
+	}
 	handler := c.handler(h, cmd)
 	for _, v := range values {
 		c.add(native, v, h.Sequential && c.d.reads(fieldSequential), handler)
@@ -190,7 +205,7 @@ func (c *converter) hook(h *Hook) {
 		c.add(native, matcher, h.Sequential && c.d.reads(fieldSequential), handler)
 	}
 	c.res.Written++
-	c.scan(h, native, cmd)
+	c.scan(h, native, line)
 }
 
 // ifEvents are where Claude Code evaluates a handler's "if" rule.
@@ -259,6 +274,11 @@ func toolSourceNote(agent string) string {
 func (c *converter) handler(h *Hook, cmd string) obj {
 	d := c.d
 	o := obj{{"type", h.Type}} // Copilot CLI's matcher goes in after it (add)
+	if h.Name == "" && c.ad != nil && h.Type == TypeCommand && d.reads(fieldName) {
+		// every line through the adapter starts alike: the name says
+		// which hook it is, where the agent shows one
+		o = append(o, kv{"name", h.label()})
+	}
 	if h.Name != "" {
 		if d.reads(fieldName) {
 			o = append(o, kv{"name", h.Name})
@@ -330,16 +350,22 @@ func (c *converter) handler(h *Hook, cmd string) obj {
 	return o
 }
 
-// command is h's command line for the target: its scripts named where
-// they are copied, Claude Code's args quoted into it.
-func (c *converter) command(h *Hook) string {
+// line is h's own command line for the target: its scripts named where
+// they are copied, Claude Code's args quoted into it. Through the adapter
+// it runs as Claude Code runs it, its scripts named under Claude Code's
+// variables.
+func (c *converter) line(h *Hook) string {
 	cmd := h.Command
 	for _, s := range h.Scripts {
 		dest := c.places[s.Rel]
-		cmd = replaceRef(cmd, s.Ref, c.lay.Ref(dest))
+		ref := c.lay.Ref(dest)
+		if c.ad != nil {
+			ref = claudeRef(c.lay.Manifest != "", dest)
+		}
+		cmd = replaceRef(cmd, s.Ref, ref)
 		c.copyScript(s.Rel, dest)
 	}
-	if len(h.Args) > 0 && !c.d.reads(fieldArgs) {
+	if len(h.Args) > 0 && (c.ad != nil || !c.d.reads(fieldArgs)) {
 		parts := []string{quoteArg(cmd)}
 		for _, a := range h.Args {
 			parts = append(parts, quoteArg(a))

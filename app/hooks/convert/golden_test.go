@@ -31,6 +31,10 @@ func render(res *Result) []byte {
 			fmt.Fprintf(&b, "== %s (%o, from %s)\n", f.Path, f.Mode, f.From)
 			continue
 		}
+		if f.Role == "adapter" { // its text: testdata/adapter
+			fmt.Fprintf(&b, "== %s (%o, the adapter)\n", f.Path, f.Mode)
+			continue
+		}
 		data := f.Data
 		if f.Member != "" { // as a new file holds it
 			data, _, _ = member(nil, false, f.Member, f.Data)

@@ -29,7 +29,8 @@ type layout struct {
 	Scripts string
 	// Ref is how a command names a script copied to rel.
 	Ref func(rel string) string
-	// Manifest is a package's manifest, written when missing.
+	// Manifest is a package's manifest, written when missing: only a
+	// package layout has one.
 	Manifest string
 }
 

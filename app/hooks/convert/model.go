@@ -13,6 +13,7 @@ package convert
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -173,6 +174,15 @@ func (h *Hook) describe() string {
 		what = h.Type + " handler"
 	}
 	return fmt.Sprintf("%s %s", h.Native, cut(what, 60))
+}
+
+// label names a command hook for a person: the file name of the script it
+// runs, else its command cut short.
+func (h *Hook) label() string {
+	if len(h.Scripts) > 0 {
+		return path.Base(h.Scripts[0].Rel)
+	}
+	return cut(h.Command, 48)
 }
 
 func cut(s string, n int) string {

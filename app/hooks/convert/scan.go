@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -61,10 +62,44 @@ func (c *converter) scan(h *Hook, native, cmd string) {
 		all += t.body + "\n"
 	}
 	for _, t := range texts {
-		c.scanOutput(h, native, t, all)
-		c.scanInput(h, t)
-		c.scanTools(h, t)
+		if c.ad != nil {
+			c.scanAdapted(h, native, t)
+		} else {
+			c.scanOutput(h, native, t, all)
+			c.scanInput(h, t)
+			c.scanTools(h, t)
+		}
+		c.scanTranscript(t)
 		c.scanVars(h, t)
+	}
+}
+
+// scanAdapted: what a hook run through the adapter still does not get or
+// give there — an input key the target never sends, a context the target
+// never shows the model.
+func (c *converter) scanAdapted(h *Hook, native string, t text) {
+	for _, k := range slices.Sorted(maps.Keys(c.ad.Lacks)) {
+		if c.ad.sends(k, h.Event) {
+			continue
+		}
+		for _, p := range find(t, word(k)) {
+			c.warn(p, CodeStdinKey, "%s sends no %s in a %s hook's input, not even through the adapter: the script reads it empty", c.d.Title, k, native)
+		}
+	}
+	if slices.Contains(c.ad.NoContext, h.Event) {
+		for _, p := range find(t, reContext) {
+			c.warn(p, CodeOutputField, "%s never shows a %s hook's additionalContext to the model (seen, docs/agents/%s.md)", c.d.Title, native, docName(c.d.Agent))
+		}
+	}
+}
+
+var reTranscript = word("transcript_path")
+
+// scanTranscript: a script that reads the transcript reads the target's,
+// in its own format.
+func (c *converter) scanTranscript(t text) {
+	for _, p := range find(t, reTranscript) {
+		c.warn(p, CodeStdinKey, "transcript_path is %s's transcript, in its own format: what the script looks for in Claude Code's lines may be written otherwise there", c.d.Title)
 	}
 }
 
@@ -171,19 +206,29 @@ func (c *converter) scanInput(h *Hook, t text) {
 	}
 }
 
-// scanTools: tool names the script compares that the target names otherwise.
+// scanTools: tool names the script compares that the target names
+// otherwise. Without an adapter to name them back, the hook would not do
+// there what it does: an error.
 func (c *converter) scanTools(h *Hook, t text) {
-	for from, to := range c.res.Renamed {
+	for _, from := range slices.Sorted(maps.Keys(c.res.Renamed)) {
+		to := c.res.Renamed[from]
 		re := regexp.MustCompile(`["']` + regexp.QuoteMeta(from) + `["']`)
 		for _, p := range find(t, re) {
-			c.warn(p, CodeToolName, "%s names the tool %q %q: a comparison with %q never holds there", c.d.Title, from, to, from)
+			c.fail(p, CodeToolName, "%s names the tool %q %q, so a comparison with %q never holds there and this hook would not do what it does in %s: compare with both names", c.d.Title, from, to, from, Title(c.set.From))
 		}
 	}
 }
 
-// scanVars: variables of the source agent the target does not set.
+// scanVars: variables of the source agent the target does not set (the
+// adapter sets the project's, and in a package its root).
 func (c *converter) scanVars(h *Hook, t text) {
 	mine := varsOf[c.d.Agent]
+	if c.ad != nil {
+		mine = append(slices.Clone(mine), "CLAUDE_PROJECT_DIR")
+		if c.lay.Manifest != "" {
+			mine = append(mine, "CLAUDE_PLUGIN_ROOT")
+		}
+	}
 	for _, v := range varsOf[c.set.From] {
 		if slices.Contains(mine, v) {
 			continue

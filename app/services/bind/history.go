@@ -210,6 +210,15 @@ func (h *History) Rows(handle int64, step, from, n int) ([]studio.Row, error) {
 	return p.Rows(ctx, step, from, n)
 }
 
+// RowOf is the row of message id in the list at step (-1: not there).
+func (h *History) RowOf(handle int64, step, id int) (int, error) {
+	p, err := h.pages(handle)
+	if err != nil {
+		return 0, err
+	}
+	return p.RowOf(step, id), nil
+}
+
 // Text is message id's whole text (a row carries the start of a long one).
 func (h *History) Text(handle int64, id int) (string, error) {
 	p, err := h.pages(handle)

@@ -26,8 +26,9 @@ const (
 	EventSessionsUpdate = "sessions:update"
 )
 
-// Sessions is bound as window.go.bind.Sessions: the Claude Code and Codex
-// sessions on this machine, imported into the run history (app/capture/sessions).
+// Sessions is bound as window.go.bind.Sessions: the agents' sessions on
+// this machine (Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI),
+// imported into the run history (app/capture/sessions).
 type Sessions struct {
 	emit     func(string, any)
 	store    *history.Store // nil: nothing can be imported
@@ -42,6 +43,20 @@ type Sessions struct {
 	locs    sessions.Locations
 	follows map[string]context.CancelFunc // by file
 	wg      sync.WaitGroup
+	// listed is told each time the sessions are listed: the search indexes
+	// the ones on disk from then on (UseSearch)
+	listed func()
+}
+
+// UseSearch has the search index the sessions where s lists them, and
+// listing them start (or renew) their indexing in the background.
+func UseSearch(s *Sessions, x *Search) {
+	s.mu.Lock()
+	s.listed = x.index
+	s.mu.Unlock()
+	x.mu.Lock()
+	x.locs = func() sessions.Locations { l, _ := s.Locations(); return l }
+	x.mu.Unlock()
 }
 
 // NewSessions binds the sessions; store may be nil. Where they live is
@@ -52,7 +67,8 @@ func NewSessions(emit func(string, any), store *history.Store, tokens history.Co
 	s := &Sessions{emit: emit, store: store, tokens: tokens, counting: counting, profiles: profile.NewCatalog(dataDir), settings: filepath.Join(dataDir, "sessions.json"),
 		ctx: context.Background(), lister: sessions.NewLister(), locs: sessions.DefaultLocations(), follows: map[string]context.CancelFunc{}}
 	if data, err := os.ReadFile(s.settings); err == nil {
-		var l sessions.Locations
+		// a file of an earlier version names fewer agents: theirs default
+		l := s.locs
 		if json.Unmarshal(data, &l) == nil {
 			s.locs = l
 		}
@@ -88,11 +104,14 @@ func (s *Sessions) Locations() (sessions.Locations, error) {
 // default), remembered in the data folder.
 func (s *Sessions) SetLocations(l sessions.Locations) (sessions.Locations, error) {
 	def := sessions.DefaultLocations()
-	if l.Claude == "" {
-		l.Claude = def.Claude
-	}
-	if l.Codex == "" {
-		l.Codex = def.Codex
+	for _, f := range []struct {
+		dir *string
+		def string
+	}{{&l.Claude, def.Claude}, {&l.Codex, def.Codex}, {&l.Gemini, def.Gemini},
+		{&l.Qwen, def.Qwen}, {&l.Copilot, def.Copilot}} {
+		if *f.dir == "" {
+			*f.dir = f.def
+		}
 	}
 	data, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {
@@ -110,8 +129,13 @@ func (s *Sessions) SetLocations(l sessions.Locations) (sessions.Locations, error
 // List lists the sessions that pass f, newest first.
 func (s *Sessions) List(f sessions.Filter) ([]sessions.Summary, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lister.List(s.ctx, s.locs, f)
+	listed := s.listed
+	list, err := s.lister.List(s.ctx, s.locs, f)
+	s.mu.Unlock()
+	if listed != nil {
+		listed()
+	}
+	return list, err
 }
 
 // SessionProgress is how far an import of File is.

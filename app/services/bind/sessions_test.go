@@ -87,13 +87,33 @@ func TestSessionsBinding(t *testing.T) {
 	StartSessions(ctx, s)
 	defer StopSessions(s)
 
-	if _, err := s.SetLocations(sessions.Locations{Claude: projects, Codex: filepath.Join(dataDir, "no-codex")}); err != nil {
+	// a Copilot CLI session where Copilot CLI keeps them; the other agents' folders empty
+	copilot := filepath.Join(t.TempDir(), "session-state")
+	events := filepath.Join(copilot, "s1", "events.jsonl")
+	log, err := os.ReadFile(filepath.Join("..", "..", "capture", "sessions", "testdata", "copilot-cli-1.0.102.jsonl"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if again := NewSessions(ev.emit, store, nil, nil, dataDir); again.locs.Claude != projects {
+	if err := os.MkdirAll(filepath.Dir(events), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(events, log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	none := filepath.Join(dataDir, "none")
+	if _, err := s.SetLocations(sessions.Locations{Claude: projects, Codex: none, Gemini: none, Qwen: none, Copilot: copilot}); err != nil {
+		t.Fatal(err)
+	}
+	if again := NewSessions(ev.emit, store, nil, nil, dataDir); again.locs.Claude != projects || again.locs.Copilot != copilot {
 		t.Errorf("the folders are not remembered: %+v", again.locs)
 	}
-	list, err := s.List(sessions.Filter{Search: "clean the build"})
+	if list, err := s.List(sessions.Filter{Agent: sessions.CopilotCLI}); err != nil || len(list) != 1 || list[0].File != events {
+		t.Fatalf("list of Copilot CLI's: %v %+v", err, list)
+	}
+	if imp, err := s.Import(events); err != nil || imp.Session.Agent != sessions.CopilotCLI || len(imp.Session.Calls) != 4 {
+		t.Fatalf("import of a Copilot CLI session: %v %+v", err, imp.Session)
+	}
+	list, err := s.List(sessions.Filter{Agent: sessions.ClaudeCode, Search: "clean the build"})
 	if err != nil || len(list) != 1 || list[0].File != done {
 		t.Fatalf("list: %v %+v", err, list)
 	}

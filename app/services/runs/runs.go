@@ -7,15 +7,20 @@ package runs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/events"
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agentdata/request"
+	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/answers"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
+	"hookstudio/app/platform/workspace"
 )
 
 // Hooks is a folder's executable hooks as parsed (app/hooks/hooksets.Set).
@@ -71,11 +76,20 @@ type Spec struct {
 	// Profiles gives the rendering profile chosen for an agent (issue 27);
 	// nil: each system's own renderings.
 	Profiles func(agent string) registry.Profile
+	// Requests finds the request model of the agent whose hooks the run
+	// reaches (the version its rendering profile names): a run under an
+	// agent is that agent's loop and request. nil: seed 000's flow for
+	// every run. Dir is the folder the run simulates (the agent's working
+	// folder) and Home the home folder the agent reports ("": the user's).
+	Requests *request.Catalog
+	Dir      string
+	Home     string
 }
 
 // Run is one assembled run. Execute it once, or Close it unexecuted.
 type Run struct {
 	spec     Spec
+	diags    []diag.Diagnostic
 	cfg      engine.Config
 	hooks    registry.Attached
 	headless *events.Headless
@@ -126,6 +140,10 @@ func Assemble(spec Spec) (*Run, error) {
 			}
 		}
 	}
+	if err := r.agentRequest(); err != nil {
+		_ = r.Close()
+		return nil, err
+	}
 	if spec.Events == nil {
 		r.headless = events.AttachHeadless(&r.cfg, sc, spec.Tokens)
 	} else {
@@ -157,6 +175,44 @@ func (r *Run) Execute(ctx context.Context) (*engine.Trace, error) {
 	return tr, runErr
 }
 
+// agentRequest gives a run under an agent that agent's request model and
+// its slots' values: the calibrated model (with the CLI's words), else the
+// bundled shape (placeholders of the right size), else none — the agent's
+// loop without its own words, and the trace says how to calibrate.
+func (r *Run) agentRequest() error {
+	a := r.cfg.Agent
+	if a == nil || r.spec.Requests == nil {
+		return nil
+	}
+	m, err := r.spec.Requests.Find(a.Agent, a.Version)
+	switch {
+	case errors.Is(err, request.ErrNone):
+		m = request.Bare(a.Agent, a.Version)
+		a.Request = request.OriginNone
+	case err != nil:
+		return fmt.Errorf("request model: %w", err)
+	default:
+		a.Request = string(m.Origin)
+	}
+	r.cfg.Request = m
+	r.diags = scenario.CheckAgentTools(r.spec.Scenario, a.Agent+" "+a.Version, m.ToolNames())
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r.cfg.Facts = workspace.Facts(ctx, r.spec.Dir, workspace.Options{Home: r.spec.Home})
+	folder, notes := workspace.AgentFolder(ctx, r.spec.Dir, m)
+	for k, v := range folder {
+		r.cfg.Facts[k] = v
+	}
+	a.Notes = notes
+	for k, v := range m.ListValues(r.cfg.AgentEntries) {
+		r.cfg.Facts[k] = v
+	}
+	for k, v := range request.SkillValues(r.cfg.AgentEntries) {
+		r.cfg.Facts[k] = v
+	}
+	return nil
+}
+
 // prompt is the run's prompt hooks, none when the spec has none.
 func (r *Run) prompt() engine.HookSource {
 	if r.spec.Prompt == nil {
@@ -173,6 +229,11 @@ func (r *Run) Close() error {
 	}
 	return r.hooks.Close()
 }
+
+// Diagnostics are what the run's agent says of the scenario: the tools it
+// calls or declares that the agent does not have (errors: the run would
+// not be the agent's).
+func (r *Run) Diagnostics() []diag.Diagnostic { return r.diags }
 
 // Metrics are the executable hooks' counters of the executed run.
 func (r *Run) Metrics() []engine.HookMetric { return r.metrics }

@@ -84,7 +84,8 @@ type ConvertPlan struct {
 	Hosted    bool              `json:"hosted"`
 	// Unsaved says unsaved editor text of the source was converted.
 	Unsaved bool `json:"unsaved"`
-	// CanWrite: no conflict and nothing the target refuses; Wrote: written.
+	// CanWrite: no conflict, nothing the target refuses, no hook that
+	// would not work there (an error in Diagnostics); Wrote: written.
 	CanWrite bool `json:"can_write"`
 	Wrote    bool `json:"wrote"`
 }
@@ -218,7 +219,10 @@ func (s *Service) planConversion(ctx context.Context, req ConvertRequest) (Conve
 		}
 		p.Files = append(p.Files, cf)
 	}
-	p.CanWrite = len(conflicts) == 0 && !diag.HasErrors(checked)
+	// nothing in the way, the target loads the files, and every hook does
+	// there what it does in the source (an error of the conversion: one
+	// would not)
+	p.CanWrite = len(conflicts) == 0 && !diag.HasErrors(checked) && !diag.HasErrors(res.Diagnostics)
 	return p, plan, nil
 }
 

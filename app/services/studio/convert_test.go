@@ -166,9 +166,9 @@ func TestRenderUnder(t *testing.T) {
 			if words == "" {
 				t.Fatal("no tool message of the last call is the converted guard's")
 			}
-			// with its reason, except where the agent shows the model only
-			// the exit code (Copilot CLI; the conversion says so)
-			if agent != convert.CopilotCLI && !strings.Contains(words, "Recursive deletes are blocked") {
+			// with its reason: the adapter gives an agent that would show
+			// the model only the exit code (Copilot CLI) a denial with it
+			if !strings.Contains(words, "Recursive deletes are blocked") {
 				t.Errorf("the converted guard's reason is not in its tool message %q", words)
 			}
 		})

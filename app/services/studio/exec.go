@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/expect"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agentdata/request"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
@@ -246,10 +248,14 @@ func (s *Service) runnableLocked() bool {
 // it from runHooksLocked, so the three attach the same hooks in the same
 // way (runs.Assemble) and say the same when they do not.
 type runHooks struct {
-	set     ExecSet            // nil: prompt hooks only (exec says why)
-	sc      *scenario.Scenario // the scenario as the hooks see it (runScenarioLocked)
-	trusted bool
-	exec    ExecRun // what the run's view says of them
+	// root is the open folder, the agent's working folder in an agent's
+	// run; requests its request models
+	root     string
+	requests *request.Catalog
+	set      ExecSet            // nil: prompt hooks only (exec says why)
+	sc       *scenario.Scenario // the scenario as the hooks see it (runScenarioLocked)
+	trusted  bool
+	exec     ExecRun // what the run's view says of them
 }
 
 // runHooksLocked is how the loaded hooks take part in a run of scenario i:
@@ -259,7 +265,7 @@ func (s *Service) runHooksLocked(i int) runHooks {
 	if !s.runnableLocked() {
 		return runHooks{exec: s.execRunLocked()}
 	}
-	return runHooks{set: s.exec.set, sc: s.runScenarioLocked(i), trusted: s.trustedLocked(),
+	return runHooks{root: s.root, requests: request.NewCatalog(s.cfg.DataDir), set: s.exec.set, sc: s.runScenarioLocked(i), trusted: s.trustedLocked(),
 		exec: ExecRun{Ran: true, Hooks: nonNil(s.exec.hooks), Metrics: []engine.HookMetric{}}}
 }
 
@@ -267,6 +273,8 @@ func (s *Service) runHooksLocked(i int) runHooks {
 func (h runHooks) attach(spec *runs.Spec) {
 	if h.set != nil {
 		spec.Hooks, spec.HookScenario, spec.Trusted = h.set, h.sc, h.trusted
+		// a run under an agent is its loop and request
+		spec.Requests, spec.Dir = h.requests, h.root
 	}
 }
 
@@ -452,7 +460,13 @@ func (s *Service) runSim(ctx context.Context, job simJob) {
 	}
 	var v TraceView
 	if tr == nil {
-		v = emptyView(string(engine.StatusError), job.file, job.diags)
+		ds := job.diags
+		var ate *agentToolsError
+		if errors.As(err, &ate) {
+			ds = append(slices.Clone(ds), ate.ds...)
+			diag.Sort(ds)
+		}
+		v = emptyView(string(engine.StatusError), job.file, ds)
 		v.Scenario, v.Error = job.sc.Name, err.Error()
 	} else {
 		v = buildView(tr, job.file, s.cfg.Tokens)
@@ -517,8 +531,21 @@ func (s *Service) execute(ctx context.Context, job simJob) (*engine.Trace, []eng
 	if err != nil {
 		return nil, nil, fmt.Errorf("load executable hooks: %w", err)
 	}
+	if ads := run.Diagnostics(); diag.HasErrors(ads) {
+		// a tool the run's agent does not have: the run would not be the agent's
+		_ = run.Close()
+		return nil, nil, &agentToolsError{ds: ads}
+	}
 	tr, _ := run.Execute(ctx)
 	return tr, run.Metrics(), nil
+}
+
+// agentToolsError is a scenario that calls tools the run's agent does
+// not have: the view shows the diagnostics in the Problems list.
+type agentToolsError struct{ ds []diag.Diagnostic }
+
+func (e *agentToolsError) Error() string {
+	return fmt.Sprintf("not simulated: %d tool(s) the agent does not have (see the problems)", len(e.ds))
 }
 
 // CancelSimulation stops the simulation running in the background; the

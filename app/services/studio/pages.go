@@ -533,7 +533,8 @@ func (p *Pages) refresh() {
 	for c := range nc {
 		run += diff[c]
 		pr += pend[c]
-		s.tokens[c], s.pending[c] = run, pr > 0
+		// an agent's request holds its tools' definitions too
+		s.tokens[c], s.pending[c] = run+p.tr.Calls[c].ToolTokens, pr > 0
 	}
 	for _, h := range p.hookMsgs {
 		n, _ := p.tokensOf(h.id)
@@ -703,6 +704,17 @@ func (p *Pages) List(i int) ListHead {
 // A session's tool outputs are tens of KB each, and a screen shows a few
 // lines of each.
 const Preview = 1024
+
+// RowOf is the row of message id in the list at step i, -1 when the list
+// does not hold it: where a search's hit is shown.
+func (p *Pages) RowOf(i, id int) int {
+	for k, r := range p.rowsAt(i) {
+		if r.id == id {
+			return k
+		}
+	}
+	return -1
+}
 
 // Rows are rows [from, from+n) of the message list at step i, each text cut
 // to its Preview (Size and Lines say how long it is) and tool calls without

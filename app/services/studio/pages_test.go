@@ -223,7 +223,11 @@ func checkPages(t *testing.T, p *Pages, want TraceView) {
 		}
 		var live []int
 		tokens := 0
-		for _, r := range rows {
+		for k, r := range rows {
+			// a search's hit finds its row
+			if at := p.RowOf(i, r.Message.ID); at != k {
+				t.Fatalf("step %d: message %d at row %d, RowOf says %d", i, r.Message.ID, k, at)
+			}
 			if !reflect.DeepEqual(r.Message, byID(r.Message.ID)) {
 				t.Fatalf("step %d: message %+v, want %+v", i, r.Message, byID(r.Message.ID))
 			}
@@ -237,6 +241,9 @@ func checkPages(t *testing.T, p *Pages, want TraceView) {
 				slices.ContainsFunc(r.Message.Hidden, func(sp [2]int) bool { return sp[0] == i }); !gone {
 				t.Errorf("step %d: message %d shown as removed here", i, r.Message.ID)
 			}
+		}
+		if p.RowOf(i, -1) != -1 || p.RowOf(i, len(want.Messages)) != -1 {
+			t.Errorf("step %d: RowOf finds a message that is not there", i)
 		}
 		wantIDs := idsAt(want, i)
 		if !slices.Equal(live, wantIDs) || l.Live != len(wantIDs) || l.Tokens != tokens {

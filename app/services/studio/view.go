@@ -39,13 +39,26 @@ type Message struct {
 	Lines int `json:"lines,omitempty"`
 }
 
-// Call is an LLM call with the prompt tokens it receives.
+// Call is an LLM call with the prompt tokens it receives: in an agent's
+// run the whole request's (its tools' definitions included), and Split
+// says whose they are.
 type Call struct {
 	engine.LLMCall
-	Tokens int `json:"tokens"`
+	Tokens int         `json:"tokens"`
+	Split  *TokenSplit `json:"split,omitempty"`
 	// Pending says some of the messages it receives are not counted yet:
 	// Tokens counts the others.
 	Pending bool `json:"pending,omitempty"`
+}
+
+// TokenSplit is what of an agent's request is whose: the agent's own
+// system prompt and context, its tools' definitions, the hooks' words and
+// the conversation (the user, the model, the tools' results).
+type TokenSplit struct {
+	Agent        int `json:"agent"`
+	Tools        int `json:"tools"`
+	Hooks        int `json:"hooks"`
+	Conversation int `json:"conversation"`
 }
 
 // Matrix is hooks × LLM calls: the copies of each hook a call sees (history
@@ -96,6 +109,9 @@ type TraceView struct {
 
 	// callIDs holds each call's message ids, kept for the next live diff.
 	callIDs [][]int
+	// trace is the simulated run the view shows, whose calls' request
+	// bodies CallBody writes (nil: a view of no finished simulation).
+	trace *engine.Trace
 }
 
 // emptyView is the view when there is nothing to simulate.
@@ -114,7 +130,9 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 
 // buildView materialises a simulated run's trace for the frontend.
 func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
-	return materialise(tr, file, tc, RunOrigin{Simulated: true})
+	v := materialise(tr, file, tc, RunOrigin{Simulated: true})
+	v.trace = tr
+	return v
 }
 
 // RunOrigin is how a stored run came about: through the simulated agent,
@@ -141,6 +159,9 @@ func materialise(tr *engine.Trace, file string, tc TokenCounter, origin RunOrigi
 		m := tr.Message(id)
 		created, removed := tr.Lifetime(id)
 		vm := Message{Message: m, Created: created, Tokens: tc.CountMessage(m.Role, m.Content)}
+		if m.Placeholder { // the CLI's words a run without a calibration stands in for
+			vm.Tokens = tc.CountMessage(m.Role, "") + m.PlaceholderTokens
+		}
 		if removed >= 0 {
 			vm.Removed = &removed
 		}
@@ -176,10 +197,16 @@ func materialise(tr *engine.Trace, file string, tc TokenCounter, origin RunOrigi
 	for c, lc := range tr.Calls {
 		ids := tr.MessageIDsAt(lc.Step)
 		v.callIDs[c] = ids
-		call := Call{LLMCall: lc}
+		call := Call{LLMCall: lc, Tokens: lc.ToolTokens}
+		if tr.Agent != nil && tr.RequestModel() != nil {
+			call.Split = &TokenSplit{Tools: lc.ToolTokens}
+		}
 		for _, id := range ids {
 			m := &v.Messages[id]
 			call.Tokens += m.Tokens
+			if call.Split != nil {
+				*split(call.Split, &m.Message) += m.Tokens
+			}
 			// A message an executable hook added, or a tool result it wrote
 			// (a block's reason, an answer in the tool's place, a rewritten
 			// result), is its system's hook's row, added as met; a prompt
@@ -208,6 +235,21 @@ func materialise(tr *engine.Trace, file string, tc TokenCounter, origin RunOrigi
 	}
 	v.drawOn(tr, origin, nil)
 	return v
+}
+
+// split is the part of an agent's request message m counts in.
+func split(s *TokenSplit, m *engine.Message) *int {
+	kind := m.Origin
+	if kind == engine.OriginHistory {
+		kind = m.HistoryOf
+	}
+	switch {
+	case kind == engine.OriginSystemPrompt && m.EditedBy == "", kind == engine.OriginAgentContext:
+		return &s.Agent
+	case kind == engine.OriginHook, execHookOf(m) != "":
+		return &s.Hooks
+	}
+	return &s.Conversation
 }
 
 // execHookOf is the executable hook whose words message m is ("" none).

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
+	"strings"
 
 	"hookstudio/app/agent/engine"
 )
@@ -114,7 +116,7 @@ type side struct {
 	calls   map[callKey]int
 }
 
-func prepare(r *Run) *side {
+func prepare(r *Run, cross bool) *side {
 	t := r.Trace
 	s := &side{run: r, calls: map[callKey]int{}}
 	n := t.NumMessages()
@@ -125,6 +127,9 @@ func prepare(r *Run) *side {
 		// Alignment is by where a message came from and its role; the
 		// skill keeps two skills' same-named hooks apart.
 		s.keys[id] = s.tags[id] + "\x00" + m.Skill + "\x00" + m.Role
+		if cross {
+			s.keys[id], s.content[id] = crossKey(t, &m), crossContent(m.Content)
+		}
 	}
 	for i := range t.Calls {
 		s.calls[keyOf(&t.Calls[i])] = i
@@ -147,7 +152,10 @@ func (s *side) callTokens(c int) int {
 }
 
 func compareRuns(ra, rb *Run) Comparison {
-	a, b := prepare(ra), prepare(rb)
+	// a simulation beside what a real agent sent (a capture, a session):
+	// the two tell a message's origin each in its own way
+	cross := isReal(ra.Source) != isReal(rb.Source)
+	a, b := prepare(ra, cross), prepare(rb, cross)
 	cmpRes := Comparison{A: ra.RunSummary, B: rb.RunSummary, Calls: []CallDiff{}}
 	keys := make([]callKey, 0, len(a.calls)+len(b.calls))
 	for k := range a.calls {
@@ -200,6 +208,51 @@ func compareRuns(ra, rb *Run) Comparison {
 	cmpRes.TokenDelta = cmpRes.TokensB - cmpRes.TokensA
 	return cmpRes
 }
+
+// isReal says a run is what a real agent sent, not a simulation.
+func isReal(s Source) bool { return s == SourceCapture || s == SourceSession }
+
+// crossKey aligns a message of a simulation with one of a real agent's:
+// by what it is — the agent's system prompt, its own context, the user's,
+// the model's, a tool's result, a hook's words at an event — whatever
+// each calls the hook (a simulation its handler, a capture its event) and
+// whether a later request carries it as history.
+func crossKey(t *engine.Trace, m *engine.Message) string {
+	kind := m.Origin
+	if kind == engine.OriginHistory {
+		kind = m.HistoryOf
+	}
+	key := string(kind)
+	switch kind {
+	case engine.OriginHook:
+		event := m.Hook
+		if m.HookCall != nil && *m.HookCall < len(t.HookCalls) {
+			event = t.HookCalls[*m.HookCall].Event
+		}
+		event, _, _ = strings.Cut(event, ":")
+		key += ":" + event
+	case engine.OriginTool:
+		key += ":" + m.Tool
+		if m.EditedBy != "" && m.InPlace {
+			key = "hook-tool:" + m.Tool // a hook's words in the tool's place
+		}
+	}
+	return key + "\x00" + m.Role
+}
+
+// crossContent is a text as two runs of one scenario on two machines or
+// days compare it: the date and UUIDs aside, and the newline a real
+// agent's framing may end a block with.
+func crossContent(s string) string {
+	s = uuidRe.ReplaceAllString(s, "{uuid}")
+	s = dateRe.ReplaceAllString(s, "{date}")
+	return strings.TrimRight(s, "\n")
+}
+
+var (
+	uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b`)
+)
 
 // maxLCSCells bounds the quadratic part of a diff; past it the differing
 // middle is reported as removed + added rather than aligned.

@@ -179,9 +179,11 @@ func computeMetrics(rec *engine.Record, msgTokens, outTokens []int) (*metrics, e
 			if c < 0 || c >= len(m.calls) {
 				return nil, fmt.Errorf("step %d refers to call %d of %d", i, c, len(m.calls))
 			}
-			m.calls[c].TokensIn, m.calls[c].Messages = size, live
-			m.tokensIn += size
-			m.maxPrompt = max(m.maxPrompt, size)
+			// an agent's request holds its tools' definitions too
+			in := size + rec.Calls[c].ToolTokens
+			m.calls[c].TokensIn, m.calls[c].Messages = in, live
+			m.tokensIn += in
+			m.maxPrompt = max(m.maxPrompt, in)
 			for h := range nh {
 				if liveCount[h] > 0 {
 					hm := &m.hooks[h]

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/store/sqlbatch"
 )
 
 // ContentCounter counts a text alone in a named encoding, so the history
@@ -131,6 +132,9 @@ func (c *textCounts) ofRecord(rec *engine.Record, texts *blobSet) (msgTokens, ou
 				n = c.tc.CountMessage(k.role, k.content)
 				counted[k] = n
 			}
+			if p, ok := placeholder(m); ok {
+				n = c.tc.CountMessage(k.role, "") + p
+			}
 			msgTokens[i] = n
 		}
 		for i := range rec.Calls {
@@ -147,6 +151,9 @@ func (c *textCounts) ofRecord(rec *engine.Record, texts *blobSet) (msgTokens, ou
 	for i := range rec.Messages {
 		m := &rec.Messages[i]
 		msgTokens[i] = roles.of(string(m.Role)) + text(m.Content)
+		if p, ok := placeholder(m); ok {
+			msgTokens[i] = roles.of(string(m.Role)) + p
+		}
 	}
 	for i := range rec.Calls {
 		if content := rec.Calls[i].Content; content != "" {
@@ -154,6 +161,15 @@ func (c *textCounts) ofRecord(rec *engine.Record, texts *blobSet) (msgTokens, ou
 		}
 	}
 	return msgTokens, outTokens
+}
+
+// placeholder is what the CLI's words cost that a message of a run
+// without a calibration stands in for (its own text is the placeholder's).
+func placeholder(m *engine.MessageRecord) (int, bool) {
+	if a := m.Agent; a != nil && a.Placeholder {
+		return a.PlaceholderTokens, true
+	}
+	return 0, false
 }
 
 // roleTokens is what a message of each role costs beyond its text (the
@@ -184,7 +200,7 @@ func (c *textCounts) insertFresh(ctx context.Context, tx *sql.Tx, blobs *blobSet
 			rows = append(rows, i)
 		}
 	}
-	return insertRows(ctx, tx, "INSERT OR REPLACE INTO", "blob_tokens", []string{"blob_id", "o200k"}, len(rows), func(k int, a []any) []any {
+	return sqlbatch.Replace(ctx, tx, "blob_tokens", []string{"blob_id", "o200k"}, len(rows), batchRows, func(k int, a []any) []any {
 		return append(a, blobs.ids[rows[k]], c.n[rows[k]])
 	})
 }
@@ -350,7 +366,11 @@ func (sk *Skeleton) tokens(rec *engine.Record, cc ContentCounter) (msgTokens, ou
 	msgTokens, outTokens = make([]int, len(rec.Messages)), make([]int, len(rec.Calls))
 	roles := roleTokens{cc: cc}
 	for i := range rec.Messages {
-		msgTokens[i] = roles.of(string(rec.Messages[i].Role)) + sk.Counts[sk.Texts.Messages[i]]
+		m := &rec.Messages[i]
+		msgTokens[i] = roles.of(string(m.Role)) + sk.Counts[sk.Texts.Messages[i]]
+		if p, ok := placeholder(m); ok {
+			msgTokens[i] = roles.of(string(m.Role)) + p
+		}
 	}
 	for i := range rec.Calls {
 		outTokens[i] = sk.Counts[sk.Texts.Calls[i]]

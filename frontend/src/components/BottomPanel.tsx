@@ -10,6 +10,8 @@ import { expectationCounts, expectationsOf } from '../lib/api/expect';
 import { SystemBadge } from '../exec/HookCallRow';
 import { CallDot } from '../expect/CallExpectations';
 import { sourceOf } from '../paged/local';
+import { splitText } from '../lib/api/agentRequest';
+import { TokenSplitBar } from './AgentRequest';
 
 export const callLabel = (c: Pick<LLMCall, 'request' | 'phase' | 'round'>) =>
   `request ${c.request + 1} · ${c.phase}${c.round !== null ? ` round ${c.round}` : ''}`;
@@ -18,6 +20,9 @@ export const callLabel = (c: Pick<LLMCall, 'request' | 'phase' | 'round'>) =>
 export const MATRIX_PITCH = 44;
 /** Columns rendered beyond each side of the visible ones. */
 const COL_OVERSCAN = 6;
+/** A call's hover text: where it is, and in an agent's run whose its tokens are. */
+export const callTitle = (c: LLMCall) =>
+  c.split ? `LLM call #${c.index + 1} · ${callLabel(c)}\n${fmt(c.tokens)} tokens in the whole request:\n${splitText(c.split)}` : callLabel(c);
 
 interface MatrixProps {
   source: RunSource;
@@ -123,7 +128,7 @@ export function VisibilityMatrix({ source, currentCall, changedCalls, everyCallA
               {shown.map((c) => {
                 const lc = source.call(c);
                 return (
-                  <th key={c} className={cx('col', c === currentCall && 'is-current', changedCalls.has(c) && 'is-changed')} title={lc ? callLabel(lc) : `LLM call #${c + 1}`}>
+                  <th key={c} className={cx('col', c === currentCall && 'is-current', changedCalls.has(c) && 'is-changed')} title={lc ? callTitle(lc) : `LLM call #${c + 1}`}>
                     <div>#{c + 1}{callDot?.(c)}</div>
                     <div className="thsub">{lc ? `R${lc.request + 1} ${lc.phase === 'agent' ? `a${lc.round}` : lc.phase.slice(0, 4)}` : '…'}</div>
                   </th>
@@ -179,11 +184,16 @@ export function VisibilityMatrix({ source, currentCall, changedCalls, everyCallA
           </tbody>
           <tfoot>
             <tr>
-              <th className="rowhead">prompt tokens</th>
+              <th className="rowhead" title={shown.some((c) => source.call(c)?.split) ? 'the whole request: messages and tool definitions; the bar: whose they are (the agent\'s own, tools, hooks, conversation)' : undefined}>prompt tokens</th>
               {spacer(before, 'before')}
               {shown.map((c) => {
                 const lc = source.call(c);
-                return <td key={c} className="foot" title={`prompt tokens of call #${c + 1}${lc ? `: ${fmt(lc.tokens)}` : ''}${lc?.pending ? ' (some messages still being counted)' : ''}`}>{lc ? `${fmtShort(lc.tokens)}${lc.pending ? '…' : ''}` : '…'}</td>;
+                return (
+                  <td key={c} className="foot" title={lc?.split ? callTitle(lc) : `prompt tokens of call #${c + 1}${lc ? `: ${fmt(lc.tokens)}` : ''}${lc?.pending ? ' (some messages still being counted)' : ''}`} data-testid={`call-tokens-${c}`}>
+                    {lc ? `${fmtShort(lc.tokens)}${lc.pending ? '…' : ''}` : '…'}
+                    {lc?.split && <TokenSplitBar split={lc.split} compact />}
+                  </td>
+                );
               })}
               {spacer(after, 'after')}
               <td className="total">{fmt(grand)}{head.pending > 0 ? '…' : ''}</td>

@@ -1,8 +1,11 @@
-import { memo, useCallback, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import type { LLMCall, Message, MessageRow, ToolCall } from '../lib/api';
-import { stepLabel, systemLabel } from '../lib/api';
+import { listAt, stepLabel, systemLabel } from '../lib/api';
+import { isAgentCall, isAgentOwn, requestKind } from '../lib/api/agentRequest';
+import { AgentGroup, MissingAgentContext, OfferedTools, RequestBody, TokenSplitBar } from './AgentRequest';
 import type { RunSource } from '../paged/source';
 import { useSource } from '../paged/source';
+import { LocalSource } from '../paged/local';
 import { Markdown } from './Markdown';
 import { VirtualList } from './VirtualList';
 import { cx, fmt, glyph } from './util';
@@ -22,6 +25,7 @@ export const isLong = (s: string) => s.length > LONG_CHARS || lineCount(s, LONG_
 export function originLabel(m: Message): string {
   switch (m.origin) {
     case 'system_prompt': return 'system prompt';
+    case 'agent_context': return "the agent's context";
     case 'user_input': return 'user input';
     case 'hook': return m.system ? `${systemLabel(m.system)} hook ${m.hook ?? ''}` : `hook ${m.hook ?? ''}${m.skill ? ` · ${m.skill}` : ''}`;
     case 'compaction': return 'compaction summary';
@@ -31,6 +35,9 @@ export function originLabel(m: Message): string {
     case 'history':
       if (m.history_of === 'hook') return `history copy of hook ${m.hook ?? ''}${m.skill ? ` · ${m.skill}` : ''}`;
       if (m.history_of === 'assistant') return 'history · assistant reply';
+      if (m.history_of === 'tool') return `history · tool ${m.tool ?? ''}`;
+      if (m.history_of === 'system_prompt') return 'history · system prompt';
+      if (m.history_of === 'agent_context') return "history · the agent's context";
       return 'history · user message';
   }
 }
@@ -48,6 +55,8 @@ interface CardProps {
   onToggle: (id: number) => void;
   /** "add expectation from this message" (issue 12); absent: no button */
   onAddExpectation?: (id: number) => void;
+  /** the message a search found */
+  found?: boolean;
 }
 
 /** Tool calls a collapsed card lists; an answer with thousands of calls shows these and a toggle. */
@@ -65,7 +74,7 @@ function collapsible(m: Message): { long: boolean; manyCalls: boolean } {
   return { long: isPreview(m) || isLong(m.content), manyCalls: (m.tool_calls?.length ?? 0) > TOOL_CALLS_COLLAPSE };
 }
 
-export const MessageCard = memo(function MessageCard({ row, whole, color, expanded, onToggle, onAddExpectation }: CardProps) {
+export const MessageCard = memo(function MessageCard({ row, whole, color, expanded, onToggle, onAddExpectation, found }: CardProps) {
   const { message: m, injected, removedHere } = row;
   const { long, manyCalls } = collapsible(m);
   const collapsed = long && !expanded;
@@ -80,7 +89,7 @@ export const MessageCard = memo(function MessageCard({ row, whole, color, expand
   if (manyCalls) hidden.push(`${fmt(m.tool_calls!.length)} tool calls`);
   return (
     <article
-      className={cx('msg', originClass(m), injected && 'is-injected', removedHere && 'is-removed')}
+      className={cx('msg', originClass(m), injected && 'is-injected', removedHere && 'is-removed', found && 'is-found')}
       style={c ? { borderLeftColor: c } : undefined}
       data-testid={`msg-${m.id}`}
       aria-label={`${m.role} message ${m.id}${removedHere ? ' (removed)' : ''}`}
@@ -202,12 +211,43 @@ function Answer({ call }: { call: LLMCall }) {
   );
 }
 
+/** A row of the list: a message's card, or the agent's own messages that stand together. */
+type Item = { kind: 'msg'; row: MessageRow } | { kind: 'agent'; rows: MessageRow[] };
+
+/** The rows as the list shows them: the agent's own messages in a row are one group (issue 33). */
+export function itemsOf(rows: readonly MessageRow[], firstChange: number): { items: Item[]; changeAt: number } {
+  const items: Item[] = [];
+  let changeAt = -1;
+  rows.forEach((row, k) => {
+    const last = items[items.length - 1];
+    if (isAgentOwn(row.message)) {
+      if (last?.kind === 'agent') last.rows.push(row);
+      else items.push({ kind: 'agent', rows: [row] });
+    } else {
+      items.push({ kind: 'msg', row });
+    }
+    if (k === firstChange) changeAt = items.length - 1;
+  });
+  return { items, changeAt };
+}
+
+// a group: its chrome and header, a line per message (an opened one is measured)
+const GROUP_CHROME = 8 + 12 + 16, GROUP_LINE = 21;
+const estimateItem = (it: Item | undefined): number =>
+  !it ? 80 : it.kind === 'msg' ? estimate(it.row) : GROUP_CHROME + it.rows.length * GROUP_LINE;
+
 interface Props {
   source: RunSource;
   cursor: number;
   color: (skill?: string) => string;
   /** "add expectation from this message" for the messages of an LLM call (issue 12) */
   onAddExpectation?: (call: number, message: number) => void;
+  /** the agent's own messages in full (the user's remembered choice) and the way to change it; absent: kept here */
+  agentContext?: { shown: boolean; onShow: (shown: boolean) => void };
+  /** the request body an LLM call sends (the live simulation's); absent: no Request view */
+  requestBody?: (call: number) => Promise<string>;
+  /** a message a search found: scrolled to, opened and marked */
+  found?: number | null;
 }
 
 /** A row whose message is still being fetched: its place, at the height it is guessed to have. */
@@ -215,77 +255,147 @@ function LoadingCard() {
   return <article className="msg-loading" aria-busy="true"><span className="muted">…</span></article>;
 }
 
-export function MessageList({ source, cursor, color, onAddExpectation }: Props) {
+export function MessageList({ source, cursor, color, onAddExpectation, agentContext, requestBody, found = null }: Props) {
   const version = useSource(source, 'head', 'steps', 'calls', 'lists', 'rows', 'texts');
   const step = source.step(cursor);
   const addCall = step?.kind === 'llm_call' && step.call !== null && onAddExpectation ? step.call : null;
   const onAdd = useCallback((id: number) => { if (addCall !== null) onAddExpectation?.(addCall, id); }, [addCall, onAddExpectation]);
   // the list's figures; its rows are read as they are shown
   const list = source.list(cursor);
-  const count = list?.rows ?? 0;
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
+  // the live simulation's whole list is at hand: the agent's own messages in a row are grouped
+  // (a stored run's pages hold no agent's pieces, so it has none to group)
+  const whole = source instanceof LocalSource ? source.view : null;
+  const grouped = useMemo(() => {
+    if (!whole) return null;
+    const { rows, firstChange } = listAt(whole, cursor);
+    return itemsOf(rows, firstChange);
+  }, [whole, cursor]);
+  const count = grouped ? grouped.items.length : list?.rows ?? 0;
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set(found !== null ? [found] : []));
+  useEffect(() => { if (found !== null) setExpanded((s) => (s.has(found) ? s : new Set(s).add(found))); }, [found]);
+  // where the found message's row is: asked of the source when the list is in pages
+  const [foundRow, setFoundRow] = useState<{ step: number; id: number; row: number } | null>(null);
+  useEffect(() => {
+    if (found === null || grouped) return;
+    let alive = true;
+    source.rowOf(cursor, found).then((row) => { if (alive) setFoundRow({ step: cursor, id: found, row }); }, () => {});
+    return () => { alive = false; };
+  }, [source, cursor, found, grouped]);
+  const foundAt = found === null ? -1
+    : grouped ? grouped.items.findIndex((it) => (it.kind === 'msg' ? it.row.message.id === found : it.rows.some((r) => r.message.id === found)))
+      : foundRow && foundRow.step === cursor && foundRow.id === found ? foundRow.row : -1;
+  const changeAt = grouped ? grouped.changeAt : list?.first_change ?? -1;
+  const [localShown, setLocalShown] = useState(false);
+  const [mode, setMode] = useState<'messages' | 'request'>('messages');
+  const showAgent = agentContext ? agentContext.shown : localShown;
   const onToggle = useCallback((id: number) => setExpanded((s) => {
     const n = new Set(s);
     if (n.has(id)) n.delete(id); else n.add(id);
     return n;
   }), []);
+  // an agent's message is open when the toggle shows them all, unless clicked shut (and the other way round)
+  const isOpen = useCallback((id: number) => showAgent !== expanded.has(id), [showAgent, expanded]);
+  const setShowAgent = (shown: boolean) => {
+    setExpanded(new Set()); // the new default holds for every message again
+    if (agentContext) agentContext.onShow(shown); else setLocalShown(shown);
+  };
   // only rows that were never rendered use the estimate; expanding a card is measured
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const est = useCallback((i: number) => estimate(source.row(cursor, i, false)), [source, cursor, version]);
+  const est = useCallback((i: number) => (grouped ? estimateItem(grouped.items[i]) : estimate(source.row(cursor, i, false))), [grouped, source, cursor, version]);
+  const key = useCallback((i: number) => {
+    if (!grouped) return source.row(cursor, i, false)?.message.id ?? `at${cursor}:${i}`;
+    const it = grouped.items[i];
+    if (!it) return -i - 1;
+    return it.kind === 'msg' ? it.row.message.id : `agent-${it.rows[0]!.message.id}-${it.rows.length}`;
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const key = useCallback((i: number) => source.row(cursor, i, false)?.message.id ?? `at${cursor}:${i}`, [source, cursor, version]);
+  }, [grouped, source, cursor, version]);
   const render = useCallback(
     (i: number) => {
-      const row = source.row(cursor, i);
-      if (!row) return <LoadingCard />;
-      const open = expanded.has(row.message.id);
-      const whole = open && isPreview(row.message) ? source.text(row.message.id) : undefined;
-      return <MessageCard row={row} whole={whole} color={color} expanded={open} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined} />;
+      const row = grouped ? undefined : source.row(cursor, i);
+      const it: Item | undefined = grouped ? grouped.items[i] : row && { kind: 'msg', row };
+      if (!it) return <LoadingCard />;
+      if (it.kind === 'agent') return <AgentGroup rows={it.rows} agent={whole?.agent} isOpen={isOpen} onToggle={onToggle} />;
+      const open = expanded.has(it.row.message.id);
+      const text = open && isPreview(it.row.message) ? source.text(it.row.message.id) : undefined;
+      return <MessageCard row={it.row} whole={text} color={color} expanded={open} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined}
+        found={it.row.message.id === found} />;
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [source, cursor, version, color, expanded, onToggle, addCall, onAdd],
+    [grouped, whole, source, cursor, version, isOpen, color, expanded, onToggle, addCall, onAdd, found],
   );
   if (!step) return <div className="empty-state">{cursor >= 0 && cursor < source.head().steps ? 'Loading…' : 'No step selected.'}</div>;
   const call = step.kind === 'llm_call' && step.call !== null ? source.call(step.call) : undefined;
+  const agentCall = isAgentCall(call) ? call : undefined;
+  const hasAgentRows = grouped?.items.some((it) => it.kind === 'agent') ?? false;
+  const showRequest = mode === 'request' && call !== undefined && agentCall !== undefined && requestBody !== undefined;
+  const kind = whole ? requestKind(whole) : null;
 
   return (
     <section className="messages" aria-label="Message list">
       <header className="pane-head msg-list-head">
-        <div className="title">
-          {step.kind === 'llm_call' && step.call !== null ? (
-            <>What LLM call <b>#{step.call + 1}</b> receives</>
-          ) : (
-            <>Message list after <b>{step.checkpoint ? `${glyph(step.checkpoint)} ` : ''}{stepLabel(step)}</b></>
+        <div className="title-row">
+          <div className="title">
+            {call ? (
+              <>What LLM call <b>#{call.index + 1}</b> receives</>
+            ) : (
+              <>Message list after <b>{step.checkpoint ? `${glyph(step.checkpoint)} ` : ''}{stepLabel(step)}</b></>
+            )}
+          </div>
+          <span className="spacer" />
+          {agentCall && requestBody && (
+            <span className="view-switch" role="tablist" aria-label="Show the call as">
+              <button type="button" role="tab" aria-selected={!showRequest} onClick={() => setMode('messages')}>Messages</button>
+              <button type="button" role="tab" aria-selected={showRequest} onClick={() => setMode('request')} data-testid="show-request"
+                title="The request body as the agent sends it, in its API's shape">Request</button>
+            </span>
           )}
         </div>
         <div className="sub">
           <span>request {step.request + 1}</span>
           {step.phase && <span>{step.phase}{step.round !== null ? ` · round ${step.round}` : ''}</span>}
           <span>{list ? fmt(list.live) : '…'} messages</span>
-          <span className="total-tokens" title={list?.pending ? `sum of the counted messages' tokens: ${fmt(list.pending)} still being counted` : 'sum of message tokens'}>
-            {list ? fmt(list.tokens) : '…'} tokens{list?.pending ? ' (counting…)' : ''}
-          </span>
+          {agentCall ? (
+            <span className="total-tokens" title="the whole request: the messages and the definitions of the tools offered">{fmt(agentCall.tokens)} tokens</span>
+          ) : (
+            <span className="total-tokens" title={list?.pending ? `sum of the counted messages' tokens: ${fmt(list.pending)} still being counted` : 'sum of message tokens'}>
+              {list ? fmt(list.tokens) : '…'} tokens{list?.pending ? ' (counting…)' : ''}
+            </span>
+          )}
           {list && list.added > 0 && <span className="plus">+{list.added}</span>}
           {list && list.removed > 0 && <span className="minus">−{list.removed}</span>}
+          {hasAgentRows && !showRequest && (
+            <label className="check show-agent" title="Show the agent's own messages (its system prompt and context) in full instead of a line each; remembered">
+              <input type="checkbox" checked={showAgent} onChange={(e) => setShowAgent(e.currentTarget.checked)} data-testid="show-agent-context" /> show the agent&apos;s own context
+            </label>
+          )}
         </div>
+        {agentCall && <TokenSplitBar split={agentCall.split} unknown={kind === 'none'} />}
       </header>
-      {!list ? (
-        <div className="empty-state">Loading…</div>
-      ) : count === 0 ? (
-        <div className="empty-state">The message list is empty at this step.</div>
+      {showRequest ? (
+        <RequestBody call={call.index} load={requestBody} />
       ) : (
-        <VirtualList
-          className="msg-scroll"
-          aria-label="Messages"
-          role="list"
-          count={count}
-          estimate={est}
-          getKey={key}
-          resetKey={source}
-          overscan={3}
-          scrollToIndex={list.first_change >= 0 ? list.first_change : null}
-          render={render}
-        />
+        <>
+          {agentCall && kind === 'none' && whole?.agent && <MissingAgentContext agent={whole.agent} />}
+          {agentCall && <OfferedTools call={agentCall} known={kind !== 'none'} />}
+          {!list && !grouped ? (
+            <div className="empty-state">Loading…</div>
+          ) : count === 0 ? (
+            <div className="empty-state">The message list is empty at this step.</div>
+          ) : (
+            <VirtualList
+              className="msg-scroll"
+              aria-label="Messages"
+              role="list"
+              count={count}
+              estimate={est}
+              getKey={key}
+              resetKey={source}
+              overscan={3}
+              scrollToIndex={foundAt >= 0 ? foundAt : changeAt >= 0 ? changeAt : null}
+              render={render}
+            />
+          )}
+        </>
       )}
       {call && <Answer key={call.index} call={call} />}
     </section>

@@ -76,6 +76,9 @@ export function ExportDialog({ to, prefer, onClose, onWritten }: Props) {
   const target = choices?.targets.find((t) => t.agent === req?.to);
   const changes = plan?.files.filter((f) => f.action !== 'unchanged').length ?? 0;
   const preview = plan?.files.find((f) => f.path === shown) ?? plan?.files.find((f) => f.role === 'hooks');
+  // a hook that would not do there what it does in the source: nothing is written
+  const wontWork = plan?.diagnostics.filter((d) => d.severity === 'error').length ?? 0;
+  const source = choices?.sources.find((s) => s.folder === plan?.source);
 
   return (
     <div className="overlay" onClick={onClose}>
@@ -110,7 +113,8 @@ export function ExportDialog({ to, prefer, onClose, onWritten }: Props) {
           <>
             <p className="conv-summary" data-testid="export-summary">
               <b>{plan.written}</b> hook(s) carried over, <b>{plan.left}</b> left out ·{' '}
-              {!plan.hosted ? <span className="muted">not checked: Hook Studio has no {target?.title} hook system in this build</span>
+              {wontWork > 0 ? <span className="count-err">{wontWork} hook(s) would not do in {target?.title} what they do in {source?.title ?? plan.from}: see below</span>
+                : !plan.hosted ? <span className="muted">not checked: Hook Studio has no {target?.title} hook system in this build</span>
                 : plan.checked.some((d) => d.severity === 'error') ? <span className="count-err">{target?.title}'s validator refuses the result (a bug in convert: please report it)</span>
                 : <span>{target?.title}'s validator accepts it</span>}
               {plan.unsaved && <span className="badge badge-unsaved">unsaved edits included</span>}

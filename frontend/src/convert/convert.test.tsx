@@ -68,6 +68,18 @@ describe('ExportDialog', () => {
     expect((screen.getByTestId('export-force') as HTMLInputElement).checked).toBe(true);
   });
 
+  it('says plainly when a converted hook would not work there, and writes nothing', async () => {
+    const never = { file: 'claude-guard/hooks/edits.sh', line: 2, column: 23, severity: 'error' as const, code: 'convert-tool-name', message: 'Codex names the tool "Edit" "apply_patch"' };
+    const PlanConversion = vi.fn((req: ConvertRequest) => Promise.resolve(plan(req, { hosted: true, can_write: false, diagnostics: [never] })));
+    fakeBackend({ Studio: { ConvertChoices: vi.fn().mockResolvedValue(choices), PlanConversion, WriteConversion: vi.fn() } });
+    render(<ExportDialog to="codex" prefer="claude-guard/scenarios/release.yaml" onClose={() => {}} onWritten={() => {}} />);
+    expect((await screen.findByTestId('export-diagnostics')).textContent).toContain('claude-guard/hooks/edits.sh:2:23');
+    const summary = screen.getByTestId('export-summary').textContent;
+    expect(summary).toContain('1 hook(s) would not do in Codex what they do in Claude Code');
+    expect(summary).not.toContain('accepts it');
+    expect((screen.getByTestId('export-write') as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it("shows what the target's validator says of the written files, at their paths", async () => {
     const untrusted = { file: '.codex/hooks.json', line: 7, column: 11, severity: 'warning' as const, code: 'codex-untrusted', message: 'Codex skips this hook until you trust it' };
     const PlanConversion = vi.fn((req: ConvertRequest) => Promise.resolve(plan(req, { hosted: true, checked: [untrusted] })));

@@ -8,6 +8,7 @@ import { breakpointForStep, hasCursor } from '../debugger/machine';
 import { PagedDebugger } from '../debugger/store';
 import { useStore } from '../lib/store';
 import { useApp } from '../app/context';
+import { useAgentContextShown } from '../layout/useAgentContext';
 import { FlowView } from '../components/FlowView';
 import { StepList, RequestTabs } from '../components/StepList';
 import { MessageList } from '../components/MessageList';
@@ -23,15 +24,22 @@ const NONE: ReadonlySet<number> = new Set();
 interface Props {
   run: RunSummary;
   source: RunSource;
+  /** open at this step, showing this message (a search's hit) */
+  at?: { step: number; message: number | null };
+  /** what the back button goes back to */
+  backTo?: string;
   color: (skill?: string) => string;
   onBack: () => void; // to the runs list
   onLive: () => void; // to the live simulator
 }
 
-export function ReadOnlyRun({ run, source, color, onBack, onLive }: Props) {
+export function ReadOnlyRun({ run, source, at, backTo = 'Runs', color, onBack, onLive }: Props) {
   // its own debugger, which the stepping keys act on while it shows (HistoryStore.readOnlyDebugger)
   const { history } = useApp();
+  const agentContext = useAgentContextShown();
   const debug = useMemo(() => new PagedDebugger(source), [source]);
+  // opened (or opened again, as it is now) at a search's hit: there, keeping the place
+  useEffect(() => { if (at) debug.jumpToStep(at.step); }, [debug, at]);
   useEffect(() => history.showReadOnly(debug, onBack), [history, debug, onBack]);
   useSource(source, 'head', 'steps');
   const dbg = useStore(debug);
@@ -51,7 +59,7 @@ export function ReadOnlyRun({ run, source, color, onBack, onLive }: Props) {
         <span className="muted"> · {run.scenario} · {run.source} · {run.backend} · {run.status}</span>
         <span className="spacer" />
         {(run.source === 'capture' || run.source === 'session') && <SaveScenario runId={run.id} suggest="" />}
-        <button type="button" className="btn" onClick={onBack}>← Runs</button>
+        <button type="button" className="btn" onClick={onBack}>← {backTo}</button>
         <button type="button" className="btn primary" onClick={onLive}>Back to live</button>
       </div>
       <div className="main">
@@ -98,7 +106,7 @@ export function ReadOnlyRun({ run, source, color, onBack, onLive }: Props) {
           )}
         </section>
         <section className="right" aria-label="Messages at the cursor">
-          {cursor >= 0 ? <MessageList source={source} cursor={cursor} color={color} /> : <div className="empty-state">No messages.</div>}
+          {cursor >= 0 ? <MessageList source={source} cursor={cursor} color={color} agentContext={agentContext} found={at && cursor === at.step ? at.message : null} /> : <div className="empty-state">No messages.</div>}
         </section>
         <BottomPanel
           source={source} view={null} problems={[]} currentCall={step?.call ?? null} changedCalls={NONE} everyCallArmed={dbg.breakpoints.includes('call:*')} color={color}

@@ -87,6 +87,27 @@ describe('SessionsView', () => {
     expect((await mock.api.Locations()).claude).toBe('/srv/claude/projects');
   });
 
+  it('lists Gemini CLI, Qwen Code and Copilot CLI sessions beside the others, each from its own folder', async () => {
+    mock.setSessions([
+      session('aaa', {}),
+      session('ggg', { agent: 'gemini-cli', version: '', file: '/home/user/.gemini/tmp/project/chats/session-1.jsonl', model: 'gemini-3.8-flash', hooks: [{ label: 'hook context', count: 3 }] }),
+      session('qqq', { agent: 'qwen-code', version: '0.24.4', file: '/home/user/.qwen/projects/p/chats/q.jsonl', hooks: [{ label: 'UserPromptSubmit', count: 1 }] }),
+      session('ccc', { agent: 'copilot-cli', version: '1.0.102', file: '/home/user/.copilot/session-state/ccc/events.jsonl', hooks: [{ label: 'preToolUse', count: 2 }] }),
+    ]);
+    render(<SessionsView onBack={() => {}} onOpenRun={() => {}} />);
+    await waitFor(() => expect(rows().length).toBe(4));
+    expect(within(screen.getByTestId('session-ccc')).getByText('copilot-cli 1.0.102')).toBeTruthy();
+    expect(within(screen.getByTestId('session-ggg')).getByText('gemini-cli')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Agent filter'), { target: { value: 'qwen-code' } });
+    await waitFor(() => expect(rows().length).toBe(1));
+    expect(rows()[0]!.getAttribute('data-testid')).toBe('session-qqq');
+    fireEvent.click(screen.getByText('folders…'));
+    fireEvent.change(screen.getByLabelText('Copilot CLI sessions folder'), { target: { value: '/srv/copilot/session-state' } });
+    fireEvent.click(screen.getByText('Save'));
+    await waitFor(() => expect(screen.queryByLabelText('Copilot CLI sessions folder')).toBeNull());
+    expect(await mock.api.Locations()).toMatchObject({ copilot: '/srv/copilot/session-state', gemini: '/home/user/.gemini/tmp', qwen: '/home/user/.qwen/projects' });
+  });
+
   it('writes sizes as people read them', () => {
     expect(fmtSize(900)).toBe('900 B');
     expect(fmtSize(2048)).toBe('2.0 KB');

@@ -1,10 +1,10 @@
-// History ▸ Open sessions: the Claude Code and Codex sessions on this machine (their
-// transcripts), newest first and searched. Import reads one into the history with its progress
+// History ▸ Open sessions: the agents' sessions on this machine (Claude Code, Codex, Gemini CLI,
+// Qwen Code, Copilot CLI), newest first and searched. Import reads one into the history with its progress
 // and opens the run read-only; Follow keeps importing a session whose agent still runs, and the
 // run grows with it. The folders they are listed from can be changed (remembered).
 import { useCallback, useEffect, useState } from 'react';
 import {
-  followedSessions, followSession, importSession, listSessions, onSessionProgress, onSessionUpdate, sessionLocations, setSessionLocations, unfollowSession,
+  followedSessions, followSession, importSession, listSessions, onSessionProgress, onSessionUpdate, SESSION_AGENTS, sessionLocations, setSessionLocations, unfollowSession,
   type Imported, type SessionAgent, type SessionLocations, type SessionProgress, type SessionSummary,
 } from '../lib/api/sessions';
 import { VirtualList } from '../components/VirtualList';
@@ -126,22 +126,23 @@ export function SessionsView({ onBack, onOpenRun }: Props) {
         <label>Agent
           <select value={agent} onChange={(e) => setAgent(e.target.value as SessionAgent | '')} aria-label="Agent filter">
             <option value="">all</option>
-            <option value="claude-code">Claude Code</option>
-            <option value="codex">Codex</option>
+            {SESSION_AGENTS.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
           </select>
         </label>
         <button type="button" className="linkbtn" onClick={() => setTick((t) => t + 1)}>refresh</button>
         <span className="spacer" />
         <span className="muted small">{list ? `${list.length} sessions` : 'reading…'}</span>
-        <button type="button" className="linkbtn" onClick={() => setEditLocs(locs)} title={locs ? `${locs.claude}\n${locs.codex}` : ''}>folders…</button>
+        <button type="button" className="linkbtn" onClick={() => setEditLocs(locs)} title={locs ? SESSION_AGENTS.map((a) => locs[a.folder]).join('\n') : ''}>folders…</button>
       </form>
       {editLocs && (
         <form className="hist-filters session-folders" onSubmit={(e) => { e.preventDefault(); saveLocs(); }} aria-label="Session folders">
-          <label>Claude Code <input className="input mono" value={editLocs.claude} onChange={(e) => setEditLocs({ ...editLocs, claude: e.target.value })} aria-label="Claude Code projects folder" spellCheck={false} /></label>
-          <label>Codex <input className="input mono" value={editLocs.codex} onChange={(e) => setEditLocs({ ...editLocs, codex: e.target.value })} aria-label="Codex sessions folder" spellCheck={false} /></label>
+          {SESSION_AGENTS.map((a) => (
+            <label key={a.id}>{a.name} <input className="input mono" value={editLocs[a.folder]} onChange={(e) => setEditLocs({ ...editLocs, [a.folder]: e.target.value })}
+              aria-label={a.label} spellCheck={false} /></label>
+          ))}
           <button type="submit" className="btn primary">Save</button>
           <button type="button" className="btn" onClick={() => setEditLocs(null)}>Cancel</button>
-          <span className="muted small">empty: the agent's own (~/.claude/projects, $CODEX_HOME/sessions)</span>
+          <span className="muted small">empty: the agent's own ({SESSION_AGENTS.map((a) => a.where).join(', ')})</span>
         </form>
       )}
       <div className="run-head" role="row" style={{ gridTemplateColumns: COLS }}>
@@ -151,7 +152,7 @@ export function SessionsView({ onBack, onOpenRun }: Props) {
       {list === null ? <div className="empty-state">Reading the sessions…</div> : list.length === 0 ? (
         <div className="empty-state big" data-testid="sessions-empty">
           {search || agent ? <><h2>No session matches</h2><p>Clear the search or the agent filter.</p></> : (
-            <><h2>No sessions found</h2><p>Claude Code keeps its sessions in <code>{locs?.claude}</code> and Codex in <code>{locs?.codex}</code>; run one, or point <b>folders…</b> elsewhere. <code>hookctl sessions list</code> shows the same.</p></>
+            <><h2>No sessions found</h2><p>{SESSION_AGENTS.map((a, i) => <span key={a.id}>{i > 0 && (i === SESSION_AGENTS.length - 1 ? ' and ' : ', ')}{a.name} keeps its sessions in <code>{locs?.[a.folder]}</code></span>)}; run one, or point <b>folders…</b> elsewhere. <code>hookctl sessions list</code> shows the same.</p></>
           )}
         </div>
       ) : (

@@ -43,4 +43,5 @@ export class LocalSource implements RunSource {
   };
   nextStop = (from: number, breakpoints: readonly BreakpointId[]): Promise<StopAt> => Promise.resolve(nextStopOfView(this.view, from, breakpoints));
   callStep = (c: number) => Promise.resolve(this.view.calls[c]?.step);
+  rowOf = (step: number, id: number) => Promise.resolve(listAt(this.view, step).rows.findIndex((r) => r.message.id === id));
 }

@@ -158,6 +158,8 @@ export class PagedSource implements RunSource {
     return this.api.Calls(this.handle, c, 1).then((cs) => cs[0]?.step);
   };
 
+  rowOf = (step: number, id: number): Promise<number> => this.api.RowOf(this.handle, step, id);
+
   /** Lets the run go on the Go side; the source answers nothing new after. */
   close(): void {
     if (this.closed) return;

@@ -63,6 +63,8 @@ export interface RunSource {
   bars(n: number): Bar[] | undefined;
   nextStop(from: number, breakpoints: readonly BreakpointId[]): Promise<StopAt>;
   callStep(call: number): Promise<number | undefined>;
+  /** The row of message id in the list at step (-1: not there): where a search's hit is. */
+  rowOf(step: number, id: number): Promise<number>;
 }
 
 /**

@@ -23,6 +23,10 @@ export namespace bind {
 	    path: string;
 	    notes: string[];
 	}
+	export interface SearchPage {
+	    results: search.Results;
+	    status: search.Progress;
+	}
 
 }
 
@@ -55,6 +59,7 @@ export namespace calibration {
 	    nearest?: string;
 	    changes: profile.Change[];
 	    duration_ms: number;
+	    request_file?: string;
 	}
 	export interface State {
 	    running: boolean;
@@ -218,6 +223,8 @@ export namespace engine {
 	    agent: string;
 	    version: string;
 	    by?: string;
+	    request?: string;
+	    notes?: string[];
 	}
 	export interface HookCall {
 	    system: string;
@@ -480,6 +487,7 @@ export namespace layout {
 	    flow_collapsed?: boolean;
 	    bottom_collapsed?: boolean;
 	    trust_read?: string;
+	    agent_context?: boolean;
 	}
 
 }
@@ -718,6 +726,71 @@ export namespace reqhook {
 
 }
 
+export namespace search {
+	
+	export interface Segment {
+	    text: string;
+	    hit?: boolean;
+	}
+	export interface Hit {
+	    key: string;
+	    source: string;
+	    run: number;
+	    file: string;
+	    agent: string;
+	    version: string;
+	    project: string;
+	    title: string;
+	    // Go type: time
+	    started: any;
+	    kind: string;
+	    role: string;
+	    origin: string;
+	    call: number;
+	    message: number;
+	    step: number;
+	    hook: string;
+	    event: string;
+	    outcome: string;
+	    tool: string;
+	    count: number;
+	    snippet: Segment[];
+	    rank: number;
+	}
+	export interface Progress {
+	    done: number;
+	    total: number;
+	    current?: string;
+	    indexed: number;
+	    running: boolean;
+	    error?: string;
+	}
+	export interface Query {
+	    text: string;
+	    agent: string;
+	    project: string;
+	    hook: string;
+	    event: string;
+	    outcome: string;
+	    source: string;
+	    kind: string;
+	    // Go type: time
+	    since: any;
+	    // Go type: time
+	    until: any;
+	    limit: number;
+	    offset: number;
+	}
+	export interface Results {
+	    hits: Hit[];
+	    total: number;
+	    more: boolean;
+	    offset: number;
+	    limit: number;
+	}
+
+}
+
 export namespace sessions {
 	
 	export interface CallInfo {
@@ -742,6 +815,9 @@ export namespace sessions {
 	export interface Locations {
 	    claude: string;
 	    codex: string;
+	    gemini: string;
+	    qwen: string;
+	    copilot: string;
 	}
 	export interface Note {
 	    line: number;
@@ -845,6 +921,12 @@ export namespace studio {
 	    max_step: number;
 	    pending: boolean;
 	}
+	export interface TokenSplit {
+	    agent: number;
+	    tools: number;
+	    hooks: number;
+	    conversation: number;
+	}
 	export interface Call {
 	    index: number;
 	    request: number;
@@ -861,7 +943,11 @@ export namespace studio {
 	    withheld_tools?: string[];
 	    answered_by?: string;
 	    warning?: string;
+	    offered?: string[];
+	    tool_tokens?: number;
+	    side?: string;
 	    tokens: number;
+	    split?: TokenSplit;
 	    pending?: boolean;
 	}
 	export interface CallChange {
@@ -1047,6 +1133,9 @@ export namespace studio {
 	    edited_by?: string;
 	    hook_call?: number;
 	    in_place?: boolean;
+	    pieces?: string[];
+	    placeholder?: boolean;
+	    placeholder_tokens?: number;
 	    created: number;
 	    removed?: number;
 	    tokens: number;
@@ -1191,6 +1280,7 @@ export namespace studio {
 	    step: number;
 	    hit?: string;
 	}
+	
 	
 	export interface Tokens {
 	    id: number;

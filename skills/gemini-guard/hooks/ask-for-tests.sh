@@ -1,7 +1,8 @@
 #!/bin/sh
 # AfterAgent: the first time the agent wants to finish, ask for the tests.
 # {"decision": "deny"} sends the reason as a new prompt and the model
-# answers again; on that retry stop_hook_active is true and it lets go.
+# answers again; on an answer right after that retry stop_hook_active is
+# true and it lets go (a retry that called a tool reads false: it asks again).
 input=$(cat)
 case "$input" in
   *'"stop_hook_active":true'*) exit 0;;

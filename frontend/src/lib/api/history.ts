@@ -146,7 +146,8 @@ function diffLists(va: TraceView, vb: TraceView, ia: number[], ib: number[]): { 
   return { messages: out, same };
 }
 
-const phaseRank = { direct: 0, planning: 1, agent: 2 } as const;
+// an agent's side call (Gemini CLI's router) comes before the request's first agent call
+const phaseRank = { direct: 0, planning: 1, side: 1.5, agent: 2 } as const;
 
 export function compareViews(ra: { summary: RunSummary; view: TraceView }, rb: { summary: RunSummary; view: TraceView }): Comparison {
   const keyOf = (c: TraceView['calls'][number]) => `${c.request}|${phaseRank[c.phase]}|${c.round ?? -1}`;

@@ -172,6 +172,7 @@ export interface PagesBinding {
   Calls(handle: number, from: number, n: number): Promise<LLMCall[]>;
   List(handle: number, step: number): Promise<ListHead>;
   Rows(handle: number, step: number, from: number, n: number): Promise<MessageRow[]>;
+  RowOf(handle: number, step: number, id: number): Promise<number>;
   Tokens(handle: number, ids: number[]): Promise<MessageTokens[]>;
   Text(handle: number, id: number): Promise<string>;
   Cells(handle: number, hook: number, hooks: number, call: number, calls: number): Promise<Cells>;
@@ -189,6 +190,7 @@ export const boundPages: PagesBinding = {
   List: (h, step) => History.List(h, step),
   Rows: (h, step, from, n) => History.Rows(h, step, from, n).then((rows) =>
     rows.map((r) => ({ message: r.message as Message, injected: r.injected, removedHere: r.removed_here }))),
+  RowOf: (h, step, id) => History.RowOf(h, step, id),
   Tokens: (h, ids) => History.Tokens(h, ids),
   Text: (h, id) => History.Text(h, id),
   Cells: (h, hook, hooks, call, calls) => History.Cells(h, hook, hooks, call, calls),
@@ -227,6 +229,7 @@ export function viewPagesBinding(open: (id: number) => Promise<{ summary: RunSum
     Calls: (h, from, n) => get(h).then((r) => slice(r.view.calls, from, n)),
     List: (h, step) => get(h).then((r) => listOfView(r.view, step)),
     Rows: (h, step, from, n) => get(h).then((r) => slice(listAt(r.view, step).rows, from, n)),
+    RowOf: (h, step, id) => get(h).then((r) => listAt(r.view, step).rows.findIndex((row) => row.message.id === id)),
     Tokens: (h, ids) => get(h).then((r) => ids.map((id) => ({ id, tokens: r.view.messages[id]?.tokens ?? 0 }))),
     Text: (h, id) => get(h).then((r) => r.view.messages[id]?.content ?? ''),
     Cells: (h, hook, hooks, call, calls) => get(h).then((r) => {

@@ -1,11 +1,19 @@
-// The bound Sessions service: the Claude Code and Codex sessions on this machine (their
-// transcripts), imported into the run history (app/capture/sessions). Without the Go backend an
+// The bound Sessions service: the agents' sessions on this machine (Claude Code's and Codex's
+// transcripts, Gemini CLI's, Qwen Code's and Copilot CLI's logs), imported into the run history (app/capture/sessions). Without the Go backend an
 // in-memory mock lists a few sessions and "imports" them, so the view can be tried and tested.
 import type { bind, sessions } from './models';
 import type { Refine } from './types';
 import { hasBackend, on, Sessions } from './wails';
 
-export type SessionAgent = 'claude-code' | 'codex';
+export type SessionAgent = 'claude-code' | 'codex' | 'gemini-cli' | 'qwen-code' | 'copilot-cli';
+/** the agents whose sessions are listed: their name, and the folder each keeps them in (SessionLocations' field, what it is, its default) */
+export const SESSION_AGENTS: { id: SessionAgent; name: string; folder: keyof SessionLocations; label: string; where: string }[] = [
+  { id: 'claude-code', name: 'Claude Code', folder: 'claude', label: 'Claude Code projects folder', where: '~/.claude/projects' },
+  { id: 'codex', name: 'Codex', folder: 'codex', label: 'Codex sessions folder', where: '$CODEX_HOME/sessions' },
+  { id: 'gemini-cli', name: 'Gemini CLI', folder: 'gemini', label: 'Gemini CLI chats folder', where: '~/.gemini/tmp' },
+  { id: 'qwen-code', name: 'Qwen Code', folder: 'qwen', label: 'Qwen Code projects folder', where: '~/.qwen/projects' },
+  { id: 'copilot-cli', name: 'Copilot CLI', folder: 'copilot', label: 'Copilot CLI sessions folder', where: '~/.copilot/session-state' },
+];
 /** sessions.Summary: a session as listed; started/ended/modified are RFC 3339 */
 export type SessionSummary = Refine<sessions.Summary, { agent: SessionAgent; started: string; ended: string; modified: string }>;
 /** sessions.Filter; empty fields do not filter */
@@ -50,7 +58,8 @@ type Events = { [PROGRESS_EVENT]: SessionProgress; [UPDATE_EVENT]: SessionUpdate
 export function createSessionsMock() {
   const listeners = { [PROGRESS_EVENT]: new Set<(p: SessionProgress) => void>(), [UPDATE_EVENT]: new Set<(u: SessionUpdate) => void>() };
   const emit = <E extends keyof Events>(e: E, v: Events[E]) => { for (const l of [...listeners[e]] as ((v: Events[E]) => void)[]) l(v); };
-  let locations: SessionLocations = { claude: '/home/user/.claude/projects', codex: '/home/user/.codex/sessions' };
+  let locations: SessionLocations = { claude: '/home/user/.claude/projects', codex: '/home/user/.codex/sessions', gemini: '/home/user/.gemini/tmp',
+    qwen: '/home/user/.qwen/projects', copilot: '/home/user/.copilot/session-state' };
   let list: SessionSummary[] = [];
   const following = new Set<string>();
   const imported: string[] = [];

@@ -26,6 +26,8 @@ export function Open(arg1:number):Promise<bind.PagedRun>;
 
 export function PromptSizes(arg1:string,arg2:number):Promise<Array<history.PromptPoint>>;
 
+export function RowOf(arg1:number,arg2:number,arg3:number):Promise<number>;
+
 export function Rows(arg1:number,arg2:number,arg3:number,arg4:number):Promise<Array<studio.Row>>;
 
 export function Runs(arg1:history.Filter):Promise<Array<history.RunSummary>>;

@@ -46,6 +46,10 @@ export function PromptSizes(arg1, arg2) {
   return window['go']['bind']['History']['PromptSizes'](arg1, arg2);
 }
 
+export function RowOf(arg1, arg2, arg3) {
+  return window['go']['bind']['History']['RowOf'](arg1, arg2, arg3);
+}
+
 export function Rows(arg1, arg2, arg3, arg4) {
   return window['go']['bind']['History']['Rows'](arg1, arg2, arg3, arg4);
 }

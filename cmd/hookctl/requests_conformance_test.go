@@ -1,0 +1,359 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/agentdata/request"
+	"hookstudio/app/capture"
+	"hookstudio/app/platform/workspace"
+)
+
+// calibrated is each pinned CLI's request model, calibrated once per test
+// binary into agentsData: the CLIs' words are learned from the installed
+// CLIs, never kept in the repository.
+var calibrated struct {
+	mu   sync.Mutex
+	once map[string]*sync.Once
+	err  map[string]error
+}
+
+// calibrateOnce runs `hookctl calibrate agent --cli cli` once for cli.
+func calibrateOnce(t *testing.T, agent, cli string) {
+	t.Helper()
+	calibrated.mu.Lock()
+	if calibrated.once == nil {
+		calibrated.once, calibrated.err = map[string]*sync.Once{}, map[string]error{}
+	}
+	once := calibrated.once[cli]
+	if once == nil {
+		once = &sync.Once{}
+		calibrated.once[cli] = once
+	}
+	calibrated.mu.Unlock()
+	once.Do(func() {
+		out, errOut, code := runCLIEnv(t, []string{"HOOKSTUDIO_DATA_DIR=" + agentsData}, "calibrate", agent, "--cli", cli)
+		var err error
+		if code != exitOK {
+			err = fmt.Errorf("calibrate %s: exit %d: %s%s", cli, code, out, errOut)
+		}
+		calibrated.mu.Lock()
+		calibrated.err[cli] = err
+		calibrated.mu.Unlock()
+	})
+	calibrated.mu.Lock()
+	err := calibrated.err[cli]
+	calibrated.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// simulateAgent runs hookctl simulate with the calibrated agents' data
+// folder: a run under an agent sends the CLI's own words.
+func simulateAgent(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	return runCLIEnv(t, []string{"HOOKSTUDIO_DATA_DIR=" + agentsData}, append([]string{"simulate"}, args...)...)
+}
+
+// simulatedCalls are a simulation's calls as capture reads them: each
+// call's request body (the agent's, in its API's shape) read by the
+// reader capture reads a real CLI's requests with.
+func simulatedCalls(t *testing.T, out string) ([]capture.Call, *request.Model) {
+	t.Helper()
+	calls, m, err := readSimulated(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return calls, m
+}
+
+// readSimulated is simulatedCalls for a caller off the test's goroutine.
+func readSimulated(out string) (calls []capture.Call, model *request.Model, err error) {
+	var doc struct {
+		Agent *struct {
+			Agent, Version, Request string
+		} `json:"agent"`
+		Requests []struct {
+			LLMCalls []struct {
+				Request    json.RawMessage `json:"body"`
+				AnsweredBy string          `json:"answered_by"`
+			} `json:"llm_calls"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		return nil, nil, fmt.Errorf("simulate --json: %w", err)
+	}
+	if doc.Agent == nil || doc.Agent.Request != string(request.Calibrated) {
+		return nil, nil, fmt.Errorf("the simulation is no calibrated agent's run: %+v", doc.Agent)
+	}
+	m, err := request.NewCatalog(agentsData).Find(doc.Agent.Agent, doc.Agent.Version)
+	if err != nil {
+		return nil, nil, err
+	}
+	reader := capture.NewAgentReader(profile.NewCatalog(agentsData))
+	for _, r := range doc.Requests {
+		for _, c := range r.LLMCalls {
+			if c.AnsweredBy != "" {
+				continue // a hook answered in the model's place: nothing was sent
+			}
+			if len(c.Request) == 0 {
+				return nil, nil, fmt.Errorf("a simulated call of an agent's run carries no request body")
+			}
+			calls = append(calls, capture.ReadBody(capture.API(apiOfModel(m)), c.Request, m.Headers, reader))
+		}
+	}
+	return calls, m, nil
+}
+
+func apiOfModel(m *request.Model) string {
+	if m.API == request.Chat {
+		return string(capture.OpenAI)
+	}
+	return string(m.API)
+}
+
+// projectNorm replaces a project folder's path, in each form an agent
+// writes it (as is, its letters and digits only, its slashes as dashes),
+// by one name: the two runs have a folder each.
+func projectNorm(dirs ...string) func(string) string {
+	var pairs []string
+	for _, d := range dirs {
+		pairs = append(pairs, d, "$PROJECT", workspace.Slug(d), "$PROJECT_SLUG", strings.ReplaceAll(d, "/", "-"), "$PROJECT_DASHED")
+	}
+	r := strings.NewReplacer(pairs...)
+	return r.Replace
+}
+
+var dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b`)
+
+// requestNorm is what a comparison of two requests of the same scenario
+// leaves aside: the project folder (the same name in both), the date,
+// UUIDs and the opaque values of the agent's own (Claude Code's billing
+// line suffix: Model.MaskOpaque).
+func requestNorm(m *request.Model, dirs ...string) func(string) string {
+	project := projectNorm(dirs...)
+	mask := m.MaskOpaque()
+	return func(s string) string {
+		s = project(s)
+		s = uuidRe.ReplaceAllString(s, "$$UUID")
+		s = dateRe.ReplaceAllString(s, "$$DATE")
+		return mask(s)
+	}
+}
+
+// compareRequests says where a simulation's calls and a real CLI's part
+// (requestProblems), each an error of t.
+func compareRequests(t *testing.T, sim, real []capture.Call, norm func(string) string) {
+	t.Helper()
+	for _, p := range requestProblems(sim, real, norm) {
+		t.Error(p)
+	}
+}
+
+// requestProblems is where a simulation's calls and a real CLI's part: as
+// many calls, each with the same messages (role and text, the agent's
+// system prompt and context included) and the same tools offered. Tool
+// call ids are not texts of a message, so they are not compared.
+func requestProblems(sim, real []capture.Call, norm func(string) string) []string {
+	var out []string
+	if len(sim) != len(real) {
+		out = append(out, fmt.Sprintf("%d calls simulated, %d made by the CLI", len(sim), len(real)))
+	}
+	for i := range min(len(sim), len(real)) {
+		s, r := byCallOrder(sim[i].Messages), byCallOrder(real[i].Messages)
+		if !slices.Equal(sim[i].Tools, real[i].Tools) {
+			out = append(out, fmt.Sprintf("call %d: tools offered\nsimulator %v\nCLI       %v", i, sim[i].Tools, real[i].Tools))
+		}
+		if len(s) != len(r) {
+			out = append(out, fmt.Sprintf("call %d: %d messages simulated, %d sent\nsimulator %s\nCLI       %s", i, len(s), len(r), outlineCalls(s), outlineCalls(r)))
+			continue
+		}
+		for k := range s {
+			a, b := norm(s[k].Content), norm(r[k].Content)
+			if s[k].Role != r[k].Role || a != b {
+				p := commonPrefixLen(a, b)
+				out = append(out, fmt.Sprintf("call %d message %d (%s/%s, CLI's %s/%s) differs at byte %d:\nsimulator %q\nCLI       %q", i, k, s[k].Role, s[k].Origin,
+					r[k].Role, r[k].Origin, p, window(a, p), window(b, p)))
+			}
+			if sn, rn := callNames(s[k]), callNames(r[k]); !slices.Equal(sn, rn) {
+				out = append(out, fmt.Sprintf("call %d message %d: tool calls %v simulated, %v sent", i, k, sn, rn))
+			}
+		}
+	}
+	return out
+}
+
+// byCallOrder puts each batch of tool results in the order of the calls
+// that asked for them, and each run of one event's hook words in the
+// order of their texts: an agent runs a batch's tools, and an event's
+// hooks, side by side and sends what they said in the order they finished.
+func byCallOrder(ms []capture.Message) []capture.Message {
+	out := slices.Clone(ms)
+	event := func(m capture.Message) string {
+		e, _, _ := strings.Cut(m.Hook, ":")
+		return e
+	}
+	for i := 0; i < len(out); {
+		j := i + 1
+		if out[i].Origin == capture.OriginHook {
+			for j < len(out) && out[j].Origin == capture.OriginHook && out[j].Role == out[i].Role && event(out[j]) == event(out[i]) {
+				j++
+			}
+			// the framing a place gives (2.1.197's "\n" after a block another
+			// follows) stays with the place
+			tails := make([]string, j-i)
+			for k := i; k < j; k++ {
+				body := strings.TrimRight(out[k].Content, "\n")
+				tails[k-i], out[k].Content = out[k].Content[len(body):], body
+			}
+			slices.SortStableFunc(out[i:j], func(a, b capture.Message) int { return strings.Compare(a.Content, b.Content) })
+			for k := i; k < j; k++ {
+				out[k].Content += tails[k-i]
+			}
+		}
+		i = j
+	}
+	for i := 0; i < len(out); i++ {
+		if len(out[i].ToolCalls) == 0 {
+			continue
+		}
+		pos := map[string]int{}
+		for k, tc := range out[i].ToolCalls {
+			pos[tc.ID] = k
+		}
+		j := i + 1
+		for j < len(out) && out[j].Role == "tool" {
+			j++
+		}
+		slices.SortStableFunc(out[i+1:j], func(a, b capture.Message) int { return pos[a.ToolCallID] - pos[b.ToolCallID] })
+	}
+	return out
+}
+
+func callNames(m capture.Message) []string {
+	var out []string
+	for _, tc := range m.ToolCalls {
+		out = append(out, tc.Name)
+	}
+	return out
+}
+
+func outlineCalls(ms []capture.Message) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		c := m.Content
+		if len(c) > 40 {
+			c = c[:40] + "…"
+		}
+		parts[i] = fmt.Sprintf("%s/%s %q", m.Role, m.Origin, c)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func commonPrefixLen(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func window(s string, at int) string {
+	from, to := max(0, at-60), min(len(s), at+100)
+	return s[from:to]
+}
+
+// claudeCalls runs the real CLI in proj with home against an in-process
+// capture answering what the scenario's rounds script: its calls, and
+// what it printed.
+func claudeCalls(t *testing.T, claude, proj, home string, sc *scenario.Scenario) ([]capture.Call, string) {
+	t.Helper()
+	answers, allowed := scriptedAnswers(sc)
+	srv, err := capture.Listen(capture.Options{Answerer: scripted(answers), Agents: capture.NewAgentReader(profile.NewCatalog(agentsData))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	args := []string{"-p", sc.Requests[0].User}
+	if len(allowed) > 0 {
+		args = append(args, "--allowedTools", strings.Join(allowed, " "))
+	}
+	// the project's plugins, which the simulator reads as it reads the
+	// project: the CLI loads them when told
+	plugins, _ := filepath.Glob(filepath.Join(proj, "*", ".claude-plugin", "plugin.json"))
+	for _, p := range plugins {
+		args = append(args, "--plugin-dir", filepath.Dir(filepath.Dir(p)))
+	}
+	printed := runClaude(t, claude, proj, home, srv.URL(), "sk-ant-test", args...)
+	_ = srv.Close() // every answered call recorded
+	return srv.Calls(), strings.TrimSuffix(string(printed), "\n")
+}
+
+// scriptedAnswers are the answers the scenario's first request scripts,
+// and the tools they call.
+func scriptedAnswers(sc *scenario.Scenario) (answers []capture.Answer, tools []string) {
+	for _, rd := range sc.Requests[0].Rounds {
+		a := capture.Answer{Content: rd.Content}
+		for _, tc := range rd.ToolCalls {
+			args, _ := json.Marshal(tc.Arguments)
+			a.ToolCalls = append(a.ToolCalls, capture.ToolCall{Name: tc.Name, Arguments: args})
+			if !slices.Contains(tools, tc.Name) {
+				tools = append(tools, tc.Name)
+			}
+		}
+		answers = append(answers, a)
+	}
+	return answers, tools
+}
+
+// TestRealAgentRequestShapes: calibrating each pinned Claude Code CLI
+// gives the request model whose shape the repository bundles (slots,
+// sizes, hashes: never the CLI's words): -update writes them.
+func TestRealAgentRequestShapes(t *testing.T) {
+	for _, cli := range pinnedClaude {
+		t.Run(cli.version, func(t *testing.T) {
+			t.Parallel()
+			claude := agentTool(t, cli.rel)
+			calibrateOnce(t, profile.ClaudeCode, claude)
+			checkShape(t, profile.ClaudeCode, cli.version)
+		})
+	}
+}
+
+// checkShape compares the shape of agent@version's calibrated model with
+// the bundled one (-update: writes it).
+func checkShape(t *testing.T, agent, version string) {
+	t.Helper()
+	m, err := request.NewCatalog(agentsData).Find(agent, version)
+	if err != nil || m.Origin != request.Calibrated {
+		t.Fatalf("no calibrated model of %s@%s: %v", agent, version, err)
+	}
+	got := request.Encode(request.ShapeOf(m))
+	file := filepath.Join("..", "..", "app", "agentdata", "request", filepath.FromSlash(request.BundledPath(agent, version)))
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (write it: go test ./cmd/hookctl -run TestRealAgentRequestShapes -update)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("calibrating %s@%s gives another shape than %s: the CLI changed, or calibration did (-update after checking the diff)", agent, version, file)
+	}
+}
