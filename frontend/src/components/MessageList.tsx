@@ -281,9 +281,11 @@ export function MessageList({ source, cursor, color, onAddExpectation, agentCont
     source.rowOf(cursor, found).then((row) => { if (alive) setFoundRow({ step: cursor, id: found, row }); }, () => {});
     return () => { alive = false; };
   }, [source, cursor, found, grouped]);
+  // a list in pages scrolls to it once its row is held (asked for now): the rows measured, not guessed
+  const foundPaged = !grouped && foundRow && foundRow.step === cursor && foundRow.id === found && foundRow.row >= 0 ? foundRow.row : -1;
   const foundAt = found === null ? -1
     : grouped ? grouped.items.findIndex((it) => (it.kind === 'msg' ? it.row.message.id === found : it.rows.some((r) => r.message.id === found)))
-      : foundRow && foundRow.step === cursor && foundRow.id === found ? foundRow.row : -1;
+      : foundPaged >= 0 && source.row(cursor, foundPaged) ? foundPaged : -1;
   const changeAt = grouped ? grouped.changeAt : list?.first_change ?? -1;
   const [localShown, setLocalShown] = useState(false);
   const [mode, setMode] = useState<'messages' | 'request'>('messages');

@@ -191,8 +191,8 @@ describe('HistoryView: search', () => {
     fireEvent.click(first);
     await waitFor(() => expect(screen.getByTestId('readonly-banner').textContent).toContain(`run #${run.id}`));
     // the call's step is the cursor, the message is marked in its list
-    expect(Number(document.querySelector('.step.is-cursor .idx')?.textContent)).toBe(call.step);
-    expect(screen.getByText(`#${call.index + 1}`, { selector: '.msg-list-head b' })).toBeTruthy();
+    await waitFor(() => expect(Number(document.querySelector('.step.is-cursor .idx')?.textContent)).toBe(call.step));
+    await waitFor(() => expect(screen.getByText(`#${call.index + 1}`, { selector: '.msg-list-head b' })).toBeTruthy());
     await waitFor(() => expect(screen.getByTestId(`msg-${msg.id}`).className).toContain('is-found'));
     // stored again as it opens (a session imported to open its hit): shown again, at the same place
     const loads = vi.spyOn(mock.pages, 'Open');
