@@ -94,7 +94,8 @@ func main() {
 	bind.UseUserHooks(studioBinding, userHooks)
 	bind.UseAgents(studioBinding, agents)
 	agentsBinding := bind.NewAgents(calibration.New(emitter.Emit, dataDir, agents.Catalog(), agents.Finder())) // Settings ▸ Agents
-	historyBinding := bind.NewHistory(store, counter)
+	counting := bind.NewCounting(emit, store, counter)                                                         // stored runs' token counts, in the background
+	historyBinding := bind.NewHistory(store, counter, counting)
 	var eventSource bind.EventSource // stored runs' events; none without a history
 	if store != nil {
 		eventSource = store
@@ -108,7 +109,7 @@ func main() {
 	requestsBinding := bind.NewRequests(svc, storedRuns).WithPolicy(reqPolicy)
 	captureBinding := bind.NewCapture(emit, store, counter).WithProfiles(svc.Profiles) // the app as a real agent's model endpoint
 	bind.UseCaptureAgents(captureBinding, agents.Catalog())                            // agents' hook texts: bundled and calibrated rendering profiles
-	sessionsBinding := bind.NewSessions(emit, store, counter, dataDir)                 // the agents' own sessions, imported
+	sessionsBinding := bind.NewSessions(emit, store, counter, counting, dataDir)       // the agents' own sessions, imported
 	bind.UseSearch(sessionsBinding, searchBinding)                                     // listing them indexes them for the search
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
@@ -156,6 +157,7 @@ func main() {
 		OnShutdown: func(context.Context) {
 			bind.StopCapture(captureBinding)
 			bind.StopSessions(sessionsBinding)
+			bind.StopCounting(counting)
 			bind.StopSearch(searchBinding)
 			bind.StopOps(opsBinding)
 			bind.Stop(studioBinding)

@@ -22,6 +22,7 @@ import (
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/capture/sessions"
 	"hookstudio/app/services/studio"
+	"hookstudio/app/services/tokenjobs"
 	"hookstudio/app/store/atomicfile"
 	"hookstudio/app/store/history"
 )
@@ -215,20 +216,24 @@ func sessionsImport(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return 0, err
 	}
-	counts := sessions.NewCounts(counter)
+	// kept at once, then counted here: the figures printed are whole
+	count := func(id history.RunID) error { return tokenjobs.Count(ctx, store, counter, id, 0, nil) }
 	opts := sessions.Options{Progress: progressPrinter(stderr, file), Profiles: dataProfiles()}
 	var id history.RunID
 	if *follow {
 		ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 		defer stop()
 		fmt.Fprintf(stderr, "hookctl: following %s (Ctrl+C stops)\n", file)
-		err = sessions.Follow(ctx, file, store, counts, opts, func(u sessions.Update) {
+		err = sessions.Follow(ctx, file, store, counter, opts, func(u sessions.Update) {
 			if u.Err != nil {
 				fmt.Fprintf(stderr, "hookctl: warning: %v\n", u.Err)
 				return
 			}
 			if u.Run != 0 {
 				id = u.Run
+				if err := count(id); err != nil && ctx.Err() == nil {
+					fmt.Fprintf(stderr, "hookctl: warning: %v\n", err)
+				}
 				fmt.Fprintf(stderr, "hookctl: %s: %d lines, %d calls, %d hooks → run %d\n", time.Now().Format("15:04:05"), u.Session.Lines, len(u.Session.Calls), u.Session.Hooks, u.Run)
 			}
 		})
@@ -244,10 +249,13 @@ func sessionsImport(ctx context.Context, args []string, stdout, stderr io.Writer
 		if err != nil {
 			return 0, err
 		}
-		if id, err = sessions.Keep(ctx, store, im, counts); err != nil {
+		if id, err = sessions.Keep(ctx, store, im, counter); err != nil {
 			if errors.Is(err, sessions.ErrUnknownFormat) {
 				return 0, err // it names the file and the line
 			}
+			return 0, fmt.Errorf("%s: %w", file, err)
+		}
+		if err := count(id); err != nil {
 			return 0, fmt.Errorf("%s: %w", file, err)
 		}
 	}

@@ -65,6 +65,7 @@ export async function startBackend({ dataDir = tempDir('hs-data-') } = {}) {
     dataDir,
     skillsDir: join(dataDir, 'skills'),
     logs,
+    pid: proc.pid,
     async stop({ keep = false } = {}) {
       proc.kill('SIGTERM');
       await new Promise((r) => { if (proc.exitCode !== null) r(); else proc.once('exit', r); setTimeout(r, 3000); });

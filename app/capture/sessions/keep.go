@@ -8,13 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/fsnotify/fsnotify"
 
-	"hookstudio/app/agent/engine"
 	"hookstudio/app/store/history"
 )
 
@@ -24,90 +21,15 @@ type Store interface {
 	SessionRun(ctx context.Context, file string) (history.RunID, error)
 }
 
-// Counts are the token counts of a session's messages, each counted once,
-// on every core: a 50 MB session is mostly text to count, and one kept
-// again as it grows counts only what is new.
-type Counts struct {
-	tokens history.TokenCounter
-	mu     sync.Mutex
-	m      map[countKey]int
-}
-
-type countKey struct{ role, content string }
-
-// NewCounts counts with tokens (tokens.Counter, safe for concurrent use);
-// nil when tokens is: the history then estimates.
-func NewCounts(tokens history.TokenCounter) *Counts {
-	if tokens == nil {
-		return nil
-	}
-	return &Counts{tokens: tokens, m: map[countKey]int{}}
-}
-
-// CountMessage is what a message costs (history.TokenCounter).
-func (c *Counts) CountMessage(role, content string) int {
-	k := countKey{role, content}
-	c.mu.Lock()
-	n, ok := c.m[k]
-	c.mu.Unlock()
-	if !ok {
-		n = c.tokens.CountMessage(role, content)
-		c.mu.Lock()
-		c.m[k] = n
-		c.mu.Unlock()
-	}
-	return n
-}
-
-// warm counts what the history will ask of rec that is not counted yet,
-// one worker per core.
-func (c *Counts) warm(ctx context.Context, rec *engine.Record) {
-	var todo []countKey
-	seen := map[countKey]bool{}
-	want := func(k countKey) {
-		if _, ok := c.m[k]; !ok && !seen[k] {
-			seen[k] = true
-			todo = append(todo, k)
-		}
-	}
-	c.mu.Lock()
-	for _, m := range rec.Messages {
-		want(countKey{string(m.Role), m.Content})
-	}
-	for _, call := range rec.Calls {
-		want(countKey{"assistant", call.Content})
-	}
-	want(countKey{"assistant", ""})
-	c.mu.Unlock()
-	jobs := make(chan countKey)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range jobs {
-				n := c.tokens.CountMessage(k.role, k.content)
-				c.mu.Lock()
-				c.m[k] = n
-				c.mu.Unlock()
-			}
-		}()
-	}
-	for _, k := range todo {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- k
-	}
-	close(jobs)
-	wg.Wait()
-}
-
 // Keep saves what im read as a run of source session, standing in for the
 // run an earlier import of the same file made (the session kept once,
-// however often it is imported). counts gives the metrics' token counts
-// (nil: an estimate).
-func Keep(ctx context.Context, st Store, im *Importer, counts *Counts) (history.RunID, error) {
+// however often it is imported). Its token figures are those the history
+// already knows of its texts (counted by tokens: what an earlier import or
+// another run counted); the rest are left pending, for
+// tokenjobs.Count to finish — a 50 MB session is mostly text to count, and
+// is usable before it is counted. tokens nil: an estimate, nothing
+// pending.
+func Keep(ctx context.Context, st Store, im *Importer, tokens history.ContentCounter) (history.RunID, error) {
 	tr, err := im.Trace()
 	if err != nil {
 		return 0, err
@@ -115,11 +37,9 @@ func Keep(ctx context.Context, st Store, im *Importer, counts *Counts) (history.
 	if fi, err := os.Stat(im.sess.File); err == nil && im.mtime.IsZero() {
 		im.mtime = fi.ModTime() // the session's time when no record has one
 	}
-	var tokens history.TokenCounter
-	if counts != nil {
-		rec := tr.Record()
-		counts.warm(ctx, &rec)
-		tokens = counts
+	var tc history.TokenCounter
+	if tokens != nil {
+		tc = tokens
 	}
 	s := im.Session()
 	file, err := filepath.Abs(s.File)
@@ -140,7 +60,7 @@ func Keep(ctx context.Context, st Store, im *Importer, counts *Counts) (history.
 		ended = s.Started
 	}
 	return st.SaveRun(ctx, history.RunInput{Trace: tr, ScenarioFile: file, Backend: Backend(s), Source: history.SourceSession,
-		Started: s.Started, Ended: ended, Tokens: tokens, Replaces: earlier,
+		Started: s.Started, Ended: ended, Tokens: tc, DeferTokens: tokens != nil, Replaces: earlier,
 		Session: &history.SessionInfo{Agent: string(s.Agent), Version: s.Version, File: file, ID: s.ID, Data: data}})
 }
 
@@ -160,11 +80,12 @@ type Update struct {
 	Err     error
 }
 
-// Follow imports the transcript at path, keeps it as a run, and goes on
-// importing what the agent appends (fsnotify on its folder) until ctx
-// ends, saving the run again after each change and telling onUpdate. A
-// file that shrinks (rewritten) is imported again from its start.
-func Follow(ctx context.Context, path string, st Store, counts *Counts, opts Options, onUpdate func(Update)) error {
+// Follow imports the transcript at path, keeps it as a run (as Keep does:
+// its new texts pending), and goes on importing what the agent appends
+// (fsnotify on its folder) until ctx ends, saving the run again after each
+// change and telling onUpdate. A file that shrinks (rewritten) is imported
+// again from its start.
+func Follow(ctx context.Context, path string, st Store, tokens history.ContentCounter, opts Options, onUpdate func(Update)) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watch %s: %w", path, err)
@@ -210,7 +131,7 @@ func Follow(ctx context.Context, path string, st Store, counts *Counts, opts Opt
 			return
 		}
 		last = size
-		id, err := Keep(ctx, st, im, counts)
+		id, err := Keep(ctx, st, im, tokens)
 		if errors.Is(err, ErrEmpty) {
 			err = nil // nothing to keep yet: the agent has only begun
 		}

@@ -103,7 +103,7 @@ func TestHistoryDrawsACaptureOnItsAgentsLoop(t *testing.T) {
 	if err := os.WriteFile(answers, []byte("answers:\n  - tool_calls: [{name: Bash, arguments: {command: ls}}]\n  - content: two files\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	hist := NewHistory(store, counter)
+	hist := NewHistory(store, counter, NewCounting(func(string, any) {}, store, counter))
 	for _, tt := range []struct{ userAgent, loop string }{
 		{"claude-cli/2.1.197 (external, sdk-cli)", "claude-code"},
 		{"", "agent"},
@@ -133,15 +133,12 @@ func TestHistoryDrawsACaptureOnItsAgentsLoop(t *testing.T) {
 		if err != nil || st.RunID == 0 {
 			t.Fatalf("stop: %v %+v", err, st)
 		}
-		v, err := hist.Run(st.RunID)
-		if err != nil {
-			t.Fatal(err)
+		v := openWhole(t, hist, st.RunID)
+		if v.Head.Loop.ID != tt.loop {
+			t.Errorf("User-Agent %q: drawn on %s (%s)", tt.userAgent, v.Head.Loop.ID, v.Head.Why)
 		}
-		if v.Flow.Loop.ID != tt.loop || len(v.Flow.Steps) != len(v.Steps) {
-			t.Errorf("User-Agent %q: drawn on %s (%s)", tt.userAgent, v.Flow.Loop.ID, v.Flow.Why)
-		}
-		if n := v.Flow.Steps[v.Calls[1].Step]; n < 0 || v.Flow.Loop.Nodes[n].ID != "model" {
-			t.Errorf("User-Agent %q: the second call at node %d", tt.userAgent, n)
+		if n := v.node(v.Calls[1].Step); n != "model" {
+			t.Errorf("User-Agent %q: the second call at node %q", tt.userAgent, n)
 		}
 	}
 }

@@ -44,7 +44,7 @@ func TestSearchBinding(t *testing.T) {
 	StartSearch(ctx, sb)
 	defer StopSearch(sb)
 	emit := ObserveRuns(sb, ev.emit)
-	ss := NewSessions(emit, store, nil, dataDir)
+	ss := NewSessions(emit, store, nil, nil, dataDir)
 	UseSearch(ss, sb)
 	if _, err := ss.SetLocations(sessions.Locations{Claude: projects, Codex: filepath.Join(t.TempDir(), "none")}); err != nil {
 		t.Fatal(err)

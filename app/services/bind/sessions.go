@@ -32,7 +32,8 @@ const (
 type Sessions struct {
 	emit     func(string, any)
 	store    *history.Store // nil: nothing can be imported
-	counts   *sessions.Counts
+	tokens   history.ContentCounter
+	counting *Counting        // counts a session's texts once it is kept
 	profiles *profile.Catalog // the bundled rendering profiles and those calibrated into the data folder
 	settings string           // sessions.json in the data folder: where sessions live
 
@@ -59,9 +60,11 @@ func UseSearch(s *Sessions, x *Search) {
 }
 
 // NewSessions binds the sessions; store may be nil. Where they live is
-// read from sessions.json in dataDir, else the agents' own folders.
-func NewSessions(emit func(string, any), store *history.Store, tokens history.TokenCounter, dataDir string) *Sessions {
-	s := &Sessions{emit: emit, store: store, counts: sessions.NewCounts(tokens), profiles: profile.NewCatalog(dataDir), settings: filepath.Join(dataDir, "sessions.json"),
+// read from sessions.json in dataDir, else the agents' own folders. A
+// session is kept at once and its texts counted by counting (nil tokens:
+// estimated).
+func NewSessions(emit func(string, any), store *history.Store, tokens history.ContentCounter, counting *Counting, dataDir string) *Sessions {
+	s := &Sessions{emit: emit, store: store, tokens: tokens, counting: counting, profiles: profile.NewCatalog(dataDir), settings: filepath.Join(dataDir, "sessions.json"),
 		ctx: context.Background(), lister: sessions.NewLister(), locs: sessions.DefaultLocations(), follows: map[string]context.CancelFunc{}}
 	if data, err := os.ReadFile(s.settings); err == nil {
 		// a file of an earlier version names fewer agents: theirs default
@@ -163,10 +166,11 @@ func (s *Sessions) Import(file string) (Imported, error) {
 	if err != nil {
 		return Imported{}, err
 	}
-	id, err := sessions.Keep(ctx, s.store, im, s.counts)
+	id, err := sessions.Keep(ctx, s.store, im, s.tokens)
 	if err != nil {
 		return Imported{Session: im.Session()}, err
 	}
+	s.count(id)
 	s.emit(studio.EventRun, int64(id))
 	return Imported{Run: int64(id), Session: im.Session()}, nil
 }
@@ -198,7 +202,10 @@ func (s *Sessions) Follow(file string) ([]string, error) {
 	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
-		err := sessions.Follow(ctx, file, s.store, s.counts, sessions.Options{Profiles: s.profiles}, func(u sessions.Update) {
+		err := sessions.Follow(ctx, file, s.store, s.tokens, sessions.Options{Profiles: s.profiles}, func(u sessions.Update) {
+			if u.Run != 0 {
+				s.count(u.Run)
+			}
 			up := SessionUpdate{File: file, Run: int64(u.Run), Session: &u.Session, Following: true}
 			if u.Err != nil {
 				up.Error = u.Err.Error()
@@ -240,6 +247,13 @@ func (s *Sessions) Following() ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// count has a kept session's texts counted in the background.
+func (s *Sessions) count(id history.RunID) {
+	if s.counting != nil && s.tokens != nil {
+		s.counting.Count(id)
+	}
 }
 
 func (s *Sessions) context() context.Context {

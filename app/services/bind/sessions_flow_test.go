@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/services/studio"
 	"hookstudio/app/store/history"
 )
 
@@ -57,13 +56,6 @@ func eventNode(event string) string {
 }
 
 // nodeOf is the id of the node the view puts step i on ("" none).
-func nodeOf(v studio.TraceView, i int) string {
-	if n := v.Flow.Steps[i]; n >= 0 {
-		return v.Flow.Loop.Nodes[n].ID
-	}
-	return ""
-}
-
 // A session imported through History ▸ Open sessions opens from the
 // history on the loop of the agent that wrote it, as a capture does: each
 // hook the transcript tells of at its event's node (Codex's words that
@@ -77,8 +69,8 @@ func TestHistoryDrawsASessionOnItsAgentsLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	s := NewSessions(func(string, any) {}, store, nil, dataDir)
-	hist := NewHistory(store, byteCount{})
+	s := NewSessions(func(string, any) {}, store, nil, nil, dataDir)
+	hist := NewHistory(store, byteCount{}, nil)
 	for _, tt := range []struct {
 		fixture, drop, loop string
 		events              []string // hook events the session must light
@@ -115,16 +107,13 @@ func TestHistoryDrawsASessionOnItsAgentsLoop(t *testing.T) {
 			if (imp.Session.Version == "") != (tt.drop != "") {
 				t.Fatalf("version %q", imp.Session.Version)
 			}
-			v, err := hist.Run(imp.Run)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v.Flow.Loop.ID != tt.loop || len(v.Flow.Steps) != len(v.Steps) {
-				t.Fatalf("drawn on %s (%s), %d of %d steps placed", v.Flow.Loop.ID, v.Flow.Why, len(v.Flow.Steps), len(v.Steps))
+			v := openWhole(t, hist, imp.Run)
+			if v.Head.Loop.ID != tt.loop {
+				t.Fatalf("drawn on %s (%s)", v.Head.Loop.ID, v.Head.Why)
 			}
 			lit := map[string]bool{}
 			for i, st := range v.Steps {
-				node := nodeOf(v, i)
+				node := v.node(i)
 				switch {
 				case node == "":
 					t.Errorf("step %d (%s) has no node", i, st.Kind)

@@ -81,7 +81,7 @@ func TestSessionsBinding(t *testing.T) {
 	}
 	defer store.Close()
 	ev := newPayloads()
-	s := NewSessions(ev.emit, store, nil, dataDir)
+	s := NewSessions(ev.emit, store, nil, nil, dataDir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	StartSessions(ctx, s)
@@ -104,7 +104,7 @@ func TestSessionsBinding(t *testing.T) {
 	if _, err := s.SetLocations(sessions.Locations{Claude: projects, Codex: none, Gemini: none, Qwen: none, Copilot: copilot}); err != nil {
 		t.Fatal(err)
 	}
-	if again := NewSessions(ev.emit, store, nil, dataDir); again.locs.Claude != projects || again.locs.Copilot != copilot {
+	if again := NewSessions(ev.emit, store, nil, nil, dataDir); again.locs.Claude != projects || again.locs.Copilot != copilot {
 		t.Errorf("the folders are not remembered: %+v", again.locs)
 	}
 	if list, err := s.List(sessions.Filter{Agent: sessions.CopilotCLI}); err != nil || len(list) != 1 || list[0].File != events {

@@ -30,6 +30,13 @@ type Message struct {
 	// Hidden are the steps [from, to) during which a call-only hook change
 	// took the message out of the list (to -1: never brought back).
 	Hidden [][2]int `json:"hidden,omitempty"`
+	// Pending says the message's tokens are not counted yet (a stored
+	// run's page while its counts are made in the background): Tokens is 0.
+	Pending bool `json:"pending,omitempty"`
+	// Size and Lines are the length of the whole text when Content is its
+	// start (a stored run's page: Pages.Preview); 0 when it is all there.
+	Size  int `json:"size,omitempty"`
+	Lines int `json:"lines,omitempty"`
 }
 
 // Call is an LLM call with the prompt tokens it receives: in an agent's
@@ -39,6 +46,9 @@ type Call struct {
 	engine.LLMCall
 	Tokens int         `json:"tokens"`
 	Split  *TokenSplit `json:"split,omitempty"`
+	// Pending says some of the messages it receives are not counted yet:
+	// Tokens counts the others.
+	Pending bool `json:"pending,omitempty"`
 }
 
 // TokenSplit is what of an agent's request is whose: the agent's own
@@ -256,11 +266,17 @@ func execHookOf(m *engine.Message) string {
 }
 
 // drawOn chooses the loop the view's run is drawn on and places its
-// steps (the view's steps and messages are filled in). The run's hook
-// systems are those whose hooks ran, else those of the configured hooks
-// that would run for it: a folder whose hooks have not run (untrusted, or
-// no matcher matched) is drawn on the same loop as when they do.
+// steps (the view's steps are filled in).
 func (v *TraceView) drawOn(tr *engine.Trace, origin RunOrigin, configured []engine.HookInfo) {
+	v.Flow = flowOf(tr, origin, configured, v.Steps)
+}
+
+// flowOf is the loop tr is drawn on, steps (tr's) placed on it. The run's
+// hook systems are those whose hooks ran, else those of the configured
+// hooks that would run for it: a folder whose hooks have not run
+// (untrusted, or no matcher matched) is drawn on the same loop as when
+// they do.
+func flowOf(tr *engine.Trace, origin RunOrigin, configured []engine.HookInfo, steps []engine.Step) loop.Flow {
 	run := loop.Run{Agent: origin.Agent, Simulated: origin.Simulated, PromptHooks: origin.Simulated && len(tr.Hooks) > 0}
 	// An imported session names its agent; a simulated run names one when
 	// it was asked to be it (the scenario's agent:, --agent, the app's
@@ -286,13 +302,16 @@ func (v *TraceView) drawOn(tr *engine.Trace, origin RunOrigin, configured []engi
 	var hookOf loop.HookOf
 	if !origin.Simulated {
 		hookOf = func(id int) string {
-			if id < len(v.Messages) && v.Messages[id].Origin == engine.OriginHook {
-				return v.Messages[id].Hook
+			if id < 0 || id >= tr.NumMessages() {
+				return ""
+			}
+			if m := tr.Message(id); m.Origin == engine.OriginHook {
+				return m.Hook
 			}
 			return ""
 		}
 	}
-	v.Flow = loop.For(run, v.Steps, tr.Calls, hookOf)
+	return loop.For(run, steps, tr.Calls, hookOf)
 }
 
 // enabledIn says whether a hook of skill (a folder's own hook: "") takes

@@ -39,6 +39,9 @@ type RunSummary struct {
 	TokensIn        int           `json:"tokens_in"`
 	TokensOut       int           `json:"tokens_out"`
 	MaxPromptTokens int           `json:"max_prompt_tokens"` // the largest call's prompt
+	// TokensPending counts the run's texts whose tokens are not counted
+	// yet (kept with DeferTokens): until 0 its token figures are partial.
+	TokensPending int `json:"tokens_pending,omitempty"`
 }
 
 // Run is a stored run: metadata, metrics and the trace, read-only.
@@ -58,7 +61,7 @@ type Run struct {
 }
 
 const summaryCols = `r.id, r.scenario, r.scenario_file, r.scenario_hash, r.backend, r.source, r.status, r.error,
-	r.started_ms, r.ended_ms, r.wall_ms, r.steps, r.llm_calls, r.tokens_in, r.tokens_out, r.max_prompt_tokens, r.agent, r.agent_by`
+	r.started_ms, r.ended_ms, r.wall_ms, r.steps, r.llm_calls, r.tokens_in, r.tokens_out, r.max_prompt_tokens, r.agent, r.agent_by, r.tokens_pending`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -69,7 +72,7 @@ func scanSummary(sc scanner) (RunSummary, error) {
 	var id, started, ended int64
 	var source, status string
 	err := sc.Scan(&id, &s.Scenario, &s.ScenarioFile, &s.ScenarioHash, &s.Backend, &source, &status, &s.Error,
-		&started, &ended, &s.WallMS, &s.Steps, &s.LLMCalls, &s.TokensIn, &s.TokensOut, &s.MaxPromptTokens, &s.Agent, &s.agentBy)
+		&started, &ended, &s.WallMS, &s.Steps, &s.LLMCalls, &s.TokensIn, &s.TokensOut, &s.MaxPromptTokens, &s.Agent, &s.agentBy, &s.TokensPending)
 	s.ID, s.Source, s.Status = RunID(id), Source(source), engine.Status(status)
 	s.Started, s.Ended = time.UnixMilli(started), time.UnixMilli(ended)
 	return s, err
@@ -106,6 +109,13 @@ func (s *Store) LoadRun(ctx context.Context, id RunID) (*Run, error) {
 }
 
 func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
+	return loadTrace(ctx, q, id, nil)
+}
+
+// loadTrace reads a run back; with refs it leaves the texts out (every
+// message, answer and tool result empty, hook prompts kept) and notes in
+// refs which text each one is.
+func loadTrace(ctx context.Context, q querier, id RunID, refs *TextRefs) (*Run, error) {
 	sum, err := scanSummary(q.QueryRowContext(ctx, `SELECT `+summaryCols+` FROM runs r WHERE r.id = ?`, int64(id)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -119,10 +129,15 @@ func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
 		rec.Agent = &engine.Agent{Agent: a, Version: v, By: sum.agentBy}
 	}
 
-	// The run's texts once, shared by every message that repeats them.
+	// The run's texts once, shared by every message that repeats them;
+	// without texts, only the hooks' prompts (a few).
 	texts := map[int64]string{}
 	hashes := map[int64]string{}
-	err = eachRow(ctx, q, `SELECT b.id, b.hash, b.data FROM run_blobs rb JOIN blobs b ON b.id = rb.blob_id WHERE rb.run_id = ?`,
+	blobQuery := `SELECT b.id, b.hash, b.data FROM run_blobs rb JOIN blobs b ON b.id = rb.blob_id WHERE rb.run_id = ?`
+	if refs != nil {
+		blobQuery = `SELECT b.id, b.hash, b.data FROM blobs b WHERE b.id IN (SELECT content_id FROM run_hooks WHERE run_id = ?)`
+	}
+	err = eachRow(ctx, q, blobQuery,
 		[]any{int64(id)}, func(sc scanner) error {
 			var bid int64
 			var h []byte
@@ -142,6 +157,11 @@ func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
 			return "", fmt.Errorf("blob %d is missing", bid)
 		}
 		return t, nil
+	}
+	// the texts a skeleton leaves out: named, not read
+	bodyText := text
+	if refs != nil {
+		bodyText = func(int64) (string, error) { return "", nil }
 	}
 
 	err = eachRow(ctx, q, `SELECT skill, name, file, timing, role, persistent, tool_filter, content_id, line,
@@ -194,8 +214,11 @@ func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
 			return fmt.Errorf("message %d is missing", len(rec.Messages))
 		}
 		var err error
-		if m.Content, err = text(cid); err != nil {
+		if m.Content, err = bodyText(cid); err != nil {
 			return err
+		}
+		if refs != nil {
+			refs.Messages = append(refs.Messages, TextID(cid))
 		}
 		rec.Messages = append(rec.Messages, m)
 		run.MessageTokens = append(run.MessageTokens, tok)
@@ -225,11 +248,14 @@ func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
 			c.NeedTool = &needTool.Bool
 		}
 		var err error
-		if c.Content, err = text(cid); err != nil {
+		if c.Content, err = bodyText(cid); err != nil {
 			return err
 		}
-		if c.ToolCalls, err = loadToolCalls(tools, text); err != nil {
+		if c.ToolCalls, err = loadToolCalls(tools, bodyText); err != nil {
 			return err
+		}
+		if refs != nil {
+			refs.Calls = append(refs.Calls, TextID(cid))
 		}
 		m.Index, m.Request, m.Phase, m.Round, m.Error = c.Index, c.Request, c.Phase, c.Round, c.Error
 		rec.Calls = append(rec.Calls, c)
@@ -248,7 +274,7 @@ func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
 	if err := json.Unmarshal(requests, &rec.Requests); err != nil {
 		return nil, fmt.Errorf("requests: %w", err)
 	}
-	if rec.ToolCalls, err = loadToolCalls(tools, text); err != nil {
+	if rec.ToolCalls, err = loadToolCalls(tools, bodyText); err != nil {
 		return nil, err
 	}
 	if rec.Steps, err = decodeSteps(steps); err != nil {
@@ -260,7 +286,7 @@ func loadRun(ctx context.Context, q querier, id RunID) (*Run, error) {
 	if err := loadExec(ctx, q, id, &rec, run); err != nil {
 		return nil, err
 	}
-	if run.Session, err = loadSession(ctx, q, id); err != nil {
+	if run.Session, err = loadSession(ctx, q, id, refs == nil); err != nil {
 		return nil, err
 	}
 	if run.Trace, err = engine.FromRecord(rec); err != nil {

@@ -59,33 +59,25 @@ type metrics struct {
 	tokensIn  int
 	tokensOut int
 	maxPrompt int
+	pending   int // the run's texts not counted yet (runs.tokens_pending)
 }
 
 // computeMetrics walks the steps once, keeping each request's running
 // prompt size and each hook's live copies, so the cost is steps + messages
 // + calls × hooks, never calls × list length (a 1,000-round run has lists
-// of thousands of messages).
-func computeMetrics(rec *engine.Record, tc TokenCounter) (*metrics, error) {
+// of thousands of messages). msgTokens are the messages' token counts (by
+// id), outTokens the answers' (by call).
+func computeMetrics(rec *engine.Record, msgTokens, outTokens []int) (*metrics, error) {
 	nm, nh := len(rec.Messages), len(rec.Hooks)
-	m := &metrics{msgTokens: make([]int, nm), calls: make([]CallMetrics, len(rec.Calls)), hooks: make([]HookMetrics, nh)}
+	if len(msgTokens) != nm || len(outTokens) != len(rec.Calls) {
+		return nil, fmt.Errorf("token counts for %d messages and %d answers, want %d and %d", len(msgTokens), len(outTokens), nm, len(rec.Calls))
+	}
+	m := &metrics{msgTokens: msgTokens, calls: make([]CallMetrics, len(rec.Calls)), hooks: make([]HookMetrics, nh)}
 
-	type key struct{ role, content string }
-	counted := map[key]int{}
 	execRow := map[string]int32{}
 	hookOf := make([]int32, nm)
 	for i := range rec.Messages {
 		msg := &rec.Messages[i]
-		k := key{string(msg.Role), msg.Content}
-		n, ok := counted[k]
-		if !ok {
-			n = tc.CountMessage(k.role, k.content)
-			counted[k] = n
-		}
-		if a := msg.Agent; a != nil && a.Placeholder {
-			// the CLI's words a run without a calibration stands in for
-			n = tc.CountMessage(k.role, "") + a.PlaceholderTokens
-		}
-		m.msgTokens[i] = n
 		hookOf[i] = -1
 		added := msg.Ref == -1 && (msg.Origin == engine.OriginHook || msg.Origin == engine.OriginHistory && msg.HistoryOf == engine.OriginHook)
 		if msg.Edit != 0 && (added || msg.Origin == engine.OriginTool) {
@@ -135,12 +127,7 @@ func computeMetrics(rec *engine.Record, tc TokenCounter) (*metrics, error) {
 	}
 	for i := range rec.Calls {
 		c := &rec.Calls[i]
-		out := 0
-		if c.Content != "" {
-			// CountMessage minus the framing of an empty message leaves the
-			// content's own tokens.
-			out = tc.CountMessage("assistant", c.Content) - tc.CountMessage("assistant", "")
-		}
+		out := outTokens[i]
 		m.calls[i] = CallMetrics{Index: i, Request: c.Request, Phase: c.Phase, Round: c.Round, TokensOut: out, Error: c.Error}
 		m.tokensOut += out
 	}

@@ -64,6 +64,11 @@ type RunInput struct {
 	// Tokens counts message tokens for the metrics; nil estimates four
 	// bytes per token, which is only good for tests.
 	Tokens TokenCounter
+	// DeferTokens keeps the run with only the token counts the history
+	// already holds for its texts (Tokens must be a ContentCounter): the
+	// run is marked pending and CountPending / SettleTokens finish it, so a
+	// large run is kept, and can be shown, before its text is counted.
+	DeferTokens bool
 	// Replaces, when set, is a run this one stands in for under the same
 	// id, in the same transaction: a run kept while it goes on.
 	Replaces RunID
@@ -101,10 +106,17 @@ func (s *Store) SaveRun(ctx context.Context, in RunInput) (RunID, error) {
 		tc = estimate{}
 	}
 	rec := in.Trace.Record()
-	met, err := computeMetrics(&rec, tc)
+	texts := runTexts(&rec)
+	counts, err := s.countTexts(ctx, texts, tc, in.DeferTokens)
 	if err != nil {
 		return 0, fmt.Errorf("save run: %w", err)
 	}
+	msgTokens, outTokens := counts.ofRecord(&rec, texts)
+	met, err := computeMetrics(&rec, msgTokens, outTokens)
+	if err != nil {
+		return 0, fmt.Errorf("save run: %w", err)
+	}
+	met.pending = counts.pending
 	sum := sha256.Sum256(in.ScenarioData)
 	var id RunID
 	var deleted int
@@ -133,7 +145,7 @@ func (s *Store) SaveRun(ctx context.Context, in RunInput) (RunID, error) {
 			}
 		}
 		var err error
-		if id, err = insertRun(ctx, tx, &in, &rec, met, hex.EncodeToString(sum[:])); err != nil {
+		if id, err = insertRun(ctx, tx, &in, &rec, texts, counts, met, hex.EncodeToString(sum[:])); err != nil {
 			return err
 		}
 		for _, b := range oldBlobs {
@@ -164,9 +176,10 @@ func (s *Store) SaveRun(ctx context.Context, in RunInput) (RunID, error) {
 // blobSet gathers a run's distinct texts, so each is hashed and looked up
 // once however many messages repeat it.
 type blobSet struct {
-	index map[string]int
-	texts []string
-	ids   []int64
+	index  map[string]int
+	texts  []string
+	hashes [][sha256.Size]byte
+	ids    []int64
 }
 
 func (b *blobSet) add(s string) int {
@@ -176,7 +189,30 @@ func (b *blobSet) add(s string) int {
 	i := len(b.texts)
 	b.index[s] = i
 	b.texts = append(b.texts, s)
+	b.hashes = append(b.hashes, sha256.Sum256([]byte(s)))
 	return i
+}
+
+// runTexts is every text rec stores: message contents, hook prompts,
+// answers, tool results.
+func runTexts(rec *engine.Record) *blobSet {
+	blobs := &blobSet{index: make(map[string]int, 64)}
+	for i := range rec.Messages {
+		blobs.add(rec.Messages[i].Content)
+	}
+	for i := range rec.Hooks {
+		blobs.add(rec.Hooks[i].Content)
+	}
+	for i := range rec.Calls {
+		blobs.add(rec.Calls[i].Content)
+		for _, tc := range rec.Calls[i].ToolCalls {
+			blobs.add(tc.Result)
+		}
+	}
+	for _, tc := range rec.ToolCalls {
+		blobs.add(tc.Result)
+	}
+	return blobs
 }
 
 func (b *blobSet) id(s string) int64 { return b.ids[b.index[s]] }
@@ -209,7 +245,7 @@ func storeToolCalls(tcs []engine.ToolCall, blobs *blobSet) ([]byte, error) {
 	return json.Marshal(out)
 }
 
-func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record, met *metrics, scenarioHash string) (RunID, error) {
+func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record, blobs *blobSet, counts *textCounts, met *metrics, scenarioHash string) (RunID, error) {
 	// The run row goes first so every other row can reference its id.
 	var rowID any // NULL: a new id
 	if in.Replaces != 0 {
@@ -220,11 +256,11 @@ func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record
 		agent, by = rec.Agent.String(), rec.Agent.By
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO runs (id, scenario, scenario_file, scenario_hash, backend, source, status, error,
-		started_ms, ended_ms, steps, llm_calls, tokens_in, tokens_out, max_prompt_tokens, wall_ms, agent, agent_by)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		started_ms, ended_ms, steps, llm_calls, tokens_in, tokens_out, max_prompt_tokens, wall_ms, agent, agent_by, tokens_pending)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rowID, rec.Scenario, in.ScenarioFile, scenarioHash, in.Backend, string(in.Source), string(rec.Status), rec.Error,
 		in.Started.UnixMilli(), in.Ended.UnixMilli(), len(rec.Steps), len(rec.Calls),
-		met.tokensIn, met.tokensOut, met.maxPrompt, in.Ended.Sub(in.Started).Milliseconds(), agent, by)
+		met.tokensIn, met.tokensOut, met.maxPrompt, in.Ended.Sub(in.Started).Milliseconds(), agent, by, met.pending)
 	if err != nil {
 		return 0, fmt.Errorf("insert run: %w", err)
 	}
@@ -233,23 +269,10 @@ func insertRun(ctx context.Context, tx *sql.Tx, in *RunInput, rec *engine.Record
 		return 0, err
 	}
 
-	blobs := &blobSet{index: make(map[string]int, 64)}
-	for i := range rec.Messages {
-		blobs.add(rec.Messages[i].Content)
-	}
-	for i := range rec.Hooks {
-		blobs.add(rec.Hooks[i].Content)
-	}
-	for i := range rec.Calls {
-		blobs.add(rec.Calls[i].Content)
-		for _, tc := range rec.Calls[i].ToolCalls {
-			blobs.add(tc.Result)
-		}
-	}
-	for _, tc := range rec.ToolCalls {
-		blobs.add(tc.Result)
-	}
 	if err := insertBlobs(ctx, tx, blobs); err != nil {
+		return 0, err
+	}
+	if err := counts.insertFresh(ctx, tx, blobs); err != nil {
 		return 0, err
 	}
 	err = batchInsert(ctx, tx, "run_blobs", []string{"run_id", "blob_id"}, len(blobs.ids), func(i int, a []any) []any {
@@ -385,7 +408,7 @@ func insertBlobs(ctx context.Context, tx *sql.Tx, b *blobSet) error {
 	defer ins.Close()
 	b.ids = make([]int64, len(b.texts))
 	for i, t := range b.texts {
-		h := sha256.Sum256([]byte(t))
+		h := b.hashes[i]
 		err := find.QueryRowContext(ctx, h[:]).Scan(&b.ids[i])
 		if err == nil {
 			continue

@@ -36,10 +36,16 @@ func insertSession(ctx context.Context, tx *sql.Tx, rid int64, si *SessionInfo) 
 	return nil
 }
 
-func loadSession(ctx context.Context, q querier, id RunID) (*SessionInfo, error) {
+// loadSession reads a session run's row; the importer's account (which
+// can be large) only withData.
+func loadSession(ctx context.Context, q querier, id RunID, withData bool) (*SessionInfo, error) {
 	var si SessionInfo
 	var data string
-	err := q.QueryRowContext(ctx, `SELECT agent, version, file, session_id, data FROM run_sessions WHERE run_id = ?`, int64(id)).
+	dataCol := "data"
+	if !withData {
+		dataCol = "'null'"
+	}
+	err := q.QueryRowContext(ctx, `SELECT agent, version, file, session_id, `+dataCol+` FROM run_sessions WHERE run_id = ?`, int64(id)).
 		Scan(&si.Agent, &si.Version, &si.File, &si.ID, &data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil

@@ -13,12 +13,22 @@ import (
 // Insert inserts n rows into table's cols, per rows a statement; row
 // appends row i's values to args and returns them.
 func Insert(ctx context.Context, tx *sql.Tx, table string, cols []string, n, per int, row func(i int, args []any) []any) error {
+	return insert(ctx, tx, "INSERT INTO", table, cols, n, per, row)
+}
+
+// Replace is Insert where a row whose key is there already stands in for
+// it (INSERT OR REPLACE).
+func Replace(ctx context.Context, tx *sql.Tx, table string, cols []string, n, per int, row func(i int, args []any) []any) error {
+	return insert(ctx, tx, "INSERT OR REPLACE INTO", table, cols, n, per, row)
+}
+
+func insert(ctx context.Context, tx *sql.Tx, verb, table string, cols []string, n, per int, row func(i int, args []any) []any) error {
 	if n == 0 {
 		return nil
 	}
 	stmtFor := func(rows int) string {
 		one := "(" + strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",") + ")"
-		return "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " +
+		return verb + " " + table + " (" + strings.Join(cols, ", ") + ") VALUES " +
 			strings.TrimSuffix(strings.Repeat(one+",", rows), ",")
 	}
 	full := min(n, max(per, 1))

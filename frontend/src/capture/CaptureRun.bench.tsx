@@ -15,6 +15,7 @@ import type { TraceView } from '../lib/api';
 import type { RunSummary } from '../lib/api/history';
 import { ReadOnlyRun } from '../history/ReadOnlyRun';
 import { MessageList } from '../components/MessageList';
+import { sourceOf } from '../paged/local';
 import { skillColors } from '../components/util';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -54,7 +55,7 @@ function open(kind: string): number {
   const t0 = performance.now();
   const view = load(kind);
   const m = mount();
-  act(() => m.root.render(<ReadOnlyRun run={summary(view, kind)} view={view} color={color} onBack={() => {}} onLive={() => {}} />));
+  act(() => m.root.render(<ReadOnlyRun run={summary(view, kind)} source={sourceOf(view)} color={color} onBack={() => {}} onLive={() => {}} />));
   const ms = performance.now() - t0;
   m.done();
   return ms;
@@ -65,12 +66,12 @@ function walk(kind: string): number {
   const view = load(kind);
   const m = mount();
   const at = (c: number) => view.calls[c]!.step;
-  act(() => m.root.render(<MessageList view={view} cursor={at(0)} color={color} />));
+  act(() => m.root.render(<MessageList source={sourceOf(view)} cursor={at(0)} color={color} />));
   const moves = 100;
   const t0 = performance.now();
   for (let k = 1; k <= moves; k++) {
     const c = Math.floor((k * (view.calls.length - 1)) / moves);
-    act(() => m.root.render(<MessageList view={view} cursor={at(c)} color={color} />));
+    act(() => m.root.render(<MessageList source={sourceOf(view)} cursor={at(c)} color={color} />));
   }
   const ms = (performance.now() - t0) / moves;
   m.done();

@@ -3,7 +3,7 @@
 // focused editor's own.
 import type { Command } from './registry';
 import type { AppStores } from '../app/stores';
-import type { DebuggerStore } from '../debugger/store';
+import type { Stepper } from '../debugger/store';
 
 /** The element is a plain form field, which keeps its own text undo until it commits. */
 const inField = (t: EventTarget | null) => {
@@ -15,8 +15,8 @@ export function appCommands(a: AppStores): Command[] {
   const simulator = () => a.history.get().mode === 'simulator';
   const editing = () => a.editorPane.get().editing !== null;
   // the stepping keys act on the live debugger, or in the history on the run open read-only
-  const target = (): DebuggerStore | null => (simulator() ? a.debug : a.history.readOnlyDebugger());
-  const onDebugger = (act: (d: DebuggerStore) => void) => ({
+  const target = (): Stepper | null => (simulator() ? a.debug : a.history.readOnlyDebugger());
+  const onDebugger = (act: (d: Stepper) => void) => ({
     when: () => target() !== null,
     run: () => act(target()!),
   });

@@ -7,6 +7,7 @@ import type { Message, MessageRow, TraceView } from '../lib/api';
 import { firstWords, isAgentOwn, requestKind, share, splitText } from '../lib/api/agentRequest';
 import { itemsOf, MessageList } from './MessageList';
 import { VisibilityMatrix } from './BottomPanel';
+import { sourceOf } from '../paged/local';
 import { skillColors } from './util';
 
 // a run of claude-guard's release scenario under claude-code@2.1.332 with a request model of our own
@@ -23,7 +24,7 @@ afterEach(() => vi.restoreAllMocks());
 describe("an agent's own messages in the message list", () => {
   it("groups them where they stand, a line each — which piece, its tokens, its first words — closed until clicked or Enter", async () => {
     const call = agentView.calls[0]!;
-    render(<MessageList view={agentView} cursor={call.step} color={color} />);
+    render(<MessageList source={sourceOf(agentView)} cursor={call.step} color={color} />);
     const [system, env] = groups();
     expect(system!.getAttribute('aria-label')).toBe("Claude Code's own system prompt (2 blocks) and context");
     expect(within(system!).getByText("Claude Code 2.1.332's own")).toBeTruthy();
@@ -57,10 +58,10 @@ describe("an agent's own messages in the message list", () => {
   it("shows them all in full with the toggle, which says so to whoever remembers it", () => {
     const onShow = vi.fn();
     const call = agentView.calls[0]!;
-    const { rerender } = render(<MessageList view={agentView} cursor={call.step} color={color} agentContext={{ shown: false, onShow }} />);
+    const { rerender } = render(<MessageList source={sourceOf(agentView)} cursor={call.step} color={color} agentContext={{ shown: false, onShow }} />);
     fireEvent.click(screen.getByTestId('show-agent-context'));
     expect(onShow).toHaveBeenCalledWith(true);
-    rerender(<MessageList view={agentView} cursor={call.step} color={color} agentContext={{ shown: true, onShow }} />);
+    rerender(<MessageList source={sourceOf(agentView)} cursor={call.step} color={color} agentContext={{ shown: true, onShow }} />);
     expect(document.querySelectorAll('.agent-text')).toHaveLength(4);
     // one closed by hand while the rest stay open
     fireEvent.click(toggle(0));
@@ -69,7 +70,7 @@ describe("an agent's own messages in the message list", () => {
 
   it('lists the tools the call offered in a closed row at the top, with what their definitions cost', () => {
     const call = agentView.calls[0]!;
-    render(<MessageList view={agentView} cursor={call.step} color={color} />);
+    render(<MessageList source={sourceOf(agentView)} cursor={call.step} color={color} />);
     const row = screen.getByTestId('offered-tools');
     const btn = within(row).getByRole('button');
     expect(btn.getAttribute('aria-expanded')).toBe('false');
@@ -83,7 +84,7 @@ describe("an agent's own messages in the message list", () => {
   it("gives the call's tokens of the whole request and their split, the hooks' share readable", () => {
     const call = agentView.calls[agentView.calls.length - 1]!;
     const s = call.split!;
-    render(<MessageList view={agentView} cursor={call.step} color={color} />);
+    render(<MessageList source={sourceOf(agentView)} cursor={call.step} color={color} />);
     expect(s.agent + s.tools + s.hooks + s.conversation).toBe(call.tokens);
     expect(screen.getByTitle(/the whole request/).textContent).toBe(`${call.tokens} tokens`);
     const split = screen.getByTestId('token-split');
@@ -100,7 +101,7 @@ describe("an agent's own messages in the message list", () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     const call = agentView.calls[1]!;
-    render(<MessageList view={agentView} cursor={call.step} color={color} requestBody={load} />);
+    render(<MessageList source={sourceOf(agentView)} cursor={call.step} color={color} requestBody={load} />);
     await act(async () => { fireEvent.click(screen.getByTestId('show-request')); });
     expect(load).toHaveBeenCalledWith(1);
     const pre = screen.getByLabelText('Request body of LLM call #2');
@@ -114,7 +115,7 @@ describe("an agent's own messages in the message list", () => {
 
   it('says why a request body cannot be written', async () => {
     const load = vi.fn().mockRejectedValue(new Error('the view has been simulated again'));
-    render(<MessageList view={agentView} cursor={agentView.calls[0]!.step} color={color} requestBody={load} />);
+    render(<MessageList source={sourceOf(agentView)} cursor={agentView.calls[0]!.step} color={color} requestBody={load} />);
     await act(async () => { fireEvent.click(screen.getByTestId('show-request')); });
     expect(screen.getByRole('alert').textContent).toBe('the view has been simulated again');
   });
@@ -124,7 +125,7 @@ describe("an agent's own messages in the message list", () => {
     const m = v.messages[1]!;
     Object.assign(m, { placeholder: true, placeholder_tokens: 1535, tokens: 1538,
       content: "[claude-code 2.1.332's own text system.2: 7080 characters, 1535 tokens. Hook Studio does not ship the CLI's words; run `hookctl calibrate claude-code` (or Settings ▸ Agents ▸ Calibrate) to see them here.]" });
-    render(<MessageList view={v} cursor={v.calls[0]!.step} color={color} />);
+    render(<MessageList source={sourceOf(v)} cursor={v.calls[0]!.step} color={color} />);
     expect(line(m.id).className).toContain('is-placeholder');
     expect(within(line(m.id)).getByText(/placeholder · calibrate/)).toBeTruthy();
     expect(within(line(m.id)).getByText('1,538 tok')).toBeTruthy();
@@ -138,7 +139,7 @@ describe("an agent's own messages in the message list", () => {
     const v: TraceView = structuredClone(agentView);
     v.agent = { ...v.agent!, request: 'none' };
     v.messages = v.messages.filter((m) => !m.pieces);
-    render(<MessageList view={v} cursor={v.calls[0]!.step} color={color} />);
+    render(<MessageList source={sourceOf(v)} cursor={v.calls[0]!.step} color={color} />);
     const note = screen.getByTestId('agent-context-missing');
     expect(note.textContent).toContain('Claude Code 2.1.332');
     expect(within(note).getByText('hookctl calibrate claude-code')).toBeTruthy();
@@ -151,7 +152,7 @@ describe("an agent's own messages in the message list", () => {
 
   it('leaves a seed run as it was: no group, no tools row, no split, no Request view', () => {
     const v = seed as TraceView;
-    render(<MessageList view={v} cursor={v.calls[0]!.step} color={color} requestBody={vi.fn()} />);
+    render(<MessageList source={sourceOf(v)} cursor={v.calls[0]!.step} color={color} requestBody={vi.fn()} />);
     expect(screen.queryByTestId('agent-group')).toBeNull();
     expect(screen.queryByTestId('offered-tools')).toBeNull();
     expect(screen.queryByTestId('token-split')).toBeNull();
@@ -196,7 +197,7 @@ describe('the agent request helpers', () => {
 
 describe('the visibility matrix of an agent run', () => {
   it("gives each call's split in its hover and a small bar under its tokens", () => {
-    render(<VisibilityMatrix view={agentView} currentCall={null} changedCalls={new Set()} everyCallArmed={false} color={color} onJumpToCall={() => {}} onToggleEveryCall={() => {}} />);
+    render(<VisibilityMatrix source={sourceOf(agentView)} currentCall={null} changedCalls={new Set()} everyCallArmed={false} color={color} onJumpToCall={() => {}} onToggleEveryCall={() => {}} />);
     const last = agentView.calls[agentView.calls.length - 1]!;
     const foot = screen.getByTestId(`call-tokens-${last.index}`);
     expect(foot.textContent).toBe(String(last.tokens));

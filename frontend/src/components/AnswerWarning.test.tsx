@@ -4,6 +4,7 @@ import seed from '../fixtures/seed-diagrams.json';
 import type { TraceView } from '../lib/api';
 import { MessageList } from './MessageList';
 import { StepList } from './StepList';
+import { sourceOf } from '../paged/local';
 import { skillColors } from './util';
 
 const color = skillColors([]);
@@ -23,7 +24,7 @@ describe('a warning on an LLM call', () => {
     ['another call', 1, false],
   ])('the answer of %s shows it: %s', (_, call, shown) => {
     const v = warned();
-    render(<MessageList view={v} cursor={v.calls[call]!.step} color={color} />);
+    render(<MessageList source={sourceOf(v)} cursor={v.calls[call]!.step} color={color} />);
     const answer = screen.getByText(/Model answer/).closest('footer')!;
     expect(within(answer).queryByText('warning') !== null).toBe(shown);
     expect(within(answer).queryByText(`⚠ ${EMPTY}`) !== null).toBe(shown);
@@ -31,7 +32,7 @@ describe('a warning on an LLM call', () => {
 
   it('badges the call in the step list, and only it', () => {
     const v = warned();
-    render(<StepList view={v} cursor={v.calls[2]!.step} breakpoints={[]} changedCalls={new Set()} onJump={() => {}} onToggleBreakpoint={() => {}} />);
+    render(<StepList source={sourceOf(v)} cursor={v.calls[2]!.step} breakpoints={[]} changedCalls={new Set()} onJump={() => {}} onToggleBreakpoint={() => {}} />);
     const badges = screen.getAllByText('warning');
     expect(badges).toHaveLength(1);
     expect(badges[0]!.closest('[role=option]')!.getAttribute('data-testid')).toBe(`step-${v.calls[2]!.step}`);

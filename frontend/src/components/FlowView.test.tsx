@@ -3,6 +3,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import seed from '../fixtures/seed-diagrams.json';
 import claude from '../fixtures/claude-trace.json';
 import type { FlowLoop, TraceView } from '../lib/api';
+import { sourceOf } from '../paged/local';
 import { FlowView, nodeAt, visitedAt } from './FlowView';
 
 const view = seed as TraceView;
@@ -11,28 +12,28 @@ const claudeView = claude as unknown as TraceView;
 describe('FlowView on seed 000’s loop', () => {
   it('puts every step of the seed scenario on a node of the flowchart', () => {
     expect(view.flow.loop.id).toBe('seed-000');
-    for (const s of view.steps) expect(nodeAt(view, s.index), `step ${s.index} ${s.kind}`).not.toBeNull();
-    const kinds = (node: string) => view.steps.filter((s) => nodeAt(view, s.index)?.id === node).map((s) => `${s.kind}:${s.timing ?? s.prompt ?? ''}`);
+    for (const s of view.steps) expect(nodeAt(sourceOf(view), s.index), `step ${s.index} ${s.kind}`).not.toBeNull();
+    const kinds = (node: string) => view.steps.filter((s) => nodeAt(sourceOf(view), s.index)?.id === node).map((s) => `${s.kind}:${s.timing ?? s.prompt ?? ''}`);
     expect(new Set(kinds('exit'))).toEqual(new Set(['remove:before_first_agent', 'remove:after_tool_call']));
     expect(kinds('cp5')).toContain('inject:after_tool_call');
     expect(kinds('cp5')).toContain('remove:after_tool_call'); // the in-loop remove
-    expect(nodeAt(view, view.calls[0]!.step)?.id).toBe('plan');
-    expect(nodeAt(view, view.calls[1]!.step)?.id).toBe('agent');
+    expect(nodeAt(sourceOf(view), view.calls[0]!.step)?.id).toBe('plan');
+    expect(nodeAt(sourceOf(view), view.calls[1]!.step)?.id).toBe('agent');
   });
 
   it('marks the nodes the request has passed through up to the cursor', () => {
     for (const s of view.steps) {
       const req = view.requests[s.request]!;
       const want = new Set<string>();
-      for (let i = req.first_step; i <= s.index; i++) { const n = nodeAt(view, i); if (n) want.add(n.id); }
-      expect(visitedAt(view, s.index), `step ${s.index}`).toEqual(want);
+      for (let i = req.first_step; i <= s.index; i++) { const n = nodeAt(sourceOf(view), i); if (n) want.add(n.id); }
+      expect(visitedAt(sourceOf(view), s.index), `step ${s.index}`).toEqual(want);
     }
-    expect(visitedAt(view, -1).size).toBe(0);
+    expect(visitedAt(sourceOf(view), -1).size).toBe(0);
   });
 
   it('highlights the node of the current step, shows the round, and toggles checkpoint breakpoints', () => {
     const onToggle = vi.fn();
-    const { container } = render(<FlowView view={view} cursor={view.calls[2]!.step} breakpoints={['checkpoint:5']} onToggleCheckpoint={onToggle} />);
+    const { container } = render(<FlowView source={sourceOf(view)} cursor={view.calls[2]!.step} breakpoints={['checkpoint:5']} onToggleCheckpoint={onToggle} />);
     expect(container.querySelector('.flow')?.getAttribute('data-loop')).toBe('seed-000');
     expect(container.querySelector('.node.is-current')?.getAttribute('data-node')).toBe('agent');
     expect(container.textContent).toContain('agent loop · round 1');
@@ -48,7 +49,7 @@ describe('FlowView on Claude Code’s loop', () => {
   const guard = claudeView.steps.find((s) => s.hook_call?.event === 'PreToolUse:Bash')!;
 
   it('draws Claude Code’s loop with its hook events as nodes, no checkpoints', () => {
-    const { container } = render(<FlowView view={claudeView} cursor={0} breakpoints={[]} onToggleCheckpoint={() => undefined} />);
+    const { container } = render(<FlowView source={sourceOf(claudeView)} cursor={0} breakpoints={[]} onToggleCheckpoint={() => undefined} />);
     expect(container.querySelector('.flow')?.getAttribute('data-loop')).toBe('claude-code');
     expect(screen.getByTestId('flow-title').textContent).toContain('Claude Code');
     const events = [...container.querySelectorAll('.node.kind-event')].map((n) => n.getAttribute('data-node'));
@@ -62,7 +63,7 @@ describe('FlowView on Claude Code’s loop', () => {
 
   it('lights the node of a hook call and its tag, and breaks on the event', () => {
     const onToggleEvent = vi.fn();
-    const { container } = render(<FlowView view={claudeView} cursor={guard.index} breakpoints={['event:PreToolUse']} onToggleCheckpoint={() => undefined} onToggleEvent={onToggleEvent} />);
+    const { container } = render(<FlowView source={sourceOf(claudeView)} cursor={guard.index} breakpoints={['event:PreToolUse']} onToggleCheckpoint={() => undefined} onToggleEvent={onToggleEvent} />);
     expect(container.querySelector('.node.is-current')?.getAttribute('data-node')).toBe('PreToolUse');
     expect(container.querySelector('[data-node="PreToolUse"] .bpdot')).not.toBeNull();
     const tag = container.querySelector('[data-hooknode="PreToolUse"]')!;
@@ -71,13 +72,13 @@ describe('FlowView on Claude Code’s loop', () => {
     expect(screen.getByTestId('flow-hook-caption').textContent).toContain('Claude Code PreToolUse:Bash');
     fireEvent.click(container.querySelector('[data-node="Stop"]')!);
     expect(onToggleEvent).toHaveBeenCalledWith('Stop');
-    const visited = visitedAt(claudeView, guard.index);
+    const visited = visitedAt(sourceOf(claudeView), guard.index);
     expect([...visited]).toEqual(expect.arrayContaining(['prompt', 'model', 'tools', 'PreToolUse']));
     expect(visited.has('tool')).toBe(false);
   });
 
   it('lights the model for an LLM call', () => {
-    const { container } = render(<FlowView view={claudeView} cursor={claudeView.calls[1]!.step} breakpoints={[]} onToggleCheckpoint={() => undefined} />);
+    const { container } = render(<FlowView source={sourceOf(claudeView)} cursor={claudeView.calls[1]!.step} breakpoints={[]} onToggleCheckpoint={() => undefined} />);
     expect(container.querySelector('.node.is-current')?.getAttribute('data-node')).toBe('model');
   });
 });
@@ -97,7 +98,7 @@ describe('FlowView draws whatever loop it is given', () => {
     const steps = claudeView.steps.slice(0, 2).map((s, i) => ({ ...s, index: i, request: 0 }));
     const made: TraceView = { ...claudeView, steps, calls: [], requests: [{ ...claudeView.requests[0]!, first_step: 0, last_step: 1 }], flow: { loop, why: 'a test', steps: [0, 1] } };
     const onToggleEvent = vi.fn();
-    const { container } = render(<FlowView view={made} cursor={1} breakpoints={[]} onToggleCheckpoint={() => undefined} onToggleEvent={onToggleEvent} />);
+    const { container } = render(<FlowView source={sourceOf(made)} cursor={1} breakpoints={[]} onToggleCheckpoint={() => undefined} onToggleEvent={onToggleEvent} />);
     expect(container.querySelector('.flow')?.getAttribute('data-loop')).toBe('made-up');
     expect(container.querySelector('svg')?.getAttribute('viewBox')).toMatch(/^0 0 300 (80|96)$/);
     expect(container.querySelector('.node.is-current')?.getAttribute('data-node')).toBe('model');

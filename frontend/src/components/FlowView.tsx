@@ -1,57 +1,26 @@
 // The run's loop — its agent's (Claude Code, Codex, …) or the simulated agent's (seed 000 §5) — as the
-// backend gives it (view.flow, app/agents/loop): nodes, edges, the hook events at each node, and the
+// backend gives it (the flow of a view, or a paged run's head; app/agents/loop): nodes, edges, the hook events at each node, and the
 // node of each step. The current step's node is lit; a click on a checkpoint or an event sets a breakpoint.
-import type { FlowEdge, FlowLoop, FlowNode, FlowSide, TraceView } from '../lib/api';
+import type { FlowEdge, FlowLoop, FlowNode, FlowSide } from '../lib/api';
 import { subagentLabel, subagentOf, systemLabel } from '../lib/api';
-import { hookCallsOf } from '../exec/hookcalls';
 import type { BreakpointId } from '../debugger/machine';
+import type { RunSource } from '../paged/source';
+import { useSource } from '../paged/source';
 import { cx } from './util';
 
-/** The node of step i of the view's run, or null. */
-export function nodeAt(view: TraceView, i: number): FlowNode | null {
-  const n = view.flow.steps[i];
-  return n === undefined || n < 0 ? null : view.flow.loop.nodes[n] ?? null;
+/** The node of step i of the source's run, or null (also while its step is fetched). */
+export function nodeAt(source: RunSource, i: number): FlowNode | null {
+  const n = source.step(i)?.node;
+  return n === undefined || n < 0 ? null : source.head().loop.nodes[n] ?? null;
 }
-
-/** For each request: the first step at which each node is reached (computed once per view). */
-const firstVisits = new WeakMap<TraceView, Map<number, Map<string, number>>>();
 
 /** The ids of the nodes the request of step `cursor` has passed through, up to and including that step. */
-export function visitedAt(view: TraceView, cursor: number): Set<string> {
+export function visitedAt(source: RunSource, cursor: number): Set<string> {
   const visited = new Set<string>();
-  const step = view.steps[cursor];
-  const req = step ? view.requests[step.request] : undefined;
-  if (!step || !req) return visited;
-  let byReq = firstVisits.get(view);
-  if (!byReq) { byReq = new Map(); firstVisits.set(view, byReq); }
-  let first = byReq.get(step.request);
-  if (!first) {
-    first = new Map();
-    for (let i = req.first_step; i <= req.last_step && i < view.steps.length; i++) {
-      const n = nodeAt(view, i);
-      if (n && !first.has(n.id)) first.set(n.id, i);
-    }
-    byReq.set(step.request, first);
-  }
-  for (const [n, i] of first) if (i <= cursor) visited.add(n);
+  const step = source.step(cursor);
+  const v = step ? source.visits(step.request) : undefined;
+  if (v) for (const [n, i] of Object.entries(v.first)) if (i <= cursor) visited.add(n);
   return visited;
-}
-
-/** Hook invocations per node id in one request (computed once per view and request). */
-const hookCounts = new WeakMap<TraceView, Map<number, Map<string, number>>>();
-function hooksAtNodes(view: TraceView, request: number): Map<string, number> {
-  let byReq = hookCounts.get(view);
-  if (!byReq) { byReq = new Map(); hookCounts.set(view, byReq); }
-  let m = byReq.get(request);
-  if (!m) {
-    m = new Map();
-    for (const e of hookCallsOf(view)) {
-      const n = e.request === request ? nodeAt(view, e.step) : null;
-      if (n) m.set(n.id, (m.get(n.id) ?? 0) + 1);
-    }
-    byReq.set(request, m);
-  }
-  return m;
 }
 
 /** Where an edge leaves or enters a node: the middle of a side, moved along it by offset. */
@@ -76,7 +45,7 @@ function edgePath(loop: FlowLoop, byId: Map<string, FlowNode>, e: FlowEdge): str
 const tagKeys = (n: FlowNode): string[] => (n.events?.length ? n.events : n.points ?? []);
 
 interface Props {
-  view: TraceView;
+  source: RunSource;
   cursor: number;
   breakpoints: readonly BreakpointId[];
   onToggleCheckpoint: (cp: number) => void;
@@ -84,19 +53,21 @@ interface Props {
   onToggleEvent?: (event: string) => void;
 }
 
-export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint, onToggleEvent }: Props) {
-  const { loop, why } = view.flow;
+export function FlowView({ source, cursor, breakpoints, onToggleCheckpoint, onToggleEvent }: Props) {
+  useSource(source, 'head', 'steps');
+  const head = source.head();
+  const { loop, why } = head;
   const h = loop.node_height;
   const byId = new Map(loop.nodes.map((n) => [n.id, n]));
-  const step = view.steps[cursor];
-  const current = nodeAt(view, cursor);
-  const visited = visitedAt(view, cursor);
+  const step = source.step(cursor);
+  const current = nodeAt(source, cursor);
+  const visited = visitedAt(source, cursor);
   const round = step?.round;
-  const withHooks = hookCallsOf(view).length > 0 || (view.exec?.hooks.length ?? 0) > 0;
-  const counts = withHooks && step ? hooksAtNodes(view, step.request) : null;
+  const withHooks = head.hookCalls > 0 || head.execHooks > 0;
+  const counts = withHooks && step ? source.visits(step.request)?.hooks ?? null : null;
   const hc = step?.kind === 'hook_call' ? step.hook_call : undefined;
   // a sub-agent runs the same loop, nested under the call that started it
-  const nested = step ? subagentOf(view, step.request) : null;
+  const nested = step ? subagentOf(head.requests, step.request) : null;
   const armedEvent = (keys: readonly string[]) => keys.some((k) => breakpoints.includes(`event:${k}`));
   const about = `${loop.title} — ${why}.\nRead in: ${loop.sources.join('; ')}.${loop.elsewhere.length ? `\nNever fire in this loop: ${loop.elsewhere.join(', ')}.` : ''}`;
   return (
@@ -150,7 +121,7 @@ export function FlowView({ view, cursor, breakpoints, onToggleCheckpoint, onTogg
           );
         })}
         {counts && loop.nodes.filter((n) => tagKeys(n).length > 0).map((n) => {
-          const count = counts.get(n.id) ?? 0;
+          const count = counts[n.id] ?? 0;
           const keys = tagKeys(n);
           const lit = !!hc && current?.id === n.id;
           const armed = armedEvent([...(n.events ?? []), ...(n.points ?? [])]);

@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { bigTrace } from '../fixtures/big';
 import { messagesAt } from '../lib/api';
 import { MessageList } from './MessageList';
+import { sourceOf } from '../paged/local';
 import { skillColors } from './util';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -18,7 +19,7 @@ function renderOnce(): { ms: number; rendered: number } {
   document.body.appendChild(host);
   const root = createRoot(host);
   const t0 = performance.now();
-  act(() => root.render(<MessageList view={view} cursor={view.calls[0]!.step} color={color} />));
+  act(() => root.render(<MessageList source={sourceOf(view)} cursor={view.calls[0]!.step} color={color} />));
   const ms = performance.now() - t0;
   const rendered = host.querySelectorAll('article.msg').length;
   act(() => root.unmount());

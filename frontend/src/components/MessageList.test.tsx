@@ -3,6 +3,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import seed from '../fixtures/seed-diagrams.json';
 import type { TraceView } from '../lib/api';
 import { estimate, MessageList, originLabel, isLong, TOOL_CALLS_SHOWN } from './MessageList';
+import { sourceOf } from '../paged/local';
 import { skillColors } from './util';
 
 const view = seed as TraceView;
@@ -12,7 +13,7 @@ const card = (id: number) => screen.getByTestId(`msg-${id}`);
 describe('MessageList', () => {
   it('shows what an LLM call receives, with origin labels and skill colours', () => {
     const c = view.calls[2]!;
-    render(<MessageList view={view} cursor={c.step} color={color} />);
+    render(<MessageList source={sourceOf(view)} cursor={c.step} color={color} />);
     expect(screen.getByText(/What LLM call/).textContent).toBe('What LLM call #3 receives');
     const hint = view.messages.find((m) => m.request === 0 && m.hook === 'truncated-content-hint')!;
     const el = card(hint.id);
@@ -32,7 +33,7 @@ describe('MessageList', () => {
 
   it('badges messages INJECTED at this step', () => {
     const s = view.steps.find((x) => x.kind === 'inject' && x.timing === 'after_user_input' && x.request === 0)!;
-    render(<MessageList view={view} cursor={s.index} color={color} />);
+    render(<MessageList source={sourceOf(view)} cursor={s.index} color={color} />);
     expect(screen.getByText(/Message list after/).textContent).toContain('① inject after_user_input');
     for (const id of s.added) expect(within(card(id)).getByText('INJECTED')).toBeTruthy();
     expect(screen.getAllByText('INJECTED')).toHaveLength(s.added.length);
@@ -41,7 +42,7 @@ describe('MessageList', () => {
 
   it('shows messages REMOVED at this step as struck-through ghost rows', () => {
     const s = view.steps.find((x) => x.kind === 'remove' && x.timing === 'before_planning' && x.request === 0)!;
-    render(<MessageList view={view} cursor={s.index} color={color} />);
+    render(<MessageList source={sourceOf(view)} cursor={s.index} color={color} />);
     const ghost = card(s.removed[0]!);
     expect(ghost.className).toContain('is-removed');
     expect(within(ghost).getByText('REMOVED')).toBeTruthy();
@@ -50,7 +51,7 @@ describe('MessageList', () => {
 
   it('labels history copies of persistent hooks as such', () => {
     const c = view.calls[5]!;
-    render(<MessageList view={view} cursor={c.step} color={color} />);
+    render(<MessageList source={sourceOf(view)} cursor={c.step} color={color} />);
     expect(screen.getAllByText('history copy of hook memory · demo')).toHaveLength(2);
     expect(screen.getAllByText('history · user message')).toHaveLength(2);
     expect(screen.getAllByText('history · assistant reply')).toHaveLength(2);
@@ -60,7 +61,7 @@ describe('MessageList', () => {
     const v: TraceView = structuredClone(view);
     const m = v.messages.find((x) => x.origin === 'system_prompt' && x.request === 0)!;
     m.content = Array.from({ length: 20 }, (_, i) => `line ${i} with **bold** text`).join('\n');
-    render(<MessageList view={v} cursor={v.calls[0]!.step} color={color} />);
+    render(<MessageList source={sourceOf(v)} cursor={v.calls[0]!.step} color={color} />);
     const btn = within(card(m.id)).getByRole('button', { name: /Show all/ });
     expect(card(m.id).querySelector('.msg-body')!.className).toContain('collapsed');
     fireEvent.click(btn);
@@ -73,7 +74,7 @@ describe('MessageList', () => {
     const v: TraceView = structuredClone(view);
     const m = v.messages.find((x) => x.origin === 'user_input' && x.request === 0)!;
     m.content = 'hi <img src=x onerror="alert(1)"><script>alert(2)</script> `code`';
-    const { container } = render(<MessageList view={v} cursor={v.calls[0]!.step} color={color} />);
+    const { container } = render(<MessageList source={sourceOf(v)} cursor={v.calls[0]!.step} color={color} />);
     expect(container.querySelector('script')).toBeNull();
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('[onerror]')).toBeNull();
@@ -85,7 +86,7 @@ describe('MessageList', () => {
     const m = v.messages.find((x) => x.request === 0 && x.origin === 'assistant' && x.tool_calls?.length)!;
     const c = v.calls.find((x) => x.request === 0 && x.step > m.created)!;
     m.tool_calls = Array.from({ length: 60 }, (_, i) => ({ id: `t${i}`, name: 'read_file', arguments: { path: `f${i}.go` }, result: '' }));
-    render(<MessageList view={v} cursor={c.step} color={color} />);
+    render(<MessageList source={sourceOf(v)} cursor={c.step} color={color} />);
     const el = card(m.id);
     expect(el.querySelectorAll('.toolcalls code')).toHaveLength(TOOL_CALLS_SHOWN);
     expect(within(el).getByText('… 55 more')).toBeTruthy();
@@ -100,7 +101,7 @@ describe('MessageList', () => {
     const v: TraceView = structuredClone(view);
     const c = v.calls.find((x) => x.tool_calls?.length)!;
     c.tool_calls = Array.from({ length: 40 }, (_, i) => ({ id: `t${i}`, name: 'read_file', arguments: { path: `f${i}.go` }, result: '' }));
-    const { container } = render(<MessageList view={v} cursor={c.step} color={color} />);
+    const { container } = render(<MessageList source={sourceOf(v)} cursor={c.step} color={color} />);
     expect(container.querySelectorAll('.answer-tc')).toHaveLength(TOOL_CALLS_SHOWN);
     fireEvent.click(screen.getByRole('button', { name: 'Show all (40 tool calls)' }));
     expect(container.querySelectorAll('.answer-tc')).toHaveLength(40);

@@ -1,8 +1,11 @@
 import { memo, useCallback, useEffect, useMemo, useState } from 'react';
-import type { LLMCall, Message, MessageRow, ToolCall, TraceView } from '../lib/api';
+import type { LLMCall, Message, MessageRow, ToolCall } from '../lib/api';
 import { listAt, stepLabel, systemLabel } from '../lib/api';
 import { isAgentCall, isAgentOwn, requestKind } from '../lib/api/agentRequest';
 import { AgentGroup, MissingAgentContext, OfferedTools, RequestBody, TokenSplitBar } from './AgentRequest';
+import type { RunSource } from '../paged/source';
+import { useSource } from '../paged/source';
+import { LocalSource } from '../paged/local';
 import { Markdown } from './Markdown';
 import { VirtualList } from './VirtualList';
 import { cx, fmt, glyph } from './util';
@@ -45,6 +48,8 @@ function originClass(m: Message): string {
 
 interface CardProps {
   row: MessageRow;
+  /** the whole text of a message whose row carries its start (a stored run's page), once it is read: the card opened */
+  whole?: string;
   color: (skill?: string) => string;
   expanded: boolean;
   onToggle: (id: number) => void;
@@ -61,20 +66,26 @@ const TOOL_CALLS_COLLAPSE = TOOL_CALLS_SHOWN + 3;
 
 const toolCallText = (tc: ToolCall) => `→ ${tc.name}(${tc.arguments ? JSON.stringify(tc.arguments) : ''})`;
 
+/** A row that carries only the start of its message's text (size: the whole text's length). */
+export const isPreview = (m: Message) => (m.size ?? 0) > m.content.length;
+
 /** What of a message's card can be collapsed, and how it reads when collapsed. */
 function collapsible(m: Message): { long: boolean; manyCalls: boolean } {
-  return { long: isLong(m.content), manyCalls: (m.tool_calls?.length ?? 0) > TOOL_CALLS_COLLAPSE };
+  return { long: isPreview(m) || isLong(m.content), manyCalls: (m.tool_calls?.length ?? 0) > TOOL_CALLS_COLLAPSE };
 }
 
-export const MessageCard = memo(function MessageCard({ row, color, expanded, onToggle, onAddExpectation, found }: CardProps) {
+export const MessageCard = memo(function MessageCard({ row, whole, color, expanded, onToggle, onAddExpectation, found }: CardProps) {
   const { message: m, injected, removedHere } = row;
   const { long, manyCalls } = collapsible(m);
   const collapsed = long && !expanded;
+  // opened, a preview shows the whole text once it is read (its start until then)
+  const text = expanded && whole !== undefined ? whole : m.content;
+  const reading = expanded && isPreview(m) && whole === undefined;
   const hookish = m.origin === 'hook' || (m.origin === 'history' && m.history_of === 'hook');
   const c = hookish ? color(m.skill) : undefined;
   const calls = m.tool_calls && m.tool_calls.length > 0 ? (manyCalls && !expanded ? m.tool_calls.slice(0, TOOL_CALLS_SHOWN) : m.tool_calls) : undefined;
   const hidden: string[] = [];
-  if (long) hidden.push(`${lineCount(m.content)} lines`);
+  if (long) hidden.push(`${fmt(m.lines ?? lineCount(m.content))} lines`);
   if (manyCalls) hidden.push(`${fmt(m.tool_calls!.length)} tool calls`);
   return (
     <article
@@ -98,14 +109,15 @@ export const MessageCard = memo(function MessageCard({ row, color, expanded, onT
         <span className="spacer" />
         {injected && <span className="badge badge-inject">INJECTED</span>}
         {removedHere && <span className="badge badge-remove">REMOVED</span>}
-        <span className="tokens" title="tokens">{fmt(m.tokens)} tok</span>
+        <span className="tokens" title={m.pending ? 'tokens: being counted' : 'tokens'}>{m.pending ? '…' : fmt(m.tokens)} tok</span>
         {onAddExpectation && (
           <button type="button" className="linkbtn small" title="Add an expectation about this message to the scenario" onClick={() => onAddExpectation(m.id)} data-testid={`add-expect-${m.id}`}>+ expect</button>
         )}
       </header>
-      {m.content && (
+      {text && (
         <div className={cx('msg-body', collapsed && 'collapsed')}>
-          <Markdown text={m.content} />
+          <Markdown text={text} />
+          {reading && <p className="muted small" aria-busy="true">reading the whole text…</p>}
         </div>
       )}
       {calls && (
@@ -225,7 +237,7 @@ const estimateItem = (it: Item | undefined): number =>
   !it ? 80 : it.kind === 'msg' ? estimate(it.row) : GROUP_CHROME + it.rows.length * GROUP_LINE;
 
 interface Props {
-  view: TraceView;
+  source: RunSource;
   cursor: number;
   color: (skill?: string) => string;
   /** "add expectation from this message" for the messages of an LLM call (issue 12) */
@@ -238,16 +250,43 @@ interface Props {
   found?: number | null;
 }
 
-export function MessageList({ view, cursor, color, onAddExpectation, agentContext, requestBody, found = null }: Props) {
-  const step = view.steps[cursor];
+/** A row whose message is still being fetched: its place, at the height it is guessed to have. */
+function LoadingCard() {
+  return <article className="msg-loading" aria-busy="true"><span className="muted">…</span></article>;
+}
+
+export function MessageList({ source, cursor, color, onAddExpectation, agentContext, requestBody, found = null }: Props) {
+  const version = useSource(source, 'head', 'steps', 'calls', 'lists', 'rows', 'texts');
+  const step = source.step(cursor);
   const addCall = step?.kind === 'llm_call' && step.call !== null && onAddExpectation ? step.call : null;
   const onAdd = useCallback((id: number) => { if (addCall !== null) onAddExpectation?.(addCall, id); }, [addCall, onAddExpectation]);
-  // rows and their figures in one pass, cached per view and step
-  const { rows, live, tokens, added, removed, firstChange } = useMemo(() => listAt(view, cursor), [view, cursor]);
-  const { items, changeAt } = useMemo(() => itemsOf(rows, firstChange), [rows, firstChange]);
+  // the list's figures; its rows are read as they are shown
+  const list = source.list(cursor);
+  // the live simulation's whole list is at hand: the agent's own messages in a row are grouped
+  // (a stored run's pages hold no agent's pieces, so it has none to group)
+  const whole = source instanceof LocalSource ? source.view : null;
+  const grouped = useMemo(() => {
+    if (!whole) return null;
+    const { rows, firstChange } = listAt(whole, cursor);
+    return itemsOf(rows, firstChange);
+  }, [whole, cursor]);
+  const count = grouped ? grouped.items.length : list?.rows ?? 0;
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set(found !== null ? [found] : []));
   useEffect(() => { if (found !== null) setExpanded((s) => (s.has(found) ? s : new Set(s).add(found))); }, [found]);
-  const foundAt = found === null ? -1 : items.findIndex((it) => (it.kind === 'msg' ? it.row.message.id === found : it.rows.some((r) => r.message.id === found)));
+  // where the found message's row is: asked of the source when the list is in pages
+  const [foundRow, setFoundRow] = useState<{ step: number; id: number; row: number } | null>(null);
+  useEffect(() => {
+    if (found === null || grouped) return;
+    let alive = true;
+    source.rowOf(cursor, found).then((row) => { if (alive) setFoundRow({ step: cursor, id: found, row }); }, () => {});
+    return () => { alive = false; };
+  }, [source, cursor, found, grouped]);
+  // a list in pages scrolls to it once its row is held (asked for now): the rows measured, not guessed
+  const foundPaged = !grouped && foundRow && foundRow.step === cursor && foundRow.id === found && foundRow.row >= 0 ? foundRow.row : -1;
+  const foundAt = found === null ? -1
+    : grouped ? grouped.items.findIndex((it) => (it.kind === 'msg' ? it.row.message.id === found : it.rows.some((r) => r.message.id === found)))
+      : foundPaged >= 0 && source.row(cursor, foundPaged) ? foundPaged : -1;
+  const changeAt = grouped ? grouped.changeAt : list?.first_change ?? -1;
   const [localShown, setLocalShown] = useState(false);
   const [mode, setMode] = useState<'messages' | 'request'>('messages');
   const showAgent = agentContext ? agentContext.shown : localShown;
@@ -263,25 +302,35 @@ export function MessageList({ view, cursor, color, onAddExpectation, agentContex
     if (agentContext) agentContext.onShow(shown); else setLocalShown(shown);
   };
   // only rows that were never rendered use the estimate; expanding a card is measured
-  const est = useCallback((i: number) => estimateItem(items[i]), [items]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const est = useCallback((i: number) => (grouped ? estimateItem(grouped.items[i]) : estimate(source.row(cursor, i, false))), [grouped, source, cursor, version]);
   const key = useCallback((i: number) => {
-    const it = items[i];
+    if (!grouped) return source.row(cursor, i, false)?.message.id ?? `at${cursor}:${i}`;
+    const it = grouped.items[i];
     if (!it) return -i - 1;
     return it.kind === 'msg' ? it.row.message.id : `agent-${it.rows[0]!.message.id}-${it.rows.length}`;
-  }, [items]);
-  const render = useCallback((i: number) => {
-    const it = items[i]!;
-    return it.kind === 'agent'
-      ? <AgentGroup rows={it.rows} agent={view.agent} isOpen={isOpen} onToggle={onToggle} />
-      : <MessageCard row={it.row} color={color} expanded={expanded.has(it.row.message.id)} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined}
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [grouped, source, cursor, version]);
+  const render = useCallback(
+    (i: number) => {
+      const row = grouped ? undefined : source.row(cursor, i);
+      const it: Item | undefined = grouped ? grouped.items[i] : row && { kind: 'msg', row };
+      if (!it) return <LoadingCard />;
+      if (it.kind === 'agent') return <AgentGroup rows={it.rows} agent={whole?.agent} isOpen={isOpen} onToggle={onToggle} />;
+      const open = expanded.has(it.row.message.id);
+      const text = open && isPreview(it.row.message) ? source.text(it.row.message.id) : undefined;
+      return <MessageCard row={it.row} whole={text} color={color} expanded={open} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined}
         found={it.row.message.id === found} />;
-  }, [items, view.agent, isOpen, color, expanded, onToggle, addCall, onAdd, found]);
-  if (!step) return <div className="empty-state">No step selected.</div>;
-  const call = step.kind === 'llm_call' && step.call !== null ? view.calls[step.call] : undefined;
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [grouped, whole, source, cursor, version, isOpen, color, expanded, onToggle, addCall, onAdd, found],
+  );
+  if (!step) return <div className="empty-state">{cursor >= 0 && cursor < source.head().steps ? 'Loading…' : 'No step selected.'}</div>;
+  const call = step.kind === 'llm_call' && step.call !== null ? source.call(step.call) : undefined;
   const agentCall = isAgentCall(call) ? call : undefined;
-  const hasAgentRows = items.some((it) => it.kind === 'agent');
+  const hasAgentRows = grouped?.items.some((it) => it.kind === 'agent') ?? false;
   const showRequest = mode === 'request' && call !== undefined && agentCall !== undefined && requestBody !== undefined;
-  const kind = requestKind(view);
+  const kind = whole ? requestKind(whole) : null;
 
   return (
     <section className="messages" aria-label="Message list">
@@ -306,14 +355,16 @@ export function MessageList({ view, cursor, color, onAddExpectation, agentContex
         <div className="sub">
           <span>request {step.request + 1}</span>
           {step.phase && <span>{step.phase}{step.round !== null ? ` · round ${step.round}` : ''}</span>}
-          <span>{fmt(live)} messages</span>
+          <span>{list ? fmt(list.live) : '…'} messages</span>
           {agentCall ? (
             <span className="total-tokens" title="the whole request: the messages and the definitions of the tools offered">{fmt(agentCall.tokens)} tokens</span>
           ) : (
-            <span className="total-tokens" title="sum of message tokens">{fmt(tokens)} tokens</span>
+            <span className="total-tokens" title={list?.pending ? `sum of the counted messages' tokens: ${fmt(list.pending)} still being counted` : 'sum of message tokens'}>
+              {list ? fmt(list.tokens) : '…'} tokens{list?.pending ? ' (counting…)' : ''}
+            </span>
           )}
-          {added > 0 && <span className="plus">+{added}</span>}
-          {removed > 0 && <span className="minus">−{removed}</span>}
+          {list && list.added > 0 && <span className="plus">+{list.added}</span>}
+          {list && list.removed > 0 && <span className="minus">−{list.removed}</span>}
           {hasAgentRows && !showRequest && (
             <label className="check show-agent" title="Show the agent's own messages (its system prompt and context) in full instead of a line each; remembered">
               <input type="checkbox" checked={showAgent} onChange={(e) => setShowAgent(e.currentTarget.checked)} data-testid="show-agent-context" /> show the agent&apos;s own context
@@ -326,19 +377,21 @@ export function MessageList({ view, cursor, color, onAddExpectation, agentContex
         <RequestBody call={call.index} load={requestBody} />
       ) : (
         <>
-          {agentCall && kind === 'none' && view.agent && <MissingAgentContext agent={view.agent} />}
+          {agentCall && kind === 'none' && whole?.agent && <MissingAgentContext agent={whole.agent} />}
           {agentCall && <OfferedTools call={agentCall} known={kind !== 'none'} />}
-          {rows.length === 0 ? (
+          {!list && !grouped ? (
+            <div className="empty-state">Loading…</div>
+          ) : count === 0 ? (
             <div className="empty-state">The message list is empty at this step.</div>
           ) : (
             <VirtualList
               className="msg-scroll"
               aria-label="Messages"
               role="list"
-              count={items.length}
+              count={count}
               estimate={est}
               getKey={key}
-              resetKey={view}
+              resetKey={source}
               overscan={3}
               scrollToIndex={foundAt >= 0 ? foundAt : changeAt >= 0 ? changeAt : null}
               render={render}

@@ -1,13 +1,13 @@
-import { useCallback } from 'react';
-import type { Step, StepKind, TraceView } from '../lib/api';
-import { carriedIn, stepLabel, subagentLabel, subagentOf, subagentsOfCall } from '../lib/api';
+import { useCallback, type ReactNode } from 'react';
+import type { RequestInfo, Step, StepKind } from '../lib/api';
+import { stepLabel, subagentLabel, subagentOf, subagentsOfCall } from '../lib/api';
 import type { BreakpointId } from '../debugger/machine';
 import { breakpointForStep, bpId, hitAt } from '../debugger/machine';
+import type { RunSource } from '../paged/source';
+import { useSource } from '../paged/source';
 import { VirtualList } from './VirtualList';
-import { callWarning } from './MessageList';
 import { cx, glyph } from './util';
 import { HookCallRow } from '../exec/HookCallRow';
-import { CallDot } from '../expect/CallExpectations';
 
 export const STEP_ICONS: Record<StepKind, string> = {
   build_messages: '▤', inject: '⊕', remove: '⊖', inject_prompt: '✚', remove_prompt: '✖', llm_call: '◆',
@@ -16,15 +16,19 @@ export const STEP_ICONS: Record<StepKind, string> = {
 const ROW = 26;
 
 interface Props {
-  view: TraceView;
+  source: RunSource;
   cursor: number;
   breakpoints: readonly BreakpointId[];
   changedCalls: ReadonlySet<number>;
   onJump: (step: number) => void;
   onToggleBreakpoint: (step: Step) => void;
+  /** what an LLM call's row shows of its expectations (the live simulation's) */
+  callDot?: (call: number) => ReactNode;
 }
 
-export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onToggleBreakpoint }: Props) {
+export function StepList({ source, cursor, breakpoints, changedCalls, onJump, onToggleBreakpoint, callDot }: Props) {
+  useSource(source, 'head', 'steps');
+  const { steps, requests } = source.head();
   const est = useCallback(() => ROW, []);
   const key = useCallback((i: number) => i, []);
   return (
@@ -32,22 +36,29 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
       className="steps"
       role="listbox"
       aria-label="Steps"
-      count={view.steps.length}
+      count={steps}
       estimate={est}
       getKey={key}
       scrollToIndex={cursor}
       overscan={12}
       render={(i) => {
-        const s = view.steps[i]!;
+        const s = source.step(i);
+        if (!s) {
+          return (
+            <div role="option" aria-selected={i === cursor} className={cx('step', 'is-loading', i === cursor && 'is-cursor')} onClick={() => onJump(i)} data-testid={`step-${i}`}>
+              <span className="gutter" /><span className="idx">{i}</span><span className="label muted">…</span>
+            </div>
+          );
+        }
         const own = breakpointForStep(s);
         const armed = own ? breakpoints.includes(bpId(own)) : false;
         const hit = hitAt(s, breakpoints);
         const changed = s.call !== null && changedCalls.has(s.call);
-        const warning = s.kind === 'llm_call' && s.call !== null ? callWarning(view.calls[s.call]) : undefined;
+        const warning = s.warning;
         // a sub-agent's steps are indented under the call that started it, which links to them
-        const nested = subagentOf(view, s.request);
-        const started = s.kind === 'llm_call' ? subagentsOfCall(view, s.call) : [];
-        const first = s.index === view.requests[s.request]?.first_step;
+        const nested = subagentOf(requests, s.request);
+        const started = s.kind === 'llm_call' ? subagentsOfCall(requests, s.call) : [];
+        const first = s.index === requests[s.request]?.first_step;
         return (
           <div
             role="option"
@@ -90,7 +101,7 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
             {s.round !== null && <span className="round">r{s.round}</span>}
             {changed && <span className="badge badge-changed">changed</span>}
             {warning && <span className="badge badge-warn" title={warning}>warning</span>}
-            {s.kind === 'llm_call' && s.call !== null && <CallDot view={view} call={s.call} />}
+            {s.kind === 'llm_call' && s.call !== null && callDot?.(s.call)}
             {s.added.length > 0 && <span className="plus">+{s.added.length}</span>}
             {s.removed.length > 0 && <span className="minus">−{s.removed.length}</span>}
           </div>
@@ -101,34 +112,37 @@ export function StepList({ view, cursor, breakpoints, changedCalls, onJump, onTo
 }
 
 /** The requests in the order the tabs show them: each sub-agent's right after the request whose call started it. */
-function nestedOrder(view: TraceView): TraceView['requests'] {
+function nestedOrder(requests: readonly RequestInfo[]): RequestInfo[] {
   const children = new Map<number, number[]>();
   const top: number[] = [];
-  for (const r of view.requests) {
-    const n = subagentOf(view, r.index);
-    if (n && view.requests[n.sub.parent]) children.set(n.sub.parent, [...(children.get(n.sub.parent) ?? []), r.index]);
+  for (const r of requests) {
+    const n = subagentOf(requests, r.index);
+    if (n && requests[n.sub.parent]) children.set(n.sub.parent, [...(children.get(n.sub.parent) ?? []), r.index]);
     else top.push(r.index);
   }
-  const out: TraceView['requests'] = [];
-  const visit = (i: number) => { out.push(view.requests[i]!); for (const c of children.get(i) ?? []) visit(c); };
+  const out: RequestInfo[] = [];
+  const visit = (i: number) => { out.push(requests[i]!); for (const c of children.get(i) ?? []) visit(c); };
   top.forEach(visit);
   return out;
 }
 
 interface TabsProps {
-  view: TraceView;
+  source: RunSource;
   current: number;
   onSelect: (r: number) => void;
 }
 
-export function RequestTabs({ view, current, onSelect }: TabsProps) {
-  const req = view.requests[current];
-  const { messages: carried, hookCopies } = req ? carriedIn(view, current) : { messages: 0, hookCopies: 0 };
+export function RequestTabs({ source, current, onSelect }: TabsProps) {
+  useSource(source, 'head');
+  const { requests, carried: carriedIn } = source.head();
+  const req = requests[current];
+  const nested = subagentOf(requests, current);
+  const carried = carriedIn[current]?.messages ?? 0, hookCopies = carriedIn[current]?.hook_copies ?? 0;
   return (
     <div className="reqs">
       <div className="tabs" role="tablist" aria-label="Requests">
-        {nestedOrder(view).map((r) => {
-          const nested = subagentOf(view, r.index);
+        {nestedOrder(requests).map((r) => {
+          const nested = subagentOf(requests, r.index);
           return (
             <button
               type="button"
@@ -146,12 +160,12 @@ export function RequestTabs({ view, current, onSelect }: TabsProps) {
           );
         })}
       </div>
-      {req && subagentOf(view, current) && (
+      {req && nested && (
         <div className="carried" data-testid="request-subagent">
-          sub-agent <b>{subagentLabel(subagentOf(view, current)!.sub)}</b>, started by LLM call #{subagentOf(view, current)!.sub.call + 1}: its task <i>{req.user}</i>
+          sub-agent <b>{subagentLabel(nested.sub)}</b>, started by LLM call #{nested.sub.call + 1}: its task <i>{req.user}</i>
         </div>
       )}
-      {req && !subagentOf(view, current) && (
+      {req && !nested && (
         <div className="carried">
           {carried === 0 ? (
             <span>No history carried in.</span>

@@ -19,4 +19,11 @@ export function skillColors(skills: readonly Skill[] | undefined): (skill: strin
 // one formatter: Number#toLocaleString builds a new one (locale lookup included) on every call
 const numberFormat = new Intl.NumberFormat('en-US');
 export const fmt = (n: number): string => numberFormat.format(n);
+/** A number in a narrow column: 9,999 as is, then 12.3k, 6.96M. */
+export function fmtShort(n: number): string {
+  const a = Math.abs(n);
+  if (a < 10_000) return fmt(n);
+  if (a < 1_000_000) return `${(n / 1000).toFixed(a < 100_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(a < 10_000_000 ? 2 : a < 100_000_000 ? 1 : 0)}M`;
+}
 export const cx = (...c: (string | false | null | undefined)[]): string => c.filter(Boolean).join(' ');

@@ -36,6 +36,7 @@ const events: Record<DebuggerEvent['type'], DebuggerEvent> = {
   stepBack: { type: 'stepBack' },
   continue: { type: 'continue' },
   tick: { type: 'tick' },
+  arrive: { type: 'arrive', step: 7, hit: null },
   pause: { type: 'pause' },
   restart: { type: 'restart' },
   toggleBreakpoint: bp({ kind: 'checkpoint', key: 5 }),
@@ -47,12 +48,12 @@ const events: Record<DebuggerEvent['type'], DebuggerEvent> = {
 
 // expected status after each event in each state (the transition table)
 const table: Record<DebuggerState['status'], Record<DebuggerEvent['type'], DebuggerState['status']>> = {
-  empty: { loadStart: 'loading', load: 'paused', stepForward: 'empty', stepBack: 'empty', continue: 'empty', tick: 'empty', pause: 'empty', restart: 'empty', toggleBreakpoint: 'empty', jumpToCall: 'empty', jumpToStep: 'empty', traceUpdated: 'paused', selectRequest: 'empty' },
-  loading: { loadStart: 'loading', load: 'paused', stepForward: 'loading', stepBack: 'loading', continue: 'loading', tick: 'loading', pause: 'loading', restart: 'loading', toggleBreakpoint: 'loading', jumpToCall: 'loading', jumpToStep: 'loading', traceUpdated: 'paused', selectRequest: 'loading' },
-  invalid: { loadStart: 'loading', load: 'paused', stepForward: 'invalid', stepBack: 'invalid', continue: 'invalid', tick: 'invalid', pause: 'invalid', restart: 'invalid', toggleBreakpoint: 'invalid', jumpToCall: 'invalid', jumpToStep: 'invalid', traceUpdated: 'paused', selectRequest: 'invalid' },
-  paused: { loadStart: 'loading', load: 'paused', stepForward: 'paused', stepBack: 'paused', continue: 'running', tick: 'paused', pause: 'paused', restart: 'paused', toggleBreakpoint: 'paused', jumpToCall: 'paused', jumpToStep: 'paused', traceUpdated: 'paused', selectRequest: 'paused' },
-  running: { loadStart: 'loading', load: 'paused', stepForward: 'running', stepBack: 'running', continue: 'running', tick: 'paused', pause: 'paused', restart: 'paused', toggleBreakpoint: 'running', jumpToCall: 'paused', jumpToStep: 'paused', traceUpdated: 'running', selectRequest: 'paused' },
-  ended: { loadStart: 'loading', load: 'paused', stepForward: 'ended', stepBack: 'paused', continue: 'ended', tick: 'ended', pause: 'ended', restart: 'paused', toggleBreakpoint: 'ended', jumpToCall: 'paused', jumpToStep: 'paused', traceUpdated: 'ended', selectRequest: 'paused' },
+  empty: { loadStart: 'loading', load: 'paused', stepForward: 'empty', stepBack: 'empty', continue: 'empty', arrive: 'empty', tick: 'empty', pause: 'empty', restart: 'empty', toggleBreakpoint: 'empty', jumpToCall: 'empty', jumpToStep: 'empty', traceUpdated: 'paused', selectRequest: 'empty' },
+  loading: { loadStart: 'loading', load: 'paused', stepForward: 'loading', stepBack: 'loading', continue: 'loading', arrive: 'loading', tick: 'loading', pause: 'loading', restart: 'loading', toggleBreakpoint: 'loading', jumpToCall: 'loading', jumpToStep: 'loading', traceUpdated: 'paused', selectRequest: 'loading' },
+  invalid: { loadStart: 'loading', load: 'paused', stepForward: 'invalid', stepBack: 'invalid', continue: 'invalid', arrive: 'invalid', tick: 'invalid', pause: 'invalid', restart: 'invalid', toggleBreakpoint: 'invalid', jumpToCall: 'invalid', jumpToStep: 'invalid', traceUpdated: 'paused', selectRequest: 'invalid' },
+  paused: { loadStart: 'loading', load: 'paused', stepForward: 'paused', stepBack: 'paused', continue: 'running', arrive: 'paused', tick: 'paused', pause: 'paused', restart: 'paused', toggleBreakpoint: 'paused', jumpToCall: 'paused', jumpToStep: 'paused', traceUpdated: 'paused', selectRequest: 'paused' },
+  running: { loadStart: 'loading', load: 'paused', stepForward: 'running', stepBack: 'running', continue: 'running', arrive: 'paused', tick: 'paused', pause: 'paused', restart: 'paused', toggleBreakpoint: 'running', jumpToCall: 'paused', jumpToStep: 'paused', traceUpdated: 'running', selectRequest: 'paused' },
+  ended: { loadStart: 'loading', load: 'paused', stepForward: 'ended', stepBack: 'paused', continue: 'ended', arrive: 'ended', tick: 'ended', pause: 'ended', restart: 'paused', toggleBreakpoint: 'ended', jumpToCall: 'paused', jumpToStep: 'paused', traceUpdated: 'ended', selectRequest: 'paused' },
 };
 
 describe('transition table: every event in every state', () => {

@@ -12,6 +12,7 @@ import { HookCallRow } from './HookCallRow';
 import { StepList } from '../components/StepList';
 import { FlowView, nodeAt } from '../components/FlowView';
 import { SkillsPanel } from '../components/SkillsPanel';
+import { sourceOf } from '../paged/local';
 import { MessageList } from '../components/MessageList';
 
 const view = execFixture as unknown as TraceView;
@@ -63,7 +64,7 @@ describe('HookCallDetail', () => {
 
 describe('step list, flow, skills panel, messages', () => {
   it('renders hook_call steps with system, event, hook, outcome and duration; failing and slow ones flagged', () => {
-    render(<StepList view={view} cursor={0} breakpoints={['exec:command/guard']} changedCalls={new Set()} onJump={() => undefined} onToggleBreakpoint={() => undefined} />);
+    render(<StepList source={sourceOf(view)} cursor={0} breakpoints={['exec:command/guard']} changedCalls={new Set()} onJump={() => undefined} onToggleBreakpoint={() => undefined} />);
     const rows = screen.getAllByTestId('hook-call-row');
     expect(rows.length).toBeGreaterThan(3);
     const { container } = render(<HookCallRow call={stepOf('branch').hook_call!} />);
@@ -96,11 +97,11 @@ describe('step list, flow, skills panel, messages', () => {
     expect(render(<HookCallRow call={base} />).container.querySelector('.sysbadge.sys-agent')).toBeNull();
   });
   it('puts hook invocations at their node and lights the node and its tag', () => {
-    expect(nodeAt(view, stepOf('guard').index)?.id).toBe('run');
-    expect(nodeAt(view, stepOf('branch').index)?.id).toBe('plan');
-    expect(nodeAt(view, stepOf('lint').index)?.id).toBe('agent');
+    expect(nodeAt(sourceOf(view), stepOf('guard').index)?.id).toBe('run');
+    expect(nodeAt(sourceOf(view), stepOf('branch').index)?.id).toBe('plan');
+    expect(nodeAt(sourceOf(view), stepOf('lint').index)?.id).toBe('agent');
     const onToggleEvent = vi.fn();
-    const { container } = render(<FlowView view={view} cursor={stepOf('guard').index} breakpoints={['event:before_tool']} onToggleCheckpoint={() => undefined} onToggleEvent={onToggleEvent} />);
+    const { container } = render(<FlowView source={sourceOf(view)} cursor={stepOf('guard').index} breakpoints={['event:before_tool']} onToggleCheckpoint={() => undefined} onToggleEvent={onToggleEvent} />);
     const tag = container.querySelector('[data-hooknode="run"]')!;
     expect(tag.getAttribute('class')).toContain('is-lit');
     expect(tag.getAttribute('class')).toContain('armed');
@@ -141,9 +142,9 @@ describe('step list, flow, skills panel, messages', () => {
     expect(onEditSkill).toHaveBeenCalledWith('');
   });
   it('labels messages added or rewritten by a hook and tool calls a hook decided', () => {
-    render(<MessageList view={view} cursor={view.calls[0]!.step} color={() => '#888'} />);
+    render(<MessageList source={sourceOf(view)} cursor={view.calls[0]!.step} color={() => '#888'} />);
     expect(screen.getByText('edited by branch')).toBeTruthy();
-    const later = render(<MessageList view={view} cursor={stepOf('guard').index + 1} color={() => '#888'} />);
+    const later = render(<MessageList source={sourceOf(view)} cursor={stepOf('guard').index + 1} color={() => '#888'} />);
     expect(within(later.container).getAllByText('skipped by guard').length).toBeGreaterThan(0);
     // the skipped tool's message is the guard's words, not an edited result
     expect(within(later.container).getByText('written by guard')).toBeTruthy();

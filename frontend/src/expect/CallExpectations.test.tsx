@@ -5,6 +5,7 @@ import { MessageList } from '../components/MessageList';
 import { skillColors } from '../components/util';
 import { viewWith } from './fixture';
 import { messagesAt } from '../lib/api';
+import { sourceOf } from '../paged/local';
 import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
 
 afterEach(() => {
@@ -67,7 +68,7 @@ describe('add expectation on a message card', () => {
     const view = viewWith();
     const onAdded = vi.fn();
     const call = view.calls[1]!;
-    render(<MessageList view={view} cursor={call.step} color={skillColors([])} onAddExpectation={(c, id) => void addAndReport(c, id, onAdded)} />);
+    render(<MessageList source={sourceOf(view)} cursor={call.step} color={skillColors([])} onAddExpectation={(c, id) => void addAndReport(c, id, onAdded)} />);
     const id = messagesAt(view, call.step)[0]!.id;
     fireEvent.click(await screen.findByTestId(`add-expect-${id}`));
     await waitFor(() => expect(onAdded).toHaveBeenCalledWith('Expectation added to the scenario', true));
@@ -76,7 +77,7 @@ describe('add expectation on a message card', () => {
 
   it('offers nothing at a step that is not an LLM call', () => {
     const view = viewWith();
-    render(<MessageList view={view} cursor={0} color={skillColors([])} onAddExpectation={() => {}} />);
+    render(<MessageList source={sourceOf(view)} cursor={0} color={skillColors([])} onAddExpectation={() => {}} />);
     expect(screen.queryAllByText('+ expect')).toHaveLength(0);
   });
 });

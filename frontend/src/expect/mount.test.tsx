@@ -3,7 +3,9 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { BottomPanel } from '../components/BottomPanel';
 import { StepList } from '../components/StepList';
 import { skillColors } from '../components/util';
+import { sourceOf } from '../paged/local';
 import { viewWith } from './fixture';
+import { CallDot } from './CallExpectations';
 
 describe('the Expectations tab of the bottom panel', () => {
   it('counts the failures, lists the results and jumps to a failing call', () => {
@@ -24,7 +26,8 @@ describe('the Expectations tab of the bottom panel', () => {
 describe('the step list', () => {
   it('marks each LLM call step green or red by its expectations', () => {
     const view = viewWith();
-    render(<StepList view={view} cursor={view.calls[2]!.step} breakpoints={[]} changedCalls={new Set()} onJump={() => {}} onToggleBreakpoint={() => {}} />);
+    render(<StepList source={sourceOf(view)} cursor={view.calls[2]!.step} breakpoints={[]} changedCalls={new Set()} onJump={() => {}} onToggleBreakpoint={() => {}}
+      callDot={(c) => <CallDot view={view} call={c} />} />);
     expect(screen.getByTestId('exp-dot-2').className).toContain('exp-fail');
   });
 });

@@ -6,7 +6,9 @@ import { resetMockHistory, type HistoryBinding, type MockHistory, type RunSummar
 import { hitAt, HistoryView, toRunFilter, RUN_LIMIT } from './HistoryView';
 import { resetSearchMock, type SearchHit } from '../lib/api/search';
 import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
+import { viewPagesBinding, type PagesBinding } from '../lib/api/pages';
 import { renderInApp } from '../app/testing';
+import { sourceOf } from '../paged/local';
 
 const view = seed as TraceView;
 const color = () => 'red';
@@ -90,15 +92,18 @@ describe('HistoryView: runs list and filters', () => {
 
   it('uses window.go.bind.History and the runtime events when the backend is there', async () => {
     const summary = { ...mock.runs[0]!.summary, id: 42 } as RunSummary;
-    const fake: HistoryBinding = {
-      Runs: vi.fn(() => Promise.resolve([summary])), Run: vi.fn(() => Promise.resolve(view)), Compare: vi.fn(),
+    const pages = viewPagesBinding(() => Promise.resolve({ summary, view }));
+    const fake: HistoryBinding & PagesBinding = {
+      Runs: vi.fn(() => Promise.resolve([summary])), Compare: vi.fn(),
       HookCost: vi.fn(() => Promise.resolve([])), PromptSizes: vi.fn(() => Promise.resolve([])),
+      ...pages, Open: vi.fn(pages.Open), Bars: vi.fn(pages.Bars),
     };
     const backend = fakeBackend({ Studio: {}, History: fake });
     const { unmount } = renderInApp(<HistoryView studio={null} color={color} onLive={() => {}} />);
     await screen.findByTestId('run-42');
     expect(fake.Runs).toHaveBeenCalledWith({ limit: RUN_LIMIT });
-    await waitFor(() => expect(fake.Run).toHaveBeenCalledWith(42)); // the focused run's chart
+    await waitFor(() => expect(fake.Open).toHaveBeenCalledWith(42)); // the focused run's chart, in pages
+    await waitFor(() => expect(fake.Bars).toHaveBeenCalled());
     expect(fake.PromptSizes).toHaveBeenCalledWith('seed-diagrams', 100);
     expect(backend.listeners.get('history:run')?.size).toBe(1);
     act(() => backend.emit('history:run', 43));
@@ -150,6 +155,20 @@ describe('HistoryView: selecting, comparing, opening', () => {
     fireEvent.click(await screen.findByText('Back to live'));
     expect(onLive).toHaveBeenCalledTimes(1);
   });
+
+  it('opens a run just stored once, and again only when it is stored again (a followed session grew)', async () => {
+    await start();
+    const opens = vi.spyOn(mock.pages, 'Open');
+    act(() => { mock.record(view); }); // run 6, just stored (as an import is)
+    await waitFor(() => expect(rows().length).toBe(6));
+    await waitFor(() => expect(opens).toHaveBeenCalledWith(6)); // the newest run's charts
+    opens.mockClear();
+    fireEvent.click(within(screen.getByTestId('run-6')).getByText('Open'));
+    await screen.findByTestId('readonly-banner');
+    expect(opens.mock.calls.map((c) => c[0])).toEqual([6]); // not opened again for the event before it was opened
+    act(() => { for (const l of [...mock.listeners]) l(6); }); // stored again
+    await waitFor(() => expect(opens.mock.calls.map((c) => c[0])).toEqual([6, 6]));
+  });
 });
 
 describe('HistoryView: search', () => {
@@ -172,15 +191,15 @@ describe('HistoryView: search', () => {
     fireEvent.click(first);
     await waitFor(() => expect(screen.getByTestId('readonly-banner').textContent).toContain(`run #${run.id}`));
     // the call's step is the cursor, the message is marked in its list
-    expect(Number(document.querySelector('.step.is-cursor .idx')?.textContent)).toBe(call.step);
-    expect(screen.getByText(`#${call.index + 1}`, { selector: '.msg-list-head b' })).toBeTruthy();
-    expect(screen.getByTestId(`msg-${msg.id}`).className).toContain('is-found');
+    await waitFor(() => expect(Number(document.querySelector('.step.is-cursor .idx')?.textContent)).toBe(call.step));
+    await waitFor(() => expect(screen.getByText(`#${call.index + 1}`, { selector: '.msg-list-head b' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByTestId(`msg-${msg.id}`).className).toContain('is-found'));
     // stored again as it opens (a session imported to open its hit): shown again, at the same place
-    const loads = vi.spyOn(mock.binding, 'Run');
+    const loads = vi.spyOn(mock.pages, 'Open');
     act(() => { for (const l of [...mock.listeners]) l(run.id); });
     await waitFor(() => expect(loads).toHaveBeenCalled());
     await waitFor(() => expect(Number(document.querySelector('.step.is-cursor .idx')?.textContent)).toBe(call.step));
-    expect(screen.getByTestId(`msg-${msg.id}`).className).toContain('is-found');
+    await waitFor(() => expect(screen.getByTestId(`msg-${msg.id}`).className).toContain('is-found'));
     fireEvent.click(screen.getByText('← Search'));
     await waitFor(() => expect(document.querySelectorAll('.hit')).toHaveLength(1));
     expect((screen.getByTestId('search-input') as HTMLInputElement).value).toBe('words');
@@ -189,11 +208,12 @@ describe('HistoryView: search', () => {
     resetSearchMock();
   });
 
-  it('hitAt: a message at the call that received it, a hook run at its own step', () => {
+  it('hitAt: a message at the call that received it, a hook run at its own step', async () => {
     const h = { kind: 'message', call: 1, message: 3, step: 0 } as SearchHit;
-    expect(hitAt(view, h)).toEqual({ step: view.calls[1]!.step, message: 3 });
-    expect(hitAt(view, { ...h, kind: 'hook', step: 2, message: -1 })).toEqual({ step: 2, message: null });
-    expect(hitAt(view, { ...h, call: -1, step: 4 })).toEqual({ step: 4, message: 3 });
-    expect(hitAt(view, { ...h, call: -1, step: 10_000, message: 10_000 })).toEqual({ step: view.steps.length - 1, message: null });
+    const source = sourceOf(view);
+    expect(await hitAt(source, h)).toEqual({ step: view.calls[1]!.step, message: 3 });
+    expect(await hitAt(source, { ...h, kind: 'hook', step: 2, message: -1 })).toEqual({ step: 2, message: null });
+    expect(await hitAt(source, { ...h, call: -1, step: 4 })).toEqual({ step: 4, message: 3 });
+    expect(await hitAt(source, { ...h, call: -1, step: 10_000, message: 10_000 })).toEqual({ step: view.steps.length - 1, message: null });
   });
 });

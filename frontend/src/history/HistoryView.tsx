@@ -1,9 +1,12 @@
 // The run history: every stored run (filtered by scenario, skill, date range, source), charts
 // of the focused run and of its scenario/hooks over time, two runs compared call by call, and
 // one run opened read-only in the simulator's components.
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { StudioState, TraceView } from '../lib/api';
-import { hookCost, listRuns, onRunRecorded, openRun, promptSizes, type HookPoint, type PromptPoint, type RunFilter, type RunSource, type RunSummary } from '../lib/api/history';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { StudioState } from '../lib/api';
+import { hookCost, listRuns, onRunRecorded, promptSizes, type HookPoint, type PromptPoint, type RunFilter, type RunSource, type RunSummary } from '../lib/api/history';
+import { onTokens } from '../lib/api/pages';
+import { openPaged, type PagedSource } from '../paged/remote';
+import { useSource, type RunSource as SourceOf } from '../paged/source';
 import { VirtualList } from '../components/VirtualList';
 import { CompareView } from './CompareView';
 import { SessionsView } from './SessionsView';
@@ -39,14 +42,16 @@ export function toRunFilter(f: Filters): RunFilter {
 
 /** where a stored run opens: a step, and a message there to show (a search's hit) */
 export interface RunAt { step: number; message: number | null }
-type Page = { kind: 'list' } | { kind: 'compare'; a: number; b: number } | { kind: 'run'; run: RunSummary; view: TraceView; at?: RunAt } | { kind: 'sessions' };
+type Page = { kind: 'list' } | { kind: 'compare'; a: number; b: number } | { kind: 'run'; run: RunSummary; source: PagedSource; at?: RunAt } | { kind: 'sessions' };
 
 /** Where a hit opens: a message or an answer at the call that received or gave it (its list shown
- *  there), a hook run at its own step; the message to show, if it has one. */
-export function hitAt(view: TraceView, h: SearchHit): RunAt {
-  const call = h.kind !== 'hook' && h.call >= 0 ? view.calls[h.call] : undefined;
-  const step = Math.min(Math.max(call ? call.step : h.step, 0), Math.max(view.steps.length - 1, 0));
-  return { step, message: h.message >= 0 && h.message < view.messages.length ? h.message : null };
+ *  there), a hook run at its own step; the message to show, if it has one. The call's step is asked
+ *  of the run's source when it does not hold it. */
+export async function hitAt(source: Pick<SourceOf, 'head' | 'callStep'>, h: SearchHit): Promise<RunAt> {
+  const head = source.head();
+  const callStep = h.kind !== 'hook' && h.call >= 0 && h.call < head.calls ? await source.callStep(h.call) : undefined;
+  const step = Math.min(Math.max(callStep ?? h.step, 0), Math.max(head.steps - 1, 0));
+  return { step, message: h.message >= 0 && h.message < head.messages ? h.message : null };
 }
 
 interface Props {
@@ -75,7 +80,9 @@ function RunRow({ r, selected, focused, onSelect, onFocus, onOpen }: {
       <span role="cell"><span className={`src src-${r.source}`}>{r.source}</span></span>
       <span role="cell"><span className={`run-status rs-${r.status}`} title={r.error}>{r.status}</span></span>
       <span role="cell" className="num">{r.llm_calls}</span>
-      <span role="cell" className="num">{r.tokens_in.toLocaleString()} / {r.tokens_out.toLocaleString()}</span>
+      <span role="cell" className="num" title={r.tokens_pending ? `${r.tokens_pending.toLocaleString()} texts still being counted: the figures so far` : undefined}>
+        {r.tokens_in.toLocaleString()} / {r.tokens_out.toLocaleString()}{r.tokens_pending ? ' …' : ''}
+      </span>
       <span role="cell" className="num">{r.max_prompt_tokens.toLocaleString()}</span>
       <span role="cell" className="num">{fmtMs(r.wall_ms)}</span>
       <span role="cell"><button type="button" className="linkbtn" onClick={(e) => { e.stopPropagation(); onOpen(r); }}>Open</button></span>
@@ -92,29 +99,40 @@ export function HistoryView({ studio, color, onLive }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [focus, setFocus] = useState<RunSummary | null>(null);
-  const [focusView, setFocusView] = useState<TraceView | null>(null);
+  const [focusSource, setFocusSource] = useState<PagedSource | null>(null);
   const [hook, setHook] = useState('');
   const [hookPts, setHookPts] = useState<HookPoint[]>([]);
   const [promptPts, setPromptPts] = useState<PromptPoint[]>([]);
   const [page, setPage] = useState<Page>({ kind: 'list' });
   const [tick, setTick] = useState(0); // bumped by history:run
-  const [stored, setStored] = useState<number | null>(null); // the run history:run named last
+  // the run history:run named last, and the how-manyth event that was (a run stored again is a new one)
+  const [stored, setStored] = useState<{ id: number; seq: number } | null>(null);
+  const seq = useRef(0);
+  /** the event up to which the open run is shown as it is: only a later one shows it again */
+  const shownUpTo = useRef(0);
 
   const fail = useCallback((e: unknown) => setError(String(e)), []);
 
-  useEffect(() => onRunRecorded((id) => { setTick((t) => t + 1); setStored(id); }), []);
+  useEffect(() => onRunRecorded((id) => { setTick((t) => t + 1); setStored({ id, seq: ++seq.current }); }), []);
+  // a run's tokens counted in the background: its row's figures are final now
+  useEffect(() => onTokens((p) => { if (p.done) setTick((t) => t + 1); }), []);
+  // the run open read-only is let go on the Go side when another takes its place or the page goes
+  const openSource = page.kind === 'run' ? page.source : null;
+  useEffect(() => () => openSource?.close(), [openSource]);
   // a run open read-only that is stored again (a followed session grew): shown as it is now
   const openId = page.kind === 'run' ? page.run.id : null;
   useEffect(() => {
-    if (openId === null || stored !== openId) return;
+    if (openId === null || stored?.id !== openId || stored.seq <= shownUpTo.current) return;
+    shownUpTo.current = stored.seq;
     let alive = true;
-    Promise.all([openRun(openId), listRuns({ source: 'session', limit: RUN_LIMIT })]).then(([view, rs]) => {
+    Promise.all([openPaged(openId), listRuns({ source: 'session', limit: RUN_LIMIT })]).then(([source, rs]) => {
       const run = rs.find((r) => r.id === openId);
       // at the same place: a hit's run, imported to open it, is stored again as it opens
-      if (alive && run) setPage((p) => (p.kind === 'run' && p.run.id === openId ? { kind: 'run', run, view, at: p.at } : p));
+      if (alive && run) setPage((p) => (p.kind === 'run' && p.run.id === openId ? { kind: 'run', run, source, at: p.at } : (source.close(), p)));
+      else source.close();
     }).catch(fail);
     return () => { alive = false; };
-  }, [openId, stored, tick, fail]);
+  }, [openId, stored, fail]);
 
   useEffect(() => {
     let alive = true;
@@ -125,12 +143,16 @@ export function HistoryView({ studio, color, onLive }: Props) {
   // the focused run (charts): the clicked one, else the newest listed
   const focused = focus && runs?.some((r) => r.id === focus.id) ? focus : runs?.[0] ?? null;
   const focusId = focused?.id ?? null;
+  // its chart and hooks read in pages (a 50 MB session's head and a hundred bars, not its text)
+  const listing = page.kind === 'list';
   useEffect(() => {
-    if (focusId === null) { setFocusView(null); return; }
+    if (focusId === null || !listing) { setFocusSource(null); return; }
     let alive = true;
-    openRun(focusId).then((v) => { if (alive) setFocusView(v); }).catch((e: unknown) => { if (alive) { setFocusView(null); fail(e); } });
-    return () => { alive = false; };
-  }, [focusId, fail]);
+    let opened: PagedSource | null = null;
+    openPaged(focusId).then((s) => { opened = s; if (alive) setFocusSource(s); else s.close(); })
+      .catch((e: unknown) => { if (alive) { setFocusSource(null); fail(e); } });
+    return () => { alive = false; opened?.close(); };
+  }, [focusId, listing, fail]);
 
   const scenario = filters.scenario || focused?.scenario || '';
   useEffect(() => {
@@ -141,10 +163,12 @@ export function HistoryView({ studio, color, onLive }: Props) {
   }, [scenario, tick, fail]);
 
   // hooks to chart: the focused run's, by tokens; the most expensive by default
+  useSource(focusSource, 'head');
+  const focusMatrix = focusSource?.head().matrix;
   const hookChoices = useMemo(() => {
-    if (!focusView) return [];
-    return focusView.matrix.hooks.map((h, i) => ({ h, t: focusView.matrix.totals[i] ?? 0 })).sort((a, b) => b.t - a.t).map((x) => x.h);
-  }, [focusView]);
+    if (!focusMatrix) return [];
+    return focusMatrix.hooks.map((h, i) => ({ h, t: focusMatrix.totals[i] ?? 0 })).sort((a, b) => b.t - a.t).map((x) => x.h);
+  }, [focusMatrix]);
   const chartHook = hook && (hookChoices.includes(hook) || hookChoices.length === 0) ? hook : hookChoices[0] ?? '';
   useEffect(() => {
     if (!chartHook) { setHookPts([]); return; }
@@ -157,7 +181,8 @@ export function HistoryView({ studio, color, onLive }: Props) {
     setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id].slice(-2)));
   }, []);
   const open = useCallback((r: RunSummary) => {
-    openRun(r.id).then((view) => setPage({ kind: 'run', run: r, view })).catch(fail);
+    shownUpTo.current = seq.current; // opened now: as every event so far left it
+    openPaged(r.id).then((source) => setPage({ kind: 'run', run: r, source })).catch(fail);
   }, [fail]);
   const compare = () => {
     if (selected.length !== 2 || !runs) return;
@@ -178,10 +203,12 @@ export function HistoryView({ studio, color, onLive }: Props) {
       const near: RunFilter = h.started && !Number.isNaN(started)
         ? { source, since: new Date(started).toISOString(), until: new Date(started + 1).toISOString(), limit: 50 }
         : { source, limit: RUN_LIMIT };
-      return Promise.all([openRun(id), listRuns(near).then((rs) => (rs.some((r) => r.id === id) ? rs : listRuns({ limit: RUN_LIMIT })))]).then(([view, rs]) => {
+      return Promise.all([openPaged(id), listRuns(near).then((rs) => (rs.some((r) => r.id === id) ? rs : listRuns({ limit: RUN_LIMIT })))]).then(async ([source, rs]) => {
         const run = rs.find((r) => r.id === id);
-        if (!run) throw `run #${id} is not in the history`;
-        setPage({ kind: 'run', run, view, at: hitAt(view, h) });
+        if (!run) { source.close(); throw `run #${id} is not in the history`; }
+        const at = await hitAt(source, h);
+        shownUpTo.current = seq.current; // opened now: as every event so far left it
+        setPage({ kind: 'run', run, source, at });
       });
     }).catch(fail);
   }, [fail]);
@@ -198,7 +225,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
   const skillNames = useMemo(() => [...new Set([...(studio?.skills.map((s) => s.name) ?? []), filters.skill].filter(Boolean))].sort(), [studio, filters.skill]);
   const filtering = Object.values(filters).some(Boolean);
 
-  if (page.kind === 'run') return <ReadOnlyRun run={page.run} view={page.view} at={page.at} backTo={searching ? 'Search' : 'Runs'} color={color} onBack={toList} onLive={onLive} />;
+  if (page.kind === 'run') return <ReadOnlyRun run={page.run} source={page.source} at={page.at} backTo={searching ? 'Search' : 'Runs'} color={color} onBack={toList} onLive={onLive} />;
   if (page.kind === 'sessions') return <SessionsView onBack={toList} onOpenRun={openSessionRun} />;
   if (searching && page.kind === 'list') {
     return (
@@ -283,7 +310,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
                 </>
               )}
             </div>
-            <TokensPerCallChart view={focused ? focusView : null} title={focused ? `Prompt tokens per LLM call — run #${focused.id}` : 'Prompt tokens per LLM call'} />
+            <TokensPerCallChart source={focused ? focusSource : null} title={focused ? `Prompt tokens per LLM call — run #${focused.id}` : 'Prompt tokens per LLM call'} />
             {focused && <RunRequests runId={focused.id} />}
             <div className="chart-ctl">
               <label>Hook <select value={chartHook} onChange={(e) => setHook(e.target.value)} aria-label="Hook for the cost chart">

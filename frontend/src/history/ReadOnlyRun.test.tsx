@@ -6,6 +6,7 @@ import { resetMockBackend } from '../lib/api';
 import { resetMockHistory, type RunSummary } from '../lib/api/history';
 import { ReadOnlyRun } from './ReadOnlyRun';
 import { App } from '../App';
+import { sourceOf } from '../paged/local';
 import { renderInApp } from '../app/testing';
 
 const view = seed as TraceView;
@@ -22,7 +23,7 @@ afterEach(() => { resetMockBackend(); resetMockHistory(); });
 describe('ReadOnlyRun', () => {
   it('shows the stored run in the simulator components with a read-only banner', () => {
     const onBack = vi.fn(), onLive = vi.fn();
-    renderInApp(<ReadOnlyRun run={run} view={view} color={() => 'red'} onBack={onBack} onLive={onLive} />);
+    renderInApp(<ReadOnlyRun run={run} source={sourceOf(view)} color={() => 'red'} onBack={onBack} onLive={onLive} />);
     const banner = screen.getByTestId('readonly-banner');
     expect(banner.textContent).toContain('read-only: run #7 from 2026-02-0');
     expect(screen.getByRole('region', { name: 'Message list' })).toBeTruthy();
@@ -36,10 +37,10 @@ describe('ReadOnlyRun', () => {
   });
 
   it('offers Save as scenario… for a capture run only, and saves it', async () => {
-    const { unmount } = renderInApp(<ReadOnlyRun run={run} view={view} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
+    const { unmount } = renderInApp(<ReadOnlyRun run={run} source={sourceOf(view)} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
     expect(screen.queryByTestId('capture-save-scenario')).toBeNull();
     unmount();
-    renderInApp(<ReadOnlyRun run={{ ...run, source: 'capture' }} view={view} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
+    renderInApp(<ReadOnlyRun run={{ ...run, source: 'capture' }} source={sourceOf(view)} color={() => 'red'} onBack={() => {}} onLive={() => {}} />);
     fireEvent.click(screen.getByTestId('capture-save-scenario'));
     fireEvent.change(screen.getByTestId('capture-scenario-path'), { target: { value: '/tmp/captured.yaml' } });
     fireEvent.click(screen.getByTestId('capture-scenario-save'));
@@ -48,7 +49,7 @@ describe('ReadOnlyRun', () => {
 
   it('steps through the stored run with F10 / Shift+F10 / End, goes back with Esc, and jumps to a call from its bar', () => {
     const onBack = vi.fn();
-    const { app } = renderInApp(<ReadOnlyRun run={run} view={view} color={() => 'red'} onBack={onBack} onLive={() => {}} />);
+    const { app } = renderInApp(<ReadOnlyRun run={run} source={sourceOf(view)} color={() => 'red'} onBack={onBack} onLive={() => {}} />);
     app.history.setMode('history');
     expect(cursorIdx()).toBe(0);
     fireEvent.keyDown(window, { key: 'F10' });

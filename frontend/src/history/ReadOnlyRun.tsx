@@ -1,11 +1,11 @@
 // A stored run shown read-only in the simulator's own components (flow, steps, message list,
 // visibility matrix), with its own debugger state: stepping works, nothing is re-simulated and
-// live updates do not touch it.
+// live updates do not touch it. The run is read a page at a time (its RunSource): what is on
+// screen is all the page holds of it.
 import { useEffect, useMemo, useState } from 'react';
-import type { TraceView } from '../lib/api';
 import type { RunSummary } from '../lib/api/history';
-import { breakpointForStep, hasCursor, initialState, reducer } from '../debugger/machine';
-import { DebuggerStore } from '../debugger/store';
+import { breakpointForStep, hasCursor } from '../debugger/machine';
+import { PagedDebugger } from '../debugger/store';
 import { useStore } from '../lib/store';
 import { useApp } from '../app/context';
 import { useAgentContextShown } from '../layout/useAgentContext';
@@ -16,12 +16,14 @@ import { BottomPanel } from '../components/BottomPanel';
 import { TokensPerCallChart } from './charts';
 import { fmtDate, fmtMs } from './format';
 import { SaveScenario } from '../capture/SaveScenario';
+import type { RunSource } from '../paged/source';
+import { useSource } from '../paged/source';
 
 const NONE: ReadonlySet<number> = new Set();
 
 interface Props {
   run: RunSummary;
-  view: TraceView;
+  source: RunSource;
   /** open at this step, showing this message (a search's hit) */
   at?: { step: number; message: number | null };
   /** what the back button goes back to */
@@ -31,24 +33,25 @@ interface Props {
   onLive: () => void; // to the live simulator
 }
 
-export function ReadOnlyRun({ run, view, at, backTo = 'Runs', color, onBack, onLive }: Props) {
+export function ReadOnlyRun({ run, source, at, backTo = 'Runs', color, onBack, onLive }: Props) {
   // its own debugger, which the stepping keys act on while it shows (HistoryStore.readOnlyDebugger)
   const { history } = useApp();
   const agentContext = useAgentContextShown();
-  const [debug] = useState(() => new DebuggerStore(reducer(initialState, { type: 'load', view })));
-  useEffect(() => { debug.dispatch({ type: 'load', view }); }, [debug, view]);
-  // after each load: the run shown again as it is now keeps its place
-  useEffect(() => { if (at) debug.dispatch({ type: 'jumpToStep', step: at.step }); }, [debug, view, at]);
+  const debug = useMemo(() => new PagedDebugger(source), [source]);
+  // opened (or opened again, as it is now) at a search's hit: there, keeping the place
+  useEffect(() => { if (at) debug.jumpToStep(at.step); }, [debug, at]);
   useEffect(() => history.showReadOnly(debug, onBack), [history, debug, onBack]);
+  useSource(source, 'head', 'steps');
   const dbg = useStore(debug);
   const dispatch = debug.dispatch;
   const cursor = hasCursor(dbg) ? dbg.cursor : -1;
-  const step = cursor >= 0 ? view.steps[cursor] : undefined;
+  const step = cursor >= 0 ? source.step(cursor) : undefined;
   const toggleBp = debug.toggleBreakpoint;
+  const head = source.head();
+  const [pendingAtOpen] = useState(head.pending);
 
-  const hookTotals = useMemo(() => view.matrix.hooks.map((h, i) => ({ hook: h, tokens: view.matrix.totals[i] ?? 0, calls: (view.matrix.copies[i] ?? []).filter((n) => n > 0).length }))
-    .sort((a, b) => b.tokens - a.tokens), [view]);
-
+  const hookTotals = head.matrix.hooks.map((h, i) => ({ hook: h, tokens: head.matrix.totals[i] ?? 0, calls: head.matrix.seen[i] ?? 0 }))
+    .sort((a, b) => b.tokens - a.tokens);
   return (
     <div className="readonly">
       <div className="banner banner-readonly" role="status" data-testid="readonly-banner">
@@ -71,7 +74,8 @@ export function ReadOnlyRun({ run, view, at, backTo = 'Runs', color, onBack, onL
               <dt>tokens in / out</dt><dd>{run.tokens_in.toLocaleString()} / {run.tokens_out.toLocaleString()}</dd>
               <dt>largest prompt</dt><dd>{run.max_prompt_tokens.toLocaleString()}</dd>
             </dl>
-            <TokensPerCallChart view={view} onCall={(c) => dispatch({ type: 'jumpToCall', call: c })} />
+            {head.pending > 0 && <p className="muted small" data-testid="tokens-counting">Counting tokens… {Math.max(pendingAtOpen - head.pending, 0).toLocaleString()} of {pendingAtOpen.toLocaleString()} texts; the figures fill in as they come.</p>}
+            <TokensPerCallChart source={source} onCall={debug.jumpToCall} />
             <h3 className="facts-title">Hooks by tokens</h3>
             <ul className="hook-costs">
               {hookTotals.map((h) => (
@@ -83,30 +87,30 @@ export function ReadOnlyRun({ run, view, at, backTo = 'Runs', color, onBack, onL
         </aside>
         <section className="centre" aria-label="Stored run">
           <div className="debugbar">
-            <button type="button" className="iconbtn" title="Continue (F5)" aria-label="Continue" disabled={dbg.status !== 'paused'} onClick={() => dispatch({ type: 'continue' })}>▶</button>
+            <button type="button" className="iconbtn" title="Continue (F5)" aria-label="Continue" disabled={dbg.status !== 'paused'} onClick={debug.continue}>▶</button>
             <button type="button" className="iconbtn" title="Step back (Shift+F10)" aria-label="Step back" disabled={!(dbg.status === 'paused' || dbg.status === 'ended') || cursor <= 0} onClick={() => dispatch({ type: 'stepBack' })}>↶</button>
             <button type="button" className="iconbtn" title="Step forward (F10)" aria-label="Step forward" disabled={dbg.status !== 'paused'} onClick={() => dispatch({ type: 'stepForward' })}>↷</button>
             <button type="button" className="iconbtn" title="Restart (Ctrl+Shift+F5)" aria-label="Restart" disabled={!hasCursor(dbg)} onClick={() => dispatch({ type: 'restart' })}>⟲</button>
             <span className="status status-readonly">read-only</span>
             <span className="spacer" />
-            {step && <span className="muted small">{view.scenario} · step {cursor + 1}/{view.steps.length} · {view.calls.length} LLM calls</span>}
+            {cursor >= 0 && <span className="muted small">{head.scenario} · step {cursor + 1}/{head.steps} · {head.calls} LLM calls</span>}
           </div>
-          {view.status === 'invalid' || !step ? (
-            <div className="empty-state big"><h2>Nothing to step through</h2><p>This run {view.status === 'invalid' ? 'had an invalid scenario' : 'has no steps'}{view.error ? `: ${view.error}` : ''}.</p></div>
+          {head.status === 'invalid' || cursor < 0 ? (
+            <div className="empty-state big"><h2>Nothing to step through</h2><p>This run {head.status === 'invalid' ? 'had an invalid scenario' : 'has no steps'}{head.error ? `: ${head.error}` : ''}.</p></div>
           ) : (
             <>
-              <FlowView view={view} cursor={cursor} breakpoints={dbg.breakpoints} onToggleCheckpoint={(cp) => toggleBp({ kind: 'checkpoint', key: cp })} onToggleEvent={(e) => toggleBp({ kind: 'event', key: e })} />
-              <RequestTabs view={view} current={step.request} onSelect={(r) => dispatch({ type: 'selectRequest', request: r })} />
-              <StepList view={view} cursor={cursor} breakpoints={dbg.breakpoints} changedCalls={NONE} onJump={(i) => dispatch({ type: 'jumpToStep', step: i })} onToggleBreakpoint={(s) => toggleBp(breakpointForStep(s))} />
+              <FlowView source={source} cursor={cursor} breakpoints={dbg.breakpoints} onToggleCheckpoint={(cp) => toggleBp({ kind: 'checkpoint', key: cp })} onToggleEvent={(e) => toggleBp({ kind: 'event', key: e })} />
+              <RequestTabs source={source} current={step?.request ?? 0} onSelect={(r) => dispatch({ type: 'selectRequest', request: r })} />
+              <StepList source={source} cursor={cursor} breakpoints={dbg.breakpoints} changedCalls={NONE} onJump={(i) => dispatch({ type: 'jumpToStep', step: i })} onToggleBreakpoint={(s) => toggleBp(breakpointForStep(s))} />
             </>
           )}
         </section>
         <section className="right" aria-label="Messages at the cursor">
-          {step ? <MessageList view={view} cursor={cursor} color={color} agentContext={agentContext} found={at && cursor === at.step ? at.message : null} /> : <div className="empty-state">No messages.</div>}
+          {cursor >= 0 ? <MessageList source={source} cursor={cursor} color={color} agentContext={agentContext} found={at && cursor === at.step ? at.message : null} /> : <div className="empty-state">No messages.</div>}
         </section>
         <BottomPanel
-          view={view} problems={[]} currentCall={step?.call ?? null} changedCalls={NONE} everyCallArmed={dbg.breakpoints.includes('call:*')} color={color}
-          onJumpToCall={(c) => dispatch({ type: 'jumpToCall', call: c })} onToggleEveryCall={() => toggleBp({ kind: 'call', key: '*' })}
+          source={source} view={null} problems={[]} currentCall={step?.call ?? null} changedCalls={NONE} everyCallArmed={dbg.breakpoints.includes('call:*')} color={color}
+          onJumpToCall={debug.jumpToCall} onToggleEveryCall={() => toggleBp({ kind: 'call', key: '*' })}
         />
       </div>
     </div>

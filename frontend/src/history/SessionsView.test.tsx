@@ -53,6 +53,24 @@ describe('SessionsView', () => {
     expect(opened).toHaveBeenCalledWith(1);
   });
 
+  it('offers the imported run however its progress events and its answer cross', async () => {
+    render(<SessionsView onBack={() => {}} onOpenRun={() => {}} />);
+    await waitFor(() => expect(rows().length).toBe(2));
+    const file = '/home/user/.claude/projects/p/aaa.jsonl';
+    const { Import } = mock.api;
+    // the answer arrives before a progress event sent while it was read
+    mock.api.Import = async (f) => {
+      const r = await Import(f);
+      mock.emit('sessions:progress', { file, read: 10, total: 40 });
+      return r;
+    };
+    fireEvent.click(within(screen.getByTestId('session-aaa')).getByTestId('session-import'));
+    await waitFor(() => expect(mock.imported).toEqual([file]));
+    expect(await within(screen.getByTestId('session-aaa')).findByTestId('session-open')).toBeTruthy();
+    expect(within(screen.getByTestId('session-aaa')).queryByTestId('session-progress')).toBeNull();
+    mock.api.Import = Import;
+  });
+
   it('shows an import in progress', async () => {
     render(<SessionsView onBack={() => {}} onOpenRun={() => {}} />);
     await waitFor(() => expect(rows().length).toBe(2));

@@ -128,7 +128,11 @@ export function SessionsView({ onBack, onOpenRun }: Props) {
     setProgress((m) => ({ ...m, [s.file]: { file: s.file, read: 0, total: s.size } }));
     importSession(s.file)
       .then((i) => setResults((r) => ({ ...r, [s.file]: done(i) })), fail)
-      .finally(() => setBusy((b) => { const n = new Set(b); n.delete(s.file); return n; }));
+      .finally(() => {
+        setBusy((b) => { const n = new Set(b); n.delete(s.file); return n; });
+        // done: no bar, whatever progress event comes last (they may cross the import's answer)
+        setProgress((m) => { const n = { ...m }; delete n[s.file]; return n; });
+      });
   };
   const followOne = (s: SessionSummary) => {
     (following.includes(s.file) ? unfollowSession(s.file) : followSession(s.file)).then(setFollowing, fail);

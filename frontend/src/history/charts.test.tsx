@@ -3,6 +3,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import seed from '../fixtures/seed-diagrams.json';
 import type { TraceView } from '../lib/api';
 import type { HookPoint, PromptPoint } from '../lib/api/history';
+import { sourceOf } from '../paged/local';
 import { BarChart, HookCostChart, LineChart, niceTicks, PromptSizeChart, TokensPerCallChart } from './charts';
 
 const view = seed as TraceView;
@@ -18,10 +19,10 @@ describe('charts', () => {
   });
 
   it('draws one bar per LLM call of a run, tallest for the largest prompt', () => {
-    const { container } = render(<TokensPerCallChart view={view} />);
+    const { container } = render(<TokensPerCallChart source={sourceOf(view)} />);
     const bars = screen.getAllByTestId('bar');
     expect(bars).toHaveLength(view.calls.length);
-    const heights = bars.map((b) => Number(b.getAttribute('height')));
+    const heights = [...container.querySelectorAll('rect.bar')].map((b) => Number(b.getAttribute('height')));
     const max = Math.max(...view.calls.map((c) => c.tokens));
     expect(heights.indexOf(Math.max(...heights))).toBe(view.calls.findIndex((c) => c.tokens === max));
     expect(container.querySelector('figcaption')?.textContent).toContain('Prompt tokens per LLM call');
@@ -33,7 +34,7 @@ describe('charts', () => {
 
   it('shows a tooltip on hover and calls back on click', () => {
     const hits: number[] = [];
-    render(<TokensPerCallChart view={view} onCall={(c) => hits.push(c)} />);
+    render(<TokensPerCallChart source={sourceOf(view)} onCall={(c) => hits.push(c)} />);
     const bar = screen.getAllByTestId('bar')[2]!;
     fireEvent.mouseEnter(bar);
     expect(screen.getByTestId('chart-tip').textContent).toContain(`LLM call #3: ${view.calls[2]!.tokens} tokens`);
@@ -44,7 +45,7 @@ describe('charts', () => {
   });
 
   it('handles empty data with a message instead of bars or points', () => {
-    render(<><TokensPerCallChart view={null} /><HookCostChart hook="a/b" points={[]} /><PromptSizeChart scenario="" points={[]} /></>);
+    render(<><TokensPerCallChart source={null} /><HookCostChart hook="a/b" points={[]} /><PromptSizeChart scenario="" points={[]} /></>);
     expect(screen.queryAllByTestId('bar')).toHaveLength(0);
     expect(screen.queryAllByTestId('point')).toHaveLength(0);
     expect(screen.getByText('this run made no LLM calls')).toBeTruthy();

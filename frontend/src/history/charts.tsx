@@ -3,7 +3,8 @@
 // and a hover tooltip drawn here. Colours come from the CSS variables, so both themes work.
 import { useId, useState, type ReactNode } from 'react';
 import type { HookPoint, PromptPoint } from '../lib/api/history';
-import type { TraceView } from '../lib/api';
+import type { RunSource } from '../paged/source';
+import { useSource } from '../paged/source';
 
 /** Round tick values covering [0, max]: 1, 2 or 5 times a power of ten apart. */
 export function niceTicks(max: number, count = 4): number[] {
@@ -82,8 +83,10 @@ export function BarChart({ title, bars, yLabel, xLabel, onBar, empty = 'no data'
         const gh = b.ghost !== undefined && yMax > 0 ? (b.ghost / yMax) * PH : 0;
         return (
           <g key={i}>
+            <rect className={b.highlight ? 'bar is-hl' : 'bar'} x={x} y={y} width={bw} height={Math.max(h, 0.5)} rx={2} pointerEvents="none" />
+            {/* the bar's whole column takes the pointer: a thin bar is easy to miss */}
             <rect
-              className={b.highlight ? 'bar is-hl' : 'bar'} data-testid="bar" x={x} y={y} width={bw} height={Math.max(h, 0.5)} rx={2}
+              className="bar-hit" data-testid="bar" x={M.left + i * slot} y={M.top} width={slot} height={PH}
               onMouseEnter={() => setTip({ x: x + bw / 2, y, lines: b.tip })} onMouseLeave={() => setTip(null)}
               onClick={onBar ? () => onBar(i) : undefined} style={onBar ? { cursor: 'pointer' } : undefined}
             >
@@ -154,13 +157,22 @@ const shortDate = (iso: string) => {
 };
 
 /** Tokens per LLM call across one run (prompt tokens of each call). */
-export function TokensPerCallChart({ view, title = 'Prompt tokens per LLM call', onCall }: { view: TraceView | null; title?: string; onCall?: (call: number) => void }) {
-  const calls = view?.calls ?? [];
-  const bars: Bar[] = calls.map((c) => ({
-    label: `#${c.index + 1}`, value: c.tokens,
-    tip: [`LLM call #${c.index + 1}: ${c.tokens.toLocaleString()} tokens`, `request ${c.request + 1} · ${c.phase}${c.round !== null ? ` round ${c.round + 1}` : ''}`],
-  }));
-  return <BarChart title={title} bars={bars} yLabel="tokens" xLabel="LLM call" onBar={onCall ? (i) => onCall(calls[i]!.index) : undefined} empty="this run made no LLM calls" />;
+/** Bars the tokens-per-call chart draws at most: a run of more calls shows each span's largest prompt. */
+export const CHART_BARS = 80;
+
+export function TokensPerCallChart({ source, title = 'Prompt tokens per LLM call', onCall }: { source: RunSource | null; title?: string; onCall?: (call: number) => void }) {
+  useSource(source, 'head', 'bars');
+  const spans = source?.bars(CHART_BARS) ?? [];
+  const bars: Bar[] = spans.map((b) => {
+    const calls = b.first === b.last ? `LLM call #${b.first + 1}` : `LLM calls #${b.first + 1}–#${b.last + 1}`;
+    return {
+      label: `#${b.first + 1}`, value: Math.max(b.max, 0),
+      tip: [`${calls}: ${b.max.toLocaleString()} tokens${b.first === b.last ? '' : ` (the largest, #${b.max_call + 1})`}`, ...(b.pending ? ['tokens still being counted'] : [])],
+    };
+  });
+  const loading = source !== null && source.head().calls > 0 && spans.length === 0;
+  return <BarChart title={title} bars={bars} yLabel="tokens" xLabel="LLM call" onBar={onCall ? (i) => onCall(spans[i]!.max_call) : undefined}
+    empty={loading ? 'loading…' : 'this run made no LLM calls'} />;
 }
 
 /** A hook's token cost across runs; a marker where its text changed (the prompt was edited). */

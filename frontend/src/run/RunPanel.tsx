@@ -8,6 +8,7 @@ import type { ProfileInfo } from '../lib/api/run';
 import type { BreakpointId } from '../debugger/machine';
 import { StepList } from '../components/StepList';
 import { MessageList } from '../components/MessageList';
+import { sourceOf } from '../paged/local';
 import { useStore } from '../lib/store';
 import { breakpointsToRun, isActive, type RunState } from './machine';
 import type { RunStore } from './store';
@@ -143,10 +144,10 @@ export function RunPanel({ store, breakpoints, scenario, color, onOpenHistory }:
           {view && at >= 0 ? (
             <div className="mrun-sim-grid">
               <div className="mrun-sim-steps">
-                <StepList view={view} cursor={at} breakpoints={NO_BPS} changedCalls={NO_CHANGES} onJump={setCursor} onToggleBreakpoint={noop} />
+                <StepList source={sourceOf(view)} cursor={at} breakpoints={NO_BPS} changedCalls={NO_CHANGES} onJump={setCursor} onToggleBreakpoint={noop} />
               </div>
               <div className="mrun-sim-msgs">
-                <MessageList view={view} cursor={at} color={color} />
+                <MessageList source={sourceOf(view)} cursor={at} color={color} />
               </div>
             </div>
           ) : (

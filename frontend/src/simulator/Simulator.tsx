@@ -16,7 +16,8 @@ import { MessageList } from '../components/MessageList';
 import { BottomPanel } from '../components/BottomPanel';
 import { ErrorIcon } from '../components/Icons';
 import { cx } from '../components/util';
-import { CallExpectations, addAndReport } from '../expect/CallExpectations';
+import { CallDot, CallExpectations, addAndReport } from '../expect/CallExpectations';
+import { sourceOf } from '../paged/local';
 import { canAddExpectation } from '../lib/api/expect';
 import { SimProgress } from '../exec/SimProgress';
 import { HookCallDetail } from '../exec/HookCallDetail';
@@ -67,6 +68,9 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
   const agentContext = useAgentContextShown();
 
   const view = debug.view();
+  // the views read the live trace as they read a stored run's pages
+  const source = useMemo(() => (view ? sourceOf(view) : null), [view]);
+  const callDot = useCallback((call: number) => (view ? <CallDot view={view} call={call} /> : null), [view]);
   const revision = view?.revision;
   // the request body of a call of the simulation shown (the backend refuses a newer one's)
   const requestBody = useCallback((call: number) => callBody(revision ?? -1, call), [revision]);
@@ -187,7 +191,7 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
             ) : (
               <>
                 <div className="flow-pane" id="flow-pane" style={measured ? { height: heights.flow } : undefined} data-testid="flow-pane">
-                  <FlowView view={view} cursor={cursor} breakpoints={dbg.breakpoints} onToggleCheckpoint={(cp) => debug.toggleBreakpoint({ kind: 'checkpoint', key: cp })} onToggleEvent={(p) => debug.toggleBreakpoint({ kind: 'event', key: p })} />
+                  <FlowView source={source!} cursor={cursor} breakpoints={dbg.breakpoints} onToggleCheckpoint={(cp) => debug.toggleBreakpoint({ kind: 'checkpoint', key: cp })} onToggleEvent={(p) => debug.toggleBreakpoint({ kind: 'event', key: p })} />
                   <button type="button" className="iconbtn sm pane-collapse" onClick={() => layout.toggle('flow_collapsed')} aria-expanded aria-controls="flow-pane" aria-label="Collapse the flowchart" title="Collapse the flowchart (Ctrl+Shift+F)" data-testid="flow-collapse">▴</button>
                 </div>
                 <Splitter axis="y" grows="down" size={heights.flow} range={flowRange(mainSize.height, heights.bottom)} label="Resize the flowchart" controls="flow-pane" testId="split-flow"
@@ -195,8 +199,8 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
                   onReset={() => layout.update({ flow_height: undefined }, true)} onCollapse={() => layout.toggle('flow_collapsed')} />
               </>
             )}
-            <RequestTabs view={view} current={step.request} onSelect={(r) => debug.dispatch({ type: 'selectRequest', request: r })} />
-            <StepList view={view} cursor={cursor} breakpoints={dbg.breakpoints} changedCalls={changedCalls}
+            <RequestTabs source={source!} current={step.request} onSelect={(r) => debug.dispatch({ type: 'selectRequest', request: r })} />
+            <StepList source={source!} cursor={cursor} breakpoints={dbg.breakpoints} changedCalls={changedCalls} callDot={callDot}
               onJump={debug.jumpToStep} onToggleBreakpoint={(s) => debug.toggleBreakpoint(breakpointForStep(s))} />
           </>
         )}
@@ -209,7 +213,7 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
             {step.call !== null && step.call !== undefined && <CallExpectations view={view} call={step.call} onAdded={toast} />}
             <div className="right-stack">
               {step.kind === 'hook_call' && <HookCallDetail key={cursor} view={view} step={step} />}
-              <MessageList view={view} cursor={cursor} color={color} agentContext={agentContext} requestBody={requestBody}
+              <MessageList source={source!} cursor={cursor} color={color} agentContext={agentContext} requestBody={requestBody}
                 onAddExpectation={canAddExpectation() ? (c, id) => void addAndReport(c, id, toast) : undefined} />
             </div>
           </>

@@ -7,6 +7,10 @@ export namespace bind {
 	    run: number;
 	    session: sessions.Session;
 	}
+	export interface PagedRun {
+	    handle: number;
+	    head: studio.PagesHead;
+	}
 	export interface Requests {
 	
 	}
@@ -399,6 +403,7 @@ export namespace history {
 	    tokens_in: number;
 	    tokens_out: number;
 	    max_prompt_tokens: number;
+	    tokens_pending?: number;
 	}
 	export interface Comparison {
 	    a: RunSummary;
@@ -940,6 +945,14 @@ export namespace studio {
 	    versions: profile.Entry[];
 	    installed: locate.CLI;
 	}
+	export interface Bar {
+	    first: number;
+	    last: number;
+	    max: number;
+	    max_call: number;
+	    max_step: number;
+	    pending: boolean;
+	}
 	export interface TokenSplit {
 	    agent: number;
 	    tools: number;
@@ -967,6 +980,7 @@ export namespace studio {
 	    side?: string;
 	    tokens: number;
 	    split?: TokenSplit;
+	    pending?: boolean;
 	}
 	export interface CallChange {
 	    call: number;
@@ -974,6 +988,16 @@ export namespace studio {
 	    removed: number;
 	    changed: number;
 	    summary: string;
+	}
+	export interface Carried {
+	    messages: number;
+	    hook_copies: number;
+	}
+	export interface Cells {
+	    hook: number;
+	    call: number;
+	    copies: number[][];
+	    tokens: number[][];
 	}
 	export interface ClaudeEventInfo {
 	    name: string;
@@ -1095,12 +1119,28 @@ export namespace studio {
 	    entries: skills.Entry[];
 	    diagnostics: diag.Diagnostic[];
 	}
+	export interface ListHead {
+	    step: number;
+	    rows: number;
+	    live: number;
+	    tokens: number;
+	    pending: number;
+	    added: number;
+	    removed: number;
+	    first_change: number;
+	}
 	export interface Matrix {
 	    hooks: string[];
 	    systems: string[];
 	    copies: number[][];
 	    tokens: number[][];
 	    totals: number[];
+	}
+	export interface MatrixHead {
+	    hooks: string[];
+	    systems: string[];
+	    totals: number[];
+	    seen: number[];
 	}
 	export interface MergeResult {
 	    text: string;
@@ -1133,6 +1173,57 @@ export namespace studio {
 	    tokens: number;
 	    pos?: number;
 	    hidden?: number[][];
+	    pending?: boolean;
+	    size?: number;
+	    lines?: number;
+	}
+	export interface PageStep {
+	    index: number;
+	    kind: string;
+	    request: number;
+	    phase?: string;
+	    round?: number;
+	    timing?: string;
+	    checkpoint?: number;
+	    prompt?: string;
+	    tool?: string;
+	    call?: number;
+	    hooks?: string[];
+	    yield?: number;
+	    added: number[];
+	    removed: number[];
+	    hook_call?: engine.HookCall;
+	    hook_call_index?: number;
+	    node: number;
+	    warning?: string;
+	}
+	export interface TokenState {
+	    pending: number;
+	}
+	export interface Visits {
+	    first: Record<string, number>;
+	    hooks: Record<string, number>;
+	}
+	export interface PagesHead {
+	    run: history.RunSummary;
+	    scenario: string;
+	    file: string;
+	    status: string;
+	    error?: string;
+	    agent?: engine.Agent;
+	    steps: number;
+	    calls: number;
+	    messages: number;
+	    hooks: skills.Hook[];
+	    requests: engine.RequestInfo[];
+	    carried: Carried[];
+	    matrix: MatrixHead;
+	    loop?: loop.Loop;
+	    why: string;
+	    visits: Visits[];
+	    hook_calls: number;
+	    changing_hook_calls: number;
+	    tokens: TokenState;
 	}
 	export interface PendingApproval {
 	    id: string;
@@ -1167,6 +1258,11 @@ export namespace studio {
 	    point?: string;
 	    last?: string;
 	    status?: string;
+	}
+	export interface Row {
+	    message: Message;
+	    injected: boolean;
+	    removed_here: boolean;
 	}
 	export interface RunOptions {
 	    profile: string;
@@ -1212,7 +1308,17 @@ export namespace studio {
 	    exec: ExecState;
 	    seq: number;
 	}
+	export interface Stop {
+	    step: number;
+	    hit?: string;
+	}
 	
+	
+	export interface Tokens {
+	    id: number;
+	    tokens: number;
+	    pending?: boolean;
+	}
 	export interface TraceView {
 	    revision: number;
 	    scenario: string;

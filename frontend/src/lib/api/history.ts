@@ -5,6 +5,7 @@ import seed from '../../fixtures/seed-diagrams.json';
 import type { history } from './models';
 import type { Phase, Refine, TraceView } from './types';
 import { hasBackend, History, on } from './wails';
+import { boundPages, viewPagesBinding, type PagesBinding } from './pages';
 
 export type RunSource = 'live' | 'app' | 'cli' | 'capture' | 'session';
 export type RunStatus = TraceView['status'];
@@ -27,7 +28,6 @@ export type PromptPoint = Refine<history.PromptPoint, { started: string; source:
 
 export interface HistoryBinding {
   Runs(filter: RunFilter): Promise<RunSummary[]>;
-  Run(id: number): Promise<TraceView>;
   Compare(a: number, b: number): Promise<Comparison>;
   HookCost(hook: string, limit: number): Promise<HookPoint[]>;
   PromptSizes(scenario: string, limit: number): Promise<PromptPoint[]>;
@@ -36,7 +36,6 @@ export interface HistoryBinding {
 // Go reads a filter's missing fields as zero values: no filtering.
 const bound: HistoryBinding = {
   Runs: (f) => History.Runs(f as history.Filter) as Promise<RunSummary[]>,
-  Run: (id) => History.Run(id) as Promise<TraceView>,
   Compare: (a, b) => History.Compare(a, b) as Promise<Comparison>,
   HookCost: (hook, limit) => History.HookCost(hook, limit) as Promise<HookPoint[]>,
   PromptSizes: (scenario, limit) => History.PromptSizes(scenario, limit) as Promise<PromptPoint[]>,
@@ -58,7 +57,10 @@ export function cleanFilter(f: RunFilter): RunFilter {
 }
 
 export const listRuns = (filter: RunFilter = {}): Promise<RunSummary[]> => historyApi().Runs(cleanFilter(filter));
-export const openRun = (id: number): Promise<TraceView> => historyApi().Run(id);
+/** A stored run's pages: the History binding's, or the fallback history's worked out from its views. */
+export function pagesApi(): PagesBinding {
+  return hasBackend() ? boundPages : mockHistory().pages;
+}
 export const compareRuns = (a: number, b: number): Promise<Comparison> => historyApi().Compare(a, b);
 export const hookCost = (hook: string, limit = 50): Promise<HookPoint[]> => historyApi().HookCost(hook, limit);
 export const promptSizes = (scenario: string, limit = 50): Promise<PromptPoint[]> => historyApi().PromptSizes(scenario, limit);
@@ -79,6 +81,7 @@ interface MockRun { summary: RunSummary; view: TraceView; skills: string[]; hash
 
 export interface MockHistory {
   binding: HistoryBinding;
+  pages: PagesBinding;
   runs: MockRun[];
   listeners: Set<(id: number) => void>;
   /** store a run (as the backend does after each simulation) and emit history:run */
@@ -237,7 +240,6 @@ function createMockHistory(search: string): MockHistory {
       const off = Math.max(0, f.offset ?? 0);
       return Promise.resolve(list.slice(off, f.limit && f.limit > 0 ? off + f.limit : undefined).map((r) => ({ ...r.summary })));
     },
-    Run: (id) => find(id).then((r) => structuredClone({ ...r.view, changes: [] })),
     Compare: (a, c) => Promise.all([find(a), find(c)]).then(([x, y]) => compareViews(x, y)),
     HookCost: (hook, limit) => {
       const list = newestFirst(runs).filter((r) => r.hashes[hook] !== undefined).slice(0, limit > 0 ? limit : undefined).reverse();
@@ -260,5 +262,6 @@ function createMockHistory(search: string): MockHistory {
       return Promise.resolve(list.map((r) => ({ run: r.summary.id, started: r.summary.started, source: r.summary.source, llm_calls: r.summary.llm_calls, tokens_in: r.summary.tokens_in, max_prompt_tokens: r.summary.max_prompt_tokens })));
     },
   };
-  return { binding: b, runs, listeners, record };
+  const pages = viewPagesBinding((id) => find(id).then((r) => ({ summary: { ...r.summary }, view: { ...r.view, changes: [] } })));
+  return { binding: b, pages, runs, listeners, record };
 }

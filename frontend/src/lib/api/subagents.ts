@@ -1,7 +1,7 @@
 // A run's sub-agents (Claude Code's Agent tool): each is a request of the trace laid out after the
 // run's own, saying which model call started it (RequestInfo.subagent). The views nest each under
 // that call: the steps, the flowchart, the sessions list.
-import type { TraceView } from './types';
+import type { RequestInfo } from './types';
 import type { engine } from './models';
 
 export type Subagent = engine.Subagent;
@@ -9,13 +9,16 @@ export type Subagent = engine.Subagent;
 /** One sub-agent of a run: its request, what started it, how deep it nests (1: the session's call). */
 export interface NestedRun { request: number; sub: Subagent; depth: number; firstStep: number }
 
-const cache = new WeakMap<TraceView, { byRequest: Map<number, NestedRun>; byCall: Map<number, NestedRun[]> }>();
+type Requests = readonly RequestInfo[];
 
-function index(view: TraceView) {
-  let ix = cache.get(view);
+// by the run's list of requests (a view's, or a paged run's head): computed once per list
+const cache = new WeakMap<Requests, { byRequest: Map<number, NestedRun>; byCall: Map<number, NestedRun[]> }>();
+
+function index(requests: Requests) {
+  let ix = cache.get(requests);
   if (ix) return ix;
   ix = { byRequest: new Map(), byCall: new Map() };
-  view.requests.forEach((r, request) => {
+  requests.forEach((r, request) => {
     const sub = r.subagent;
     if (!sub) return;
     const parent = ix!.byRequest.get(sub.parent);
@@ -23,18 +26,18 @@ function index(view: TraceView) {
     ix!.byRequest.set(request, run);
     if (sub.call >= 0) ix!.byCall.set(sub.call, [...(ix!.byCall.get(sub.call) ?? []), run]);
   });
-  cache.set(view, ix);
+  cache.set(requests, ix);
   return ix;
 }
 
 /** The sub-agent request `request` is (null: the run's own). */
-export function subagentOf(view: TraceView, request: number): NestedRun | null {
-  return index(view).byRequest.get(request) ?? null;
+export function subagentOf(requests: Requests, request: number): NestedRun | null {
+  return index(requests).byRequest.get(request) ?? null;
 }
 
 /** The sub-agents model call `call` started, in the order they ran. */
-export function subagentsOfCall(view: TraceView, call: number | null | undefined): NestedRun[] {
-  return call === null || call === undefined ? [] : index(view).byCall.get(call) ?? [];
+export function subagentsOfCall(requests: Requests, call: number | null | undefined): NestedRun[] {
+  return call === null || call === undefined ? [] : index(requests).byCall.get(call) ?? [];
 }
 
 /** How a sub-agent is named: its kind and its task's short words. */
