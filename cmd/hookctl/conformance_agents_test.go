@@ -190,6 +190,9 @@ func (ac agentConformance) simulate(t *testing.T, root, file string, sc *scenari
 				v.hooks = append(v.hooks, "system: "+hook)
 			} else if sp, ok := ac.recognizer(t).Affix(m.Content, profile.PlaceSystemSuffix); ok {
 				v.hooks = append(v.hooks, "system: "+sp.Hook)
+			} else {
+				// no system prompt of the agent's known: the hook's words alone
+				v.hooks = append(v.hooks, "system: "+m.Content)
 			}
 		case m.Role == "tool":
 			if m.System == ac.system && m.EditedBy != "" {

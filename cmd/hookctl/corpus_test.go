@@ -515,6 +515,9 @@ func (ca corpusAgent) simulate(ctx context.Context, rc *profile.Recognizer, proj
 				// SessionStart): capture tells them apart as a message
 				if sp, ok := rc.Affix(m.Content, profile.PlaceSystemSuffix); ok {
 					c.Hooks = append(c.Hooks, hookMessage{m.Role, eventOf(m), sp.Hook})
+				} else if !whole {
+					// no system prompt of the agent's known: the hook's words alone
+					c.Hooks = append(c.Hooks, hookMessage{m.Role, eventOf(m), m.Content})
 				}
 			}
 		}

@@ -67,6 +67,12 @@ func (r *runner) buildAgent(i int, user string) {
 	m := r.cfg.Request
 	v := r.values(user)
 	items := m.SystemItems(v)
+	if len(items) == 0 && r.sessionSystem != "" {
+		// no system prompt known (a bare model): a SessionStart hook's words
+		// are still the system message the agent sends them in
+		id := t.add(msg{content: joinText("", r.sessionSystem), role: skills.System, origin: OriginSystemPrompt, req: req})
+		t.msgs[id].edit = r.sessionEdit
+	}
 	for k, it := range items {
 		text := it.Text
 		if k == len(items)-1 && r.sessionSystem != "" {

@@ -183,3 +183,19 @@ func (n namedEvents) Handle(ctx context.Context, ev *Event) error {
 	ev.Apply(HookCall{System: "demo", Event: event, Hook: n.h.name, Outcome: OutcomeOK}, fn(ev))
 	return nil
 }
+
+// TestAgentBareSessionSystem: under an agent whose request is not known
+// (a bare model: no system prompt), a SessionStart hook's words on the
+// system prompt are still sent, as a system message of their own.
+func TestAgentBareSessionSystem(t *testing.T) {
+	sc := &scenario.Scenario{Name: "bare", Requests: []scenario.Request{{User: "hi", Rounds: []scenario.Round{{Content: "Hello."}}}}}
+	hook := fakeHook{name: "h", effects: map[Point]func(*Event) Effect{
+		PointSessionStart: func(*Event) Effect { return Effect{AppendSystem: "session words"} },
+	}}
+	bare := request.Bare("demo", "0")
+	first := outline(agentRun(t, sc, bare, namedEvents{hook}).CallMessages(0))
+	want := []string{"system/system_prompt:session words", "user/user_input:hi"}
+	if !slices.Equal(first, want) {
+		t.Errorf("first call\n%q\nwant\n%q", first, want)
+	}
+}
