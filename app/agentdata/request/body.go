@@ -21,6 +21,9 @@ type Msg struct {
 	ToolCallID string
 	ToolName   string
 	IsError    bool
+	// Join: the agent writes the text after the message before it, with
+	// Join between, as one text (Framing.Join).
+	Join string
 }
 
 // ToolCall is a call the model asked for.
@@ -320,30 +323,38 @@ func (m *Model) chatMessages(sys, conv []Msg) []block {
 	for _, s := range sys {
 		out = append(out, block{"role": "system", "content": s.Text})
 	}
+	text := func(x Msg) any {
+		if m.Framing.Parts {
+			return []block{{"type": "text", "text": x.Text}}
+		}
+		return x.Text
+	}
 	wire := func(x Msg) string { return x.Role }
-	for _, g := range m.groups(conv, wire) {
+	for _, g := range m.groups(joined(conv), wire) {
 		x := g[0]
 		switch x.Role {
 		case "assistant":
-			b := block{"role": "assistant", "content": x.Text}
-			if len(x.ToolCalls) > 0 {
-				var calls []block
-				for _, tc := range x.ToolCalls {
-					calls = append(calls, block{"id": tc.ID, "type": "function", "function": block{"name": tc.Name, "arguments": string(tc.Arguments)}})
+			for _, y := range g {
+				b := block{"role": "assistant", "content": y.Text}
+				if len(y.ToolCalls) > 0 {
+					var calls []block
+					for _, tc := range y.ToolCalls {
+						calls = append(calls, block{"id": tc.ID, "type": "function", "function": block{"name": tc.Name, "arguments": string(tc.Arguments)}})
+					}
+					b["tool_calls"] = calls
+					if y.Text == "" {
+						b["content"] = nil // as the agents send a call without words
+					}
 				}
-				b["tool_calls"] = calls
-			}
-			out = append(out, b)
-			for _, y := range g[1:] {
-				out = append(out, block{"role": "assistant", "content": y.Text})
+				out = append(out, b)
 			}
 		case "tool":
 			for _, y := range g {
-				out = append(out, block{"role": "tool", "tool_call_id": y.ToolCallID, "content": y.Text})
+				out = append(out, block{"role": "tool", "tool_call_id": y.ToolCallID, "content": text(y)})
 			}
 		default:
 			if len(g) == 1 {
-				out = append(out, block{"role": x.Role, "content": x.Text})
+				out = append(out, block{"role": x.Role, "content": text(x)})
 				continue
 			}
 			parts := []block{}
@@ -352,6 +363,20 @@ func (m *Model) chatMessages(sys, conv []Msg) []block {
 			}
 			out = append(out, block{"role": x.Role, "content": parts})
 		}
+	}
+	return out
+}
+
+// joined is conv with each message the agent joins to the text before
+// it (Msg.Join) made part of that text.
+func joined(conv []Msg) []Msg {
+	out := make([]Msg, 0, len(conv))
+	for _, x := range conv {
+		if n := len(out); n > 0 && x.Join != "" && out[n-1].Role == x.Role {
+			out[n-1].Text += x.Join + x.Text
+			continue
+		}
+		out = append(out, x)
 	}
 	return out
 }

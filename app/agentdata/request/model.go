@@ -127,8 +127,11 @@ type Piece struct {
 }
 
 // Present says whether the piece is sent with the run's values.
-func (p *Piece) Present(v Values) bool {
-	switch p.When {
+func (p *Piece) Present(v Values) bool { return p.When.Holds(v) }
+
+// Holds says whether the condition holds for the run's values.
+func (c Condition) Holds(v Values) bool {
+	switch c {
 	case Git:
 		return v[SlotIsGit] == "true"
 	case NoGit:
@@ -190,6 +193,18 @@ type Framing struct {
 	// SystemInMessages: system-role messages stand in the conversation
 	// (Claude Code 2.1.332); otherwise the API has none there.
 	SystemInMessages bool `json:"system_in_messages,omitempty"`
+	// Parts: a user or tool message's content is a list of text parts,
+	// even of one (Qwen Code's Chat Completions); otherwise a string.
+	Parts bool `json:"parts,omitempty"`
+	// Join are, by hook event, the separators with which the agent joins
+	// that event's words to the text before them, in one text of one
+	// message (Copilot CLI's prompt hook after its prompt).
+	Join map[string]string `json:"join,omitempty"`
+	// Prompt is how the agent writes every prompt it sends — the user's,
+	// and a Stop hook's words it sends as a new prompt (Loop.StopPrompt) —
+	// with slots prompt and datetime (Copilot CLI's
+	// <current_datetime>); nil: the prompt as it is.
+	Prompt Text `json:"prompt,omitempty"`
 }
 
 // Role names a message role in Framing.
@@ -209,6 +224,17 @@ type Loop struct {
 	// Reminders are the agent's own messages it adds once a turn has gone
 	// on for a while without a word to the user.
 	Reminders []Reminder `json:"reminders,omitempty"`
+	// StopPrompt: a Stop hook's words that keep the agent going are sent
+	// as a new prompt, written as Framing.Prompt writes the user's.
+	StopPrompt bool `json:"stop_prompt,omitempty"`
+	// Results are how the agent writes a tool's output for the model, by
+	// tool (Qwen Code's "Command: …", Copilot CLI's shell id and exit
+	// code): what its hooks read as the result too.
+	Results []Result `json:"results,omitempty"`
+	// Side are the calls the agent makes of its own beside the turn's
+	// (Qwen Code's memory extraction after a turn): each a call of the
+	// run that takes no answer the scenario scripts.
+	Side []SideCall `json:"side,omitempty"`
 }
 
 // ToolPiece is an agent's message after a call of Tool: its slots are
@@ -229,9 +255,19 @@ type Reminder struct {
 
 // List is how the agent writes a list of things it found: each item by
 // the Item template (slots item.name, item.description), in the order of
-// ListOrder.
+// ListOrder; the files it reads (Files: item.name, item.content); or the
+// folder's tree (Tree).
 type List struct {
 	Item Text `json:"item,omitempty"`
+	// Files are the project's files whose contents the agent sends (its
+	// instruction files: QWEN.md, AGENTS.md), in the order it lists them,
+	// each present one an item (item.name its path, item.content its
+	// text) of the list ListFiles.
+	Files []string `json:"files,omitempty"`
+	// Sep stands between two items.
+	Sep string `json:"sep,omitempty"`
+	// Tree is how the agent draws the working folder's tree (ListTree).
+	Tree *Tree `json:"tree,omitempty"`
 	// Shape of one item's template.
 	Shape Shape `json:"shape"`
 	// Merged are the kinds the agent lists among its own items (the
@@ -261,15 +297,24 @@ type Entry struct {
 const (
 	EntryProject = "project"
 	EntryPlugin  = "plugin"
+	// EntryFile is an instruction file whose content the agent sends
+	// (List.Files): Name its path in the project, Body its text.
+	EntryFile = "file"
 )
 
-// ListSkills is the slot of the skills an agent lists.
-const ListSkills = "skills"
+// The list slots: the skills an agent lists, the instruction files whose
+// contents it sends, the working folder's tree it draws.
+const (
+	ListSkills = "skills"
+	ListFiles  = "files"
+	ListTree   = "tree"
+)
 
 // Item slots of a List's template.
 const (
 	ItemName        = "item.name"
 	ItemDescription = "item.description"
+	ItemContent     = "item.content"
 )
 
 // Slots of a ToolPiece that reads a skill.
@@ -302,6 +347,24 @@ func (m *Model) RenderList(slot string, entries []Entry) string {
 		}
 	}
 	return b.String()
+}
+
+// RenderFiles writes the instruction files among entries as the list
+// ListFiles' value: each a file of List.Files, in that order.
+func (m *Model) RenderFiles(entries []Entry) string {
+	l, ok := m.Lists[ListFiles]
+	if !ok || l.Item == nil {
+		return ""
+	}
+	var items []string
+	for _, name := range l.Files {
+		for _, e := range entries {
+			if e.Kind == EntryFile && e.Name == name {
+				items = append(items, l.Item.Fill(Values{ItemName: e.Name, ItemContent: e.Body}))
+			}
+		}
+	}
+	return strings.Join(items, l.Sep)
 }
 
 // RenderMerged writes the entries of the list's merged kinds, in name
@@ -422,26 +485,37 @@ const (
 // Text is a template: literals and slots, in order.
 type Text []Seg
 
-// Seg is a literal or a slot. Empty is what the CLI writes for the slot
-// when its value is empty (Claude Code's "(clean)" git status); Default
-// is an opaque slot's value as calibrated (SlotOpaque).
+// Seg is a literal, a slot or a section. Empty is what the CLI writes for
+// the slot when its value is empty (Claude Code's "(clean)" git status),
+// or for the section when its condition does not hold (Copilot CLI's "Not
+// a git repository"); Default is an opaque slot's value as calibrated
+// (SlotOpaque); Lines is what the CLI writes before each line of the
+// slot's value but the first (Qwen Code's "git: "). A section (When set)
+// is Text written when When holds.
 type Seg struct {
 	Lit     string
 	Slot    string
 	Empty   string
 	Default string
+	Lines   string
+	When    Condition
+	Text    Text
 }
 
 type slotJSON struct {
-	Slot    string `json:"slot"`
-	Empty   string `json:"empty,omitempty"`
-	Default string `json:"default,omitempty"`
+	Slot    string    `json:"slot,omitempty"`
+	Empty   string    `json:"empty,omitempty"`
+	Default string    `json:"default,omitempty"`
+	Lines   string    `json:"lines,omitempty"`
+	When    Condition `json:"when,omitempty"`
+	Text    Text      `json:"text,omitempty"`
 }
 
-// MarshalJSON writes a literal as a JSON string and a slot as {"slot": name}.
+// MarshalJSON writes a literal as a JSON string, a slot as {"slot":
+// name} and a section as {"when": condition, "text": […]}.
 func (s Seg) MarshalJSON() ([]byte, error) {
-	if s.Slot != "" {
-		return json.Marshal(slotJSON{s.Slot, s.Empty, s.Default})
+	if s.Slot != "" || s.When != "" {
+		return json.Marshal(slotJSON{s.Slot, s.Empty, s.Default, s.Lines, s.When, s.Text})
 	}
 	return json.Marshal(s.Lit)
 }
@@ -455,25 +529,31 @@ func (s *Seg) UnmarshalJSON(data []byte) error {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&o); err != nil {
-		return fmt.Errorf("a template segment is a string or {\"slot\": NAME}: %w", err)
+		return fmt.Errorf("a template segment is a string, {\"slot\": NAME} or {\"when\": CONDITION, \"text\": […]}: %w", err)
 	}
-	if o.Slot == "" {
-		return fmt.Errorf("a template slot needs a name")
+	if (o.Slot == "") == (o.When == "") {
+		return fmt.Errorf("a template segment names a slot or a condition")
 	}
-	s.Slot, s.Empty, s.Default = o.Slot, o.Empty, o.Default
+	s.Slot, s.Empty, s.Default, s.Lines, s.When, s.Text = o.Slot, o.Empty, o.Default, o.Lines, o.When, o.Text
 	return nil
 }
 
-// Slots are the slot names of t, in order, each once.
+// Slots are the slot names of t (its sections' included), in order, each
+// once.
 func (t Text) Slots() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, s := range t {
-		if s.Slot != "" && !seen[s.Slot] {
-			seen[s.Slot] = true
-			out = append(out, s.Slot)
+	var walk func(Text)
+	walk = func(t Text) {
+		for _, s := range t {
+			if s.Slot != "" && !seen[s.Slot] {
+				seen[s.Slot] = true
+				out = append(out, s.Slot)
+			}
+			walk(s.Text)
 		}
 	}
+	walk(t)
 	return out
 }
 
@@ -492,7 +572,15 @@ func (t Text) FillJSON(v Values) string {
 func (t Text) fill(v Values, esc func(string) string) string {
 	var b strings.Builder
 	for i, s := range t {
-		if s.Slot == "" {
+		switch {
+		case s.When != "":
+			if s.When.Holds(v) {
+				b.WriteString(s.Text.fill(v, esc))
+			} else {
+				b.WriteString(s.Empty)
+			}
+			continue
+		case s.Slot == "":
 			lit := s.Lit
 			if i > 0 && t[i-1].Slot != "" {
 				// items the agent lists among its own follow a list slot
@@ -511,6 +599,9 @@ func (t Text) fill(v Values, esc func(string) string) string {
 		case x == "" && s.Empty != "":
 			b.WriteString(s.Empty)
 		default:
+			if s.Lines != "" {
+				x = strings.ReplaceAll(x, "\n", "\n"+s.Lines)
+			}
 			b.WriteString(esc(x))
 		}
 	}
@@ -537,6 +628,13 @@ const (
 	SlotGitBranch = "git_branch"
 	SlotGitStatus = "git_status"  // `git status --short`
 	SlotGitLog    = "git_commits" // `git log --oneline -n 5`
+	SlotDateLong  = "date_long"   // today as "Sunday, November 29, 2026" (en-US, local time)
+	SlotHomeRel   = "home_rel"    // the home folder relative to the working folder ("../../home")
+	SlotSession   = "session_id"  // the session's id, as the hooks read it
+	// SlotDatetime is the moment a request is sent, ISO 8601 with
+	// milliseconds and the zone's offset (2026-11-29T05:54:05.367+00:00):
+	// each request its own.
+	SlotDatetime = "datetime"
 )
 
 // SlotOpaque is a value of the CLI's own that changes from request to
@@ -549,10 +647,11 @@ const SlotOpaque = "opaque"
 // a prompt, a branch name): found wherever they stand. The machine's own
 // values (the date, the platform, …) are found only where they stand once
 // in a text, since short words such as "linux" may also be the CLI's own.
-var Planted = []string{SlotCwd, SlotCwdSlug, SlotCwdDashed, SlotHome, SlotPrompt, SlotGitBranch, SlotGitStatus, SlotGitLog}
+var Planted = []string{SlotCwd, SlotCwdSlug, SlotCwdDashed, SlotHome, SlotHomeRel, SlotPrompt, SlotGitBranch, SlotGitStatus, SlotGitLog,
+	SlotSession, SlotDatetime}
 
 // Machine slots are the machine's own values.
-var Machine = []string{SlotDate, SlotOSVersion, SlotPlatform, SlotShell, SlotModel}
+var Machine = []string{SlotDateLong, SlotDate, SlotOSVersion, SlotPlatform, SlotShell, SlotModel}
 
 // Opaque reads text as t filled with v, any value standing for its opaque
 // slots: the opaque slots' values in text, and whether text reads so.
@@ -565,7 +664,7 @@ func (t Text) Opaque(v Values, text string) (string, bool) {
 		case s.Slot == SlotOpaque:
 			b.WriteString("([0-9A-Za-z]{1,16})")
 			has = true
-		case s.Slot != "":
+		case s.Slot != "" || s.When != "":
 			b.WriteString(regexp.QuoteMeta(Text{s}.Fill(v)))
 		default:
 			b.WriteString(regexp.QuoteMeta(s.Lit))
@@ -625,9 +724,12 @@ func (m *Model) MaskOpaque() func(string) string {
 func (t Text) Skeleton() string {
 	var b strings.Builder
 	for _, s := range t {
-		if s.Slot != "" {
+		switch {
+		case s.Slot != "":
 			b.WriteString("{" + s.Slot + "}")
-		} else {
+		case s.When != "":
+			b.WriteString("{" + string(s.When) + ":" + s.Text.Skeleton() + "}")
+		default:
 			b.WriteString(s.Lit)
 		}
 	}

@@ -45,14 +45,18 @@ type reqRun struct {
 	files map[string]string
 	env   []string
 	// git: the project is a git repository with a commit; dirty adds an
-	// untracked file.
+	// untracked file (untracked: these files).
 	git, dirty     bool
+	untracked      []string
 	branch, commit string
 	answers        []capture.Answer
 	// args are this run's own flags ("@/" is the run's folder); skills the
 	// skills its files plant, which the CLI lists
 	args   []string
 	skills []request.Entry
+	// context are the instruction files its files plant, whose contents
+	// the CLI sends (request.ListFiles).
+	context []string
 }
 
 // reqRan is what a run left: its calls, the facts its slots had, the
@@ -67,6 +71,9 @@ type reqRan struct {
 	wrote       map[string][]byte
 	transcripts map[string][]byte
 	printed     string
+	// tree is the project's entries as they stood when the CLI started
+	// (workspace.Snapshot).
+	tree []string
 }
 
 // reqAgent is what a request calibration needs of one agent.
@@ -236,6 +243,7 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 	for k, x := range request.SkillValues(r.skills) {
 		values[k] = x
 	}
+	tree := workspace.Snapshot(proj)
 	rctx, cancel := context.WithTimeout(ctx, opts.RunTimeout)
 	defer cancel()
 	var res process.Result
@@ -258,12 +266,15 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 	}
 	_ = srv.Close()
 	mu.Lock()
-	got := &reqRan{run: r, calls: calls, values: values, printed: string(res.Stdout) + "\n" + string(res.Stderr)}
+	got := &reqRan{run: r, calls: calls, values: values, printed: string(res.Stdout) + "\n" + string(res.Stderr), tree: tree}
 	mu.Unlock()
 	if err := runFailed(r.name, opts, res, len(got.calls), true, ""); err != nil {
 		return nil, err
 	}
 	got.wrote = readTree(out)
+	if id := sessionOf(got.wrote); id != "" {
+		got.values[request.SlotSession] = id
+	}
 	if spec.transcripts != "" {
 		got.transcripts = readTree(filepath.Join(home, filepath.FromSlash(spec.transcripts)))
 	}
@@ -303,8 +314,17 @@ func gitRepo(ctx context.Context, g *process.Group, proj string, r reqRun) error
 			return fmt.Errorf("%s: exit %d: %v %s", strings.Join(argv, " "), res.ExitCode, res.Err, res.Stderr)
 		}
 	}
-	if r.dirty {
-		return os.WriteFile(filepath.Join(proj, "hsr-untracked.txt"), []byte("untracked\n"), 0o644)
+	if !r.dirty {
+		return nil
+	}
+	files := r.untracked
+	if len(files) == 0 {
+		files = []string{"hsr-untracked.txt"}
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(proj, f), []byte("untracked\n"), 0o644); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -341,4 +361,24 @@ func bodyOf(c capture.Call) (map[string]json.RawMessage, []string, error) {
 		return nil, nil, err
 	}
 	return m, topKeys(c.Body), nil
+}
+
+// sessionOf is the session id the hooks read (session_id, sessionId), ""
+// when none did.
+func sessionOf(wrote map[string][]byte) string {
+	names := make([]string, 0, len(wrote))
+	for name := range wrote {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		var in struct {
+			Snake string `json:"session_id"`
+			Camel string `json:"sessionId"`
+		}
+		if json.Unmarshal(wrote[name], &in) == nil && in.Snake+in.Camel != "" {
+			return in.Snake + in.Camel
+		}
+	}
+	return ""
 }

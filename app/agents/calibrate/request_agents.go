@@ -6,14 +6,14 @@ import (
 	"maps"
 	"strings"
 
-	"hookstudio/app/agents/locate"
 	"hookstudio/app/agentdata/request"
+	"hookstudio/app/agents/locate"
 	"hookstudio/app/capture"
 )
 
 // reqAgents are the agents whose request model calibration learns.
 func reqAgents() map[string]reqAgent {
-	return map[string]reqAgent{"claude-code": claudeRequest()}
+	return map[string]reqAgent{"claude-code": claudeRequest(), "qwen-code": qwenRequest(), "copilot-cli": copilotRequest()}
 }
 
 // RequestAgents lists them.
@@ -39,14 +39,10 @@ func claudeRequest() reqAgent {
 		recipe: "claude-code", args: []string{"--allowedTools", "Bash Skill"},
 		transcripts: ".claude/projects", transcriptFormat: "claude-code",
 		runs: func(n string) []reqRun {
-			save := func(event string) string {
-				return fmt.Sprintf(`in=$(cat); k=$(ls "$PROBE_OUT" | grep -c '^%s-'); printf '%%s' "$in" > "$PROBE_OUT/%s-$k.json"`, event, event)
-			}
+			save := probeSave
 			stop := save("Stop") + `; tp=$(printf '%s' "$in" | sed -n 's/.*"transcript_path":"\([^"]*\)".*/\1/p'); cp "$tp" "$PROBE_OUT/transcript-at-stop-$k.jsonl" 2>/dev/null;` +
 				` if [ "$k" = 0 ]; then printf '%s\n' '{"decision":"block","reason":"HSR` + n + ` stop words"}'; fi`
-			say := func(event, words string) string {
-				return save(event) + fmt.Sprintf("; printf '%%s\\n' 'HSR%s %s'", n, words)
-			}
+			say := func(event, words string) string { return probeSay(n, event, words) }
 			settings := `{"hooks": {` + strings.Join([]string{
 				hookGroup("SessionStart", "", say("SessionStart", "session start words")),
 				hookGroup("UserPromptSubmit", "", say("UserPromptSubmit", "prompt words")),
@@ -94,7 +90,7 @@ func claudeRequest() reqAgent {
 				{name: "git", rel: "hs_req.g/project", prompt: "HSR" + n + " git prompt", files: files, git: true, dirty: true, branch: "hsr-branch-g", commit: "hsr commit g",
 					answers: ends},
 				{name: "git-clean", rel: "hs_req.c/project", prompt: "HSR" + n + " clean prompt", git: true, branch: "hsr-branch-c", commit: "hsr commit c",
-					files: with(mi, miText, "@/plugin/.claude-plugin/plugin.json", `{"name": "hsr-plug", "version": "1.0.0"}`, pl, plText),
+					files:  with(mi, miText, "@/plugin/.claude-plugin/plugin.json", `{"name": "hsr-plug", "version": "1.0.0"}`, pl, plText),
 					skills: []request.Entry{miEntry, plEntry}, args: []string{"--plugin-dir", "@/plugin"}, answers: ends},
 			}
 		},

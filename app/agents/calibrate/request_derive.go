@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -42,6 +43,9 @@ type firstTurn struct {
 	own   []ownText
 	parts []turnPart // the turn, in order
 	call  capture.Call
+	// prompt is the prompt's message as sent, when the agent writes more
+	// than the prompt in it (Copilot CLI's <current_datetime>).
+	prompt string
 }
 
 type turnPart struct {
@@ -60,16 +64,38 @@ func firstCall(r *reqRan) (capture.Call, bool) {
 	return capture.Call{}, false
 }
 
-// turnCalls are the run's calls of the user's turn, in order.
+// turnCalls are the run's calls of the user's turn, in order: not its
+// side calls.
 func turnCalls(r *reqRan) []capture.Call {
+	first, ok := firstCall(r)
 	var out []capture.Call
 	for _, c := range r.calls {
-		if c.Side == "" && len(c.Messages) > 0 && c.Body != nil {
+		if ok && !isSideCall(first, c) && len(c.Messages) > 0 && c.Body != nil {
 			out = append(out, c)
 		}
 	}
 	return out
 }
+
+// isSideCall says c is a call the agent makes of its own beside the turn
+// whose first call is first: capture tells some by their form (a schema
+// asked for), the others send a system prompt of their own (Qwen Code's
+// memory extraction).
+func isSideCall(first, c capture.Call) bool {
+	if c.Side != "" {
+		return true
+	}
+	sys := func(c capture.Call) string {
+		if len(c.Messages) > 0 && c.Messages[0].Origin == capture.OriginSystem {
+			return c.Messages[0].Content
+		}
+		return ""
+	}
+	return sys(c) != sys(first)
+}
+
+// datetimeRe is a moment as ISO 8601 with milliseconds and an offset.
+var datetimeRe = regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(?:Z|[+-]\d\d:\d\d)`)
 
 func readTurn(r *reqRan) (*firstTurn, error) {
 	c, ok := firstCall(r)
@@ -91,6 +117,12 @@ func readTurn(r *reqRan) (*firstTurn, error) {
 			ft.own = append(ft.own, ownText{role: m.Role, text: m.Content, sys: true, part: -1})
 		case m.Origin == capture.OriginUser && m.Role == "user":
 			ft.parts = append(ft.parts, turnPart{own: -1, prompt: true})
+			if m.Content != r.values[request.SlotPrompt] {
+				ft.prompt = m.Content
+				if d := datetimeRe.FindString(m.Content); d != "" {
+					r.values[request.SlotDatetime] = d
+				}
+			}
 		case m.Origin == capture.OriginHook:
 			event, _, _ := strings.Cut(m.Hook, ":")
 			if n := len(ft.parts); n > 0 && ft.parts[n-1].hooks == event {
@@ -114,9 +146,12 @@ const mark = "\x00"
 func markText(t request.Text) string {
 	var b strings.Builder
 	for _, s := range t {
-		if s.Slot != "" {
+		switch {
+		case s.Slot != "":
 			b.WriteString(mark + s.Slot + mark)
-		} else {
+		case s.When != "":
+			b.WriteString(mark + string(s.When) + mark + markText(s.Text) + mark + s.Empty + mark)
+		default:
 			b.WriteString(s.Lit)
 		}
 	}
@@ -157,7 +192,7 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 		if s == "" {
 			return
 		}
-		if n := len(t); n > 0 && t[n-1].Slot == "" {
+		if n := len(t); n > 0 && t[n-1].Slot == "" && t[n-1].When == "" {
 			t[n-1].Lit += s
 			return
 		}
@@ -175,17 +210,18 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 		for back := 0; back <= k && !found; back++ {
 			pa, pb := i+k-back, j+k-back
 			for _, s := range slots {
-				x, y := va[s], vb[s]
+				x, lx := shown(va[s], a, pa)
+				y, ly := shown(vb[s], b, pb)
 				switch {
-				case x != "" && y != "" && strings.HasPrefix(a[pa:], x) && strings.HasPrefix(b[pb:], y):
+				case x != "" && y != "" && strings.HasPrefix(a[pa:], x) && strings.HasPrefix(b[pb:], y) && (lx == "" || ly == "" || lx == ly):
 					lit(a[i:pa])
-					t = append(t, request.Seg{Slot: s})
+					t = append(t, request.Seg{Slot: s, Lines: lx + ly[len(lx):]})
 					i, j, found = pa+len(x), pb+len(y), true
 				case x == "" || y == "":
 					// the empty side shows the CLI's words for none
-					full, fa, fb := y, b, pb
+					full, fa, fb, lines := y, b, pb, ly
 					if y == "" {
-						full, fa, fb = x, a, pa
+						full, fa, fb, lines = x, a, pa, lx
 					}
 					if !strings.HasPrefix(fa[fb:], full) {
 						continue
@@ -200,7 +236,7 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 						continue
 					}
 					lit(a[i:pa])
-					t = append(t, request.Seg{Slot: s, Empty: empty})
+					t = append(t, request.Seg{Slot: s, Empty: empty, Lines: lines})
 					if fa == a {
 						i, j = pa+len(full), pb+len(empty)
 					} else {
@@ -227,6 +263,24 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 		}
 	}
 	return t, nil
+}
+
+// shown is value as text shows it at pos: as it is, or with each line
+// after the first started by what starts pos's line (Qwen Code's "git: "
+// before each line of its git status) — and that line start, if so.
+func shown(value, text string, pos int) (string, string) {
+	if value == "" || strings.HasPrefix(text[pos:], value) || !strings.Contains(value, "\n") {
+		return value, ""
+	}
+	start := strings.LastIndex(text[:pos], "\n") + 1
+	lead := text[start:pos]
+	if lead == "" {
+		return value, ""
+	}
+	if x := strings.ReplaceAll(value, "\n", "\n"+lead); strings.HasPrefix(text[pos:], x) {
+		return x, lead
+	}
+	return value, ""
 }
 
 // opaqueAt reads a difference at a[x:] and b[y:] as one short token of
@@ -298,7 +352,7 @@ func machine(t request.Text, v request.Values) request.Text {
 		}
 		var out request.Text
 		for _, seg := range t {
-			if seg.Slot != "" || !strings.Contains(seg.Lit, x) {
+			if seg.Slot != "" || seg.When != "" || !strings.Contains(seg.Lit, x) {
 				out = append(out, seg)
 				continue
 			}
@@ -401,6 +455,18 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 	for _, r := range ran {
 		r.values[request.SlotModel] = m.Model
 	}
+	// the files it sends and the tree it draws are slots' values too, and
+	// the parts of its texts it writes in a git repository only
+	if err := learnFiles(m, ran, turns, counter); err != nil {
+		return nil, err
+	}
+	if err := learnTree(m, ran, turns); err != nil {
+		return nil, err
+	}
+	secs, err := learnSections(ran, turns)
+	if err != nil {
+		return nil, err
+	}
 	// each own text of the base, as a template read against every run
 	// that has it; texts of git runs only are conditions
 	type pieceOf struct {
@@ -500,6 +566,11 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 		if t == nil { // met in the base run only
 			t = machine(request.Text{{Lit: p.own.text}}, v)
 		}
+		if st, err := sectioned(t, secs, ran); err != nil {
+			errs = append(errs, err)
+		} else {
+			t = st
+		}
 		return request.Piece{ID: id, Role: p.own.role, When: p.when, Text: t, Shape: shapeOf(counter, t)}
 	}
 	// the system prompt, then the turn, each git run's own text after the
@@ -550,8 +621,18 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 	if err := learnBody(m, ran, base, counter); err != nil {
 		return nil, err
 	}
+	if err := learnPrompt(m, ran, turns); err != nil {
+		return nil, err
+	}
+	learnJoin(m, base)
 	learnLoop(m, ran[0])
+	if err := learnResults(m, ran[0], counter); err != nil {
+		return nil, err
+	}
 	if err := learnLater(m, ran, counter); err != nil {
+		return nil, err
+	}
+	if err := learnSide(m, ran, counter); err != nil {
 		return nil, err
 	}
 	learnTranscript(m, spec, ran[0])
@@ -605,7 +686,7 @@ func reconcile(a, b request.Text, v request.Values) (request.Text, error) {
 	var out request.Text
 	pos := 0
 	for i, r := range rs {
-		if i > 0 && rs[i-1] == r {
+		if i > 0 && sameRange(rs[i-1].from, rs[i-1].to, rs[i-1].seg, r.from, r.to, r.seg) {
 			continue
 		}
 		if r.from < pos {
@@ -621,6 +702,11 @@ func reconcile(a, b request.Text, v request.Values) (request.Text, error) {
 		out = append(out, request.Seg{Lit: text[pos:]})
 	}
 	return out, nil
+}
+
+// sameRange says two readings put the same slot at the same place.
+func sameRange(af, at int, a request.Seg, bf, bt int, b request.Seg) bool {
+	return af == bf && at == bt && markText(request.Text{a}) == markText(request.Text{b}) && a.Empty == b.Empty && a.Lines == b.Lines
 }
 
 func apiOf(api string) request.API {
@@ -674,9 +760,8 @@ func learnBody(m *request.Model, ran []*reqRan, base *firstTurn, counter *tokens
 		return &ProbeError{Probe: "request body", Err: fmt.Errorf("%w: %w", ErrUnreadable, err)}
 	}
 	m.Keys = keys
-	conv := map[string]bool{"system": true, "messages": true, "tools": true, "instructions": true, "input": true, "contents": true, "systemInstruction": true}
 	for _, k := range keys {
-		if !conv[k] {
+		if !convKeys[k] {
 			m.Fields = append(m.Fields, request.Field{Name: k, Value: body[k]})
 		}
 	}
@@ -770,14 +855,40 @@ func toolDefsOf(api request.API, body json.RawMessage) ([]toolDef, error) {
 // framingOf reads how the agent lays out messages from its calls.
 func framingOf(api request.API, calls []capture.Call) request.Framing {
 	f := request.Framing{}
-	if api != request.Anthropic || len(calls) == 0 {
+	if len(calls) == 0 {
 		return f
 	}
-	f.Merge = true
 	type msg struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	}
+	if api == request.Chat {
+		// a user message of several parts: the agent merges messages of
+		// one role; parts even of one: its user and tool texts are lists
+		for _, c := range calls {
+			var b struct {
+				Messages []msg `json:"messages"`
+			}
+			if json.Unmarshal(c.Body, &b) != nil {
+				continue
+			}
+			for _, mm := range b.Messages {
+				var parts []json.RawMessage
+				if mm.Role != "user" && mm.Role != "tool" || json.Unmarshal(mm.Content, &parts) != nil {
+					continue
+				}
+				f.Parts = true
+				if len(parts) > 1 {
+					f.Merge = true
+				}
+			}
+		}
+		return f
+	}
+	if api != request.Anthropic {
+		return f
+	}
+	f.Merge = true
 	for ci, c := range calls {
 		var b struct {
 			Messages []msg `json:"messages"`
@@ -804,12 +915,18 @@ func framingOf(api request.API, calls []capture.Call) request.Framing {
 }
 
 // learnLoop reads the base run's loop: whether the call after a Stop
-// hook's block still holds the answer it blocked.
+// hook's block still holds the answer it blocked, and whether the agent
+// sends the hook's words as a new prompt (capture reads them as the
+// user's).
 func learnLoop(m *request.Model, r *reqRan) {
 	for _, c := range turnCalls(r) {
 		for i, msg := range c.Messages {
-			if msg.Origin != capture.OriginHook || !strings.HasPrefix(msg.Hook, "Stop") {
+			hook, prompt := isStopWords(msg, r)
+			if !hook && !prompt {
 				continue
+			}
+			if prompt {
+				m.Loop.StopPrompt = true
 			}
 			for j := i - 1; j >= 0; j-- {
 				prev := c.Messages[j]
@@ -921,10 +1038,14 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 	for _, it := range m.TurnItems(r.values, func(e string) bool { return len(hooks[e]) > 0 }) {
 		switch it.Kind {
 		case request.ItemPrompt:
-			msgs = append(msgs, request.Msg{Role: "user", Text: r.values[request.SlotPrompt]})
+			text := r.values[request.SlotPrompt]
+			if m.Framing.Prompt != nil {
+				text = m.Framing.Prompt.Fill(r.values)
+			}
+			msgs = append(msgs, request.Msg{Role: "user", Text: text})
 		case request.ItemHooks:
 			for _, h := range hooks[it.Event] {
-				msgs = append(msgs, request.Msg{Role: h.Role, Text: h.Content})
+				msgs = append(msgs, request.Msg{Role: h.Role, Text: h.Content, Join: m.Framing.Join[it.Event]})
 			}
 		default:
 			msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text})
@@ -935,6 +1056,12 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 		return fmt.Errorf("%w: %w", ErrRebuild, err)
 	}
 	got := capture.ReadBody(capture.API(apiName(m.API)), body, ft.call.Headers, capture.NewAgentReader(profile.NewCatalog(""))).Messages
+	return sameMessages(got, real, body, ft.call.Body, m.API)
+}
+
+// sameMessages says where a rebuilt request and the CLI's part: their
+// messages as capture reads them, and their tools.
+func sameMessages(got, real []capture.Message, body, realBody json.RawMessage, api request.API) error {
 	if len(got) != len(real) {
 		return fmt.Errorf("%w: %d messages rebuilt, %d sent (%s against %s)", ErrRebuild, len(got), len(real), outline(got), outline(real))
 	}
@@ -945,8 +1072,8 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 				clip(around(got[i].Content, k)), clip(around(real[i].Content, k)))
 		}
 	}
-	gotTools, _ := toolDefsOf(m.API, body)
-	realTools, _ := toolDefsOf(m.API, ft.call.Body)
+	gotTools, _ := toolDefsOf(api, body)
+	realTools, _ := toolDefsOf(api, realBody)
 	if len(gotTools) != len(realTools) {
 		return fmt.Errorf("%w: %d tools rebuilt, %d sent", ErrRebuild, len(gotTools), len(realTools))
 	}
@@ -1087,7 +1214,7 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 			}
 			for k, msg := range added {
 				switch {
-				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil:
+				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil && len(m.Loop.Results) == 0:
 					if tc := callOf(asked, msg.ToolCallID); tc != nil && isEmptyCommand(tc) {
 						t := request.Text{{Lit: msg.Content}}
 						if strings.Count(msg.Content, tc.Name) == 1 {
@@ -1096,7 +1223,7 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 						}
 						m.Framing.EmptyResult = t
 					}
-				case msg.Origin == capture.OriginHook || msg.Role == "assistant" || msg.Role == "tool":
+				case msg.Origin == capture.OriginHook || msg.Origin == capture.OriginUser || msg.Role == "assistant" || msg.Role == "tool":
 				case k > 0 && added[k-1].Role == "tool" && len(asked) == 1 && skillOf(asked[0], r.run.skills):
 					// the agent's words after a tool's result: a skill's
 					tc := asked[0]

@@ -55,8 +55,12 @@ func Facts(ctx context.Context, dir string, opts Options) request.Values {
 		request.SlotCwdDashed: strings.ReplaceAll(filepath.ToSlash(dir), "/", "-"),
 		request.SlotHome:      home,
 		request.SlotDate:      now.Format("2006-01-02"),
+		request.SlotDateLong:  now.Format("Monday, January 2, 2006"),
 		request.SlotPlatform:  Platform(),
 		request.SlotShell:     filepath.Base(shell),
+	}
+	if rel, err := filepath.Rel(dir, home); err == nil {
+		v[request.SlotHomeRel] = filepath.ToSlash(rel)
 	}
 	if shell == "" {
 		v[request.SlotShell] = ""
