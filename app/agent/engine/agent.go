@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/request"
@@ -61,7 +62,9 @@ func (r *runner) buildAgent(i int, user string) {
 			}
 		}
 		r.placePending(func(m msg) bool { return false })
-		r.placeContext(t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit}))
+		id := t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit})
+		r.sentNow(id)
+		r.placeContext(id)
 		return
 	}
 	m := r.cfg.Request
@@ -88,7 +91,7 @@ func (r *runner) buildAgent(i int, user string) {
 			// hook words of events the agent has no place for stand where
 			// their effect put them: before the prompt, then after it
 			r.placePending(func(pm msg) bool { return slices.Contains(m.HookEvents(), r.eventOf(pm)) })
-			t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit})
+			r.sentNow(t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit}))
 			r.placeAfter(func(pm msg) bool { return slices.Contains(m.HookEvents(), r.eventOf(pm)) })
 		case request.ItemHooks:
 			placed[it.Event] = true
@@ -210,6 +213,9 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 			inject(Checkpoint{Timing: skills.BeforeFirstAgent, Tool: -1})
 		}
 		r.remind(quiet, reminded)
+		if round == 0 {
+			r.sideCalls(request.SideBeforeTurn, round, "", info)
+		}
 		rep, err := r.call(ctx, info, tools)
 		if err != nil {
 			return "", err
@@ -222,6 +228,7 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 			if again {
 				continue
 			}
+			r.sideCalls(request.SideAfterTurn, round, rep.Content, info)
 			r.pos.round = -1
 			hm.Remove(skills.BeforeFirstAgent)
 			hm.Remove(skills.AfterToolCall)
@@ -278,11 +285,17 @@ func (t *Trace) Request(c int) (json.RawMessage, error) {
 	for k, x := range t.facts {
 		v[k] = x
 	}
+	if id := t.Calls[c].Side; id != "" {
+		if sc := t.req.SideCallByID(id); sc != nil {
+			return request.Build(t.req.SideModel(sc), v, msgs, nil)
+		}
+	}
 	return request.Build(t.req, v, msgs, t.Calls[c].Offered)
 }
 
 // RequestMessages are call c's messages as the agent's request holds
-// them (which are the system prompt's, which a tool's error).
+// them (which are the system prompt's, which a tool's error, which the
+// agent writes in its prompt's wrapper or joins to the text before).
 func (t *Trace) RequestMessages(c int) []request.Msg {
 	ids := t.MessageIDsAt(t.Calls[c].Step)
 	out := make([]request.Msg, 0, len(ids))
@@ -291,6 +304,13 @@ func (t *Trace) RequestMessages(c int) []request.Msg {
 		rm := request.Msg{Role: m.Role, Text: m.Content}
 		if a, ok := t.agentInfo[int32(id)]; ok {
 			rm.System, rm.Cache = a.system, a.cache
+		}
+		if at, ok := t.sent[int32(id)]; ok && t.req.Framing.Prompt != nil {
+			rm.Text = t.req.Framing.Prompt.Fill(request.Values{request.SlotPrompt: m.Content, request.SlotDatetime: at})
+		}
+		if e := t.msgs[id].edit; e > 0 && (m.Origin == OriginHook || m.HistoryOf == OriginHook) {
+			event, _, _ := strings.Cut(t.HookCalls[e-1].Event, ":")
+			rm.Join = t.req.Framing.Join[event]
 		}
 		switch {
 		case len(m.ToolCalls) > 0:
@@ -309,6 +329,39 @@ func (t *Trace) RequestMessages(c int) []request.Msg {
 		out = append(out, rm)
 	}
 	return out
+}
+
+// markSent records when the prompt id was sent.
+func (t *Trace) markSent(id int32, at string) {
+	if t.sent == nil {
+		t.sent = map[int32]string{}
+	}
+	t.sent[id] = at
+}
+
+// sentNow marks message id a prompt the agent writes in its wrapper, sent
+// now (an agent without a wrapper: nothing).
+func (r *runner) sentNow(id int32) {
+	if r.agentMode() && r.cfg.Request.Framing.Prompt != nil {
+		r.t.markSent(id, time.Now().Format("2006-01-02T15:04:05.000-07:00"))
+	}
+}
+
+// resultOf is a tool's output as the agent writes it for the model and
+// its hooks (Loop.Results): the count-th call of its tool that ran.
+func (r *runner) resultOf(tc *ToolCall) {
+	if !r.agentMode() || tc.Error != "" {
+		return
+	}
+	res := r.cfg.Request.Result(tc.Name)
+	if res == nil {
+		return
+	}
+	if r.ranTools == nil {
+		r.ranTools = map[string]int{}
+	}
+	tc.Result = res.Fill(tc.Result, tc.Arguments, r.ranTools[tc.Name])
+	r.ranTools[tc.Name]++
 }
 
 // RequestModel is the agent's request model the run followed (nil: none).

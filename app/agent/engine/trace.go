@@ -28,6 +28,9 @@ const (
 	PhaseDirect   Phase = "direct"
 	PhasePlanning Phase = "planning"
 	PhaseAgent    Phase = "agent"
+	// PhaseSide is a call an agent makes of its own beside the turn's
+	// (its request model's Loop.Side): no scenario round answers it.
+	PhaseSide Phase = "side"
 )
 
 // StepKind names one operation of the request flow.
@@ -191,6 +194,8 @@ type LLMCall struct {
 	// request model's tools).
 	Offered    []string `json:"offered,omitempty"`
 	ToolTokens int      `json:"tool_tokens,omitempty"`
+	// Side names the request model's side call a PhaseSide call is.
+	Side string `json:"side,omitempty"`
 }
 
 // RequestInfo summarises one request of a run.
@@ -273,6 +278,9 @@ type Trace struct {
 	req       *request.Model
 	facts     request.Values
 	agentInfo map[int32]agentMsg
+	// sent holds, per prompt the agent writes in its wrapper
+	// (Framing.Prompt), the moment it was sent (SlotDatetime).
+	sent map[int32]string
 }
 
 type span struct{ from, to int32 }

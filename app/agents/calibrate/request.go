@@ -131,7 +131,16 @@ func Request(ctx context.Context, opts Options) (*request.Model, error) {
 			report := func(n int, msg string) {
 				opts.Progress(Progress{Run: i + 1, Runs: len(runs), Probe: "request " + r.name, Requests: n, Message: msg})
 			}
-			ran[i], errs[i] = runForRequest(ctx, opts, spec, rc, r, report)
+			// Qwen Code 0.24.4 reads a quick command's exit before its
+			// output now and then (the result says it printed nothing): a
+			// run that lost a probe's output runs again
+			for attempt := 0; attempt < 3; attempt++ {
+				ran[i], errs[i] = runForRequest(ctx, opts, spec, rc, r, report)
+				if errs[i] != nil || !lostOutput(ran[i]) {
+					break
+				}
+				report(0, "the CLI lost a command's output: again")
+			}
 		})
 	}
 	wg.Wait()
@@ -381,4 +390,35 @@ func sessionOf(wrote map[string][]byte) string {
 		}
 	}
 	return ""
+}
+
+// lostOutput says a run's probe command printed words its result does not
+// hold.
+func lostOutput(r *reqRan) bool {
+	calls := turnCalls(r)
+	if len(calls) == 0 {
+		return false
+	}
+	asked := map[string]capture.ToolCall{}
+	for _, msg := range calls[len(calls)-1].Messages {
+		for _, tc := range msg.ToolCalls {
+			asked[tc.ID] = tc
+		}
+		tc, ok := asked[msg.ToolCallID]
+		if msg.Role != "tool" || !ok {
+			continue
+		}
+		var args struct {
+			Command string `json:"command"`
+		}
+		if json.Unmarshal(tc.Arguments, &args) != nil {
+			continue
+		}
+		// the agent may write the command too (Qwen Code's "Command: echo …")
+		shown := strings.ReplaceAll(msg.Content, args.Command, "")
+		if out, ok := probeOutput(args.Command); ok && out != "" && !strings.Contains(shown, out) {
+			return true
+		}
+	}
+	return false
 }

@@ -91,7 +91,12 @@ func isSideCall(first, c capture.Call) bool {
 		}
 		return ""
 	}
-	return sys(c) != sys(first)
+	a, b := sys(c), sys(first)
+	p := commonPrefix(a, b)
+	n := commonSuffix(a[p:], b[p:])
+	x, y := a[p:len(a)-n], b[p:len(b)-n]
+	// a token of the agent's own each request has (SlotOpaque) is no other prompt
+	return !(x == "" && y == "" || opaqueLike(x) && opaqueLike(y))
 }
 
 // datetimeRe is a moment as ISO 8601 with milliseconds and an offset.
@@ -1214,7 +1219,7 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 			}
 			for k, msg := range added {
 				switch {
-				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil && len(m.Loop.Results) == 0:
+				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil && m.Result(callName(asked, msg.ToolCallID)) == nil:
 					if tc := callOf(asked, msg.ToolCallID); tc != nil && isEmptyCommand(tc) {
 						t := request.Text{{Lit: msg.Content}}
 						if strings.Count(msg.Content, tc.Name) == 1 {
@@ -1330,4 +1335,12 @@ func slotted(text string, v request.Values) request.Text {
 		t = out
 	}
 	return t
+}
+
+// callName is the tool's name of the call id among calls.
+func callName(calls []capture.ToolCall, id string) string {
+	if tc := callOf(calls, id); tc != nil {
+		return tc.Name
+	}
+	return ""
 }

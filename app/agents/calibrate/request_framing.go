@@ -151,6 +151,9 @@ func learnResults(m *request.Model, r *reqRan, counter *tokens.Counter) error {
 		if err != nil {
 			return &ProbeError{Probe: "request result of " + tool, Err: err}
 		}
+		if len(t) == 1 && t[0].Slot == request.SlotResult {
+			continue // the output as it is, its words for none the model's EmptyResult
+		}
 		if !slices.Contains(t.Slots(), request.SlotResult) {
 			return &ProbeError{Probe: "request result of " + tool, Err: fmt.Errorf("%w: the tool's result %q does not hold its output", ErrUnreadable, clip(ss[0].text))}
 		}

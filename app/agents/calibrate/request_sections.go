@@ -100,8 +100,9 @@ func gitParts(a, b string, va, vb request.Values) []gitPart {
 		s := commonSuffix(x[p:], y[p:])
 		x, y = x[p:len(x)-s], y[p:len(y)-s]
 		switch {
-		case words(y) == "" && words(x) == "":
-			// the runs' values apart, no words of the CLI's
+		case words(y) == "" && words(x) == "", opaqueLike(x) && opaqueLike(y):
+			// the runs' values apart, no words of the CLI's (or a token of
+			// its own each request has: SlotOpaque)
 		case y != "":
 			out = append(out, gitPart{git: true, marked: y})
 		default:
@@ -204,4 +205,18 @@ func sectioned(t request.Text, secs []*section, ran []*reqRan) (request.Text, er
 		out = append(out, request.Seg{When: s.when, Text: sub, Empty: seg.Empty})
 	}
 	return out, nil
+}
+
+// opaqueLike says s is a short token of letters and digits, as an
+// opaque value is (opaqueAt).
+func opaqueLike(s string) bool {
+	if s == "" || len(s) > 16 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !alnum(s[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -202,6 +202,11 @@ func (r *Run) agentRequest() error {
 	for k, v := range request.SkillValues(r.cfg.AgentEntries) {
 		r.cfg.Facts[k] = v
 	}
+	// the instruction files it sends and the tree it draws, as they stand
+	for k, v := range workspace.ListValues(m, r.spec.Dir) {
+		r.cfg.Facts[k] = v
+	}
+	r.cfg.Facts[request.SlotSession] = workspace.SessionID()
 	return nil
 }
 
