@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agentdata/request"
 	"hookstudio/app/capture"
 	"hookstudio/app/platform/workspace"
