@@ -464,10 +464,12 @@ func (r *runner) stopPoint(ctx context.Context, answer string) (bool, error) {
 	from := int32(len(r.t.msgs))
 	again := r.feedback(ev)
 	if again && r.agentMode() && r.cfg.Request.Loop.StopPrompt {
-		// the agent sends the hook's words as a new prompt
+		// the agent sends the hook's words as a new prompt: the first
+		// message (what follows are hooks' words on that prompt)
 		for id := from; id < int32(len(r.t.msgs)); id++ {
 			if r.t.msgs[id].role == skills.User {
 				r.sentNow(id)
+				break
 			}
 		}
 	}
