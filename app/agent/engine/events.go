@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"hookstudio/app/agentdata/request"
 
 	"hookstudio/app/agent/scenario"
 )
@@ -141,6 +142,15 @@ func (e *Event) Trace() *Trace {
 		return nil
 	}
 	return e.r.t
+}
+
+// RequestModel is the request model of the agent whose loop the run is
+// (its hooks' stdin key order, Model.OrderStdin), nil for none.
+func (e *Event) RequestModel() *request.Model {
+	if e.r == nil {
+		return nil
+	}
+	return e.r.cfg.Request
 }
 
 // Step is the index of the trace's last recorded step when the event fires

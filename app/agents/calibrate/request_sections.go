@@ -147,7 +147,15 @@ func hunks(a, b string) [][4]int {
 	pairs := matchLines(la, lb)
 	pi, pj := 0, 0
 	for _, p := range append(pairs, [2]int{len(la), len(lb)}) {
-		if p[0] > pi || p[1] > pj {
+		switch {
+		case p[0]-pi == p[1]-pj:
+			// as many lines apart on each side: each pair apart of its own
+			for k := 0; k < p[0]-pi; k++ {
+				if la[pi+k] != lb[pj+k] {
+					out = append(out, [4]int{offA[pi+k], offA[pi+k+1], offB[pj+k], offB[pj+k+1]})
+				}
+			}
+		case p[0] > pi || p[1] > pj:
 			out = append(out, [4]int{offA[pi], offA[p[0]], offB[pj], offB[p[1]]})
 		}
 		pi, pj = p[0]+1, p[1]+1

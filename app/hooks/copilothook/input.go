@@ -113,7 +113,7 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 	case SessionEnd:
 		f.add("reason", "complete")
 	}
-	return f.json(), nil
+	return ev.RequestModel().OrderStdin(string(event), f.json()), nil // the calibrated CLI's order, when there is one
 }
 
 // firstPrompt is the prompt the session starts with (copilot -p's).

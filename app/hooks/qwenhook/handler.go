@@ -490,7 +490,7 @@ func (h *Handler) input(event string, ev *engine.Event, prompt, cwd string) []by
 	case SessionEnd:
 		f.Add("reason", "other")
 	}
-	return f.JSON()
+	return ev.RequestModel().OrderStdin(event, f.JSON()) // the calibrated CLI's order, when there is one
 }
 
 func orEmpty(m map[string]any) map[string]any {
