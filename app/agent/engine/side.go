@@ -44,18 +44,21 @@ func (r *runner) sideCall(sc *request.SideCall, answer string, info func() *Requ
 			hidden = append(hidden, int32(id))
 		}
 	}
-	for k, p := range sc.System {
+	m := r.cfg.Request
+	for k := range sc.System {
+		it := m.PieceItem(&sc.System[k], v)
 		at := front - 1 + float64(k)/float64(len(sc.System)+1)
-		id := t.addAt(msg{content: p.Text.Fill(v), role: skills.Role(p.Role), origin: OriginSystemPrompt, req: pos.req}, at)
-		t.agentInfo[id] = agentMsg{pieces: []string{p.ID}, system: true}
+		id := t.addAt(msg{content: it.Text, role: skills.Role(it.Role), origin: OriginSystemPrompt, req: pos.req}, at)
+		t.agentInfo[id] = agentMsg{pieces: it.Pieces, placeholder: it.Placeholder, tokens: it.Tokens, system: true}
 		added = append(added, id)
 	}
 	if sc.Conversation && sc.When == request.SideAfterTurn {
 		added = append(added, t.add(msg{content: answer, role: "assistant", origin: OriginAssistant, ref: int32(len(t.toolCalls)), req: pos.req}))
 	}
-	for _, p := range sc.After {
-		id := t.add(msg{content: p.Text.Fill(v), role: skills.Role(p.Role), origin: OriginAgentContext, req: pos.req})
-		t.agentInfo[id] = agentMsg{pieces: []string{p.ID}}
+	for k := range sc.After {
+		it := m.PieceItem(&sc.After[k], v)
+		id := t.add(msg{content: it.Text, role: skills.Role(it.Role), origin: OriginAgentContext, req: pos.req})
+		t.agentInfo[id] = agentMsg{pieces: it.Pieces, placeholder: it.Placeholder, tokens: it.Tokens}
 		added = append(added, id)
 	}
 	ci := len(t.Calls)

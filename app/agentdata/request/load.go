@@ -137,12 +137,41 @@ func Parse(file string, data []byte) (*Model, error) {
 			check(fmt.Sprintf("turn[%d].piece", i), m.Turn[i].Piece)
 		}
 	}
-	for i, t := range m.Tools {
-		if t.Name == "" {
-			probs = append(probs, fmt.Sprintf("tools[%d] has no name", i))
+	checkTools := func(where string, ts []Tool) {
+		for i, t := range ts {
+			if t.Name == "" {
+				probs = append(probs, fmt.Sprintf("%s[%d] has no name", where, i))
+			}
+			if (t.Definition == nil) != m.Shipped {
+				probs = append(probs, fmt.Sprintf("%s[%d] (%s): a definition in a calibrated model only", where, i, t.Name))
+			}
 		}
-		if (t.Definition == nil) != m.Shipped {
-			probs = append(probs, fmt.Sprintf("tools[%d] (%s): a definition in a calibrated model only", i, t.Name))
+	}
+	checkTools("tools", m.Tools)
+	for i := range m.Loop.Side {
+		s := &m.Loop.Side[i]
+		if s.When != SideAfterTurn && s.When != SideBeforeTurn {
+			probs = append(probs, fmt.Sprintf("loop.side[%d] (%s): when %q is none of %s, %s", i, s.ID, s.When, SideAfterTurn, SideBeforeTurn))
+		}
+		for k := range s.System {
+			check(fmt.Sprintf("loop.side[%d].system[%d]", i, k), &s.System[k])
+		}
+		for k := range s.After {
+			check(fmt.Sprintf("loop.side[%d].after[%d]", i, k), &s.After[k])
+		}
+		checkTools(fmt.Sprintf("loop.side[%d].tools", i), s.Tools)
+	}
+	for i, r := range m.Loop.Results {
+		if m.Shipped && r.Text != nil {
+			probs = append(probs, fmt.Sprintf("loop.results[%d] (%s) has a text in a shipped shape: the CLI's words are not ours to ship", i, r.Tool))
+		}
+	}
+	if m.Shipped && (m.Framing.Prompt != nil || m.Framing.EmptyResult != nil) {
+		probs = append(probs, "framing has a text in a shipped shape: the CLI's words are not ours to ship")
+	}
+	for k, l := range m.Lists {
+		if m.Shipped && l.Item != nil {
+			probs = append(probs, fmt.Sprintf("lists.%s has an item's text in a shipped shape: the CLI's words are not ours to ship", k))
 		}
 	}
 	if len(probs) > 0 {
@@ -184,9 +213,36 @@ func ShapeOf(m *Model) *Model {
 			out.Turn[i].Piece = &pc
 		}
 	}
-	out.Tools = slices.Clone(m.Tools)
-	for i := range out.Tools {
-		out.Tools[i].Definition = nil
+	out.Tools = shapeTools(m.Tools)
+	// the agent's words anywhere else: its lists' items, its wrapper of
+	// the prompt, its words for an empty result, after a tool, as a
+	// reminder, around a tool's output, of its side calls
+	out.Lists = map[string]List{}
+	for k, l := range m.Lists {
+		l.Item = nil
+		out.Lists[k] = l
+	}
+	if len(out.Lists) == 0 {
+		out.Lists = nil
+	}
+	out.Framing.Prompt, out.Framing.EmptyResult = nil, nil
+	out.Loop.AfterTool = slices.Clone(m.Loop.AfterTool)
+	for i := range out.Loop.AfterTool {
+		out.Loop.AfterTool[i].Piece.Text = nil
+	}
+	out.Loop.Reminders = slices.Clone(m.Loop.Reminders)
+	for i := range out.Loop.Reminders {
+		out.Loop.Reminders[i].Piece.Text = nil
+	}
+	out.Loop.Results = slices.Clone(m.Loop.Results)
+	for i := range out.Loop.Results {
+		out.Loop.Results[i].Text = nil
+	}
+	out.Loop.Side = slices.Clone(m.Loop.Side)
+	for i := range out.Loop.Side {
+		s := &out.Loop.Side[i]
+		s.System, s.After = shapePieces(s.System), shapePieces(s.After)
+		s.Tools, s.Fields, s.Answer = shapeTools(s.Tools), nil, ""
 	}
 	// the body's other fields and headers may carry the CLI's words
 	// (metadata, betas): their names stay, their values go
@@ -194,6 +250,22 @@ func ShapeOf(m *Model) *Model {
 	out.Headers = nil
 	out.Stdin = m.Stdin
 	return &out
+}
+
+func shapePieces(ps []Piece) []Piece {
+	out := slices.Clone(ps)
+	for i := range out {
+		out[i].Text = nil
+	}
+	return out
+}
+
+func shapeTools(ts []Tool) []Tool {
+	out := slices.Clone(ts)
+	for i := range out {
+		out[i].Definition = nil
+	}
+	return out
 }
 
 // Catalog finds request models: the bundled shapes and those calibrated
