@@ -2,6 +2,10 @@
 # Both install whatever is missing first (scripts/setup.sh).
 SHELL := /bin/bash
 GO_TEST_FLAGS ?= -race -count=1 -timeout 30m
+# Build tags of every build and test: SQLite's full-text search (FTS5, the search across runs
+# and sessions: docs/search.md). Kept apart from GO_TEST_FLAGS so overriding those keeps them;
+# a build without them says "this build has no full-text search" when searched.
+GO_TAGS := sqlite_fts5
 # Listed, not ./...: frontend/node_modules holds Go files of npm packages.
 GO_PKGS := ./app/... ./cmd/... ./skills/...
 GOBIN := $(shell go env GOPATH)/bin
@@ -32,7 +36,7 @@ test: test-go test-thirdparty test-agents test-frontend test-e2e test-windows
 .PHONY: test-thirdparty
 test-thirdparty:
 	./scripts/setup.sh go frontend
-	HOOKSTUDIO_REQUIRE_MOCK_LLM=1 go test $(GO_TEST_FLAGS) -run 'MockLLM' ./app/agent/llm ./cmd/hookctl
+	HOOKSTUDIO_REQUIRE_MOCK_LLM=1 go test -tags $(GO_TAGS) $(GO_TEST_FLAGS) -run 'MockLLM' ./app/agent/llm ./cmd/hookctl
 
 # The real agents against hookctl capture: Claude Code's CLI (offline, a
 # throw-away HOME, a project's hooks) and the official OpenAI client, from
@@ -40,13 +44,13 @@ test-thirdparty:
 .PHONY: test-agents
 test-agents:
 	./scripts/setup.sh go agents
-	HOOKSTUDIO_REQUIRE_AGENTS=1 go test $(GO_TEST_FLAGS) -run 'RealAgent' ./cmd/hookctl
+	HOOKSTUDIO_REQUIRE_AGENTS=1 go test -tags $(GO_TAGS) $(GO_TEST_FLAGS) -run 'RealAgent' ./cmd/hookctl
 
 test-go:
 	./scripts/setup.sh go
-	go vet $(GO_PKGS)
+	go vet -tags $(GO_TAGS) $(GO_PKGS)
 	@test -z "$$(gofmt -l app cmd skills main.go)" || { gofmt -l app cmd skills main.go; echo "gofmt: the files above need formatting"; exit 1; }
-	go test $(GO_TEST_FLAGS) -skip 'RealAgent' $(GO_PKGS)
+	go test -tags $(GO_TAGS) $(GO_TEST_FLAGS) -skip 'RealAgent' $(GO_PKGS)
 
 # The lock check fails when package-lock.json drifts from package.json or loses
 # another platform's native bundler packages (README, "The lockfile"); the bindings
@@ -70,12 +74,12 @@ frontend: bindings
 # The production binary, as `wails build` makes it (without packaging).
 build: frontend
 	./scripts/setup.sh go desktop
-	go build -tags desktop,production -ldflags "-w -s $(LDFLAGS)" -o build/bin/hookstudio .
+	go build -tags desktop,production,$(GO_TAGS) -ldflags "-w -s $(LDFLAGS)" -o build/bin/hookstudio .
 
 # The dev binary serves frontend/dist and the IPC on a local port, for browser tests.
 build-dev: frontend
 	./scripts/setup.sh go desktop
-	go build -tags dev -ldflags "$(LDFLAGS)" -o build/bin/hookstudio-dev .
+	go build -tags dev,$(GO_TAGS) -ldflags "$(LDFLAGS)" -o build/bin/hookstudio-dev .
 
 test-e2e: build build-dev hookctl
 	./scripts/setup.sh e2e agents
@@ -91,8 +95,8 @@ test-stress: build build-dev hookctl
 	./scripts/setup.sh go frontend e2e agents
 	@set -e; hogs=""; for i in $$(seq $$(nproc)); do (while :; do :; done) & hogs="$$hogs $$!"; done; \
 	trap 'kill $$hogs 2>/dev/null' EXIT; \
-	go test -race -timeout 60m -count=$(STRESS_COUNT) -skip 'RealAgent' $(GO_PKGS); \
-	HOOKSTUDIO_REQUIRE_AGENTS=1 go test -race -timeout 60m -count=$(STRESS_COUNT) -run 'RealAgent' ./cmd/hookctl; \
+	go test -tags $(GO_TAGS) -race -timeout 60m -count=$(STRESS_COUNT) -skip 'RealAgent' $(GO_PKGS); \
+	HOOKSTUDIO_REQUIRE_AGENTS=1 go test -tags $(GO_TAGS) -race -timeout 60m -count=$(STRESS_COUNT) -run 'RealAgent' ./cmd/hookctl; \
 	for i in $$(seq $(STRESS_E2E)); do \
 	  echo "e2e under load: round $$i of $(STRESS_E2E)"; \
 	  (cd frontend && xvfb-run -a -s "-screen 0 1440x900x24 -nolisten tcp" node --test --test-concurrency=1 e2e/*.e2e.mjs); \
@@ -104,7 +108,7 @@ screenshots: build build-dev hookctl
 	cd frontend && HOOKSTUDIO_SCREENSHOTS=$(CURDIR)/docs/screenshots xvfb-run -a -s "-screen 0 1440x900x24 -nolisten tcp" node --test --test-concurrency=1 e2e/*.e2e.mjs
 
 hookctl:
-	go build -ldflags "$(LDFLAGS)" -o build/bin/hookctl ./cmd/hookctl
+	go build -tags $(GO_TAGS) -ldflags "$(LDFLAGS)" -o build/bin/hookctl ./cmd/hookctl
 
 # Everything that can be built here, into build/bin (README, "Releases").
 release: release-linux release-windows release-hookctl
@@ -114,7 +118,7 @@ release: release-linux release-windows release-hookctl
 # The Windows cross-builds (app and hookctl), checked by their PE headers and
 # imports, so that `make test` notices a broken cross-build.
 test-windows: release-windows
-	$(WIN_ENV) go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-windows-amd64.exe ./cmd/hookctl
+	$(WIN_ENV) go build -tags $(GO_TAGS) -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-windows-amd64.exe ./cmd/hookctl
 	go test -count=1 -run TestReleaseBinaries ./app/platform/version -args -release=$(CURDIR)/build/bin \
 	  -artifacts=hookstudio.exe,hookctl-windows-amd64.exe -want-version=$(VERSION) -want-commit=$(COMMIT)
 
@@ -130,18 +134,18 @@ release-windows: frontend
 	./scripts/setup.sh go windows
 	syso=zz_hookstudio_windows_amd64.syso; trap 'rm -f $$syso' EXIT; \
 	./scripts/windows-resources.sh $(VERSION) $$syso && \
-	$(WIN_ENV) go build -tags desktop,production -ldflags "-w -s -H windowsgui $(LDFLAGS)" -o build/bin/hookstudio.exe .
+	$(WIN_ENV) go build -tags desktop,production,$(GO_TAGS) -ldflags "-w -s -H windowsgui $(LDFLAGS)" -o build/bin/hookstudio.exe .
 
 # hookctl for every platform the toolchains here reach. macOS has no C cross
 # compiler here: those builds are without cgo, so without the run history
 # (hookctl says so); build on a Mac for one with it (README, "Releases").
 release-hookctl:
 	./scripts/setup.sh go release
-	CGO_ENABLED=1 GOOS=linux GOARCH=amd64 go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-linux-amd64 ./cmd/hookctl
-	CGO_ENABLED=1 CC=aarch64-linux-gnu-gcc GOOS=linux GOARCH=arm64 go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-linux-arm64 ./cmd/hookctl
-	$(WIN_ENV) go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-windows-amd64.exe ./cmd/hookctl
-	CGO_ENABLED=0 GOOS=darwin GOARCH=amd64 go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-darwin-amd64 ./cmd/hookctl
-	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 go build -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-darwin-arm64 ./cmd/hookctl
+	CGO_ENABLED=1 GOOS=linux GOARCH=amd64 go build -tags $(GO_TAGS) -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-linux-amd64 ./cmd/hookctl
+	CGO_ENABLED=1 CC=aarch64-linux-gnu-gcc GOOS=linux GOARCH=arm64 go build -tags $(GO_TAGS) -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-linux-arm64 ./cmd/hookctl
+	$(WIN_ENV) go build -tags $(GO_TAGS) -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-windows-amd64.exe ./cmd/hookctl
+	CGO_ENABLED=0 GOOS=darwin GOARCH=amd64 go build -tags $(GO_TAGS) -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-darwin-amd64 ./cmd/hookctl
+	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 go build -tags $(GO_TAGS) -ldflags "-s -w $(LDFLAGS)" -o build/bin/hookctl-darwin-arm64 ./cmd/hookctl
 
 # Run each fuzzer for a while (CI runs their seed corpus as part of go test).
 FUZZTIME ?= 2m
@@ -151,7 +155,7 @@ fuzz:
 	go test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./app/agent/scenario
 
 bench:
-	go test -run='^$$' -bench=. -benchmem $(GO_PKGS)
+	go test -tags $(GO_TAGS) -run='^$$' -bench=. -benchmem $(GO_PKGS)
 
 clean:
 	rm -rf build/bin

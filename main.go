@@ -75,6 +75,14 @@ func main() {
 			log.Printf("hook studio: %v", err)
 		}
 	}
+	// Search across every run and session (search.db in the data folder),
+	// indexed in the background once asked; a run kept is indexed as it is.
+	searchBinding := bind.NewSearch(emitter.Emit, store, dataDir)
+	if err := bind.SearchErr(searchBinding); err != nil {
+		log.Printf("hook studio: search unavailable: %v", err)
+	}
+	emit := bind.ObserveRuns(searchBinding, emitter.Emit)
+	cfg.Emit = emit
 	svc, err := studio.New(cfg)
 	if err != nil {
 		log.Fatal(err)
@@ -98,9 +106,10 @@ func main() {
 		storedRuns = store
 	}
 	requestsBinding := bind.NewRequests(svc, storedRuns).WithPolicy(reqPolicy)
-	captureBinding := bind.NewCapture(emitter.Emit, store, counter).WithProfiles(svc.Profiles) // the app as a real agent's model endpoint
-	bind.UseCaptureAgents(captureBinding, agents.Catalog())                                    // agents' hook texts: bundled and calibrated rendering profiles
-	sessionsBinding := bind.NewSessions(emitter.Emit, store, counter, dataDir)                 // the agents' own sessions, imported
+	captureBinding := bind.NewCapture(emit, store, counter).WithProfiles(svc.Profiles) // the app as a real agent's model endpoint
+	bind.UseCaptureAgents(captureBinding, agents.Catalog())                            // agents' hook texts: bundled and calibrated rendering profiles
+	sessionsBinding := bind.NewSessions(emit, store, counter, dataDir)                 // the agents' own sessions, imported
+	bind.UseSearch(sessionsBinding, searchBinding)                                     // listing them indexes them for the search
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		log.Fatal(err)
@@ -129,6 +138,7 @@ func main() {
 			bind.StartHistory(ctx, historyBinding)
 			bind.StartRequests(ctx, requestsBinding)
 			bind.StartSessions(ctx, sessionsBinding)
+			bind.StartSearch(ctx, searchBinding)
 			if err := bind.Start(ctx, studioBinding, bind.NativeWindow{Ctx: ctx}); err != nil {
 				log.Printf("hook studio: %v", err)
 			}
@@ -146,11 +156,12 @@ func main() {
 		OnShutdown: func(context.Context) {
 			bind.StopCapture(captureBinding)
 			bind.StopSessions(sessionsBinding)
+			bind.StopSearch(searchBinding)
 			bind.StopOps(opsBinding)
 			bind.Stop(studioBinding)
 			bind.StopAgents(agentsBinding) // a calibration running ends, its CLI with it
 		},
-		Bind: []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding, bind.NewLayout(layout.DefaultPath(dataDir)), captureBinding, agentsBinding, sessionsBinding},
+		Bind: []any{studioBinding, historyBinding, opsBinding, bind.NewAbout(), requestsBinding, bind.NewLayout(layout.DefaultPath(dataDir)), captureBinding, agentsBinding, sessionsBinding, searchBinding},
 	})
 	if err != nil {
 		log.Fatal(err)

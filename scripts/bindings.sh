@@ -20,8 +20,8 @@ trap 'rm -rf "$tmp"' EXIT
 if [ -n "$check" ] && [ -d "$out" ]; then cp -r "$out" "$tmp/committed"; fi
 
 # The generator builds main with -tags bindings and runs it up to wails.Run: a throw-away data
-# folder keeps it away from the user's history and settings.
-if ! HOOKSTUDIO_DATA_DIR="$tmp/data" "$wails" generate module -nocolour -v 0 >"$tmp/log" 2>&1; then
+# folder keeps it away from the user's history and settings. The tags are the Makefile's GO_TAGS.
+if ! HOOKSTUDIO_DATA_DIR="$tmp/data" "$wails" generate module -tags sqlite_fts5 -nocolour -v 0 >"$tmp/log" 2>&1; then
   cat "$tmp/log" >&2
   echo "bindings: wails generate module failed" >&2
   exit 1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agentdata/request"
@@ -14,17 +15,20 @@ import (
 // addAgentFlag adds --agent; the function it returns builds the picker of
 // rendering profiles: the scenario's agent:, else --agent, else the
 // installed CLI's version when a profile exists, else the newest bundled.
-func addAgentFlag(fs *flag.FlagSet) func() (*profile.Picker, error) {
-	v := fs.String("agent", "", "render an agent's hooks as this version does: AGENT@VERSION, such as claude-code@2.1.332 or gemini-cli@0.61.0 (a rendering profile; hookctl calibrate makes one)")
-	return func() (*profile.Picker, error) {
+// --agent AGENT without a version picks as a scenario's agent: AGENT does
+// (the installed CLI's version, else the newest bundled) and says on
+// stderr which it picked.
+func addAgentFlag(fs *flag.FlagSet) func(stderr io.Writer) (*profile.Picker, error) {
+	v := fs.String("agent", "", "render an agent's hooks as this version does: AGENT@VERSION, such as claude-code@2.1.332 or gemini-cli@0.61.0 (a rendering profile; hookctl calibrate makes one), or AGENT alone for the installed CLI's version (else the newest bundled)")
+	return func(stderr io.Writer) (*profile.Picker, error) {
 		var ref profile.Ref
 		if *v != "" {
 			r, err := profile.ParseRef(*v)
 			if err != nil {
 				return nil, fmt.Errorf("%w: --agent: %w", errUsage, err)
 			}
-			if r.Agent == "" || r.Version == "" || locate.Command(r.Agent) == "" {
-				return nil, fmt.Errorf("%w: --agent takes AGENT@VERSION (claude-code, gemini-cli, copilot-cli, codex, qwen-code), got %q", errUsage, *v)
+			if r.Agent == "" || locate.Command(r.Agent) == "" {
+				return nil, fmt.Errorf("%w: --agent takes AGENT or AGENT@VERSION (claude-code, gemini-cli, copilot-cli, codex, qwen-code), got %q", errUsage, *v)
 			}
 			ref = r
 		}
@@ -33,13 +37,21 @@ func addAgentFlag(fs *flag.FlagSet) func() (*profile.Picker, error) {
 			return nil, err
 		}
 		finder := locate.NewFinder()
-		return &profile.Picker{Catalog: profile.NewCatalog(dir), Flag: ref, Installed: func(agent string) string {
+		p := &profile.Picker{Catalog: profile.NewCatalog(dir), Flag: ref, Installed: func(agent string) string {
 			cli, err := finder.Find(context.Background(), agent)
 			if err != nil {
 				return "" // no CLI, or one that does not say its version: the newest bundled profile
 			}
 			return cli.Version
-		}}, nil
+		}}
+		if ref.Agent != "" && ref.Version == "" {
+			_, c, err := p.Choose(ref.Agent, "")
+			if err != nil {
+				return nil, fmt.Errorf("--agent %s: %w", ref.Agent, err)
+			}
+			fmt.Fprintf(stderr, "--agent %s: %s@%s (%s)\n", ref.Agent, c.Agent, c.Version, agentWhy(c.Agent, c.By))
+		}
+		return p, nil
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -17,16 +16,15 @@ import (
 	"hookstudio/app/capture"
 )
 
-// TestRealAgentClaudeCodeConformance: the same Claude Code hooks and the
-// same scripted answers, once through the simulator and once through the
-// real `claude -p` against an in-process capture, give the model the same
-// hook-visible messages (testdata/claude-conformance: one project per
-// case, its scenario in .hookstudio/scenarios/case.yaml) — for each pinned
-// CLI, the simulator rendering with that version's profile. A prompt a
-// hook blocks makes no request: what claude -p prints is the simulator's
-// notice. What differs by nature (Claude Code's own system prompt, tools
-// and attachments; the simulated agent's planning round) is not compared.
-// The two CLIs run side by side.
+// TestRealAgentClaudeCodeConformance: every conformance project of Claude
+// Code (testdata/claude-conformance: one project per case, its scenario in
+// .hookstudio/scenarios/case.yaml), through the real `claude -p` against
+// an in-process capture and through the simulator with that CLI's
+// calibrated request model, gives the same calls: as many, each with the
+// same messages — the CLI's system prompt, its context around the prompt,
+// the hooks' words, the conversation — and the same tools, for both
+// pinned CLIs. A prompt a hook blocks makes no request: what claude -p
+// prints is the simulator's notice. The two CLIs run side by side.
 func TestRealAgentClaudeCodeConformance(t *testing.T) {
 	cases, err := os.ReadDir(filepath.Join("testdata", "claude-conformance"))
 	if err != nil {
@@ -36,46 +34,58 @@ func TestRealAgentClaudeCodeConformance(t *testing.T) {
 		t.Run(cli.version, func(t *testing.T) {
 			t.Parallel()
 			claude := agentTool(t, cli.rel)
+			calibrateOnce(t, profile.ClaudeCode, claude)
 			for _, c := range cases {
 				t.Run(c.Name(), func(t *testing.T) {
 					src := filepath.Join("testdata", "claude-conformance", c.Name())
 					sc := loadCase(t, src)
-					simulated := simulateCase(t, copyProject(t, src), cli.version)
-					real := claudeCase(t, claude, copyProject(t, src), sc)
-					compareCase(t, simulated, real)
+					home := filepath.Join(t.TempDir(), "home")
+					if err := os.MkdirAll(home, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					simProj := copyProject(t, src)
+					out, errOut, code := simulateAgent(t, "--skills", simProj, "--trust", "--no-history", "--json", "--agent", "claude-code@"+cli.version,
+						"--home", home, filepath.Join(simProj, ".hookstudio", "scenarios", "case.yaml"))
+					if code != exitOK {
+						t.Fatalf("simulate: exit %d: %s", code, errOut)
+					}
+					realProj := copyProject(t, src)
+					real, printed := claudeCalls(t, claude, realProj, home, sc)
+					if len(real) == 0 {
+						// a blocked prompt: the simulator's notice is what the CLI printed
+						if notice := blockedNotice(t, out); notice != printed {
+							t.Errorf("a blocked prompt: the simulator says %q, claude -p printed %q", notice, printed)
+						}
+						return
+					}
+					sim, m := simulatedCalls(t, out)
+					compareRequests(t, sim, real, requestNorm(m, simProj, realProj))
 				})
 			}
 		})
 	}
 }
 
-// compareCase says where the simulator and the real CLI part.
-func compareCase(t *testing.T, simulated, real visible) {
+// blockedNotice is what the simulation says a UserPromptSubmit hook that
+// blocked the prompt told the user ("" none).
+func blockedNotice(t *testing.T, out string) string {
 	t.Helper()
-	if simulated.notice != "" || real.notice != "" {
-		if simulated.notice != real.notice || real.requests != 0 {
-			t.Errorf("a blocked prompt: the simulator says %q, claude -p printed %q after %d request(s)", simulated.notice, real.notice, real.requests)
-		}
-		t.Logf("claude -p printed %q", real.notice)
-		return
+	var doc struct {
+		Steps []struct {
+			HookCall *struct {
+				System, Event, Outcome, Notice string
+			} `json:"hook_call"`
+		} `json:"steps"`
 	}
-	if !slices.Equal(byEvent(simulated.hooks), byEvent(real.hooks)) {
-		t.Errorf("hook messages of the last call\nsimulator %q\nclaude -p  %q", simulated.hooks, real.hooks)
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("simulate --json: %v", err)
 	}
-	if !slices.Equal(simulated.tools, real.tools) {
-		t.Errorf("tool results that carry hook text\nsimulator %q\nclaude -p  %q", simulated.tools, real.tools)
-	}
-	// every tool result a hook wrote in the simulator (a deny's bare
-	// reason too) is the real CLI's tool result at the same place
-	for k, text := range simulated.written {
-		if k >= len(real.results) || real.results[k] != text {
-			t.Errorf("tool result %d: simulator %q (written by a hook), claude -p %q", k, text, at(real.results, k))
+	for _, st := range doc.Steps {
+		if hc := st.HookCall; hc != nil && hc.System == "claude-code" && hc.Event == "UserPromptSubmit" && hc.Outcome == "blocked" {
+			return hc.Notice
 		}
 	}
-	t.Logf("hook text the model read: %q %q; tool results a hook wrote: %v", real.hooks, real.tools, simulated.written)
-	if len(real.hooks)+len(real.tools)+len(simulated.written) == 0 {
-		t.Error("the case shows no hook text: it proves nothing")
-	}
+	return ""
 }
 
 // visible is what hooks put before the model in the last call: messages
@@ -88,32 +98,6 @@ type visible struct {
 	results      []string
 	notice       string // a blocked prompt's words to the user
 	requests     int    // the real CLI's requests
-}
-
-// eventRe finds the event a hook message speaks for ("UserPromptSubmit
-// hook success: …", "<system-reminder>\nPostToolUse:Bash hook …").
-var eventRe = regexp.MustCompile(`\b([A-Z][A-Za-z]+)(?::[\w.-]+)? hook `)
-
-// byEvent sorts each run of consecutive messages of one event: the real
-// CLI runs an event's handlers in parallel and places their output in the
-// order they finish (seen under load), the simulator in declaration order.
-func byEvent(msgs []string) []string {
-	out := slices.Clone(msgs)
-	event := func(m string) string {
-		if e := eventRe.FindStringSubmatch(m); e != nil {
-			return e[1]
-		}
-		return m
-	}
-	for i := 0; i < len(out); {
-		j := i + 1
-		for j < len(out) && event(out[j]) == event(out[i]) {
-			j++
-		}
-		slices.Sort(out[i:j])
-		i = j
-	}
-	return out
 }
 
 func at(list []string, k int) string {
@@ -162,122 +146,6 @@ func copyProject(t *testing.T, src string) string {
 	return dst
 }
 
-func simulateCase(t *testing.T, proj, version string) visible {
-	t.Helper()
-	out, errOut, code := runCLI(t, "simulate", "--skills", proj, "--trust", "--no-history", "--json", "--agent", "claude-code@"+version,
-		filepath.Join(proj, ".hookstudio", "scenarios", "case.yaml"))
-	if code != exitOK {
-		t.Fatalf("simulate: exit %d: %s", code, errOut)
-	}
-	var doc struct {
-		Steps []struct {
-			HookCall *struct {
-				System, Event, Outcome, Notice string
-			} `json:"hook_call"`
-		} `json:"steps"`
-		Requests []struct {
-			LLMCalls []struct {
-				Messages []struct {
-					Role, Content, Origin, System string
-					EditedBy                      string `json:"edited_by"`
-				} `json:"messages"`
-			} `json:"llm_calls"`
-		} `json:"requests"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Requests) == 0 {
-		t.Fatalf("simulate --json: %v", err)
-	}
-	v := visible{written: map[int]string{}}
-	for _, st := range doc.Steps {
-		if hc := st.HookCall; hc != nil && hc.System == "claude-code" && hc.Event == "UserPromptSubmit" && hc.Outcome == "blocked" {
-			v.notice = hc.Notice
-		}
-	}
-	calls := doc.Requests[0].LLMCalls
-	if len(calls) == 0 {
-		return v
-	}
-	k := 0
-	for _, m := range calls[len(calls)-1].Messages {
-		if m.Role == "tool" {
-			if m.System == "claude-code" && m.EditedBy != "" {
-				v.written[k] = m.Content
-			}
-			k++
-		}
-		switch {
-		case m.Origin == "hook" && m.System == "claude-code":
-			v.hooks = append(v.hooks, m.Role+": "+strings.TrimRight(m.Content, "\n"))
-		case m.Role == "tool" && (strings.Contains(m.Content, " hook ") || strings.HasPrefix(m.Content, "Hook ")): // in a hook's voice, as capture tells it
-			v.tools = append(v.tools, m.Content)
-		}
-	}
-	return v
-}
-
-// claudeCase runs the real CLI in proj against an in-process capture
-// answering what the scenario's rounds script; the capture reads the hook
-// texts with every bundled profile.
-func claudeCase(t *testing.T, claude, proj string, sc *scenario.Scenario) visible {
-	t.Helper()
-	var answers []capture.Answer
-	var allowed []string
-	for _, rd := range sc.Requests[0].Rounds {
-		a := capture.Answer{Content: rd.Content}
-		for _, tc := range rd.ToolCalls {
-			args, _ := json.Marshal(tc.Arguments)
-			a.ToolCalls = append(a.ToolCalls, capture.ToolCall{Name: tc.Name, Arguments: args})
-			if !slices.Contains(allowed, tc.Name) {
-				allowed = append(allowed, tc.Name)
-			}
-		}
-		answers = append(answers, a)
-	}
-	srv, err := capture.Listen(capture.Options{Answerer: scripted(answers)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	args := []string{"-p", sc.Requests[0].User}
-	if len(allowed) > 0 {
-		args = append(args, "--allowedTools", strings.Join(allowed, " "))
-	}
-	// the project's plugins, which the simulator reads as it reads the
-	// project: the CLI loads them when told
-	plugins, _ := filepath.Glob(filepath.Join(proj, "*", ".claude-plugin", "plugin.json"))
-	for _, p := range plugins {
-		args = append(args, "--plugin-dir", filepath.Dir(filepath.Dir(p)))
-	}
-	home := filepath.Join(t.TempDir(), "home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	printed := runClaude(t, claude, proj, home, srv.URL(), "sk-ant-test", args...)
-	_ = srv.Close() // every answered call recorded
-	calls := srv.Calls()
-	v := visible{requests: len(calls)}
-	if len(calls) == 0 {
-		v.notice = strings.TrimSuffix(string(printed), "\n")
-		return v
-	}
-	if len(calls) != len(answers) {
-		t.Fatalf("claude -p made %d model calls, the scenario scripts %d", len(calls), len(answers))
-	}
-	for _, m := range calls[len(calls)-1].Messages {
-		if m.Role == "tool" {
-			v.results = append(v.results, m.Content)
-		}
-		switch {
-		case m.Role == "tool" && m.Origin == capture.OriginHook:
-			v.tools = append(v.tools, m.Content)
-		case m.Origin == capture.OriginHook:
-			// a block another block follows ends with a newline (2.1.197): not the hook's
-			v.hooks = append(v.hooks, m.Role+": "+strings.TrimRight(m.Content, "\n"))
-		}
-	}
-	return v
-}
-
 // scripted answers the n-th request with the n-th answer.
 type scripted []capture.Answer
 
@@ -292,16 +160,6 @@ func (s scripted) Answer(_ context.Context, n int, _ *capture.Request) (*capture
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
-}
-
-func TestByEvent(t *testing.T) {
-	got := byEvent([]string{"system: SessionStart:startup hook success: B", "system: SessionStart hook additional context: A",
-		"system: UserPromptSubmit hook success: Z", "system: UserPromptSubmit hook additional context: Y", "user: Stop hook feedback:\nX"})
-	want := []string{"system: SessionStart hook additional context: A", "system: SessionStart:startup hook success: B",
-		"system: UserPromptSubmit hook additional context: Y", "system: UserPromptSubmit hook success: Z", "user: Stop hook feedback:\nX"}
-	if !slices.Equal(got, want) {
-		t.Errorf("byEvent = %q", got)
-	}
 }
 
 // TestConformanceCoversEveryOutcome: the conformance cases, together,

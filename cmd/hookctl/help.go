@@ -19,9 +19,9 @@ var commands = []command{
 	{"validate", "[SKILLS_DIR] [--json] [--claude-user-settings FILE] [--gemini-user-settings FILE] [--copilot-user-hooks DIR]",
 		"check every skill's hooks and scenarios; each problem as file:line:col"},
 	{"simulate", "[--skills DIR] SCENARIO [--json] [--full] [--color=auto|always|never] [--db PATH] [--no-history] " +
-		"[--provider PROFILE [--profiles PATH]] [--trust] [--events [--control stdin|FILE]] [--otlp URL] [--agent AGENT@VERSION]",
+		"[--provider PROFILE [--profiles PATH]] [--trust] [--events [--control stdin|FILE]] [--otlp URL] [--agent AGENT[@VERSION]]",
 		"play a scenario and print the messages every LLM call receives"},
-	{"test", "[SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust] [--agent AGENT@VERSION]",
+	{"test", "[SKILLS_DIR] [SCENARIO...] [--json] [--junit FILE] [--update] [--trust] [--agent AGENT[@VERSION]]",
 		"play scenarios and check their expectations; the last line counts passed and failed"},
 	{"history list", "[--scenario S] [--skill K] [--source cli|app|live|capture|session] [--since DATE] [--until DATE] [--limit N] [--json] [--db PATH]",
 		"list the runs kept in the run history"},
@@ -45,6 +45,9 @@ var commands = []command{
 		"import a session into the run history: every model call, every hook that fired"},
 	{"sessions request", "ID|FILE CALL [--claude-dir DIR] [--codex-dir DIR] [--gemini-dir DIR] [--qwen-dir DIR] [--copilot-dir DIR]",
 		"print a call's request as the agent sent it, rebuilt from the transcript"},
+	{"sessions search", "WORDS [--agent A] [--project DIR] [--hook H] [--event E] [--outcome O] [--source S] [--kind K] " +
+		"[--since DATE] [--until DATE] [--file FILE] [--limit N] [--offset N] [--json] [--no-index] [--db PATH] [--index PATH] [--claude-dir DIR] [--codex-dir DIR]",
+		"find words in every run and session: what reached the model, hooks' words, tool calls"},
 }
 
 const usageWidth = 92
@@ -81,7 +84,10 @@ at its source file:line:col, the written files are checked by the target's
 validator, nothing is written when the source has errors (docs/convert.md).
 sessions lists the Claude Code and Codex sessions on this machine (their
 transcripts) and imports one into the history: every model call with its exact
-request where the transcript holds it, every hook that fired (docs/sessions.md).
+request where the transcript holds it, every hook that fired (docs/sessions.md);
+sessions search finds words in every run of the history and every session on
+disk, imported or not ("rm -rf" outcome:blocked, "a phrase", --file FILE; quote
+words that start with -), each hit with its run, call and message (docs/search.md).
 `)
 	b.WriteString(exitStatus)
 	return b.String()

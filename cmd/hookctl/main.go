@@ -118,7 +118,7 @@ const noHistory = "the run history is not available in this build (made without 
 func withoutHistory(args []string, stderr io.Writer) ([]string, bool) {
 	switch args[0] {
 	case "history", "sessions":
-		if slices.ContainsFunc(args, isHelp) || (args[0] == "sessions" && (len(args) < 2 || args[1] != "import")) {
+		if slices.ContainsFunc(args, isHelp) || (args[0] == "sessions" && (len(args) < 2 || (args[1] != "import" && args[1] != "search"))) {
 			return args, false // its usage, listing and requests need no database
 		}
 		fmt.Fprintf(stderr, "hookctl: %s\n", noHistory)

@@ -21,6 +21,11 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 var hookctl string // the binary under test, built once
 
+// agentsData is the data folder the pinned agent CLIs are calibrated into
+// (calibrateOnce): their request models hold the CLIs' words, which no
+// other test's trace may show.
+var agentsData string
+
 func TestMain(m *testing.M) {
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "hookctl")
@@ -31,7 +36,8 @@ func TestMain(m *testing.M) {
 	// simulate records runs in the history: never in the user's real data
 	// folder. Tests that read the history pass --db as well.
 	os.Setenv("HOOKSTUDIO_DATA_DIR", filepath.Join(dir, "data"))
-	if out, err := exec.Command("go", "build", "-o", hookctl, ".").CombinedOutput(); err != nil {
+	agentsData = filepath.Join(dir, "agents-data")
+	if out, err := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", hookctl, ".").CombinedOutput(); err != nil {
 		panic("build hookctl: " + err.Error() + "\n" + string(out))
 	}
 	code := m.Run()

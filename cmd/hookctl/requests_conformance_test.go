@@ -19,8 +19,8 @@ import (
 )
 
 // calibrated is each pinned CLI's request model, calibrated once per test
-// binary into its data folder (HOOKSTUDIO_DATA_DIR, TestMain's): the CLIs'
-// words are learned from the installed CLIs, never kept in the repository.
+// binary into agentsData: the CLIs' words are learned from the installed
+// CLIs, never kept in the repository.
 var calibrated struct {
 	mu   sync.Mutex
 	once map[string]*sync.Once
@@ -41,7 +41,7 @@ func calibrateOnce(t *testing.T, agent, cli string) {
 	}
 	calibrated.mu.Unlock()
 	once.Do(func() {
-		out, errOut, code := runCLI(t, "calibrate", agent, "--cli", cli)
+		out, errOut, code := runCLIEnv(t, []string{"HOOKSTUDIO_DATA_DIR=" + agentsData}, "calibrate", agent, "--cli", cli)
 		var err error
 		if code != exitOK {
 			err = fmt.Errorf("calibrate %s: exit %d: %s%s", cli, code, out, errOut)
@@ -56,6 +56,13 @@ func calibrateOnce(t *testing.T, agent, cli string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// simulateAgent runs hookctl simulate with the calibrated agents' data
+// folder: a run under an agent sends the CLI's own words.
+func simulateAgent(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	return runCLIEnv(t, []string{"HOOKSTUDIO_DATA_DIR=" + agentsData}, append([]string{"simulate"}, args...)...)
 }
 
 // simulatedCalls are a simulation's calls as capture reads them: each
@@ -79,7 +86,7 @@ func simulatedCalls(t *testing.T, out string) (calls []capture.Call, model *requ
 	if doc.Agent == nil || doc.Agent.Request != string(request.Calibrated) {
 		t.Fatalf("the simulation is no calibrated agent's run: %+v", doc.Agent)
 	}
-	dir := os.Getenv("HOOKSTUDIO_DATA_DIR")
+	dir := agentsData
 	m, err := request.NewCatalog(dir).Find(doc.Agent.Agent, doc.Agent.Version)
 	if err != nil {
 		t.Fatal(err)
@@ -115,12 +122,9 @@ func projectNorm(dirs ...string) func(string) string {
 	return r.Replace
 }
 
-var (
-	uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-	// a date, and the moment of the day an agent may write after it
-	// (Copilot CLI's <current_datetime>)
-	dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9](?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?\b`)
-)
+// a date, and the moment of the day an agent may write after it (Copilot
+// CLI's <current_datetime>)
+var dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9](?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?\b`)
 
 // requestNorm is what a comparison of two requests of the same scenario
 // leaves aside: the project folder (the same name in both), the date,
@@ -137,11 +141,11 @@ func requestNorm(m *request.Model, dirs ...string) func(string) string {
 	}
 }
 
-// compareCalls says where a simulation's calls and a real CLI's part: as
+// compareRequests says where a simulation's calls and a real CLI's part: as
 // many calls, each with the same messages (role and text, the agent's
 // system prompt and context included) and the same tools offered. Tool
 // call ids are not texts of a message, so they are not compared.
-func compareCalls(t *testing.T, sim, real []capture.Call, norm func(string) string) {
+func compareRequests(t *testing.T, sim, real []capture.Call, norm func(string) string) {
 	t.Helper()
 	if len(sim) != len(real) {
 		t.Errorf("%d calls simulated, %d made by the CLI", len(sim), len(real))
@@ -170,10 +174,25 @@ func compareCalls(t *testing.T, sim, real []capture.Call, norm func(string) stri
 }
 
 // byCallOrder puts each batch of tool results in the order of the calls
-// that asked for them: an agent runs a batch's tools side by side and
-// sends their results in the order they finished.
+// that asked for them, and each run of one event's hook words in the
+// order of their texts: an agent runs a batch's tools, and an event's
+// hooks, side by side and sends what they said in the order they finished.
 func byCallOrder(ms []capture.Message) []capture.Message {
 	out := slices.Clone(ms)
+	event := func(m capture.Message) string {
+		e, _, _ := strings.Cut(m.Hook, ":")
+		return e
+	}
+	for i := 0; i < len(out); {
+		j := i + 1
+		if out[i].Origin == capture.OriginHook {
+			for j < len(out) && out[j].Origin == capture.OriginHook && out[j].Role == out[i].Role && event(out[j]) == event(out[i]) {
+				j++
+			}
+			slices.SortStableFunc(out[i:j], func(a, b capture.Message) int { return strings.Compare(a.Content, b.Content) })
+		}
+		i = j
+	}
 	for i := 0; i < len(out); i++ {
 		if len(out[i].ToolCalls) == 0 {
 			continue
@@ -224,52 +243,13 @@ func window(s string, at int) string {
 	return s[from:to]
 }
 
-// TestRealAgentClaudeCodeRequests: every conformance project of Claude
-// Code, through the real `claude -p` against capture and through the
-// simulator with the CLI's calibrated request model, gives the same calls:
-// as many, each with the same messages — the CLI's system prompt, its
-// context around the prompt, the hooks' words, the conversation — and the
-// same tools, for both pinned versions.
-func TestRealAgentClaudeCodeRequests(t *testing.T) {
-	cases, err := os.ReadDir(filepath.Join("testdata", "claude-conformance"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, cli := range pinnedClaude {
-		t.Run(cli.version, func(t *testing.T) {
-			t.Parallel()
-			claude := agentTool(t, cli.rel)
-			calibrateOnce(t, profile.ClaudeCode, claude)
-			for _, c := range cases {
-				t.Run(c.Name(), func(t *testing.T) {
-					src := filepath.Join("testdata", "claude-conformance", c.Name())
-					sc := loadCase(t, src)
-					home := filepath.Join(t.TempDir(), "home")
-					if err := os.MkdirAll(home, 0o755); err != nil {
-						t.Fatal(err)
-					}
-					simProj := copyProject(t, src)
-					out, errOut, code := runCLI(t, "simulate", "--skills", simProj, "--trust", "--no-history", "--json", "--agent", "claude-code@"+cli.version,
-						"--home", home, filepath.Join(simProj, ".hookstudio", "scenarios", "case.yaml"))
-					if code != exitOK {
-						t.Fatalf("simulate: exit %d: %s", code, errOut)
-					}
-					sim, m := simulatedCalls(t, out)
-					realProj := copyProject(t, src)
-					real := claudeCalls(t, claude, realProj, home, sc)
-					compareCalls(t, sim, real, requestNorm(m, simProj, realProj))
-				})
-			}
-		})
-	}
-}
-
 // claudeCalls runs the real CLI in proj with home against an in-process
-// capture answering what the scenario's rounds script: its calls.
-func claudeCalls(t *testing.T, claude, proj, home string, sc *scenario.Scenario) []capture.Call {
+// capture answering what the scenario's rounds script: its calls, and
+// what it printed.
+func claudeCalls(t *testing.T, claude, proj, home string, sc *scenario.Scenario) ([]capture.Call, string) {
 	t.Helper()
 	answers, allowed := scriptedAnswers(sc)
-	srv, err := capture.Listen(capture.Options{Answerer: scripted(answers), Agents: capture.NewAgentReader(profile.NewCatalog(os.Getenv("HOOKSTUDIO_DATA_DIR")))})
+	srv, err := capture.Listen(capture.Options{Answerer: scripted(answers), Agents: capture.NewAgentReader(profile.NewCatalog(agentsData))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,9 +258,15 @@ func claudeCalls(t *testing.T, claude, proj, home string, sc *scenario.Scenario)
 	if len(allowed) > 0 {
 		args = append(args, "--allowedTools", strings.Join(allowed, " "))
 	}
-	runClaude(t, claude, proj, home, srv.URL(), "sk-ant-test", args...)
+	// the project's plugins, which the simulator reads as it reads the
+	// project: the CLI loads them when told
+	plugins, _ := filepath.Glob(filepath.Join(proj, "*", ".claude-plugin", "plugin.json"))
+	for _, p := range plugins {
+		args = append(args, "--plugin-dir", filepath.Dir(filepath.Dir(p)))
+	}
+	printed := runClaude(t, claude, proj, home, srv.URL(), "sk-ant-test", args...)
 	_ = srv.Close() // every answered call recorded
-	return srv.Calls()
+	return srv.Calls(), strings.TrimSuffix(string(printed), "\n")
 }
 
 // scriptedAnswers are the answers the scenario's first request scripts,
@@ -298,4 +284,46 @@ func scriptedAnswers(sc *scenario.Scenario) (answers []capture.Answer, tools []s
 		answers = append(answers, a)
 	}
 	return answers, tools
+}
+
+// TestRealAgentRequestShapes: calibrating each pinned Claude Code CLI
+// gives the request model whose shape the repository bundles (slots,
+// sizes, hashes: never the CLI's words): -update writes them.
+func TestRealAgentRequestShapes(t *testing.T) {
+	for _, cli := range pinnedClaude {
+		t.Run(cli.version, func(t *testing.T) {
+			t.Parallel()
+			claude := agentTool(t, cli.rel)
+			calibrateOnce(t, profile.ClaudeCode, claude)
+			checkShape(t, profile.ClaudeCode, cli.version)
+		})
+	}
+}
+
+// checkShape compares the shape of agent@version's calibrated model with
+// the bundled one (-update: writes it).
+func checkShape(t *testing.T, agent, version string) {
+	t.Helper()
+	m, err := request.NewCatalog(agentsData).Find(agent, version)
+	if err != nil || m.Origin != request.Calibrated {
+		t.Fatalf("no calibrated model of %s@%s: %v", agent, version, err)
+	}
+	got := request.Encode(request.ShapeOf(m))
+	file := filepath.Join("..", "..", "app", "agentdata", "request", filepath.FromSlash(request.BundledPath(agent, version)))
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (write it: go test ./cmd/hookctl -run TestRealAgentRequestShapes -update)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("calibrating %s@%s gives another shape than %s: the CLI changed, or calibration did (-update after checking the diff)", agent, version, file)
+	}
 }

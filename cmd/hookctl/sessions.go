@@ -24,7 +24,7 @@ import (
 	"hookstudio/app/store/history"
 )
 
-const sessionsUsage = "sessions takes list, import ID|FILE or request ID|FILE CALL"
+const sessionsUsage = "sessions takes list, import ID|FILE, request ID|FILE CALL or search WORDS"
 
 func sessionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
@@ -40,6 +40,8 @@ func sessionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return sessionsImport(ctx, args[1:], stdout, stderr)
 	case "request":
 		return sessionsRequest(ctx, args[1:], stdout, stderr)
+	case "search":
+		return sessionsSearch(ctx, args[1:], stdout, stderr)
 	}
 	return 0, fmt.Errorf("%w: unknown sessions command %q; %s", errUsage, args[0], sessionsUsage)
 }

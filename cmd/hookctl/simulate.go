@@ -47,7 +47,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if err != nil {
 		return 0, err
 	}
-	picker, err := agents()
+	picker, err := agents(stderr)
 	if err != nil {
 		return 0, err
 	}
@@ -82,15 +82,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	diag.Sort(ds)
 	if diag.HasErrors(ds) {
 		// Never a partial trace: a broken hook or scenario gives diagnostics only.
-		if *asJSON {
-			return exitProblems, writeJSON(stdout, struct {
-				Diagnostics []diag.Diagnostic `json:"diagnostics"`
-			}{ds})
-		}
-		printDiagnostics(stdout, ds)
-		e, w := diag.Count(ds)
-		fmt.Fprintf(stdout, "not simulated: %d error(s), %d warning(s)\n", e, w)
-		return exitProblems, nil
+		return notSimulated(stdout, ds, *asJSON)
 	}
 
 	if cmds := hooks.Commands(sc); len(cmds) > 0 && !*trust {
@@ -130,6 +122,14 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	if err != nil {
 		return 0, err
 	}
+	if ads := r.Diagnostics(); len(ads) > 0 { // the tools of the agent the run is
+		ds = append(ds, ads...)
+		diag.Sort(ds)
+		if diag.HasErrors(ads) {
+			_ = r.Close()
+			return notSimulated(stdout, ds, *asJSON)
+		}
+	}
 	started := time.Now()
 	tr, runErr := r.Execute(evr.ctx)
 	runErr = run.explain(runErr)
@@ -157,6 +157,19 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return exitProblems, nil
 	}
 	return exitOK, nil
+}
+
+// notSimulated says why a scenario was not simulated: its diagnostics.
+func notSimulated(stdout io.Writer, ds []diag.Diagnostic, asJSON bool) (int, error) {
+	if asJSON {
+		return exitProblems, writeJSON(stdout, struct {
+			Diagnostics []diag.Diagnostic `json:"diagnostics"`
+		}{ds})
+	}
+	printDiagnostics(stdout, ds)
+	e, w := diag.Count(ds)
+	fmt.Fprintf(stdout, "not simulated: %d error(s), %d warning(s)\n", e, w)
+	return exitProblems, nil
 }
 
 // loadScenario reads a scenario given as a path, naming it relative to the

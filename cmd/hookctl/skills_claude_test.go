@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -78,5 +80,37 @@ expect:
 	if i < 0 || doc.Diagnostics[i].Code != "unknown-skill" || doc.Diagnostics[i].File != ".hookstudio/scenarios/bad.yaml" ||
 		doc.Diagnostics[i].Line != 2 || doc.Diagnostics[i].Column != 25 {
 		t.Errorf("diagnostics %+v: want unknown-skill at bad.yaml:2:25", doc.Diagnostics)
+	}
+}
+
+// TestSimulateAgentTools: a scenario played under Claude Code that calls
+// a tool the CLI does not have is not simulated; the diagnostic is at the
+// call's name and lists the CLI's tools.
+func TestSimulateAgentTools(t *testing.T) {
+	proj := copyProject(t, filepath.Join("testdata", "claude-conformance", "stop"))
+	sc := filepath.Join(proj, ".hookstudio", "scenarios", "case.yaml")
+	data, err := os.ReadFile(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sc, []byte(strings.Replace(string(data), "{name: Bash, arguments: {command: \"echo a\"", "{name: Shell, arguments: {command: \"echo a\"", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runCLI(t, "simulate", "--skills", proj, "--trust", "--no-history", "--json", "--agent", "claude-code@2.1.332", sc)
+	if code != exitProblems {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	var doc struct{ Diagnostics []jsonDiag }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range doc.Diagnostics {
+		if d.Code == "agent-tool" && d.Severity == "error" && strings.Contains(d.Message, "Bash, Edit") && d.Line > 0 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no agent-tool error naming the CLI's tools: %+v", doc.Diagnostics)
 	}
 }

@@ -61,7 +61,7 @@ func testCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	if err != nil {
 		return 0, err
 	}
-	picker, err := agents()
+	picker, err := agents(stderr)
 	if err != nil {
 		return 0, err
 	}
@@ -210,6 +210,15 @@ func testScenario(ctx context.Context, reg *registry.Registry, root, file string
 		Requests: requests, Dir: root})
 	if err != nil {
 		return nil, err
+	}
+	if ads := run.Diagnostics(); len(ads) > 0 { // the tools of the agent the run is
+		rep.Diagnostics = append(rep.Diagnostics, ads...)
+		diag.Sort(rep.Diagnostics)
+		if diag.HasErrors(ads) {
+			_ = run.Close()
+			rep.Status, rep.Failed = "invalid", 1
+			return rep, nil
+		}
 	}
 	tr, runErr := run.Execute(ctx)
 	if ctx.Err() != nil {

@@ -19,7 +19,7 @@ let hookctl;
 
 before(async () => {
   hookctl = join(tempDir('hs-hookctl-'), 'hookctl');
-  execFileSync('go', ['build', '-o', hookctl, './cmd/hookctl'], { cwd: repo, stdio: 'inherit' });
+  execFileSync('go', ['build', '-tags', 'sqlite_fts5', '-o', hookctl, './cmd/hookctl'], { cwd: repo, stdio: 'inherit' });
   app = await openApp();
   ({ backend, page } = app);
 });

@@ -2,7 +2,7 @@
 // binary, which serves dist/ and the Wails IPC on a local port) and Debian's
 // Chromium driven by playwright-core. Run under xvfb-run: GTK needs a display.
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -92,10 +92,12 @@ export async function until(read, pred, what, { ms = 30000, describe = () => '' 
 const shotDir = process.env.HOOKSTUDIO_SCREENSHOTS;
 export const SCREENSHOT_VIEWPORT = { width: 1280, height: 800 };
 
-export async function screenshot(page, name) {
+// options go to page.screenshot: { mask: [locator…] } covers what the docs may not show (the words a
+// calibration learned from a CLI: they are the user's, never the repository's)
+export async function screenshot(page, name, options = {}) {
   if (!shotDir) return;
   mkdirSync(shotDir, { recursive: true });
-  await page.screenshot({ path: join(shotDir, name) });
+  await page.screenshot({ path: join(shotDir, name), ...options });
 }
 
 export async function startBrowser({ viewport = shotDir ? SCREENSHOT_VIEWPORT : { width: 1440, height: 900 } } = {}) {
@@ -136,6 +138,26 @@ export function projectDir(prefix, files) {
     chmodSync(join(dir, rel), mode);
   }
   return dir;
+}
+
+// The pinned Claude Code 2.1.332 of tools/agents, put on PATH as `claude`: a backend started after
+// finds it as the installed CLI (and calibrates it).
+export const CLAUDE_CLI = join(repo, 'tools/agents/node_modules/claude-code-2.1.332/bin/claude.exe');
+export function claudeOnPath() {
+  if (!existsSync(CLAUDE_CLI)) throw new Error(`${CLAUDE_CLI} is not installed (scripts/setup.sh agents)`);
+  const bin = tempDir('hs-bin-');
+  symlinkSync(CLAUDE_CLI, join(bin, 'claude'));
+  process.env.PATH = `${bin}:${process.env.PATH}`;
+}
+
+// claudeGuardProject copies the claude-guard example into a new folder, its release scenario's text
+// passed through edit; the folder's path.
+export function claudeGuardProject(prefix, edit = (text) => text) {
+  const root = tempDir(prefix);
+  cpSync(join(repo, 'skills/claude-guard'), join(root, 'claude-guard'), { recursive: true });
+  const sc = join(root, 'claude-guard/scenarios/release.yaml');
+  writeFileSync(sc, edit(readFileSync(sc, 'utf8')));
+  return root;
 }
 
 export function copySkills(to) {

@@ -53,6 +53,7 @@ function Shell() {
         <TopBar unsaved={unsaved} state={state} theme={theme} onTheme={shell.setTheme} onChooseFolder={studio.chooseFolder} onOpenRecent={studio.openFolder}
           onSelectScenario={studio.selectScenario} onHelp={shell.openHelp} />
         <ViewToggle view={mode} onChange={history.setMode} />
+        <button type="button" className="btn search-open" data-testid="search-open" title="Search every run and session: what reached the model, hooks' words, tool calls (Ctrl+K)" onClick={app.actions.openSearch}>Search…</button>
         <button type="button" className="btn export-open" data-testid="export-open" disabled={!state?.root} title="Write the folder's hooks in another agent's format (Ctrl+Shift+E)" onClick={() => exportFor.open()}>Export for…</button>
         <button type="button" className="btn capture-open" data-testid="capture-open" title="Capture a real agent: be its model endpoint and record what it sends" onClick={capture.open}>Capture ▸</button>
       </div>

@@ -303,7 +303,7 @@ func (t *Trace) RequestMessages(c int) []request.Msg {
 		m := t.Message(id)
 		rm := request.Msg{Role: m.Role, Text: m.Content}
 		if a, ok := t.agentInfo[int32(id)]; ok {
-			rm.System, rm.Cache = a.system, a.cache
+			rm.System, rm.Cache, rm.Own = a.system, a.cache, true
 		}
 		if at, ok := t.sent[int32(id)]; ok && t.req.Framing.Prompt != nil {
 			rm.Text = t.req.Framing.Prompt.Fill(request.Values{request.SlotPrompt: m.Content, request.SlotDatetime: at})
@@ -415,7 +415,7 @@ func (r *runner) afterTool(tc *ToolCall) {
 		}
 		name, _ := tc.Arguments[tp.Arg].(string)
 		v := r.values(r.user)
-		for _, s := range tp.Piece.Text.Slots() {
+		for _, s := range []string{request.SlotSkillDir, request.SlotSkillBody} {
 			if x, ok := r.cfg.Facts[s+":"+name]; ok {
 				v[s] = x
 			}
@@ -423,8 +423,9 @@ func (r *runner) afterTool(tc *ToolCall) {
 		if _, ok := r.cfg.Facts[request.SlotSkillDir+":"+name]; !ok && tp.Arg != "" {
 			continue // nothing of that name: the agent adds nothing
 		}
-		id := r.t.add(msg{content: tp.Piece.Text.Fill(v), role: skills.Role(tp.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
-		r.t.agentInfo[id] = agentMsg{pieces: []string{tp.Piece.ID}}
+		text, ph := r.ownText(&tp.Piece, v)
+		id := r.t.add(msg{content: text, role: skills.Role(tp.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
+		r.t.agentInfo[id] = agentMsg{pieces: []string{tp.Piece.ID}, placeholder: ph, tokens: tp.Piece.Shape.Tokens}
 	}
 }
 
@@ -439,7 +440,27 @@ func (r *runner) remind(quiet int, done map[int]bool) {
 			continue
 		}
 		done[k] = true
-		id := r.t.add(msg{content: rm.Piece.Text.Fill(r.values(r.user)), role: skills.Role(rm.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
-		r.t.agentInfo[id] = agentMsg{pieces: []string{rm.Piece.ID}}
+		text, ph := r.ownText(&rm.Piece, r.values(r.user))
+		id := r.t.add(msg{content: text, role: skills.Role(rm.Piece.Role), origin: OriginAgentContext, req: r.pos.req})
+		r.t.agentInfo[id] = agentMsg{pieces: []string{rm.Piece.ID}, placeholder: ph, tokens: rm.Piece.Shape.Tokens}
 	}
+}
+
+// RequestModel is the request model of the agent whose loop the run is (nil:
+// seed 000's flow): what a hook system reads of its agent (the stdin key
+// order, the transcript it keeps).
+func (e *Event) RequestModel() *request.Model {
+	if e.r == nil || !e.r.agentMode() {
+		return nil
+	}
+	return e.r.cfg.Request
+}
+
+// ownText is a piece's text with the run's values, or for a shipped model
+// its placeholder; placeholder says which.
+func (r *runner) ownText(p *request.Piece, v request.Values) (text string, placeholder bool) {
+	if p.Text == nil {
+		return request.Placeholder(r.cfg.Request, p), true
+	}
+	return p.Text.Fill(v), false
 }

@@ -144,15 +144,6 @@ func (e *Event) Trace() *Trace {
 	return e.r.t
 }
 
-// RequestModel is the request model of the agent whose loop the run is
-// (its hooks' stdin key order, Model.OrderStdin), nil for none.
-func (e *Event) RequestModel() *request.Model {
-	if e.r == nil {
-		return nil
-	}
-	return e.r.cfg.Request
-}
-
 // Step is the index of the trace's last recorded step when the event fires
 // (-1 before the first), so observers can point at the step (app/agent/events).
 func (e *Event) Step() int {

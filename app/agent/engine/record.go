@@ -159,7 +159,8 @@ func FromRecord(r Record) (*Trace, error) {
 				return bad("message tool call of", i)
 			}
 		}
-		if m.Origin == OriginHistory && m.HistoryOf == OriginHook && (m.Ref < 0 || int(m.Ref) >= len(r.Hooks)) {
+		// an agent's history carries executable hooks' words too (no hook, a hook call)
+		if m.Origin == OriginHistory && m.HistoryOf == OriginHook && (m.Ref < -1 || (m.Ref == -1 && m.Edit == 0) || int(m.Ref) >= len(r.Hooks)) {
 			return bad("message hook of", i)
 		}
 		if m.Edit < 0 || int(m.Edit) > len(r.HookCalls) {

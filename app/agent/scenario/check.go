@@ -49,6 +49,15 @@ type skillRef struct {
 	line, column int
 }
 
+// nameRef is where a tool's name was written: a scripted call's
+// (requests[request].rounds[round].tool_calls[call]) or a declared tool's
+// (tools[call], request -1).
+type nameRef struct {
+	request, round, call int
+	name                 string
+	line, column         int
+}
+
 // check runs the rules that look across fields: declared tools, and
 // scripted answers that the request flow can never reach.
 func (d *decoder) check(s *Scenario, sp *scenarioPos) {
@@ -59,6 +68,7 @@ func (d *decoder) check(s *Scenario, sp *scenarioPos) {
 		if tp.name == nil || t.Name == "" {
 			continue
 		}
+		s.toolRefs = append(s.toolRefs, nameRef{request: -1, call: i, name: t.Name, line: tp.name.Line, column: tp.name.Column})
 		if prev, dup := firstTool[t.Name]; dup {
 			d.errorf(tp.name, CodeDuplicateTool, "tool %q is declared twice (first at line %d); the model needs one definition per name, so remove or rename one", t.Name, prev.Line)
 			continue
@@ -76,7 +86,7 @@ func (d *decoder) check(s *Scenario, sp *scenarioPos) {
 		r, rp := &s.Requests[i], sp.requests[i]
 		path := fmt.Sprintf("requests[%d]", i)
 		if sp.toolsOK || len(s.Tools) == 0 {
-			d.checkCalls(r, rp, path, declared)
+			d.checkCalls(s, r, rp, path, declared)
 		}
 		if !active {
 			if rp.planning != nil {
@@ -109,12 +119,15 @@ func (d *decoder) check(s *Scenario, sp *scenarioPos) {
 
 // checkCalls matches each scripted call against the declared tools: the
 // model can only call what it was offered.
-func (d *decoder) checkCalls(r *Request, rp *requestPos, path string, declared []string) {
+func (d *decoder) checkCalls(s *Scenario, r *Request, rp *requestPos, path string, declared []string) {
 	ids := map[string]*yaml.Node{}
 	for ri, rd := range r.Rounds {
 		for ci, c := range rd.ToolCalls {
 			cp := rp.roundList[ri].calls[ci]
 			cpath := fmt.Sprintf("%s.rounds[%d].tool_calls[%d]", path, ri, ci)
+			if cp.name != nil && c.Name != "" {
+				s.callRefs = append(s.callRefs, nameRef{request: rp.index, round: ri, call: ci, name: c.Name, line: cp.name.Line, column: cp.name.Column})
+			}
 			if cp.name != nil && c.Name != "" && !slices.Contains(declared, c.Name) {
 				list := "none are declared"
 				if len(declared) > 0 {
@@ -273,4 +286,35 @@ func editDistance(a, b string) int {
 		}
 	}
 	return rows[len(ra)][len(rb)]
+}
+
+// CheckAgentTools checks a scenario played under an agent CLI (who:
+// "claude-code 2.1.332") whose tools are tools: a scripted call of a tool
+// the agent does not have is an error (the model is never offered it), a
+// declared tool it lacks a warning (a run under the agent offers the
+// agent's own tools, not the scenario's). Each names the agent's tools.
+func CheckAgentTools(s *Scenario, who string, tools []string) []diag.Diagnostic {
+	if len(tools) == 0 {
+		return nil
+	}
+	var out []diag.Diagnostic
+	list := strings.Join(tools, ", ")
+	for _, ref := range s.callRefs {
+		if slices.Contains(tools, ref.name) {
+			continue
+		}
+		out = append(out, diag.Diagnostic{File: s.File, Line: ref.line, Column: ref.column, Severity: diag.Error, Code: CodeAgentTool,
+			Message: fmt.Sprintf("requests[%d].rounds[%d].tool_calls[%d] calls tool %q, which %s does not have (its tools: %s): the model is never offered it, so script a call of one of them.%s",
+				ref.request, ref.round, ref.call, ref.name, who, list, suggestion(ref.name, tools))})
+	}
+	for _, ref := range s.toolRefs {
+		if slices.Contains(tools, ref.name) {
+			continue
+		}
+		out = append(out, diag.Diagnostic{File: s.File, Line: ref.line, Column: ref.column, Severity: diag.Warning, Code: CodeAgentTool,
+			Message: fmt.Sprintf("tools[%d] declares %q, which %s does not have (its tools: %s): a run under the agent offers its own tools, so this one is never offered.%s",
+				ref.call, ref.name, who, list, suggestion(ref.name, tools))})
+	}
+	diag.Sort(out)
+	return out
 }

@@ -85,3 +85,27 @@ requests:
 		t.Errorf("got %v", got)
 	}
 }
+
+// TestCheckAgentTools: under an agent, a call of a tool it lacks is an
+// error at the call's name, a declared tool it lacks a warning, each
+// naming the agent's tools and the nearest one.
+func TestCheckAgentTools(t *testing.T) {
+	src := "name: t\ntools:\n  - {name: Bash}\n  - {name: read_file}\nrequests:\n  - user: hi\n    rounds:\n      - tool_calls: [{name: Reed, arguments: {file_path: x}}]\n      - content: done\n"
+	s, ds := Parse("t.yaml", []byte(src))
+	if s == nil || diag.HasErrors(ds) {
+		t.Fatalf("parse: %v", ds)
+	}
+	got := CheckAgentTools(s, "demo 1.0", []string{"Bash", "Read"})
+	if len(got) != 2 {
+		t.Fatalf("%d diagnostics: %v", len(got), got)
+	}
+	if d := got[0]; d.Code != CodeAgentTool || d.Severity != diag.Warning || d.Line != 4 || !strings.Contains(d.Message, "Bash, Read") {
+		t.Errorf("declared read_file: %+v", d)
+	}
+	if d := got[1]; d.Code != CodeAgentTool || d.Severity != diag.Error || d.Line != 8 || d.Column != 29 || !strings.Contains(d.Message, `"Read"?`) {
+		t.Errorf("a call of Reed: %+v", d)
+	}
+	if CheckAgentTools(s, "demo", nil) != nil {
+		t.Error("an agent whose tools are not known: nothing to say")
+	}
+}

@@ -36,6 +36,9 @@ const (
 	CodeToolName = "tool-name"
 	// CodeUnknownTool: a scripted tool call names an undeclared tool.
 	CodeUnknownTool = "unknown-tool"
+	// CodeAgentTool: under an agent CLI, a scripted call or a declared
+	// tool names a tool the agent does not have.
+	CodeAgentTool = "agent-tool"
 	// CodeDuplicateCallID: two tool calls of one request share an id.
 	CodeDuplicateCallID = "duplicate-call-id"
 	// CodeEmptyRound: a round has neither content nor tool calls.
@@ -68,7 +71,7 @@ func Codes() []string {
 		CodeYAMLSyntax, CodeEmptyFile, CodeMultipleDocuments, CodeAliasLimit,
 		CodeAliasCycle, CodeTooDeep, CodeWrongType, CodeInvalidValue,
 		CodeMissingField, CodeUnknownField, CodeDuplicateKey, CodeEmptyValue,
-		CodeDuplicateTool, CodeToolName, CodeUnknownTool, CodeDuplicateCallID,
+		CodeDuplicateTool, CodeToolName, CodeUnknownTool, CodeAgentTool, CodeDuplicateCallID,
 		CodeEmptyRound, CodeUnreachableRounds, CodeUnusedReply,
 		CodeUnusedPlanning, CodeNoRounds, CodeNoFinalAnswer,
 		CodeDuplicateSkill, CodeUnknownSkill,

@@ -126,7 +126,7 @@ func checkValid(t *testing.T, s *Scenario) {
 }
 
 func clearLines(s *Scenario) {
-	s.skillRefs = nil
+	s.skillRefs, s.callRefs, s.toolRefs = nil, nil, nil
 	// Expectations carry their positions and fileForm leaves them out;
 	// expect_test.go checks them.
 	s.Expect = nil

@@ -214,7 +214,7 @@ func TestParseSeedScenario(t *testing.T) {
 			{User: "Nothing else.", EnabledSkills: []string{}, Planning: &Planning{NeedTool: false, Content: "Bye."}, Line: 15},
 		},
 	}
-	s.skillRefs = nil
+	s.skillRefs, s.callRefs, s.toolRefs = nil, nil, nil
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("decoded:\n%#v\nwant:\n%#v", s, want)
 	}
@@ -286,6 +286,7 @@ requests:
 	}
 	ys.Requests[0].Line, js.Requests[0].Line = 0, 0
 	ys.skillRefs, js.skillRefs = nil, nil
+	ys.callRefs, js.callRefs, ys.toolRefs, js.toolRefs = nil, nil, nil, nil
 	if !reflect.DeepEqual(ys, js) {
 		t.Errorf("json decodes differently:\n yaml %#v\n json %#v", ys, js)
 	}

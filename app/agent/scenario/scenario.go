@@ -38,6 +38,11 @@ type Scenario struct {
 	// skillRefs remembers where each enabled_skills entry was written, so
 	// CheckSkills (which runs once the skills are loaded) can point at it.
 	skillRefs []skillRef
+	// callRefs and toolRefs remember where each scripted tool call's name
+	// and each declared tool's were written, for the checks a run under an
+	// agent makes against its tools (CheckAgentTools).
+	callRefs []nameRef
+	toolRefs []nameRef
 }
 
 // SkillsAnyRequestEnables are the skills some request of sc enables: the

@@ -12,9 +12,11 @@ type Msg struct {
 	Role string // system, developer, user, assistant, tool
 	Text string
 	// System: a piece of the system prompt, not of the conversation;
-	// Cache its prompt-cache marker.
+	// Cache its prompt-cache marker; Own: a text of the agent's own, as
+	// learned (its framing included).
 	System bool
 	Cache  bool
+	Own    bool
 	// ToolCalls of an assistant message; ToolCallID and IsError of a
 	// tool's result.
 	ToolCalls  []ToolCall
@@ -210,7 +212,11 @@ func (m *Model) anthropicMessages(conv []Msg) []any {
 				}
 				blocks = append(blocks, block{"type": "text", "text": text})
 			default:
-				blocks = append(blocks, block{"type": "text", "text": x.Text})
+				text := x.Text
+				if next := i + 1; next < len(g) && g[next].Role != "assistant" && g[next].Role != "tool" && !x.Own && m.Framing.BlockSuffix != "" {
+					text += m.Framing.BlockSuffix
+				}
+				blocks = append(blocks, block{"type": "text", "text": text})
 			}
 		}
 		last := gi == len(gs)-1

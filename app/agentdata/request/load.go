@@ -137,6 +137,12 @@ func Parse(file string, data []byte) (*Model, error) {
 			check(fmt.Sprintf("turn[%d].piece", i), m.Turn[i].Piece)
 		}
 	}
+	for i := range m.Loop.AfterTool {
+		check(fmt.Sprintf("loop.after_tool[%d].piece", i), &m.Loop.AfterTool[i].Piece)
+	}
+	for i := range m.Loop.Reminders {
+		check(fmt.Sprintf("loop.reminders[%d].piece", i), &m.Loop.Reminders[i].Piece)
+	}
 	checkTools := func(where string, ts []Tool) {
 		for i, t := range ts {
 			if t.Name == "" {
@@ -325,11 +331,21 @@ func (c *Catalog) Bundled(agent string) []string {
 }
 
 // Placeholder is what a run shows in place of a piece's text when the
-// model is a shipped shape: its size, and how to see the CLI's words.
+// model is a shipped shape: which of the CLI's texts stands there, its
+// size, and how to see it.
 func Placeholder(m *Model, p *Piece) string {
-	return fmt.Sprintf("[%s %s's own text %s: %s characters, %s tokens. Hook Studio does not ship the CLI's words; "+
+	what := "its own context"
+	switch kind, n, _ := strings.Cut(p.ID, "."); kind {
+	case "system":
+		what = "its system prompt, part " + n
+	case "after":
+		what = "its words after the " + n + " tool"
+	case "reminder":
+		what = "its reminder"
+	}
+	return fmt.Sprintf("[%s %s: %s — %s characters, %s tokens. Hook Studio does not ship the CLI's words: "+
 		"run `hookctl calibrate %s` (or Settings ▸ Agents ▸ Calibrate) to see them here.]",
-		m.Agent, m.Version, p.ID, strconv.Itoa(p.Shape.Chars), strconv.Itoa(p.Shape.Tokens), m.Agent)
+		m.Agent, m.Version, what, strconv.Itoa(p.Shape.Chars), strconv.Itoa(p.Shape.Tokens), m.Agent)
 }
 
 // OriginNone is a run under an agent with no request model for its

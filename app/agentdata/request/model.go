@@ -182,6 +182,10 @@ type Framing struct {
 	// block of its own.
 	Paragraphs Role   `json:"paragraphs,omitempty"`
 	Separator  string `json:"separator,omitempty"`
+	// BlockSuffix ends a user text block that another text block follows
+	// in the same message (Claude Code 2.1.197: "\n"), the agent's own
+	// pieces aside (their learned text has it).
+	BlockSuffix string `json:"block_suffix,omitempty"`
 	// EmptyResult is what the agent writes for a tool that printed
 	// nothing (slot "tool": the tool's name); nil: nothing.
 	EmptyResult Text `json:"empty_result,omitempty"`
@@ -468,9 +472,23 @@ type Transcript struct {
 	// content blocks).
 	Format string `json:"format"`
 	// Keys are, per entry kind (user, assistant, tool_result), the keys of
-	// an entry in the CLI's order.
-	Keys map[string][]string `json:"keys"`
+	// an entry in the CLI's order; MessageKeys those of its message.
+	Keys        map[string][]string `json:"keys"`
+	MessageKeys map[string][]string `json:"message_keys,omitempty"`
+	// Constants are, per kind, the fields every entry of the calibration's
+	// had with one value (the CLI's version, the entry point, …).
+	Constants map[string]map[string]json.RawMessage `json:"constants,omitempty"`
 }
+
+// Transcript formats.
+const TranscriptClaudeCode = "claude-code"
+
+// Entry kinds of a transcript.
+const (
+	EntryUser       = "user"
+	EntryAssistant  = "assistant"
+	EntryToolResult = "tool_result"
+)
 
 // Condition says when a piece is sent.
 type Condition string

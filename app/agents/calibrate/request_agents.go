@@ -42,12 +42,15 @@ func claudeRequest() reqAgent {
 			save := probeSave
 			stop := save("Stop") + `; tp=$(printf '%s' "$in" | sed -n 's/.*"transcript_path":"\([^"]*\)".*/\1/p'); cp "$tp" "$PROBE_OUT/transcript-at-stop-$k.jsonl" 2>/dev/null;` +
 				` if [ "$k" = 0 ]; then printf '%s\n' '{"decision":"block","reason":"HSR` + n + ` stop words"}'; fi`
+			ctx := func(event, words string) string {
+				return fmt.Sprintf(`printf '%%s\n' '{"hookSpecificOutput":{"hookEventName":"%s","additionalContext":"HSR%s %s"}}'`, event, n, words)
+			}
 			say := func(event, words string) string { return probeSay(n, event, words) }
 			settings := `{"hooks": {` + strings.Join([]string{
 				hookGroup("SessionStart", "", say("SessionStart", "session start words")),
 				hookGroup("UserPromptSubmit", "", say("UserPromptSubmit", "prompt words")),
-				hookGroup("PreToolUse", "Bash", save("PreToolUse")),
-				hookGroup("PostToolUse", "Bash", save("PostToolUse")),
+				hookGroup("PreToolUse", "Bash", save("PreToolUse")+"; "+ctx("PreToolUse", "pre words")),
+				hookGroup("PostToolUse", "Bash", save("PostToolUse")+"; "+ctx("PostToolUse", "post words")),
 				hookGroup("Stop", "", stop),
 			}, ", ") + `}}`
 			files := map[string]string{".claude/settings.json": settings}

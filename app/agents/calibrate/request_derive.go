@@ -947,45 +947,72 @@ func learnLoop(m *request.Model, r *reqRan) {
 	}
 }
 
-// learnTranscript reads the key order of each kind of entry of the
-// transcript the CLI kept (Claude Code's JSONL: one entry per message).
+// learnTranscript reads the transcript the CLI kept for its hooks: each
+// kind of entry's keys in order, its message's keys, and the fields every
+// entry of a kind had with one value. The fields that change from entry to
+// entry (ids, times, the message) are the run's own (dynamic).
 func learnTranscript(m *request.Model, spec reqAgent, r *reqRan) {
 	if spec.transcriptFormat == "" {
 		return
 	}
-	tr := &request.Transcript{Format: spec.transcriptFormat, Keys: map[string][]string{}}
+	tr := &request.Transcript{Format: spec.transcriptFormat, Keys: map[string][]string{}, MessageKeys: map[string][]string{},
+		Constants: map[string]map[string]json.RawMessage{}}
 	names := make([]string, 0, len(r.transcripts))
 	for name := range r.transcripts {
-		if strings.HasSuffix(name, ".jsonl") && !strings.Contains(name, "/") || strings.Count(name, "/") == 1 && strings.HasSuffix(name, ".jsonl") {
+		if strings.HasSuffix(name, ".jsonl") && strings.Count(name, "/") <= 1 {
 			names = append(names, name)
 		}
 	}
 	sort.Strings(names)
+	seen := map[string]map[string]string{} // kind → key → value, "" once two differ
 	for _, name := range names {
 		for _, line := range bytes.Split(r.transcripts[name], []byte("\n")) {
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
-			var e struct {
-				Type    string `json:"type"`
-				Message struct {
-					Content json.RawMessage `json:"content"`
-				} `json:"message"`
-			}
+			var e map[string]json.RawMessage
 			if json.Unmarshal(line, &e) != nil {
 				continue
 			}
+			var typ string
+			_ = json.Unmarshal(e["type"], &typ)
+			var msg struct {
+				Content json.RawMessage `json:"content"`
+			}
+			_ = json.Unmarshal(e["message"], &msg)
 			kind := ""
 			switch {
-			case e.Type == "assistant":
-				kind = "assistant"
-			case e.Type == "user" && len(e.Message.Content) > 0 && e.Message.Content[0] == '"':
-				kind = "user"
-			case e.Type == "user" && bytes.Contains(e.Message.Content, []byte(`"tool_result"`)):
-				kind = "tool_result"
+			case typ == "assistant":
+				kind = request.EntryAssistant
+			case typ == "user" && len(msg.Content) > 0 && msg.Content[0] == '"':
+				kind = request.EntryUser
+			case typ == "user" && bytes.Contains(msg.Content, []byte(`"tool_result"`)):
+				kind = request.EntryToolResult
 			}
-			if kind != "" && tr.Keys[kind] == nil {
+			if kind == "" {
+				continue
+			}
+			if tr.Keys[kind] == nil {
 				tr.Keys[kind] = topKeys(line)
+				tr.MessageKeys[kind] = topKeys(e["message"])
+				seen[kind] = map[string]string{}
+				for k, v := range e {
+					seen[kind][k] = string(v)
+				}
+				continue
+			}
+			for k, v := range seen[kind] {
+				if string(e[k]) != v {
+					seen[kind][k] = ""
+				}
+			}
+		}
+	}
+	for kind, fields := range seen {
+		tr.Constants[kind] = map[string]json.RawMessage{}
+		for k, v := range fields {
+			if v != "" && !transcriptDynamic[k] {
+				tr.Constants[kind][k] = json.RawMessage(v)
 			}
 		}
 	}
@@ -993,6 +1020,11 @@ func learnTranscript(m *request.Model, spec reqAgent, r *reqRan) {
 		m.Transcript = tr
 	}
 }
+
+// transcriptDynamic are the fields of a transcript entry that are the
+// run's own: a run writes them anew.
+var transcriptDynamic = map[string]bool{"uuid": true, "parentUuid": true, "timestamp": true, "sessionId": true, "cwd": true,
+	"promptId": true, "message": true, "sourceToolAssistantUUID": true, "requestRef": true, "sentAtMs": true, "toolUseResult": true}
 
 // learnStdin reads the key order of the JSON each hook event's hooks read,
 // from what the probe's hooks saved (<event>-<n>.json).
@@ -1038,7 +1070,7 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 	}
 	var msgs []request.Msg
 	for _, it := range m.SystemItems(r.values) {
-		msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text, System: true, Cache: it.Cache})
+		msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text, System: true, Cache: it.Cache, Own: true})
 	}
 	for _, it := range m.TurnItems(r.values, func(e string) bool { return len(hooks[e]) > 0 }) {
 		switch it.Kind {
@@ -1053,7 +1085,7 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 				msgs = append(msgs, request.Msg{Role: h.Role, Text: h.Content, Join: m.Framing.Join[it.Event]})
 			}
 		default:
-			msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text})
+			msgs = append(msgs, request.Msg{Role: it.Role, Text: it.Text, Own: true})
 		}
 	}
 	body, err := request.Build(m, r.values, msgs, nil)
@@ -1218,6 +1250,10 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 				asked = added[0].ToolCalls
 			}
 			for k, msg := range added {
+				if k+1 < len(added) && msg.Role == "user" && added[k+1].Role == "user" && msg.Origin == capture.OriginHook && added[k+1].Origin == capture.OriginHook &&
+					m.Framing.BlockSuffix == "" {
+					m.Framing.BlockSuffix = blockSuffix(msg.Content, added[k+1].Content)
+				}
 				switch {
 				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil && m.Result(callName(asked, msg.ToolCallID)) == nil:
 					if tc := callOf(asked, msg.ToolCallID); tc != nil && isEmptyCommand(tc) {
@@ -1261,6 +1297,27 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 		}
 	}
 	return nil
+}
+
+// blockSuffix is what ends a text block a and not the last block b of the
+// same kind (two hooks' reminders in one message): the bytes after which a
+// ends as b does.
+func blockSuffix(a, b string) string {
+	base := commonSuffix(a, b)
+	for k := 1; k <= 4 && k < len(a); k++ {
+		if commonSuffix(a[:len(a)-k], b) > base+4 {
+			return a[len(a)-k:]
+		}
+	}
+	return ""
+}
+
+func commonSuffix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
 }
 
 func callOf(calls []capture.ToolCall, id string) *capture.ToolCall {

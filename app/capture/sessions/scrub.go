@@ -95,7 +95,11 @@ type AgentTexts struct {
 	keep     []string
 	prefixes []string
 	profiles []string
-	lines    map[string]string
+	// own are the fingerprints (profile.Fingerprint) of the agent's own
+	// paragraphs its profiles know: such a line keeps its first three
+	// words, by which a reader tells it from a hook's.
+	own   map[string]bool
+	lines map[string]string
 }
 
 // KeepPrefix keeps the first words of the agent's lines that start with
@@ -105,7 +109,7 @@ func (t *AgentTexts) KeepPrefix(p ...string) { t.prefixes = append(t.prefixes, p
 
 // NewAgentTexts scrubs the texts that hold none of keep.
 func NewAgentTexts(keep ...string) *AgentTexts {
-	t := &AgentTexts{lines: map[string]string{}}
+	t := &AgentTexts{lines: map[string]string{}, own: map[string]bool{}}
 	for _, k := range keep {
 		if k = strings.TrimSpace(k); k != "" {
 			t.keep = append(t.keep, k)
@@ -115,6 +119,9 @@ func NewAgentTexts(keep ...string) *AgentTexts {
 	for _, agent := range Agents {
 		ps, _ := catalog.All(string(agent))
 		for _, p := range ps {
+			for _, f := range p.AgentParagraphs {
+				t.own[f] = true
+			}
 			data, _ := json.Marshal(p.Outcomes)
 			var v any
 			_ = json.Unmarshal(data, &v)
@@ -170,10 +177,28 @@ func (t *AgentTexts) add(key, s string) {
 				kept = p
 			}
 		}
+		if t.own[profile.Fingerprint(line)] {
+			kept = firstWords(line, 3)
+		}
 		if p := kept + placeholder(line[len(kept):]); p != line {
 			t.lines[line] = p
 		}
 	}
+}
+
+// firstWords is line up to the end of its n-th word (letters and digits).
+func firstWords(line string, n int) string {
+	in, words := false, 0
+	for i, r := range line {
+		w := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if in && !w {
+			if words++; words == n {
+				return line[:i]
+			}
+		}
+		in = w
+	}
+	return line
 }
 
 // prose is a line of words: long enough to be the agent's sentence, not

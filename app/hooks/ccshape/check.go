@@ -1,7 +1,6 @@
 package ccshape
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/hookdecl"
 	"hookstudio/app/hooks/shellcmd"
 )
 
@@ -19,97 +19,65 @@ import (
 // line the shell cannot read. root is the project folder the command runs
 // in; plugin the folder PluginVar names ("" none).
 func CheckCommand(d *Dialect, file string, h *Handler, root, plugin string) []diag.Diagnostic {
+	out, _ := Checked(d, file, h, root, plugin)
+	return out
+}
+
+// Checked is CheckCommand, with the scripts the command runs that are
+// there, to read what they print.
+func Checked(d *Dialect, file string, h *Handler, root, plugin string) ([]diag.Diagnostic, []string) {
 	if h.Type != "command" {
-		return nil
+		return nil, nil
 	}
 	var out []diag.Diagnostic
 	add := func(sev diag.Severity, code, format string, args ...any) {
 		out = append(out, diag.Diagnostic{File: file, Line: h.CmdLine, Column: h.CmdCol, Severity: sev, Code: d.code(code),
 			Message: fmt.Sprintf(format, args...)})
 	}
-	resolve := func(w shellcmd.Word) (string, bool) {
-		switch {
-		case !w.Sure:
-			return "", false
-		case w.Var != "" && slices.Contains(d.ProjectVars, w.Var):
-			return filepath.Join(root, w.Text), true
-		case w.Var != "" && w.Var == d.PluginVar:
-			if plugin == "" {
-				return "", false
-			}
-			return filepath.Join(plugin, w.Text), true
-		case w.Var != "":
-			return "", false
-		case strings.HasPrefix(w.Text, "~/"):
-			home, err := os.UserHomeDir()
-			return filepath.Join(home, w.Text[2:]), err == nil
-		}
-		return w.Text, true
+	vars := map[string]string{}
+	for _, v := range d.ProjectVars {
+		vars[v] = root
 	}
-	var progs []shellcmd.Program
-	if len(h.Args) > 0 {
-		progs = []shellcmd.Program{{Word: shellcmd.Word{Text: h.Command, Sure: true}}}
-	} else {
-		cmd, err := shellcmd.Parse(h.Command)
-		var pe *shellcmd.ParseError
-		if errors.As(err, &pe) {
-			add(diag.Error, ShellSyntax, "the shell cannot read this command (at %d:%d of it: %s): %s records a failed hook and goes on without it", pe.Line, pe.Col, pe.Msg, d.Agent)
-			return out
-		}
-		progs = cmd.Programs
+	if d.PluginVar != "" {
+		vars[d.PluginVar] = plugin
+	}
+	line := h.Command
+	if len(h.Args) > 0 { // the program itself, no shell between
+		line = "'" + strings.ReplaceAll(h.Command, "'", `'\''`) + "'"
+	}
+	c := hookdecl.CheckCommand(line, root, hookdecl.Resolver(vars))
+	if pe := c.Syntax; pe != nil {
+		add(diag.Error, ShellSyntax, "the shell cannot read this command (at %d:%d of it: %s): %s records a failed hook and goes on without it", pe.Line, pe.Col, pe.Msg, d.Agent)
+		return out, nil
 	}
 	where := "relative paths start at the project folder"
 	if len(d.ProjectVars) > 0 {
 		where += "; use \"$" + d.ProjectVars[0] + "\"/…"
 	}
-	missing := func(p string) {
-		add(diag.Error, MissingScript, "%q does not exist: %s runs the line, the shell exits 127, and %s, so this %s hook silently does nothing; fix the path (%s)", p, d.Agent, d.Exit, h.Event, where)
+	// a path as the line names it, or where a variable or ~/ leads
+	shown := func(tg shellcmd.Target) string {
+		if tg.Word.Var != "" || strings.HasPrefix(tg.Word.Text, "~/") {
+			return tg.Path
+		}
+		return tg.Word.Text
 	}
-	launches := false // the line runs a script: its exit 1 is about the launch
-	for _, p := range progs {
-		prog, ok := resolve(p.Word)
-		if !ok || p.Builtin {
-			continue
-		}
-		if strings.Contains(prog, "/") {
-			launches = true
-			file := prog
-			if !filepath.IsAbs(file) {
-				file = filepath.Join(root, file)
-			}
-			fi, err := os.Stat(file)
-			if err != nil {
-				missing(prog)
-				continue
-			}
-			if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
-				add(diag.Error, NotExecutable, "%q is not executable: the shell exits 126 and %s, so this %s hook silently does nothing; chmod +x it or run it as sh %s", prog, d.Exit, h.Event, prog)
-				continue
-			}
-			checkGuard(d, h, file, langUnknown, root, plugin, add)
-			continue
-		}
-		l, i := interpreterOf(p)
-		if i < 0 {
-			continue
-		}
-		launches = true
-		if script, ok := resolve(p.Args[i]); ok {
-			file := script
-			if !filepath.IsAbs(file) {
-				file = filepath.Join(root, file)
-			}
-			if _, err := os.Stat(file); err != nil {
-				missing(script)
-			} else {
-				checkGuard(d, h, file, l, root, plugin, add)
-			}
-		}
+	for _, tg := range c.Missing {
+		add(diag.Error, MissingScript, "%q does not exist: %s runs the line, the shell exits 127, and %s, so this %s hook silently does nothing; fix the path (%s)", shown(tg), d.Agent, d.Exit, h.Event, where)
 	}
+	for _, tg := range c.NotExecutable {
+		p := shown(tg)
+		add(diag.Error, NotExecutable, "%q is not executable: the shell exits 126 and %s, so this %s hook silently does nothing; chmod +x it or run it as sh %s", p, d.Exit, h.Event, p)
+	}
+	for _, s := range c.Scripts {
+		checkGuard(d, h, s, langUnknown, root, plugin, add)
+	}
+	// a line that runs a script: its exit 1 is about the launch, and the
+	// script is what is read
+	launches := len(c.Scripts)+len(c.Missing)+len(c.NotExecutable) > 0
 	if len(h.Args) == 0 && !launches && slices.Contains(d.Guards, h.Event) && exit1Refusal(langShell, h.Command) {
 		add(diag.Warning, Exit1Guard, "this %s hook reads as a guard but ends with exit 1, which does not block in %s (%s): the action goes on", h.Event, d.Agent, d.Blocks)
 	}
-	return out
+	return out, c.Scripts
 }
 
 // exits are how each language exits 1, as the warning names it.

@@ -8,7 +8,11 @@
 // imports another.
 package ccshape
 
-import "slices"
+import (
+	"slices"
+
+	"hookstudio/app/format/jsondoc"
+)
 
 // Dialect is one agent's reading of the shape.
 type Dialect struct {
@@ -24,18 +28,31 @@ type Dialect struct {
 	// Foreign are other agents' event names with the agent whose they are
 	// (BeforeTool: Gemini CLI), for the unknown-event message.
 	Foreign map[string]string
+	// Own are other agents' event names with the agent's own name for the
+	// event ("" it has none): reported with OtherCode (Gemini CLI's
+	// PreToolUse is BeforeTool).
+	Own       map[string]string
+	OtherCode string
+	// Aside reads a member of the events object that is no event (Gemini
+	// CLI's "enabled" written under "hooks"); true when it was one.
+	Aside func(r *Reader, member *jsondoc.Node) bool
 	// HasMatcher says whether an event's groups filter by a matcher.
 	HasMatcher func(event string) bool
 	// Compile reads a matcher as the agent does.
 	Compile func(matcher string) (Match, error)
+	// Matcher, when set, reads a matcher as the agent does at event instead,
+	// with a warning ("" none) for one the agent reads otherwise than meant.
+	Matcher func(event, matcher string) (Match, string)
 	// GroupFields and HandlerFields are the keys the agent reads.
 	GroupFields, HandlerFields []string
 	// Types are the handler types the agent knows; Runs says whether the
 	// simulated agent runs one, and if not why (the agent's own consequence).
 	Types []string
 	Runs  func(typ string) (bool, string)
-	// IntTimeout: the timeout must be a whole number of seconds.
-	IntTimeout bool
+	// IntTimeout: the timeout must be a whole number of seconds;
+	// TimeoutUnit is what it counts ("" seconds; Gemini CLI's milliseconds).
+	IntTimeout  bool
+	TimeoutUnit string
 	// Unknown says what the agent does with an entry of an unknown event
 	// ("Codex ignores it without a word"); Unreadable with a file whose
 	// shape it cannot read ("Codex drops the whole file with a warning").

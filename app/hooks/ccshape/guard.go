@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"hookstudio/app/hooks/hookout"
 	"hookstudio/app/hooks/shellcmd"
 )
 
@@ -36,31 +37,14 @@ var interpreters = map[string]lang{
 	"node": langJS, "bun": langJS, "deno": langJS, "tsx": langJS, "ts-node": langJS,
 }
 
-// interpreterOf is the language program runs its first argument in, and
-// that argument's index (uv run [--script] FILE, deno run FILE): -1 when
-// program is no interpreter or runs no file.
+// interpreterOf is the language p's program runs the file its argument i
+// names in (shellcmd.ScriptArg), and i: -1 when it runs no file.
 func interpreterOf(p shellcmd.Program) (lang, int) {
-	l, ok := interpreters[filepath.Base(p.Text)]
-	if !ok || !p.Sure {
+	i, _ := shellcmd.ScriptArg(p)
+	if i < 0 {
 		return langUnknown, -1
 	}
-	i := 0
-	if name := filepath.Base(p.Text); name == "uv" || name == "deno" {
-		if len(p.Args) == 0 || p.Args[0].Text != "run" {
-			return langUnknown, -1
-		}
-		i = 1
-	}
-	for i < len(p.Args) && strings.HasPrefix(p.Args[i].Text, "-") {
-		if p.Args[i].Text == "-c" || p.Args[i].Text == "-e" || p.Args[i].Text == "-m" {
-			return langUnknown, -1 // inline code or a module: no file to read
-		}
-		i++
-	}
-	if i >= len(p.Args) {
-		return langUnknown, -1
-	}
-	return l, i
+	return interpreters[filepath.Base(p.Text)], i
 }
 
 var shebangRe = regexp.MustCompile(`\A#!\s*(\S+)(?:\s+(?:-S\s+)?(\S+))?`)
@@ -117,7 +101,7 @@ var (
 func exit1Refusal(l lang, text string) bool {
 	switch l {
 	case langShell:
-		text = shellcmd.Uncommented(text)
+		text = hookout.Uncommented(text)
 		return !shellBlocks.MatchString(text) && shellRefusal(text)
 	case langPython:
 		return !pyBlocks.MatchString(text) && pyRefusal(text)

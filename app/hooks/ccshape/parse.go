@@ -1,6 +1,7 @@
 package ccshape
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -120,7 +121,7 @@ func (r *Reader) Events(hooks *jsondoc.Node, skip []string) []Handler {
 	}
 	var out []Handler
 	for _, ev := range hooks.Children {
-		if slices.Contains(skip, ev.Key) {
+		if slices.Contains(skip, ev.Key) || r.D.Aside != nil && r.D.Aside(r, ev) {
 			continue
 		}
 		if !r.D.Known(ev.Key) {
@@ -139,6 +140,14 @@ func (r *Reader) Events(hooks *jsondoc.Node, skip []string) []Handler {
 }
 
 func (r *Reader) unknownEvent(ev *jsondoc.Node) {
+	if own, ok := r.D.Own[ev.Key]; ok {
+		also := ""
+		if own != "" {
+			also = fmt.Sprintf("; %s calls it %s", r.D.Agent, own)
+		}
+		r.warnf(KeyOff(ev), r.D.OtherCode, "%q is another agent's event name: %s%s", ev.Key, r.D.Unknown, also)
+		return
+	}
 	what := fmt.Sprintf("%q is not a %s hook event", ev.Key, r.D.Agent)
 	if owner := r.D.Foreign[ev.Key]; owner != "" {
 		what = fmt.Sprintf("%q is %s's event name, not %s's", ev.Key, owner, r.D.Agent)
@@ -160,6 +169,12 @@ func (r *Reader) group(event string, gi int, g *jsondoc.Node) []Handler {
 		case m.Str != "" && m.Str != "*" && !r.D.HasMatcher(event):
 			matcher = m.Str
 			r.warnf(m.Offset, MatcherIgnored, "%s has no matcher: %s ignores %q and runs these hooks for every %s", event, r.D.Agent, m.Str, event)
+		case r.D.Matcher != nil:
+			matcher = m.Str
+			var warn string
+			if match, warn = r.D.Matcher(event, m.Str); warn != "" {
+				r.warnf(m.Offset, BadMatcher, "%s", warn)
+			}
 		default:
 			matcher = m.Str
 			c, err := r.D.Compile(m.Str)
@@ -249,7 +264,7 @@ func (r *Reader) handler(event, matcher string, match Match, n *jsondoc.Node) (H
 		var v float64
 		switch {
 		case t.Kind != jsondoc.Number || json.Unmarshal(t.Raw, &v) != nil || v <= 0:
-			r.shapef(t.Offset, "\"timeout\" is a number of seconds greater than 0")
+			r.shapef(t.Offset, "\"timeout\" is a number of %s greater than 0", cmp.Or(r.D.TimeoutUnit, "seconds"))
 		case r.D.IntTimeout && v != math.Trunc(v):
 			r.shapef(t.Offset, "\"timeout\" is a whole number of seconds for %s", r.D.Agent)
 		default:
@@ -302,4 +317,26 @@ func quoted(xs []string) string {
 		q[i] = fmt.Sprintf("%q", x)
 	}
 	return strings.Join(q, " and ")
+}
+
+// Env is a handler's "env": variable names and string values (nil when
+// absent; what is not one reported).
+func (r *Reader) Env(n *jsondoc.Node) map[string]string {
+	e := n.Get("env")
+	if e == nil {
+		return nil
+	}
+	if e.Kind != jsondoc.Object {
+		r.shapef(e.Offset, "\"env\" is an object of variable names and string values")
+		return nil
+	}
+	env := map[string]string{}
+	for _, kv := range e.Children {
+		if kv.Kind != jsondoc.String {
+			r.shapef(kv.Offset, "env %s must be a string", kv.Key)
+			continue
+		}
+		env[kv.Key] = kv.Str
+	}
+	return env
 }

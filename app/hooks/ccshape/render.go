@@ -62,33 +62,6 @@ func Render(eff *engine.Effect, p engine.Point, o *profile.Outcome, v profile.Va
 	return true
 }
 
-// Fields is a JSON object that keeps its keys in the order added, as the
-// agents write a hook's stdin.
-type Fields struct {
-	keys []string
-	vals []any
-}
-
-// Add appends a key.
-func (f *Fields) Add(k string, v any) { f.keys, f.vals = append(f.keys, k), append(f.vals, v) }
-
-// JSON is the object.
-func (f *Fields) JSON() []byte {
-	out := []byte{'{'}
-	for i, k := range f.keys {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		kb, _ := json.Marshal(k)
-		vb, err := json.Marshal(f.vals[i])
-		if err != nil {
-			vb = []byte("null")
-		}
-		out = append(append(append(out, kb...), ':'), vb...)
-	}
-	return append(out, '}')
-}
-
 // Output is the JSON a hook of the shape prints on exit 0, with the fields
 // every dialect reads (each reads its own subset).
 type Output struct {

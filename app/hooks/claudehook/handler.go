@@ -59,6 +59,7 @@ type Handler struct {
 	exec     func(ctx context.Context, s process.Spec) process.Result // procs.Run; a fake in benchmarks
 	tmp      string                                                   // the run's folder: transcript, CLAUDE_ENV_FILE
 	session  string
+	started  time.Time // the session's start: the transcript's first time
 	prof     *profile.Profile
 	firing   firing // the event being read (Handle's goroutine only)
 
@@ -93,7 +94,7 @@ func New(opts Options) (*Handler, error) {
 	s := hex.EncodeToString(id[:])
 	h := &Handler{cfg: opts.Config, sc: opts.Scenario, complete: opts.Completer, client: opts.HTTPClient,
 		procs: process.NewGroup(), tmp: tmp, used: map[string]bool{}, onceDone: map[string]bool{}, prof: prof,
-		metrics: metrics.NewBook(System),
+		metrics: metrics.NewBook(System), started: time.Now(),
 		session: s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:32]}
 	if h.client == nil {
 		h.client = &http.Client{}

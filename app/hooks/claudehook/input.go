@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/agentdata/request"
 )
 
 // input is the stdin JSON of an event, with the fields and in the order
@@ -18,8 +19,8 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	promptID := h.promptID()
 	h.mu.Lock()
-	promptID := fmt.Sprintf("%s-%04d", h.session[:23], h.prompt)
 	stopActive := h.stopActive
 	h.mu.Unlock()
 	f := fields{}
@@ -75,7 +76,22 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 	case SessionEnd:
 		f.add("reason", "other")
 	}
+	if event == PostToolUse || event == PostToolUseFailure {
+		f.add("duration_ms", 0) // the scripted tool took no time
+	}
+	if m := ev.RequestModel(); m != nil {
+		if keys := m.Stdin[string(event)]; len(keys) > 0 {
+			f = f.as(keys) // the keys the CLI sends, in its order
+		}
+	}
 	return f.json(), nil
+}
+
+// promptID is the id of the user's prompt being answered.
+func (h *Handler) promptID() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return fmt.Sprintf("%s-%04d", h.session[:23], h.prompt)
 }
 
 func args(tc *engine.ToolCall) map[string]any {
@@ -143,6 +159,20 @@ type fields struct {
 
 func (f *fields) add(k string, v any) { f.keys, f.vals = append(f.keys, k), append(f.vals, v) }
 
+// as is f with keys, in that order: those f has (the CLI sends no other).
+func (f fields) as(keys []string) fields {
+	var out fields
+	for _, k := range keys {
+		for i, fk := range f.keys {
+			if fk == k {
+				out.add(k, f.vals[i])
+				break
+			}
+		}
+	}
+	return out
+}
+
 func (f *fields) json() []byte {
 	out := []byte{'{'}
 	for i, k := range f.keys {
@@ -161,15 +191,28 @@ func (f *fields) json() []byte {
 func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
 	file := filepath.Join(h.tmp, h.session+".jsonl")
 	msgs := ev.Messages()
-	key := fmt.Sprint(len(msgs))
+	key := fmt.Sprintf("%s/%d", ev.Point, len(msgs))
 	if n := len(msgs); n > 0 {
 		key += fmt.Sprintf("/%d/%d", msgs[n-1].ID, len(msgs[n-1].Content))
+	}
+	if ev.Point == engine.PointStop {
+		key += "/" + ev.Answer
 	}
 	h.mu.Lock()
 	same := h.transcriptKey == key
 	h.transcriptKey = key
 	h.mu.Unlock()
 	if same { // the conversation has not changed since the last event
+		return file, nil
+	}
+	if m := ev.RequestModel(); m != nil && m.Transcript != nil && m.Transcript.Format == request.TranscriptClaudeCode {
+		data, err := h.transcriptEntries(m.Transcript, ev, msgs)
+		if err != nil {
+			return "", fmt.Errorf("claude code hooks: transcript: %w", err)
+		}
+		if err := writeTranscriptFile(file, data); err != nil {
+			return "", fmt.Errorf("claude code hooks: transcript: %w", err)
+		}
 		return file, nil
 	}
 	var buf []byte

@@ -1,7 +1,6 @@
 package codexhook
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -11,35 +10,10 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/llm"
-	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/ccshape"
-	"hookstudio/app/hooks/skills"
+	"hookstudio/app/hooks/hooktest"
 )
-
-type noHooks struct{}
-
-func (noHooks) Hooks([]string) []skills.Hook { return nil }
-
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		mode := os.FileMode(0o644)
-		if strings.HasSuffix(rel, ".sh") {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, []byte(text), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 func codes(ds []diag.Diagnostic) []string {
 	var out []string
@@ -61,7 +35,7 @@ func codes(ds []diag.Diagnostic) []string {
 // through $CLAUDE_PROJECT_DIR (unset in Codex), a TOML timeout that is no
 // whole number (the file dropped), hooks in both files.
 func TestLoadReportsEverything(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		HooksFile: `{"hooks": {
   "BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}],
   "PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -108,7 +82,7 @@ func TestLoadReportsEverything(t *testing.T) {
 // codex exec (without --dangerously-bypass-hook-trust) ran exactly those
 // hooks and skipped an untrusted one (RealAgentCodexTrust does it again).
 func TestTrustHash(t *testing.T) {
-	root := project(t, map[string]string{HooksFile: `{"hooks": {
+	root := hooktest.Project(t, map[string]string{HooksFile: `{"hooks": {
  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo UPS-TRUSTED-RAN"}]}],
  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"PRE-TRUSTED <&>\"}}'", "timeout": 30}]}]
 }}`})
@@ -133,7 +107,7 @@ func TestTrustHash(t *testing.T) {
 // TestTrustState: what the user's config.toml says Codex trusts, hook by
 // hook and for the project.
 func TestTrustState(t *testing.T) {
-	root := project(t, map[string]string{HooksFile: `{"hooks": {
+	root := hooktest.Project(t, map[string]string{HooksFile: `{"hooks": {
  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo a"}, {"type": "command", "command": "echo b"}, {"type": "command", "command": "echo c"}, {"type": "command", "command": "echo d"}]}]
 }}`})
 	cfg, _ := Load(root, LoadOptions{})
@@ -145,7 +119,7 @@ func TestTrustState(t *testing.T) {
 	if err := os.WriteFile(user, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Load(root, LoadOptions{UserConfig: user})
+	cfg, err := Load(root, LoadOptions{User: user})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +136,7 @@ func TestTrustState(t *testing.T) {
 	if err := os.WriteFile(user, []byte(text+"[projects.\""+root+"\"]\ntrust_level = \"trusted\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, _ = Load(root, LoadOptions{UserConfig: user})
+	cfg, _ = Load(root, LoadOptions{User: user})
 	for _, d := range cfg.Diagnostics {
 		if d.Code == CodeProjectUntrusted {
 			t.Error("a trusted project is said untrusted")
@@ -175,7 +149,7 @@ func TestTrustState(t *testing.T) {
 // between a call and its output, a denial in Codex's words, several
 // PostToolUse blocks one output, what Codex rejects as a failed hook.
 func TestRun(t *testing.T) {
-	root := project(t, map[string]string{HooksFile: `{"hooks": {
+	root := hooktest.Project(t, map[string]string{HooksFile: `{"hooks": {
  "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "cat > ss.json; echo SESSION-CTX"}]}],
  "PreToolUse": [{"matcher": "Bash", "hooks": [
    {"type": "command", "command": "cat > pre.json; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"PRE-A\"}}'"},
@@ -189,7 +163,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, ds := scenario.Parse("s.yaml", []byte(`name: t
+	sc := hooktest.Scenario(t, `name: t
 tools:
   - {name: exec_command, description: Run., parameters: {type: object, properties: {cmd: {type: string}}}}
 requests:
@@ -198,25 +172,9 @@ requests:
       - tool_calls: [{name: exec_command, arguments: {cmd: "rm -rf x"}, result: "gone"}]
       - tool_calls: [{name: exec_command, arguments: {cmd: "ls"}, result: "a b"}]
       - content: done
-`))
-	if sc == nil || diag.HasErrors(ds) {
-		t.Fatalf("scenario: %+v", ds)
-	}
-	h, err := New(Options{Config: cfg, Scenario: sc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
-		if m.Role != "assistant" && m.Origin != "prompt" {
-			got = append(got, m.Role+": "+m.Content)
-		}
-	}
+`)
+	tr := hooktest.RunWith(t, Options{Config: cfg, Scenario: sc}, New)
+	got := hooktest.Said(tr)
 	want := []string{"system: SESSION-CTX", "user: go",
 		"system: PRE-A", "tool: Command blocked by PreToolUse hook: no deletes. Command: rm -rf x",
 		"system: PRE-A", "tool: R1\n\nR2"}
@@ -274,4 +232,99 @@ func checkSchema(t *testing.T, file string, d *ccshape.Dialect) {
 	}
 	_ = json.Unmarshal(s.Defs["handler"].Properties["type"], &typ)
 	check("types", typ.Enum, d.Types)
+}
+
+// TestAnswersCodexRefuses: Codex reads an answer through a schema that
+// refuses it whole — a decision other than "block" where only "block" is
+// one, a field it does not know, hookSpecificOutput without its
+// hookEventName — and then records a failed hook ("Stop Failed" in codex
+// exec) and shows none of it, its systemMessage neither (each seen in
+// codex exec 0.171 against capture). What it reads stays read.
+func TestAnswersCodexRefuses(t *testing.T) {
+	cases := []struct {
+		name, event, answer string
+		outcome             engine.Outcome
+		notice              string
+	}{
+		{"stop approve", Stop, `{"decision":"approve","systemMessage":"X"}`, engine.OutcomeError, ""},
+		{"stop unknown field", Stop, `{"systemMessage":"X","foo":1}`, engine.OutcomeError, ""},
+		{"stop hookSpecificOutput", Stop, `{"systemMessage":"X","hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"c"}}`, engine.OutcomeError, ""},
+		{"stop message", Stop, `{"systemMessage":"X"}`, engine.OutcomeOK, "X"},
+		{"stop null message", Stop, `{"systemMessage":null,"reason":null}`, engine.OutcomeOK, ""},
+		{"prompt approve", UserPromptSubmit, `{"decision":"approve","systemMessage":"X"}`, engine.OutcomeError, ""},
+		{"prompt no event name", UserPromptSubmit, `{"systemMessage":"X","hookSpecificOutput":{"additionalContext":"c"}}`, engine.OutcomeError, ""},
+		{"prompt other event name", UserPromptSubmit, `{"systemMessage":"X","hookSpecificOutput":{"hookEventName":"PostCompact","additionalContext":"c"}}`, engine.OutcomeModified, "X"},
+		{"prompt unknown event name", UserPromptSubmit, `{"hookSpecificOutput":{"hookEventName":"Foo","additionalContext":"c"}}`, engine.OutcomeError, ""},
+		{"prompt continue not bool", UserPromptSubmit, `{"continue":"yes"}`, engine.OutcomeError, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := hooktest.Project(t, map[string]string{HooksFile: `{"hooks": {"` + c.event + `": [{"hooks": [{"type": "command", "command": "cat >/dev/null; echo '` + strings.ReplaceAll(c.answer, `"`, `\"`) + `'"}]}]}}`})
+			cfg, err := Load(root, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc := hooktest.Scenario(t, "name: t\nrequests:\n  - user: go\n")
+			tr := hooktest.RunWith(t, Options{Config: cfg, Scenario: sc}, New)
+			var calls []engine.HookCall
+			for _, hc := range tr.HookCalls {
+				if hc.System == System {
+					calls = append(calls, hc)
+				}
+			}
+			if len(calls) != 1 {
+				t.Fatalf("%d calls of the hook", len(calls))
+			}
+			if calls[0].Outcome != c.outcome {
+				t.Errorf("outcome %s (%s), want %s", calls[0].Outcome, calls[0].Error, c.outcome)
+			}
+			if got := calls[0].Notice; got != c.notice {
+				t.Errorf("notice %q, want %q", got, c.notice)
+			}
+		})
+	}
+}
+
+// TestValidateAnswers: validate reads what a hook prints (its line, the
+// script it runs) and says before any run what Codex refuses whole: a
+// decision other than "block", a Stop hook's plain stdout.
+func TestValidateAnswers(t *testing.T) {
+	cases := []struct {
+		name, event, command string
+		script               string
+		want                 []string
+	}{
+		{"stop approve", Stop, `echo '{"decision":"approve","systemMessage":"X"}'`, "", []string{CodeDecision}},
+		{"stop approve in a python script", Stop, "python3 .codex/hooks/stop.py", "import json\nprint(json.dumps({'decision': 'approve', 'systemMessage': 'X'}))\n", []string{CodeDecision}},
+		{"stop block", Stop, `echo '{"decision":"block","reason":"run the tests"}'`, "", nil},
+		{"stop plain", Stop, ".codex/hooks/stop.sh", "#!/bin/sh\necho Remember to run the tests\n", []string{CodeStopNotJSON}},
+		{"stop plain in node", Stop, "node .codex/hooks/stop.js", "console.log('All done');\n", []string{CodeStopNotJSON}},
+		{"stop to stderr", Stop, `echo "tests first" >&2; exit 2`, "", nil},
+		{"prompt allow", UserPromptSubmit, `echo '{"decision":"allow"}'`, "", []string{CodeDecision}},
+		{"pre approve", PreToolUse, `echo '{"decision":"approve"}'`, "", []string{CodeDecision}},
+		{"compact decision", PreCompact, `echo '{"decision":"block"}'`, "", []string{CodeDecision}},
+		{"prompt plain", UserPromptSubmit, `echo Remember the tests`, "", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmd, _ := json.Marshal(c.command)
+			files := map[string]string{HooksFile: `{"hooks": {"` + c.event + `": [{"hooks": [{"type": "command", "command": ` + string(cmd) + `}]}]}}`}
+			if c.script != "" {
+				files[strings.Fields(c.command)[len(strings.Fields(c.command))-1]] = c.script
+			}
+			cfg, err := Load(hooktest.Project(t, files), LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, d := range cfg.Diagnostics {
+				if d.Code == CodeDecision || d.Code == CodeStopNotJSON {
+					got = append(got, d.Code)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("codes %q, want %q (%+v)", got, c.want, cfg.Diagnostics)
+			}
+		})
+	}
 }

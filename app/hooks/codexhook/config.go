@@ -5,9 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,6 +15,8 @@ import (
 	"hookstudio/app/format/jsondoc"
 	"hookstudio/app/format/tomlpos"
 	"hookstudio/app/hooks/ccshape"
+	"hookstudio/app/hooks/hookdecl"
+	"hookstudio/app/hooks/hookout"
 )
 
 // Where Codex reads hooks, relative to a project (and to the user's
@@ -39,6 +39,8 @@ const (
 	CodeProjectUntrusted = "codex-project-untrusted"
 	CodeNoProjectDir     = "codex-no-project-dir"
 	CodeBothFiles        = "codex-both-files"
+	CodeDecision         = "codex-decision"
+	CodeStopNotJSON      = "codex-stop-not-json"
 )
 
 // Hook is one command handler as Codex discovers it.
@@ -75,32 +77,15 @@ type Hook struct {
 }
 
 // Source is file:line.
-func (h *Hook) Source() string { return fmt.Sprintf("%s:%d", h.File, h.Line) }
+func (h *Hook) Source() string { return hookdecl.Source(h.File, h.Line) }
 
 // Name is how traces and panels name the hook: a script it runs by its
-// file name, else the command cut short.
+// file name, else the command cut short (another type by its type).
 func (h *Hook) Name() string {
 	if h.Type != "command" {
 		return h.Type
 	}
-	if first := strings.Fields(h.Command); len(first) > 0 {
-		w := strings.Trim(first[0], `"'`)
-		if (w == "sh" || w == "bash" || w == "python3" || w == "node") && len(first) > 1 {
-			w = strings.Trim(first[1], `"'`)
-		}
-		if strings.Contains(w, "/") && !strings.ContainsAny(h.Command, "|;&><") {
-			return path.Base(w)
-		}
-	}
-	return cut(h.Command, 48)
-}
-
-func cut(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return hookdecl.Title("", h.Command)
 }
 
 // Config is every Codex hook of a folder and every problem found.
@@ -112,16 +97,8 @@ type Config struct {
 	Files []string `json:"files"`
 }
 
-// LoadOptions say where hooks are besides the root.
-type LoadOptions struct {
-	// UserConfig is the user's ~/.codex/config.toml (an app setting,
-	// hookctl --codex-user-config): [hooks] there and hooks.json beside it
-	// run first, and its [hooks.state] and [projects] say what Codex trusts.
-	// "" none: what Codex trusts is not known.
-	UserConfig string
-	// Drafts are unsaved editor texts by root-relative path.
-	Drafts map[string][]byte
-}
+// LoadOptions say where hooks are besides the opened folder.
+type LoadOptions = hookdecl.Options
 
 // Load reads the user's files and the project's .codex/ in Codex's order
 // (its user layer, then the project's; in each hooks.json, then
@@ -134,12 +111,12 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	if _, err := os.ReadDir(abs); err != nil {
 		return nil, fmt.Errorf("codex hooks: read root: %w", err)
 	}
-	l := &loader{c: &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}, Files: []string{}}, drafts: opts.Drafts}
+	l := &loader{c: &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}}, files: hookdecl.NewFiles(opts.Drafts, CodeUnreadable)}
 	var state *trustState
-	if opts.UserConfig != "" {
-		uc, err := filepath.Abs(opts.UserConfig)
+	if opts.User != "" {
+		uc, err := filepath.Abs(opts.User)
 		if err == nil {
-			state = l.layer(filepath.Join(filepath.Dir(uc), "hooks.json"), uc, filepath.ToSlash(filepath.Join(filepath.Dir(opts.UserConfig), "hooks.json")), filepath.ToSlash(opts.UserConfig))
+			state = l.layer(filepath.Join(filepath.Dir(uc), "hooks.json"), uc, filepath.ToSlash(filepath.Join(filepath.Dir(opts.User), "hooks.json")), filepath.ToSlash(opts.User))
 		}
 	}
 	for i := range l.c.Hooks {
@@ -171,12 +148,15 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	for i := range l.c.Hooks {
 		h := &l.c.Hooks[i]
 		ch := ccshape.Handler{Event: h.Event, Type: h.Type, Command: h.Command, CmdLine: h.Line, CmdCol: h.Column}
-		l.c.Diagnostics = append(l.c.Diagnostics, ccshape.CheckCommand(&dialect, h.File, &ch, h.Dir, "")...)
+		ds, scripts := ccshape.Checked(&dialect, h.File, &ch, h.Dir, "")
+		l.c.Diagnostics = append(append(l.c.Diagnostics, ds...), checkOutput(h, scripts)...)
 		if h.Type == "command" && projectDirRe.MatchString(h.Command) {
 			l.c.Diagnostics = append(l.c.Diagnostics, diag.Diagnostic{File: h.File, Line: h.Line, Column: h.Column, Severity: diag.Warning, Code: CodeNoProjectDir,
 				Message: "Codex does not set $CLAUDE_PROJECT_DIR (nor $CODEX_PROJECT_DIR) for a project's hooks: the variable is empty and the path starts at /. Codex runs a hook in the project folder, so write the path relative to it (.codex/hooks/guard.sh)"})
 		}
 	}
+	l.c.Files = l.files.Read
+	l.c.Diagnostics = append(l.c.Diagnostics, l.files.Diags...)
 	diag.Sort(l.c.Diagnostics)
 	return l.c, nil
 }
@@ -187,7 +167,7 @@ func isProject(dir, skill string, drafts map[string][]byte) bool {
 		if _, ok := drafts[skill+"/"+f]; ok {
 			return true
 		}
-		if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err == nil && fi.Mode().IsRegular() {
+		if hookdecl.Regular(filepath.Join(dir, filepath.FromSlash(f))) {
 			return true
 		}
 	}
@@ -197,28 +177,9 @@ func isProject(dir, skill string, drafts map[string][]byte) bool {
 var projectDirRe = regexp.MustCompile(`\$\{?(CLAUDE|CODEX)_PROJECT_DIR\b`)
 
 type loader struct {
-	c      *Config
-	drafts map[string][]byte
-	order  int
-}
-
-// read is a file's text: a draft (by root-relative rel), else the file.
-func (l *loader) read(abs, rel string) ([]byte, bool) {
-	if data, ok := l.drafts[rel]; ok {
-		l.c.Files = append(l.c.Files, rel)
-		return data, true
-	}
-	data, err := os.ReadFile(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false
-	}
-	if err != nil {
-		l.c.Diagnostics = append(l.c.Diagnostics, diag.Diagnostic{File: rel, Severity: diag.Error, Code: CodeUnreadable,
-			Message: fmt.Sprintf("cannot read %s: %v; check its permissions", rel, errors.Unwrap(err))})
-		return nil, false
-	}
-	l.c.Files = append(l.c.Files, rel)
-	return data, true
+	c     *Config
+	files *hookdecl.Files
+	order int
 }
 
 // layer reads one config layer: its hooks.json, then [hooks] of its
@@ -226,13 +187,13 @@ func (l *loader) read(abs, rel string) ([]byte, bool) {
 func (l *loader) layer(hooksAbs, configAbs, hooksRel, configRel string) *trustState {
 	var fromJSON, fromTOML []ccshape.Handler
 	var jsonReader, tomlReader *ccshape.Reader
-	if data, ok := l.read(hooksAbs, hooksRel); ok {
+	if data, ok := l.files.Open(hooksAbs, hooksRel); ok {
 		jsonReader = ccshape.NewReader(hooksRel, data, &dialect)
 		fromJSON = jsonReader.Document(data, "hooks.json")
 		l.c.Diagnostics = append(l.c.Diagnostics, jsonReader.Diags...)
 	}
 	state := &trustState{file: configRel, abs: configAbs, hooks: map[string]hookState{}, projects: map[string]string{}}
-	if data, ok := l.read(configAbs, configRel); ok {
+	if data, ok := l.files.Open(configAbs, configRel); ok {
 		doc, err := tomlpos.Parse(data)
 		var se *tomlpos.SyntaxError
 		switch {
@@ -327,4 +288,34 @@ func hash(event, matcher string, hasMatch bool, h Hook) string {
 	}
 	sum := sha256.Sum256(canonicalJSON(identity))
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// checkOutput reads what a command hook prints (its line and the script it
+// runs) for the answers Codex refuses whole — a decision it does not take
+// at the event, plain text where it reads JSON only — which make the hook
+// fail ("Stop Failed") with nothing of it shown, systemMessage included.
+func checkOutput(h *Hook, scripts []string) []diag.Diagnostic {
+	if h.Type != "command" {
+		return nil
+	}
+	text := hookout.Read(h.Command, scripts)
+	at := hookdecl.At{File: h.File, Line: h.Line, Column: h.Column}
+	add := at.Warn
+	fields, schema := wire[h.Event]
+	_, takes := fields["decision"]
+	for _, v := range hookout.Values(text, "decision") {
+		if !schema || takes && v == "block" {
+			continue
+		}
+		if takes {
+			add(CodeDecision, "Codex takes only \"block\" as a %s decision: \"decision\": %q fails the hook (%s Failed) and shows nothing of its answer, systemMessage included; leave \"decision\" out to let it go on", h.Event, v, h.Event)
+		} else {
+			add(CodeDecision, "this %s hook answers with \"decision\": %q, a field Codex does not read at %s: it fails the hook (%s Failed) and shows nothing of its answer, systemMessage included", h.Event, v, h.Event, h.Event)
+		}
+		break
+	}
+	if h.Event == Stop && hookout.Plain(text) {
+		add(CodeStopNotJSON, "this Stop hook prints plain text: Codex reads a Stop hook's stdout as JSON only, so it fails the hook (Stop Failed) and the text goes nowhere; print nothing to let the agent stop, or {\"decision\": \"block\", \"reason\": \"…\"} to make it go on (a note for the user is {\"systemMessage\": \"…\"})")
+	}
+	return at.Diags
 }

@@ -54,15 +54,12 @@ func (h *Handler) effect(hd *Hook, event string, ev *engine.Event, input []byte,
 		tool, _ := toolName(ev.Tool)
 		name += ":" + tool
 	}
-	call := engine.HookCall{System: System, Event: name, Hook: hd.Name(), Source: hd.Source(), Input: input,
-		DurationMS: float64(r.Duration.Microseconds()) / 1000, Outcome: engine.OutcomeOK, Truncated: r.Truncated}
 	var eff effect
 	if !hd.Runs {
-		call.Outcome, call.Error = engine.OutcomeSkipped, "not run: "+hd.Why
-		return call, eff
+		return h.Skipped(name, hd.Name(), hd.Source(), hd.Why, input), eff
 	}
+	call := h.Call(name, hd.Name(), hd.Source(), input, r)
 	code := r.ExitCode
-	call.ExitCode, call.Stderr = &code, string(r.Stderr)
 	fail := func(format string, args ...any) (engine.HookCall, effect) {
 		call.Outcome, call.Error = engine.OutcomeError, fmt.Sprintf(format, args...)+": Codex records a failed hook and goes on"
 		return call, effect{}
@@ -110,6 +107,11 @@ func (h *Handler) effect(hd *Hook, event string, ev *engine.Event, input []byte,
 		return call, eff
 	}
 	call.Output, call.OutputText = json.RawMessage(stdout), ""
+	if why := wireError(event, []byte(stdout)); why != "" {
+		// Codex reads the answer through a schema that refuses it whole:
+		// the hook fails and nothing of it counts, its systemMessage neither
+		return fail("hook returned invalid %s JSON output (%s)", label(event), why)
+	}
 	return h.jsonEffect(call, hd, event, ev, out)
 }
 

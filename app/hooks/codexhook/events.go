@@ -118,33 +118,19 @@ var dialect = ccshape.Dialect{
 	ProjectVars: nil,
 }
 
-// eventAt is the event a point of the flow fires.
-func eventAt(p engine.Point) string {
-	switch p {
-	case engine.PointSessionStart:
-		return SessionStart
-	case engine.PointBeforeSend:
-		return UserPromptSubmit
-	case engine.PointBeforeLLM:
-		return PreModelRequest
-	case engine.PointAfterLLM:
-		return PostModelRequest
-	case engine.PointBeforeTool:
-		return PreToolUse
-	case engine.PointApproveTool:
-		return PermissionRequest
-	case engine.PointAfterTool:
-		return PostToolUse
-	case engine.PointStop:
-		return Stop
-	case engine.PointBeforeCompact:
-		return PreCompact
-	case engine.PointAfterCompact:
-		return PostCompact
-	case engine.PointSessionEnd:
-		return SessionEnd
-	}
-	return ""
+// eventAt is the event each point of the flow fires.
+var eventAt = map[engine.Point]string{
+	engine.PointSessionStart:  SessionStart,
+	engine.PointBeforeSend:    UserPromptSubmit,
+	engine.PointBeforeLLM:     PreModelRequest,
+	engine.PointAfterLLM:      PostModelRequest,
+	engine.PointBeforeTool:    PreToolUse,
+	engine.PointApproveTool:   PermissionRequest,
+	engine.PointAfterTool:     PostToolUse,
+	engine.PointStop:          Stop,
+	engine.PointBeforeCompact: PreCompact,
+	engine.PointAfterCompact:  PostCompact,
+	engine.PointSessionEnd:    SessionEnd,
 }
 
 func isTool(event string) bool {

@@ -2,8 +2,6 @@ package codexhook
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,30 +13,20 @@ import (
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
-	"hookstudio/app/hooks/ccshape"
-	"hookstudio/app/hooks/metrics"
+	"hookstudio/app/hooks/hookrun"
 	"hookstudio/app/hooks/process"
 )
 
 // Options configure a Handler.
-type Options struct {
-	Config   *Config
-	Scenario *scenario.Scenario
-	// Profile is how the Codex version words and places hook output (nil:
-	// the newest bundled profile).
-	Profile *profile.Profile
-}
+type Options = hookrun.Options[*Config]
 
 // Handler runs Codex's hooks at the engine's points.
 type Handler struct {
-	cfg     *Config
-	sc      *scenario.Scenario
-	prof    *profile.Profile
-	procs   *process.Group
-	metrics *metrics.Book
-	tmp     string // the run's folder: the transcript
-	session string
-	shell   string
+	*hookrun.Run
+	cfg   *Config
+	sc    *scenario.Scenario
+	prof  *profile.Profile
+	shell string
 
 	mu         sync.Mutex
 	turn       string
@@ -48,41 +36,20 @@ type Handler struct {
 
 // New prepares cfg's hooks for a run; Close it when the run ends.
 func New(opts Options) (*Handler, error) {
-	prof := opts.Profile
-	if prof == nil {
-		var err error
-		if prof, err = profile.NewCatalog("").NewestBundled(System); err != nil {
-			return nil, fmt.Errorf("codex hooks: %w", err)
-		}
-	}
-	tmp, err := os.MkdirTemp("", "hookstudio-codex-")
+	prof, err := hookrun.NewestOr(opts.Profile, System)
 	if err != nil {
-		return nil, fmt.Errorf("codex hooks: run folder: %w", err)
+		return nil, err
+	}
+	run, err := hookrun.NewRun(System, "codex hooks", hookrun.UUID7()) // Codex's thread ids are v7
+	if err != nil {
+		return nil, err
 	}
 	shell := os.Getenv("SHELL")
 	if shell == "" {
 		shell = "/bin/sh"
 	}
-	return &Handler{cfg: opts.Config, sc: opts.Scenario, prof: prof, procs: process.NewGroup(), metrics: metrics.NewBook(System),
-		tmp: tmp, session: newID(), shell: shell}, nil
+	return &Handler{Run: run, cfg: opts.Config, sc: opts.Scenario, prof: prof, shell: shell}, nil
 }
-
-func newID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x70 // a v7-looking id, as Codex's thread ids
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-// Close kills whatever hook still runs and removes the run's folder.
-func (h *Handler) Close() error {
-	h.procs.Close()
-	return os.RemoveAll(h.tmp)
-}
-
-// Metrics are every hook's counters so far.
-func (h *Handler) Metrics() []engine.HookMetric { return h.metrics.List() }
 
 // Profile is the rendering profile the handler words hook output with.
 func (h *Handler) Profile() *profile.Profile { return h.prof }
@@ -107,7 +74,7 @@ func toolName(tc *engine.ToolCall) (string, map[string]any) {
 
 // Handle fires the event of ev's point.
 func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
-	event := eventAt(ev.Point)
+	event := eventAt[ev.Point]
 	if event == "" {
 		return nil
 	}
@@ -118,7 +85,7 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		}
 	case engine.PointBeforeSend:
 		h.mu.Lock()
-		h.turn, h.stopActive = newID(), false
+		h.turn, h.stopActive = hookrun.UUID7(), false
 		h.mu.Unlock()
 	case engine.PointBeforeLLM:
 		h.mu.Lock()
@@ -135,14 +102,7 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		return err
 	}
 	results := make([]process.Result, len(list))
-	var wg sync.WaitGroup
-	for i, hd := range list {
-		if !hd.Runs {
-			continue
-		}
-		wg.Go(func() { results[i] = h.run(ctx, hd, input) })
-	}
-	wg.Wait()
+	hookrun.Parallel(len(list), func(i int) bool { return list[i].Runs }, func(i int) { results[i] = h.run(ctx, list[i], input) })
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("codex hooks: %w", err)
 	}
@@ -157,17 +117,11 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 		if ev.Stopped() {
 			eff.Action, eff.Reason = engine.ActionNone, ""
 		}
-		m := metrics.Hook{Event: hd.Event, Name: hd.Name(), Source: hd.Source()}
-		if call.Outcome == engine.OutcomeSkipped {
-			h.metrics.Skipped(m)
-		} else {
-			h.metrics.Ran(m, &call)
-		}
 		if len(feedback) > 1 && eff.ToolResult != nil {
 			joined := strings.Join(feedback, "\n\n")
 			eff.ToolResult = &joined
 		}
-		ev.Apply(call, eff.Effect)
+		h.Apply(ev, hd.Event, hd.Name(), hd.Source(), call, eff.Effect)
 	}
 	if event == Stop {
 		h.mu.Lock()
@@ -201,18 +155,32 @@ func (h *Handler) matching(event string, ev *engine.Event) []*Hook {
 	return out
 }
 
+// run starts a hook as Codex does: with the user's shell as a login
+// shell, in the session's folder, with Codex's own environment.
 func (h *Handler) run(ctx context.Context, hd *Hook, input []byte) process.Result {
-	cctx, cancel := context.WithTimeout(ctx, time.Duration(hd.Timeout)*time.Second)
-	defer cancel()
-	// Codex runs a hook with the user's shell as a login shell, in the
-	// session's folder, with its own environment.
-	env := process.Inherited()
-	return h.procs.Run(cctx, process.Spec{Argv: []string{h.shell, "-lc", hd.Command}, Dir: hd.Dir, Env: env, Stdin: input,
-		MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})
+	return h.Exec(ctx, time.Duration(hd.Timeout)*time.Second, []string{h.shell, "-lc", hd.Command}, hd.Dir, process.Inherited(), input)
 }
 
-// input is the stdin of an event with the keys Codex 0.171 sends, in its
-// order (seen against capture); cwd is the session's folder.
+// session are the keys of Codex's stdin that open most events.
+var session = []string{"session_id", "turn_id", "transcript_path", "cwd", "hook_event_name", "model", "permission_mode:=default"}
+
+// stdin is each event's stdin with the keys Codex 0.171 sends, in its
+// order (seen against capture).
+var stdin = hookrun.Stdin{
+	SessionStart:      {"session_id", "transcript_path", "cwd", "hook_event_name", "model", "permission_mode:=default", "source:=startup"},
+	UserPromptSubmit:  hookrun.Keys(session, []string{"prompt"}),
+	PreModelRequest:   {"kind:=sampling", "request_id", "attempt_number", "session_id", "thread_id=session_id", "turn_id", "cwd", "transcript_path", "model", "hook_event_name"},
+	PostModelRequest:  {"kind:=sampling", "request_id", "attempt_number", "session_id", "thread_id=session_id", "turn_id", "cwd", "transcript_path", "model", "hook_event_name", "status", "error", "token_usage"},
+	PreToolUse:        hookrun.Keys(session, []string{"tool_name", "tool_input", "tool_use_id"}),
+	PermissionRequest: hookrun.Keys(session, []string{"tool_name", "tool_input"}),
+	PostToolUse:       hookrun.Keys(session, []string{"tool_name", "tool_input", "tool_response", "tool_use_id"}),
+	Stop:              hookrun.Keys(session, []string{"stop_hook_active", "last_assistant_message"}),
+	PreCompact:        hookrun.Keys(session, []string{"trigger:=auto"}),
+	PostCompact:       hookrun.Keys(session, []string{"trigger:=auto"}),
+	SessionEnd:        {"session_id", "transcript_path", "cwd", "hook_event_name", "reason:=other"},
+}
+
+// input is the stdin of an event; cwd is the session's folder.
 func (h *Handler) input(event string, ev *engine.Event, cwd string) ([]byte, error) {
 	transcript, err := h.writeTranscript(ev)
 	if err != nil {
@@ -225,100 +193,59 @@ func (h *Handler) input(event string, ev *engine.Event, cwd string) ([]byte, err
 	if model == "" {
 		model = "mock"
 	}
-	f := ccshape.Fields{}
-	base := func(withTurn bool) {
-		f.Add("session_id", h.session)
-		if withTurn {
-			f.Add("turn_id", turn)
-		}
-		f.Add("transcript_path", transcript)
-		f.Add("cwd", cwd)
-		f.Add("hook_event_name", event)
-		f.Add("model", model)
-		f.Add("permission_mode", "default")
-	}
-	switch event {
-	case SessionStart:
-		base(false)
-		f.Add("source", "startup")
-	case UserPromptSubmit:
-		base(true)
-		f.Add("prompt", ev.UserInput)
-	case PreModelRequest, PostModelRequest:
-		f.Add("kind", "sampling")
-		f.Add("request_id", fmt.Sprintf("00000000-0000-7000-8000-%012d", requests)) // numbered, so a trace stays the same run to run
-		f.Add("attempt_number", 1)
-		f.Add("session_id", h.session)
-		f.Add("thread_id", h.session)
-		f.Add("turn_id", turn)
-		f.Add("cwd", cwd)
-		f.Add("transcript_path", transcript)
-		f.Add("model", model)
-		f.Add("hook_event_name", event)
-		if event == PostModelRequest {
-			status, errText := "completed", any(nil)
-			if ev.Err != nil {
-				status, errText = "failed", ev.Err.Error()
+	tool := func() (string, map[string]any) { return toolName(ev.Tool) }
+	v := hookrun.Values{
+		"session_id": h.Session, "turn_id": turn, "transcript_path": transcript, "cwd": cwd, "hook_event_name": event, "model": model,
+		"prompt": ev.UserInput, "stop_hook_active": stopActive, "last_assistant_message": ev.Answer,
+		"request_id":     fmt.Sprintf("00000000-0000-7000-8000-%012d", requests), // numbered, so a trace stays the same run to run
+		"attempt_number": 1,
+		"tool_name":      func() any { name, _ := tool(); return name },
+		"tool_input":     func() any { _, args := tool(); return args },
+		"tool_use_id":    func() any { return ev.Tool.ID },
+		"tool_response": func() any {
+			if ev.Tool.Error != "" {
+				return ev.Tool.Error
 			}
-			f.Add("status", status)
-			f.Add("error", errText)
+			return ev.Tool.Result
+		},
+		"status": func() any {
+			if ev.Err != nil {
+				return "failed"
+			}
+			return "completed"
+		},
+		"error": func() any {
+			if ev.Err != nil {
+				return ev.Err.Error()
+			}
+			return nil
+		},
+		"token_usage": func() any {
 			usage := map[string]int{"input_tokens": 0, "cached_input_tokens": 0, "cache_write_input_tokens": 0, "output_tokens": 0, "reasoning_output_tokens": 0, "total_tokens": 0}
 			if u := ev.Usage; u != nil {
 				usage["input_tokens"], usage["output_tokens"], usage["total_tokens"] = u.InputTokens, u.OutputTokens, u.InputTokens+u.OutputTokens
 			}
-			f.Add("token_usage", usage)
-		}
-	case PreToolUse, PermissionRequest, PostToolUse:
-		base(true)
-		name, args := toolName(ev.Tool)
-		f.Add("tool_name", name)
-		f.Add("tool_input", args)
-		if event == PostToolUse {
-			out := ev.Tool.Result
-			if ev.Tool.Error != "" {
-				out = ev.Tool.Error
-			}
-			f.Add("tool_response", out)
-		}
-		if event != PermissionRequest {
-			f.Add("tool_use_id", ev.Tool.ID)
-		}
-	case Stop:
-		base(true)
-		f.Add("stop_hook_active", stopActive)
-		f.Add("last_assistant_message", ev.Answer)
-	case PreCompact, PostCompact:
-		base(true)
-		f.Add("trigger", "auto")
-	case SessionEnd:
-		f.Add("session_id", h.session)
-		f.Add("transcript_path", transcript)
-		f.Add("cwd", cwd)
-		f.Add("hook_event_name", event)
-		f.Add("reason", "other")
+			return usage
+		},
 	}
-	return f.JSON(), nil
+	return stdin.Build(event, v).JSON(), nil
 }
 
 // writeTranscript writes the conversation so far as a Codex rollout
 // (JSONL, one response item per message), which some hooks read.
 func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
-	file := filepath.Join(h.tmp, "rollout-"+h.session+".jsonl")
-	var buf []byte
+	file := filepath.Join(h.Dir, "rollout-"+h.Session+".jsonl")
+	var lines []any
 	for _, m := range ev.Messages() {
 		kind := "input_text"
 		if m.Role == "assistant" {
 			kind = "output_text"
 		}
-		line, err := json.Marshal(map[string]any{"type": "response_item", "payload": map[string]any{"type": "message", "role": m.Role,
+		lines = append(lines, map[string]any{"type": "response_item", "payload": map[string]any{"type": "message", "role": m.Role,
 			"content": []any{map[string]string{"type": kind, "text": m.Content}}}})
-		if err != nil {
-			return "", fmt.Errorf("codex hooks: transcript: %w", err)
-		}
-		buf = append(append(buf, line...), '\n')
 	}
-	if err := os.WriteFile(file, buf, 0o600); err != nil {
-		return "", fmt.Errorf("codex hooks: transcript: %w", err)
+	if err := hookrun.WriteJSONL(file, lines); err != nil {
+		return "", fmt.Errorf("codex hooks: %w", err)
 	}
 	return file, nil
 }

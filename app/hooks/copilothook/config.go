@@ -1,11 +1,7 @@
 package copilothook
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -14,6 +10,7 @@ import (
 
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/hookdecl"
 )
 
 // Where Copilot CLI reads hooks.
@@ -65,26 +62,16 @@ type Hook struct {
 }
 
 // Source is where the handler is declared, file:line.
-func (h *Hook) Source() string { return fmt.Sprintf("%s:%d", h.File, h.Line) }
+func (h *Hook) Source() string { return hookdecl.Source(h.File, h.Line) }
 
 // Title is how the trace and the panels name the handler: a script it runs
-// by path by its file name, else its command cut short.
+// by path by its file name, else its command cut short (a prompt hook by
+// its prompt).
 func (h *Hook) Title() string {
 	if h.Type == TypePrompt {
-		return cut("prompt: "+h.Prompt, 48)
+		return hookdecl.Cut("prompt: "+h.Prompt, 48)
 	}
-	if first := strings.Fields(h.Bash); len(first) > 0 && strings.Contains(first[0], "/") && !strings.ContainsAny(h.Bash, "|;&><") {
-		return path.Base(strings.Trim(first[0], `"'`))
-	}
-	return cut(h.Bash, 48)
-}
-
-func cut(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return hookdecl.Title("", h.Bash)
 }
 
 // Config is every Copilot CLI hook under a root and every problem found.
@@ -97,20 +84,11 @@ type Config struct {
 	fingerprint string
 }
 
-// LoadOptions says where hooks are besides the root.
-type LoadOptions struct {
-	// UserHooks is the user's folder of hook files (~/.copilot/hooks; an app
-	// setting, hookctl --copilot-user-hooks); "" none.
-	UserHooks string
-	// Drafts are unsaved editor texts by path relative to the root.
-	Drafts map[string][]byte
-}
+// LoadOptions say where hooks are besides the opened folder.
+type LoadOptions = hookdecl.Options
 
 // IsPlugin says whether dir is a Copilot CLI plugin folder.
-func IsPlugin(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, PluginManifest))
-	return err == nil
-}
+func IsPlugin(dir string) bool { return plugin.Is(dir) }
 
 // Load reads the user's hook files, the repository's, then plugins', in
 // that order (Copilot CLI combines them; each folder's files by name).
@@ -124,25 +102,13 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read skills root: %w", err)
 	}
-	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}, Files: []string{}}
-	sum := sha256.New()
+	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}}
+	files := hookdecl.NewFiles(opts.Drafts, CodeUnreadable)
 	read := func(rel, file string, src source) {
-		data, ok := opts.Drafts[rel]
+		data, ok := files.Open(file, rel)
 		if !ok {
-			var err error
-			data, err = os.ReadFile(file)
-			if errors.Is(err, fs.ErrNotExist) {
-				return
-			}
-			if err != nil {
-				c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{File: rel, Severity: diag.Error, Code: CodeUnreadable,
-					Message: fmt.Sprintf("cannot read %s: %v; check its permissions", rel, errors.Unwrap(err))})
-				return
-			}
+			return
 		}
-		fmt.Fprintf(sum, "%s\x00%d\x00", rel, len(data))
-		sum.Write(data)
-		c.Files = append(c.Files, rel)
 		hs, ds := parseFile(rel, data, src)
 		c.Hooks = append(c.Hooks, hs...)
 		c.Diagnostics = append(c.Diagnostics, ds...)
@@ -171,9 +137,9 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 			read(path.Join(relDir, n), filepath.Join(dir, n), src)
 		}
 	}
-	if opts.UserHooks != "" {
-		if ud, err := filepath.Abs(opts.UserHooks); err == nil {
-			folder(filepath.ToSlash(opts.UserHooks), ud, source{})
+	if opts.User != "" {
+		if ud, err := filepath.Abs(opts.User); err == nil {
+			folder(filepath.ToSlash(opts.User), ud, source{})
 		}
 	}
 	folder(ProjectHooks, filepath.Join(abs, filepath.FromSlash(ProjectHooks)), source{repo: true})
@@ -190,6 +156,8 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 		}
 		plugin(e.Name(), dir, e.Name())
 	}
+	c.Files = files.Read
+	c.Diagnostics = append(c.Diagnostics, files.Diags...)
 	trustNoted := false
 	for i := range c.Hooks {
 		h := &c.Hooks[i]
@@ -201,7 +169,7 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 		}
 	}
 	diag.Sort(c.Diagnostics)
-	c.fingerprint = hex.EncodeToString(sum.Sum(nil))
+	c.fingerprint = files.Fingerprint()
 	return c, nil
 }
 
@@ -219,9 +187,4 @@ func (c *Config) Running(enabled []string) []*Hook {
 		}
 	}
 	return out
-}
-
-func exists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
 }

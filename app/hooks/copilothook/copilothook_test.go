@@ -1,7 +1,6 @@
 package copilothook
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -11,39 +10,14 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/llm"
-	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/skills"
+	"hookstudio/app/hooks/hooktest"
 )
-
-type noHooks struct{}
-
-func (noHooks) Hooks([]string) []skills.Hook { return nil }
-
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, text := range files {
-		mode := os.FileMode(0o644)
-		if strings.HasSuffix(rel, ".sh") {
-			mode = 0o755
-		}
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 func run(t *testing.T, files map[string]string, scenarioText string, check bool) *engine.Trace {
 	t.Helper()
-	root := project(t, files)
+	root := hooktest.Project(t, files)
 	cfg, err := Load(root, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -51,37 +25,15 @@ func run(t *testing.T, files map[string]string, scenarioText string, check bool)
 	if check && diag.HasErrors(cfg.Diagnostics) {
 		t.Fatalf("diagnostics: %+v", cfg.Diagnostics)
 	}
-	sc, ds := scenario.Parse("s.yaml", []byte(scenarioText))
-	if sc == nil || diag.HasErrors(ds) {
-		t.Fatalf("scenario: %+v", ds)
-	}
+	sc := hooktest.Scenario(t, scenarioText)
 	p, err := profile.NewCatalog("").NewestBundled(System)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Options{Config: cfg, Scenario: sc, Profile: p})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = h.Close() })
-	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
-	if err != nil && !strings.Contains(err.Error(), "stopped") {
-		t.Fatalf("run: %v", err)
-	}
-	return tr
+	return hooktest.RunWith(t, Options{Config: cfg, Scenario: sc, Profile: p}, New)
 }
 
-func messages(tr *engine.Trace) []string {
-	var out []string
-	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
-		tag := m.Role
-		if m.Origin == engine.OriginHook && m.System == System {
-			tag = "hook " + m.Role
-		}
-		out = append(out, tag+": "+m.Content)
-	}
-	return out
-}
+func messages(tr *engine.Trace) []string { return hooktest.Messages(tr, System) }
 
 func file(hooks ...string) string {
 	return `{"version": 1, "hooks": {` + strings.Join(hooks, ", ") + `}}`
@@ -143,20 +95,27 @@ func TestWhereTheModelReadsIt(t *testing.T) {
 			[]string{"user: clean up", "assistant: "}},
 		{"a matcher is anchored to the whole tool name", []string{`"preToolUse": [{"type": "command", "matcher": "bas", "bash": "exit 2"}]`}, nil,
 			[]string{"tool: removed"}},
+		// Copilot CLI's Claude-compatible mode (seen, 1.0.102): a PascalCase
+		// event's matcher meets the tool's VS Code name and its own name,
+		// "*" every tool; a camelCase one meets the tool's own name only
+		{"PascalCase matcher Bash fires on bash", []string{`"PreToolUse": [{"type": "command", "matcher": "Bash", "bash": "echo '{\"additionalContext\": \"pc\"}'"}]`}, nil,
+			[]string{"tool: removed", "hook user: Additional context from preToolUse hook:\npc"}},
+		{"PascalCase matcher bash fires on bash too", []string{`"PreToolUse": [{"type": "command", "matcher": "bash", "bash": "echo '{\"additionalContext\": \"pc\"}'"}]`}, nil,
+			[]string{"tool: removed", "hook user: Additional context from preToolUse hook:\npc"}},
+		{"PascalCase matcher * fires on every tool", []string{`"PreToolUse": [{"type": "command", "matcher": "*", "bash": "echo '{\"additionalContext\": \"pc\"}'"}]`}, nil,
+			[]string{"tool: removed", "hook user: Additional context from preToolUse hook:\npc"}},
+		{"camelCase matcher Bash never fires", []string{`"preToolUse": [{"type": "command", "matcher": "Bash", "bash": "exit 2"}]`}, nil,
+			[]string{"tool: removed"}},
+		{"PascalCase PostToolUse reads the top level only", []string{`"PostToolUse": [{"type": "command", "bash": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"nested\"}}'"}, {"type": "command", "bash": "echo '{\"additionalContext\": \"top\"}'"}]`}, nil,
+			[]string{"tool: removed\n\nTool \"bash\" succeeded. Additional guidance from postToolUse hooks:\ntop\n¶"}},
+		{"userPromptSubmitted: the last hook's context", []string{`"userPromptSubmitted": [{"type": "command", "bash": "echo '{\"additionalContext\": \"one\"}'"}, {"type": "command", "bash": "echo '{\"additionalContext\": \"two\"}'"}, {"type": "command", "bash": "echo '{}'"}]`}, nil,
+			[]string{"user: clean up", "hook user: <system_reminder>\ntwo\n</system_reminder>\n¶"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			files := map[string]string{".github/hooks/a.json": file(c.hooks...)}
 			maps.Copy(files, c.files)
-			got := strings.Join(messages(run(t, files, tools, !strings.Contains(c.name, "missing"))), "\n¶")
-			at := 0
-			for _, w := range c.want {
-				i := strings.Index(got[at:], w)
-				if i < 0 {
-					t.Fatalf("missing %q (after offset %d) in\n%s", w, at, got)
-				}
-				at += i + len(w)
-			}
+			hooktest.InOrder(t, messages(run(t, files, tools, !strings.Contains(c.name, "missing"))), c.want...)
 		})
 	}
 }
@@ -186,12 +145,15 @@ requests:
 // TestDiagnostics: each problem of a hook file at once, with its position
 // and Copilot CLI's own consequence.
 func TestDiagnostics(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		".github/hooks/a.json": `{"version": 2, "hooks": {
   "BeforeTool": [{"type": "command", "bash": "true"}],
   "preToolUze": [],
   "preToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": "x"}]}, {"type": "command", "command": "true"},
-                 {"type": "http"}, {"type": "command", "powershell": "Write-Host hi"}, {"type": "command", "bash": "./missing.sh", "timeoutSec": 0}],
+                 {"type": "http"}, {"type": "command", "powershell": "Write-Host hi"}, {"type": "command", "bash": "./missing.sh", "timeoutSec": 0},
+                 {"type": "command", "bash": "true", "matcher": "Bash|Read"}, {"type": "command", "bash": "true", "matcher": ""},
+                 {"type": "command", "bash": "true", "matcher": "bash|view"}, {"type": "command", "bash": "true", "matcher": "github-mcp-server-.*"}],
+  "PreToolUse": [{"type": "command", "bash": "true", "matcher": "Bash"}],
   "sessionStart": [{"type": "prompt", "prompt": "hello"}, {"type": "command", "bash": "echo hello", "matcher": "x"}],
   "userPromptSubmitted": [{"type": "command", "bash": "./nested.sh"}],
   "errorOccurred": [{"type": "command", "bash": "true"}]
@@ -210,7 +172,7 @@ func TestDiagnostics(t *testing.T) {
 			t.Errorf("no position: %+v", d)
 		}
 	}
-	want := []string{CodeVersion, CodeOtherAgent, CodeUnknownEvent, CodeClaudeShape, CodeClaudeShape, CodeUnknownType, CodeNoBash,
+	want := []string{CodeVersion, CodeOtherAgent, CodeUnknownEvent, CodeClaudeShape, CodeClaudeShape, CodeUnknownType, CodeNoBash, CodeMatcherNever, CodeMatcherNever,
 		CodeMissingScript, CodeShape, CodePromptHook, CodeMatcherIgnored, CodePlainStdout, CodeNestedOutput, CodeNotSimulated,
 		CodeUnknownField, CodeSyntax, CodeNeedsTrust}
 	slices.Sort(got)
@@ -224,13 +186,13 @@ func TestDiagnostics(t *testing.T) {
 // its hooks.json runs while the skill is enabled, needs no
 // --trust-folder, and the user's folder comes first.
 func TestPlugin(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		"guard/plugin.json":    `{"name": "guard"}`,
 		"guard/hooks.json":     file(cmd("preToolUse", "true")),
 		"user/hooks/u.json":    file(cmd("preToolUse", "echo user")),
 		".github/hooks/a.json": file(cmd("preToolUse", "echo repo")),
 	})
-	cfg, err := Load(root, LoadOptions{UserHooks: filepath.Join(root, "user", "hooks")})
+	cfg, err := Load(root, LoadOptions{User: filepath.Join(root, "user", "hooks")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,11 +203,70 @@ func TestPlugin(t *testing.T) {
 	if !slices.Equal(order, []string{"echo user", "echo repo", "true"}) {
 		t.Errorf("order %q", order)
 	}
-	if len(cfg.Running([]string{"other"})) != 2 || !pluginFile(root, "guard/hooks.json") || pluginFile(root, "other/hooks.json") {
+	if len(cfg.Running([]string{"other"})) != 2 || !plugin.File(root, "guard/hooks.json") || plugin.File(root, "other/hooks.json") {
 		t.Error("a plugin's hooks run while its skill is enabled")
 	}
 	// a plugin's commands run in its folder, and Copilot CLI names it by its name (seen)
 	if h := cfg.Running(nil)[2]; h.dir(cfg.Root) != filepath.Join(cfg.Root, "guard") || h.origin() != "guard" {
 		t.Errorf("plugin hook runs in %s, named %q", h.dir(cfg.Root), h.origin())
+	}
+}
+
+// TestNotExecutable: Copilot CLI 1.0.102 adds the executable bits to the
+// file a hook line's first word names before it runs the line (seen: 644
+// became 755, 600 711) — a warning, not an error, and the simulator does
+// the same and runs it; a script later in the line is not touched, and
+// bash exits 126 on it (an error).
+func TestNotExecutable(t *testing.T) {
+	script := "#!/bin/sh\necho '{\"additionalContext\": \"from the script\"}'\n"
+	cases := []struct {
+		name, bash string
+		mode       os.FileMode
+		code       string
+		wantMode   os.FileMode
+	}{
+		{"first word", "./scripts/ctx.sh", 0o644, CodeMadeExecutable, 0o755},
+		{"first word quoted, with arguments", `"./scripts/ctx.sh" --quiet`, 0o600, CodeMadeExecutable, 0o711},
+		{"after another program", "true && ./scripts/ctx.sh", 0o644, CodeNotExecutable, 0o644},
+		{"after an assignment", "MODE=x ./scripts/ctx.sh", 0o644, CodeNotExecutable, 0o644},
+		{"executable", "./scripts/ctx.sh", 0o755, "", 0o755},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := hooktest.Project(t, map[string]string{".github/hooks/a.json": file(cmd("userPromptSubmitted", c.bash)), "scripts/ctx.sh": script})
+			p := filepath.Join(root, "scripts", "ctx.sh")
+			if err := os.Chmod(p, c.mode); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := Load(root, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var codes []string
+			for _, d := range cfg.Diagnostics {
+				if d.Code == CodeMadeExecutable || d.Code == CodeNotExecutable {
+					codes = append(codes, d.Code)
+				}
+			}
+			if want := []string{c.code}; c.code == "" && len(codes) > 0 || c.code != "" && !slices.Equal(codes, want) {
+				t.Errorf("codes %q, want %q", codes, c.code)
+			}
+			if c.code == CodeNotExecutable {
+				return
+			}
+			sc := hooktest.Scenario(t, "name: t\nrequests:\n  - user: hi\n")
+			prof, err := profile.NewCatalog("").NewestBundled(System)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := hooktest.RunWith(t, Options{Config: cfg, Scenario: sc, Profile: prof}, New)
+			if got := strings.Join(messages(tr), "\n"); !strings.Contains(got, "from the script") {
+				t.Errorf("the script's context does not reach the model:\n%s", got)
+			}
+			fi, err := os.Stat(p)
+			if err != nil || fi.Mode().Perm() != c.wantMode {
+				t.Errorf("mode after the run %v, want %v", fi.Mode().Perm(), c.wantMode)
+			}
+		})
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agentdata/profile"
-	"hookstudio/app/hooks/metrics"
 )
 
 // ownOutcomes are renderings seen from Copilot CLI 1.0.102 (run against
@@ -63,12 +63,10 @@ func (h *Handler) fire(ctx context.Context, event Event, ev *engine.Event) error
 		if i == carrier {
 			e = eff
 		}
-		h.count(list[i], &calls[i])
-		ev.Apply(calls[i], e)
+		h.apply(ev, list[i], calls[i], e)
 	}
 	for _, a := range again {
-		h.count(a.hook, &a.call)
-		ev.Apply(a.call, a.eff)
+		h.apply(ev, a.hook, a.call, a.eff)
 	}
 	return nil
 }
@@ -154,13 +152,16 @@ func (h *Handler) effect(event Event, ev *engine.Event, list []*Hook, answers []
 					c.Warnings = append(c.Warnings, fmt.Sprintf("permissionDecision is read at preToolUse only: at %s Copilot CLI ignores it", event.Base()))
 				}
 			}
-			if !hd.Event.Compat() {
-				if _, ok := a.out["hookSpecificOutput"]; ok {
-					c.Warnings = append(c.Warnings, "hookSpecificOutput is Claude Code's: Copilot CLI reads additionalContext and permissionDecision at the top level for camelCase events (seen)")
-				}
+			if _, ok := a.out["hookSpecificOutput"]; ok && !(hd.Event.Compat() && event == PreToolUse) {
+				c.Warnings = append(c.Warnings, fmt.Sprintf("hookSpecificOutput is Claude Code's: at %s Copilot CLI reads additionalContext at the top level of the JSON only, and ignores the nested one (seen; a PascalCase PreToolUse alone reads it)", hd.Event))
 			}
 		}
 		calls[i] = c
+	}
+	if len(contexts) > 1 && event == UserPromptSubmitted {
+		// the last hook's context is the one the model reads (seen)
+		contexts = contexts[len(contexts)-1:]
+		eff.Extra = append(eff.Extra, "several userPromptSubmitted hooks gave additionalContext: Copilot CLI hands the model the last one only")
 	}
 	if len(contexts) > 0 {
 		switch event {
@@ -226,8 +227,8 @@ func (h *Handler) retryPrompt(ctx context.Context, ev *engine.Event, prompt stri
 	}
 	if len(contexts) > 0 && len(out) > 0 {
 		o := h.render.Outcome(profile.ID(string(UserPromptSubmitted), profile.KindContext))
-		if o != nil && len(o.Renderings) > 0 {
-			out[len(out)-1].eff.RetryFeedback = o.Renderings[0].Render(values(UserPromptSubmitted, &stand, strings.Join(contexts, contextSep))).Content
+		if o != nil && len(o.Renderings) > 0 { // the last hook's context (seen)
+			out[len(out)-1].eff.RetryFeedback = o.Renderings[0].Render(values(UserPromptSubmitted, &stand, contexts[len(contexts)-1])).Content
 		}
 	}
 	return out
@@ -235,13 +236,15 @@ func (h *Handler) retryPrompt(ctx context.Context, ev *engine.Event, prompt stri
 
 // call is the trace's record of one handler's run.
 func (h *Handler) call(hd *Hook, ev *engine.Event, a answer) engine.HookCall {
-	c := engine.HookCall{System: System, Event: string(hd.Event), Hook: hd.Title(), Source: hd.Source(), Input: a.input,
-		DurationMS: float64(a.res.Duration.Microseconds()) / 1000, Outcome: engine.OutcomeOK, Truncated: a.res.Truncated}
+	event := string(hd.Event)
 	if hd.Event.isTool() && ev.Tool != nil {
-		c.Event += ":" + ev.Tool.Name
+		event += ":" + ev.Tool.Name
 	}
+	c := h.Call(event, hd.Title(), hd.Source(), a.input, a.res)
 	code := a.res.ExitCode
-	c.ExitCode, c.Stderr = &code, string(a.res.Stderr)
+	if a.chmod != "" {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s was not executable: Copilot CLI makes it so (chmod +x) before it runs the line, and so did the simulator", filepath.Base(a.chmod)))
+	}
 	switch {
 	case a.res.TimedOut:
 		c.Outcome, c.Error = engine.OutcomeTimeout, fmt.Sprintf("no answer within %s: Copilot CLI kills it and logs the failure", h.timeout(hd))
@@ -267,8 +270,9 @@ func (h *Handler) call(hd *Hook, ev *engine.Event, a answer) engine.HookCall {
 	return c
 }
 
-func (h *Handler) count(hd *Hook, call *engine.HookCall) {
-	h.metrics.Ran(metrics.Hook{Event: string(hd.Event), Name: hd.Title(), Source: hd.Source()}, call)
+// apply counts a handler's call and applies it, with its effect, to ev.
+func (h *Handler) apply(ev *engine.Event, hd *Hook, call engine.HookCall, eff engine.Effect) {
+	h.Apply(ev, string(hd.Event), hd.Title(), hd.Source(), call, eff)
 }
 
 func joinLines(a, b string) string {
@@ -291,7 +295,7 @@ func contains(xs []string, x string) bool {
 // docs/copilot-cli-hooks.md.
 var Outcomes = []profile.Spec{
 	{ID: "sessionStart.context", Hook: "sessionStart `additionalContext: C` (several hooks: joined by a blank line)"},
-	{ID: "userPromptSubmitted.context", Hook: "userPromptSubmitted `additionalContext: C`"},
+	{ID: "userPromptSubmitted.context", Hook: "userPromptSubmitted `additionalContext: C` (several hooks: the last one's)"},
 	{ID: "preToolUse.deny", Hook: "preToolUse `permissionDecision: deny`, reason `R`"},
 	{ID: "preToolUse.exit2", Hook: "preToolUse exit 2 (its stderr is not shown)"},
 	{ID: "preToolUse.ask", Hook: "preToolUse `permissionDecision: ask`, reason `R` (copilot -p: nobody to ask)"},

@@ -101,26 +101,16 @@ func (e Event) isTool() bool {
 	return b == PreToolUse || b == PostToolUse || b == PostToolUseFailure
 }
 
-// eventsAt are the camelCase events a point of the flow fires (the tool
-// points' choice between postToolUse and its failure is made per call).
-func eventsAt(p engine.Point) []Event {
-	switch p {
-	case engine.PointSessionStart:
-		return []Event{SessionStart}
-	case engine.PointBeforeSend:
-		return []Event{UserPromptSubmitted}
-	case engine.PointBeforeTool:
-		return []Event{PreToolUse}
-	case engine.PointAfterTool:
-		return []Event{PostToolUse, PostToolUseFailure}
-	case engine.PointStop:
-		return []Event{AgentStop}
-	case engine.PointBeforeCompact:
-		return []Event{PreCompact}
-	case engine.PointSessionEnd:
-		return []Event{SessionEnd}
-	}
-	return nil
+// eventsAt are the camelCase events each point of the flow fires (the
+// tool points' choice between postToolUse and its failure is made per call).
+var eventsAt = map[engine.Point][]Event{
+	engine.PointSessionStart:  []Event{SessionStart},
+	engine.PointBeforeSend:    []Event{UserPromptSubmitted},
+	engine.PointBeforeTool:    []Event{PreToolUse},
+	engine.PointAfterTool:     []Event{PostToolUse, PostToolUseFailure},
+	engine.PointStop:          []Event{AgentStop},
+	engine.PointBeforeCompact: []Event{PreCompact},
+	engine.PointSessionEnd:    []Event{SessionEnd},
 }
 
 // Handler types.

@@ -2,10 +2,7 @@ package copilothook
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -13,31 +10,20 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agent/scenario"
-	"hookstudio/app/agentdata/profile"
-	"hookstudio/app/hooks/metrics"
+	"hookstudio/app/hooks/hookrun"
 	"hookstudio/app/hooks/process"
 	"hookstudio/app/hooks/render"
 )
 
 // Options configure a Handler.
-type Options struct {
-	Config   *Config
-	Scenario *scenario.Scenario
-	// Profile is the rendering profile of copilot-cli the run renders with
-	// (nil: the system's own measured renderings).
-	Profile *profile.Profile
-}
+type Options = hookrun.Options[*Config]
 
 // Handler runs Copilot CLI's hooks at the engine's points.
 type Handler struct {
-	cfg     *Config
-	sc      *scenario.Scenario
-	render  render.Renderer
-	procs   *process.Group
-	exec    func(ctx context.Context, s process.Spec) process.Result
-	tmp     string
-	session string
-	metrics *metrics.Book
+	*hookrun.Run
+	cfg    *Config
+	sc     *scenario.Scenario
+	render render.Renderer
 
 	mu         sync.Mutex
 	stopActive bool
@@ -45,27 +31,12 @@ type Handler struct {
 
 // New prepares the hooks of opts.Config for a run; Close it when the run ends.
 func New(opts Options) (*Handler, error) {
-	tmp, err := os.MkdirTemp("", "hookstudio-copilot-")
+	run, err := hookrun.NewRun(System, "copilot cli hooks", hookrun.UUID())
 	if err != nil {
-		return nil, fmt.Errorf("copilot cli hooks: run folder: %w", err)
+		return nil, err
 	}
-	var id [16]byte
-	_, _ = rand.Read(id[:])
-	s := hex.EncodeToString(id[:])
-	h := &Handler{cfg: opts.Config, sc: opts.Scenario, render: render.New(opts.Profile, ownOutcomes), procs: process.NewGroup(), tmp: tmp,
-		session: s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:32], metrics: metrics.NewBook(System)}
-	h.exec = h.procs.Run
-	return h, nil
+	return &Handler{Run: run, cfg: opts.Config, sc: opts.Scenario, render: render.New(opts.Profile, ownOutcomes)}, nil
 }
-
-// Close kills whatever hook still runs and removes the run's folder.
-func (h *Handler) Close() error {
-	h.procs.Close()
-	return os.RemoveAll(h.tmp)
-}
-
-// Metrics are every handler's counters so far.
-func (h *Handler) Metrics() []engine.HookMetric { return h.metrics.List() }
 
 // target is what a matcher is compared with at the event.
 func target(event Event, ev *engine.Event) string {
@@ -79,12 +50,15 @@ func target(event Event, ev *engine.Event) string {
 }
 
 // matching lists the handlers of event (its camelCase name and its
-// PascalCase one) that fire for ev, in declaration order.
+// PascalCase one) that fire for ev, in declaration order: a PascalCase
+// event's matcher is compared with the tool's VS Code name and with its
+// own (Bash and bash both fire on bash, seen), a camelCase event's with
+// its own only.
 func (h *Handler) matching(event Event, ev *engine.Event) []*Hook {
 	var out []*Hook
 	tgt := target(event, ev)
 	for _, hd := range h.cfg.Running(ev.EnabledSkills()) {
-		if hd.Event.Base() != event || !hd.match(tgt) {
+		if hd.Event.Base() != event || !hd.match(tgt) && !(hd.Event.Compat() && ev.Tool != nil && hd.match(compatName(tgt))) {
 			continue
 		}
 		out = append(out, hd)
@@ -94,7 +68,7 @@ func (h *Handler) matching(event Event, ev *engine.Event) []*Hook {
 
 // Handle fires the native event of ev's point.
 func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
-	evs := eventsAt(ev.Point)
+	evs := eventsAt[ev.Point]
 	if len(evs) == 0 {
 		return nil
 	}
@@ -137,16 +111,15 @@ func (h *Handler) env(hd *Hook) []string {
 type answer struct {
 	res    process.Result
 	input  []byte
-	out    map[string]any // its JSON answer (top level; a PascalCase event's hookSpecificOutput laid over it)
+	out    map[string]any // its JSON answer (top level; PascalCase PreToolUse's hookSpecificOutput laid over it)
 	failed bool           // a non-zero exit, a timeout or no start
+	chmod  string         // the file made executable before the run ("" none)
 }
 
 func (h *Handler) run(ctx context.Context, hd *Hook, input []byte) answer {
-	cctx, cancel := context.WithTimeout(ctx, h.timeout(hd))
-	defer cancel()
-	res := h.exec(cctx, process.Spec{Argv: []string{"bash", "-c", hd.Bash}, Dir: hd.dir(h.cfg.Root), Env: h.env(hd), Stdin: input,
-		MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})
-	a := answer{res: res, input: input, failed: res.TimedOut || res.Err != nil || res.ExitCode != 0}
+	chmod := hd.makeExecutable(h.cfg.Root) // as Copilot CLI does before it runs the line
+	res := h.Exec(ctx, h.timeout(hd), []string{"bash", "-c", hd.Bash}, hd.dir(h.cfg.Root), h.env(hd), input)
+	a := answer{res: res, input: input, failed: res.TimedOut || res.Err != nil || res.ExitCode != 0, chmod: chmod}
 	if a.failed {
 		return a
 	}
@@ -155,7 +128,10 @@ func (h *Handler) run(ctx context.Context, hd *Hook, input []byte) answer {
 	if text == "" || json.Unmarshal([]byte(text), &m) != nil {
 		return a // plain stdout: ignored
 	}
-	if hd.Event.Compat() {
+	if hd.Event.Base() == PreToolUse && hd.Event.Compat() {
+		// PascalCase PreToolUse alone reads hookSpecificOutput (seen: the
+		// nested additionalContext of SessionStart, UserPromptSubmit and
+		// PostToolUse never reached the model)
 		if spec, ok := m["hookSpecificOutput"].(map[string]any); ok {
 			for k, v := range spec {
 				m[k] = v

@@ -1,119 +1,94 @@
 package copilothook
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/hooks/hookrun"
 )
 
-// fields is a JSON object that keeps its keys in the order added.
-type fields struct {
-	keys []string
-	vals []any
-}
-
-func (f *fields) add(k string, v any) { f.keys, f.vals = append(f.keys, k), append(f.vals, v) }
-
-func (f *fields) json() []byte {
-	out := []byte{'{'}
-	for i, k := range f.keys {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, marshal(k)...)
-		out = append(out, ':')
-		out = append(out, marshal(f.vals[i])...)
-	}
-	return append(out, '}')
-}
-
-func marshal(v any) []byte {
-	if f, ok := v.(*fields); ok {
-		return f.json()
-	}
-	b, _ := json.Marshal(v)
-	return b
-}
-
 // vscodeTools are the names Copilot CLI gives its tools in the VS Code
-// format's tool_name (seen: bash → Bash, view → Read); others pass as they are.
-var vscodeTools = map[string]string{"bash": "Bash", "view": "Read"}
+// format's tool_name, which a PascalCase event's matcher is compared with
+// too (seen, 1.0.102); others pass as they are.
+var vscodeTools = map[string]string{"bash": "Bash", "view": "Read", "edit": "Edit", "create": "Write", "grep": "Grep", "glob": "Glob", "task": "Agent"}
 
-// input is the stdin JSON of an event as Copilot CLI 1.0.102 sends it:
-// camelCase keys for camelCase events (seen), the VS Code format for the
-// PascalCase ones (seen for PreToolUse).
+// compatName is a tool's name in the VS Code format.
+func compatName(tool string) string {
+	if n, ok := vscodeTools[tool]; ok {
+		return n
+	}
+	return tool
+}
+
+// stdin is each camelCase event's stdin as Copilot CLI 1.0.102 sends it
+// (seen), and compatStdin a PascalCase event's, the VS Code format: its
+// keys in snake_case (seen for each event, 1.0.102).
+var (
+	camel       = []string{"sessionId", "timestamp=timestamp_ms", "cwd"}
+	compatFirst = []string{"hook_event_name", "session_id=sessionId", "timestamp=timestamp_iso", "cwd"}
+	stdin       = hookrun.Stdin{
+		string(SessionStart):        hookrun.Keys(camel, []string{"source:=new", "initialPrompt"}),
+		string(UserPromptSubmitted): hookrun.Keys(camel, []string{"prompt"}),
+		string(PreToolUse):          hookrun.Keys(camel, []string{"toolName", "toolArgs"}),
+		string(PostToolUse):         hookrun.Keys(camel, []string{"toolName", "toolArgs", "toolResult"}),
+		string(PostToolUseFailure):  hookrun.Keys(camel, []string{"toolName", "toolArgs", "error"}),
+		string(AgentStop):           hookrun.Keys(camel, []string{"transcriptPath", "stopReason:=end_turn", "stop_hook_active"}),
+		string(PreCompact):          hookrun.Keys(camel, []string{"transcriptPath", "trigger:=auto", "customInstructions:="}),
+		string(SessionEnd):          hookrun.Keys(camel, []string{"reason:=complete"}),
+	}
+	compatStdin = hookrun.Stdin{
+		string(SessionStart):        hookrun.Keys(compatFirst, []string{"source:=new", "initial_prompt=initialPrompt"}),
+		string(UserPromptSubmitted): hookrun.Keys(compatFirst, []string{"prompt"}),
+		string(PreToolUse):          hookrun.Keys(compatFirst, []string{"tool_name=compatTool", "tool_input=toolArgs"}),
+		string(PostToolUse):         hookrun.Keys(compatFirst, []string{"tool_name=compatTool", "tool_input=toolArgs", "tool_result=compatResult"}),
+		string(PostToolUseFailure):  hookrun.Keys(compatFirst, []string{"tool_name=compatTool", "tool_input=toolArgs", "error"}),
+		string(AgentStop):           hookrun.Keys(compatFirst, []string{"transcript_path=transcriptPath", "stop_reason:=end_turn", "stop_hook_active"}),
+		string(PreCompact):          hookrun.Keys(compatFirst, []string{"transcript_path=transcriptPath", "trigger:=auto", "custom_instructions:="}),
+		string(SessionEnd):          hookrun.Keys(compatFirst, []string{"reason:=complete"}),
+	}
+)
+
+// input is the stdin JSON of event (as declared: camelCase or
+// PascalCase) at ev.
 func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 	transcript, err := h.writeTranscript(ev)
 	if err != nil {
 		return nil, err
 	}
 	now := time.Now().UTC()
-	f := &fields{}
-	compat := event.Compat()
-	key := func(camel, snake string) string {
-		if compat {
-			return snake
-		}
-		return camel
-	}
-	if compat {
-		f.add("hook_event_name", string(event))
-		f.add("session_id", h.session)
-		f.add("timestamp", now.Format("2006-01-02T15:04:05.000Z"))
-	} else {
-		f.add("sessionId", h.session)
-		f.add("timestamp", now.UnixMilli())
-	}
-	f.add("cwd", h.cfg.Root)
-	tool := func() string {
-		if compat {
-			if n, ok := vscodeTools[ev.Tool.Name]; ok {
-				return n
-			}
-		}
-		return ev.Tool.Name
-	}
 	h.mu.Lock()
 	active := h.stopActive
 	h.mu.Unlock()
-	switch event.Base() {
-	case SessionStart:
-		f.add("source", "new")
-		if p := h.firstPrompt(); p != "" {
-			f.add(key("initialPrompt", "initial_prompt"), p)
-		}
-	case UserPromptSubmitted:
-		f.add("prompt", ev.UserInput)
-	case PreToolUse:
-		f.add(key("toolName", "tool_name"), tool())
-		f.add(key("toolArgs", "tool_input"), args(ev.Tool))
-	case PostToolUse:
-		f.add(key("toolName", "tool_name"), tool())
-		f.add(key("toolArgs", "tool_input"), args(ev.Tool))
-		res := &fields{}
-		res.add(key("resultType", "result_type"), "success")
-		res.add(key("textResultForLlm", "text_result_for_llm"), ev.Tool.Result)
-		f.add(key("toolResult", "tool_result"), res)
-	case PostToolUseFailure:
-		f.add(key("toolName", "tool_name"), tool())
-		f.add(key("toolArgs", "tool_input"), args(ev.Tool))
-		f.add("error", ev.Tool.Error)
-	case AgentStop:
-		f.add(key("transcriptPath", "transcript_path"), transcript)
-		f.add(key("stopReason", "stop_reason"), "end_turn")
-		f.add("stop_hook_active", active)
-	case PreCompact:
-		f.add(key("transcriptPath", "transcript_path"), transcript)
-		f.add("trigger", "auto")
-		f.add(key("customInstructions", "custom_instructions"), "")
-	case SessionEnd:
-		f.add("reason", "complete")
+	result := func(resultType, text string) *hookrun.Fields {
+		f := &hookrun.Fields{}
+		f.Add(resultType, "success")
+		f.Add(text, ev.Tool.Result)
+		return f
 	}
-	return ev.RequestModel().OrderStdin(string(event), f.json()), nil // the calibrated CLI's order, when there is one
+	v := hookrun.Values{
+		"sessionId": h.Session, "timestamp_ms": now.UnixMilli(), "timestamp_iso": now.Format("2006-01-02T15:04:05.000Z"), "cwd": h.cfg.Root,
+		"hook_event_name": string(event), "prompt": ev.UserInput, "transcriptPath": transcript, "stop_hook_active": active,
+		"initialPrompt": func() any {
+			if p := h.firstPrompt(); p != "" {
+				return p
+			}
+			return hookrun.Omit{}
+		},
+		"toolName":     func() any { return ev.Tool.Name },
+		"compatTool":   func() any { return compatName(ev.Tool.Name) },
+		"toolArgs":     func() any { return args(ev.Tool) },
+		"toolResult":   func() any { return result("resultType", "textResultForLlm") },
+		"compatResult": func() any { return result("result_type", "text_result_for_llm") },
+		"error":        func() any { return ev.Tool.Error },
+	}
+	table := stdin
+	if event.Compat() {
+		table = compatStdin
+	}
+	// the keys in the calibrated CLI's order, when a request model has one
+	return ev.RequestModel().OrderStdin(string(event), table.Build(string(event.Base()), v).JSON()), nil
 }
 
 // firstPrompt is the prompt the session starts with (copilot -p's).
@@ -134,23 +109,16 @@ func args(tc *engine.ToolCall) map[string]any {
 // writeTranscript writes the conversation so far as JSON Lines, where
 // transcriptPath points (Copilot CLI's session events.jsonl).
 func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
-	file := filepath.Join(h.tmp, "session-state", h.session, "events.jsonl")
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return "", fmt.Errorf("copilot cli hooks: transcript: %w", err)
-	}
-	var buf []byte
+	file := filepath.Join(h.Dir, "session-state", h.Session, "events.jsonl")
+	var lines []any
 	for _, m := range ev.Messages() {
 		if m.Origin == engine.OriginSystemPrompt {
 			continue
 		}
-		line, err := json.Marshal(map[string]any{"type": m.Role + ".message", "data": map[string]any{"content": m.Content}})
-		if err != nil {
-			return "", fmt.Errorf("copilot cli hooks: transcript: %w", err)
-		}
-		buf = append(append(buf, line...), '\n')
+		lines = append(lines, map[string]any{"type": m.Role + ".message", "data": map[string]any{"content": m.Content}})
 	}
-	if err := os.WriteFile(file, buf, 0o600); err != nil {
-		return "", fmt.Errorf("copilot cli hooks: transcript: %w", err)
+	if err := hookrun.WriteJSONL(file, lines); err != nil {
+		return "", fmt.Errorf("copilot cli hooks: %w", err)
 	}
 	return file, nil
 }

@@ -3,9 +3,9 @@ package geminihook
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/hooks/metrics"
 )
 
 // blocksAt says whether a deny at the event changes the run (elsewhere
@@ -21,13 +21,13 @@ func blocksAt(e Event) bool {
 // call is the trace's record of one handler's run, with what Gemini CLI
 // makes of it in words.
 func (h *Handler) call(hd *Hook, event Event, ev *engine.Event, input []byte, r result) engine.HookCall {
-	c := engine.HookCall{System: System, Event: string(event), Hook: hd.Title(), Source: hd.Source(), Input: input,
-		DurationMS: float64(r.res.Duration.Microseconds()) / 1000, Outcome: engine.OutcomeOK, Truncated: r.res.Truncated}
+	name := string(event)
 	if event.isTool() && ev.Tool != nil {
-		c.Event += ":" + ev.Tool.Name
+		name += ":" + ev.Tool.Name
 	}
+	c := h.Call(name, hd.Title(), hd.Source(), input, r.res)
 	code := exitCode(r.res)
-	c.ExitCode, c.Stderr = &code, string(r.res.Stderr)
+	c.ExitCode = &code
 	switch {
 	case r.res.TimedOut:
 		c.Outcome, c.Error = engine.OutcomeTimeout, fmt.Sprintf("no answer within %s: Gemini CLI kills it, warns that the hook failed and goes on as if it had not run", h.timeout(hd))
@@ -66,10 +66,34 @@ func (h *Handler) call(hd *Hook, event Event, ev *engine.Event, input []byte, r 
 			c.Outcome = engine.OutcomeBlocked
 		}
 	}
+	if r.json {
+		c.Warnings = append(c.Warnings, contextWarnings(event, r.output)...)
+	}
 	return c
 }
 
-// count counts a handler's invocation.
-func (h *Handler) count(hd *Hook, call *engine.HookCall) {
-	h.metrics.Ran(metrics.Hook{Event: string(hd.Event), Name: hd.Title(), Source: hd.Source()}, call)
+// contextEvents are the events whose answer's
+// hookSpecificOutput.additionalContext Gemini CLI hands the model
+// (packages/cli gemini.tsx, core client.ts, coreToolHookTriggers.ts).
+var contextEvents = []Event{SessionStart, BeforeAgent, AfterTool}
+
+// contextWarnings say where an answer's additionalContext goes nowhere:
+// at the top level of the JSON (Gemini CLI reads it in hookSpecificOutput
+// only), or at an event that reads none.
+func contextWarnings(event Event, out map[string]any) []string {
+	spec, _ := out["hookSpecificOutput"].(map[string]any)
+	_, top := out["additionalContext"]
+	_, nested := spec["additionalContext"]
+	switch {
+	case !slices.Contains(contextEvents, event) && (top || nested):
+		return []string{fmt.Sprintf("Gemini CLI reads no additionalContext at %s: the model never reads it (SessionStart, BeforeAgent and AfterTool hand it on)", event)}
+	case top:
+		return []string{fmt.Sprintf("additionalContext at the top level of the JSON: Gemini CLI reads it inside hookSpecificOutput only, so the model never reads it; print {\"hookSpecificOutput\": {\"hookEventName\": %q, \"additionalContext\": …}}", event)}
+	}
+	return nil
+}
+
+// apply counts a handler's call and applies it, with its effect, to ev.
+func (h *Handler) apply(ev *engine.Event, hd *Hook, call engine.HookCall, eff engine.Effect) {
+	h.Apply(ev, string(hd.Event), hd.Title(), hd.Source(), call, eff)
 }

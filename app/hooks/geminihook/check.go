@@ -1,15 +1,13 @@
 package geminihook
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
-	"strings"
+	"slices"
 
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/shellcmd"
+	"hookstudio/app/hooks/hookdecl"
+	"hookstudio/app/hooks/hookout"
 )
 
 // blocks says what Gemini CLI does at an event when a hook exits with a
@@ -40,44 +38,18 @@ func checkHandler(h *Hook, root string) []diag.Diagnostic {
 		out = append(out, diag.Diagnostic{File: h.File, Line: h.cmdLine, Column: h.cmdCol, Severity: sev, Code: code,
 			Message: fmt.Sprintf(format, args...)})
 	}
-	cmd, err := shellcmd.Parse(h.Command)
-	var pe *shellcmd.ParseError
-	if errors.As(err, &pe) {
+	c := hookdecl.CheckCommand(h.Command, root, hookdecl.Resolver(map[string]string{"GEMINI_PROJECT_DIR": root, "GEMINI_CWD": root, "CLAUDE_PROJECT_DIR": root}))
+	if pe := c.Syntax; pe != nil {
 		d(diag.Error, CodeShellSyntax, "bash -c cannot read this command (at %d:%d of it: %s): it exits 2, which Gemini CLI reads as a block — %s", pe.Line, pe.Col, pe.Msg, blocks(h.Event))
 		return out
 	}
-	resolve := func(w shellcmd.Word) (string, bool) {
-		switch {
-		case !w.Sure:
-			return "", false
-		case w.Var == "GEMINI_PROJECT_DIR" || w.Var == "GEMINI_CWD" || w.Var == "CLAUDE_PROJECT_DIR":
-			return filepath.Join(root, w.Text), true
-		case w.Var != "":
-			return "", false
-		case strings.HasPrefix(w.Text, "~/"):
-			home, err := os.UserHomeDir()
-			return filepath.Join(home, w.Text[2:]), err == nil
-		}
-		return w.Text, true
+	for _, tg := range c.Missing {
+		d(diag.Error, CodeMissingScript, "%q does not exist: bash exits 127, and Gemini CLI reads that as a block — %s; fix the path (relative paths start at the project folder; \"$GEMINI_PROJECT_DIR\"/… is the project)", tg.Word.Text, blocks(h.Event))
 	}
-	var scripts []string
-	for _, tg := range shellcmd.Targets(cmd, root, resolve) {
-		fi, err := os.Stat(tg.Path)
-		switch {
-		case err != nil:
-			d(diag.Error, CodeMissingScript, "%q does not exist: bash exits 127, and Gemini CLI reads that as a block — %s; fix the path (relative paths start at the project folder; \"$GEMINI_PROJECT_DIR\"/… is the project)", tg.Word.Text, blocks(h.Event))
-		case !tg.Script && (fi.IsDir() || fi.Mode().Perm()&0o111 == 0):
-			d(diag.Error, CodeNotExecutable, "%q is not executable: bash exits 126, and Gemini CLI reads that as a block — %s; chmod +x it or run it as bash %s", tg.Word.Text, blocks(h.Event), tg.Word.Text)
-		default:
-			scripts = append(scripts, tg.Path)
-		}
+	for _, tg := range c.NotExecutable {
+		d(diag.Error, CodeNotExecutable, "%q is not executable: bash exits 126, and Gemini CLI reads that as a block — %s; chmod +x it or run it as bash %s", tg.Word.Text, blocks(h.Event), tg.Word.Text)
 	}
-	text := h.Command
-	for _, s := range scripts {
-		if data, err := os.ReadFile(s); err == nil && len(data) < 256<<10 {
-			text += "\n" + shellcmd.Uncommented(string(data))
-		}
-	}
+	text := hookout.Read(h.Command, c.Scripts)
 	checkOutput(h, text, d)
 	return out
 }
@@ -85,7 +57,6 @@ func checkHandler(h *Hook, root string) []diag.Diagnostic {
 var (
 	jsonOutRe  = regexp.MustCompile(`additionalContext|hookSpecificOutput|"decision"|\\"decision\\"|systemMessage|"continue"|jq\b|json\.dumps|JSON\.stringify|^\s*\{`)
 	claudeRe   = regexp.MustCompile(`permissionDecision`)
-	exit1Re    = regexp.MustCompile(`(?s)(>&2|echo|printf).*\bexit\s+1\b`)
 	blockingRe = regexp.MustCompile(`\bexit\s+2\b|"decision"|\\"decision\\"`)
 )
 
@@ -93,14 +64,22 @@ var (
 // mistakes that make a hook silently do nothing in Gemini CLI.
 func checkOutput(h *Hook, text string, d func(diag.Severity, string, string, ...any)) {
 	context := h.Event == SessionStart || h.Event == BeforeAgent || h.Event == AfterTool
-	if context && shellcmd.Prints(text) && !jsonOutRe.MatchString(text) {
+	if context && hookout.Plain(text) && !jsonOutRe.MatchString(text) {
 		d(diag.Warning, CodePlainStdout, "this %s hook prints plain text: Gemini CLI shows plain stdout to the user (\"Hook system message\"), never to the model; print JSON {\"hookSpecificOutput\": {\"additionalContext\": \"…\"}} for the model to read it", h.Event)
 	}
 	if claudeRe.MatchString(text) && !blockingRe.MatchString(text) {
 		d(diag.Warning, CodeClaudeOutput, "this hook answers with Claude Code's permissionDecision, which Gemini CLI does not read: the action goes on; print {\"decision\": \"deny\", \"reason\": \"…\"} (or exit 2 with the reason on stderr)")
 	}
+	if hookout.Field(text, "additionalContext") {
+		switch {
+		case !slices.Contains(contextEvents, h.Event):
+			d(diag.Warning, CodeContextIgnored, "this %s hook answers with additionalContext, which Gemini CLI reads at SessionStart, BeforeAgent and AfterTool only: the model never reads it here (give context from BeforeAgent, or from AfterTool after a tool)", h.Event)
+		case !hookout.Field(text, "hookSpecificOutput"):
+			d(diag.Warning, CodeContextTopLevel, "this %s hook puts additionalContext at the top level of its JSON: Gemini CLI reads it inside hookSpecificOutput only, so the model never reads it; print {\"hookSpecificOutput\": {\"hookEventName\": %q, \"additionalContext\": \"…\"}}", h.Event, h.Event)
+		}
+	}
 	guard := h.Event == BeforeTool || h.Event == BeforeAgent || h.Event == AfterAgent
-	if guard && exit1Re.MatchString(text) && !blockingRe.MatchString(text) {
+	if guard && hookout.Exit1(text) && !blockingRe.MatchString(text) {
 		d(diag.Warning, CodeExit1Guard, "this %s hook reads as a guard but blocks with exit 1, which Gemini CLI treats as a warning: the action goes on (exit 2 blocks, or {\"decision\": \"deny\"})", h.Event)
 	}
 }

@@ -1,11 +1,7 @@
 package geminihook
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -14,6 +10,7 @@ import (
 
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/format/diag"
+	"hookstudio/app/hooks/hookdecl"
 )
 
 // Where Gemini CLI reads hooks, relative to a project (the opened folder).
@@ -64,7 +61,7 @@ type Hook struct {
 }
 
 // Source is where the handler is declared, file:line.
-func (h *Hook) Source() string { return fmt.Sprintf("%s:%d", h.File, h.Line) }
+func (h *Hook) Source() string { return hookdecl.Source(h.File, h.Line) }
 
 // Label is how Gemini CLI names the handler (its name, else its command):
 // in its warnings, and in hooksConfig.disabled.
@@ -77,27 +74,11 @@ func (h *Hook) Label() string {
 
 // Title is how the trace and the panels name the handler: its name, else
 // a script it runs by path by its file name, else the command cut short.
-func (h *Hook) Title() string {
-	if h.Name != "" {
-		return h.Name
-	}
-	if first := strings.Fields(h.Command); len(first) > 0 && strings.Contains(first[0], "/") && !strings.ContainsAny(h.Command, "|;&><") {
-		return path.Base(strings.Trim(first[0], `"'`))
-	}
-	return cut(h.Command, 48)
-}
+func (h *Hook) Title() string { return hookdecl.Title(h.Name, h.Command) }
 
 // key is what makes two handlers one for Gemini CLI's planner: the same
 // name and command run once per event.
 func (h *Hook) key() string { return h.Name + ":" + h.Command }
-
-func cut(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
 
 // Config is every Gemini CLI hook under a root and every problem found.
 type Config struct {
@@ -112,20 +93,11 @@ type Config struct {
 	fingerprint string
 }
 
-// LoadOptions says where hooks are besides the root.
-type LoadOptions struct {
-	// UserSettings is the user-level settings.json (~/.gemini/settings.json;
-	// an app setting, hookctl --gemini-user-settings); "" none.
-	UserSettings string
-	// Drafts are unsaved editor texts by path relative to the root.
-	Drafts map[string][]byte
-}
+// LoadOptions say where hooks are besides the opened folder.
+type LoadOptions = hookdecl.Options
 
 // IsExtension says whether dir is a Gemini CLI extension folder.
-func IsExtension(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, ExtensionManifest))
-	return err == nil
-}
+func IsExtension(dir string) bool { return extension.Is(dir) }
 
 // IsProject says whether root is a Gemini CLI project (it has .gemini/).
 func IsProject(root string) bool {
@@ -145,27 +117,15 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	if _, err := os.ReadDir(abs); err != nil {
 		return nil, fmt.Errorf("read skills root: %w", err)
 	}
-	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}, Files: []string{}, Enabled: true}
-	sum := sha256.New()
+	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}, Enabled: true}
+	files := hookdecl.NewFiles(opts.Drafts, CodeUnreadable)
 	var disabled []disabledName
 	var enabledAt *setting
 	read := func(rel, file string, user bool) {
-		data, ok := opts.Drafts[rel]
+		data, ok := files.Open(file, rel)
 		if !ok {
-			var err error
-			data, err = os.ReadFile(file)
-			if errors.Is(err, fs.ErrNotExist) {
-				return
-			}
-			if err != nil {
-				c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{File: rel, Severity: diag.Error, Code: CodeUnreadable,
-					Message: fmt.Sprintf("cannot read %s: %v; check its permissions", rel, errors.Unwrap(err))})
-				return
-			}
+			return
 		}
-		fmt.Fprintf(sum, "%s\x00%d\x00", rel, len(data))
-		sum.Write(data)
-		c.Files = append(c.Files, rel)
 		f := parseSettings(rel, data, user)
 		c.Hooks = append(c.Hooks, f.hooks...)
 		c.Diagnostics = append(c.Diagnostics, f.diags...)
@@ -174,32 +134,26 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 			enabledAt = f.enabled
 		}
 	}
-	if opts.UserSettings != "" {
-		if uf, err := filepath.Abs(opts.UserSettings); err == nil {
-			read(filepath.ToSlash(opts.UserSettings), uf, true)
+	if opts.User != "" {
+		if uf, err := filepath.Abs(opts.User); err == nil {
+			read(filepath.ToSlash(opts.User), uf, true)
 		}
 	}
 	read(ProjectSettings, filepath.Join(abs, filepath.FromSlash(ProjectSettings)), false)
 	// extensions load after the settings (Gemini CLI ranks their hooks
 	// last): the opened folder itself, then its skill folders by name
-	extension := func(relDir, dir, skill string) {
+	readExtension := func(relDir, dir, skill string) {
 		rel := path.Join(relDir, ExtensionHooks)
-		data, ok := opts.Drafts[rel]
+		data, ok := files.Open(filepath.Join(dir, filepath.FromSlash(ExtensionHooks)), rel)
 		if !ok {
-			var err error
-			if data, err = os.ReadFile(filepath.Join(dir, filepath.FromSlash(ExtensionHooks))); err != nil {
-				return
-			}
+			return
 		}
-		fmt.Fprintf(sum, "%s\x00%d\x00", rel, len(data))
-		sum.Write(data)
-		c.Files = append(c.Files, rel)
 		f := parseExtension(rel, data, dir, abs, skill)
 		c.Hooks = append(c.Hooks, f.hooks...)
 		c.Diagnostics = append(c.Diagnostics, f.diags...)
 	}
 	if IsExtension(abs) {
-		extension(".", abs, "")
+		readExtension(".", abs, "")
 	}
 	if entries, err := os.ReadDir(abs); err == nil {
 		for _, e := range entries { // sorted by name
@@ -207,7 +161,7 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 			if strings.HasPrefix(e.Name(), ".") || !e.IsDir() || !IsExtension(dir) {
 				continue
 			}
-			extension(e.Name(), dir, e.Name())
+			readExtension(e.Name(), dir, e.Name())
 		}
 	}
 	if enabledAt != nil && !enabledAt.value {
@@ -221,12 +175,14 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 			}
 		}
 	}
+	c.Files = files.Read
+	c.Diagnostics = append(c.Diagnostics, files.Diags...)
 	c.applyDisabled(disabled)
 	for i := range c.Hooks {
 		c.Diagnostics = append(c.Diagnostics, checkHandler(&c.Hooks[i], abs)...)
 	}
 	diag.Sort(c.Diagnostics)
-	c.fingerprint = hex.EncodeToString(sum.Sum(nil))
+	c.fingerprint = files.Fingerprint()
 	return c, nil
 }
 
@@ -287,9 +243,4 @@ func (c *Config) Running(enabled []string) []*Hook {
 // HasEvent says whether any handler is declared for e.
 func (c *Config) HasEvent(e Event) bool {
 	return slices.ContainsFunc(c.Hooks, func(h Hook) bool { return h.Event == e })
-}
-
-func exists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
 }

@@ -10,6 +10,7 @@ import (
 
 	"hookstudio/app/agent/engine"
 	"hookstudio/app/agentdata/profile"
+	"hookstudio/app/hooks/hookrun"
 )
 
 // ownOutcomes are renderings read in Gemini CLI 0.61's code that the
@@ -53,8 +54,7 @@ func (h *Handler) fire(ctx context.Context, event Event, ev *engine.Event) (bool
 				e.Extra = append(e.Extra, fmt.Sprintf("the answers of %d hooks merged as Gemini CLI merges one event's hooks", n))
 			}
 		}
-		h.count(hd, &call)
-		ev.Apply(call, e)
+		h.apply(ev, hd, call, e)
 	}
 	if again != nil {
 		again.apply(h, ev)
@@ -112,15 +112,15 @@ func chain(event Event, input []byte, out map[string]any) []byte {
 			var skip json.RawMessage
 			_ = dec.Decode(&skip)
 		}
-		f := &fields{}
+		f := &hookrun.Fields{}
 		for _, k := range ordered {
 			if k == key {
-				f.add(k, v)
+				f.Add(k, v)
 			} else {
-				f.add(k, in[k])
+				f.Add(k, in[k])
 			}
 		}
-		return f.json()
+		return f.JSON()
 	}
 	switch event {
 	case BeforeAgent:
@@ -718,8 +718,7 @@ func (r *retry) apply(h *Handler, ev *engine.Event) {
 		if i == carrier {
 			e = r.eff
 		}
-		h.count(hd, &call)
-		ev.Apply(call, e)
+		h.apply(ev, hd, call, e)
 	}
 }
 

@@ -75,31 +75,19 @@ func (e Event) matchOn() matchOn {
 // isTool says whether the event is about one tool call.
 func (e Event) isTool() bool { return e == BeforeTool || e == AfterTool }
 
-// eventsAt are the events a point of the flow fires, in the order Gemini
-// CLI fires them (BeforeModel, then BeforeToolSelection on the request the
-// model hooks left).
-func eventsAt(p engine.Point) []Event {
-	switch p {
-	case engine.PointSessionStart:
-		return []Event{SessionStart}
-	case engine.PointBeforeSend:
-		return []Event{BeforeAgent}
-	case engine.PointBeforeLLM:
-		return []Event{BeforeModel, BeforeToolSelection}
-	case engine.PointAfterLLM:
-		return []Event{AfterModel}
-	case engine.PointBeforeTool:
-		return []Event{BeforeTool}
-	case engine.PointAfterTool:
-		return []Event{AfterTool}
-	case engine.PointStop:
-		return []Event{AfterAgent}
-	case engine.PointBeforeCompact:
-		return []Event{PreCompress}
-	case engine.PointSessionEnd:
-		return []Event{SessionEnd}
-	}
-	return nil
+// eventsAt are the events each point of the flow fires, in the order
+// Gemini CLI fires them (BeforeModel, then BeforeToolSelection on the
+// request the model hooks left).
+var eventsAt = map[engine.Point][]Event{
+	engine.PointSessionStart:  []Event{SessionStart},
+	engine.PointBeforeSend:    []Event{BeforeAgent},
+	engine.PointBeforeLLM:     []Event{BeforeModel, BeforeToolSelection},
+	engine.PointAfterLLM:      []Event{AfterModel},
+	engine.PointBeforeTool:    []Event{BeforeTool},
+	engine.PointAfterTool:     []Event{AfterTool},
+	engine.PointStop:          []Event{AfterAgent},
+	engine.PointBeforeCompact: []Event{PreCompress},
+	engine.PointSessionEnd:    []Event{SessionEnd},
 }
 
 // TypeCommand is the only handler type Gemini CLI runs from settings.

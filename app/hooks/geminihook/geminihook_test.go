@@ -1,7 +1,6 @@
 package geminihook
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -11,16 +10,10 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/llm"
-	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/skills"
+	"hookstudio/app/hooks/hooktest"
 )
-
-type noHooks struct{}
-
-func (noHooks) Hooks([]string) []skills.Hook { return nil }
 
 func write(t testing.TB, root, rel, text string, mode os.FileMode) {
 	t.Helper()
@@ -31,19 +24,6 @@ func write(t testing.TB, root, rel, text string, mode os.FileMode) {
 	if err := os.WriteFile(p, []byte(text), mode); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, text := range files {
-		mode := os.FileMode(0o644)
-		if strings.HasSuffix(rel, ".sh") {
-			mode = 0o755
-		}
-		write(t, root, rel, text, mode)
-	}
-	return root
 }
 
 func bundled(t *testing.T) *profile.Profile {
@@ -66,7 +46,7 @@ func run(t *testing.T, files map[string]string, scenarioText string) *engine.Tra
 // (what Gemini CLI does with a broken hook is the point).
 func runChecked(t *testing.T, files map[string]string, scenarioText string, check bool) *engine.Trace {
 	t.Helper()
-	root := project(t, files)
+	root := hooktest.Project(t, files)
 	cfg, err := Load(root, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -74,20 +54,8 @@ func runChecked(t *testing.T, files map[string]string, scenarioText string, chec
 	if check && diag.HasErrors(cfg.Diagnostics) {
 		t.Fatalf("diagnostics: %+v", cfg.Diagnostics)
 	}
-	sc, ds := scenario.Parse("s.yaml", []byte(scenarioText))
-	if sc == nil || diag.HasErrors(ds) {
-		t.Fatalf("scenario: %+v", ds)
-	}
-	h, err := New(Options{Config: cfg, Profile: bundled(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = h.Close() })
-	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
-	if err != nil && !strings.Contains(err.Error(), "stopped") {
-		t.Fatalf("run: %v", err)
-	}
-	return tr
+	sc := hooktest.Scenario(t, scenarioText)
+	return hooktest.RunWith(t, Options{Config: cfg, Scenario: sc, Profile: bundled(t)}, New)
 }
 
 const shellTool = `tools:
@@ -97,17 +65,7 @@ const shellTool = `tools:
 
 // messages are the last LLM call's list, role: content, with the origin of
 // hook messages marked.
-func messages(tr *engine.Trace) []string {
-	var out []string
-	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
-		tag := m.Role
-		if m.Origin == engine.OriginHook && m.System == System {
-			tag = "hook " + m.Role
-		}
-		out = append(out, tag+": "+m.Content)
-	}
-	return out
-}
+func messages(tr *engine.Trace) []string { return hooktest.Messages(tr, System) }
 
 func settings(hooks string) string { return `{"hooks": ` + hooks + `}` }
 
@@ -167,15 +125,7 @@ requests:
 			files := map[string]string{".gemini/settings.json": settings("{" + c.hooks + "}")}
 			maps.Copy(files, c.files)
 			tr := runChecked(t, files, rounds, !strings.Contains(c.name, "missing"))
-			got := strings.Join(messages(tr), "\n¶")
-			at := 0
-			for _, w := range c.want {
-				i := strings.Index(got[at:], w)
-				if i < 0 {
-					t.Fatalf("missing %q (after offset %d) in\n%s", w, at, got)
-				}
-				at += i + len(w)
-			}
+			hooktest.InOrder(t, messages(tr), c.want...)
 		})
 	}
 }
@@ -252,7 +202,7 @@ requests:
 // TestDiagnostics: each problem of a settings file at once, with its
 // position and Gemini CLI's own consequence.
 func TestDiagnostics(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		".gemini/settings.json": `{
   // Gemini CLI strips comments
   "hooksConfig": {"disabled": ["nobody"], "enable": true},
@@ -280,7 +230,7 @@ func TestDiagnostics(t *testing.T) {
 		}
 	}
 	want := []string{CodeDisabledUnknown, CodeUnknownField, CodeOtherAgent, CodeUnknownEvent, CodeConfigField, CodeMatcherIgnored,
-		CodeUnknownType, CodeShape, CodePlainStdout, CodeTimeoutMS, CodeBadMatcher, CodeMissingScript, CodeExit1Guard, CodeUnknownField,
+		CodeUnknownType, CodeUnknownField, CodeShape, CodePlainStdout, CodeTimeoutMS, CodeBadMatcher, CodeMissingScript, CodeExit1Guard, CodeUnknownField,
 		CodeShape, CodeNotSimulated}
 	slices.Sort(got)
 	slices.Sort(want)
@@ -292,7 +242,7 @@ func TestDiagnostics(t *testing.T) {
 // TestSyntaxError: a file Gemini CLI cannot parse is one error at the
 // place it fails.
 func TestSyntaxError(t *testing.T) {
-	root := project(t, map[string]string{".gemini/settings.json": "{\n  \"hooks\": {\n    \"BeforeTool\": [\n  }\n"})
+	root := hooktest.Project(t, map[string]string{".gemini/settings.json": "{\n  \"hooks\": {\n    \"BeforeTool\": [\n  }\n"})
 	cfg, _ := Load(root, LoadOptions{})
 	if len(cfg.Diagnostics) != 1 || cfg.Diagnostics[0].Code != CodeSyntax || cfg.Diagnostics[0].Line != 4 {
 		t.Errorf("%+v", cfg.Diagnostics)
@@ -302,11 +252,11 @@ func TestSyntaxError(t *testing.T) {
 // TestHooksConfig: enabled false turns every hook off; disabled names a
 // hook by name (or command); the user's file comes first.
 func TestHooksConfig(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		".gemini/settings.json": `{"hooksConfig": {"disabled": ["quiet"]}, "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true", "name": "quiet"}, {"type": "command", "command": "echo '{}'"}]}]}}`,
 		"user.json":             `{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "echo user"}]}]}}`,
 	})
-	cfg, err := Load(root, LoadOptions{UserSettings: filepath.Join(root, "user.json")})
+	cfg, err := Load(root, LoadOptions{User: filepath.Join(root, "user.json")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +278,7 @@ func TestHooksConfig(t *testing.T) {
 // extension; its hooks/hooks.json runs while the skill is enabled, with
 // ${extensionPath} filled in.
 func TestExtension(t *testing.T) {
-	root := project(t, map[string]string{
+	root := hooktest.Project(t, map[string]string{
 		"guard/gemini-extension.json": `{"name": "guard", "version": "1.0.0"}`,
 		"guard/hooks/hooks.json":      `{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "${extensionPath}/scripts/g.sh"}]}]}}`,
 		"guard/scripts/g.sh":          "#!/bin/sh\nexit 0\n",
@@ -343,7 +293,7 @@ func TestExtension(t *testing.T) {
 	if len(cfg.Running([]string{"other"})) != 0 || len(cfg.Running([]string{"guard"})) != 1 {
 		t.Error("an extension's hooks run while its skill is enabled")
 	}
-	if !extensionFile(root, "guard/hooks/hooks.json") || extensionFile(root, "other/hooks/hooks.json") || !script(root, "guard/scripts/g.sh") {
+	if !extension.File(root, "guard/hooks/hooks.json") || extension.File(root, "other/hooks/hooks.json") || !script(root, "guard/scripts/g.sh") {
 		t.Error("file kinds")
 	}
 }
@@ -365,14 +315,9 @@ requests:
       - tool_calls: [{name: read_file, arguments: {path: a}, result: text}]
       - content: done
 `
-	root = project(t, files)
+	root = hooktest.Project(t, files)
 	cfg, _ := Load(root, LoadOptions{})
-	s, _ := scenario.Parse("s.yaml", []byte(sc))
-	h, _ := New(Options{Config: cfg, Profile: bundled(t)})
-	defer h.Close()
-	if _, err := engine.Run(context.Background(), s, noHooks{}, engine.Config{Model: llm.NewMock(s), Handlers: []engine.Handler{h}}); err != nil {
-		t.Fatal(err)
-	}
+	hooktest.RunWith(t, Options{Config: cfg, Scenario: hooktest.Scenario(t, sc), Profile: bundled(t)}, New)
 	data, _ := os.ReadFile(filepath.Join(root, "stdin.jsonl"))
 	keys := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
@@ -402,5 +347,99 @@ requests:
 		if keys[e] != w {
 			t.Errorf("%s: %q, want %q", e, keys[e], w)
 		}
+	}
+	// nested values are JSON objects, as gemini 0.61 sends them (seen), not
+	// encoded strings: a hook reads tool_response.llmContent and
+	// llm_response.candidates[0].content
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var in struct {
+			Event        string `json:"hook_event_name"`
+			ToolResponse *struct {
+				LLMContent *string `json:"llmContent"`
+			} `json:"tool_response"`
+			LLMResponse *struct {
+				Candidates []struct {
+					Content struct {
+						Role string `json:"role"`
+					} `json:"content"`
+				} `json:"candidates"`
+			} `json:"llm_response"`
+		}
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Errorf("%s stdin: %v", in.Event, err)
+			continue
+		}
+		switch in.Event {
+		case "AfterTool":
+			if in.ToolResponse == nil || in.ToolResponse.LLMContent == nil {
+				t.Errorf("AfterTool's tool_response has no llmContent: %s", line)
+			}
+		case "AfterModel":
+			if in.LLMResponse == nil || len(in.LLMResponse.Candidates) == 0 || in.LLMResponse.Candidates[0].Content.Role != "model" {
+				t.Errorf("AfterModel's llm_response has no candidate content: %s", line)
+			}
+		}
+	}
+}
+
+// TestContextWhereGeminiReadsNone: Gemini CLI hands the model an
+// additionalContext only inside hookSpecificOutput, and only at
+// SessionStart, BeforeAgent and AfterTool (seen: AfterTool's top-level
+// one and BeforeModel's, nested or not, never reached the model in gemini
+// 0.61 against capture). validate says so before any run, reading the
+// hook's line or script; the trace's step says so after one.
+func TestContextWhereGeminiReadsNone(t *testing.T) {
+	cases := []struct {
+		name, event, command string
+		files                map[string]string
+		code                 string
+	}{
+		{"AfterTool top level", "AfterTool", `echo '{"additionalContext": "c"}'`, nil, CodeContextTopLevel},
+		{"AfterTool top level in a python script", "AfterTool", "python3 .gemini/hooks/after.py",
+			map[string]string{".gemini/hooks/after.py": "import json\nprint(json.dumps({'additionalContext': 'c'}))\n"}, CodeContextTopLevel},
+		{"AfterTool nested", "AfterTool", `echo '{"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "c"}}'`, nil, ""},
+		{"BeforeModel top level", "BeforeModel", `echo '{"additionalContext": "c"}'`, nil, CodeContextIgnored},
+		{"BeforeModel nested", "BeforeModel", `echo '{"hookSpecificOutput": {"additionalContext": "c"}}'`, nil, CodeContextIgnored},
+		{"BeforeTool nested", "BeforeTool", "./.gemini/hooks/pre.sh",
+			map[string]string{".gemini/hooks/pre.sh": "#!/bin/sh\necho '{\"hookSpecificOutput\": {\"additionalContext\": \"c\"}}'\n"}, CodeContextIgnored},
+	}
+	rounds := shellTool + `enable_tools: true
+requests:
+  - user: go
+    rounds:
+      - tool_calls: [{name: run_shell_command, arguments: {command: ls}, result: "a b"}]
+      - content: done
+`
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{".gemini/settings.json": settings("{" + cmd(c.event, c.command) + "}")}
+			maps.Copy(files, c.files)
+			cfg, err := Load(hooktest.Project(t, files), LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var codes []string
+			for _, d := range cfg.Diagnostics {
+				if d.Code == CodeContextTopLevel || d.Code == CodeContextIgnored {
+					codes = append(codes, d.Code)
+				}
+			}
+			if want := []string{c.code}; c.code == "" && len(codes) > 0 || c.code != "" && !slices.Equal(codes, want) {
+				t.Errorf("validate: %q, want %q", codes, c.code)
+			}
+			tr := run(t, files, rounds)
+			warned := false
+			for _, hc := range tr.HookCalls {
+				for _, w := range hc.Warnings {
+					warned = warned || strings.Contains(w, "additionalContext")
+				}
+			}
+			if warned != (c.code != "") {
+				t.Errorf("the trace's step warns %v, want %v", warned, c.code != "")
+			}
+			if c.code != "" && strings.Contains(strings.Join(messages(tr), "\n"), "c</hook_context>") {
+				t.Error("the context reached the model")
+			}
+		})
 	}
 }

@@ -2,40 +2,26 @@ package geminihook
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
 
 	"hookstudio/app/agent/engine"
-	"hookstudio/app/agentdata/profile"
-	"hookstudio/app/hooks/metrics"
+	"hookstudio/app/hooks/hookrun"
 	"hookstudio/app/hooks/process"
 	"hookstudio/app/hooks/render"
 )
 
 // Options configure a Handler.
-type Options struct {
-	Config *Config
-	// Profile is the rendering profile of gemini-cli the run renders with
-	// (nil: the system's own measured renderings).
-	Profile *profile.Profile
-}
+type Options = hookrun.Options[*Config]
 
 // Handler runs Gemini CLI's hooks at the engine's points.
 type Handler struct {
-	cfg     *Config
-	render  render.Renderer
-	procs   *process.Group
-	exec    func(ctx context.Context, s process.Spec) process.Result
-	tmp     string
-	session string
-	metrics *metrics.Book
+	*hookrun.Run
+	cfg    *Config
+	render render.Renderer
 
 	mu         sync.Mutex
 	prefix     string          // SessionStart context waiting for the first prompt (rendered)
@@ -47,28 +33,12 @@ type Handler struct {
 
 // New prepares the hooks of opts.Config for a run; Close it when the run ends.
 func New(opts Options) (*Handler, error) {
-	tmp, err := os.MkdirTemp("", "hookstudio-gemini-")
+	run, err := hookrun.NewRun(System, "gemini cli hooks", hookrun.UUID())
 	if err != nil {
-		return nil, fmt.Errorf("gemini cli hooks: run folder: %w", err)
+		return nil, err
 	}
-	var id [16]byte
-	_, _ = rand.Read(id[:])
-	s := hex.EncodeToString(id[:])
-	h := &Handler{cfg: opts.Config, render: render.New(opts.Profile, ownOutcomes), procs: process.NewGroup(), tmp: tmp,
-		session: s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:32],
-		metrics: metrics.NewBook(System), rewritten: map[string]bool{}}
-	h.exec = h.procs.Run
-	return h, nil
+	return &Handler{Run: run, cfg: opts.Config, render: render.New(opts.Profile, ownOutcomes), rewritten: map[string]bool{}}, nil
 }
-
-// Close kills whatever hook still runs and removes the run's folder.
-func (h *Handler) Close() error {
-	h.procs.Close()
-	return os.RemoveAll(h.tmp)
-}
-
-// Metrics are every handler's counters so far.
-func (h *Handler) Metrics() []engine.HookMetric { return h.metrics.List() }
 
 // OffersTools: Gemini CLI's hooks never offer tools of their own.
 func (h *Handler) OffersTools() bool { return false }
@@ -131,7 +101,7 @@ func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
 	case engine.PointAfterTool:
 		defer h.noteRewrite(ev)
 	}
-	for _, event := range eventsAt(ev.Point) {
+	for _, event := range eventsAt[ev.Point] {
 		if ev.Stopped() {
 			return nil
 		}
@@ -217,17 +187,17 @@ func shellArg(s string) string {
 func (h *Handler) command(hd *Hook) string {
 	root := shellArg(h.cfg.Root)
 	return strings.NewReplacer("$GEMINI_PROJECT_DIR", root, "$GEMINI_CWD", root, "$GEMINI_PLANS_DIR", shellArg(h.plansDir()),
-		"$GEMINI_SESSION_ID", shellArg(h.session), "$CLAUDE_PROJECT_DIR", root).Replace(hd.Command)
+		"$GEMINI_SESSION_ID", shellArg(h.Session), "$CLAUDE_PROJECT_DIR", root).Replace(hd.Command)
 }
 
-func (h *Handler) plansDir() string { return h.tmp + "/plans" }
+func (h *Handler) plansDir() string { return h.Dir + "/plans" }
 
 // env is what a command gets: Hook Studio's environment less its keys,
 // Gemini CLI's variables and the hook's own env.
 func (h *Handler) env(hd *Hook) []string {
 	env := append(process.Inherited("GEMINI_PROJECT_DIR", "GEMINI_PLANS_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "CLAUDE_PROJECT_DIR"),
 		"GEMINI_PROJECT_DIR="+h.cfg.Root, "GEMINI_PLANS_DIR="+h.plansDir(), "GEMINI_CWD="+h.cfg.Root,
-		"GEMINI_SESSION_ID="+h.session, "CLAUDE_PROJECT_DIR="+h.cfg.Root)
+		"GEMINI_SESSION_ID="+h.Session, "CLAUDE_PROJECT_DIR="+h.cfg.Root)
 	for k, v := range hd.Env {
 		env = append(env, k+"="+v)
 	}
@@ -235,10 +205,7 @@ func (h *Handler) env(hd *Hook) []string {
 }
 
 func (h *Handler) run(ctx context.Context, hd *Hook, input []byte) result {
-	cctx, cancel := context.WithTimeout(ctx, h.timeout(hd))
-	defer cancel()
-	res := h.exec(cctx, process.Spec{Argv: []string{"bash", "-c", h.command(hd)}, Dir: h.cfg.Root, Env: h.env(hd), Stdin: input,
-		MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})
+	res := h.Exec(ctx, h.timeout(hd), []string{"bash", "-c", h.command(hd)}, h.cfg.Root, h.env(hd), input)
 	r := result{res: res}
 	if res.TimedOut || res.Err != nil {
 		return r

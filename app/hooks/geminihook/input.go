@@ -1,45 +1,14 @@
 package geminihook
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"hookstudio/app/agent/engine"
+	"hookstudio/app/hooks/hookrun"
 )
-
-// fields is a JSON object that keeps its keys in the order added, as
-// Gemini CLI's JSON.stringify of its input objects does.
-type fields struct {
-	keys []string
-	vals []any
-}
-
-func (f *fields) add(k string, v any) { f.keys, f.vals = append(f.keys, k), append(f.vals, v) }
-
-func (f *fields) json() []byte {
-	out := []byte{'{'}
-	for i, k := range f.keys {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, marshal(k)...)
-		out = append(out, ':')
-		out = append(out, marshal(f.vals[i])...)
-	}
-	return append(out, '}')
-}
-
-func marshal(v any) []byte {
-	if f, ok := v.(*fields); ok {
-		return f.json()
-	}
-	b, _ := json.Marshal(v)
-	return b
-}
 
 // llmMessage is one message of Gemini CLI's hook-side LLMRequest: a text
 // content's parts joined; contents without text (tool results, calls
@@ -98,89 +67,91 @@ func requestOf(ev *engine.Event) llmRequest {
 // settings (seen).
 var generationConfig = map[string]any{"temperature": 1, "topP": 0.95, "topK": 64}
 
-func (r llmRequest) json() *fields {
-	f := &fields{}
-	f.add("model", r.model)
+func (r llmRequest) json() *hookrun.Fields {
+	f := &hookrun.Fields{}
+	f.Add("model", r.model)
 	msgs := r.messages
 	if msgs == nil {
 		msgs = []llmMessage{}
 	}
-	f.add("messages", msgs)
-	f.add("config", generationConfig)
+	f.Add("messages", msgs)
+	f.Add("config", generationConfig)
 	return f
 }
 
 // responseOf is the model's answer as hooks see it: its text parts only
 // (tool calls are not shown to AfterModel).
-func responseOf(answer string) *fields {
+func responseOf(answer string) *hookrun.Fields {
 	parts := []string{}
 	if answer != "" {
 		parts = append(parts, answer)
 	}
-	f := &fields{}
+	f := &hookrun.Fields{}
 	if answer != "" {
-		f.add("text", answer)
+		f.Add("text", answer)
 	}
-	cand := &fields{}
-	cand.add("content", map[string]any{"role": "model", "parts": parts})
-	cand.add("finishReason", "STOP")
-	f.add("candidates", []any{cand.json()})
+	cand := &hookrun.Fields{}
+	cand.Add("content", map[string]any{"role": "model", "parts": parts})
+	cand.Add("finishReason", "STOP")
+	f.Add("candidates", []any{cand})
 	return f
 }
 
-// input is the stdin JSON of an event, with the keys in the order Gemini
-// CLI 0.61's hook event handler builds them.
+// opening are the keys of Gemini CLI's stdin that open every event.
+var opening = []string{"session_id", "transcript_path", "cwd", "hook_event_name", "timestamp"}
+
+// stdin is each event's stdin, with the keys in the order Gemini CLI
+// 0.61's hook event handler builds them.
+var stdin = hookrun.Stdin{
+	string(SessionStart):        hookrun.Keys(opening, []string{"source:=startup"}),
+	string(BeforeAgent):         hookrun.Keys(opening, []string{"prompt"}),
+	string(BeforeModel):         hookrun.Keys(opening, []string{"llm_request"}),
+	string(BeforeToolSelection): hookrun.Keys(opening, []string{"llm_request"}),
+	string(AfterModel):          hookrun.Keys(opening, []string{"llm_request", "llm_response"}),
+	string(BeforeTool):          hookrun.Keys(opening, []string{"tool_name", "tool_input"}),
+	string(AfterTool):           hookrun.Keys(opening, []string{"tool_name", "tool_input", "tool_response"}),
+	string(AfterAgent):          hookrun.Keys(opening, []string{"prompt=turn_prompt", "prompt_response", "stop_hook_active"}),
+	string(PreCompress):         hookrun.Keys(opening, []string{"trigger:=auto"}),
+	string(SessionEnd):          hookrun.Keys(opening, []string{"reason:=exit"}),
+}
+
+// input is the stdin JSON of an event.
 func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 	transcript, err := h.writeTranscript(ev)
 	if err != nil {
 		return nil, err
 	}
-	f := &fields{}
-	f.add("session_id", h.session)
-	f.add("transcript_path", transcript)
-	f.add("cwd", h.cfg.Root)
-	f.add("hook_event_name", string(event))
-	f.add("timestamp", time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
-	switch event {
-	case SessionStart:
-		f.add("source", "startup")
-	case BeforeAgent:
-		f.add("prompt", h.promptText(ev))
-	case BeforeModel, BeforeToolSelection:
-		f.add("llm_request", requestOf(ev).json())
-	case AfterModel:
-		f.add("llm_request", requestOf(ev).json())
-		f.add("llm_response", responseOf(ev.Answer))
-	case BeforeTool:
-		f.add("tool_name", ev.Tool.Name)
-		f.add("tool_input", args(ev.Tool))
-	case AfterTool:
-		f.add("tool_name", ev.Tool.Name)
-		f.add("tool_input", args(ev.Tool))
-		resp := &fields{}
-		resp.add("llmContent", ev.Tool.Result)
-		resp.add("returnDisplay", ev.Tool.Result)
-		if ev.Tool.Error != "" {
-			resp.vals[0], resp.vals[1] = ev.Tool.Error, ev.Tool.Error
-			resp.add("error", map[string]any{"message": ev.Tool.Error})
-		}
-		f.add("tool_response", resp.json())
-	case AfterAgent:
-		h.mu.Lock()
-		prompt, answer, active := h.turnPrompt, h.cumulative, h.stopActive
-		h.mu.Unlock()
-		if answer == "" {
-			answer = orText(ev.Answer, "[no response text]")
-		}
-		f.add("prompt", prompt)
-		f.add("prompt_response", answer)
-		f.add("stop_hook_active", active)
-	case PreCompress:
-		f.add("trigger", "auto")
-	case SessionEnd:
-		f.add("reason", "exit")
+	h.mu.Lock()
+	turnPrompt, answer, active := h.turnPrompt, h.cumulative, h.stopActive
+	h.mu.Unlock()
+	v := hookrun.Values{
+		"session_id": h.Session, "transcript_path": transcript, "cwd": h.cfg.Root, "hook_event_name": string(event),
+		"timestamp": time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), "turn_prompt": turnPrompt, "stop_hook_active": active,
+		"prompt":       func() any { return h.promptText(ev) },
+		"llm_request":  func() any { return requestOf(ev).json() },
+		"llm_response": func() any { return responseOf(ev.Answer) },
+		"tool_name":    func() any { return ev.Tool.Name },
+		"tool_input":   func() any { return args(ev.Tool) },
+		"tool_response": func() any {
+			resp := &hookrun.Fields{}
+			if ev.Tool.Error != "" {
+				resp.Add("llmContent", ev.Tool.Error)
+				resp.Add("returnDisplay", ev.Tool.Error)
+				resp.Add("error", map[string]any{"message": ev.Tool.Error})
+				return resp
+			}
+			resp.Add("llmContent", ev.Tool.Result)
+			resp.Add("returnDisplay", ev.Tool.Result)
+			return resp
+		},
+		"prompt_response": func() any {
+			if answer == "" {
+				return orText(ev.Answer, "[no response text]")
+			}
+			return answer
+		},
 	}
-	return f.json(), nil
+	return stdin.Build(string(event), v).JSON(), nil
 }
 
 // promptText is the request's prompt as Gemini CLI hands it to BeforeAgent:
@@ -201,18 +172,15 @@ func args(tc *engine.ToolCall) map[string]any {
 	return tc.Arguments
 }
 
-// writeTranscript writes the conversation so far as a JSON file, where
+// writeTranscript writes the conversation so far as JSON Lines, where
 // transcript_path points (Gemini CLI's chat recording).
 func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
-	file := filepath.Join(h.tmp, "chats", "session-"+h.session[:8]+".jsonl")
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return "", fmt.Errorf("gemini cli hooks: transcript: %w", err)
-	}
+	file := filepath.Join(h.Dir, "chats", "session-"+h.Session[:8]+".jsonl")
 	type entry struct {
 		Type    string `json:"type"`
 		Content string `json:"content"`
 	}
-	msgs := []entry{}
+	lines := []any{}
 	for _, m := range ev.Messages() {
 		kind := "user"
 		switch m.Role {
@@ -223,18 +191,10 @@ func (h *Handler) writeTranscript(ev *engine.Event) (string, error) {
 		case "system":
 			continue
 		}
-		msgs = append(msgs, entry{Type: kind, Content: m.Content})
+		lines = append(lines, entry{Type: kind, Content: m.Content})
 	}
-	var data []byte
-	for _, m := range msgs {
-		line, err := json.Marshal(m)
-		if err != nil {
-			return "", fmt.Errorf("gemini cli hooks: transcript: %w", err)
-		}
-		data = append(append(data, line...), '\n')
-	}
-	if err := os.WriteFile(file, data, 0o600); err != nil {
-		return "", fmt.Errorf("gemini cli hooks: transcript: %w", err)
+	if err := hookrun.WriteJSONL(file, lines); err != nil {
+		return "", fmt.Errorf("gemini cli hooks: %w", err)
 	}
 	return file, nil
 }

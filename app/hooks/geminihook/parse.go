@@ -1,7 +1,6 @@
 package geminihook
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -9,6 +8,8 @@ import (
 
 	"hookstudio/app/format/diag"
 	"hookstudio/app/format/jsondoc"
+	"hookstudio/app/hooks/ccshape"
+	"hookstudio/app/hooks/hookdecl"
 )
 
 // Diagnostic codes (tests check codes, never wording).
@@ -33,6 +34,8 @@ const (
 	CodePlainStdout     = "gemini-plain-stdout"
 	CodeExit1Guard      = "gemini-exit1-guard"
 	CodeClaudeOutput    = "gemini-claude-output"
+	CodeContextTopLevel = "gemini-context-top-level"
+	CodeContextIgnored  = "gemini-context-ignored"
 )
 
 // Fields Gemini CLI reads.
@@ -56,9 +59,59 @@ type settingsFile struct {
 	enabled  *setting
 }
 
+// dialect is Gemini CLI's reading of Claude Code's hook shape: its events
+// and other agents' names for them, the group's "sequential", a matcher
+// read per event, timeouts in milliseconds, command hooks only.
+var dialect = ccshape.Dialect{
+	Agent: "Gemini CLI", Code: "gemini",
+	Fires: hookdecl.Names(Simulated), Elsewhere: []string{string(Notification)},
+	Why: func(string) string { return "interactive tool-permission prompt" },
+	Own: hookdecl.NameMap(otherAgents), OtherCode: own(CodeOtherAgent),
+	Aside: func(r *ccshape.Reader, n *jsondoc.Node) bool {
+		if !slices.Contains(ConfigFields, n.Key) {
+			return false
+		}
+		r.Report(ccshape.KeyOff(n), diag.Warning, own(CodeConfigField), "%q belongs in \"hooksConfig\": Gemini CLI skips it under \"hooks\"", n.Key)
+		return true
+	},
+	HasMatcher:    func(e string) bool { return Event(e).matchOn() != matchNone },
+	Matcher:       matcherAt,
+	GroupFields:   GroupFields,
+	HandlerFields: HandlerFields,
+	Types:         Types,
+	Runs:          func(string) (bool, string) { return true, "" },
+	TimeoutUnit:   "milliseconds",
+	Unknown:       "Gemini CLI skips it (\"Invalid hook event name\") and these hooks never run",
+	Unreadable:    "Gemini CLI discards it",
+}
+
+// own is a code of Gemini CLI's own as the shape's reader takes it,
+// without the dialect's prefix.
+func own(code string) string { return strings.TrimPrefix(code, "gemini-") }
+
+// matcherAt reads a group's matcher as Gemini CLI's planner does: on tool
+// events a regular expression tested anywhere in the tool's name (one that
+// does not compile is compared exactly, a warning); on SessionStart,
+// SessionEnd and PreCompress compared exactly with the source, reason or
+// trigger.
+func matcherAt(event, m string) (ccshape.Match, string) {
+	text := strings.TrimSpace(m)
+	if text == "" || text == "*" {
+		return func(string, ...string) bool { return true }, ""
+	}
+	exact := func(s string, _ ...string) bool { return s == text }
+	if Event(event).matchOn() != matchTool {
+		return exact, ""
+	}
+	re, err := regexp.Compile(text)
+	if err != nil {
+		return exact, fmt.Sprintf("matcher %q is not a regular expression (%v): Gemini CLI then compares it with the tool's name exactly", m, err)
+	}
+	return func(s string, _ ...string) bool { return re.MatchString(s) }, ""
+}
+
 type parser struct {
-	diag.Sink
-	pos  func(off int) (line, col int)
+	*ccshape.Reader
 	user bool
 	out  settingsFile
 }
@@ -66,54 +119,39 @@ type parser struct {
 // parseSettings reads a settings.json: its "hooks" and "hooksConfig";
 // every problem is reported at once.
 func parseSettings(rel string, data []byte, user bool) settingsFile {
-	p := &parser{Sink: diag.Sink{File: rel}, pos: jsondoc.NewLines(data).Position, user: user}
-	doc, err := jsondoc.Parse(stripComments(data))
-	if err != nil {
-		off := 0
-		if se, ok := err.(*jsondoc.SyntaxError); ok {
-			off = se.Offset
-		}
-		p.errorf(off, CodeSyntax, "%s is not valid JSON (%v): Gemini CLI stops with an error reading its settings, and none of these hooks run", rel, err)
-		p.out.diags = p.Diags
-		return p.out
+	p := &parser{Reader: ccshape.NewReader(rel, data, &dialect), user: user}
+	doc, ok := p.parse(stripComments(data), "Gemini CLI stops with an error reading its settings, and none of these hooks run")
+	if !ok {
+		return p.done()
 	}
 	if doc.Root.Kind != jsondoc.Object {
-		p.errorf(doc.Root.Offset, CodeShape, "a settings file is a JSON object with a \"hooks\" key")
-		p.out.diags = p.Diags
-		return p.out
+		p.Report(doc.Root.Offset, diag.Error, ccshape.Shape, "a settings file is a JSON object with a \"hooks\" key")
+		return p.done()
 	}
 	if hc := doc.Root.Get("hooksConfig"); hc != nil {
 		p.hooksConfig(hc)
 	}
 	if hooks := doc.Root.Get("hooks"); hooks != nil {
-		p.events(hooks)
+		p.add(p.Events(hooks, nil))
 	}
-	p.out.diags = p.Diags
-	return p.out
+	return p.done()
 }
 
 // parseExtension reads an extension's hooks/hooks.json ({"hooks": …}),
 // its ${extensionPath}, ${workspacePath} and ${/} filled in as Gemini CLI
 // fills them.
 func parseExtension(rel string, data []byte, dir, workspace, skill string) settingsFile {
-	p := &parser{Sink: diag.Sink{File: rel}, pos: jsondoc.NewLines(data).Position}
-	doc, err := jsondoc.Parse(data)
-	if err != nil {
-		off := 0
-		if se, ok := err.(*jsondoc.SyntaxError); ok {
-			off = se.Offset
-		}
-		p.errorf(off, CodeSyntax, "%s is not valid JSON (%v): Gemini CLI skips the extension's hooks with a debug-log line only, so none of them run", rel, err)
-		p.out.diags = p.Diags
-		return p.out
+	p := &parser{Reader: ccshape.NewReader(rel, data, &dialect)}
+	doc, ok := p.parse(data, "Gemini CLI skips the extension's hooks with a debug-log line only, so none of them run")
+	if !ok {
+		return p.done()
 	}
 	hooks := doc.Root.Get("hooks")
 	if doc.Root.Kind != jsondoc.Object || hooks == nil || hooks.Kind != jsondoc.Object {
-		p.errorf(doc.Root.Offset, CodeShape, "an extension's hooks file is {\"hooks\": {EVENT: […]}}: Gemini CLI skips it otherwise (\"hooks\" property must be an object)")
-		p.out.diags = p.Diags
-		return p.out
+		p.Report(doc.Root.Offset, diag.Error, ccshape.Shape, "an extension's hooks file is {\"hooks\": {EVENT: […]}}: Gemini CLI skips it otherwise (\"hooks\" property must be an object)")
+		return p.done()
 	}
-	p.events(hooks)
+	p.add(p.Events(hooks, nil))
 	fill := strings.NewReplacer("${extensionPath}", dir, "${workspacePath}", workspace, "${/}", "/", "${pathSeparator}", "/")
 	for i := range p.out.hooks {
 		h := &p.out.hooks[i]
@@ -122,232 +160,99 @@ func parseExtension(rel string, data []byte, dir, workspace, skill string) setti
 			h.Env[k] = fill.Replace(v)
 		}
 	}
+	return p.done()
+}
+
+// done is what the file contributes, its problems with it.
+func (p *parser) done() settingsFile {
 	p.out.diags = p.Diags
 	return p.out
 }
 
-func (p *parser) report(off int, sev diag.Severity, code, format string, args ...any) {
-	line, col := p.pos(off)
-	p.Add(line, col, sev, code, format, args...)
+// parse reads text (the file's, its comments blanked where Gemini CLI
+// allows them) as JSON; then says what Gemini CLI does with a file that is
+// not.
+func (p *parser) parse(text []byte, then string) (*jsondoc.Doc, bool) {
+	doc, err := jsondoc.Parse(text)
+	if err != nil {
+		off := 0
+		if se, ok := err.(*jsondoc.SyntaxError); ok {
+			off = se.Offset
+		}
+		p.Report(off, diag.Error, ccshape.Syntax, "%s is not valid JSON (%v): %s", p.File, err, then)
+		return nil, false
+	}
+	return doc, true
 }
 
-func (p *parser) errorf(off int, code, format string, args ...any) {
-	p.report(off, diag.Error, code, format, args...)
-}
-
-func (p *parser) warnf(off int, code, format string, args ...any) {
-	p.report(off, diag.Warning, code, format, args...)
+// add keeps the handlers read, with what Gemini CLI reads of them besides
+// the shape's: the group's "sequential", a hook's name, description and
+// env, its timeout in milliseconds.
+func (p *parser) add(hs []ccshape.Handler) {
+	badSequential := map[*jsondoc.Node]bool{}
+	for _, ch := range hs {
+		match := ch.Match
+		h := Hook{Event: Event(ch.Event), Matcher: ch.Matcher, Type: ch.Type, Command: ch.Command, File: p.File, Line: ch.Line, Column: ch.Column,
+			Runs: ch.Runs, Why: ch.Why, cmdLine: ch.CmdLine, cmdCol: ch.CmdCol, match: func(s string) bool { return match(s) }}
+		if s := ch.GroupNode.Get("sequential"); s != nil {
+			if s.Kind != jsondoc.Bool && !badSequential[s] {
+				badSequential[s] = true
+				p.Report(s.Offset, diag.Error, ccshape.Shape, "\"sequential\" is true or false")
+			}
+			h.Sequential = s.Bool
+		}
+		for key, to := range map[string]*string{"name": &h.Name, "description": &h.Description} {
+			if v := ch.Node.Get(key); v != nil && v.Kind == jsondoc.String {
+				*to = v.Str
+			} else if v != nil {
+				p.Report(v.Offset, diag.Error, ccshape.Shape, "%q must be a string", key)
+			}
+		}
+		if ch.Timeout > 0 {
+			h.TimeoutMS = int(ch.Timeout)
+			if ch.Timeout < 1000 {
+				t := ch.Node.Get("timeout")
+				p.Report(t.Offset, diag.Warning, own(CodeTimeoutMS), "\"timeout\" is in milliseconds: %v gives the hook %v ms before Gemini CLI kills it (write %v for %v seconds)", ch.Timeout, ch.Timeout, ch.Timeout*1000, ch.Timeout)
+			}
+		}
+		h.Env = p.Env(ch.Node)
+		p.out.hooks = append(p.out.hooks, h)
+	}
 }
 
 func (p *parser) hooksConfig(hc *jsondoc.Node) {
 	if hc.Kind != jsondoc.Object {
-		p.errorf(hc.Offset, CodeShape, "\"hooksConfig\" is an object: {\"enabled\": true, \"disabled\": [\"hook name or command\"]}")
+		p.Report(hc.Offset, diag.Error, ccshape.Shape, "\"hooksConfig\" is an object: {\"enabled\": true, \"disabled\": [\"hook name or command\"]}")
 		return
 	}
 	for _, k := range hc.Children {
 		switch k.Key {
 		case "enabled":
 			if k.Kind != jsondoc.Bool {
-				p.errorf(k.Offset, CodeShape, "hooksConfig.enabled is true or false")
+				p.Report(k.Offset, diag.Error, ccshape.Shape, "hooksConfig.enabled is true or false")
 				continue
 			}
-			line, col := p.pos(k.Offset)
+			line, col := p.Pos(k.Offset)
 			p.out.enabled = &setting{value: k.Bool, file: p.File, line: line, col: col}
 		case "disabled":
 			if k.Kind != jsondoc.Array {
-				p.errorf(k.Offset, CodeShape, "hooksConfig.disabled is a list of hook names (or commands, for hooks without a name)")
+				p.Report(k.Offset, diag.Error, ccshape.Shape, "hooksConfig.disabled is a list of hook names (or commands, for hooks without a name)")
 				continue
 			}
 			for _, n := range k.Children {
 				if n.Kind != jsondoc.String {
-					p.errorf(n.Offset, CodeShape, "hooksConfig.disabled lists hook names as strings")
+					p.Report(n.Offset, diag.Error, ccshape.Shape, "hooksConfig.disabled lists hook names as strings")
 					continue
 				}
-				line, col := p.pos(n.Offset)
+				line, col := p.Pos(n.Offset)
 				p.out.disabled = append(p.out.disabled, disabledName{name: n.Str, file: p.File, line: line, col: col})
 			}
 		case "notifications":
 			if k.Kind != jsondoc.Bool {
-				p.errorf(k.Offset, CodeShape, "hooksConfig.notifications is true or false")
+				p.Report(k.Offset, diag.Error, ccshape.Shape, "hooksConfig.notifications is true or false")
 			}
 		default:
-			p.warnf(k.KeyOffset, CodeUnknownField, "unknown field %q in hooksConfig: Gemini CLI reads enabled, disabled and notifications.%s", k.Key, diag.DidYouMean(k.Key, ConfigFields))
+			p.Report(k.KeyOffset, diag.Warning, ccshape.UnknownField, "unknown field %q in hooksConfig: Gemini CLI reads enabled, disabled and notifications.%s", k.Key, diag.DidYouMean(k.Key, ConfigFields))
 		}
-	}
-}
-
-func (p *parser) events(hooks *jsondoc.Node) {
-	if hooks.Kind != jsondoc.Object {
-		p.errorf(hooks.Offset, CodeShape, "\"hooks\" must be an object of event names (BeforeTool, AfterAgent, …), not %s", hooks.Kind)
-		return
-	}
-	for _, ev := range hooks.Children {
-		if slices.Contains(ConfigFields, ev.Key) {
-			p.warnf(ev.KeyOffset, CodeConfigField, "%q belongs in \"hooksConfig\": Gemini CLI skips it under \"hooks\"", ev.Key)
-			continue
-		}
-		event := Event(ev.Key)
-		if !event.Known() {
-			if own, ok := otherAgents[ev.Key]; ok {
-				if own != "" {
-					p.warnf(ev.KeyOffset, CodeOtherAgent, "%q is another agent's event name: Gemini CLI skips it (\"Invalid hook event name\") and these hooks never run; Gemini CLI calls it %s", ev.Key, own)
-				} else {
-					p.warnf(ev.KeyOffset, CodeOtherAgent, "%q is another agent's event name, and Gemini CLI has no such event: it skips it and these hooks never run", ev.Key)
-				}
-				continue
-			}
-			p.warnf(ev.KeyOffset, CodeUnknownEvent, "%q is not a Gemini CLI hook event: Gemini CLI warns \"Invalid hook event name\" and skips it.%s", ev.Key, diag.DidYouMean(ev.Key, KnownEvents()))
-			continue
-		}
-		if ev.Kind != jsondoc.Array {
-			p.errorf(ev.Offset, CodeShape, "%s must be a list of {\"matcher\", \"hooks\"} definitions: Gemini CLI skips it otherwise", ev.Key)
-			continue
-		}
-		for _, group := range ev.Children {
-			p.group(event, group)
-		}
-	}
-}
-
-func (p *parser) group(event Event, g *jsondoc.Node) {
-	if g.Kind != jsondoc.Object {
-		p.errorf(g.Offset, CodeShape, "each entry of %s is an object with \"hooks\" (and a \"matcher\"): Gemini CLI discards it otherwise", event)
-		return
-	}
-	matcher, sequential := "", false
-	match := func(string) bool { return true }
-	if m := g.Get("matcher"); m != nil {
-		if m.Kind != jsondoc.String {
-			p.errorf(m.Offset, CodeShape, "\"matcher\" must be a string such as \"run_shell_command\" or \"write_.*\"")
-		} else {
-			matcher = m.Str
-			match = p.matcher(event, m)
-		}
-	}
-	if s := g.Get("sequential"); s != nil {
-		if s.Kind != jsondoc.Bool {
-			p.errorf(s.Offset, CodeShape, "\"sequential\" is true or false")
-		}
-		sequential = s.Bool
-	}
-	for _, k := range g.Children {
-		if !slices.Contains(GroupFields, k.Key) {
-			p.warnf(k.KeyOffset, CodeUnknownField, "unknown field %q in a %s definition: Gemini CLI reads matcher, sequential and hooks.%s", k.Key, event, diag.DidYouMean(k.Key, GroupFields))
-		}
-	}
-	hs := g.Get("hooks")
-	if hs == nil || hs.Kind != jsondoc.Array {
-		off := g.Offset
-		if hs != nil {
-			off = hs.Offset
-		}
-		p.errorf(off, CodeShape, "a %s definition needs \"hooks\": a list such as [{\"type\": \"command\", \"command\": \"…\"}]; Gemini CLI discards it otherwise", event)
-		return
-	}
-	for _, h := range hs.Children {
-		p.handler(event, matcher, sequential, match, h)
-	}
-}
-
-// matcher compiles a group's matcher as Gemini CLI's planner reads it: on
-// tool events a regular expression tested anywhere in the tool's name
-// (one that does not compile is compared exactly); on SessionStart,
-// SessionEnd and PreCompress compared exactly with the source, reason or
-// trigger; elsewhere ignored.
-func (p *parser) matcher(event Event, m *jsondoc.Node) func(string) bool {
-	text := strings.TrimSpace(m.Str)
-	if text == "" || text == "*" {
-		return func(string) bool { return true }
-	}
-	switch event.matchOn() {
-	case matchTool:
-		re, err := regexp.Compile(text)
-		if err != nil {
-			p.warnf(m.Offset, CodeBadMatcher, "matcher %q is not a regular expression (%v): Gemini CLI then compares it with the tool's name exactly", m.Str, err)
-			return func(s string) bool { return s == text }
-		}
-		return re.MatchString
-	case matchTrigger:
-		return func(s string) bool { return s == text }
-	}
-	p.warnf(m.Offset, CodeMatcherIgnored, "%s has no matcher: Gemini CLI ignores %q and runs these hooks every time", event, m.Str)
-	return func(string) bool { return true }
-}
-
-func (p *parser) handler(event Event, matcher string, sequential bool, match func(string) bool, n *jsondoc.Node) {
-	if n.Kind != jsondoc.Object {
-		p.errorf(n.Offset, CodeShape, "a hook is an object such as {\"type\": \"command\", \"command\": \"…\"}: Gemini CLI discards it otherwise")
-		return
-	}
-	line, col := p.pos(n.Offset)
-	h := Hook{Event: event, Matcher: matcher, Sequential: sequential, match: match, File: p.File, Line: line, Column: col, Runs: true}
-	str := func(key string) (string, *jsondoc.Node) {
-		v := n.Get(key)
-		if v == nil {
-			return "", nil
-		}
-		if v.Kind != jsondoc.String {
-			p.errorf(v.Offset, CodeShape, "%q must be a string", key)
-			return "", nil
-		}
-		return v.Str, v
-	}
-	ok := true
-	var tn, cmdNode *jsondoc.Node
-	h.Type, tn = str("type")
-	h.Command, cmdNode = str("command")
-	h.Name, _ = str("name")
-	h.Description, _ = str("description")
-	switch {
-	case n.Get("type") == nil:
-		p.errorf(n.Offset, CodeShape, "a hook needs \"type\": \"command\": Gemini CLI discards one without a type, so it never runs")
-		ok = false
-	case tn != nil && h.Type != TypeCommand:
-		p.errorf(tn.Offset, CodeUnknownType, "Gemini CLI runs only command hooks: this %q hook never runs (Gemini CLI discards it with a debug-log line only)", h.Type)
-		ok = false
-	}
-	if ok && h.Command == "" {
-		p.errorf(n.Offset, CodeShape, "a command hook needs \"command\": Gemini CLI discards it otherwise, so it never runs")
-		ok = false
-	}
-	if cmdNode != nil {
-		h.cmdLine, h.cmdCol = p.pos(cmdNode.Offset)
-	}
-	if t := n.Get("timeout"); t != nil {
-		var v float64
-		if t.Kind != jsondoc.Number || json.Unmarshal(t.Raw, &v) != nil || v <= 0 {
-			p.errorf(t.Offset, CodeShape, "\"timeout\" is a number of milliseconds greater than 0")
-		} else {
-			h.TimeoutMS = int(v)
-			if v < 1000 {
-				p.warnf(t.Offset, CodeTimeoutMS, "\"timeout\" is in milliseconds: %v gives the hook %v ms before Gemini CLI kills it (write %v for %v seconds)", v, v, v*1000, v)
-			}
-		}
-	}
-	if e := n.Get("env"); e != nil {
-		if e.Kind != jsondoc.Object {
-			p.errorf(e.Offset, CodeShape, "\"env\" is an object of variable names and string values")
-		} else {
-			h.Env = map[string]string{}
-			for _, kv := range e.Children {
-				if kv.Kind != jsondoc.String {
-					p.errorf(kv.Offset, CodeShape, "env %s must be a string", kv.Key)
-					continue
-				}
-				h.Env[kv.Key] = kv.Str
-			}
-		}
-	}
-	for _, k := range n.Children {
-		if !slices.Contains(HandlerFields, k.Key) && h.Type == TypeCommand {
-			p.warnf(k.KeyOffset, CodeUnknownField, "unknown hook field %q: Gemini CLI does not read it.%s", k.Key, diag.DidYouMean(k.Key, HandlerFields))
-		}
-	}
-	if !event.Fires() {
-		h.Runs, h.Why = false, fmt.Sprintf("%s never fires in the simulated agent (it needs the interactive CLI's tool-permission prompt)", event)
-		p.warnf(n.Offset, CodeNotSimulated, "%s", h.Why)
-	}
-	if ok {
-		p.out.hooks = append(p.out.hooks, h)
 	}
 }

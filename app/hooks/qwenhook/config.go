@@ -9,13 +9,9 @@
 package qwenhook
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -23,6 +19,8 @@ import (
 	"hookstudio/app/format/diag"
 	"hookstudio/app/format/jsondoc"
 	"hookstudio/app/hooks/ccshape"
+	"hookstudio/app/hooks/hookdecl"
+	"hookstudio/app/hooks/hookout"
 )
 
 // System is the trace's name for this hook system and the agent whose
@@ -135,31 +133,15 @@ type Hook struct {
 }
 
 // Source is file:line.
-func (h *Hook) Source() string { return fmt.Sprintf("%s:%d", h.File, h.Line) }
+func (h *Hook) Source() string { return hookdecl.Source(h.File, h.Line) }
 
 // Label is how traces and panels name the hook: its name, a script by its
-// file name, else the command cut short.
+// file name, else the command cut short (another type by its type).
 func (h *Hook) Label() string {
-	if h.Name != "" {
-		return h.Name
-	}
-	if h.Type != "command" {
+	if h.Name == "" && h.Type != "command" {
 		return h.Type
 	}
-	if f := strings.Fields(h.Command); len(f) > 0 {
-		w := strings.Trim(f[0], `"'`)
-		if (w == "sh" || w == "bash" || w == "python3" || w == "node") && len(f) > 1 {
-			w = strings.Trim(f[1], `"'`)
-		}
-		if strings.Contains(w, "/") && !strings.ContainsAny(h.Command, "|;&><") {
-			return path.Base(w)
-		}
-	}
-	s := strings.Join(strings.Fields(h.Command), " ")
-	if r := []rune(s); len(r) > 48 {
-		return string(r[:47]) + "…"
-	}
-	return s
+	return hookdecl.Title(h.Name, h.Command)
 }
 
 // timeoutMS is the hook's timeout as Qwen Code reads it (hook-timeout.ts):
@@ -182,12 +164,8 @@ type Config struct {
 	Files       []string          `json:"files"`
 }
 
-// LoadOptions say where hooks are besides the root.
-type LoadOptions struct {
-	// UserSettings is the user's ~/.qwen/settings.json ("" none).
-	UserSettings string
-	Drafts       map[string][]byte
-}
+// LoadOptions say where hooks are besides the opened folder.
+type LoadOptions = hookdecl.Options
 
 // Load reads the project's settings (the opened folder's, and each skill
 // folder's that is a Qwen Code project of its own) and the user's, in the
@@ -201,26 +179,10 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("qwen code hooks: read root: %w", err)
 	}
-	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}, Files: []string{}}
-	read := func(file, rel string) ([]byte, bool) {
-		if data, ok := opts.Drafts[rel]; ok {
-			c.Files = append(c.Files, rel)
-			return data, true
-		}
-		data, err := os.ReadFile(file)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false
-		}
-		if err != nil {
-			c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{File: rel, Severity: diag.Error, Code: CodeUnreadable,
-				Message: fmt.Sprintf("cannot read %s: %v; check its permissions", rel, errors.Unwrap(err))})
-			return nil, false
-		}
-		c.Files = append(c.Files, rel)
-		return data, true
-	}
+	c := &Config{Root: abs, Hooks: []Hook{}, Diagnostics: []diag.Diagnostic{}}
+	files := hookdecl.NewFiles(opts.Drafts, CodeUnreadable)
 	load := func(file, rel, skill, dir string, user bool) {
-		data, ok := read(file, rel)
+		data, ok := files.Open(file, rel)
 		if !ok {
 			return
 		}
@@ -239,14 +201,7 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 			if n := ch.Node.Get("shell"); n != nil && n.Kind == jsondoc.String {
 				h.Shell = n.Str
 			}
-			if n := ch.Node.Get("env"); n != nil && n.Kind == jsondoc.Object {
-				h.Env = map[string]string{}
-				for _, kv := range n.Children {
-					if kv.Kind == jsondoc.String {
-						h.Env[kv.Key] = kv.Str
-					}
-				}
-			}
+			h.Env = r.Env(ch.Node)
 			if t := ch.Node.Get("timeout"); t != nil && ch.Timeout >= 1000 {
 				line, col := r.Pos(t.Offset)
 				c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{File: rel, Line: line, Column: col, Severity: diag.Warning, Code: CodeTimeoutMS,
@@ -259,29 +214,26 @@ func Load(root string, opts LoadOptions) (*Config, error) {
 	for _, e := range entries {
 		dir := filepath.Join(abs, e.Name())
 		rel := e.Name() + "/" + SettingsFile
-		if _, draft := opts.Drafts[rel]; !e.IsDir() || strings.HasPrefix(e.Name(), ".") || (!regular(filepath.Join(dir, filepath.FromSlash(SettingsFile))) && !draft) {
+		if _, draft := opts.Drafts[rel]; !e.IsDir() || strings.HasPrefix(e.Name(), ".") || (!hookdecl.Regular(filepath.Join(dir, filepath.FromSlash(SettingsFile))) && !draft) {
 			continue
 		}
 		load(filepath.Join(dir, filepath.FromSlash(SettingsFile)), rel, e.Name(), dir, false)
 	}
-	if opts.UserSettings != "" {
-		if uf, err := filepath.Abs(opts.UserSettings); err == nil {
-			load(uf, filepath.ToSlash(opts.UserSettings), "", abs, true)
+	if opts.User != "" {
+		if uf, err := filepath.Abs(opts.User); err == nil {
+			load(uf, filepath.ToSlash(opts.User), "", abs, true)
 		}
 	}
+	c.Files = files.Read
+	c.Diagnostics = append(c.Diagnostics, files.Diags...)
 	for i := range c.Hooks {
 		h := &c.Hooks[i]
 		ch := ccshape.Handler{Event: h.Event, Type: h.Type, Command: h.Command, CmdLine: h.Line, CmdCol: h.Column}
-		c.Diagnostics = append(c.Diagnostics, ccshape.CheckCommand(&dialect, h.File, &ch, h.Dir, "")...)
-		c.Diagnostics = append(c.Diagnostics, checkOutput(h)...)
+		ds, scripts := ccshape.Checked(&dialect, h.File, &ch, h.Dir, "")
+		c.Diagnostics = append(append(c.Diagnostics, ds...), checkOutput(h, scripts)...)
 	}
 	diag.Sort(c.Diagnostics)
 	return c, nil
-}
-
-func regular(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // settings reads a settings.json: its "hooks" object, whose settings keys
@@ -298,61 +250,36 @@ func settings(r *ccshape.Reader, data []byte) []ccshape.Handler {
 	return r.Events(hooks, configFields)
 }
 
-var (
-	jsonOutput  = regexp.MustCompile(`\{\s*\\?"|'\{|hookSpecificOutput|additionalContext|"decision"|jq `)
-	plainOutput = regexp.MustCompile(`(?m)^\s*(echo|printf)\s+['"]?[A-Za-z]`)
-	ctxOutput   = regexp.MustCompile(`additionalContext`)
-)
-
 // checkOutput warns where a hook's words will not reach the model as its
-// author meant: plain stdout on an event whose plain stdout Qwen Code shows
-// the user only, and PreToolUse additionalContext, which it drops.
-func checkOutput(h *Hook) []diag.Diagnostic {
+// author meant, reading its line and the script it runs (shell, Python or
+// Node): plain stdout on an event whose plain stdout Qwen Code shows the
+// user only, and PreToolUse additionalContext, which it drops.
+func checkOutput(h *Hook, scripts []string) []diag.Diagnostic {
 	if h.Type != "command" {
 		return nil
 	}
-	text := h.Command
-	if f := ccshape.ScriptOf(&dialect, h.Command, h.Dir); f != "" {
-		if s, ok := ccshape.Script(f); ok {
-			text = s
-		}
-	}
-	var out []diag.Diagnostic
-	add := func(code, format string, args ...any) {
-		out = append(out, diag.Diagnostic{File: h.File, Line: h.Line, Column: h.Column, Severity: diag.Warning, Code: code, Message: fmt.Sprintf(format, args...)})
-	}
+	text := hookout.Read(h.Command, scripts)
+	at := hookdecl.At{File: h.File, Line: h.Line, Column: h.Column}
+	add := at.Warn
 	switch {
-	case h.Event == PreToolUse && ctxOutput.MatchString(text):
+	case h.Event == PreToolUse && hookout.Field(text, "additionalContext"):
 		add(CodeContextDropped, "Qwen Code drops a PreToolUse hook's additionalContext: the model never reads it (seen on 0.24.4). Give the context from PostToolUse, whose additionalContext is appended to the tool's result")
-	case !slices.Contains(contextEvents, h.Event) && plainOutput.MatchString(text) && !jsonOutput.MatchString(text) && !strings.Contains(text, ">&2"):
+	case !slices.Contains(contextEvents, h.Event) && hookout.Plain(text) && !hookout.JSON(text):
 		add(CodePlainStdout, "this %s hook prints plain text: Qwen Code shows a plain stdout to the user only (as a system message); the model never reads it (only SessionStart and UserPromptSubmit hand plain stdout to the model). Print JSON: {\"hookSpecificOutput\": {\"hookEventName\": %q, \"additionalContext\": \"…\"}}", h.Event, h.Event)
 	}
-	return out
+	return at.Diags
 }
 
-// eventAt is the event a point of the flow fires.
-func eventAt(p engine.Point) string {
-	switch p {
-	case engine.PointSessionStart:
-		return SessionStart
-	case engine.PointBeforeSend:
-		return UserPromptSubmit
-	case engine.PointBeforeTool:
-		return PreToolUse
-	case engine.PointApproveTool:
-		return PermissionRequest
-	case engine.PointAfterTool:
-		return PostToolUse
-	case engine.PointAfterTools:
-		return PostToolBatch
-	case engine.PointStop:
-		return Stop
-	case engine.PointBeforeCompact:
-		return PreCompact
-	case engine.PointAfterCompact:
-		return PostCompact
-	case engine.PointSessionEnd:
-		return SessionEnd
-	}
-	return ""
+// eventAt is the event each point of the flow fires.
+var eventAt = map[engine.Point]string{
+	engine.PointSessionStart:  SessionStart,
+	engine.PointBeforeSend:    UserPromptSubmit,
+	engine.PointBeforeTool:    PreToolUse,
+	engine.PointApproveTool:   PermissionRequest,
+	engine.PointAfterTool:     PostToolUse,
+	engine.PointAfterTools:    PostToolBatch,
+	engine.PointStop:          Stop,
+	engine.PointBeforeCompact: PreCompact,
+	engine.PointAfterCompact:  PostCompact,
+	engine.PointSessionEnd:    SessionEnd,
 }

@@ -2,10 +2,8 @@ package qwenhook
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -17,28 +15,19 @@ import (
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/hooks/ccshape"
-	"hookstudio/app/hooks/metrics"
+	"hookstudio/app/hooks/hookrun"
 	"hookstudio/app/hooks/process"
 )
 
 // Options configure a Handler.
-type Options struct {
-	Config   *Config
-	Scenario *scenario.Scenario
-	// Profile is how the Qwen Code version words and places hook output
-	// (nil: the newest bundled profile).
-	Profile *profile.Profile
-}
+type Options = hookrun.Options[*Config]
 
 // Handler runs Qwen Code's hooks at the engine's points.
 type Handler struct {
-	cfg     *Config
-	sc      *scenario.Scenario
-	prof    *profile.Profile
-	procs   *process.Group
-	metrics *metrics.Book
-	tmp     string
-	session string
+	*hookrun.Run
+	cfg  *Config
+	sc   *scenario.Scenario
+	prof *profile.Profile
 
 	mu         sync.Mutex
 	prompts    int
@@ -47,31 +36,16 @@ type Handler struct {
 
 // New prepares cfg's hooks for a run; Close it when the run ends.
 func New(opts Options) (*Handler, error) {
-	prof := opts.Profile
-	if prof == nil {
-		var err error
-		if prof, err = profile.NewCatalog("").NewestBundled(System); err != nil {
-			return nil, fmt.Errorf("qwen code hooks: %w", err)
-		}
-	}
-	tmp, err := os.MkdirTemp("", "hookstudio-qwen-")
+	prof, err := hookrun.NewestOr(opts.Profile, System)
 	if err != nil {
-		return nil, fmt.Errorf("qwen code hooks: run folder: %w", err)
+		return nil, err
 	}
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return &Handler{cfg: opts.Config, sc: opts.Scenario, prof: prof, procs: process.NewGroup(), metrics: metrics.NewBook(System), tmp: tmp,
-		session: fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])}, nil
+	run, err := hookrun.NewRun(System, "qwen code hooks", hookrun.UUID())
+	if err != nil {
+		return nil, err
+	}
+	return &Handler{Run: run, cfg: opts.Config, sc: opts.Scenario, prof: prof}, nil
 }
-
-// Close kills whatever hook still runs and removes the run's folder.
-func (h *Handler) Close() error {
-	h.procs.Close()
-	return os.RemoveAll(h.tmp)
-}
-
-// Metrics are every hook's counters so far.
-func (h *Handler) Metrics() []engine.HookMetric { return h.metrics.List() }
 
 // Profile is the rendering profile the handler words hook output with.
 func (h *Handler) Profile() *profile.Profile { return h.prof }
@@ -91,7 +65,7 @@ var aliases = map[string][]string{
 
 // Handle fires the event of ev's point.
 func (h *Handler) Handle(ctx context.Context, ev *engine.Event) error {
-	event := eventAt(ev.Point)
+	event := eventAt[ev.Point]
 	if event == "" {
 		return nil
 	}
@@ -149,19 +123,17 @@ func (h *Handler) fire(ctx context.Context, event string, ev *engine.Event, prom
 	}
 	input := h.input(event, ev, prompt, list[0].Dir)
 	results := make([]result, len(list))
-	sequential := slices.ContainsFunc(list, func(hd *Hook) bool { return hd.Sequential })
-	var wg sync.WaitGroup
-	for i, hd := range list {
-		if !hd.Runs {
-			continue
+	runs := func(i int) bool { return list[i].Runs }
+	do := func(i int) { results[i] = h.run(ctx, list[i], event, input) }
+	if slices.ContainsFunc(list, func(hd *Hook) bool { return hd.Sequential }) {
+		for i := range list {
+			if runs(i) {
+				do(i)
+			}
 		}
-		if sequential {
-			results[i] = h.run(ctx, hd, event, input)
-			continue
-		}
-		wg.Go(func() { results[i] = h.run(ctx, hd, event, input) })
+	} else {
+		hookrun.Parallel(len(list), runs, do)
 	}
-	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("qwen code hooks: %w", err)
 	}
@@ -183,13 +155,7 @@ func (h *Handler) fire(ctx context.Context, event string, ev *engine.Event, prom
 				eff.Extra = append(eff.Extra, fmt.Sprintf("the outputs of %d hooks merged as Qwen Code merges them (contexts and reasons joined by a newline)", len(outs)))
 			}
 		}
-		m := metrics.Hook{Event: hd.Event, Name: hd.Label(), Source: hd.Source()}
-		if call.Outcome == engine.OutcomeSkipped {
-			h.metrics.Skipped(m)
-		} else {
-			h.metrics.Ran(m, &call)
-		}
-		ev.Apply(call, eff)
+		h.Apply(ev, hd.Event, hd.Label(), hd.Source(), call, eff)
 	}
 	return &merged, nil
 }
@@ -233,15 +199,12 @@ func (h *Handler) matching(event string, ev *engine.Event) []*Hook {
 var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|[\x00-\x08\x0b-\x1f\x7f]`)
 
 func (h *Handler) run(ctx context.Context, hd *Hook, event string, input []byte) result {
-	cctx, cancel := context.WithTimeout(ctx, time.Duration(hd.timeoutMS())*time.Millisecond)
-	defer cancel()
 	env := append(process.Inherited("QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"),
 		"GEMINI_PROJECT_DIR="+hd.Dir, "CLAUDE_PROJECT_DIR="+hd.Dir, "QWEN_PROJECT_DIR="+hd.Dir)
 	for k, v := range hd.Env {
 		env = append(env, k+"="+v)
 	}
-	res := h.procs.Run(cctx, process.Spec{Argv: []string{"bash", "-c", hd.Command}, Dir: hd.Dir, Env: env, Stdin: input,
-		MaxStdout: process.HookStdout, MaxStderr: process.HookStderr})
+	res := h.Exec(ctx, time.Duration(hd.timeoutMS())*time.Millisecond, []string{"bash", "-c", hd.Command}, hd.Dir, env, input)
 	r := result{res: res, ran: true}
 	if res.TimedOut || res.Err != nil {
 		return r
@@ -288,14 +251,11 @@ func (h *Handler) call(hd *Hook, event string, ev *engine.Event, input []byte, r
 	if ev.Tool != nil && (event == PreToolUse || event == PostToolUse || event == PostToolUseFailure || event == PermissionRequest) {
 		name += ":" + ev.Tool.Name
 	}
-	call := engine.HookCall{System: System, Event: name, Hook: hd.Label(), Source: hd.Source(), Input: input,
-		DurationMS: float64(r.res.Duration.Microseconds()) / 1000, Outcome: engine.OutcomeOK, Truncated: r.res.Truncated}
 	if !hd.Runs {
-		call.Outcome, call.Error = engine.OutcomeSkipped, "not run: "+hd.Why
-		return call
+		return h.Skipped(name, hd.Label(), hd.Source(), hd.Why, input)
 	}
+	call := h.Call(name, hd.Label(), hd.Source(), input, r.res)
 	code := r.res.ExitCode
-	call.ExitCode, call.Stderr = &code, string(r.res.Stderr)
 	stdout := strings.TrimSpace(string(r.res.Stdout))
 	if json.Valid([]byte(stdout)) && strings.HasPrefix(stdout, "{") {
 		call.Output = json.RawMessage(stdout)
@@ -417,80 +377,65 @@ func orText(s, def string) string {
 	return s
 }
 
-// input is an event's stdin with the keys Qwen Code 0.24.4 sends, in its
-// order (seen against capture).
+// opening are the keys of Qwen Code's stdin that open every event.
+var opening = []string{"session_id", "transcript_path", "cwd", "hook_event_name", "timestamp", "permission_mode:=default"}
+
+// stdin is each event's stdin with the keys Qwen Code 0.24.4 sends, in
+// its order (seen against capture).
+var stdin = hookrun.Stdin{
+	SessionStart:       hookrun.Keys(opening, []string{"source:=startup", "model"}),
+	UserPromptSubmit:   hookrun.Keys(opening, []string{"prompt_id", "prompt", "submitted_prompt"}),
+	PreToolUse:         hookrun.Keys(opening, []string{"prompt_id", "tool_name", "tool_input", "tool_use_id", "tool_call_id=tool_use_id"}),
+	PermissionRequest:  hookrun.Keys(opening, []string{"prompt_id", "tool_name", "tool_input"}),
+	PostToolUse:        hookrun.Keys(opening, []string{"prompt_id", "tool_name", "tool_input", "tool_response", "tool_use_id", "tool_call_id=tool_use_id", "duration_ms"}),
+	PostToolUseFailure: hookrun.Keys(opening, []string{"prompt_id", "tool_use_id", "tool_call_id=tool_use_id", "tool_name", "tool_input", "error", "is_interrupt", "duration_ms"}),
+	PostToolBatch:      hookrun.Keys(opening, []string{"prompt_id", "tool_calls"}),
+	Stop:               hookrun.Keys(opening, []string{"prompt_id", "stop_hook_active", "last_assistant_message", "background_tasks", "crons"}),
+	PreCompact:         hookrun.Keys(opening, []string{"prompt_id", "trigger:=auto"}),
+	PostCompact:        hookrun.Keys(opening, []string{"prompt_id", "trigger:=auto"}),
+	SessionEnd:         hookrun.Keys(opening, []string{"reason:=other"}),
+}
+
+// input is an event's stdin.
 func (h *Handler) input(event string, ev *engine.Event, prompt, cwd string) []byte {
 	h.mu.Lock()
-	promptID := fmt.Sprintf("%s########%d", h.session, max(0, h.prompts-1))
+	promptID := fmt.Sprintf("%s########%d", h.Session, max(0, h.prompts-1))
 	stopActive := h.stopActive
 	h.mu.Unlock()
-	f := ccshape.Fields{}
-	f.Add("session_id", h.session)
-	f.Add("transcript_path", filepath.Join(h.tmp, h.session+".jsonl"))
-	f.Add("cwd", cwd)
-	f.Add("hook_event_name", event)
-	f.Add("timestamp", time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
-	f.Add("permission_mode", "default")
-	if event != SessionStart && event != SessionEnd {
-		f.Add("prompt_id", promptID)
-	}
 	model := ev.Model
 	if model == "" {
 		model = "mock"
 	}
-	tool := func() {
-		f.Add("tool_name", ev.Tool.Name)
-		f.Add("tool_input", orEmpty(ev.Tool.Arguments))
-	}
-	switch event {
-	case SessionStart:
-		f.Add("source", "startup")
-		f.Add("model", model)
-	case UserPromptSubmit:
-		f.Add("prompt", prompt)
-		if strings.TrimSpace(prompt) != "" {
-			f.Add("submitted_prompt", prompt)
-		}
-	case PreToolUse, PermissionRequest:
-		tool()
-		if event == PreToolUse {
-			f.Add("tool_use_id", ev.Tool.ID)
-			f.Add("tool_call_id", ev.Tool.ID)
-		}
-	case PostToolUse:
-		tool()
-		f.Add("tool_response", map[string]string{"llmContent": ev.Tool.Result, "returnDisplay": ev.Tool.Result})
-		f.Add("tool_use_id", ev.Tool.ID)
-		f.Add("tool_call_id", ev.Tool.ID)
-		f.Add("duration_ms", 0)
-	case PostToolUseFailure:
-		f.Add("tool_use_id", ev.Tool.ID)
-		f.Add("tool_call_id", ev.Tool.ID)
-		tool()
-		f.Add("error", ev.Tool.Error)
-		f.Add("is_interrupt", false)
-		f.Add("duration_ms", 0)
-	case PostToolBatch:
-		calls := []any{}
-		for _, tc := range ev.ToolCalls {
-			status := "success"
-			if tc.Error != "" {
-				status = "error"
+	v := hookrun.Values{
+		"session_id": h.Session, "transcript_path": filepath.Join(h.Dir, h.Session+".jsonl"), "cwd": cwd, "hook_event_name": event,
+		"timestamp": time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), "prompt_id": promptID, "model": model,
+		"prompt": prompt, "stop_hook_active": stopActive, "last_assistant_message": ev.Answer,
+		"background_tasks": []any{}, "crons": []any{}, "is_interrupt": false, "duration_ms": 0,
+		"submitted_prompt": func() any {
+			if strings.TrimSpace(prompt) == "" {
+				return hookrun.Omit{}
 			}
-			calls = append(calls, map[string]any{"tool_name": tc.Name, "tool_input": orEmpty(tc.Arguments), "tool_use_id": tc.ID, "tool_call_id": tc.ID, "status": status})
-		}
-		f.Add("tool_calls", calls)
-	case Stop:
-		f.Add("stop_hook_active", stopActive)
-		f.Add("last_assistant_message", ev.Answer)
-		f.Add("background_tasks", []any{})
-		f.Add("crons", []any{})
-	case PreCompact, PostCompact:
-		f.Add("trigger", "auto")
-	case SessionEnd:
-		f.Add("reason", "other")
+			return prompt
+		},
+		"tool_name":     func() any { return ev.Tool.Name },
+		"tool_input":    func() any { return orEmpty(ev.Tool.Arguments) },
+		"tool_use_id":   func() any { return ev.Tool.ID },
+		"tool_response": func() any { return map[string]string{"llmContent": ev.Tool.Result, "returnDisplay": ev.Tool.Result} },
+		"error":         func() any { return ev.Tool.Error },
+		"tool_calls": func() any {
+			calls := []any{}
+			for _, tc := range ev.ToolCalls {
+				status := "success"
+				if tc.Error != "" {
+					status = "error"
+				}
+				calls = append(calls, map[string]any{"tool_name": tc.Name, "tool_input": orEmpty(tc.Arguments), "tool_use_id": tc.ID, "tool_call_id": tc.ID, "status": status})
+			}
+			return calls
+		},
 	}
-	return ev.RequestModel().OrderStdin(event, f.JSON()) // the calibrated CLI's order, when there is one
+	// the keys in the calibrated CLI's order, when a request model has one
+	return ev.RequestModel().OrderStdin(event, stdin.Build(event, v).JSON())
 }
 
 func orEmpty(m map[string]any) map[string]any {

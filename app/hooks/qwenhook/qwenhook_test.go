@@ -1,7 +1,6 @@
 package qwenhook
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -10,42 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"hookstudio/app/agent/engine"
-	"hookstudio/app/agent/llm"
-	"hookstudio/app/agent/scenario"
-	"hookstudio/app/format/diag"
-	"hookstudio/app/hooks/skills"
+	"hookstudio/app/hooks/hooktest"
 )
-
-type noHooks struct{}
-
-func (noHooks) Hooks([]string) []skills.Hook { return nil }
-
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		mode := os.FileMode(0o644)
-		if strings.HasSuffix(rel, ".sh") {
-			mode = 0o755
-		}
-		if err := os.WriteFile(p, []byte(text), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // TestLoadReportsEverything: every problem of a settings file at once,
 // with Qwen Code's own consequence: another agent's event, a timeout read
 // as milliseconds, plain stdout the model never reads, PreToolUse context
 // Qwen Code drops, a missing script, a handler this simulator does not run.
 func TestLoadReportsEverything(t *testing.T) {
-	root := project(t, map[string]string{SettingsFile: `{"general": {"x": 1}, "hooks": {
+	root := hooktest.Project(t, map[string]string{SettingsFile: `{"general": {"x": 1}, "hooks": {
   "enabled": true,
   "BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}],
   "PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -81,7 +53,7 @@ func TestLoadReportsEverything(t *testing.T) {
 // results, a denial's reason as the result, PostToolUse context appended,
 // a Stop reason as the next user message with UserPromptSubmit on it.
 func TestRun(t *testing.T) {
-	root := project(t, map[string]string{SettingsFile: `{"hooks": {
+	root := hooktest.Project(t, map[string]string{SettingsFile: `{"hooks": {
  "SessionStart": [{"hooks": [{"type": "command", "command": "cat >/dev/null; echo SS-CTX"}]}],
  "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "cat > ups.json; echo 'U <b>'"}, {"type": "command", "command": "cat >/dev/null; echo U2"}]}],
  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "input=$(cat); case \"$input\" in *rm?-rf*) echo 'no deletes' >&2; exit 2;; esac"}]}],
@@ -92,7 +64,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, ds := scenario.Parse("s.yaml", []byte(`name: t
+	sc := hooktest.Scenario(t, `name: t
 system_prompt: SYS
 tools:
   - {name: run_shell_command, description: Run., parameters: {type: object, properties: {command: {type: string}}}}
@@ -103,25 +75,9 @@ requests:
       - tool_calls: [{name: run_shell_command, arguments: {command: "ls"}, result: "a b"}]
       - content: first
       - content: done
-`))
-	if sc == nil || diag.HasErrors(ds) {
-		t.Fatalf("scenario: %+v", ds)
-	}
-	h, err := New(Options{Config: cfg, Scenario: sc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	tr, err := engine.Run(context.Background(), sc, noHooks{}, engine.Config{Model: llm.NewMock(sc), Handlers: []engine.Handler{h}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
-		if m.Role != "assistant" && m.Origin != "prompt" {
-			got = append(got, m.Role+": "+m.Content)
-		}
-	}
+`)
+	tr := hooktest.RunWith(t, Options{Config: cfg, Scenario: sc}, New)
+	got := hooktest.Said(tr)
 	ctx := "user: <qwen:user-prompt-submit-context>\nU &lt;b&gt;\nU2\n</qwen:user-prompt-submit-context>"
 	want := []string{"system: SYS\n\n<qwen:session-start-context hidden=\"true\">\nSessionStart additional context:\nSS-CTX\n</qwen:session-start-context>",
 		"user: go", ctx, "tool: no deletes", ctx, "tool: a b\n\nNOTE", ctx, "user: STOP-R", ctx}
@@ -167,5 +123,70 @@ func TestSchemaMatchesValidator(t *testing.T) {
 	_ = json.Unmarshal(s.Defs["handler"].Properties["type"], &typ)
 	if !slices.Equal(typ.Enum, dialect.Types) {
 		t.Errorf("types: schema %q, validator %q", typ.Enum, dialect.Types)
+	}
+}
+
+// TestPostToolUsePlainStdout: Qwen Code gives the model nothing of a
+// PostToolUse hook's plain stdout (seen on 0.24.4): validate says so
+// before any run, reading the script the command runs — shell, Python or
+// Node — and the trace's step says so after one.
+func TestPostToolUsePlainStdout(t *testing.T) {
+	cases := []struct {
+		name, command, file, script string
+		plain                       bool
+	}{
+		{"echo", "echo Remember the tests", "", "", true},
+		{"python print", "python3 .qwen/hooks/note.py", ".qwen/hooks/note.py", "import sys\nsys.stdin.read()\nprint('Remember the tests')\n", true},
+		{"node console.log", "node \"$QWEN_PROJECT_DIR/.qwen/hooks/note.js\"", ".qwen/hooks/note.js", "console.log(`Remember the tests`);\n", true},
+		{"python json", "python3 .qwen/hooks/note.py", ".qwen/hooks/note.py", "import json\nprint(json.dumps({'hookSpecificOutput': {'hookEventName': 'PostToolUse', 'additionalContext': 'Remember'}}))\n", false},
+		{"python to stderr", "python3 .qwen/hooks/note.py", ".qwen/hooks/note.py", "import sys\nprint('blocked', file=sys.stderr)\nsys.exit(2)\n", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmd, _ := json.Marshal(c.command)
+			files := map[string]string{SettingsFile: `{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": ` + string(cmd) + `}]}]}}`}
+			if c.file != "" {
+				files[c.file] = c.script
+			}
+			root := hooktest.Project(t, files)
+			cfg, err := Load(root, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := false
+			for _, d := range cfg.Diagnostics {
+				warned = warned || d.Code == CodePlainStdout
+			}
+			if warned != c.plain {
+				t.Errorf("validate warns %v, want %v: %+v", warned, c.plain, cfg.Diagnostics)
+			}
+			if !c.plain {
+				return
+			}
+			sc := hooktest.Scenario(t, `name: t
+tools:
+  - {name: run_shell_command, description: Run., parameters: {type: object, properties: {command: {type: string}}}}
+requests:
+  - user: go
+    rounds:
+      - tool_calls: [{name: run_shell_command, arguments: {command: "ls"}, result: "a b"}]
+      - content: done
+`)
+			tr := hooktest.RunWith(t, Options{Config: cfg, Scenario: sc}, New)
+			stepSays := false
+			for _, hc := range tr.HookCalls {
+				for _, w := range hc.Warnings {
+					stepSays = stepSays || strings.Contains(w, "model never reads it")
+				}
+			}
+			if !stepSays {
+				t.Error("the trace's step does not say the model never reads the plain stdout")
+			}
+			for _, m := range tr.CallMessages(len(tr.Calls) - 1) {
+				if strings.Contains(m.Content, "Remember") {
+					t.Errorf("the plain stdout reached the model: %q", m.Content)
+				}
+			}
+		})
 	}
 }

@@ -2,7 +2,6 @@ package shellcmd
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -18,8 +17,38 @@ type Target struct {
 	Script bool
 }
 
-// interpreters run the script named by their first argument.
-var interpreters = []string{"sh", "bash", "zsh", "dash", "python3", "python", "node", "ruby", "perl"}
+// interpreters run the script named by their first argument that is no
+// option (uv and deno after "run").
+var interpreters = []string{"sh", "bash", "zsh", "dash", "python3", "python", "uv", "node", "bun", "deno", "tsx", "ts-node", "ruby", "perl"}
+
+// ScriptArg is the index of the argument naming the file p's program, an
+// interpreter, runs (uv run [--script] FILE, deno run FILE, python3 -u
+// FILE), or -1: no interpreter, or one given its code inline (-c, -e) or
+// a module (-m). sure is false when options stood before it: one of them
+// may take the next word as its value.
+func ScriptArg(p Program) (i int, sure bool) {
+	name := filepath.Base(p.Text)
+	if !contains(interpreters, name) || !p.Sure {
+		return -1, false
+	}
+	if name == "uv" || name == "deno" {
+		if len(p.Args) == 0 || p.Args[0].Text != "run" {
+			return -1, false
+		}
+		i = 1
+	}
+	first := i
+	for i < len(p.Args) && strings.HasPrefix(p.Args[i].Text, "-") {
+		if t := p.Args[i].Text; t == "-c" || t == "-e" || t == "-m" {
+			return -1, false
+		}
+		i++
+	}
+	if i >= len(p.Args) {
+		return -1, false
+	}
+	return i, i == first
+}
 
 // Targets lists the files cmd runs that its words name for sure — each
 // program given by a path, and the script after an interpreter — resolved
@@ -46,11 +75,12 @@ func Targets(cmd *Command, dir string, resolve func(Word) (string, bool)) []Targ
 			out = append(out, Target{Word: p.Word, Path: abs(prog)})
 			continue
 		}
-		if !contains(interpreters, filepath.Base(prog)) || len(p.Args) == 0 || strings.HasPrefix(p.Args[0].Text, "-") {
+		i, sure := ScriptArg(p)
+		if i < 0 || !sure {
 			continue
 		}
-		if script, ok := resolve(p.Args[0]); ok {
-			out = append(out, Target{Word: p.Args[0], Path: abs(script), Script: true})
+		if script, ok := resolve(p.Args[i]); ok {
+			out = append(out, Target{Word: p.Args[i], Path: abs(script), Script: true})
 		}
 	}
 	return out
@@ -59,35 +89,6 @@ func Targets(cmd *Command, dir string, resolve func(Word) (string, bool)) []Targ
 func contains(xs []string, x string) bool {
 	for _, y := range xs {
 		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// Uncommented is a script's text without its comment lines, for the
-// validators that read what a script prints: a comment that names a field
-// is not an answer.
-func Uncommented(script string) string {
-	lines := strings.Split(script, "\n")
-	out := lines[:0]
-	for _, l := range lines {
-		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
-}
-
-var printsRe = regexp.MustCompile(`(^|[;&|]\s*|\bthen\s+|\bdo\s+|\belse\s+)(echo|printf|cat\s*<<)\b`)
-
-// Prints says whether a script writes text to stdout with echo, printf or
-// a here-document (a line sending it to stderr, >&2, does not count): what
-// the validators read to tell a hook that answers in plain text.
-func Prints(script string) bool {
-	for _, l := range strings.Split(script, "\n") {
-		l = strings.TrimSpace(l)
-		if printsRe.MatchString(l) && !strings.Contains(l, ">&2") {
 			return true
 		}
 	}

@@ -42,6 +42,20 @@ type Sessions struct {
 	locs    sessions.Locations
 	follows map[string]context.CancelFunc // by file
 	wg      sync.WaitGroup
+	// listed is told each time the sessions are listed: the search indexes
+	// the ones on disk from then on (UseSearch)
+	listed func()
+}
+
+// UseSearch has the search index the sessions where s lists them, and
+// listing them start (or renew) their indexing in the background.
+func UseSearch(s *Sessions, x *Search) {
+	s.mu.Lock()
+	s.listed = x.index
+	s.mu.Unlock()
+	x.mu.Lock()
+	x.locs = func() sessions.Locations { l, _ := s.Locations(); return l }
+	x.mu.Unlock()
 }
 
 // NewSessions binds the sessions; store may be nil. Where they live is
@@ -112,8 +126,13 @@ func (s *Sessions) SetLocations(l sessions.Locations) (sessions.Locations, error
 // List lists the sessions that pass f, newest first.
 func (s *Sessions) List(f sessions.Filter) ([]sessions.Summary, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lister.List(s.ctx, s.locs, f)
+	listed := s.listed
+	list, err := s.lister.List(s.ctx, s.locs, f)
+	s.mu.Unlock()
+	if listed != nil {
+		listed()
+	}
+	return list, err
 }
 
 // SessionProgress is how far an import of File is.

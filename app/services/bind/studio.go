@@ -144,6 +144,10 @@ func (s *Studio) SetSkillEnabled(skill string, enabled bool) (studio.TraceView, 
 // Trace returns the current simulation.
 func (s *Studio) Trace() (studio.TraceView, error) { return s.svc.Trace(), nil }
 
+// CallBody is the request body call c of the simulation at revision sends,
+// in its agent's API's shape, indented.
+func (s *Studio) CallBody(revision, call int) (string, error) { return s.svc.CallBody(revision, call) }
+
 // SetDraft simulates unsaved text of a hook file without writing it.
 func (s *Studio) SetDraft(file, content string) (studio.TraceView, error) {
 	return s.svc.SetDraft(s.context(), file, content)

@@ -63,6 +63,9 @@ type Result struct {
 	Nearest    string           `json:"nearest,omitempty"`
 	Changes    []profile.Change `json:"changes"`
 	DurationMS int64            `json:"duration_ms"`
+	// RequestFile is where the CLI's request model was saved ("": none
+	// learned for this agent): runs under it then show its own words.
+	RequestFile string `json:"request_file,omitempty"`
 }
 
 // Service lists the CLIs and runs calibrations.
@@ -174,13 +177,17 @@ func (s *Service) progress(p calibrate.Progress) {
 	s.emit(EventState, st)
 }
 
-// finish saves a calibration's profile, only when it ended well.
+// finish saves a calibration's profile and request model, only when it
+// ended well.
 func (s *Service) finish(ctx context.Context, res *calibrate.Result, err error) {
 	var out *Result
 	if err == nil {
 		var file string
 		if file, err = calibrate.Save(s.dataDir, res.Profile); err == nil {
 			out = &Result{Ref: res.Profile.Ref(), File: file, Nearest: res.Nearest, Changes: res.Changes, DurationMS: res.Duration.Milliseconds()}
+		}
+		if err == nil && res.Request != nil {
+			out.RequestFile, err = calibrate.SaveRequest(s.dataDir, res.Request)
 		}
 	}
 	s.mu.Lock()

@@ -16,6 +16,7 @@ import (
 	"hookstudio/app/agent/llm"
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/request"
+	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/answers"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
@@ -88,6 +89,7 @@ type Spec struct {
 // Run is one assembled run. Execute it once, or Close it unexecuted.
 type Run struct {
 	spec     Spec
+	diags    []diag.Diagnostic
 	cfg      engine.Config
 	hooks    registry.Attached
 	headless *events.Headless
@@ -193,6 +195,7 @@ func (r *Run) agentRequest() error {
 		a.Request = string(m.Origin)
 	}
 	r.cfg.Request = m
+	r.diags = scenario.CheckAgentTools(r.spec.Scenario, a.Agent+" "+a.Version, m.ToolNames())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	r.cfg.Facts = workspace.Facts(ctx, r.spec.Dir, workspace.Options{Home: r.spec.Home})
@@ -226,6 +229,11 @@ func (r *Run) Close() error {
 	}
 	return r.hooks.Close()
 }
+
+// Diagnostics are what the run's agent says of the scenario: the tools it
+// calls or declares that the agent does not have (errors: the run would
+// not be the agent's).
+func (r *Run) Diagnostics() []diag.Diagnostic { return r.diags }
 
 // Metrics are the executable hooks' counters of the executed run.
 func (r *Run) Metrics() []engine.HookMetric { return r.metrics }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -459,7 +460,13 @@ func (s *Service) runSim(ctx context.Context, job simJob) {
 	}
 	var v TraceView
 	if tr == nil {
-		v = emptyView(string(engine.StatusError), job.file, job.diags)
+		ds := job.diags
+		var ate *agentToolsError
+		if errors.As(err, &ate) {
+			ds = append(slices.Clone(ds), ate.ds...)
+			diag.Sort(ds)
+		}
+		v = emptyView(string(engine.StatusError), job.file, ds)
 		v.Scenario, v.Error = job.sc.Name, err.Error()
 	} else {
 		v = buildView(tr, job.file, s.cfg.Tokens)
@@ -524,8 +531,21 @@ func (s *Service) execute(ctx context.Context, job simJob) (*engine.Trace, []eng
 	if err != nil {
 		return nil, nil, fmt.Errorf("load executable hooks: %w", err)
 	}
+	if ads := run.Diagnostics(); diag.HasErrors(ads) {
+		// a tool the run's agent does not have: the run would not be the agent's
+		_ = run.Close()
+		return nil, nil, &agentToolsError{ds: ads}
+	}
 	tr, _ := run.Execute(ctx)
 	return tr, run.Metrics(), nil
+}
+
+// agentToolsError is a scenario that calls tools the run's agent does
+// not have: the view shows the diagnostics in the Problems list.
+type agentToolsError struct{ ds []diag.Diagnostic }
+
+func (e *agentToolsError) Error() string {
+	return fmt.Sprintf("not simulated: %d tool(s) the agent does not have (see the problems)", len(e.ds))
 }
 
 // CancelSimulation stops the simulation running in the background; the

@@ -13,7 +13,7 @@ import (
 // The frontend's fixture views carry the flow the backend gives their
 // runs (HOOKSTUDIO_UPDATE_FIXTURES=1 writes it in, as the last key).
 func TestFrontendFixturesFlow(t *testing.T) {
-	for _, name := range []string{"seed-diagrams.json", "invalid-trace.json", "exec-trace.json", "claude-trace.json"} {
+	for _, name := range []string{"seed-diagrams.json", "invalid-trace.json", "exec-trace.json", "claude-trace.json", "agent-trace.json"} {
 		path := filepath.Join("../../../frontend/src/fixtures", name)
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -24,7 +24,7 @@ func TestFrontendFixturesFlow(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		// the run behind the view, as far as the choice of its loop reads it
-		tr := &engine.Trace{Hooks: v.Hooks, Requests: v.Requests}
+		tr := &engine.Trace{Hooks: v.Hooks, Requests: v.Requests, Agent: v.Agent}
 		for _, c := range v.Calls {
 			tr.Calls = append(tr.Calls, c.LLMCall)
 		}

@@ -1,11 +1,8 @@
 package studio
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
-	"regexp"
 	"testing"
 
 	"hookstudio/app/agent/engine"
@@ -181,22 +178,5 @@ requests:
 	if guard < 0 || nodeOfStep(v, guard) != "PreToolUse" {
 		t.Fatalf("the guard's step %d at %q", guard, nodeOfStep(v, max(guard, 0)))
 	}
-	if os.Getenv("HOOKSTUDIO_UPDATE_FIXTURES") == "" {
-		return
-	}
-	v.Exec.DurationMS = 25
-	for i := range v.Steps {
-		if hc := v.Steps[i].HookCall; hc != nil {
-			hc.DurationMS = 12
-		}
-	}
-	data, err := json.MarshalIndent(v, "", " ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	data = bytes.ReplaceAll(data, []byte(root), []byte("/home/user/project"))
-	data = regexp.MustCompile(`hookstudio-claude-\d+`).ReplaceAll(data, []byte("hookstudio-claude-1"))
-	if err := os.WriteFile("../../../frontend/src/fixtures/claude-trace.json", append(data, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFixture(t, "claude-trace.json", v, root)
 }

@@ -99,6 +99,9 @@ type TraceView struct {
 
 	// callIDs holds each call's message ids, kept for the next live diff.
 	callIDs [][]int
+	// trace is the simulated run the view shows, whose calls' request
+	// bodies CallBody writes (nil: a view of no finished simulation).
+	trace *engine.Trace
 }
 
 // emptyView is the view when there is nothing to simulate.
@@ -117,7 +120,9 @@ func emptyView(status, file string, ds []diag.Diagnostic) TraceView {
 
 // buildView materialises a simulated run's trace for the frontend.
 func buildView(tr *engine.Trace, file string, tc TokenCounter) TraceView {
-	return materialise(tr, file, tc, RunOrigin{Simulated: true})
+	v := materialise(tr, file, tc, RunOrigin{Simulated: true})
+	v.trace = tr
+	return v
 }
 
 // RunOrigin is how a stored run came about: through the simulated agent,

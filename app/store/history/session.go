@@ -61,3 +61,21 @@ func (s *Store) SessionRun(ctx context.Context, file string) (RunID, error) {
 	}
 	return RunID(id), err
 }
+
+// SessionFiles are the transcripts kept as runs, each with its newest run.
+func (s *Store) SessionFiles(ctx context.Context) (map[string]RunID, error) {
+	out := map[string]RunID{}
+	err := eachRow(ctx, s.db, `SELECT file, max(run_id) FROM run_sessions GROUP BY file`, nil, func(sc scanner) error {
+		var file string
+		var id int64
+		if err := sc.Scan(&file, &id); err != nil {
+			return err
+		}
+		out[file] = RunID(id)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("session files: %w", err)
+	}
+	return out, nil
+}

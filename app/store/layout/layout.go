@@ -30,6 +30,9 @@ type Layout struct {
 	// banner the user has read: it opens collapsed for them, and in full
 	// again when they change.
 	TrustRead string `json:"trust_read,omitempty"`
+	// AgentContext shows an agent's own messages (its system prompt and
+	// context) in full in the message list, instead of a line each.
+	AgentContext bool `json:"agent_context,omitempty"`
 }
 
 // Bounds of the remembered values.

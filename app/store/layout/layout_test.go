@@ -11,7 +11,7 @@ import (
 
 func TestSaveLoadRoundTrip(t *testing.T) {
 	path := DefaultPath(filepath.Join(t.TempDir(), "data"))
-	want := Layout{SkillsWidth: 320, EditorWidth: 600, MessagesWidth: 410, FlowHeight: 0.22, BottomHeight: 0.31, BottomCollapsed: true, TrustRead: "abc"}
+	want := Layout{SkillsWidth: 320, EditorWidth: 600, MessagesWidth: 410, FlowHeight: 0.22, BottomHeight: 0.31, BottomCollapsed: true, TrustRead: "abc", AgentContext: true}
 	if err := Save(path, want); err != nil {
 		t.Fatal(err)
 	}

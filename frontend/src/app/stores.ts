@@ -9,6 +9,7 @@ import { StudioStore, type StudioApi } from '../studio/store';
 import { EditorStore, type EditorApi } from '../editor/store';
 import { EditorPaneStore } from '../editor/pane';
 import { HistoryStore } from '../history/store';
+import { SearchStore } from '../history/searchStore';
 import { CaptureStore } from '../capture/store';
 import { ExportStore } from '../convert/store';
 import { RunStore, type RunApi } from '../run/store';
@@ -27,6 +28,7 @@ export interface AppStores {
   editor: EditorStore;
   editorPane: EditorPaneStore;
   history: HistoryStore;
+  search: SearchStore;
   capture: CaptureStore;
   exportFor: ExportStore;
   run: RunStore;
@@ -44,6 +46,8 @@ export interface App extends AppStores {
     /** a controlled run's view, in the simulator at a step */
     showRun(view: TraceView, step: number): void;
     openHistory(): void;
+    /** History ▸ Search with its box focused */
+    openSearch(): void;
   };
 }
 
@@ -65,12 +69,13 @@ export function createApp(be: Backends = {}): App {
   const studio = new StudioStore(debug, shell.fail, () => { void editor.checkDisk(); }, be.studio);
   const editorPane = new EditorPaneStore();
   const history = new HistoryStore();
+  const search = new SearchStore();
   const capture = new CaptureStore();
   const exportFor = new ExportStore();
   const run = new RunStore(be.run);
   const showRun = (view: TraceView, step: number) => { history.setMode('simulator'); debug.show(view, step); };
   const ops = new OpsStore(showRun, layout.openBottom, be.ops);
-  const stores: AppStores = { shell, layout, debug, studio, editor, editorPane, history, capture, exportFor, run, ops };
+  const stores: AppStores = { shell, layout, debug, studio, editor, editorPane, history, search, capture, exportFor, run, ops };
   const commands = new CommandRegistry(appCommands(stores));
 
   const actions: App['actions'] = {
@@ -80,6 +85,7 @@ export function createApp(be: Backends = {}): App {
     },
     showRun,
     openHistory: () => { run.close(); capture.close(); history.setMode('history'); },
+    openSearch: () => { run.close(); capture.close(); history.setMode('history'); search.open(); },
   };
 
   const start = () => {
@@ -88,6 +94,7 @@ export function createApp(be: Backends = {}): App {
     subs.add(studio.connect());
     subs.add(run.connect());
     subs.add(ops.connect());
+    subs.add(search.connect());
     subs.add(commands.listen());
     shell.applyTheme();
     // the window title names the folder

@@ -45,7 +45,7 @@ describe('the app commands', () => {
   it("every shortcut the README and the help name is a command's key", () => {
     const keys = new Set(app.commands.commands.flatMap((c) => c.keys.map(keyLabel)));
     for (const k of ['F10', 'Shift+F10', 'F5', 'Ctrl+Shift+F5', 'Ctrl+R', 'F9', 'Home', 'End', '?', 'F1', 'Esc', 'Ctrl+Shift+F', 'Ctrl+J',
-      'F6', 'F7', 'Shift+F6', 'Ctrl+S', 'Ctrl+Shift+S', 'Ctrl+Z', 'Ctrl+Shift+Z', 'Ctrl+Y', 'Ctrl+Space', 'Ctrl+H']) {
+      'F6', 'F7', 'Shift+F6', 'Ctrl+S', 'Ctrl+Shift+S', 'Ctrl+Z', 'Ctrl+Shift+Z', 'Ctrl+Y', 'Ctrl+Space', 'Ctrl+H', 'Ctrl+K']) {
       expect(keys, k).toContain(k);
     }
   });
@@ -95,6 +95,21 @@ describe('the app commands', () => {
     undo();
     press('H', { ctrlKey: true });
     expect(app.history.get().mode).toBe('simulator');
+  });
+
+  it('Ctrl+K opens the search in the history (from a field too, over the Capture panel), Esc goes back to the runs', () => {
+    app.capture.open();
+    const input = document.body.appendChild(document.createElement('input'));
+    expect(press('k', { ctrlKey: true }, input).defaultPrevented).toBe(true);
+    expect(app.history.get().mode).toBe('history');
+    expect(app.capture.get().open).toBe(false);
+    expect(app.search.get().visible).toBe(true);
+    const focus = app.search.get().focus;
+    press('K', { ctrlKey: true });
+    expect(app.search.get().focus).toBe(focus + 1); // again: its box focused again
+    press('Escape', {}, input);
+    expect(app.search.get().visible).toBe(false);
+    expect(app.history.get().mode).toBe('history');
   });
 
   it("a real run's open drawer takes F5 / F10: they resume it when paused, and never step the simulator", () => {

@@ -43,6 +43,8 @@ export function appCommands(a: AppStores): Command[] {
 
     { id: 'history.toggle', group: 'App', label: 'Switch between the live simulator and the run history', keys: ['Ctrl+H'], typing: true,
       run: () => a.history.toggle() },
+    { id: 'search.open', group: 'App', label: "Search every run and session: what reached the model, hooks' words, tool calls", keys: ['Mod+K'], typing: true,
+      run: () => { a.run.close(); a.capture.close(); a.history.setMode('history'); a.search.open(); } },
     { id: 'help.close', group: 'App', label: 'Close this help', keys: ['Esc'], typing: true,
       when: () => a.shell.get().help, run: () => a.shell.closeHelp() },
     { id: 'capture.close', group: 'App', label: 'Close the Capture panel (the capture goes on)', keys: ['Esc'], typing: true,
@@ -53,6 +55,8 @@ export function appCommands(a: AppStores): Command[] {
       when: () => !!a.studio.get().state?.root && !a.exportFor.get().open, run: () => a.exportFor.open() },
     { id: 'history.back', group: 'App', label: 'A stored run open read-only: back to the runs', keys: ['Esc'],
       when: () => !simulator() && a.history.get().readOnly !== null, run: () => a.history.get().readOnly?.back() },
+    { id: 'search.close', group: 'App', label: 'The search: back to the runs', keys: ['Esc'], typing: true,
+      when: () => !simulator() && a.history.get().readOnly === null && a.search.get().visible && !a.shell.get().help, run: () => a.search.close() },
     { id: 'menu.close', group: 'App', label: 'Close a menu', keys: ['Esc'] },
     { id: 'help.open', group: 'App', label: 'Open this help', keys: ['?', 'F1'], typing: true,
       run: () => a.shell.openHelp() },

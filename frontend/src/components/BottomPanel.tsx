@@ -7,9 +7,15 @@ import { ExpectationsPanel } from '../expect/ExpectationsPanel';
 import { CallDot } from '../expect/CallExpectations';
 import { expectationCounts, expectationsOf } from '../lib/api/expect';
 import { SystemBadge } from '../exec/HookCallRow';
+import { splitText } from '../lib/api/agentRequest';
+import { TokenSplitBar } from './AgentRequest';
 
 export const callLabel = (c: LLMCall) =>
   `request ${c.request + 1} · ${c.phase}${c.round !== null ? ` round ${c.round}` : ''}`;
+
+/** A call's hover text: where it is, and in an agent's run whose its tokens are. */
+export const callTitle = (c: LLMCall) =>
+  c.split ? `LLM call #${c.index + 1} · ${callLabel(c)}\n${fmt(c.tokens)} tokens in the whole request:\n${splitText(c.split)}` : callLabel(c);
 
 interface MatrixProps {
   view: TraceView;
@@ -59,7 +65,7 @@ export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArm
           <tr>
             <th className="corner">hook \ LLM call</th>
             {calls.map((c) => (
-              <th key={c.index} className={cx(c.index === currentCall && 'is-current', changedCalls.has(c.index) && 'is-changed')} title={callLabel(c)}>
+              <th key={c.index} className={cx(c.index === currentCall && 'is-current', changedCalls.has(c.index) && 'is-changed')} title={callTitle(c)}>
                 <div>#{c.index + 1}<CallDot view={view} call={c.index} /></div>
                 <div className="thsub">R{c.request + 1} {c.phase === 'agent' ? `a${c.round}` : c.phase.slice(0, 4)}</div>
               </th>
@@ -110,8 +116,13 @@ export function VisibilityMatrix({ view, currentCall, changedCalls, everyCallArm
         </tbody>
         <tfoot>
           <tr>
-            <th className="rowhead">prompt tokens</th>
-            {calls.map((c) => <td key={c.index} className="foot" title={`prompt tokens of call #${c.index}`}>{fmt(c.tokens)}</td>)}
+            <th className="rowhead" title={calls.some((c) => c.split) ? 'the whole request: messages and tool definitions; the bar: whose they are (the agent\'s own, tools, hooks, conversation)' : undefined}>prompt tokens</th>
+            {calls.map((c) => (
+              <td key={c.index} className="foot" title={c.split ? callTitle(c) : `prompt tokens of call #${c.index + 1}`} data-testid={`call-tokens-${c.index}`}>
+                {fmt(c.tokens)}
+                {c.split && <TokenSplitBar split={c.split} compact />}
+              </td>
+            ))}
             <td className="total">{fmt(grand)}</td>
           </tr>
         </tfoot>

@@ -1,6 +1,8 @@
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import type { LLMCall, Message, MessageRow, ToolCall, TraceView } from '../lib/api';
 import { listAt, stepLabel, systemLabel } from '../lib/api';
+import { isAgentCall, isAgentOwn, requestKind } from '../lib/api/agentRequest';
+import { AgentGroup, MissingAgentContext, OfferedTools, RequestBody, TokenSplitBar } from './AgentRequest';
 import { Markdown } from './Markdown';
 import { VirtualList } from './VirtualList';
 import { cx, fmt, glyph } from './util';
@@ -20,6 +22,7 @@ export const isLong = (s: string) => s.length > LONG_CHARS || lineCount(s, LONG_
 export function originLabel(m: Message): string {
   switch (m.origin) {
     case 'system_prompt': return 'system prompt';
+    case 'agent_context': return "the agent's context";
     case 'user_input': return 'user input';
     case 'hook': return m.system ? `${systemLabel(m.system)} hook ${m.hook ?? ''}` : `hook ${m.hook ?? ''}${m.skill ? ` · ${m.skill}` : ''}`;
     case 'compaction': return 'compaction summary';
@@ -29,6 +32,9 @@ export function originLabel(m: Message): string {
     case 'history':
       if (m.history_of === 'hook') return `history copy of hook ${m.hook ?? ''}${m.skill ? ` · ${m.skill}` : ''}`;
       if (m.history_of === 'assistant') return 'history · assistant reply';
+      if (m.history_of === 'tool') return `history · tool ${m.tool ?? ''}`;
+      if (m.history_of === 'system_prompt') return 'history · system prompt';
+      if (m.history_of === 'agent_context') return "history · the agent's context";
       return 'history · user message';
   }
 }
@@ -44,6 +50,8 @@ interface CardProps {
   onToggle: (id: number) => void;
   /** "add expectation from this message" (issue 12); absent: no button */
   onAddExpectation?: (id: number) => void;
+  /** the message a search found */
+  found?: boolean;
 }
 
 /** Tool calls a collapsed card lists; an answer with thousands of calls shows these and a toggle. */
@@ -58,7 +66,7 @@ function collapsible(m: Message): { long: boolean; manyCalls: boolean } {
   return { long: isLong(m.content), manyCalls: (m.tool_calls?.length ?? 0) > TOOL_CALLS_COLLAPSE };
 }
 
-export const MessageCard = memo(function MessageCard({ row, color, expanded, onToggle, onAddExpectation }: CardProps) {
+export const MessageCard = memo(function MessageCard({ row, color, expanded, onToggle, onAddExpectation, found }: CardProps) {
   const { message: m, injected, removedHere } = row;
   const { long, manyCalls } = collapsible(m);
   const collapsed = long && !expanded;
@@ -70,7 +78,7 @@ export const MessageCard = memo(function MessageCard({ row, color, expanded, onT
   if (manyCalls) hidden.push(`${fmt(m.tool_calls!.length)} tool calls`);
   return (
     <article
-      className={cx('msg', originClass(m), injected && 'is-injected', removedHere && 'is-removed')}
+      className={cx('msg', originClass(m), injected && 'is-injected', removedHere && 'is-removed', found && 'is-found')}
       style={c ? { borderLeftColor: c } : undefined}
       data-testid={`msg-${m.id}`}
       aria-label={`${m.role} message ${m.id}${removedHere ? ' (removed)' : ''}`}
@@ -191,70 +199,152 @@ function Answer({ call }: { call: LLMCall }) {
   );
 }
 
+/** A row of the list: a message's card, or the agent's own messages that stand together. */
+type Item = { kind: 'msg'; row: MessageRow } | { kind: 'agent'; rows: MessageRow[] };
+
+/** The rows as the list shows them: the agent's own messages in a row are one group (issue 33). */
+export function itemsOf(rows: readonly MessageRow[], firstChange: number): { items: Item[]; changeAt: number } {
+  const items: Item[] = [];
+  let changeAt = -1;
+  rows.forEach((row, k) => {
+    const last = items[items.length - 1];
+    if (isAgentOwn(row.message)) {
+      if (last?.kind === 'agent') last.rows.push(row);
+      else items.push({ kind: 'agent', rows: [row] });
+    } else {
+      items.push({ kind: 'msg', row });
+    }
+    if (k === firstChange) changeAt = items.length - 1;
+  });
+  return { items, changeAt };
+}
+
+// a group: its chrome and header, a line per message (an opened one is measured)
+const GROUP_CHROME = 8 + 12 + 16, GROUP_LINE = 21;
+const estimateItem = (it: Item | undefined): number =>
+  !it ? 80 : it.kind === 'msg' ? estimate(it.row) : GROUP_CHROME + it.rows.length * GROUP_LINE;
+
 interface Props {
   view: TraceView;
   cursor: number;
   color: (skill?: string) => string;
   /** "add expectation from this message" for the messages of an LLM call (issue 12) */
   onAddExpectation?: (call: number, message: number) => void;
+  /** the agent's own messages in full (the user's remembered choice) and the way to change it; absent: kept here */
+  agentContext?: { shown: boolean; onShow: (shown: boolean) => void };
+  /** the request body an LLM call sends (the live simulation's); absent: no Request view */
+  requestBody?: (call: number) => Promise<string>;
+  /** a message a search found: scrolled to, opened and marked */
+  found?: number | null;
 }
 
-export function MessageList({ view, cursor, color, onAddExpectation }: Props) {
+export function MessageList({ view, cursor, color, onAddExpectation, agentContext, requestBody, found = null }: Props) {
   const step = view.steps[cursor];
   const addCall = step?.kind === 'llm_call' && step.call !== null && onAddExpectation ? step.call : null;
   const onAdd = useCallback((id: number) => { if (addCall !== null) onAddExpectation?.(addCall, id); }, [addCall, onAddExpectation]);
   // rows and their figures in one pass, cached per view and step
   const { rows, live, tokens, added, removed, firstChange } = useMemo(() => listAt(view, cursor), [view, cursor]);
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set());
+  const { items, changeAt } = useMemo(() => itemsOf(rows, firstChange), [rows, firstChange]);
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set(found !== null ? [found] : []));
+  useEffect(() => { if (found !== null) setExpanded((s) => (s.has(found) ? s : new Set(s).add(found))); }, [found]);
+  const foundAt = found === null ? -1 : items.findIndex((it) => (it.kind === 'msg' ? it.row.message.id === found : it.rows.some((r) => r.message.id === found)));
+  const [localShown, setLocalShown] = useState(false);
+  const [mode, setMode] = useState<'messages' | 'request'>('messages');
+  const showAgent = agentContext ? agentContext.shown : localShown;
   const onToggle = useCallback((id: number) => setExpanded((s) => {
     const n = new Set(s);
     if (n.has(id)) n.delete(id); else n.add(id);
     return n;
   }), []);
+  // an agent's message is open when the toggle shows them all, unless clicked shut (and the other way round)
+  const isOpen = useCallback((id: number) => showAgent !== expanded.has(id), [showAgent, expanded]);
+  const setShowAgent = (shown: boolean) => {
+    setExpanded(new Set()); // the new default holds for every message again
+    if (agentContext) agentContext.onShow(shown); else setLocalShown(shown);
+  };
   // only rows that were never rendered use the estimate; expanding a card is measured
-  const est = useCallback((i: number) => estimate(rows[i]), [rows]);
-  const key = useCallback((i: number) => rows[i]?.message.id ?? -i - 1, [rows]);
-  const render = useCallback(
-    (i: number) => <MessageCard row={rows[i]!} color={color} expanded={expanded.has(rows[i]!.message.id)} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined} />,
-    [rows, color, expanded, onToggle, addCall, onAdd],
-  );
+  const est = useCallback((i: number) => estimateItem(items[i]), [items]);
+  const key = useCallback((i: number) => {
+    const it = items[i];
+    if (!it) return -i - 1;
+    return it.kind === 'msg' ? it.row.message.id : `agent-${it.rows[0]!.message.id}-${it.rows.length}`;
+  }, [items]);
+  const render = useCallback((i: number) => {
+    const it = items[i]!;
+    return it.kind === 'agent'
+      ? <AgentGroup rows={it.rows} agent={view.agent} isOpen={isOpen} onToggle={onToggle} />
+      : <MessageCard row={it.row} color={color} expanded={expanded.has(it.row.message.id)} onToggle={onToggle} onAddExpectation={addCall !== null ? onAdd : undefined}
+        found={it.row.message.id === found} />;
+  }, [items, view.agent, isOpen, color, expanded, onToggle, addCall, onAdd, found]);
   if (!step) return <div className="empty-state">No step selected.</div>;
   const call = step.kind === 'llm_call' && step.call !== null ? view.calls[step.call] : undefined;
+  const agentCall = isAgentCall(call) ? call : undefined;
+  const hasAgentRows = items.some((it) => it.kind === 'agent');
+  const showRequest = mode === 'request' && call !== undefined && agentCall !== undefined && requestBody !== undefined;
+  const kind = requestKind(view);
 
   return (
     <section className="messages" aria-label="Message list">
       <header className="pane-head msg-list-head">
-        <div className="title">
-          {call ? (
-            <>What LLM call <b>#{call.index + 1}</b> receives</>
-          ) : (
-            <>Message list after <b>{step.checkpoint ? `${glyph(step.checkpoint)} ` : ''}{stepLabel(step)}</b></>
+        <div className="title-row">
+          <div className="title">
+            {call ? (
+              <>What LLM call <b>#{call.index + 1}</b> receives</>
+            ) : (
+              <>Message list after <b>{step.checkpoint ? `${glyph(step.checkpoint)} ` : ''}{stepLabel(step)}</b></>
+            )}
+          </div>
+          <span className="spacer" />
+          {agentCall && requestBody && (
+            <span className="view-switch" role="tablist" aria-label="Show the call as">
+              <button type="button" role="tab" aria-selected={!showRequest} onClick={() => setMode('messages')}>Messages</button>
+              <button type="button" role="tab" aria-selected={showRequest} onClick={() => setMode('request')} data-testid="show-request"
+                title="The request body as the agent sends it, in its API's shape">Request</button>
+            </span>
           )}
         </div>
         <div className="sub">
           <span>request {step.request + 1}</span>
           {step.phase && <span>{step.phase}{step.round !== null ? ` · round ${step.round}` : ''}</span>}
           <span>{fmt(live)} messages</span>
-          <span className="total-tokens" title="sum of message tokens">{fmt(tokens)} tokens</span>
+          {agentCall ? (
+            <span className="total-tokens" title="the whole request: the messages and the definitions of the tools offered">{fmt(agentCall.tokens)} tokens</span>
+          ) : (
+            <span className="total-tokens" title="sum of message tokens">{fmt(tokens)} tokens</span>
+          )}
           {added > 0 && <span className="plus">+{added}</span>}
           {removed > 0 && <span className="minus">−{removed}</span>}
+          {hasAgentRows && !showRequest && (
+            <label className="check show-agent" title="Show the agent's own messages (its system prompt and context) in full instead of a line each; remembered">
+              <input type="checkbox" checked={showAgent} onChange={(e) => setShowAgent(e.currentTarget.checked)} data-testid="show-agent-context" /> show the agent&apos;s own context
+            </label>
+          )}
         </div>
+        {agentCall && <TokenSplitBar split={agentCall.split} unknown={kind === 'none'} />}
       </header>
-      {rows.length === 0 ? (
-        <div className="empty-state">The message list is empty at this step.</div>
+      {showRequest ? (
+        <RequestBody call={call.index} load={requestBody} />
       ) : (
-        <VirtualList
-          className="msg-scroll"
-          aria-label="Messages"
-          role="list"
-          count={rows.length}
-          estimate={est}
-          getKey={key}
-          resetKey={view}
-          overscan={3}
-          scrollToIndex={firstChange >= 0 ? firstChange : null}
-          render={render}
-        />
+        <>
+          {agentCall && kind === 'none' && view.agent && <MissingAgentContext agent={view.agent} />}
+          {agentCall && <OfferedTools call={agentCall} known={kind !== 'none'} />}
+          {rows.length === 0 ? (
+            <div className="empty-state">The message list is empty at this step.</div>
+          ) : (
+            <VirtualList
+              className="msg-scroll"
+              aria-label="Messages"
+              role="list"
+              count={items.length}
+              estimate={est}
+              getKey={key}
+              resetKey={view}
+              overscan={3}
+              scrollToIndex={foundAt >= 0 ? foundAt : changeAt >= 0 ? changeAt : null}
+              render={render}
+            />
+          )}
+        </>
       )}
       {call && <Answer key={call.index} call={call} />}
     </section>

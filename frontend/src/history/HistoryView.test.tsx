@@ -3,7 +3,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import seed from '../fixtures/seed-diagrams.json';
 import type { TraceView } from '../lib/api';
 import { resetMockHistory, type HistoryBinding, type MockHistory, type RunSummary } from '../lib/api/history';
-import { HistoryView, toRunFilter, RUN_LIMIT } from './HistoryView';
+import { hitAt, HistoryView, toRunFilter, RUN_LIMIT } from './HistoryView';
+import { resetSearchMock, type SearchHit } from '../lib/api/search';
 import { fakeBackend, removeFakeBackend } from '../lib/api/fakeBackend';
 import { renderInApp } from '../app/testing';
 
@@ -148,5 +149,51 @@ describe('HistoryView: selecting, comparing, opening', () => {
     fireEvent.click(within(screen.getByTestId('run-3')).getByText('Open'));
     fireEvent.click(await screen.findByText('Back to live'));
     expect(onLive).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('HistoryView: search', () => {
+  it('opens the search, and a hit opens its run read-only at the call and message; back goes to the search as it was', async () => {
+    const sm = resetSearchMock();
+    const run = mock.record(view, { source: 'session' }); // an imported session
+    const call = view.calls[1]!;
+    const msg = view.messages.find((m) => m.request === call.request && m.created <= call.step && m.role === 'user')!;
+    sm.setHits([{
+      key: `run:${run.id}`, source: run.source as SearchHit['source'], run: run.id, file: '', agent: '', version: '', project: '', title: run.scenario, started: run.started,
+      kind: 'message', role: 'user', origin: 'user_input', call: 1, message: msg.id, step: msg.created, hook: '', event: '', outcome: '', tool: '', count: 1, rank: -1,
+      snippet: [{ text: 'the words', hit: true }],
+    }]);
+    const { app } = renderInApp(<HistoryView studio={null} color={color} onLive={() => {}} />);
+    await waitFor(() => expect(rows().length).toBe(mock.runs.length));
+    fireEvent.click(screen.getByTestId('open-search'));
+    expect(app.search.get().visible).toBe(true);
+    fireEvent.change(await screen.findByTestId('search-input'), { target: { value: 'words' } });
+    const first = await waitFor(() => { const h = document.querySelector<HTMLElement>('.hit'); if (!h) throw new Error('no hit'); return h; });
+    fireEvent.click(first);
+    await waitFor(() => expect(screen.getByTestId('readonly-banner').textContent).toContain(`run #${run.id}`));
+    // the call's step is the cursor, the message is marked in its list
+    expect(Number(document.querySelector('.step.is-cursor .idx')?.textContent)).toBe(call.step);
+    expect(screen.getByText(`#${call.index + 1}`, { selector: '.msg-list-head b' })).toBeTruthy();
+    expect(screen.getByTestId(`msg-${msg.id}`).className).toContain('is-found');
+    // stored again as it opens (a session imported to open its hit): shown again, at the same place
+    const loads = vi.spyOn(mock.binding, 'Run');
+    act(() => { for (const l of [...mock.listeners]) l(run.id); });
+    await waitFor(() => expect(loads).toHaveBeenCalled());
+    await waitFor(() => expect(Number(document.querySelector('.step.is-cursor .idx')?.textContent)).toBe(call.step));
+    expect(screen.getByTestId(`msg-${msg.id}`).className).toContain('is-found');
+    fireEvent.click(screen.getByText('← Search'));
+    await waitFor(() => expect(document.querySelectorAll('.hit')).toHaveLength(1));
+    expect((screen.getByTestId('search-input') as HTMLInputElement).value).toBe('words');
+    fireEvent.click(screen.getByText('← Runs'));
+    await waitFor(() => expect(rows().length).toBe(mock.runs.length));
+    resetSearchMock();
+  });
+
+  it('hitAt: a message at the call that received it, a hook run at its own step', () => {
+    const h = { kind: 'message', call: 1, message: 3, step: 0 } as SearchHit;
+    expect(hitAt(view, h)).toEqual({ step: view.calls[1]!.step, message: 3 });
+    expect(hitAt(view, { ...h, kind: 'hook', step: 2, message: -1 })).toEqual({ step: 2, message: null });
+    expect(hitAt(view, { ...h, call: -1, step: 4 })).toEqual({ step: 4, message: 3 });
+    expect(hitAt(view, { ...h, call: -1, step: 10_000, message: 10_000 })).toEqual({ step: view.steps.length - 1, message: null });
   });
 });

@@ -7,6 +7,11 @@ import { hookCost, listRuns, onRunRecorded, openRun, promptSizes, type HookPoint
 import { VirtualList } from '../components/VirtualList';
 import { CompareView } from './CompareView';
 import { SessionsView } from './SessionsView';
+import { SearchView } from './SearchView';
+import { importSession, onSessionProgress, type SessionProgress } from '../lib/api/sessions';
+import type { SearchHit } from '../lib/api/search';
+import { useApp } from '../app/context';
+import { useStore } from '../lib/store';
 import { ReadOnlyRun } from './ReadOnlyRun';
 import { HookCostChart, PromptSizeChart, TokensPerCallChart } from './charts';
 import { RunRequests } from '../requests/RunRequests';
@@ -32,7 +37,17 @@ export function toRunFilter(f: Filters): RunFilter {
   return out;
 }
 
-type Page = { kind: 'list' } | { kind: 'compare'; a: number; b: number } | { kind: 'run'; run: RunSummary; view: TraceView } | { kind: 'sessions' };
+/** where a stored run opens: a step, and a message there to show (a search's hit) */
+export interface RunAt { step: number; message: number | null }
+type Page = { kind: 'list' } | { kind: 'compare'; a: number; b: number } | { kind: 'run'; run: RunSummary; view: TraceView; at?: RunAt } | { kind: 'sessions' };
+
+/** Where a hit opens: a message or an answer at the call that received or gave it (its list shown
+ *  there), a hook run at its own step; the message to show, if it has one. */
+export function hitAt(view: TraceView, h: SearchHit): RunAt {
+  const call = h.kind !== 'hook' && h.call >= 0 ? view.calls[h.call] : undefined;
+  const step = Math.min(Math.max(call ? call.step : h.step, 0), Math.max(view.steps.length - 1, 0));
+  return { step, message: h.message >= 0 && h.message < view.messages.length ? h.message : null };
+}
 
 interface Props {
   studio: StudioState | null;
@@ -69,6 +84,9 @@ function RunRow({ r, selected, focused, onSelect, onFocus, onOpen }: {
 }
 
 export function HistoryView({ studio, color, onLive }: Props) {
+  const { search } = useApp();
+  const searching = useStore(search).visible;
+  const [importing, setImporting] = useState<SessionProgress | null>(null);
   const [filters, setFilters] = useState<Filters>(noFilters);
   const [runs, setRuns] = useState<RunSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -92,7 +110,8 @@ export function HistoryView({ studio, color, onLive }: Props) {
     let alive = true;
     Promise.all([openRun(openId), listRuns({ source: 'session', limit: RUN_LIMIT })]).then(([view, rs]) => {
       const run = rs.find((r) => r.id === openId);
-      if (alive && run) setPage((p) => (p.kind === 'run' && p.run.id === openId ? { kind: 'run', run, view } : p));
+      // at the same place: a hit's run, imported to open it, is stored again as it opens
+      if (alive && run) setPage((p) => (p.kind === 'run' && p.run.id === openId ? { kind: 'run', run, view, at: p.at } : p));
     }).catch(fail);
     return () => { alive = false; };
   }, [openId, stored, tick, fail]);
@@ -148,6 +167,25 @@ export function HistoryView({ studio, color, onLive }: Props) {
   };
   const set = <K extends keyof Filters>(k: K, v: Filters[K]) => setFilters((f) => ({ ...f, [k]: v }));
   const toList = useCallback(() => setPage({ kind: 'list' }), []);
+  // a hit: its run (a session not imported yet is imported first), at the hit's call and message
+  useEffect(() => onSessionProgress((p) => setImporting((i) => (i && i.file === p.file ? p : i))), []);
+  const openHit = useCallback((h: SearchHit) => {
+    const runOf = h.run ? Promise.resolve(h.run) : (setImporting({ file: h.file, read: 0, total: 1 }), importSession(h.file).then((i) => i.run).finally(() => setImporting(null)));
+    runOf.then((id) => {
+      // the run's summary: among the runs started at the same moment, else the newest
+      const started = Date.parse(h.started);
+      const source: RunSource = h.source === 'disk' ? 'session' : h.source;
+      const near: RunFilter = h.started && !Number.isNaN(started)
+        ? { source, since: new Date(started).toISOString(), until: new Date(started + 1).toISOString(), limit: 50 }
+        : { source, limit: RUN_LIMIT };
+      return Promise.all([openRun(id), listRuns(near).then((rs) => (rs.some((r) => r.id === id) ? rs : listRuns({ limit: RUN_LIMIT })))]).then(([view, rs]) => {
+        const run = rs.find((r) => r.id === id);
+        if (!run) throw `run #${id} is not in the history`;
+        setPage({ kind: 'run', run, view, at: hitAt(view, h) });
+      });
+    }).catch(fail);
+  }, [fail]);
+
   const openSessionRun = useCallback((id: number) => {
     listRuns({ source: 'session', limit: RUN_LIMIT }).then((rs) => {
       const r = rs.find((x) => x.id === id);
@@ -160,8 +198,16 @@ export function HistoryView({ studio, color, onLive }: Props) {
   const skillNames = useMemo(() => [...new Set([...(studio?.skills.map((s) => s.name) ?? []), filters.skill].filter(Boolean))].sort(), [studio, filters.skill]);
   const filtering = Object.values(filters).some(Boolean);
 
-  if (page.kind === 'run') return <ReadOnlyRun run={page.run} view={page.view} color={color} onBack={toList} onLive={onLive} />;
+  if (page.kind === 'run') return <ReadOnlyRun run={page.run} view={page.view} at={page.at} backTo={searching ? 'Search' : 'Runs'} color={color} onBack={toList} onLive={onLive} />;
   if (page.kind === 'sessions') return <SessionsView onBack={toList} onOpenRun={openSessionRun} />;
+  if (searching && page.kind === 'list') {
+    return (
+      <>
+        {error && <div className="banner banner-err" role="alert">{error} <button type="button" className="linkbtn" onClick={() => setError(null)}>dismiss</button></div>}
+        <SearchView store={search} onBack={search.close} onOpen={openHit} importing={importing} />
+      </>
+    );
+  }
 
   return (
     <div className="history" data-testid="history-view">
@@ -196,6 +242,7 @@ export function HistoryView({ studio, color, onLive }: Props) {
                   <option value="session">session</option>
                 </select>
               </label>
+              <button type="button" className="btn" onClick={search.open} data-testid="open-search" title="Search every run and session (Ctrl+K)">Search…</button>
               <button type="button" className="btn" onClick={() => setPage({ kind: 'sessions' })} data-testid="open-sessions"
                 title="The Claude Code and Codex sessions on this machine: import one, or follow one still running">Open sessions…</button>
               {filtering && <button type="button" className="linkbtn" onClick={() => setFilters(noFilters)}>clear</button>}

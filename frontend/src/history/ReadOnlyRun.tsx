@@ -8,6 +8,7 @@ import { breakpointForStep, hasCursor, initialState, reducer } from '../debugger
 import { DebuggerStore } from '../debugger/store';
 import { useStore } from '../lib/store';
 import { useApp } from '../app/context';
+import { useAgentContextShown } from '../layout/useAgentContext';
 import { FlowView } from '../components/FlowView';
 import { StepList, RequestTabs } from '../components/StepList';
 import { MessageList } from '../components/MessageList';
@@ -21,16 +22,23 @@ const NONE: ReadonlySet<number> = new Set();
 interface Props {
   run: RunSummary;
   view: TraceView;
+  /** open at this step, showing this message (a search's hit) */
+  at?: { step: number; message: number | null };
+  /** what the back button goes back to */
+  backTo?: string;
   color: (skill?: string) => string;
   onBack: () => void; // to the runs list
   onLive: () => void; // to the live simulator
 }
 
-export function ReadOnlyRun({ run, view, color, onBack, onLive }: Props) {
+export function ReadOnlyRun({ run, view, at, backTo = 'Runs', color, onBack, onLive }: Props) {
   // its own debugger, which the stepping keys act on while it shows (HistoryStore.readOnlyDebugger)
   const { history } = useApp();
+  const agentContext = useAgentContextShown();
   const [debug] = useState(() => new DebuggerStore(reducer(initialState, { type: 'load', view })));
   useEffect(() => { debug.dispatch({ type: 'load', view }); }, [debug, view]);
+  // after each load: the run shown again as it is now keeps its place
+  useEffect(() => { if (at) debug.dispatch({ type: 'jumpToStep', step: at.step }); }, [debug, view, at]);
   useEffect(() => history.showReadOnly(debug, onBack), [history, debug, onBack]);
   const dbg = useStore(debug);
   const dispatch = debug.dispatch;
@@ -48,7 +56,7 @@ export function ReadOnlyRun({ run, view, color, onBack, onLive }: Props) {
         <span className="muted"> · {run.scenario} · {run.source} · {run.backend} · {run.status}</span>
         <span className="spacer" />
         {(run.source === 'capture' || run.source === 'session') && <SaveScenario runId={run.id} suggest="" />}
-        <button type="button" className="btn" onClick={onBack}>← Runs</button>
+        <button type="button" className="btn" onClick={onBack}>← {backTo}</button>
         <button type="button" className="btn primary" onClick={onLive}>Back to live</button>
       </div>
       <div className="main">
@@ -94,7 +102,7 @@ export function ReadOnlyRun({ run, view, color, onBack, onLive }: Props) {
           )}
         </section>
         <section className="right" aria-label="Messages at the cursor">
-          {step ? <MessageList view={view} cursor={cursor} color={color} /> : <div className="empty-state">No messages.</div>}
+          {step ? <MessageList view={view} cursor={cursor} color={color} agentContext={agentContext} found={at && cursor === at.step ? at.message : null} /> : <div className="empty-state">No messages.</div>}
         </section>
         <BottomPanel
           view={view} problems={[]} currentCall={step?.call ?? null} changedCalls={NONE} everyCallArmed={dbg.breakpoints.includes('call:*')} color={color}

@@ -91,9 +91,9 @@ describe('ranges and keys', () => {
 
 describe('sanitize', () => {
   it('drops what the backend would refuse and keeps the rest', () => {
-    expect(sanitize({ skills_width: 300.4, messages_width: -1, flow_height: 2, bottom_height: 0.3, flow_collapsed: true, bottom_collapsed: false, trust_read: 'x' }))
-      .toEqual({ skills_width: 300, bottom_height: 0.3, flow_collapsed: true, trust_read: 'x' });
+    expect(sanitize({ skills_width: 300.4, messages_width: -1, flow_height: 2, bottom_height: 0.3, flow_collapsed: true, bottom_collapsed: false, trust_read: 'x', agent_context: true }))
+      .toEqual({ skills_width: 300, bottom_height: 0.3, flow_collapsed: true, trust_read: 'x', agent_context: true });
     expect(sanitize(null)).toEqual({});
-    expect(sanitize({ editor_width: Number.NaN, trust_read: 'y'.repeat(300) })).toEqual({});
+    expect(sanitize({ editor_width: Number.NaN, trust_read: 'y'.repeat(300), agent_context: false })).toEqual({});
   });
 });

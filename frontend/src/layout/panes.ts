@@ -134,5 +134,6 @@ export function sanitize(l: SavedLayout | null | undefined): SavedLayout {
   if (l.flow_collapsed === true) out.flow_collapsed = true;
   if (l.bottom_collapsed === true) out.bottom_collapsed = true;
   if (typeof l.trust_read === 'string' && l.trust_read.length <= 256) out.trust_read = l.trust_read;
+  if (l.agent_context === true) out.agent_context = true;
   return out;
 }

@@ -2,7 +2,7 @@
 // list, the message list at the cursor, and the bottom panel — sized by the remembered layout and
 // fitted to the window. Reads the app's stores; the keys are commands (commands/appCommands.ts).
 import { ScenarioPlaces } from '../components/ScenarioPlaces';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import type * as api from '../lib/api';
 import { useApp } from '../app/context';
 import { useStore } from '../lib/store';
@@ -24,6 +24,9 @@ import { HookCallsPanel } from '../exec/HookCallsPanel';
 import { hookCallsOf, isFailure } from '../exec/hookcalls';
 import { HostBehaviourPick, hostsPrograms } from '../exec/HostBehaviourPick';
 import { AgentPick } from '../agents/AgentPick';
+import { RunAgent } from '../agents/RunAgent';
+import { callBody } from '../lib/api/agentRequest';
+import { useAgentContextShown } from '../layout/useAgentContext';
 import { requestTabs } from '../requests/tab';
 import { useSize } from '../layout/useSize';
 import { Splitter } from '../layout/Splitter';
@@ -61,8 +64,12 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
   const editorSnap = useEditorSnapshot(editor);
   const [mainEl, setMainEl] = useState<HTMLDivElement | null>(null);
   const mainSize = useSize(mainEl);
+  const agentContext = useAgentContextShown();
 
   const view = debug.view();
+  const revision = view?.revision;
+  // the request body of a call of the simulation shown (the backend refuses a newer one's)
+  const requestBody = useCallback((call: number) => callBody(revision ?? -1, call), [revision]);
   const cursor = hasCursor(dbg) ? dbg.cursor : -1;
   const step = debug.step();
   const changedCalls = useMemo(() => new Set(view?.changes.map((c) => c.call) ?? []), [view]);
@@ -142,6 +149,7 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
           )}
           {state?.exec?.trusted && hostsPrograms(state.exec.hooks) && <HostBehaviourPick root={state.root} onState={studio.take} onError={shell.fail} />}
           {state?.exec?.trusted && state.exec.hooks.some((h) => h.system === 'claude-code') && <AgentPick view={view ?? null} onState={studio.take} onError={shell.fail} />}
+          <RunAgent view={view ?? null} onCalibrated={() => { if (view?.file) studio.selectScenario(view.file); }} />
           <span className="spacer" />
           <span className="ops-button-slot" ref={slots.setOpsButton} />
           <button type="button" className="btn" data-testid="run-open" title="Run the selected scenario against a real model" onClick={run.openPanel}>Run with model ▸</button>
@@ -201,7 +209,7 @@ export function Simulator({ color, slots }: { color: (skill?: string) => string;
             {step.call !== null && step.call !== undefined && <CallExpectations view={view} call={step.call} onAdded={toast} />}
             <div className="right-stack">
               {step.kind === 'hook_call' && <HookCallDetail key={cursor} view={view} step={step} />}
-              <MessageList view={view} cursor={cursor} color={color}
+              <MessageList view={view} cursor={cursor} color={color} agentContext={agentContext} requestBody={requestBody}
                 onAddExpectation={canAddExpectation() ? (c, id) => void addAndReport(c, id, toast) : undefined} />
             </div>
           </>

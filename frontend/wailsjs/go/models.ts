@@ -19,6 +19,10 @@ export namespace bind {
 	    path: string;
 	    notes: string[];
 	}
+	export interface SearchPage {
+	    results: search.Results;
+	    status: search.Progress;
+	}
 
 }
 
@@ -51,6 +55,7 @@ export namespace calibration {
 	    nearest?: string;
 	    changes: profile.Change[];
 	    duration_ms: number;
+	    request_file?: string;
 	}
 	export interface State {
 	    running: boolean;
@@ -214,6 +219,7 @@ export namespace engine {
 	    agent: string;
 	    version: string;
 	    by?: string;
+	    request?: string;
 	}
 	export interface HookCall {
 	    system: string;
@@ -475,6 +481,7 @@ export namespace layout {
 	    flow_collapsed?: boolean;
 	    bottom_collapsed?: boolean;
 	    trust_read?: string;
+	    agent_context?: boolean;
 	}
 
 }
@@ -713,6 +720,71 @@ export namespace reqhook {
 
 }
 
+export namespace search {
+	
+	export interface Segment {
+	    text: string;
+	    hit?: boolean;
+	}
+	export interface Hit {
+	    key: string;
+	    source: string;
+	    run: number;
+	    file: string;
+	    agent: string;
+	    version: string;
+	    project: string;
+	    title: string;
+	    // Go type: time
+	    started: any;
+	    kind: string;
+	    role: string;
+	    origin: string;
+	    call: number;
+	    message: number;
+	    step: number;
+	    hook: string;
+	    event: string;
+	    outcome: string;
+	    tool: string;
+	    count: number;
+	    snippet: Segment[];
+	    rank: number;
+	}
+	export interface Progress {
+	    done: number;
+	    total: number;
+	    current?: string;
+	    indexed: number;
+	    running: boolean;
+	    error?: string;
+	}
+	export interface Query {
+	    text: string;
+	    agent: string;
+	    project: string;
+	    hook: string;
+	    event: string;
+	    outcome: string;
+	    source: string;
+	    kind: string;
+	    // Go type: time
+	    since: any;
+	    // Go type: time
+	    until: any;
+	    limit: number;
+	    offset: number;
+	}
+	export interface Results {
+	    hits: Hit[];
+	    total: number;
+	    more: boolean;
+	    offset: number;
+	    limit: number;
+	}
+
+}
+
 export namespace sessions {
 	
 	export interface CallInfo {
@@ -835,6 +907,12 @@ export namespace studio {
 	    versions: profile.Entry[];
 	    installed: locate.CLI;
 	}
+	export interface TokenSplit {
+	    agent: number;
+	    tools: number;
+	    hooks: number;
+	    conversation: number;
+	}
 	export interface Call {
 	    index: number;
 	    request: number;
@@ -851,7 +929,10 @@ export namespace studio {
 	    withheld_tools?: string[];
 	    answered_by?: string;
 	    warning?: string;
+	    offered?: string[];
+	    tool_tokens?: number;
 	    tokens: number;
+	    split?: TokenSplit;
 	}
 	export interface CallChange {
 	    call: number;
@@ -1010,6 +1091,9 @@ export namespace studio {
 	    edited_by?: string;
 	    hook_call?: number;
 	    in_place?: boolean;
+	    pieces?: string[];
+	    placeholder?: boolean;
+	    placeholder_tokens?: number;
 	    created: number;
 	    removed?: number;
 	    tokens: number;
@@ -1094,6 +1178,7 @@ export namespace studio {
 	    exec: ExecState;
 	    seq: number;
 	}
+	
 	export interface TraceView {
 	    revision: number;
 	    scenario: string;

@@ -58,7 +58,8 @@ export function newer<T extends { seq?: number }>(prev: T | null, next: T): T {
   return prev?.seq !== undefined && next.seq !== undefined && next.seq < prev.seq ? prev : next;
 }
 
-export type Origin = 'system_prompt' | 'history' | 'user_input' | 'hook' | 'prompt' | 'assistant' | 'tool' | 'compaction';
+/** agent_context: context an agent CLI adds of its own around the prompt (a piece of its request model) */
+export type Origin = 'system_prompt' | 'history' | 'user_input' | 'hook' | 'prompt' | 'assistant' | 'tool' | 'compaction' | 'agent_context';
 export type PromptName = 'planning' | 'first_step' | 'agent_loop';
 export type Phase = 'direct' | 'planning' | 'agent';
 export type ToolStatus = 'skipped' | 'denied' | 'responded' | 'approved';
@@ -93,9 +94,17 @@ export type FlowLoop = Refine<loop.Loop, { nodes: FlowNode[]; edges: FlowEdge[] 
 /** steps[i]: the index in loop.nodes of step i's node, -1 none */
 export type Flow = Refine<loop.Flow, { loop: FlowLoop }>;
 
+/** Where a run's request model came from: calibrated (the CLI's words, in the data folder), bundled (its shape:
+ *  placeholders of the right size), none (the agent's loop without its own words). */
+export type RequestModelKind = 'calibrated' | 'bundled' | 'none';
+/** The agent CLI version a run is (its renderings, its loop and request). */
+export type RunAgent = Refine<engine.Agent, { request?: RequestModelKind }>;
+/** What of an agent's call is whose: its own system prompt and context, its tools' definitions, the hooks' words, the conversation. */
+export type TokenSplit = studio.TokenSplit;
+
 export type TraceView = Refine<studio.TraceView, {
   status: TraceStatus; diagnostics: Diagnostic[]; hooks: Hook[]; messages: Message[]; steps: Step[]; calls: LLMCall[];
-  requests: RequestInfo[]; exec: ExecRun; expectations: ExpectationResult[] | null; flow: Flow;
+  requests: RequestInfo[]; exec: ExecRun; expectations: ExpectationResult[] | null; flow: Flow; agent?: RunAgent;
 }>;
 
 /** Events the backend emits, with their payloads. */

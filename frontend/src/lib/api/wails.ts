@@ -8,6 +8,7 @@ export * as History from '../../../wailsjs/go/bind/History';
 export * as Layout from '../../../wailsjs/go/bind/Layout';
 export * as Ops from '../../../wailsjs/go/bind/Ops';
 export * as Requests from '../../../wailsjs/go/bind/Requests';
+export * as Search from '../../../wailsjs/go/bind/Search';
 export * as Sessions from '../../../wailsjs/go/bind/Sessions';
 export * as Studio from '../../../wailsjs/go/bind/Studio';
 import { EventsOn } from '../../../wailsjs/runtime/runtime';

@@ -13,6 +13,8 @@ export function AgentChoice():Promise<studio.AgentChoice>;
 
 export function AnswerTool(arg1:string):Promise<void>;
 
+export function CallBody(arg1:number,arg2:number):Promise<string>;
+
 export function CancelRun():Promise<void>;
 
 export function CancelSimulation():Promise<void>;

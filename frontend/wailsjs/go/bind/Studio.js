@@ -14,6 +14,10 @@ export function AnswerTool(arg1) {
   return window['go']['bind']['Studio']['AnswerTool'](arg1);
 }
 
+export function CallBody(arg1, arg2) {
+  return window['go']['bind']['Studio']['CallBody'](arg1, arg2);
+}
+
 export function CancelRun() {
   return window['go']['bind']['Studio']['CancelRun']();
 }

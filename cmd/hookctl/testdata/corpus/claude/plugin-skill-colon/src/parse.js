@@ -1,0 +1,3 @@
+// TODO: handle CRLF
+// FIXME: quadratic on long lines
+module.exports = {};

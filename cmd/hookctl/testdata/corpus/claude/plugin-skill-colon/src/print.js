@@ -1,0 +1,2 @@
+// TODO: colours
+module.exports = {};
