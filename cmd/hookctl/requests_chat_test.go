@@ -89,7 +89,7 @@ func (ca chatRequests) run(t *testing.T) {
 			if projectScoped {
 				skillsRoot = simProj
 			}
-			out, errOut, code := runCLI(t, "simulate", "--skills", skillsRoot, "--dir", simProj, "--trust", "--no-history", "--json",
+			out, errOut, code := simulateAgent(t, "--skills", skillsRoot, "--dir", simProj, "--trust", "--no-history", "--json",
 				"--agent", ca.agent+"@"+ca.version, "--home", home, filepath.Join(simProj, file))
 			if code != exitOK {
 				t.Fatalf("simulate: exit %d: %s", code, errOut)
@@ -100,7 +100,7 @@ func (ca chatRequests) run(t *testing.T) {
 				t.Fatalf("scenario: %v", err)
 			}
 			realProj, real := ca.calls(t, bin, src, home, sc, m)
-			compareCalls(t, sim, real, requestNorm(m, simProj, realProj))
+			compareRequests(t, sim, real, requestNorm(m, simProj, realProj))
 			t.Logf("%d calls simulated (%d side calls), %d made by the CLI", len(sim), sideCount(out), len(real))
 		})
 	}
@@ -153,7 +153,7 @@ func (ca chatRequests) callsOnce(t *testing.T, bin, proj, home string, sc *scena
 		answers = append(answers, capture.Answer{Content: s.Answer})
 	}
 	answers = append(answers, capture.Answer{Content: "spare"}, capture.Answer{Content: "spare"})
-	srv, err := capture.Listen(capture.Options{Answerer: scripted(answers), Agents: capture.NewAgentReader(profile.NewCatalog(os.Getenv("HOOKSTUDIO_DATA_DIR")))})
+	srv, err := capture.Listen(capture.Options{Answerer: scripted(answers), Agents: capture.NewAgentReader(profile.NewCatalog(agentsData))})
 	if err != nil {
 		t.Fatal(err)
 	}

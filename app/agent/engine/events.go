@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"hookstudio/app/agentdata/request"
 
 	"hookstudio/app/agent/scenario"
 )

@@ -18,7 +18,7 @@ func TestWalk(t *testing.T) {
 	vb := request.Values{request.SlotCwd: "/tmp/bb/other/proj", request.SlotGitStatus: "", request.SlotPrompt: "second one"}
 	for _, c := range []struct {
 		name, a, b, want string
-		err             error
+		err              error
 	}{
 		{"values", "in /tmp/a/project: first.", "in /tmp/bb/other/proj: second one.", "in \x00cwd\x00: \x00prompt\x00.", nil},
 		{"words for none", "Status: ?? x\n?? y\nend", "Status: (clean)\nend", "Status: \x00git_status\x00\nend", nil},

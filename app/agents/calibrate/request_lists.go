@@ -186,14 +186,6 @@ func insertionAt(a, b string, at int) (string, bool) {
 	return x[p : len(x)-s], true
 }
 
-func commonSuffix(a, b string) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
-		n++
-	}
-	return n
-}
-
 // hunkAt is the part of a around offset at, and of b in its place, where
 // a line diff of the two finds them apart: from the line after the last
 // line they share before at to the line before the first they share
