@@ -15,26 +15,9 @@ func (m *Model) OrderStdin(event string, in []byte) []byte {
 		return in
 	}
 	order := m.Stdin[event]
-	dec := json.NewDecoder(bytes.NewReader(in))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	fields, ok := ObjectFields(in)
+	if !ok {
 		return in
-	}
-	type field struct {
-		key string
-		raw json.RawMessage
-	}
-	var fields []field
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return in
-		}
-		k, _ := t.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return in
-		}
-		fields = append(fields, field{k, raw})
 	}
 	rank := func(k string) int {
 		if i := slices.Index(order, k); i >= 0 {
@@ -42,18 +25,41 @@ func (m *Model) OrderStdin(event string, in []byte) []byte {
 		}
 		return len(order)
 	}
-	slices.SortStableFunc(fields, func(a, b field) int { return rank(a.key) - rank(b.key) })
+	slices.SortStableFunc(fields, func(a, b Field) int { return rank(a.Name) - rank(b.Name) })
 	var buf bytes.Buffer
 	buf.WriteByte('{')
 	for i, f := range fields {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		kb, _ := marshal(f.key)
+		kb, _ := marshal(f.Name)
 		buf.Write(kb)
 		buf.WriteByte(':')
-		buf.Write(f.raw)
+		buf.Write(f.Value)
 	}
 	buf.WriteByte('}')
 	return buf.Bytes()
+}
+
+// ObjectFields are a JSON object's fields in the order written; false
+// when raw is no object. An object cut short gives the fields before.
+func ObjectFields(raw []byte) ([]Field, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	var out []Field
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return out, false
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return out, false
+		}
+		out = append(out, Field{Name: k, Value: v})
+	}
+	return out, true
 }

@@ -736,22 +736,13 @@ func shapeOf(c *tokens.Counter, t request.Text) request.Shape {
 
 // topKeys are a JSON object's keys in the order written.
 func topKeys(raw []byte) []string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
+	fields, _ := request.ObjectFields(raw)
+	out := make([]string, 0, len(fields))
+	for _, f := range fields {
+		out = append(out, f.Name)
 	}
-	var out []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return out
-		}
-		k, _ := t.(string)
-		out = append(out, k)
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return out
-		}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

@@ -1,8 +1,6 @@
 package workspace
 
 import (
-	"crypto/rand"
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -74,13 +72,4 @@ func ListValues(m *request.Model, dir string) request.Values {
 		v[request.ListTree] = l.Tree.Draw(Folder(dir))
 	}
 	return v
-}
-
-// SessionID is a new session's id as the agents write it (a random UUID).
-func SessionID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

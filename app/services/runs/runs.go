@@ -18,6 +18,7 @@ import (
 	"hookstudio/app/agentdata/request"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/answers"
+	"hookstudio/app/hooks/hookrun"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/platform/workspace"
@@ -209,7 +210,7 @@ func (r *Run) agentRequest() error {
 	for k, v := range workspace.ListValues(m, r.spec.Dir) {
 		r.cfg.Facts[k] = v
 	}
-	r.cfg.Facts[request.SlotSession] = workspace.SessionID()
+	r.cfg.Facts[request.SlotSession] = hookrun.UUID()
 	return nil
 }
 
