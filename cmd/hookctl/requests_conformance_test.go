@@ -286,16 +286,22 @@ func scriptedAnswers(sc *scenario.Scenario) (answers []capture.Answer, tools []s
 	return answers, tools
 }
 
-// TestRealAgentRequestShapes: calibrating each pinned Claude Code CLI
-// gives the request model whose shape the repository bundles (slots,
-// sizes, hashes: never the CLI's words): -update writes them.
+// TestRealAgentRequestShapes: calibrating each pinned Claude Code CLI,
+// Qwen Code and Copilot CLI gives the request model whose shape the
+// repository bundles (slots, sizes, hashes: never the CLI's words):
+// -update writes them.
 func TestRealAgentRequestShapes(t *testing.T) {
+	type pinned struct{ agent, version, rel string }
+	clis := []pinned{{"qwen-code", qwenRequests.version, qwenRequests.bin}, {"copilot-cli", copilotRequests.version, copilotRequests.bin}}
 	for _, cli := range pinnedClaude {
-		t.Run(cli.version, func(t *testing.T) {
+		clis = append(clis, pinned{profile.ClaudeCode, cli.version, cli.rel})
+	}
+	for _, cli := range clis {
+		t.Run(cli.agent+"@"+cli.version, func(t *testing.T) {
 			t.Parallel()
-			claude := agentTool(t, cli.rel)
-			calibrateOnce(t, profile.ClaudeCode, claude)
-			checkShape(t, profile.ClaudeCode, cli.version)
+			bin := agentTool(t, cli.rel)
+			calibrateOnce(t, cli.agent, bin)
+			checkShape(t, cli.agent, cli.version)
 		})
 	}
 }
