@@ -1255,7 +1255,7 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 						}
 						m.Framing.EmptyResult = t
 					}
-				case msg.Origin == capture.OriginHook || msg.Origin == capture.OriginUser || msg.Role == "assistant" || msg.Role == "tool":
+				case msg.Origin == capture.OriginHook || msg.Role == "assistant" || msg.Role == "tool" || stopPrompt(msg, r):
 				case k > 0 && added[k-1].Role == "tool" && len(asked) == 1 && skillOf(asked[0], r.run.skills):
 					// the agent's words after a tool's result: a skill's
 					tc := asked[0]
@@ -1309,6 +1309,13 @@ func commonSuffix(a, b string) int {
 		n++
 	}
 	return n
+}
+
+// stopPrompt says msg is the probe's Stop hook's words sent as a prompt
+// (Qwen Code, Copilot CLI): Loop.StopPrompt's, no words of the agent's.
+func stopPrompt(msg capture.Message, r *reqRan) bool {
+	_, prompt := isStopWords(msg, r)
+	return prompt
 }
 
 func callOf(calls []capture.ToolCall, id string) *capture.ToolCall {
