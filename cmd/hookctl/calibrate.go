@@ -136,8 +136,8 @@ func writeRequest(w io.Writer, m *request.Model) {
 		}
 	}
 	fmt.Fprintf(w, "  tools: %d (%s), %d tokens\n", len(m.Tools), strings.Join(m.ToolNames(), " "), m.ToolTokens(nil))
-	for name := range m.Framing.Results {
-		fmt.Fprintf(w, "  %s's output within words of its own\n", name)
+	for _, r := range m.Loop.Results {
+		fmt.Fprintf(w, "  %s's output within words of its own\n", r.Tool)
 	}
 	if t := m.Tree; t != nil {
 		fmt.Fprintf(w, "  the folder listed: up to %d entries, %s order, %s never opened, .gitignore read: %v\n", t.Max, t.Order, strings.Join(t.Ignored, " "), t.Gitignore)

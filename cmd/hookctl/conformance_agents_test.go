@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agentdata/recipe"
 	"hookstudio/app/hooks/codexhook"
 )
@@ -46,6 +47,16 @@ var qwenConformance = agentConformance{
 		}
 		return ""
 	},
+}
+
+// recognizer reads the agent's hook texts with its newest bundled profile.
+func (ac agentConformance) recognizer(t *testing.T) *profile.Recognizer {
+	t.Helper()
+	prof, err := profile.NewCatalog("").NewestBundled(ac.system)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return profile.NewRecognizer(prof)
 }
 
 // conformanceCases are the projects run through both: the example of
@@ -165,8 +176,12 @@ func (ac agentConformance) simulate(t *testing.T, root, file string, sc *scenari
 	for _, m := range calls[len(calls)-1].Messages {
 		switch {
 		case m.Origin == "system_prompt" && m.EditedBy != "":
+			// the hook's words after the system prompt: the scenario's, or
+			// under the agent's request model the agent's own
 			if hook, ok := strings.CutPrefix(m.Content, sc.SystemPrompt+"\n\n"); ok {
 				v.hooks = append(v.hooks, "system: "+hook)
+			} else if sp, ok := ac.recognizer(t).Affix(m.Content, profile.PlaceSystemSuffix); ok {
+				v.hooks = append(v.hooks, "system: "+sp.Hook)
 			}
 		case m.Role == "tool":
 			if m.System == ac.system && m.EditedBy != "" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/request"
@@ -61,7 +62,9 @@ func (r *runner) buildAgent(i int, user string) {
 			}
 		}
 		r.placePending(func(m msg) bool { return false })
-		r.placeContext(t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit}))
+		id := t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit})
+		r.sentNow(id)
+		r.placeContext(id)
 		return
 	}
 	m := r.cfg.Request
@@ -88,7 +91,7 @@ func (r *runner) buildAgent(i int, user string) {
 			// hook words of events the agent has no place for stand where
 			// their effect put them: before the prompt, then after it
 			r.placePending(func(pm msg) bool { return slices.Contains(m.HookEvents(), r.eventOf(pm)) })
-			t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit})
+			r.sentNow(t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit}))
 			r.placeAfter(func(pm msg) bool { return slices.Contains(m.HookEvents(), r.eventOf(pm)) })
 		case request.ItemHooks:
 			placed[it.Event] = true
@@ -207,7 +210,7 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 		}
 		r.remind(quiet, reminded)
 		if round == 0 {
-			r.sideCalls(request.SideTurnStart, info)
+			r.sideCalls(request.SideTurnStart, round, "", info)
 		}
 		rep, err := r.call(ctx, info, tools)
 		if err != nil {
@@ -221,6 +224,7 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 			if again {
 				continue
 			}
+			r.sideCalls(request.SideAfterTurn, round, rep.Content, info)
 			r.pos.round = -1
 			return rep.Content, nil
 		}
@@ -271,6 +275,10 @@ func (t *Trace) Request(c int) (json.RawMessage, error) {
 		return nil, nil
 	}
 	msgs := t.RequestMessages(c)
+	v := make(request.Values, len(t.facts)+1)
+	for k, x := range t.facts {
+		v[k] = x
+	}
 	if t.Calls[c].Phase == PhaseSide {
 		s := t.req.Side(t.Calls[c].Side)
 		if s == nil {
@@ -279,11 +287,7 @@ func (t *Trace) Request(c int) (json.RawMessage, error) {
 		if s.TurnApart {
 			startTurn(msgs, t.CallMessages(c))
 		}
-		return request.BuildSide(t.req, s, msgs)
-	}
-	v := make(request.Values, len(t.facts)+1)
-	for k, x := range t.facts {
-		v[k] = x
+		return request.BuildSide(t.req, s, v, msgs)
 	}
 	return request.Build(t.req, v, msgs, t.Calls[c].Offered)
 }
@@ -303,6 +307,13 @@ func (t *Trace) RequestMessages(c int) []request.Msg {
 		}
 		if a, ok := t.agentInfo[int32(id)]; ok {
 			rm.System, rm.Cache, rm.Own = a.system, a.cache, true
+		}
+		if at, ok := t.sent[int32(id)]; ok && t.req.Framing.Prompt != nil {
+			rm.Text = t.req.Framing.Prompt.Fill(request.Values{request.SlotPrompt: m.Content, request.SlotDatetime: at})
+		}
+		if e := t.msgs[id].edit; e > 0 && (m.Origin == OriginHook || m.HistoryOf == OriginHook) {
+			event, _, _ := strings.Cut(t.HookCalls[e-1].Event, ":")
+			rm.JoinBefore = t.req.Framing.Join[event]
 		}
 		switch {
 		case len(m.ToolCalls) > 0:
@@ -346,6 +357,39 @@ func startTurn(msgs []request.Msg, ms []Message) {
 	}
 }
 
+// markSent records when the prompt id was sent.
+func (t *Trace) markSent(id int32, at string) {
+	if t.sent == nil {
+		t.sent = map[int32]string{}
+	}
+	t.sent[id] = at
+}
+
+// sentNow marks message id a prompt the agent writes in its wrapper, sent
+// now (an agent without a wrapper: nothing).
+func (r *runner) sentNow(id int32) {
+	if r.agentMode() && r.cfg.Request.Framing.Prompt != nil {
+		r.t.markSent(id, time.Now().Format("2006-01-02T15:04:05.000-07:00"))
+	}
+}
+
+// resultOf is a tool's output as the agent writes it for the model and
+// its hooks (Loop.Results): the count-th call of its tool that ran.
+func (r *runner) resultOf(tc *ToolCall) {
+	if !r.agentMode() || tc.Error != "" {
+		return
+	}
+	res := r.cfg.Request.Result(tc.Name)
+	if res == nil {
+		return
+	}
+	if r.ranTools == nil {
+		r.ranTools = map[string]int{}
+	}
+	tc.Result = res.Fill(tc.Result, tc.Arguments, r.ranTools[tc.Name])
+	r.ranTools[tc.Name]++
+}
+
 // RequestModel is the agent's request model the run followed (nil: none).
 func (t *Trace) RequestModel() *request.Model { return t.req }
 
@@ -382,19 +426,6 @@ func (r *runner) toolContent(tc *ToolCall, ran bool) string {
 		return r.cfg.Request.Framing.EmptyResult.Fill(request.Values{"tool": tc.Name})
 	}
 	return tc.Result
-}
-
-// agentResult is a tool's output as the agent hands it on — to the model
-// and to its hooks — within its own words around it (Gemini CLI's shell
-// tool: Framing.Results); a failed tool's is its error.
-func (r *runner) agentResult(name, output string) string {
-	if !r.agentMode() {
-		return output
-	}
-	if t := r.cfg.Request.Framing.Results[name]; t != nil {
-		return t.Fill(request.Values{request.SlotResult: output})
-	}
-	return output
 }
 
 // afterTool adds the agent's own words after a tool's result (Claude

@@ -211,6 +211,9 @@ type runner struct {
 	// system prompt; sessionEdit 1 + the hook call that last did.
 	sessionSystem string
 	sessionEdit   int32
+	// ranTools counts, per tool, the calls that ran (an agent numbers its
+	// shells: Loop.Results' count)
+	ranTools map[string]int
 }
 
 // placeContext adds the hook context that waited for the message just
@@ -461,7 +464,19 @@ func (r *runner) stopPoint(ctx context.Context, answer string) (bool, error) {
 	if len(ev.state.retry) > 0 && r.retries < MaxRetries {
 		r.keepAnswer(answer)
 	}
-	return r.feedback(ev), nil
+	from := int32(len(r.t.msgs))
+	again := r.feedback(ev)
+	if again && r.agentMode() && r.cfg.Request.Loop.StopPrompt {
+		// the agent sends the hook's words as a new prompt: the first
+		// message (what follows are hooks' words on that prompt)
+		for id := from; id < int32(len(r.t.msgs)); id++ {
+			if r.t.msgs[id].role == skills.User {
+				r.sentNow(id)
+				break
+			}
+		}
+	}
+	return again, nil
 }
 
 // feedback appends an event's retry_feedback texts as user messages, as
@@ -565,9 +580,7 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 			}
 			tc.Result = res
 		}
-		if tc.Error == "" {
-			tc.Result = r.agentResult(tc.Name, tc.Result)
-		}
+		r.resultOf(tc)
 	}
 	content := r.toolContent(tc, ran)
 	t.begin(StepToolCall, r.pos, "", ti)

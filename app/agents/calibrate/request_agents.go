@@ -13,7 +13,7 @@ import (
 
 // reqAgents are the agents whose request model calibration learns.
 func reqAgents() map[string]reqAgent {
-	return map[string]reqAgent{"claude-code": claudeRequest(), "gemini-cli": geminiRequest()}
+	return map[string]reqAgent{"claude-code": claudeRequest(), "gemini-cli": geminiRequest(), "qwen-code": qwenRequest(), "copilot-cli": copilotRequest()}
 }
 
 // RequestAgents lists them.
@@ -39,17 +39,13 @@ func claudeRequest() reqAgent {
 		recipe: "claude-code", args: []string{"--allowedTools", "Bash Skill"},
 		transcripts: ".claude/projects", transcriptFormat: "claude-code",
 		runs: func(n string) []reqRun {
-			save := func(event string) string {
-				return fmt.Sprintf(`in=$(cat); k=$(ls "$PROBE_OUT" | grep -c '^%s-'); printf '%%s' "$in" > "$PROBE_OUT/%s-$k.json"`, event, event)
-			}
+			save := probeSave
 			stop := save("Stop") + `; tp=$(printf '%s' "$in" | sed -n 's/.*"transcript_path":"\([^"]*\)".*/\1/p'); cp "$tp" "$PROBE_OUT/transcript-at-stop-$k.jsonl" 2>/dev/null;` +
 				` if [ "$k" = 0 ]; then printf '%s\n' '{"decision":"block","reason":"HSR` + n + ` stop words"}'; fi`
 			ctx := func(event, words string) string {
 				return fmt.Sprintf(`printf '%%s\n' '{"hookSpecificOutput":{"hookEventName":"%s","additionalContext":"HSR%s %s"}}'`, event, n, words)
 			}
-			say := func(event, words string) string {
-				return save(event) + fmt.Sprintf("; printf '%%s\\n' 'HSR%s %s'", n, words)
-			}
+			say := func(event, words string) string { return probeSay(n, event, words) }
 			groups := []string{
 				hookGroup("SessionStart", "", say("SessionStart", "session start words")),
 				hookGroup("UserPromptSubmit", "", say("UserPromptSubmit", "prompt words")),
@@ -140,9 +136,7 @@ func geminiRequest() reqAgent {
 		recipe: "gemini-cli", env: []string{"GEMINI_CLI_NO_RELAUNCH=true"},
 		files: []string{"GEMINI.md"}, tree: true,
 		runs: func(n string) []reqRun {
-			save := func(event string) string {
-				return fmt.Sprintf(`in=$(cat); k=$(ls "$PROBE_OUT" | grep -c '^%s-'); printf '%%s' "$in" > "$PROBE_OUT/%s-$k.json"`, event, event)
-			}
+			save := probeSave
 			say := func(event, words string) string {
 				return save(event) + fmt.Sprintf(`; printf '%%s\n' '{"hookSpecificOutput": {"additionalContext": "HSR%s %s"}}'`, n, words)
 			}

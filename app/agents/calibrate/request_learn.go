@@ -3,7 +3,6 @@ package calibrate
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"hookstudio/app/agent/tokens"
@@ -37,12 +36,33 @@ func bodyStrings(raw json.RawMessage) []string {
 	return out
 }
 
-// learnJoins reads, for each hook event whose words stand right before
-// the prompt, whether the CLI writes them on the prompt in one text (a
-// text of the base's first request that is the words, a few blank
-// characters, the prompt): what joins them.
+// learnJoins reads which hook events' words the CLI writes in one text
+// with a text beside them (a text of the base's first request that is the
+// two, a few blank characters between): the words on the prompt after
+// them (Gemini CLI's SessionStart context: Part.Join), and the words
+// joined to the message before them (Copilot CLI's prompt hook after its
+// prompt, Qwen Code's SessionStart block after its system prompt:
+// Framing.Join).
 func learnJoins(m *request.Model, base *firstTurn, prompt string) {
 	texts := bodyStrings(base.call.Body)
+	ms := base.call.Messages
+	for i := 1; i < len(ms); i++ {
+		if ms[i].Origin != capture.OriginHook {
+			continue
+		}
+		event, _, _ := strings.Cut(ms[i].Hook, ":")
+		prev, h := ms[i-1].Content, ms[i].Content
+		for _, t := range texts {
+			if len(t) > len(prev)+len(h) && strings.HasPrefix(t, prev) && strings.HasSuffix(t, h) {
+				if sep := t[len(prev) : len(t)-len(h)]; strings.TrimSpace(sep) == "" {
+					if m.Framing.Join == nil {
+						m.Framing.Join = map[string]string{}
+					}
+					m.Framing.Join[event] = sep
+				}
+			}
+		}
+	}
 	for i := 0; i+1 < len(m.Turn); i++ {
 		event := m.Turn[i].Hooks
 		if event == "" || !m.Turn[i+1].Prompt {
@@ -70,82 +90,11 @@ func learnJoins(m *request.Model, base *firstTurn, prompt string) {
 	}
 }
 
-// probeOutput is what a probe's shell call prints: "echo WORDS" its
-// words, "true" nothing.
-func probeOutput(tc capture.ToolCall) (string, bool) {
-	var a struct {
-		Command string `json:"command"`
-	}
-	if json.Unmarshal(tc.Arguments, &a) != nil {
-		return "", false
-	}
-	if a.Command == "true" {
-		return "", true
-	}
-	if w, ok := strings.CutPrefix(a.Command, "echo "); ok && !strings.ContainsAny(w, `"'$\`) {
-		return w, true
-	}
-	return "", false
-}
-
-// learnResults reads the CLI's words around its tools' outputs: for each
-// tool the runs called once printing words and once printing nothing,
-// the two results read as one template of SlotResult (its empty form the
-// CLI's words for no output). A result that is the output alone (or only
-// words for none: Claude Code's, Framing.EmptyResult) is no wrapper.
-func learnResults(m *request.Model, ran []*reqRan) error {
-	type seen struct{ text, output string }
-	byTool := map[string][]seen{}
-	var order []string
-	for _, r := range ran {
-		calls := turnCalls(r)
-		if len(calls) == 0 {
-			continue
-		}
-		last := calls[len(calls)-1].Messages
-		asked := map[string]capture.ToolCall{}
-		for _, msg := range last {
-			for _, tc := range msg.ToolCalls {
-				asked[tc.ID] = tc
-			}
-			tc, ok := asked[msg.ToolCallID]
-			if msg.Role != "tool" || msg.Origin != capture.OriginToolResult || !ok {
-				continue
-			}
-			if out, ok := probeOutput(tc); ok {
-				if _, known := byTool[tc.Name]; !known {
-					order = append(order, tc.Name)
-				}
-				byTool[tc.Name] = append(byTool[tc.Name], seen{msg.Content, out})
-			}
-		}
-	}
-	for _, name := range order {
-		ss := byTool[name]
-		full := slices.IndexFunc(ss, func(s seen) bool { return s.output != "" })
-		empty := slices.IndexFunc(ss, func(s seen) bool { return s.output == "" })
-		if full < 0 || empty < 0 {
-			continue
-		}
-		t, err := walk(ss[full].text, ss[empty].text, request.Values{request.SlotResult: ss[full].output}, request.Values{request.SlotResult: ""})
-		if err != nil {
-			return &ProbeError{Probe: "request tool result " + name, Err: err}
-		}
-		if len(t) == 1 && t[0].Slot == request.SlotResult {
-			continue // the output as it is
-		}
-		if m.Framing.Results == nil {
-			m.Framing.Results = map[string]request.Text{}
-		}
-		m.Framing.Results[name] = t
-	}
-	return nil
-}
-
-// learnSides reads the calls the CLI makes of its own (capture tells
-// them: Call.Side) before the first call of the user's turn: each one's
+// learnSides reads the calls the CLI makes of its own: those capture
+// tells (Call.Side) before the first call of the user's turn — each one's
 // system prompt (a template read against the other runs'), model, body
-// and the answer capture gave it. Every run makes the same.
+// and the answer capture gave it, every run making the same — and those
+// after the turn (learnAfterTurn).
 func learnSides(m *request.Model, ran []*reqRan, counter *tokens.Counter) error {
 	sidesOf := func(r *reqRan) ([]capture.Call, error) {
 		var out []capture.Call
@@ -222,7 +171,7 @@ func learnSides(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 		}
 		m.Loop.Sides = append(m.Loop.Sides, s)
 	}
-	return nil
+	return learnAfterTurn(m, ran, counter)
 }
 
 // conversationKey says whether a body's key holds the conversation, the
