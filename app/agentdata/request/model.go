@@ -522,10 +522,15 @@ func itemName(s, lead string) string {
 }
 
 // ListValues are the values of every list slot of the model for the
-// entries: each list's own, and its merged items with their lead.
+// entries: each list's own, and its merged items with their lead. The
+// instruction files' list is the folder's own (workspace.AgentFolder
+// reads it), not the entries'.
 func (m *Model) ListValues(entries []Entry) Values {
 	v := Values{}
 	for slot, l := range m.Lists {
+		if len(l.Files) > 0 {
+			continue
+		}
 		v[slot] = m.RenderList(slot, entries)
 		if len(l.Merged) > 0 {
 			v[MergedSlot(slot)] = m.RenderMerged(slot, entries)

@@ -86,6 +86,11 @@ func TestRenderFiles(t *testing.T) {
 	if got := m.RenderFiles(es[:1]); got != "<i>\nb\n</i>" {
 		t.Errorf("one file: %q", got)
 	}
+	// the files' list is the folder's (workspace.AgentFolder): the lists
+	// of the hook system's entries leave it be
+	if v, ok := m.ListValues(es)[ListFiles]; ok {
+		t.Errorf("the entries' lists set the files' list: %q", v)
+	}
 }
 
 // TestResultFill: a tool's output as the agent writes it, with the call's
