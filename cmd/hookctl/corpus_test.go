@@ -407,8 +407,7 @@ func nth(list []string, k int) string {
 func newCall() corpusCall { return corpusCall{Results: map[int]string{}, Written: map[int]bool{}} }
 
 // simulate runs the case in hookctl simulate under the agent's pinned
-// profile. The simulator's planning call is seed 000's, not the agent's
-// (issue 33 takes it out of agent runs; then this drops nothing).
+// profile (its calibrated request when whole).
 // It runs beside the test's goroutine: it reports what fails in err,
 // never through t.
 func (ca corpusAgent) simulate(ctx context.Context, rc *profile.Recognizer, proj, home string, whole bool, sc *scenario.Scenario) corpusRun {
@@ -455,8 +454,14 @@ func (ca corpusAgent) simulate(ctx context.Context, rc *profile.Recognizer, proj
 	var run corpusRun
 	if whole {
 		var err error
-		if run.requests, run.model, err = readSimulated(out); err != nil {
+		var calls []capture.Call
+		if calls, run.model, err = readSimulated(out); err != nil {
 			return corpusRun{err: err}
+		}
+		for _, c := range calls { // the agent's own calls, as the CLI's are read
+			if c.Side == "" {
+				run.requests = append(run.requests, c)
+			}
 		}
 	}
 	var events []string // by hook call, as messages number them
@@ -482,8 +487,8 @@ func (ca corpusAgent) simulate(ctx context.Context, rc *profile.Recognizer, proj
 		}
 	}
 	for _, call := range doc.Requests[0].LLMCalls {
-		if call.Phase == "planning" {
-			continue
+		if call.Phase == "side" {
+			continue // the agent's own side calls, left aside as the CLI's are
 		}
 		c := newCall()
 		at := toolPositions(call.Messages)

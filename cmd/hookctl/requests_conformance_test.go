@@ -87,6 +87,7 @@ func readSimulated(out string) (calls []capture.Call, model *request.Model, err 
 			LLMCalls []struct {
 				Request    json.RawMessage `json:"body"`
 				AnsweredBy string          `json:"answered_by"`
+				Phase      string          `json:"phase"`
 			} `json:"llm_calls"`
 		} `json:"requests"`
 	}
@@ -109,7 +110,11 @@ func readSimulated(out string) (calls []capture.Call, model *request.Model, err 
 			if len(c.Request) == 0 {
 				return nil, nil, fmt.Errorf("a simulated call of an agent's run carries no request body")
 			}
-			calls = append(calls, capture.ReadBody(capture.API(apiOfModel(m)), c.Request, m.Headers, reader))
+			call := capture.ReadBody(capture.API(apiOfModel(m)), c.Request, m.Headers, reader)
+			if c.Phase == "side" { // the agent's own side call, as capture marks the CLI's
+				call.Side = c.Phase
+			}
+			calls = append(calls, call)
 		}
 	}
 	return calls, m, nil

@@ -101,7 +101,7 @@ func TestRealAgentGeminiRequests(t *testing.T) {
 			// the tools the simulated agent does not run print, in the
 			// scenario, what the real tool printed in this project
 			scriptResults(t, filepath.Join(simProj, c.scenario), real, realProj, simProj)
-			out, errOut, code := runCLI(t, "simulate", "--skills", simProj, "--trust", "--no-history", "--json", "--agent", "gemini-cli@0.61.0",
+			out, errOut, code := simulateAgent(t, "--skills", simProj, "--trust", "--no-history", "--json", "--agent", "gemini-cli@0.61.0",
 				"--home", home, filepath.Join(simProj, c.scenario))
 			if code != exitOK && code != exitProblems {
 				t.Fatalf("simulate: exit %d: %s", code, errOut)
