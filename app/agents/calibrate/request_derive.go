@@ -727,10 +727,10 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 			addGit(i, false)
 		}
 	}
-	learnJoins(m, base, vb[request.SlotPrompt])
 	if err := learnBody(m, ran, base, counter); err != nil {
 		return nil, err
 	}
+	learnJoins(m, base, vb[request.SlotPrompt]) // after the body's framing
 	if err := learnPrompt(m, ran, turns); err != nil {
 		return nil, err
 	}
