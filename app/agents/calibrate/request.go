@@ -414,30 +414,44 @@ func sessionOf(wrote map[string][]byte) string {
 // lostOutput says a run's probe command printed words its result does not
 // hold.
 func lostOutput(r *reqRan) bool {
-	calls := turnCalls(r)
-	if len(calls) == 0 {
-		return false
-	}
-	asked := map[string]capture.ToolCall{}
-	for _, msg := range calls[len(calls)-1].Messages {
-		for _, tc := range msg.ToolCalls {
-			asked[tc.ID] = tc
-		}
-		tc, ok := asked[msg.ToolCallID]
-		if msg.Role != "tool" || !ok {
-			continue
-		}
+	for _, res := range toolResults(r) {
 		var args struct {
 			Command string `json:"command"`
 		}
-		if json.Unmarshal(tc.Arguments, &args) != nil {
+		if json.Unmarshal(res.call.Arguments, &args) != nil {
 			continue
 		}
 		// the agent may write the command too (Qwen Code's "Command: echo …")
-		shown := strings.ReplaceAll(msg.Content, args.Command, "")
+		shown := strings.ReplaceAll(res.msg.Content, args.Command, "")
 		if out, ok := probeOutput(args.Command); ok && out != "" && !strings.Contains(shown, out) {
 			return true
 		}
 	}
 	return false
+}
+
+// toolResult is a tool's result the CLI sent, and the call it answers.
+type toolResult struct {
+	call capture.ToolCall
+	msg  capture.Message
+}
+
+// toolResults are the tool results the run's last turn call sent, in
+// order, each with its call.
+func toolResults(r *reqRan) []toolResult {
+	calls := turnCalls(r)
+	if len(calls) == 0 {
+		return nil
+	}
+	var out []toolResult
+	asked := map[string]capture.ToolCall{}
+	for _, msg := range calls[len(calls)-1].Messages {
+		for _, tc := range msg.ToolCalls {
+			asked[tc.ID] = tc
+		}
+		if tc, ok := asked[msg.ToolCallID]; ok && msg.Role == "tool" {
+			out = append(out, toolResult{tc, msg})
+		}
+	}
+	return out
 }

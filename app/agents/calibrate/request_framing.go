@@ -75,20 +75,9 @@ func learnResults(m *request.Model, ran []*reqRan, counter *tokens.Counter) erro
 	byTool := map[string][]sample{}
 	var order []string
 	for _, r := range ran {
-		calls := turnCalls(r)
-		if len(calls) == 0 {
-			continue
-		}
 		count := map[string]int{}
-		asked := map[string]capture.ToolCall{}
-		for _, msg := range calls[len(calls)-1].Messages {
-			for _, tc := range msg.ToolCalls {
-				asked[tc.ID] = tc
-			}
-			tc, ok := asked[msg.ToolCallID]
-			if msg.Role != "tool" || !ok {
-				continue
-			}
+		for _, res := range toolResults(r) {
+			tc, msg := res.call, res.msg
 			var args map[string]any
 			if json.Unmarshal(tc.Arguments, &args) != nil {
 				continue
