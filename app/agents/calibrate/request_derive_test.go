@@ -319,6 +319,52 @@ func TestLearnResults(t *testing.T) {
 	}
 }
 
+// TestLearnResultsProbes: without a command table, the probes' echo and
+// true read as a template with the call's arguments and count where it
+// reads every result (a shell id), as the output alone where the CLI
+// writes it so (its words for none the EmptyResult); a blocked call's
+// result, a hook's words, tells nothing of the tool.
+func TestLearnResultsProbes(t *testing.T) {
+	run := func(results ...string) *reqRan {
+		var ms []capture.Message
+		for i, cmd := range []string{"echo hsr-tool", "true", "echo hsr-named"} {
+			id := "c" + strconv.Itoa(i)
+			args, _ := json.Marshal(map[string]string{"command": cmd})
+			origin := capture.OriginToolResult
+			if i == 2 {
+				origin = capture.OriginHook
+			}
+			ms = append(ms, capture.Message{Role: "assistant", ToolCalls: []capture.ToolCall{{ID: id, Name: "sh", Arguments: args}}},
+				capture.Message{Role: "tool", Content: results[i], Origin: origin, ToolCallID: id})
+		}
+		return &reqRan{calls: []capture.Call{{Messages: ms, Body: json.RawMessage(`{}`)}}}
+	}
+	counter, err := tokens.NewCounter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		r    *reqRan
+		want string // the frame's text marked, "" none
+	}{
+		{"as it is", run("hsr-tool", "(no output)", "blocked: HSR named words"), ""},
+		{"a shell id", run("<shell 0>\nhsr-tool", "<shell 1>\n(empty)", "blocked"), "<shell \x00count\x00>\n\x00result\x00"},
+	} {
+		m := &request.Model{}
+		if err := learnResults(m, reqAgent{shell: "sh"}, []*reqRan{c.r}, counter); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got := ""
+		if f := m.Framing.Result("sh"); f != nil {
+			got = markText(f.Text)
+		}
+		if got != c.want {
+			t.Errorf("%s: frame %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 // TestResponsesFraming: a Responses agent that sends no instructions and
 // a developer message first has its system prompt as a message; several
 // parts in one message are its own texts merged.

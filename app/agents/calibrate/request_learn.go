@@ -119,8 +119,8 @@ func learnResults(m *request.Model, spec reqAgent, ran []*reqRan, counter *token
 		for _, res := range toolResults(r) {
 			tc, msg := res.call, res.msg
 			var args map[string]any
-			if json.Unmarshal(tc.Arguments, &args) != nil {
-				continue
+			if msg.Origin != capture.OriginToolResult || json.Unmarshal(tc.Arguments, &args) != nil {
+				continue // a hook's words in the result's place (a blocked call) tell nothing of it
 			}
 			var v request.Values
 			if spec.outputs != nil {
