@@ -62,6 +62,13 @@ func addHomeFlag(fs *flag.FlagSet) *string {
 	return fs.String("home", "", "the home folder the simulated agent reports in its request (default: yours)")
 }
 
+// addDirFlag adds --dir: the working folder a simulated agent reports
+// (its path, its files, its tree) when it is not the skills folder — a
+// skill folder holding the agent's own project, as the agent runs in it.
+func addDirFlag(fs *flag.FlagSet) *string {
+	return fs.String("dir", "", "the working folder the simulated agent reports in its request (default: the skills folder)")
+}
+
 // requestCatalog finds agents' request models: those calibrated into the
 // data folder, else the bundled shapes.
 func requestCatalog() (*request.Catalog, error) {

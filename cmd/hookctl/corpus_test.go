@@ -160,7 +160,10 @@ func (ca corpusAgent) check(t *testing.T, bin, src string) []string {
 		t.Fatal(err)
 	}
 	rc := profile.NewRecognizer(prof)
-	_, simProj := copyOf()
+	// each copy with its home beside it, as the CLI's: an agent may name
+	// its home relative to the project (Qwen Code's ../home)
+	simDir, simProj := copyOf()
+	simHome := filepath.Join(simDir, "home")
 	dir, proj := copyOf()
 	// an agent whose request calibration learns: the whole request, every call
 	whole := slices.Contains(calibrate.RequestAgents(), ca.system)
@@ -174,7 +177,7 @@ func (ca corpusAgent) check(t *testing.T, bin, src string) []string {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		sim = ca.simulate(ctx, rc, simProj, filepath.Join(dir, "home"), whole, sc)
+		sim = ca.simulate(ctx, rc, simProj, simHome, whole, sc)
 	}()
 	t.Cleanup(func() { cancel(); <-done }) // before the copies go, whatever ends the test
 	real := ca.real(t, rc, bin, dir, proj, sc)
@@ -182,7 +185,7 @@ func (ca corpusAgent) check(t *testing.T, bin, src string) []string {
 	if sim.err != nil {
 		t.Fatal(sim.err)
 	}
-	sim.normalize(strings.NewReplacer(simProj, "$PROJECT"))
+	sim.normalize(strings.NewReplacer(simProj, "$PROJECT", simHome, "$HOME"))
 	real.normalize(strings.NewReplacer(proj, "$PROJECT", filepath.Join(dir, "home"), "$HOME"))
 	if sim.refused != "" {
 		return []string{fmt.Sprintf("simulate refused the project (%s); the CLI made %d call(s) and printed %q", sim.refused, len(real.calls), real.printed)}
@@ -199,7 +202,7 @@ func (ca corpusAgent) check(t *testing.T, bin, src string) []string {
 		return problems
 	}
 	if whole {
-		return requestProblems(sim.requests, real.requests, requestNorm(sim.model, simProj, proj, filepath.Join(dir, "home")))
+		return requestProblems(sim.requests, real.requests, requestNorm(sim.model, simProj, proj, simHome, filepath.Join(dir, "home")))
 	}
 	problems = compareCalls(sim.calls, real.calls)
 	if !slices.ContainsFunc(sim.calls, corpusCall.shows) && !slices.ContainsFunc(real.calls, corpusCall.shows) {

@@ -144,7 +144,9 @@ func projectNorm(dirs ...string) func(string) string {
 	return r.Replace
 }
 
-var dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b`)
+// a date, and the moment of the day an agent may write after it (Copilot
+// CLI's <current_datetime>)
+var dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9](?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?\b`)
 
 // requestNorm is what a comparison of two requests of the same scenario
 // leaves aside: the project folder (the same name in both), the date,
@@ -368,15 +370,21 @@ func TestRealAgentCodexRequests(t *testing.T) {
 }
 
 // TestRealAgentRequestShapes: calibrating each pinned Claude Code CLI,
-// Codex and Gemini CLI gives the request model whose shape the repository bundles (slots,
-// sizes, hashes: never the CLI's words): -update writes them.
+// Codex, Gemini CLI, Qwen Code and Copilot CLI gives the request model
+// whose shape the repository bundles (slots, sizes, hashes: never the
+// CLI's words): -update writes them.
 func TestRealAgentRequestShapes(t *testing.T) {
+	type pinned struct{ agent, version, rel string }
+	clis := []pinned{{"qwen-code", qwenRequests.version, qwenRequests.bin}, {"copilot-cli", copilotRequests.version, copilotRequests.bin}}
 	for _, cli := range pinnedClaude {
-		t.Run(cli.version, func(t *testing.T) {
+		clis = append(clis, pinned{profile.ClaudeCode, cli.version, cli.rel})
+	}
+	for _, cli := range clis {
+		t.Run(cli.agent+"@"+cli.version, func(t *testing.T) {
 			t.Parallel()
-			claude := agentTool(t, cli.rel)
-			calibrateOnce(t, profile.ClaudeCode, claude)
-			checkShape(t, profile.ClaudeCode, cli.version)
+			bin := agentTool(t, cli.rel)
+			calibrateOnce(t, cli.agent, bin)
+			checkShape(t, cli.agent, cli.version)
 		})
 	}
 	for _, a := range []struct{ recipe, bin string }{{codexConformance.recipe, codexConformance.bin}, {geminiConformance.system, geminiConformance.bin}} {

@@ -35,6 +35,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 	behaviour := addBehaviourFlag(fs)
 	agents := addAgentFlag(fs)
 	home := addHomeFlag(fs)
+	workDir := addDirFlag(fs)
 	otlp := fs.String("otlp", "", "send the run to an OpenTelemetry collector (OTLP/HTTP), e.g. http://localhost:4318")
 	prov := addProviderFlags(fs)
 	evf := addEventFlags(fs)
@@ -106,6 +107,9 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) (
 		return 0, err
 	}
 	spec.Dir, spec.Home = *root, *home
+	if *workDir != "" {
+		spec.Dir = *workDir
+	}
 	if c, err := tokens.NewCounter(); err == nil {
 		spec.Tokens = c
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/request"
@@ -61,7 +62,9 @@ func (r *runner) buildAgent(i int, user string) {
 			}
 		}
 		r.placePending(func(m msg) bool { return false })
-		r.placeContext(t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit}))
+		id := t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit})
+		r.sentNow(id)
+		r.placeContext(id)
 		return
 	}
 	m := r.cfg.Request
@@ -94,7 +97,7 @@ func (r *runner) buildAgent(i int, user string) {
 			// hook words of events the agent has no place for stand where
 			// their effect put them: before the prompt, then after it
 			r.placePending(func(pm msg) bool { return slices.Contains(m.HookEvents(), r.eventOf(pm)) })
-			t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit})
+			r.sentNow(t.add(msg{content: user, role: skills.User, origin: OriginUserInput, req: req, edit: r.userEdit}))
 			r.placeAfter(func(pm msg) bool { return slices.Contains(m.HookEvents(), r.eventOf(pm)) })
 		case request.ItemHooks:
 			placed[it.Event] = true
@@ -213,7 +216,7 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 		}
 		r.remind(quiet, reminded)
 		if round == 0 {
-			r.sideCalls(request.SideTurnStart, info)
+			r.sideCalls(request.SideTurnStart, round, "", info)
 		}
 		rep, err := r.call(ctx, info, tools)
 		if err != nil {
@@ -227,6 +230,7 @@ func (r *runner) agentFlow(ctx context.Context, hm *HookManager, info func() *Re
 			if again {
 				continue
 			}
+			r.sideCalls(request.SideAfterTurn, round, rep.Content, info)
 			r.pos.round = -1
 			return rep.Content, nil
 		}
@@ -278,6 +282,10 @@ func (t *Trace) Request(c int) (json.RawMessage, error) {
 	}
 	msgs := t.RequestMessages(c)
 	m := t.modelOf(t.Calls[c].Request) // a sub-agent's call: the agent's sub-agent model
+	v := make(request.Values, len(t.facts)+1)
+	for k, x := range t.facts {
+		v[k] = x
+	}
 	if t.Calls[c].Phase == PhaseSide {
 		s := m.Side(t.Calls[c].Side)
 		if s == nil {
@@ -286,11 +294,7 @@ func (t *Trace) Request(c int) (json.RawMessage, error) {
 		if s.TurnApart {
 			startTurn(msgs, t.CallMessages(c))
 		}
-		return request.BuildSide(m, s, msgs)
-	}
-	v := make(request.Values, len(t.facts)+1)
-	for k, x := range t.facts {
-		v[k] = x
+		return request.BuildSide(m, s, v, msgs)
 	}
 	return request.Build(m, v, msgs, t.Calls[c].Offered)
 }
@@ -310,6 +314,13 @@ func (t *Trace) RequestMessages(c int) []request.Msg {
 		}
 		if a, ok := t.agentInfo[int32(id)]; ok {
 			rm.System, rm.Cache, rm.Own = a.system, a.cache, true
+		}
+		if at, ok := t.sent[int32(id)]; ok && t.req.Framing.Prompt != nil {
+			rm.Text = t.req.Framing.Prompt.Fill(request.Values{request.SlotPrompt: m.Content, request.SlotDatetime: at})
+		}
+		if e := t.msgs[id].edit; e > 0 && (m.Origin == OriginHook || m.HistoryOf == OriginHook) {
+			event, _, _ := strings.Cut(t.HookCalls[e-1].Event, ":")
+			rm.JoinBefore = t.req.Framing.Join[event]
 		}
 		switch {
 		case len(m.ToolCalls) > 0:
@@ -353,6 +364,22 @@ func startTurn(msgs []request.Msg, ms []Message) {
 	}
 }
 
+// markSent records when the prompt id was sent.
+func (t *Trace) markSent(id int32, at string) {
+	if t.sent == nil {
+		t.sent = map[int32]string{}
+	}
+	t.sent[id] = at
+}
+
+// sentNow marks message id a prompt the agent writes in its wrapper, sent
+// now (an agent without a wrapper: nothing).
+func (r *runner) sentNow(id int32) {
+	if r.agentMode() && r.cfg.Request.Framing.Prompt != nil {
+		r.t.markSent(id, time.Now().Format("2006-01-02T15:04:05.000-07:00"))
+	}
+}
+
 // RequestModel is the agent's request model the run followed (nil: none).
 func (t *Trace) RequestModel() *request.Model { return t.req }
 
@@ -384,7 +411,7 @@ func (r *runner) toolContent(tc *ToolCall, ran bool) string {
 		}
 		return tc.Result
 	case r.modelFrame(tc.Name) != nil:
-		return framedResult(r.modelFrame(tc.Name), tc)
+		return r.framedResult(r.modelFrame(tc.Name), tc)
 	case tc.Error != "":
 		return tc.Error
 	case tc.Result == "" && r.cfg.Request.Framing.EmptyResult != nil:

@@ -2,18 +2,23 @@ package engine
 
 import "hookstudio/app/agentdata/request"
 
-// agentResult is a tool's output as the agent hands it on — to the model
+// resultOf words a tool's output as the agent hands it on — to the model
 // and to its hooks — when its words around the output are the result
-// itself (Gemini CLI's shell tool: ResultFrame.Hooks); a failed tool's is
-// its error.
-func (r *runner) agentResult(name, output string) string {
-	if !r.agentMode() {
-		return output
+// itself (Gemini CLI's, Qwen Code's and Copilot CLI's shell tools:
+// ResultFrame.Hooks); a failed tool's is its error. It counts the tool's
+// runs (an agent numbers its shells: SlotCount).
+func (r *runner) resultOf(tc *ToolCall) {
+	if !r.agentMode() || tc.Error != "" {
+		return
 	}
-	if f := r.cfg.Request.Framing.Result(name); f != nil && f.Hooks {
-		return f.Fill(output, 0)
+	if r.ranTools == nil {
+		r.ranTools = map[string]int{}
 	}
-	return output
+	n := r.ranTools[tc.Name]
+	r.ranTools[tc.Name]++
+	if f := r.cfg.Request.Framing.Result(tc.Name); f != nil && f.Hooks {
+		tc.Result = f.Fill(request.ToolRun{Output: tc.Result, Args: tc.Arguments, Count: n})
+	}
 }
 
 // modelFrame is the frame of the agent's words the model alone reads
@@ -28,10 +33,14 @@ func (r *runner) modelFrame(tool string) *request.ResultFrame {
 // framedResult is a tool's run as an agent that words its tool's output
 // for the model reports it (Codex's shell tool: the output after its exit
 // code and token count): a failed run's words as its output, with exit
-// code 1.
-func framedResult(f *request.ResultFrame, tc *ToolCall) string {
+// code 1. Its count is of the tool's runs before it (resultOf counted
+// this one already when it ran well).
+func (r *runner) framedResult(f *request.ResultFrame, tc *ToolCall) string {
+	run := request.ToolRun{Output: tc.Result, Args: tc.Arguments, Count: r.ranTools[tc.Name]}
 	if tc.Error != "" {
-		return f.Fill(tc.Error, 1)
+		run.Output, run.Code = tc.Error, 1
+	} else {
+		run.Count--
 	}
-	return f.Fill(tc.Result, 0)
+	return f.Fill(run)
 }

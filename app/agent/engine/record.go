@@ -65,6 +65,8 @@ type MessageRecord struct {
 	// Agent is what of an agent's own the message is (its request model's
 	// pieces), nil for any other.
 	Agent *AgentRecord `json:"agent,omitempty"`
+	// Sent is when a prompt the agent wraps was sent (Trace.sent).
+	Sent string `json:"sent,omitempty"`
 }
 
 // AgentRecord is a message of the agent's own: the pieces it holds; for a
@@ -107,6 +109,7 @@ func (t *Trace) Record() Record {
 		if a, ok := t.agentInfo[int32(i)]; ok {
 			r.Messages[i].Agent = &AgentRecord{Pieces: a.pieces, Placeholder: a.placeholder, PlaceholderTokens: a.tokens, System: a.system, Cache: a.cache}
 		}
+		r.Messages[i].Sent = t.sent[int32(i)]
 	}
 	r.Facts = t.facts
 	r.HookCalls = t.HookCalls
@@ -173,6 +176,9 @@ func FromRecord(r Record) (*Trace, error) {
 				t.agentInfo = map[int32]agentMsg{}
 			}
 			t.agentInfo[int32(i)] = agentMsg{pieces: a.Pieces, placeholder: a.Placeholder, tokens: a.PlaceholderTokens, system: a.System, cache: a.Cache}
+		}
+		if m.Sent != "" {
+			t.markSent(int32(i), m.Sent)
 		}
 	}
 	t.facts = r.Facts

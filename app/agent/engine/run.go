@@ -229,6 +229,9 @@ type runner struct {
 	// agent is the agent's own request model when it differs from cfg's
 	// (a sub-agent's runner plays the agent's sub-agent model)
 	agent *request.Model
+	// ranTools counts, per tool, the calls that ran (an agent numbers its
+	// shells: ResultFrame's count)
+	ranTools map[string]int
 }
 
 // placeContext adds the hook context that waited for the message just
@@ -479,7 +482,19 @@ func (r *runner) stopPoint(ctx context.Context, answer string) (bool, error) {
 	if len(ev.state.retry) > 0 && r.retries < MaxRetries {
 		r.keepAnswer(answer)
 	}
-	return r.feedback(ev), nil
+	from := int32(len(r.t.msgs))
+	again := r.feedback(ev)
+	if again && r.agentMode() && r.cfg.Request.Loop.StopPrompt {
+		// the agent sends the hook's words as a new prompt: the first
+		// message (what follows are hooks' words on that prompt)
+		for id := from; id < int32(len(r.t.msgs)); id++ {
+			if r.t.msgs[id].role == skills.User {
+				r.sentNow(id)
+				break
+			}
+		}
+	}
+	return again, nil
 }
 
 // feedback appends an event's retry_feedback texts as user messages, as
@@ -590,9 +605,7 @@ func (r *runner) runTool(ctx context.Context, call Call, ti int32) error {
 			}
 			tc.Result = res
 		}
-		if tc.Error == "" {
-			tc.Result = r.agentResult(tc.Name, tc.Result)
-		}
+		r.resultOf(tc)
 	}
 	content := r.toolContent(tc, ran)
 	t.begin(StepToolCall, r.pos, "", ti)

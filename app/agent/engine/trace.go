@@ -285,6 +285,9 @@ type Trace struct {
 	req       *request.Model
 	facts     request.Values
 	agentInfo map[int32]agentMsg
+	// sent holds, per prompt the agent writes in its wrapper
+	// (Framing.Prompt), the moment it was sent (SlotDatetime).
+	sent map[int32]string
 }
 
 type span struct{ from, to int32 }

@@ -33,6 +33,9 @@ type Msg struct {
 	// Starts: the message starts an API message of its own, where the
 	// agent would merge it into the one before (Side.TurnApart).
 	Starts bool
+	// JoinBefore: the agent writes the text after the message before it,
+	// with JoinBefore between, as one text (Framing.Join).
+	JoinBefore string
 }
 
 // ToolCall is a call the model asked for.
@@ -53,10 +56,24 @@ func Build(m *Model, v Values, msgs []Msg, offered []string) (json.RawMessage, e
 }
 
 // BuildSide writes the body of the agent's side call s for msgs (its
-// system prompt's pieces marked System): its own keys and fields, no
-// tools.
-func BuildSide(m *Model, s *Side, msgs []Msg) (json.RawMessage, error) {
-	return m.build(s.Keys, s.Fields, msgs, []json.RawMessage{})
+// system prompt's pieces marked System) with the run's values v: its own
+// tools, and its own keys and fields where it has them (else the
+// agent's).
+func BuildSide(m *Model, s *Side, v Values, msgs []Msg) (json.RawMessage, error) {
+	sm := *m
+	sm.Tools = s.Tools
+	tools, err := sm.toolDefs(v, nil)
+	if err != nil {
+		return nil, err
+	}
+	keys, fields := m.Keys, m.Fields
+	if len(s.Keys) > 0 {
+		keys = s.Keys
+	}
+	if s.Fields != nil {
+		fields = s.Fields
+	}
+	return m.build(keys, fields, msgs, tools)
 }
 
 func (m *Model) build(keys []string, fieldList []Field, msgs []Msg, tools []json.RawMessage) (json.RawMessage, error) {
@@ -408,30 +425,38 @@ func (m *Model) chatMessages(sys, conv []Msg) []block {
 	for _, s := range sys {
 		out = append(out, block{"role": "system", "content": s.Text})
 	}
+	text := func(x Msg) any {
+		if m.Framing.Parts {
+			return []block{{"type": "text", "text": x.Text}}
+		}
+		return x.Text
+	}
 	wire := func(x Msg) string { return x.Role }
-	for _, g := range m.groups(conv, wire) {
+	for _, g := range m.groups(joined(conv), wire) {
 		x := g[0]
 		switch x.Role {
 		case "assistant":
-			b := block{"role": "assistant", "content": x.Text}
-			if len(x.ToolCalls) > 0 {
-				var calls []block
-				for _, tc := range x.ToolCalls {
-					calls = append(calls, block{"id": tc.ID, "type": "function", "function": block{"name": tc.Name, "arguments": string(tc.Arguments)}})
+			for _, y := range g {
+				b := block{"role": "assistant", "content": y.Text}
+				if len(y.ToolCalls) > 0 {
+					var calls []block
+					for _, tc := range y.ToolCalls {
+						calls = append(calls, block{"id": tc.ID, "type": "function", "function": block{"name": tc.Name, "arguments": string(tc.Arguments)}})
+					}
+					b["tool_calls"] = calls
+					if y.Text == "" {
+						b["content"] = nil // as the agents send a call without words
+					}
 				}
-				b["tool_calls"] = calls
-			}
-			out = append(out, b)
-			for _, y := range g[1:] {
-				out = append(out, block{"role": "assistant", "content": y.Text})
+				out = append(out, b)
 			}
 		case "tool":
 			for _, y := range g {
-				out = append(out, block{"role": "tool", "tool_call_id": y.ToolCallID, "content": y.Text})
+				out = append(out, block{"role": "tool", "tool_call_id": y.ToolCallID, "content": text(y)})
 			}
 		default:
 			if len(g) == 1 {
-				out = append(out, block{"role": x.Role, "content": x.Text})
+				out = append(out, block{"role": x.Role, "content": text(x)})
 				continue
 			}
 			parts := []block{}
@@ -440,6 +465,20 @@ func (m *Model) chatMessages(sys, conv []Msg) []block {
 			}
 			out = append(out, block{"role": x.Role, "content": parts})
 		}
+	}
+	return out
+}
+
+// joined is conv with each message the agent joins to the text before
+// it (Msg.Join) made part of that text.
+func joined(conv []Msg) []Msg {
+	out := make([]Msg, 0, len(conv))
+	for _, x := range conv {
+		if n := len(out); n > 0 && x.JoinBefore != "" && out[n-1].Role == x.Role {
+			out[n-1].Text += x.JoinBefore + x.Text
+			continue
+		}
+		out = append(out, x)
 	}
 	return out
 }

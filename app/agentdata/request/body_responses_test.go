@@ -104,24 +104,31 @@ func TestFileCondition(t *testing.T) {
 	}
 }
 
-// TestResultFrame: a tool's run is worded with its output, its exit code
-// and the output's token count (a token per four bytes, rounded up), the
-// agent's opaque values as calibrated.
+// TestResultFrame: a tool's run is worded with its output (its words for
+// none), its exit code, the output's token count (a token per four bytes,
+// rounded up), the call's arguments and the count of the tool's runs
+// before, the agent's opaque values as calibrated.
 func TestResultFrame(t *testing.T) {
 	f := request.ResultFrame{Tool: "sh", Text: request.Text{{Lit: "id "}, {Slot: request.SlotOpaque, Default: "a1"}, {Lit: "; exit "},
 		{Slot: request.SlotExitCode}, {Lit: "; tokens "}, {Slot: request.SlotResultTokens}, {Lit: "\n"}, {Slot: request.SlotResult}}}
+	shell := request.ResultFrame{Tool: "sh", Text: request.Text{{Lit: "$ "}, {Slot: request.ArgSlot("command")}, {Lit: "\n"},
+		{Slot: request.SlotResult, Empty: "(empty)"}, {Lit: " #"}, {Slot: request.SlotCount}, {Lit: " "}, {Slot: request.ArgSlot("n")}}}
+	args := map[string]any{"command": "ls", "n": 2}
 	for _, c := range []struct {
-		out  string
-		code int
-		want string
+		frame request.ResultFrame
+		run   request.ToolRun
+		want  string
 	}{
-		{"", 0, "id a1; exit 0; tokens 0\n"},
-		{"ok\n", 0, "id a1; exit 0; tokens 1\nok\n"},
-		{"hsr-tool\n", 3, "id a1; exit 3; tokens 3\nhsr-tool\n"},
-		{"12345678", 1, "id a1; exit 1; tokens 2\n12345678"},
+		{f, request.ToolRun{}, "id a1; exit 0; tokens 0\n"},
+		{f, request.ToolRun{Output: "ok\n"}, "id a1; exit 0; tokens 1\nok\n"},
+		{f, request.ToolRun{Output: "hsr-tool\n", Code: 3}, "id a1; exit 3; tokens 3\nhsr-tool\n"},
+		{f, request.ToolRun{Output: "12345678", Code: 1}, "id a1; exit 1; tokens 2\n12345678"},
+		{shell, request.ToolRun{Output: "a b", Args: args}, "$ ls\na b #0 2"},
+		{shell, request.ToolRun{Args: args, Count: 3}, "$ ls\n(empty) #3 2"},
+		{shell, request.ToolRun{Output: "x"}, "$ \nx #0 "},
 	} {
-		if got := f.Fill(c.out, c.code); got != c.want {
-			t.Errorf("Fill(%q, %d) = %q, want %q", c.out, c.code, got, c.want)
+		if got := c.frame.Fill(c.run); got != c.want {
+			t.Errorf("Fill(%+v) = %q, want %q", c.run, got, c.want)
 		}
 	}
 	fr := request.Framing{Results: []request.ResultFrame{f, {Tool: "shipped"}}}

@@ -46,6 +46,10 @@ func (m *Model) SystemItems(v Values) []Item {
 	return out
 }
 
+// PieceItem is piece p with v: its text, or for a shipped model the
+// placeholder of its size.
+func (m *Model) PieceItem(p *Piece, v Values) Item { return m.item(p, v) }
+
 func (m *Model) item(p *Piece, v Values) Item {
 	it := Item{Kind: ItemPiece, Role: p.Role, Pieces: []string{p.ID}, Cache: p.Cache}
 	if p.Text == nil {

@@ -129,15 +129,6 @@ func Parse(file string, data []byte) (*Model, error) {
 			probs = append(probs, fmt.Sprintf("%s: when %q is none of git, no_git, file:NAME, no_file:NAME", where, p.When))
 		}
 	}
-	for i := range m.Loop.Sides {
-		sd := &m.Loop.Sides[i]
-		if sd.Name == "" || sd.When != SideTurnStart {
-			probs = append(probs, fmt.Sprintf("loop.sides[%d]: a side call has a name and happens at %s", i, SideTurnStart))
-		}
-		for k := range sd.System {
-			check(fmt.Sprintf("loop.sides[%d].system[%d]", i, k), &sd.System[k])
-		}
-	}
 	for i := range m.System {
 		check(fmt.Sprintf("system[%d]", i), &m.System[i])
 	}
@@ -158,22 +149,44 @@ func Parse(file string, data []byte) (*Model, error) {
 	if m.Shipped && m.Framing.EmptyResult != nil {
 		probs = append(probs, "framing.empty_result has a text in a shipped shape: the CLI's words are not ours to ship")
 	}
+	checkTools := func(where string, ts []Tool) {
+		for i, t := range ts {
+			if t.Name == "" {
+				probs = append(probs, fmt.Sprintf("%s[%d] has no name", where, i))
+			}
+			if (t.Definition == nil) != m.Shipped {
+				probs = append(probs, fmt.Sprintf("%s[%d] (%s): a definition in a calibrated model only", where, i, t.Name))
+			}
+		}
+	}
+	checkTools("tools", m.Tools)
+	for i := range m.Loop.Sides {
+		s := &m.Loop.Sides[i]
+		if s.Name == "" || s.When != SideAfterTurn && s.When != SideTurnStart {
+			probs = append(probs, fmt.Sprintf("loop.sides[%d] (%s): a side call has a name and happens at %s or %s, not %q", i, s.Name, SideTurnStart, SideAfterTurn, s.When))
+		}
+		for k := range s.System {
+			check(fmt.Sprintf("loop.sides[%d].system[%d]", i, k), &s.System[k])
+		}
+		for k := range s.After {
+			check(fmt.Sprintf("loop.sides[%d].after[%d]", i, k), &s.After[k])
+		}
+		checkTools(fmt.Sprintf("loop.sides[%d].tools", i), s.Tools)
+		if m.Shipped && s.Answer != nil {
+			probs = append(probs, fmt.Sprintf("loop.sides[%d] (%s) has an answer in a shipped shape", i, s.Name))
+		}
+	}
 	for i, r := range m.Framing.Results {
 		if m.Shipped && r.Text != nil {
-			probs = append(probs, fmt.Sprintf("framing.results[%d] (%s) has a text in a shipped shape", i, r.Tool))
+			probs = append(probs, fmt.Sprintf("framing.results[%d] (%s) has a text in a shipped shape: the CLI's words are not ours to ship", i, r.Tool))
 		}
+	}
+	if m.Shipped && (m.Framing.Prompt != nil || m.Framing.EmptyResult != nil) {
+		probs = append(probs, "framing has a text in a shipped shape: the CLI's words are not ours to ship")
 	}
 	for k, l := range m.Lists {
 		if m.Shipped && l.Item != nil {
-			probs = append(probs, fmt.Sprintf("lists.%s has an item text in a shipped shape", k))
-		}
-	}
-	for i, t := range m.Tools {
-		if t.Name == "" {
-			probs = append(probs, fmt.Sprintf("tools[%d] has no name", i))
-		}
-		if (t.Definition == nil) != m.Shipped {
-			probs = append(probs, fmt.Sprintf("tools[%d] (%s): a definition in a calibrated model only", i, t.Name))
+			probs = append(probs, fmt.Sprintf("lists.%s has an item's text in a shipped shape: the CLI's words are not ours to ship", k))
 		}
 	}
 	if len(probs) > 0 {
@@ -215,18 +228,19 @@ func ShapeOf(m *Model) *Model {
 			out.Turn[i].Piece = &pc
 		}
 	}
-	out.Tools = slices.Clone(m.Tools)
-	for i := range out.Tools {
-		out.Tools[i].Definition = nil
+	out.Tools = shapeTools(m.Tools)
+	// the agent's words anywhere else: its lists' items, its wrapper of
+	// the prompt, its words for an empty result, after a tool, as a
+	// reminder, around a tool's output, of its side calls
+	out.Lists = map[string]List{}
+	for k, l := range m.Lists {
+		l.Item = nil
+		out.Lists[k] = l
 	}
-	// the CLI's words in its lists, its loop and its framing go too
-	if len(m.Lists) > 0 {
-		out.Lists = map[string]List{}
-		for k, l := range m.Lists {
-			l.Item = nil
-			out.Lists[k] = l
-		}
+	if len(out.Lists) == 0 {
+		out.Lists = nil
 	}
+	out.Framing.Prompt, out.Framing.EmptyResult = nil, nil
 	out.Loop.AfterTool = slices.Clone(m.Loop.AfterTool)
 	for i := range out.Loop.AfterTool {
 		out.Loop.AfterTool[i].Piece.Text = nil
@@ -235,37 +249,49 @@ func ShapeOf(m *Model) *Model {
 	for i := range out.Loop.Reminders {
 		out.Loop.Reminders[i].Piece.Text = nil
 	}
-	out.Framing.EmptyResult = nil
-	out.Framing.Results = slices.Clone(m.Framing.Results)
-	for i := range out.Framing.Results {
-		out.Framing.Results[i].Text = nil
-	}
 	if m.HookNames != nil {
 		hn := *m.HookNames
 		hn.PluginNote = nil
 		out.HookNames = &hn
+	}
+	out.Framing.Results = slices.Clone(m.Framing.Results)
+	for i := range out.Framing.Results {
+		out.Framing.Results[i].Text = nil
+	}
+	out.Loop.Sides = slices.Clone(m.Loop.Sides)
+	for i := range out.Loop.Sides {
+		s := &out.Loop.Sides[i]
+		s.System, s.After = shapePieces(s.System), shapePieces(s.After)
+		s.Tools, s.Fields, s.Answer = shapeTools(s.Tools), nil, nil
 	}
 	// the body's other fields and headers may carry the CLI's words
 	// (metadata, betas): their names stay, their values go
 	out.Fields = nil
 	out.Headers = nil
 	out.Stdin = m.Stdin
-	// the agent's words of its side calls, its listing's summary
-	out.Loop.Sides = slices.Clone(m.Loop.Sides)
-	for i := range out.Loop.Sides {
-		sd := &out.Loop.Sides[i]
-		sd.System = slices.Clone(sd.System)
-		for k := range sd.System {
-			sd.System[k].Text = nil
-		}
-		sd.Fields, sd.Answer = nil, nil
-	}
+	// its listing's summary
 	if m.Tree != nil {
 		tr := *m.Tree
 		tr.Summary, tr.Truncated = "", ""
 		out.Tree = &tr
 	}
 	return &out
+}
+
+func shapePieces(ps []Piece) []Piece {
+	out := slices.Clone(ps)
+	for i := range out {
+		out[i].Text = nil
+	}
+	return out
+}
+
+func shapeTools(ts []Tool) []Tool {
+	out := slices.Clone(ts)
+	for i := range out {
+		out[i].Definition = nil
+	}
+	return out
 }
 
 // Catalog finds request models: the bundled shapes and those calibrated

@@ -220,11 +220,25 @@ type Framing struct {
 	// process group an opaque value; Codex's shell tool: its chunk, wall
 	// time, exit code and token count, then the output).
 	Results []ResultFrame `json:"results,omitempty"`
+	// Parts: a user or tool message's content is a list of text parts,
+	// even of one (Qwen Code's Chat Completions); otherwise a string.
+	Parts bool `json:"parts,omitempty"`
+	// Join are, by hook event, the separators with which the agent joins
+	// that event's words to the text before them, in one text of one
+	// message (Copilot CLI's prompt hook after its prompt); Part.Join
+	// joins an event's words to the text after them.
+	Join map[string]string `json:"join,omitempty"`
+	// Prompt is how the agent writes every prompt it sends — the user's,
+	// and a Stop hook's words it sends as a new prompt (Loop.StopPrompt) —
+	// with slots prompt and datetime (Copilot CLI's
+	// <current_datetime>); nil: the prompt as it is.
+	Prompt Text `json:"prompt,omitempty"`
 }
 
 // ResultFrame is the text the model reads of a run of Tool: a template of
-// SlotResult (what the tool printed), SlotExitCode, SlotResultTokens and
-// opaque values of the agent's own.
+// SlotResult (what the tool printed; its Seg.Empty the agent's words for
+// none), SlotExitCode, SlotResultTokens, SlotCount, ArgSlot(name) (the
+// call's arguments) and opaque values of the agent's own.
 type ResultFrame struct {
 	Tool  string `json:"tool"`
 	Text  Text   `json:"text,omitempty"`
@@ -233,7 +247,7 @@ type ResultFrame struct {
 	// the agent's hooks read too (Gemini CLI's llmContent), and a failed
 	// run's is its error; otherwise the words are the model's only
 	// (Codex's function call output), a failed run's worded with exit
-	// code 1.
+	// code 1 (Qwen Code's and Copilot CLI's as their hooks read them).
 	Hooks bool `json:"hooks,omitempty"`
 }
 
@@ -248,11 +262,42 @@ func (f *Framing) Result(tool string) *ResultFrame {
 	return nil
 }
 
-// Fill words a run of the frame's tool that printed out and ended with
-// code: its values, and each opaque value as calibrated.
-func (r *ResultFrame) Fill(out string, code int) string {
-	return r.Text.Fill(Values{SlotResult: out, SlotExitCode: strconv.Itoa(code), SlotResultTokens: strconv.Itoa(ApproxTokens(out))})
+// ToolRun is a run of a tool as a ResultFrame words it: what it printed,
+// its exit code, the call's arguments, and how many calls of the tool
+// ran before it in the session.
+type ToolRun struct {
+	Output string
+	Code   int
+	Args   map[string]any
+	Count  int
 }
+
+// Fill words run: its values, and each opaque value as calibrated.
+func (r *ResultFrame) Fill(run ToolRun) string {
+	v := Values{SlotResult: run.Output, SlotExitCode: strconv.Itoa(run.Code), SlotResultTokens: strconv.Itoa(ApproxTokens(run.Output)),
+		SlotCount: strconv.Itoa(run.Count)}
+	for _, s := range r.Text.Slots() {
+		name, ok := strings.CutPrefix(s, argPrefix)
+		if !ok {
+			continue
+		}
+		switch x := run.Args[name].(type) {
+		case string:
+			v[s] = x
+		case nil:
+			v[s] = ""
+		default:
+			b, _ := json.Marshal(x)
+			v[s] = string(b)
+		}
+	}
+	return r.Text.Fill(v)
+}
+
+const argPrefix = "arg."
+
+// ArgSlot is the slot of a tool call's argument name.
+func ArgSlot(name string) string { return argPrefix + name }
 
 // ApproxTokens is the token count an agent states of a text without a
 // tokenizer: a token per four bytes, rounded up (Codex's output header;
@@ -276,9 +321,13 @@ type Loop struct {
 	// Reminders are the agent's own messages it adds once a turn has gone
 	// on for a while without a word to the user.
 	Reminders []Reminder `json:"reminders,omitempty"`
+	// StopPrompt: a Stop hook's words that keep the agent going are sent
+	// as a new prompt, written as Framing.Prompt writes the user's.
+	StopPrompt bool `json:"stop_prompt,omitempty"`
 	// Sides are the calls the agent makes of its own beside the user's
-	// turn (Gemini CLI's model router): each is a call of the run, which
-	// no scenario round answers.
+	// turn (Gemini CLI's model router before it, Qwen Code's memory
+	// extraction after it): each is a call of the run, which no scenario
+	// round answers.
 	Sides []Side `json:"sides,omitempty"`
 }
 
@@ -289,15 +338,28 @@ type Loop struct {
 // capture (the same model chosen).
 type Side struct {
 	Name string `json:"name"`
-	// When is when the agent makes it: SideTurnStart.
-	When string `json:"when"`
-	// Model is the model it asks; Method the API method ("generateContent").
-	Model  string  `json:"model"`
-	Method string  `json:"method,omitempty"`
+	// When is when the agent makes it: SideTurnStart or SideAfterTurn.
+	When SideWhen `json:"when"`
+	// Direct: only after a turn whose answer came from the prompt's own
+	// call — no tool round and no Stop hook's block before it.
+	Direct bool `json:"direct,omitempty"`
+	// Model is the model it asks, "" the agent's; Method the API method
+	// ("generateContent").
+	Model  string `json:"model,omitempty"`
+	Method string `json:"method,omitempty"`
+	// System is its system prompt, in place of the agent's.
 	System []Piece `json:"system"`
+	// Alone: it carries none of the conversation, only its own messages
+	// (After); otherwise the conversation as it stands (after a turn: the
+	// turn's messages as its last call sent them, and the answer).
+	Alone bool `json:"alone,omitempty"`
+	// After are its own messages after the conversation.
+	After []Piece `json:"after,omitempty"`
+	// Tools it offers, in the order sent (nil: none).
+	Tools []Tool `json:"tools,omitempty"`
 	// Keys and Fields are its body's keys and other fields in the order
 	// sent (generationConfig with the JSON schema it asks for).
-	Keys   []string `json:"keys"`
+	Keys   []string `json:"keys,omitempty"`
 	Fields []Field  `json:"fields,omitempty"`
 	// TurnApart: the user's turn is a message of its own, after the
 	// conversation before it (Gemini CLI's router sends its history as
@@ -309,9 +371,16 @@ type Side struct {
 	AnswerShape Shape   `json:"answer_shape"`
 }
 
-// SideTurnStart: before the first call of each prompt of the user's (not
-// again when a Stop hook's block sends the turn on).
-const SideTurnStart = "turn_start"
+// SideWhen says when a side call is made.
+type SideWhen string
+
+const (
+	// SideTurnStart: before the first call of each prompt of the user's
+	// (not again when a Stop hook's block sends the turn on).
+	SideTurnStart SideWhen = "turn_start"
+	// SideAfterTurn: once the turn has its last answer.
+	SideAfterTurn SideWhen = "after_turn"
+)
 
 // ContextFile is an instruction file the agent reads from the folder's
 // root and writes into its request: its content is the slot
@@ -358,9 +427,17 @@ type Reminder struct {
 
 // List is how the agent writes a list of things it found: each item by
 // the Item template (slots item.name, item.description), in the order of
-// ListOrder.
+// ListOrder; or the files it reads (Files: item.name, item.content). The
+// folder's tree is Model.Tree's.
 type List struct {
 	Item Text `json:"item,omitempty"`
+	// Files are the project's files whose contents the agent sends (its
+	// instruction files: QWEN.md, AGENTS.md), in the order it lists them,
+	// each present one an item (item.name its path, item.content its
+	// text) of the list ListFiles.
+	Files []string `json:"files,omitempty"`
+	// Sep stands between two items.
+	Sep string `json:"sep,omitempty"`
 	// Shape of one item's template.
 	Shape Shape `json:"shape"`
 	// Merged are the kinds the agent lists among its own items (the
@@ -390,15 +467,23 @@ type Entry struct {
 const (
 	EntryProject = "project"
 	EntryPlugin  = "plugin"
+	// EntryFile is an instruction file whose content the agent sends
+	// (List.Files): Name its path in the project, Body its text.
+	EntryFile = "file"
 )
 
-// ListSkills is the slot of the skills an agent lists.
-const ListSkills = "skills"
+// The list slots: the skills an agent lists, the instruction files whose
+// contents it sends.
+const (
+	ListSkills = "skills"
+	ListFiles  = "files"
+)
 
 // Item slots of a List's template.
 const (
 	ItemName        = "item.name"
 	ItemDescription = "item.description"
+	ItemContent     = "item.content"
 )
 
 // Slots of a ToolPiece that reads a skill.
@@ -431,6 +516,24 @@ func (m *Model) RenderList(slot string, entries []Entry) string {
 		}
 	}
 	return b.String()
+}
+
+// RenderFiles writes the instruction files among entries as the list
+// ListFiles' value: each a file of List.Files, in that order.
+func (m *Model) RenderFiles(entries []Entry) string {
+	l, ok := m.Lists[ListFiles]
+	if !ok || l.Item == nil {
+		return ""
+	}
+	var items []string
+	for _, name := range l.Files {
+		for _, e := range entries {
+			if e.Kind == EntryFile && e.Name == name {
+				items = append(items, l.Item.Fill(Values{ItemName: e.Name, ItemContent: e.Body}))
+			}
+		}
+	}
+	return strings.Join(items, l.Sep)
 }
 
 // RenderMerged writes the entries of the list's merged kinds, in name
@@ -499,10 +602,15 @@ func itemName(s, lead string) string {
 }
 
 // ListValues are the values of every list slot of the model for the
-// entries: each list's own, and its merged items with their lead.
+// entries: each list's own, and its merged items with their lead. The
+// instruction files' list is the folder's own (workspace.AgentFolder
+// reads it), not the entries'.
 func (m *Model) ListValues(entries []Entry) Values {
 	v := Values{}
 	for slot, l := range m.Lists {
+		if len(l.Files) > 0 {
+			continue
+		}
 		v[slot] = m.RenderList(slot, entries)
 		if len(l.Merged) > 0 {
 			v[MergedSlot(slot)] = m.RenderMerged(slot, entries)
@@ -646,12 +754,17 @@ type Text []Seg
 // when its value is empty (Claude Code's "(clean)" git status); Default
 // is an opaque slot's value as calibrated (SlotOpaque). When is the
 // condition under which the CLI writes the segment at all (Gemini CLI's
-// git section at the end of its one system text, its GEMINI.md block).
+// git section at the end of its one system text, its GEMINI.md block;
+// a section's words are its segments under one condition, and what the
+// CLI writes when it does not hold a literal under its Not). Lines is
+// what the CLI writes before each line of the slot's value but the first
+// (Qwen Code's "git: ").
 type Seg struct {
 	Lit     string
 	Slot    string
 	Empty   string
 	Default string
+	Lines   string
 	When    Condition
 }
 
@@ -660,6 +773,7 @@ type segJSON struct {
 	Slot    string    `json:"slot,omitempty"`
 	Empty   string    `json:"empty,omitempty"`
 	Default string    `json:"default,omitempty"`
+	Lines   string    `json:"lines,omitempty"`
 	When    Condition `json:"when,omitempty"`
 }
 
@@ -668,7 +782,7 @@ type segJSON struct {
 func (s Seg) MarshalJSON() ([]byte, error) {
 	switch {
 	case s.Slot != "":
-		return json.Marshal(segJSON{Slot: s.Slot, Empty: s.Empty, Default: s.Default, When: s.When})
+		return json.Marshal(segJSON{Slot: s.Slot, Empty: s.Empty, Default: s.Default, Lines: s.Lines, When: s.When})
 	case s.When != Always:
 		return json.Marshal(segJSON{Lit: &s.Lit, When: s.When})
 	}
@@ -697,7 +811,7 @@ func (s *Seg) UnmarshalJSON(data []byte) error {
 	if o.Lit != nil {
 		s.Lit = *o.Lit
 	}
-	s.Slot, s.Empty, s.Default, s.When = o.Slot, o.Empty, o.Default, o.When
+	s.Slot, s.Empty, s.Default, s.Lines, s.When = o.Slot, o.Empty, o.Default, o.Lines, o.When
 	return nil
 }
 
@@ -751,6 +865,9 @@ func (t Text) fill(v Values, esc func(string) string) string {
 		case x == "" && s.Empty != "":
 			b.WriteString(s.Empty)
 		default:
+			if s.Lines != "" {
+				x = strings.ReplaceAll(x, "\n", "\n"+s.Lines)
+			}
 			b.WriteString(esc(x))
 		}
 	}
@@ -788,10 +905,19 @@ const (
 	// SlotTree is the folder's structure as the agent lists it (Tree).
 	SlotTree = "tree"
 	// A tool's run within the agent's words around it (ResultFrame): what
-	// it printed, its exit code, and that output's ApproxTokens.
+	// it printed, its exit code, that output's ApproxTokens, and how many
+	// calls of the tool ran before in the session (Copilot CLI numbers its
+	// shells); ArgSlot(name) the call's arguments.
 	SlotResult       = "result"
 	SlotExitCode     = "exit_code"
 	SlotResultTokens = "result_tokens"
+	SlotCount        = "count"
+	SlotHomeRel      = "home_rel"   // the home folder relative to the working folder ("../../home")
+	SlotSession      = "session_id" // the session's id, as the hooks read it
+	// SlotDatetime is the moment a request is sent, ISO 8601 with
+	// milliseconds and the zone's offset (2026-11-29T05:54:05.367+00:00):
+	// each request its own.
+	SlotDatetime = "datetime"
 )
 
 // SlotFile is the slot of the content of the folder's context file name
@@ -808,7 +934,8 @@ const SlotOpaque = "opaque"
 // a prompt, a branch name): found wherever they stand. The machine's own
 // values (the date, the platform, …) are found only where they stand once
 // in a text, since short words such as "linux" may also be the CLI's own.
-var Planted = []string{SlotCwd, SlotCwdSlug, SlotCwdDashed, SlotCwdNameSlug, SlotHome, SlotPrompt, SlotGitBranch, SlotGitStatus, SlotGitLog}
+var Planted = []string{SlotCwd, SlotCwdSlug, SlotCwdDashed, SlotCwdNameSlug, SlotHome, SlotHomeRel, SlotPrompt, SlotGitBranch, SlotGitStatus, SlotGitLog,
+	SlotSession, SlotDatetime}
 
 // Machine slots are the machine's own values.
 var Machine = []string{SlotDate, SlotDateLong, SlotOSVersion, SlotPlatform, SlotShell, SlotModel, SlotTimezone}
@@ -880,6 +1007,9 @@ func (m *Model) MaskOpaque() func(string) string {
 	}
 	for _, sd := range m.Loop.Sides {
 		for _, p := range sd.System {
+			add(p.Text)
+		}
+		for _, p := range sd.After {
 			add(p.Text)
 		}
 	}

@@ -42,6 +42,12 @@ type Tree struct {
 	// Gitignore: in a git repository, a file the .gitignore files ignore
 	// is left out, and such a folder is listed but not opened.
 	Gitignore bool `json:"gitignore,omitempty"`
+	// Bare: the listing is the entries' lines alone, without the summary
+	// and the folder's path (Qwen Code writes its own words around it).
+	Bare bool `json:"bare,omitempty"`
+	// MarkUnread: a folder the listing reaches once Max entries are shown
+	// ends with a More line of its own (Qwen Code).
+	MarkUnread bool `json:"mark_unread,omitempty"`
 }
 
 // The orders a Tree sorts names by.
@@ -90,6 +96,9 @@ func (t *Tree) Render(root Node, path string) string {
 	top := t.read(root)
 	var lines []string
 	t.format(top, "", true, true, &lines)
+	if t.Bare {
+		return strings.Join(lines, "\n")
+	}
 	summary := t.Summary
 	if truncated(top) {
 		summary = t.Truncated
@@ -110,6 +119,7 @@ func (t *Tree) read(root Node) *treeNode {
 		it := queue[0]
 		queue = queue[1:]
 		if count >= t.Max {
+			it.tn.moreSubs = t.MarkUnread
 			continue
 		}
 		byName := map[string]Node{}

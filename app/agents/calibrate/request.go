@@ -45,8 +45,9 @@ type reqRun struct {
 	files map[string]string
 	env   []string
 	// git: the project is a git repository with a commit; dirty adds an
-	// untracked file.
+	// untracked file (untracked: these files).
 	git, dirty     bool
+	untracked      []string
 	branch, commit string
 	answers        []capture.Answer
 	// args are this run's own flags ("@/" is the run's folder); skills the
@@ -55,6 +56,9 @@ type reqRun struct {
 	skills []request.Entry
 	// stop are the words the run's stop hook blocks with once.
 	stop string
+	// context are the instruction files its files plant, whose contents
+	// the CLI sends (request.ListFiles).
+	context []string
 }
 
 // reqRan is what a run left: its calls, the facts its slots had, the
@@ -160,7 +164,16 @@ func runRequest(ctx context.Context, opts *Options) (reqAgent, recipe.Recipe, st
 			report := func(n int, msg string) {
 				opts.Progress(Progress{Run: i + 1, Runs: len(runs), Probe: "request " + r.name, Requests: n, Message: msg})
 			}
-			ran[i], errs[i] = runForRequest(ctx, *opts, spec, rc, r, report)
+			// Qwen Code 0.24.4 reads a quick command's exit before its
+			// output now and then (the result says it printed nothing): a
+			// run that lost a probe's output runs again
+			for attempt := 0; attempt < 3; attempt++ {
+				ran[i], errs[i] = runForRequest(ctx, *opts, spec, rc, r, report)
+				if errs[i] != nil || !lostOutput(ran[i]) {
+					break
+				}
+				report(0, "the CLI lost a command's output: again")
+			}
 		})
 	}
 	wg.Wait()
@@ -299,6 +312,9 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 		return nil, err
 	}
 	got.wrote = readTree(out)
+	if id := sessionOf(got.wrote); id != "" {
+		got.values[request.SlotSession] = id
+	}
 	if spec.transcripts != "" {
 		got.transcripts = readTree(filepath.Join(home, filepath.FromSlash(spec.transcripts)))
 	}
@@ -338,8 +354,17 @@ func gitRepo(ctx context.Context, g *process.Group, proj string, r reqRun) error
 			return fmt.Errorf("%s: exit %d: %v %s", strings.Join(argv, " "), res.ExitCode, res.Err, res.Stderr)
 		}
 	}
-	if r.dirty {
-		return os.WriteFile(filepath.Join(proj, "hsr-untracked.txt"), []byte("untracked\n"), 0o644)
+	if !r.dirty {
+		return nil
+	}
+	files := r.untracked
+	if len(files) == 0 {
+		files = []string{"hsr-untracked.txt"}
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(proj, f), []byte("untracked\n"), 0o644); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -376,4 +401,69 @@ func bodyOf(c capture.Call) (map[string]json.RawMessage, []string, error) {
 		return nil, nil, err
 	}
 	return m, topKeys(c.Body), nil
+}
+
+// sessionOf is the session id the hooks read (session_id, sessionId), ""
+// when none did.
+func sessionOf(wrote map[string][]byte) string {
+	names := make([]string, 0, len(wrote))
+	for name := range wrote {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		var in struct {
+			Snake string `json:"session_id"`
+			Camel string `json:"sessionId"`
+		}
+		if json.Unmarshal(wrote[name], &in) == nil && in.Snake+in.Camel != "" {
+			return in.Snake + in.Camel
+		}
+	}
+	return ""
+}
+
+// lostOutput says a run's probe command printed words its result does not
+// hold.
+func lostOutput(r *reqRan) bool {
+	for _, res := range toolResults(r) {
+		var args struct {
+			Command string `json:"command"`
+		}
+		if json.Unmarshal(res.call.Arguments, &args) != nil {
+			continue
+		}
+		// the agent may write the command too (Qwen Code's "Command: echo …")
+		shown := strings.ReplaceAll(res.msg.Content, args.Command, "")
+		if out, ok := probeOutput(args.Command); ok && out != "" && !strings.Contains(shown, out) {
+			return true
+		}
+	}
+	return false
+}
+
+// toolResult is a tool's result the CLI sent, and the call it answers.
+type toolResult struct {
+	call capture.ToolCall
+	msg  capture.Message
+}
+
+// toolResults are the tool results the run's last turn call sent, in
+// order, each with its call.
+func toolResults(r *reqRan) []toolResult {
+	calls := turnCalls(r)
+	if len(calls) == 0 {
+		return nil
+	}
+	var out []toolResult
+	asked := map[string]capture.ToolCall{}
+	for _, msg := range calls[len(calls)-1].Messages {
+		for _, tc := range msg.ToolCalls {
+			asked[tc.ID] = tc
+		}
+		if tc, ok := asked[msg.ToolCallID]; ok && msg.Role == "tool" {
+			out = append(out, toolResult{tc, msg})
+		}
+	}
+	return out
 }

@@ -14,7 +14,7 @@ import (
 
 // reqAgents are the agents whose request model calibration learns.
 func reqAgents() map[string]reqAgent {
-	return map[string]reqAgent{"claude-code": claudeRequest(), "gemini-cli": geminiRequest(), "codex": codexRequest()}
+	return map[string]reqAgent{"claude-code": claudeRequest(), "gemini-cli": geminiRequest(), "codex": codexRequest(), "qwen-code": qwenRequest(), "copilot-cli": copilotRequest()}
 }
 
 // RequestAgents lists them.
@@ -128,8 +128,8 @@ func probeSay(nonce, event, words string) string {
 // probeStop saves what it read and the transcript as it stood, and blocks
 // the first stop with words of the probe's own.
 func probeStop(nonce string) string {
-	return probeSave("Stop") + `; tp=$(printf '%s' "$in" | sed -n 's/.*"transcript_path":"\([^"]*\)".*/\1/p'); cp "$tp" "$PROBE_OUT/transcript-at-stop-$k.jsonl" 2>/dev/null;` +
-		` if [ "$k" = 0 ]; then printf '%s\n' '{"decision":"block","reason":"HSR` + nonce + ` stop words"}'; fi`
+	return probeSave("Stop") + `; tp=$(printf '%s' "$in" | sed -n 's/.*"transcript_path":"\([^"]*\)".*/\1/p'); cp "$tp" "$PROBE_OUT/transcript-at-stop-$k.jsonl" 2>/dev/null` +
+		probeBlockOnce(nonce)
 }
 
 // codexRequest runs Codex as `codex exec` (sandbox and approvals off, as

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -42,6 +43,9 @@ type firstTurn struct {
 	own   []ownText
 	parts []turnPart // the turn, in order
 	call  capture.Call
+	// prompt is the prompt's message as sent, when the agent writes more
+	// than the prompt in it (Copilot CLI's <current_datetime>).
+	prompt string
 }
 
 type turnPart struct {
@@ -60,16 +64,43 @@ func firstCall(r *reqRan) (capture.Call, bool) {
 	return capture.Call{}, false
 }
 
-// turnCalls are the run's calls of the user's turn, in order.
+// turnCalls are the run's calls of the user's turn, in order: not its
+// side calls.
 func turnCalls(r *reqRan) []capture.Call {
+	first, ok := firstCall(r)
 	var out []capture.Call
 	for _, c := range r.calls {
-		if c.Side == "" && len(c.Messages) > 0 && c.Body != nil {
+		if ok && !isSideCall(first, c) && len(c.Messages) > 0 && c.Body != nil {
 			out = append(out, c)
 		}
 	}
 	return out
 }
+
+// isSideCall says c is a call the agent makes of its own beside the turn
+// whose first call is first: capture tells some by their form (a schema
+// asked for), the others send a system prompt of their own (Qwen Code's
+// memory extraction).
+func isSideCall(first, c capture.Call) bool {
+	if c.Side != "" {
+		return true
+	}
+	sys := func(c capture.Call) string {
+		if len(c.Messages) > 0 && c.Messages[0].Origin == capture.OriginSystem {
+			return c.Messages[0].Content
+		}
+		return ""
+	}
+	a, b := sys(c), sys(first)
+	p := commonPrefix(a, b)
+	n := commonSuffix(a[p:], b[p:])
+	x, y := a[p:len(a)-n], b[p:len(b)-n]
+	// a token of the agent's own each request has (SlotOpaque) is no other prompt
+	return !(x == "" && y == "" || opaqueLike(x) && opaqueLike(y))
+}
+
+// datetimeRe is a moment as ISO 8601 with milliseconds and an offset.
+var datetimeRe = regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(?:Z|[+-]\d\d:\d\d)`)
 
 func readTurn(r *reqRan) (*firstTurn, error) {
 	c, ok := firstCall(r)
@@ -89,8 +120,14 @@ func readTurn(r *reqRan) (*firstTurn, error) {
 		switch {
 		case m.Origin == capture.OriginSystem && len(ft.parts) == 0:
 			ft.own = append(ft.own, ownText{role: m.Role, text: m.Content, sys: true, part: -1})
-		case m.Origin == capture.OriginUser && m.Role == "user" && m.Content == r.values[request.SlotPrompt]:
+		case m.Origin == capture.OriginUser && m.Role == "user" && strings.Contains(m.Content, r.values[request.SlotPrompt]):
 			ft.parts = append(ft.parts, turnPart{own: -1, prompt: true})
+			if m.Content != r.values[request.SlotPrompt] {
+				ft.prompt = m.Content
+				if d := datetimeRe.FindString(m.Content); d != "" {
+					r.values[request.SlotDatetime] = d
+				}
+			}
 		case m.Origin == capture.OriginHook:
 			event, _, _ := strings.Cut(m.Hook, ":")
 			if n := len(ft.parts); n > 0 && ft.parts[n-1].hooks == event {
@@ -255,17 +292,19 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 		for back := 0; back <= k && !found; back++ {
 			pa, pb := i+k-back, j+k-back
 			for _, s := range slots {
-				x, y := va[s], vb[s]
+				x, lx := shown(va[s], a, pa)
+				y, ly := shown(vb[s], b, pb)
 				switch {
-				case x != "" && y != "" && strings.HasPrefix(a[pa:], x) && strings.HasPrefix(b[pb:], y) && !glued(a, pa, x) && !glued(b, pb, y):
+				case x != "" && y != "" && strings.HasPrefix(a[pa:], x) && strings.HasPrefix(b[pb:], y) && (lx == "" || ly == "" || lx == ly) &&
+					!glued(a, pa, x) && !glued(b, pb, y):
 					lit(a[i:pa])
-					t = append(t, request.Seg{Slot: s})
+					t = append(t, request.Seg{Slot: s, Lines: lx + ly[len(lx):]})
 					i, j, found = pa+len(x), pb+len(y), true
 				case x == "" || y == "":
 					// the empty side shows the CLI's words for none
-					full, fa, fb := y, b, pb
+					full, fa, fb, lines := y, b, pb, ly
 					if y == "" {
-						full, fa, fb = x, a, pa
+						full, fa, fb, lines = x, a, pa, lx
 					}
 					if !strings.HasPrefix(fa[fb:], full) {
 						continue
@@ -280,7 +319,7 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 						continue
 					}
 					lit(a[i:pa])
-					t = append(t, request.Seg{Slot: s, Empty: empty})
+					t = append(t, request.Seg{Slot: s, Empty: empty, Lines: lines})
 					if fa == a {
 						i, j = pa+len(full), pb+len(empty)
 					} else {
@@ -324,6 +363,24 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 		}
 	}
 	return t, nil
+}
+
+// shown is value as text shows it at pos: as it is, or with each line
+// after the first started by what starts pos's line (Qwen Code's "git: "
+// before each line of its git status) — and that line start, if so.
+func shown(value, text string, pos int) (string, string) {
+	if value == "" || strings.HasPrefix(text[pos:], value) || !strings.Contains(value, "\n") {
+		return value, ""
+	}
+	start := strings.LastIndex(text[:pos], "\n") + 1
+	lead := text[start:pos]
+	if lead == "" {
+		return value, ""
+	}
+	if x := strings.ReplaceAll(value, "\n", "\n"+lead); strings.HasPrefix(text[pos:], x) {
+		return x, lead
+	}
+	return value, ""
 }
 
 // opaqueAt reads a difference at a[x:] and b[y:] as one short token of
@@ -413,7 +470,7 @@ func machine(t request.Text, v request.Values) request.Text {
 		}
 		var out request.Text
 		for _, seg := range t {
-			if seg.Slot != "" || !strings.Contains(seg.Lit, x) {
+			if seg.Slot != "" || seg.When != "" || !strings.Contains(seg.Lit, x) {
 				out = append(out, seg)
 				continue
 			}
@@ -522,6 +579,18 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 	for _, r := range ran {
 		r.values[request.SlotModel] = m.Model
 	}
+	// the files it sends and the tree it draws are slots' values too, and
+	// the parts of its texts it writes in a git repository only
+	if err := learnInstructionFiles(m, ran, turns, counter); err != nil {
+		return nil, err
+	}
+	if err := learnBareTree(m, ran, turns); err != nil {
+		return nil, err
+	}
+	secs, err := learnSections(ran, turns)
+	if err != nil {
+		return nil, err
+	}
 	// each own text of the base, as a template read against every run
 	// that has it; texts some runs lack are sent under a condition (a git
 	// repository, an instruction file) those runs do not meet
@@ -616,6 +685,11 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 		if t == nil { // met in the base run only
 			t = machine(request.Text{{Lit: p.own.text}}, v)
 		}
+		if st, err := sectioned(t, secs, ran); err != nil {
+			errs = append(errs, err)
+		} else {
+			t = st
+		}
 		return request.Piece{ID: id, Role: p.own.role, When: p.when, Text: t, Shape: shapeOf(counter, t)}
 	}
 	// the system prompt, then the turn, each git run's own text after the
@@ -663,8 +737,11 @@ func deriveRequest(spec reqAgent, rc recipe.Recipe, version string, ran []*reqRa
 			addCond(i, false)
 		}
 	}
-	learnJoins(m, base, vb[request.SlotPrompt])
 	if err := learnBody(m, ran, base, counter); err != nil {
+		return nil, err
+	}
+	learnJoins(m, base, vb[request.SlotPrompt]) // after the body's framing
+	if err := learnPrompt(m, ran, turns); err != nil {
 		return nil, err
 	}
 	learnLoop(m, ran[0])
@@ -850,22 +927,13 @@ func shapeOf(c *tokens.Counter, t request.Text) request.Shape {
 
 // topKeys are a JSON object's keys in the order written.
 func topKeys(raw []byte) []string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
+	fields, _ := request.ObjectFields(raw)
+	out := make([]string, 0, len(fields))
+	for _, f := range fields {
+		out = append(out, f.Name)
 	}
-	var out []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return out
-		}
-		k, _ := t.(string)
-		out = append(out, k)
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return out
-		}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
@@ -985,14 +1053,40 @@ func framingOf(api request.API, calls []capture.Call) request.Framing {
 	case api == request.Responses && len(calls) > 0:
 		return responsesFraming(calls[0])
 	}
-	if api != request.Anthropic || len(calls) == 0 {
+	if len(calls) == 0 {
 		return f
 	}
-	f.Merge = true
 	type msg struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	}
+	if api == request.Chat {
+		// a user message of several parts: the agent merges messages of
+		// one role; parts even of one: its user and tool texts are lists
+		for _, c := range calls {
+			var b struct {
+				Messages []msg `json:"messages"`
+			}
+			if json.Unmarshal(c.Body, &b) != nil {
+				continue
+			}
+			for _, mm := range b.Messages {
+				var parts []json.RawMessage
+				if mm.Role != "user" && mm.Role != "tool" || json.Unmarshal(mm.Content, &parts) != nil {
+					continue
+				}
+				f.Parts = true
+				if len(parts) > 1 {
+					f.Merge = true
+				}
+			}
+		}
+		return f
+	}
+	if api != request.Anthropic {
+		return f
+	}
+	f.Merge = true
 	for ci, c := range calls {
 		var b struct {
 			Messages []msg `json:"messages"`
@@ -1067,23 +1161,19 @@ func responsesFraming(c capture.Call) request.Framing {
 	return f
 }
 
-// isStopWords says whether msg holds the run's stop hook's words: a hook
-// message of a Stop event, or the words themselves (Gemini CLI sends an
-// AfterAgent block's reason as the user's).
-func isStopWords(r *reqRan, msg capture.Message) bool {
-	if msg.Origin == capture.OriginHook && strings.HasPrefix(msg.Hook, "Stop") {
-		return true
-	}
-	return r.run.stop != "" && msg.Content == r.run.stop
-}
-
 // learnLoop reads the base run's loop: whether the call after a Stop
-// hook's block still holds the answer it blocked.
+// hook's block still holds the answer it blocked, and whether the agent
+// sends the hook's words as a new prompt (capture reads them as the
+// user's).
 func learnLoop(m *request.Model, r *reqRan) {
 	for _, c := range turnCalls(r) {
 		for i, msg := range c.Messages {
-			if !isStopWords(r, msg) {
+			hook, prompt := isStopWords(r, msg)
+			if !hook && !prompt {
 				continue
+			}
+			if prompt {
+				m.Loop.StopPrompt = true
 			}
 			for j := i - 1; j >= 0; j-- {
 				prev := c.Messages[j]
@@ -1274,10 +1364,14 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 		}
 		switch it.Kind {
 		case request.ItemPrompt:
-			turn = append(turn, request.Msg{Role: "user", Text: r.values[request.SlotPrompt]})
+			text := r.values[request.SlotPrompt]
+			if m.Framing.Prompt != nil {
+				text = m.Framing.Prompt.Fill(r.values)
+			}
+			turn = append(turn, request.Msg{Role: "user", Text: text})
 		case request.ItemHooks:
 			for _, h := range hooks[it.Event] {
-				turn = append(turn, request.Msg{Role: h.Role, Text: h.Content, Join: it.Join})
+				turn = append(turn, request.Msg{Role: h.Role, Text: h.Content, Join: it.Join, JoinBefore: m.Framing.Join[it.Event]})
 			}
 		default:
 			turn = append(turn, request.Msg{Role: it.Role, Text: it.Text, Own: true})
@@ -1311,7 +1405,7 @@ func rebuilds(m *request.Model, r *reqRan, ft *firstTurn) error {
 				x.Starts = apart && i == turnAt
 				msgs = append(msgs, x)
 			}
-			body, berr := request.BuildSide(m, s, msgs)
+			body, berr := request.BuildSide(m, s, r.values, msgs)
 			if berr != nil {
 				return fmt.Errorf("%w: %w", ErrRebuild, berr)
 			}
@@ -1510,8 +1604,8 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 					m.Framing.BlockSuffix = blockSuffix(msg.Content, added[k+1].Content)
 				}
 				switch {
-				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil:
-					if tc := callOf(asked, msg.ToolCallID); tc != nil && commandOf(tc) == "true" && m.Framing.Result(tc.Name) == nil {
+				case msg.Role == "tool" && msg.Content != "" && len(asked) > 0 && m.Framing.EmptyResult == nil && m.Framing.Result(callName(asked, msg.ToolCallID)) == nil:
+					if tc := callOf(asked, msg.ToolCallID); tc != nil && commandOf(tc) == "true" {
 						t := request.Text{{Lit: msg.Content}}
 						if strings.Count(msg.Content, tc.Name) == 1 {
 							before, after, _ := strings.Cut(msg.Content, tc.Name)
@@ -1519,7 +1613,7 @@ func learnLater(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 						}
 						m.Framing.EmptyResult = t
 					}
-				case msg.Origin == capture.OriginHook || msg.Role == "assistant" || msg.Role == "tool" || isStopWords(r, msg):
+				case msg.Origin == capture.OriginHook || msg.Role == "assistant" || msg.Role == "tool" || stopPrompt(msg, r):
 				case k > 0 && added[k-1].Role == "tool" && len(asked) == 1 && skillOf(asked[0], r.run.skills):
 					// the agent's words after a tool's result: a skill's
 					tc := asked[0]
@@ -1573,6 +1667,14 @@ func commonSuffix(a, b string) int {
 		n++
 	}
 	return n
+}
+
+// stopPrompt says msg is the probe's Stop hook's words sent as a prompt
+// (Gemini CLI, Qwen Code, Copilot CLI): Loop.StopPrompt's, no words of
+// the agent's.
+func stopPrompt(msg capture.Message, r *reqRan) bool {
+	_, prompt := isStopWords(r, msg)
+	return prompt
 }
 
 func callOf(calls []capture.ToolCall, id string) *capture.ToolCall {
@@ -1716,4 +1818,12 @@ func names(m *request.Model) *request.HookNames {
 		m.HookNames = &request.HookNames{}
 	}
 	return m.HookNames
+}
+
+// callName is the tool's name of the call id among calls.
+func callName(calls []capture.ToolCall, id string) string {
+	if tc := callOf(calls, id); tc != nil {
+		return tc.Name
+	}
+	return ""
 }

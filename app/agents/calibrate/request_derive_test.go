@@ -1,7 +1,11 @@
 package calibrate
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +14,7 @@ import (
 	"hookstudio/app/agent/tokens"
 	"hookstudio/app/agentdata/request"
 	"hookstudio/app/capture"
+	"hookstudio/app/platform/workspace"
 )
 
 // TestWalkConditional: words one run has and the other lacks, where a
@@ -314,6 +319,52 @@ func TestLearnResults(t *testing.T) {
 	}
 }
 
+// TestLearnResultsProbes: without a command table, the probes' echo and
+// true read as a template with the call's arguments and count where it
+// reads every result (a shell id), as the output alone where the CLI
+// writes it so (its words for none the EmptyResult); a blocked call's
+// result, a hook's words, tells nothing of the tool.
+func TestLearnResultsProbes(t *testing.T) {
+	run := func(results ...string) *reqRan {
+		var ms []capture.Message
+		for i, cmd := range []string{"echo hsr-tool", "true", "echo hsr-named"} {
+			id := "c" + strconv.Itoa(i)
+			args, _ := json.Marshal(map[string]string{"command": cmd})
+			origin := capture.OriginToolResult
+			if i == 2 {
+				origin = capture.OriginHook
+			}
+			ms = append(ms, capture.Message{Role: "assistant", ToolCalls: []capture.ToolCall{{ID: id, Name: "sh", Arguments: args}}},
+				capture.Message{Role: "tool", Content: results[i], Origin: origin, ToolCallID: id})
+		}
+		return &reqRan{calls: []capture.Call{{Messages: ms, Body: json.RawMessage(`{}`)}}}
+	}
+	counter, err := tokens.NewCounter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		r    *reqRan
+		want string // the frame's text marked, "" none
+	}{
+		{"as it is", run("hsr-tool", "(no output)", "blocked: HSR named words"), ""},
+		{"a shell id", run("<shell 0>\nhsr-tool", "<shell 1>\n(empty)", "blocked"), "<shell \x00count\x00>\n\x00result\x00"},
+	} {
+		m := &request.Model{}
+		if err := learnResults(m, reqAgent{shell: "sh"}, []*reqRan{c.r}, counter); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got := ""
+		if f := m.Framing.Result("sh"); f != nil {
+			got = markText(f.Text)
+		}
+		if got != c.want {
+			t.Errorf("%s: frame %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 // TestResponsesFraming: a Responses agent that sends no instructions and
 // a developer message first has its system prompt as a message; several
 // parts in one message are its own texts merged.
@@ -349,5 +400,140 @@ func TestReadTurnOwnUserText(t *testing.T) {
 	}
 	if len(ft.own) != 2 || ft.own[1].text != "# instructions\nbe brief" || len(ft.parts) != 2 || ft.parts[0].prompt || !ft.parts[1].prompt {
 		t.Errorf("own %+v, parts %+v", ft.own, ft.parts)
+	}
+}
+
+// TestWalk: two runs' texts read as one template — values where they
+// stand, a slot's words for none, lines of a value the CLI starts with
+// words of its own, a short token of its own as opaque — and a difference
+// nothing explains is an error.
+func TestWalk(t *testing.T) {
+	va := request.Values{request.SlotCwd: "/tmp/a/project", request.SlotGitStatus: "?? x\n?? y", request.SlotPrompt: "first"}
+	vb := request.Values{request.SlotCwd: "/tmp/bb/other/proj", request.SlotGitStatus: "", request.SlotPrompt: "second one"}
+	for _, c := range []struct {
+		name, a, b, want string
+		err              error
+	}{
+		{"values", "in /tmp/a/project: first.", "in /tmp/bb/other/proj: second one.", "in \x00cwd\x00: \x00prompt\x00.", nil},
+		{"words for none", "Status: ?? x\n?? y\nend", "Status: (clean)\nend", "Status: \x00git_status\x00\nend", nil},
+		{"lines", "git: Status:\ngit: ?? x\ngit: ?? y\ngit: end", "git: Status:\ngit: (clean)\ngit: end", "git: Status:\ngit: \x00git_status\x00\ngit: end", nil},
+		{"opaque", "cch=1a2b3; rest of the line", "cch=9z8y; rest of the line", "cch=\x00opaque\x00; rest of the line", nil},
+		{"unexplained", "the CLI says this", "the CLI says that other thing", "", ErrUnexplained},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tx, err := walk(c.a, c.b, va, vb)
+			if !errors.Is(err, c.err) {
+				t.Fatalf("err %v, want %v", err, c.err)
+			}
+			if err != nil {
+				return
+			}
+			if got := markText(tx); got != c.want {
+				t.Errorf("template %q, want %q", got, c.want)
+			}
+			if got := tx.Fill(va); got != c.a {
+				t.Errorf("filled with the first run's values: %q", got)
+			}
+			if got := tx.Fill(vb); got != c.b && c.name != "opaque" { // an opaque slot writes the first run's token
+				t.Errorf("filled with the second run's values: %q", got)
+			}
+		})
+	}
+}
+
+// TestInsertionAt: what one text holds around an offset that the other
+// lacks, found among other differences (lines apart elsewhere, blank
+// lines in both).
+func TestInsertionAt(t *testing.T) {
+	a := "head line one\nvalue AAA here\nthe list:\n\n<i>\nfile words\n\n</i>\n<end of list>\nlast line\n"
+	b := "head line one\nvalue BBB here\nthe list:\n\n<end of list>\nlast line\n"
+	got, ok := insertionAt(a, b, strings.Index(a, "file words"))
+	if !ok || got != "<i>\nfile words\n\n</i>\n" {
+		t.Errorf("got %q %v", got, ok)
+	}
+	if _, ok := insertionAt(a, strings.Replace(b, "<end of list>", "<other>", 1), strings.Index(a, "file words")); ok {
+		t.Error("a replacement read as an insertion")
+	}
+}
+
+// TestGitParts: where a git run's text and the base's differ in the CLI's
+// words — an insertion, other words in place of the base's — and not
+// where they differ in values or a token of its own.
+func TestGitParts(t *testing.T) {
+	va := request.Values{request.SlotCwd: "/tmp/base/project", request.SlotIsGit: "false"}
+	vb := request.Values{request.SlotCwd: "/tmp/gitrun/project", request.SlotIsGit: "true", request.SlotGitBranch: "hsr-branch"}
+	a := "You work in /tmp/base/project.\nGit root: Not a git repository\nToken 1a2b3\nRules follow.\nThe end.\n"
+	b := "You work in /tmp/gitrun/project.\nGit root: /tmp/gitrun/project\nToken 9f8e\nRules follow.\n# Git\nBranch: hsr-branch\nThe end.\n"
+	parts := gitParts(a, b, va, vb)
+	var got []string
+	for _, p := range parts {
+		got = append(got, unmark(p.marked, vb))
+	}
+	want := []string{"/tmp/gitrun/project", "# Git\nBranch: hsr-branch\n"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("parts %q, want %q", got, want)
+	}
+}
+
+// TestLearnBareTree: the drawing of the probe's folder (planted on disk,
+// read as calibration reads it) tells the connectors, indents, order, the
+// folders listed unread and the most entries drawn; every run's tree is
+// then its slot's value.
+func TestLearnBareTree(t *testing.T) {
+	want := &request.Tree{Max: 20, Mid: "├───", Last: "└───", Pipe: "│   ", Blank: "    ", Sep: "/", More: "...",
+		Ignored: []string{"dist", "node_modules"}, Order: request.OrderLocale, Bare: true, MarkUnread: true}
+	plant := func(paths []string) request.Node {
+		dir := t.TempDir()
+		for _, p := range paths {
+			full := filepath.Join(dir, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte("hsr\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		root, _ := workspace.Listing(context.Background(), dir, workspace.ListingOptions{})
+		return root
+	}
+	paths := []string{"AGENTS.md", "a.md", "B.md", "QWEN.md", ".qwen/settings.json", "d/c.txt", "d/e/f.txt", "dist/y.js", "g/h.txt", "node_modules/x.js"}
+	for i := 1; i <= 8; i++ {
+		paths = append(paths, "z"+string(rune('0'+i))+".txt")
+	}
+	base, folder := plant([]string{"QWEN.md", ".qwen/settings.json"}), plant(paths)
+	text := func(n request.Node) string {
+		return "<system-reminder>\nThe folder:\n/p/\n" + want.Render(n, "") + "\n</system-reminder>"
+	}
+	ran := []*reqRan{{folder: base, values: request.Values{}}, {folder: folder, values: request.Values{}}}
+	turns := []*firstTurn{{own: []ownText{{role: "user", text: text(base)}}}, {own: []ownText{{role: "user", text: text(folder)}}}}
+	m := &request.Model{}
+	if err := learnBareTree(m, ran, turns); err != nil {
+		t.Fatal(err)
+	}
+	got := m.Tree
+	if got == nil || got.Render(folder, "") != want.Render(folder, "") || got.Max != want.Max || got.Blank != want.Blank ||
+		strings.Join(got.Ignored, ",") != "dist,node_modules" || got.Order != want.Order {
+		t.Fatalf("learned %+v, want %+v", got, want)
+	}
+	if ran[0].values[request.SlotTree] != want.Render(base, "") {
+		t.Errorf("the base run's tree: %q", ran[0].values[request.SlotTree])
+	}
+}
+
+// TestLostOutput: a probe run whose echo's words are not in its result
+// (the command itself aside) lost the output.
+func TestLostOutput(t *testing.T) {
+	call := func(result string) *reqRan {
+		return &reqRan{calls: []capture.Call{{Body: []byte("{}"), Messages: []capture.Message{
+			{Role: "user", Content: "p", Origin: capture.OriginUser},
+			{Role: "assistant", ToolCalls: []capture.ToolCall{{ID: "c", Name: "sh", Arguments: []byte(`{"command":"echo hsr-tool"}`)}}},
+			{Role: "tool", ToolCallID: "c", Content: result},
+		}}}}
+	}
+	if lostOutput(call("Command: echo hsr-tool\nOutput: hsr-tool")) {
+		t.Error("the output was there")
+	}
+	if !lostOutput(call("Command: echo hsr-tool\nOutput: (empty)")) {
+		t.Error("the output was lost")
 	}
 }

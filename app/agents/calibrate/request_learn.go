@@ -3,6 +3,7 @@ package calibrate
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,12 +39,33 @@ func bodyStrings(raw json.RawMessage) []string {
 	return out
 }
 
-// learnJoins reads, for each hook event whose words stand right before
-// the prompt, whether the CLI writes them on the prompt in one text (a
-// text of the base's first request that is the words, a few blank
-// characters, the prompt): what joins them.
+// learnJoins reads which hook events' words the CLI writes in one text
+// with a text beside them (a text of the base's first request that is the
+// two, a few blank characters between): the words on the prompt after
+// them (Gemini CLI's SessionStart context: Part.Join), and the words
+// joined to the message before them (Copilot CLI's prompt hook after its
+// prompt, Qwen Code's SessionStart block after its system prompt:
+// Framing.Join).
 func learnJoins(m *request.Model, base *firstTurn, prompt string) {
 	texts := bodyStrings(base.call.Body)
+	ms := base.call.Messages
+	for i := 1; i < len(ms); i++ {
+		if ms[i].Origin != capture.OriginHook {
+			continue
+		}
+		event, _, _ := strings.Cut(ms[i].Hook, ":")
+		prev, h := ms[i-1].Content, ms[i].Content
+		for _, t := range texts {
+			if len(t) > len(prev)+len(h) && strings.HasPrefix(t, prev) && strings.HasSuffix(t, h) {
+				if sep := t[len(prev) : len(t)-len(h)]; strings.TrimSpace(sep) == "" {
+					if m.Framing.Join == nil {
+						m.Framing.Join = map[string]string{}
+					}
+					m.Framing.Join[event] = sep
+				}
+			}
+		}
+	}
 	for i := 0; i+1 < len(m.Turn); i++ {
 		event := m.Turn[i].Hooks
 		if event == "" || !m.Turn[i+1].Prompt {
@@ -71,68 +93,60 @@ func learnJoins(m *request.Model, base *firstTurn, prompt string) {
 	}
 }
 
-// probeOutput is what a probe's shell call prints: "echo WORDS" its
-// words, "true" nothing.
-func probeOutput(tc capture.ToolCall) (string, bool) {
-	cmd := commandOf(&tc)
-	if cmd == "true" {
-		return "", true
-	}
-	if w, ok := strings.CutPrefix(cmd, "echo "); ok && !strings.ContainsAny(w, `"'$\`) {
-		return w, true
-	}
-	return "", false
-}
-
 // learnResults reads the CLI's words around its tools' outputs: the
 // results of the probes' calls whose output is known — the agent's own
 // table of commands (spec.outputs: their exit codes and sizes vary too),
-// else `echo WORDS` and `true` (their output alone varies) — per tool
-// read as one template between two of them, which must read every one;
-// every value that differs between the two stands as its slot (not as an
-// opaque value: a count the CLI makes otherwise). A result that is the
-// output alone, or only words for none (Claude Code's,
-// Framing.EmptyResult), is no frame. Whether the hooks read the framed
-// words too is read off what they saved.
+// else `echo WORD` and `true` (their output alone varies) — per tool read
+// as one template between two of them, which must read every one; every
+// value that differs between the two stands as its slot (not as an
+// opaque value: a count the CLI makes otherwise). The call's arguments
+// and the count of the tool's calls before are slots too where the
+// template with them reads every result (Copilot CLI's shell id), else
+// the output's values alone (an opaque value such as Gemini CLI's process
+// group read as a count; an agent's table: those alone). A result that is the output alone, or only
+// words for none (Claude Code's, Framing.EmptyResult), is no frame.
+// Whether the hooks read the framed words too is read off what they saved.
 func learnResults(m *request.Model, spec reqAgent, ran []*reqRan, counter *tokens.Counter) error {
 	type sample struct {
 		text string
-		v    request.Values
+		// run are the output's values, all of them those and the call's
+		run, all request.Values
 	}
 	byTool := map[string][]sample{}
 	var order []string
 	for _, r := range ran {
-		calls := turnCalls(r)
-		if len(calls) == 0 {
-			continue
-		}
-		var asked []capture.ToolCall
-		for _, msg := range calls[len(calls)-1].Messages {
-			asked = append(asked, msg.ToolCalls...)
-			if msg.Role != "tool" || msg.Origin != capture.OriginToolResult {
-				continue
-			}
-			tc := callOf(asked, msg.ToolCallID)
-			if tc == nil {
-				continue
+		count := map[string]int{}
+		for _, res := range toolResults(r) {
+			tc, msg := res.call, res.msg
+			var args map[string]any
+			if msg.Origin != capture.OriginToolResult || json.Unmarshal(tc.Arguments, &args) != nil {
+				continue // a hook's words in the result's place (a blocked call) tell nothing of it
 			}
 			var v request.Values
 			if spec.outputs != nil {
-				po, ok := spec.outputs[commandOf(tc)]
+				po, ok := spec.outputs[commandOf(&tc)]
 				if !ok || tc.Name != spec.shell {
 					continue
 				}
 				v = request.Values{request.SlotResult: po.out, request.SlotExitCode: strconv.Itoa(po.code),
 					request.SlotResultTokens: strconv.Itoa(request.ApproxTokens(po.out))}
-			} else if out, ok := probeOutput(*tc); ok {
+			} else if out, ok := probeOutput(commandOf(&tc)); ok {
 				v = request.Values{request.SlotResult: out}
 			} else {
 				continue
 			}
+			all := request.Values{request.SlotCount: strconv.Itoa(count[tc.Name])}
+			count[tc.Name]++
+			for k, x := range args {
+				if s, ok := x.(string); ok {
+					all[request.ArgSlot(k)] = s
+				}
+			}
+			maps.Copy(all, v)
 			if _, known := byTool[tc.Name]; !known {
 				order = append(order, tc.Name)
 			}
-			byTool[tc.Name] = append(byTool[tc.Name], sample{msg.Content, v})
+			byTool[tc.Name] = append(byTool[tc.Name], sample{msg.Content, v, all})
 		}
 	}
 	if spec.shell != "" && len(byTool[spec.shell]) == 0 {
@@ -141,24 +155,34 @@ func learnResults(m *request.Model, spec reqAgent, ran []*reqRan, counter *token
 	for _, name := range order {
 		ss := byTool[name]
 		readsAll := func(t request.Text) bool {
-			return !slices.ContainsFunc(ss, func(s sample) bool { _, ok := t.Opaque(s.v, s.text); return !ok })
+			return !slices.ContainsFunc(ss, func(s sample) bool { _, ok := t.Opaque(s.all, s.text); return !ok })
 		}
 		var frame request.Text
 		differ := false
-	pairs:
-		for i := range ss {
-			for j := i + 1; j < len(ss); j++ {
-				vary := varying(ss[i].v, ss[j].v)
-				if len(vary) == 0 {
-					continue
+		passes := []bool{false, true}
+		if spec.outputs != nil {
+			passes = passes[1:] // the table's values alone
+		}
+	read:
+		for _, outputOnly := range passes {
+			for i := range ss {
+				for j := i + 1; j < len(ss); j++ {
+					vary := varying(ss[i].run, ss[j].run)
+					if len(vary) == 0 {
+						continue
+					}
+					differ = true
+					va, vb := ss[i].all, ss[j].all
+					if outputOnly {
+						va, vb = ss[i].run, ss[j].run
+					}
+					t, err := walk(ss[i].text, ss[j].text, va, vb)
+					if err != nil || !readsAll(t) || slices.ContainsFunc(vary, func(s string) bool { return !slices.Contains(t.Slots(), s) }) {
+						continue
+					}
+					frame = t
+					break read
 				}
-				differ = true
-				t, err := walk(ss[i].text, ss[j].text, ss[i].v, ss[j].v)
-				if err != nil || !readsAll(t) || slices.ContainsFunc(vary, func(s string) bool { return !slices.Contains(t.Slots(), s) }) {
-					continue
-				}
-				frame = t
-				break pairs
 			}
 		}
 		switch {
@@ -192,10 +216,11 @@ func hooksSaw(ran []*reqRan, texts []string) bool {
 	return false
 }
 
-// learnSides reads the calls the CLI makes of its own (capture tells
-// them: Call.Side) before the first call of the user's turn: each one's
+// learnSides reads the calls the CLI makes of its own: those capture
+// tells (Call.Side) before the first call of the user's turn — each one's
 // system prompt (a template read against the other runs'), model, body
-// and the answer capture gave it. Every run makes the same.
+// and the answer capture gave it, every run making the same — and those
+// after the turn (learnAfterTurn).
 func learnSides(m *request.Model, ran []*reqRan, counter *tokens.Counter) error {
 	sidesOf := func(r *reqRan) ([]capture.Call, error) {
 		var out []capture.Call
@@ -272,7 +297,7 @@ func learnSides(m *request.Model, ran []*reqRan, counter *tokens.Counter) error 
 		}
 		m.Loop.Sides = append(m.Loop.Sides, s)
 	}
-	return nil
+	return learnAfterTurn(m, ran, counter)
 }
 
 // conversationKey says whether a body's key holds the conversation, the

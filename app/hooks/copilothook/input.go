@@ -87,7 +87,8 @@ func (h *Handler) input(event Event, ev *engine.Event) ([]byte, error) {
 	if event.Compat() {
 		table = compatStdin
 	}
-	return table.Build(string(event.Base()), v).JSON(), nil
+	// the keys in the calibrated CLI's order, when a request model has one
+	return ev.RequestModel().OrderStdin(string(event), table.Build(string(event.Base()), v).JSON()), nil
 }
 
 // firstPrompt is the prompt the session starts with (copilot -p's).

@@ -434,7 +434,8 @@ func (h *Handler) input(event string, ev *engine.Event, prompt, cwd string) []by
 			return calls
 		},
 	}
-	return stdin.Build(event, v).JSON()
+	// the keys in the calibrated CLI's order, when a request model has one
+	return ev.RequestModel().OrderStdin(event, stdin.Build(event, v).JSON())
 }
 
 func orEmpty(m map[string]any) map[string]any {

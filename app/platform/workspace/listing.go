@@ -107,8 +107,9 @@ func gitIgnored(ctx context.Context, dir string, timeout time.Duration) map[stri
 }
 
 // AgentFolder are the slots a request model reads from the folder itself
-// — its listing as the agent writes it (request.SlotTree) and its context
-// files' contents — and notes on where the agent may see the folder
+// — its listing as the agent writes it (request.SlotTree), its context
+// files' contents and the list of instruction files it sends
+// (request.ListFiles) — and notes on where the agent may see the folder
 // otherwise than the simulation does.
 func AgentFolder(ctx context.Context, dir string, m *request.Model) (request.Values, []string) {
 	if abs, err := filepath.Abs(dir); err == nil {
@@ -118,6 +119,15 @@ func AgentFolder(ctx context.Context, dir string, m *request.Model) (request.Val
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		return string(data), err == nil
 	})
+	if l, ok := m.Lists[request.ListFiles]; ok && len(l.Files) > 0 {
+		var es []request.Entry
+		for _, name := range l.Files {
+			if data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name))); err == nil {
+				es = append(es, request.Entry{Name: name, Body: string(data), Kind: request.EntryFile})
+			}
+		}
+		v[request.ListFiles] = m.RenderFiles(es)
+	}
 	var notes []string
 	for _, f := range m.Files {
 		for up := filepath.Dir(dir); ; up = filepath.Dir(up) {

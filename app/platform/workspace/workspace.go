@@ -60,6 +60,9 @@ func Facts(ctx context.Context, dir string, opts Options) request.Values {
 		request.SlotPlatform:    Platform(),
 		request.SlotShell:       filepath.Base(shell),
 	}
+	if rel, err := filepath.Rel(dir, home); err == nil {
+		v[request.SlotHomeRel] = filepath.ToSlash(rel)
+	}
 	if shell == "" {
 		v[request.SlotShell] = ""
 	}

@@ -18,6 +18,7 @@ import (
 	"hookstudio/app/agentdata/request"
 	"hookstudio/app/format/diag"
 	"hookstudio/app/hooks/answers"
+	"hookstudio/app/hooks/hookrun"
 	"hookstudio/app/hooks/registry"
 	"hookstudio/app/hooks/skills"
 	"hookstudio/app/platform/workspace"
@@ -214,6 +215,7 @@ func (r *Run) agentRequest() error {
 	for k, v := range request.SkillValues(r.cfg.AgentEntries) {
 		r.cfg.Facts[k] = v
 	}
+	r.cfg.Facts[request.SlotSession] = hookrun.UUID()
 	return nil
 }
 
