@@ -4,34 +4,11 @@
 // the whole TraceView (local.ts); a stored run's asks the Go side for the pages in view (remote.ts,
 // docs/trace-view.md "Pages"), so nothing sends a whole run to the page.
 import { useSyncExternalStore } from 'react';
-import type { Bar, Carried, ListHead, MessageRow, PageStep, Visits } from '../lib/api/pages';
-import type { FlowLoop, Hook, LLMCall, RequestInfo, TraceStatus } from '../lib/api';
+import type { Bar, ListHead, MessageRow, PageStep, SourceHead, Visits } from '../lib/api/pages';
+import type { LLMCall } from '../lib/api';
 import type { BreakpointId } from '../lib/api/breakpoints';
 
-export interface SourceHead {
-  scenario: string;
-  file: string;
-  status: TraceStatus;
-  error?: string;
-  /** the live simulation's revision; 0 for a stored run */
-  revision: number;
-  steps: number;
-  calls: number;
-  messages: number;
-  hooks: Hook[];
-  requests: RequestInfo[];
-  carried: Carried[];
-  loop: FlowLoop;
-  why: string;
-  matrix: { hooks: string[]; systems: string[]; totals: number[]; seen: number[] };
-  /** executable hook invocations, and those that changed what the model reads */
-  hookCalls: number;
-  changingHookCalls: number;
-  /** executable hooks configured for the run (a live simulation's; 0 for a stored run) */
-  execHooks: number;
-  /** texts whose tokens are still being counted (a stored run kept before they were) */
-  pending: number;
-}
+export type { SourceHead };
 
 /** One cell of the visibility matrix: the copies of a hook's words a call receives, and their tokens. */
 export interface Cell { copies: number; tokens: number }
