@@ -411,15 +411,8 @@ func runAgent(ctx context.Context, opts Options, spec agentSpec, rc recipe.Recip
 		}
 	}
 	hooksDoc, _ := json.MarshalIndent(spec.hooks(byEvent), "", "  ")
-	var mu sync.Mutex
-	var calls []capture.Call
-	srv, err := capture.Listen(capture.Options{Answerer: byRound(r.answers), OnCall: func(c capture.Call) {
-		mu.Lock()
-		calls = append(calls, c)
-		n := len(calls)
-		mu.Unlock()
-		report(n, fmt.Sprintf("request %d answered", n))
-	}})
+	rec := &recorder{report: report}
+	srv, err := capture.Listen(capture.Options{Answerer: byRound(r.answers), OnCall: rec.add})
 	if err != nil {
 		return nil, &ProbeError{Probe: r.name, Err: err}
 	}
@@ -474,9 +467,7 @@ func runAgent(ctx context.Context, opts Options, spec agentSpec, rc recipe.Recip
 		return nil, err
 	}
 	_ = srv.Close() // the last answer is recorded before the calls are read
-	mu.Lock()
-	out := &agentRan{calls: calls, printed: string(res.Stdout) + "\n" + string(res.Stderr), prompt: r.prompt}
-	mu.Unlock()
+	out := &agentRan{calls: rec.all(), printed: string(res.Stdout) + "\n" + string(res.Stderr), prompt: r.prompt}
 	ran, _ := os.ReadFile(filepath.Join(proj, ".probe-ran"))
 	out.ran = strings.Fields(string(ran))
 	if err := runFailed(r.name, opts, res, len(out.calls), true, ""); err != nil {
@@ -502,4 +493,26 @@ func agentEnv(home, tmp, proj string) []string {
 		env = append(env, kv)
 	}
 	return append(env, "HOME="+home, "TMPDIR="+tmp, "PWD="+proj, "NO_COLOR=1")
+}
+
+// recorder keeps the calls a probe's capture server answered, in order,
+// telling report of each (the server answers on its own goroutines).
+type recorder struct {
+	mu     sync.Mutex
+	calls  []capture.Call
+	report func(int, string)
+}
+
+func (rc *recorder) add(c capture.Call) {
+	rc.mu.Lock()
+	rc.calls = append(rc.calls, c)
+	n := len(rc.calls)
+	rc.mu.Unlock()
+	rc.report(n, fmt.Sprintf("request %d answered", n))
+}
+
+func (rc *recorder) all() []capture.Call {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return slices.Clone(rc.calls)
 }

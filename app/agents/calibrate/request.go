@@ -206,15 +206,8 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 		dir = real
 	}
 	proj, home, tmp := filepath.Join(dir, filepath.FromSlash(r.rel)), filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
-	var mu sync.Mutex
-	var calls []capture.Call
-	srv, err := capture.Listen(capture.Options{Answerer: byRound(r.answers), Agents: capture.NewAgentReader(profile.NewCatalog(opts.DataDir)), OnCall: func(c capture.Call) {
-		mu.Lock()
-		calls = append(calls, c)
-		n := len(calls)
-		mu.Unlock()
-		report(n, fmt.Sprintf("request %d answered", n))
-	}})
+	rec := &recorder{report: report}
+	srv, err := capture.Listen(capture.Options{Answerer: byRound(r.answers), Agents: capture.NewAgentReader(profile.NewCatalog(opts.DataDir)), OnCall: rec.add})
 	if err != nil {
 		return nil, &ProbeError{Probe: r.name, Err: err}
 	}
@@ -304,10 +297,8 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	_ = srv.Close()
-	mu.Lock()
-	got := &reqRan{run: r, calls: calls, values: values, printed: string(res.Stdout) + "\n" + string(res.Stderr), folder: folder, contexts: contexts}
-	mu.Unlock()
+	_ = srv.Close() // the last answer is recorded before the calls are read
+	got := &reqRan{run: r, calls: rec.all(), values: values, printed: string(res.Stdout) + "\n" + string(res.Stderr), folder: folder, contexts: contexts}
 	if err := runFailed(r.name, opts, res, len(got.calls), true, ""); err != nil {
 		return nil, err
 	}
