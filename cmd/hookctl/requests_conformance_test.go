@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"hookstudio/app/agent/scenario"
+	"hookstudio/app/agent/tokens"
 	"hookstudio/app/agentdata/profile"
 	"hookstudio/app/agentdata/recipe"
 	"hookstudio/app/agentdata/request"
@@ -429,6 +430,36 @@ func checkShape(t *testing.T, agent, version string) {
 	m, err := request.NewCatalog(agentsData).Find(agent, version)
 	if err != nil || m.Origin != request.Calibrated {
 		t.Fatalf("no calibrated model of %s@%s: %v", agent, version, err)
+	}
+	// the CLIs are installed in the repository (tools/agents), and an
+	// agent may send where (Gemini CLI lists its built-in skills by their
+	// files): the same shape wherever the repository is cloned
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	counter, err := tokens.NewCounter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reshape := func(p *request.Piece) {
+		skel := p.Text.Skeleton()
+		if !strings.Contains(skel, root+"/") {
+			return
+		}
+		skel = strings.ReplaceAll(skel, root+"/", "/hookstudio/")
+		p.Shape = request.Shape{Chars: len([]rune(skel)), Tokens: counter.Count(skel), SHA256: request.Hash(skel), Slots: p.Text.Slots()}
+	}
+	for i := range m.System {
+		reshape(&m.System[i])
+	}
+	for i := range m.Turn {
+		if m.Turn[i].Piece != nil {
+			reshape(m.Turn[i].Piece)
+		}
 	}
 	got := request.Encode(request.ShapeOf(m))
 	file := filepath.Join("..", "..", "app", "agentdata", "request", filepath.FromSlash(request.BundledPath(agent, version)))
