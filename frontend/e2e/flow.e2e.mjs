@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { copySkills, openApp, projectDir, repo, screenshot, tempDir, until } from './harness.mjs';
+import { copySkills, openApp, projectDir, repo, screenshot, storedRun, tempDir, until } from './harness.mjs';
 
 const SETTINGS = {
   hooks: {
@@ -164,7 +164,7 @@ async function importAndOpen(agent) {
   const id = Number((await open.textContent()).match(/#(\d+)/)[1]);
   await open.click();
   await page.getByTestId('readonly-banner').waitFor();
-  return page.evaluate((n) => window.go.bind.History.Run(n), id);
+  return storedRun(page, id);
 }
 
 test('an imported session is drawn on its agent\'s loop, its hooks at their events', async () => {

@@ -215,3 +215,16 @@ export async function openApp({ viewport, dataDir, keep = false } = {}) {
     },
   };
 }
+
+/** A stored run as History serves it in pages (its own handle, closed after): its loop, every step and every call. */
+export async function storedRun(page, id) {
+  return page.evaluate(async (n) => {
+    const h = window.go.bind.History;
+    const { handle, head } = await h.Open(n);
+    try {
+      return { flow: { loop: head.loop, why: head.why }, steps: await h.Steps(handle, 0, head.steps), calls: await h.Calls(handle, 0, head.calls) };
+    } finally {
+      await h.Close(handle);
+    }
+  }, id);
+}

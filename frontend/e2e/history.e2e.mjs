@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {  readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openApp, screenshot } from './harness.mjs';
+import { openApp, screenshot, storedRun } from './harness.mjs';
 
 const SCENARIO = 'file-tools/scenarios/fix-line-limit.yaml';
 const HINT = 'file-tools/hooks/truncated-content-hint.md';
@@ -120,7 +120,7 @@ test('a run opens read-only in the simulator and "Back to live" returns', async 
   assert.match(await banner.textContent(), new RegExp(`read-only: run #${runA.id} from \\d{4}-\\d\\d-\\d\\d`));
   // stepping works in the stored run: End jumps to its last step
   await page.keyboard.press('End');
-  const v = await page.evaluate((id) => window.go.bind.History.Run(id), runA.id);
+  const v = await storedRun(page, runA.id);
   await page.locator(`[role="option"][aria-selected="true"] .idx >> text="${v.steps.length - 1}"`).waitFor();
   // the old hint text is what this run's calls saw
   assert.equal(await page.locator('section[aria-label="Message list"]').getByText('history e2e test', { exact: false }).count(), 0);
