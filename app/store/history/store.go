@@ -15,6 +15,8 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the "sqlite3" driver
+
+	"hookstudio/app/store/sqlbatch"
 )
 
 // FileName is the database's name inside the data folder.
@@ -230,16 +232,5 @@ func moveAside(path string, now time.Time) (string, error) {
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return sqlbatch.InTx(ctx, s.db, fn)
 }

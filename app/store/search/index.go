@@ -27,6 +27,8 @@ import (
 	"time"
 
 	"github.com/mattn/go-sqlite3"
+
+	"hookstudio/app/store/sqlbatch"
 )
 
 // FileName is the index's name inside the data folder.
@@ -246,18 +248,7 @@ func (ix *Index) Size() int64 {
 func (ix *Index) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
-	tx, err := ix.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return sqlbatch.InTx(ctx, ix.db, fn)
 }
 
 // Optimize merges the index's segments into one, which makes searches of

@@ -57,3 +57,20 @@ func insert(ctx context.Context, tx *sql.Tx, verb, table string, cols []string, 
 	}
 	return nil
 }
+
+// InTx runs fn in a transaction of db: committed when fn returns nil,
+// rolled back when it fails.
+func InTx(ctx context.Context, db *sql.DB, fn func(tx *sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
