@@ -15,6 +15,7 @@ import (
 
 	"hookstudio/app/hooks/hooksets"
 	"hookstudio/app/hooks/registry"
+	"hookstudio/app/platform/workspace"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -37,6 +38,12 @@ func TestMain(m *testing.M) {
 	// folder. Tests that read the history pass --db as well.
 	os.Setenv("HOOKSTUDIO_DATA_DIR", filepath.Join(dir, "data"))
 	agentsData = filepath.Join(dir, "agents-data")
+	// the real agent CLIs run as a user's shell starts them, with SHELL set,
+	// also in a CI job without one: calibration gives its probes the same
+	// login shell, and a CLI words a missing one its own way ("unknown")
+	if os.Getenv("SHELL") == "" {
+		os.Setenv("SHELL", workspace.LoginShell())
+	}
 	if out, err := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", hookctl, ".").CombinedOutput(); err != nil {
 		panic("build hookctl: " + err.Error() + "\n" + string(out))
 	}

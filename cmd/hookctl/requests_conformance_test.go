@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -477,6 +479,59 @@ func checkShape(t *testing.T, agent, version string) {
 		t.Fatalf("%v (write it: go test ./cmd/hookctl -run TestRealAgentRequestShapes -update)", err)
 	}
 	if string(got) != string(want) {
-		t.Errorf("calibrating %s@%s gives another shape than %s: the CLI changed, or calibration did (-update after checking the diff)", agent, version, file)
+		t.Errorf("calibrating %s@%s gives another shape than %s: the CLI changed, or calibration did (-update after checking the diff):\n%s",
+			agent, version, file, strings.Join(jsonDiff(want, got, 20), "\n"))
 	}
+}
+
+// jsonDiff lists where two JSON texts differ, by path, at most n places:
+// which piece of a shape changed and how (its size, its slots).
+func jsonDiff(a, b []byte, n int) []string {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return []string{"(not JSON)"}
+	}
+	var out []string
+	var walk func(path string, x, y any)
+	walk = func(path string, x, y any) {
+		if len(out) >= n {
+			return
+		}
+		switch xv := x.(type) {
+		case map[string]any:
+			if yv, ok := y.(map[string]any); ok {
+				keys := slices.Sorted(maps.Keys(xv))
+				for k := range yv {
+					if _, ok := xv[k]; !ok {
+						keys = append(keys, k)
+					}
+				}
+				for _, k := range keys {
+					walk(path+"."+k, xv[k], yv[k])
+				}
+				return
+			}
+		case []any:
+			if yv, ok := y.([]any); ok {
+				for i := range max(len(xv), len(yv)) {
+					var xi, yi any
+					if i < len(xv) {
+						xi = xv[i]
+					}
+					if i < len(yv) {
+						yi = yv[i]
+					}
+					walk(fmt.Sprintf("%s[%d]", path, i), xi, yi)
+				}
+				return
+			}
+		}
+		if !reflect.DeepEqual(x, y) {
+			xs, _ := json.Marshal(x)
+			ys, _ := json.Marshal(y)
+			out = append(out, fmt.Sprintf("  %s: bundled %s, calibrated %s", path, xs, ys))
+		}
+	}
+	walk("", x, y)
+	return out
 }

@@ -116,6 +116,29 @@ test("claude-guard under Claude Code: no planning call; calibrated from the debu
   await messages().getByTestId('offered-tools').getByRole('button').click();
   assert.deepEqual(await messages().getByRole('list', { name: 'Tools offered' }).locator('code').allTextContents(), last.offered);
 
+  // the matrix, scrolled to the last call: the hooks' column (a command a line long among them) keeps
+  // to a part of the panel and stays over the calls scrolled under it; the current call's cells show
+  const layout = await page.getByTestId('matrix-scroll').evaluate((el, cur) => {
+    const box = el.getBoundingClientRect();
+    const head = el.querySelector('tbody .rowhead').getBoundingClientRect();
+    const top = (c) => { const r = c.getBoundingClientRect(); return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); };
+    // the rows the panel shows (it may be scrolled, the window short)
+    const bottom = Math.min(box.bottom, window.innerHeight);
+    const cells = [...el.querySelectorAll('tbody td.cell')].filter((c) => { const r = c.getBoundingClientRect(); return r.top >= box.top && r.bottom <= bottom; });
+    const under = cells.filter((c) => { const r = c.getBoundingClientRect(); return r.right <= head.right && r.left >= box.left; });
+    const current = cells.filter((c) => c.dataset.testid.endsWith(`-${cur}`));
+    return {
+      share: head.width / box.width,
+      underCovered: under.every((c) => top(c)?.closest('.rowhead')),
+      under: under.length,
+      rows: cells.length,
+      currentShown: current.length > 0 && current.every((c) => top(c) === c || c.contains(top(c))),
+    };
+  }, last.index);
+  assert.ok(layout.share <= 0.5, `the hooks' column takes ${Math.round(layout.share * 100)}% of the matrix`);
+  assert.ok(layout.underCovered, `the cells scrolled under the hooks' column are hidden by it: ${JSON.stringify(layout)}`);
+  assert.ok(layout.currentShown, `call #${last.index + 1}'s cells are in view: ${JSON.stringify(layout)}`);
+
   // the mask covers the words the calibration learned from the CLI: they are the user's, not the docs'
   await screenshot(page, 'agent-request.png', { mask: [messages().locator('.agent-first, .agent-text')], maskColor: '#d7dbe2' });
 

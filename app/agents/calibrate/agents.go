@@ -18,6 +18,7 @@ import (
 	"hookstudio/app/agentdata/recipe"
 	"hookstudio/app/capture"
 	"hookstudio/app/hooks/process"
+	"hookstudio/app/platform/workspace"
 )
 
 // An agentSpec is how to probe one agent CLI other than Claude Code: its
@@ -492,7 +493,21 @@ func agentEnv(home, tmp, proj string) []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, "HOME="+home, "TMPDIR="+tmp, "PWD="+proj, "NO_COLOR=1")
+	return withShell(append(env, "HOME="+home, "TMPDIR="+tmp, "PWD="+proj, "NO_COLOR=1"))
+}
+
+// withShell gives env the user's login shell where it has no SHELL (a CI
+// job): a CLI writes the shell it finds there, or a default of its own
+// when there is none, and only a value the probe knows is learned as a
+// slot; the simulator fills it with the same workspace.LoginShell.
+func withShell(env []string) []string {
+	if envValue(env, "SHELL") != "" {
+		return env
+	}
+	if sh := workspace.LoginShell(); sh != "" {
+		env = append(env, "SHELL="+sh)
+	}
+	return env
 }
 
 // recorder keeps the calls a probe's capture server answered, in order,

@@ -451,8 +451,8 @@ func cliEnv(home, tmp, url string) []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, "HOME="+home, "TMPDIR="+tmp, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY=sk-ant-hookstudio-calibration",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
+	return withShell(append(env, "HOME="+home, "TMPDIR="+tmp, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY=sk-ant-hookstudio-calibration",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"))
 }
 
 // byRound answers by how far the conversation is: its number of assistant

@@ -10,6 +10,7 @@ package workspace
 import (
 	"context"
 	"os"
+	"os/user"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -26,7 +27,7 @@ import (
 type Options struct {
 	Home  string    // "": the user's home folder
 	Now   time.Time // zero: now
-	Shell string    // "": $SHELL
+	Shell string    // "": LoginShell()
 	// GitTimeout bounds each git command (0: 5 s).
 	GitTimeout time.Duration
 }
@@ -47,7 +48,7 @@ func Facts(ctx context.Context, dir string, opts Options) request.Values {
 	}
 	shell := opts.Shell
 	if shell == "" {
-		shell = os.Getenv("SHELL")
+		shell = LoginShell()
 	}
 	v := request.Values{
 		request.SlotCwd:         dir,
@@ -94,6 +95,37 @@ func Facts(ctx context.Context, dir string, opts Options) request.Values {
 		v[request.SlotGitLog], _ = run("git", "--no-optional-locks", "log", "--oneline", "-n", "5")
 	}
 	return v
+}
+
+// LoginShell is the user's shell: $SHELL, or where it is unset (a CI job,
+// a service) the user's entry in /etc/passwd, which is where a CLI that
+// names the shell looks then (Codex); "" when neither says. Calibration
+// gives its probes this same value, so the shell a CLI writes is a slot
+// whatever the environment the calibration ran in.
+func LoginShell() string {
+	if sh := os.Getenv("SHELL"); sh != "" {
+		return sh
+	}
+	u, err := user.Current()
+	if err != nil {
+		return ""
+	}
+	data, err := os.ReadFile("/etc/passwd")
+	if err != nil {
+		return ""
+	}
+	return passwdShell(string(data), u.Username)
+}
+
+// passwdShell is the login shell of name in an /etc/passwd text.
+func passwdShell(passwd, name string) string {
+	for line := range strings.Lines(passwd) {
+		f := strings.Split(strings.TrimRight(line, "\r\n"), ":")
+		if len(f) == 7 && f[0] == name {
+			return f[6]
+		}
+	}
+	return ""
 }
 
 // Platform is this machine's platform as Node.js names it (every agent

@@ -148,13 +148,15 @@ export function VisibilityMatrix({ source, currentCall, changedCalls, everyCallA
                 <tr key={hid}>
                   {system ? (
                     <th className="rowhead" title={`${system} hook ${name}: the messages it added and the tool results it wrote`}>
-                      <SystemBadge system={system} /> {name}
+                      <div className="rowhead-in"><SystemBadge system={system} /> <span className="rowhead-name">{name}</span></div>
                     </th>
                   ) : (
                     <th className="rowhead" title={hid}>
-                      <span className="dot" style={{ background: color(skill) }} />
-                      {name}
-                      <span className="muted small"> {skill}</span>
+                      <div className="rowhead-in">
+                        <span className="dot" style={{ background: color(skill) }} />
+                        <span className="rowhead-name">{name}</span>
+                        <span className="muted small"> {skill}</span>
+                      </div>
                     </th>
                   )}
                   {spacer(before, 'before')}

@@ -1,10 +1,12 @@
 // Stand-in backend for `vite dev` / `vite preview` without Go: serves the fixtures so the
 // UI can be looked at in a plain browser. `?big=10000` serves a generated trace with that
-// many messages at one checkpoint (for render measurements); `?empty` starts with no folder.
+// many messages at one checkpoint (for render measurements); `?calls=2000` a session of that many
+// LLM calls (the paged views: the matrix's columns, the step list); `?empty` starts with no folder.
 import seed from '../../fixtures/seed-diagrams.json';
 import invalid from '../../fixtures/invalid-trace.json';
 import stateFixture from '../../fixtures/studio-state.json';
 import { bigTrace } from '../../fixtures/big';
+import { manyCalls } from '../../fixtures/manyCalls';
 import execTrace from '../../fixtures/exec-trace.json';
 import execState from '../../fixtures/exec-state.json';
 import type { Hook, HostBehaviour, Skill, StudioEventName, StudioEvents, StudioState, Timing, TraceView } from './types';
@@ -30,6 +32,7 @@ export function createMockBackend(search = ''): MockBackend {
   let state: StudioState = structuredClone(stateFixture as StudioState);
   let hostMode: HostBehaviour = 'code';
   const big = Number(params.get('big') ?? 0);
+  const sessionCalls = Number(params.get('calls') ?? 0);
   if (params.has('empty')) state = { ...state, root: '', skills: [], scenarios: [], selected: '', errors: 0, warnings: 0, diagnostics: [] };
   // `?exec` serves a run with executable hooks (command and process hooks); `?exec=untrusted` before trusting
   const exec = params.has('exec');
@@ -40,6 +43,7 @@ export function createMockBackend(search = ''): MockBackend {
     const info = state.scenarios.find((s) => s.file === file);
     if (info && !info.valid) return { ...(invalid as TraceView), file, scenario: info.name, diagnostics: info.diagnostics };
     if (big > 0) return bigTrace(big);
+    if (sessionCalls > 0) return manyCalls(sessionCalls, 3);
     if (exec) return execTrace as unknown as TraceView;
     return seed as TraceView;
   };
