@@ -153,8 +153,9 @@ var dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9](?:T[0-9]{2}:[
 
 // requestNorm is what a comparison of two requests of the same scenario
 // leaves aside: the project folder (the same name in both), the date,
-// UUIDs and the opaque values of the agent's own (Claude Code's billing
-// line suffix: Model.MaskOpaque).
+// UUIDs, the opaque values of the agent's own (Claude Code's billing
+// line suffix: Model.MaskOpaque) and the order of what an agent lists in
+// an order it does not fix (Gemini CLI's skills: request.CanonicalOrder).
 func requestNorm(m *request.Model, dirs ...string) func(string) string {
 	project := projectNorm(dirs...)
 	mask := m.MaskOpaque()
@@ -162,7 +163,7 @@ func requestNorm(m *request.Model, dirs ...string) func(string) string {
 		s = project(s)
 		s = uuidRe.ReplaceAllString(s, "$$UUID")
 		s = dateRe.ReplaceAllString(s, "$$DATE")
-		return mask(s)
+		return request.CanonicalOrder(mask(s))
 	}
 }
 

@@ -1430,7 +1430,8 @@ func sameCall(m *request.Model, body json.RawMessage, c capture.Call, tools bool
 		return fmt.Errorf("%w: %d messages rebuilt, %d sent (%s against %s)", ErrRebuild, len(got), len(real), outline(got), outline(real))
 	}
 	for i := range got {
-		if got[i].Role != real[i].Role || got[i].Content != real[i].Content {
+		// the order of what the agent lists in an order of its own (request.CanonicalOrder) is no difference
+		if got[i].Role != real[i].Role || request.CanonicalOrder(got[i].Content) != request.CanonicalOrder(real[i].Content) {
 			k := commonPrefix(got[i].Content, real[i].Content)
 			return fmt.Errorf("%w: message %d (%s) differs at %d: %q rebuilt, %q sent", ErrRebuild, i, real[i].Role, k,
 				clip(around(got[i].Content, k)), clip(around(real[i].Content, k)))
@@ -1444,7 +1445,9 @@ func sameCall(m *request.Model, body json.RawMessage, c capture.Call, tools bool
 		}
 		for i := range gotTools {
 			if !jsonEqual(gotTools[i].raw, realTools[i].raw) {
-				return fmt.Errorf("%w: tool %s differs", ErrRebuild, realTools[i].name)
+				g, r := string(gotTools[i].raw), string(realTools[i].raw)
+				k := commonPrefix(g, r)
+				return fmt.Errorf("%w: tool %s differs at %d: %q rebuilt, %q sent", ErrRebuild, realTools[i].name, k, clip(around(g, k)), clip(around(r, k)))
 			}
 		}
 	}
@@ -1476,8 +1479,8 @@ func jsonEqual(a, b json.RawMessage) bool {
 	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
 		return false
 	}
-	xa, _ := json.Marshal(x)
-	ya, _ := json.Marshal(y)
+	xa, _ := json.Marshal(request.CanonicalToolOrder(x))
+	ya, _ := json.Marshal(request.CanonicalToolOrder(y))
 	return bytes.Equal(xa, ya)
 }
 

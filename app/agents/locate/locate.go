@@ -40,7 +40,9 @@ func Command(agent string) string { return commands[agent] }
 var ErrNotFound = errors.New("not found on PATH")
 
 // versionTimeout bounds `--version`: a CLI that hangs there is not usable.
-const versionTimeout = 20 * time.Second
+// Generous: Gemini CLI's --version loads its whole bundle, which took more
+// than 20 s on two busy cores (a CI job running the tests beside it).
+const versionTimeout = 90 * time.Second
 
 var versionRe = regexp.MustCompile(`\b(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)\b`)
 

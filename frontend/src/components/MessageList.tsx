@@ -256,7 +256,7 @@ function LoadingCard() {
 }
 
 export function MessageList({ source, cursor, color, onAddExpectation, agentContext, requestBody, found = null }: Props) {
-  const version = useSource(source, 'head', 'steps', 'calls', 'lists', 'rows', 'texts');
+  useSource(source, 'head', 'steps', 'calls', 'lists', 'rows', 'texts');
   const step = source.step(cursor);
   const addCall = step?.kind === 'llm_call' && step.call !== null && onAddExpectation ? step.call : null;
   const onAdd = useCallback((id: number) => { if (addCall !== null) onAddExpectation?.(addCall, id); }, [addCall, onAddExpectation]);
@@ -301,16 +301,21 @@ export function MessageList({ source, cursor, color, onAddExpectation, agentCont
     setExpanded(new Set()); // the new default holds for every message again
     if (agentContext) agentContext.onShow(shown); else setLocalShown(shown);
   };
-  // only rows that were never rendered use the estimate; expanding a card is measured
+  // only rows that were never rendered use the estimate; expanding a card is measured. The rows'
+  // layout (every row of the list, thousands in a long session) is made again when rows arrive,
+  // not when another part does (the calls, the matrix's cells), and the rows re-render when their
+  // rows or texts do
+  const rowsV = source.versionOf('rows'), textsV = source.versionOf('texts');
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const est = useCallback((i: number) => (grouped ? estimateItem(grouped.items[i]) : estimate(source.row(cursor, i, false))), [grouped, source, cursor, version]);
+  const est = useCallback((i: number) => (grouped ? estimateItem(grouped.items[i]) : estimate(source.row(cursor, i, false))), [grouped, source, cursor, rowsV]);
   const key = useCallback((i: number) => {
-    if (!grouped) return source.row(cursor, i, false)?.message.id ?? `at${cursor}:${i}`;
+    // a row not held yet is a loading card, the same height wherever it is: a number, not a string made per row
+    if (!grouped) return source.row(cursor, i, false)?.message.id ?? -i - 1;
     const it = grouped.items[i];
     if (!it) return -i - 1;
     return it.kind === 'msg' ? it.row.message.id : `agent-${it.rows[0]!.message.id}-${it.rows.length}`;
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [grouped, source, cursor, version]);
+  }, [grouped, source, cursor, rowsV]);
   const render = useCallback(
     (i: number) => {
       const row = grouped ? undefined : source.row(cursor, i);
@@ -323,7 +328,7 @@ export function MessageList({ source, cursor, color, onAddExpectation, agentCont
         found={it.row.message.id === found} />;
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [grouped, whole, source, cursor, version, isOpen, color, expanded, onToggle, addCall, onAdd, found],
+    [grouped, whole, source, cursor, rowsV, textsV, isOpen, color, expanded, onToggle, addCall, onAdd, found],
   );
   if (!step) return <div className="empty-state">{cursor >= 0 && cursor < source.head().steps ? 'Loading…' : 'No step selected.'}</div>;
   const call = step.kind === 'llm_call' && step.call !== null ? source.call(step.call) : undefined;

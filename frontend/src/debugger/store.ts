@@ -29,9 +29,14 @@ export class DebuggerStore<V = TraceView> extends Store<DebuggerState<V>> implem
     this.set((s) => {
       const next = this.m.reducer(s, ev);
       // a simulated run reaches its next breakpoint at once
-      return next.status === 'running' ? this.m.reducer(next, { type: 'tick' }) : next;
+      const to = next.status === 'running' ? this.m.reducer(next, { type: 'tick' }) : next;
+      this.moving?.(s, to);
+      return to;
     });
   };
+
+  /** Called with each state change before its readers hear of it. */
+  protected moving?: (from: DebuggerState<V>, to: DebuggerState<V>) => void;
 
   /** The view on screen, or null. */
   view(): V | null { const s = this.get(); return hasView(s) ? s.view : null; }
@@ -80,6 +85,14 @@ export class PagedDebugger extends DebuggerStore<RunSource> {
     super(sourceNav);
     this.dispatch({ type: 'load', view: source });
   }
+
+  /**
+   * The step the event moves to has its list asked for before the move renders: the round trip
+   * runs while the page renders the rest of the move (the step list, the flowchart), not after.
+   */
+  protected override moving = (from: DebuggerState<RunSource>, to: DebuggerState<RunSource>) => {
+    if (hasView(to) && hasCursor(to) && (!hasCursor(from) || from.cursor !== to.cursor)) to.view.list(to.cursor);
+  };
 
   override continue = () => {
     this.dispatch({ type: 'continue' });

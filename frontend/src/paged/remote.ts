@@ -15,6 +15,11 @@ export const CALL_PAGE = 50;
 export const ROW_PAGE = 20;
 export const CELL_HOOKS = 16;
 export const CELL_CALLS = 50;
+/**
+ * A row page's key is step × ROW_PAGES + page: a number, since the message list's layout looks up
+ * every row of a list (thousands) each time rows arrive.
+ */
+const ROW_PAGES = 2 ** 24;
 
 /** Pages of one kind: held (least recently used first), being fetched, or failed. */
 class PageCache<K, V> {
@@ -75,7 +80,7 @@ export class PagedSource implements RunSource {
   private steps: PageCache<number, PageStep[]>;
   private calls: PageCache<number, LLMCall[]>;
   private lists: PageCache<number, ListHead>;
-  private rows: PageCache<string, MessageRow[]>;
+  private rows: PageCache<number, MessageRow[]>;
   private cells: PageCache<string, Cells>;
   private barsFor: PageCache<number, Bar[]>;
   private texts: PageCache<number, string>;
@@ -93,7 +98,7 @@ export class PagedSource implements RunSource {
     this.steps = new PageCache(30, (p) => api.Steps(h, p * STEP_PAGE, STEP_PAGE), arrived('steps'));
     this.calls = new PageCache(30, (p) => api.Calls(h, p * CALL_PAGE, CALL_PAGE), arrived('calls'));
     this.lists = new PageCache(64, (s) => api.List(h, s), arrived('lists'));
-    this.rows = new PageCache(24, (k) => { const [s, p] = k.split(':').map(Number); return api.Rows(h, s!, p! * ROW_PAGE, ROW_PAGE); }, arrived('rows'));
+    this.rows = new PageCache(24, (k) => api.Rows(h, Math.floor(k / ROW_PAGES), (k % ROW_PAGES) * ROW_PAGE, ROW_PAGE), arrived('rows'));
     this.cells = new PageCache(64, (k) => { const [r, c] = k.split(':').map(Number); return api.Cells(h, r! * CELL_HOOKS, CELL_HOOKS, c! * CELL_CALLS, CELL_CALLS); }, arrived('cells'));
     this.barsFor = new PageCache(4, (n) => api.Bars(h, n), arrived('bars'));
     this.texts = new PageCache(8, (id) => api.Text(h, id), arrived('texts'));
@@ -127,12 +132,12 @@ export class PagedSource implements RunSource {
     if (step < 0 || step >= this.h.steps) return undefined;
     const held = this.lists.get(step);
     // its first rows are asked for with it, not once it has come: a list's first screen is one round trip
-    if (!held) this.rows.get(`${step}:0`);
+    if (!held) this.rows.get(step * ROW_PAGES);
     return held;
   };
   row = (step: number, k: number, fetch = true): MessageRow | undefined => {
     if (k < 0) return undefined;
-    const key = `${step}:${Math.floor(k / ROW_PAGE)}`;
+    const key = step * ROW_PAGES + Math.floor(k / ROW_PAGE);
     return (fetch ? this.rows.get(key) : this.rows.peek(key))?.[k % ROW_PAGE];
   };
   cell = (hook: number, call: number): Cell | undefined => {
