@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import seed from '../fixtures/seed-diagrams.json';
 import type { TraceView } from '../lib/api';
-import { estimate, MessageList, originLabel, isLong, TOOL_CALLS_SHOWN } from './MessageList';
+import { collapsedHead, estimate, MessageList, originLabel, isLong, TOOL_CALLS_SHOWN } from './MessageList';
 import { sourceOf } from '../paged/local';
 import { skillColors } from './util';
 
@@ -68,6 +68,28 @@ describe('MessageList', () => {
     expect(within(card(m.id)).getByRole('button', { name: 'Show less' })).toBeTruthy();
     expect(card(m.id).querySelector('.msg-body')!.className).not.toContain('collapsed');
     expect(card(m.id).querySelector('strong')?.textContent).toBe('bold');
+  });
+
+  it('builds of a collapsed card only the lines its fade shows; opened, all of them', () => {
+    const v: TraceView = structuredClone(view);
+    const m = v.messages.find((x) => x.origin === 'system_prompt' && x.request === 0)!;
+    m.content = Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n\n');
+    render(<MessageList source={sourceOf(v)} cursor={v.calls[0]!.step} color={color} />);
+    const body = () => card(m.id).querySelector('.msg-body')!;
+    expect(body().textContent).toContain('line 0');
+    expect(body().textContent).not.toContain('line 39');
+    fireEvent.click(within(card(m.id)).getByRole('button', { name: /Show all/ }));
+    expect(body().textContent).toContain('line 39');
+  });
+
+  it('cuts a collapsed head at its lines, its characters, and never inside a character', () => {
+    expect(collapsedHead('short')).toBe('short');
+    const lines = Array.from({ length: 30 }, (_, i) => `l${i}`).join('\n');
+    expect(collapsedHead(lines).split('\n')).toHaveLength(12);
+    expect(collapsedHead('x'.repeat(5000))).toHaveLength(640);
+    const astral = 'x'.repeat(639) + '😀' + 'y';
+    const head = collapsedHead(astral);
+    expect(head).toBe('x'.repeat(639));
   });
 
   it('renders markdown without letting raw HTML through', () => {

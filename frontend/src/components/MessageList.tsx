@@ -21,6 +21,23 @@ function lineCount(s: string, max = Infinity): number {
 }
 export const isLong = (s: string) => s.length > LONG_CHARS || lineCount(s, LONG_LINES) > LONG_LINES;
 
+/** What a collapsed card renders of a text: its first lines, more than its 96px show. */
+const HEAD_LINES = 12;
+const HEAD_CHARS = 640;
+/**
+ * The start of s that a collapsed card shows (the rest is hidden under its fade): a long session's
+ * list is dozens of long tool results, and each is parsed, built and laid out only as far as seen.
+ */
+export function collapsedHead(s: string): string {
+  let end = Math.min(s.length, HEAD_CHARS);
+  for (let i = s.indexOf('\n'), n = 1; i !== -1 && i < end; i = s.indexOf('\n', i + 1), n++) {
+    if (n === HEAD_LINES) { end = i; break; }
+  }
+  // never between the two halves of a character outside the BMP
+  if (end < s.length && end > 0 && /[\uD800-\uDBFF]/.test(s[end - 1]!)) end--;
+  return s.slice(0, end);
+}
+
 /** The origin label of a message: hook + skill, built-in prompt, history copy, user, tool, assistant. */
 export function originLabel(m: Message): string {
   switch (m.origin) {
@@ -116,7 +133,7 @@ export const MessageCard = memo(function MessageCard({ row, whole, color, expand
       </header>
       {text && (
         <div className={cx('msg-body', collapsed && 'collapsed')}>
-          <Markdown text={text} />
+          <Markdown text={collapsed ? collapsedHead(text) : text} />
           {reading && <p className="muted small" aria-busy="true">reading the whole text…</p>}
         </div>
       )}
