@@ -157,7 +157,8 @@ func (ca conformanceAgent) real(t *testing.T, bin, proj string, sc *scenario.Sce
 // and what it printed.
 func (ca conformanceAgent) realCalls(t *testing.T, bin, proj, home string, sc *scenario.Scenario) ([]capture.Call, string) {
 	t.Helper()
-	data, scripted := answersFile(t, sc, 2) // a retry of the CLI's own
+	sc = sc.Expand(scenario.Values{Cwd: proj}) // the folder the CLI runs in, as the simulator's run writes its own
+	data, scripted := answersFile(t, sc, 2)    // a retry of the CLI's own
 	dir := t.TempDir()
 	file := filepath.Join(dir, "answers.yaml")
 	if err := os.WriteFile(file, data, 0o644); err != nil {

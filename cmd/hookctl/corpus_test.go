@@ -534,6 +534,7 @@ func (ca corpusAgent) simulate(ctx context.Context, rc *profile.Recognizer, proj
 // CLI makes beyond them is a difference, not a hang).
 func (ca corpusAgent) real(t *testing.T, rc *profile.Recognizer, bin, dir, proj string, sc *scenario.Scenario) corpusRun {
 	t.Helper()
+	sc = sc.Expand(scenario.Values{Cwd: proj}) // the folder the CLI runs in, as the simulator's run writes its own
 	data, _ := answersFile(t, sc, 2)
 	home, tmp := filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
 	files := map[string]string{filepath.Join(dir, "answers.yaml"): string(data)}

@@ -27,9 +27,6 @@ type chatRequests struct {
 	// what a project adds to its command (a plugin it loads).
 	home map[string]string
 	args func(proj string) []string
-	// apart are the projects whose scenario a real run cannot follow,
-	// and why.
-	apart map[string]string
 }
 
 var (
@@ -42,15 +39,6 @@ var (
 				return []string{"--plugin-dir", proj}
 			}
 			return nil
-		},
-		// Copilot CLI's file tools take an absolute path and word their
-		// failures with it, in sentences of its own: a scenario, which
-		// names a file by the project's relative path and scripts its
-		// result, cannot say what the CLI answers (the simulator writes the
-		// scenario's result)
-		apart: map[string]string{
-			"copilot-guard": "its edit names src/version.js relatively: the CLI refuses the path (and the scenario's git tag and npm test run where there is neither)",
-			"failure":       "its view's error is the CLI's sentence with the file's absolute path",
 		}}
 )
 
@@ -77,9 +65,6 @@ func (ca chatRequests) run(t *testing.T) {
 	calibrateOnce(t, ca.agent, bin)
 	for _, src := range conformanceCases(t, ca.example, ca.cases) {
 		t.Run(filepath.Base(src), func(t *testing.T) {
-			if why, ok := ca.apart[filepath.Base(src)]; ok {
-				t.Skip(why)
-			}
 			home := filepath.Join(t.TempDir(), "home")
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				t.Fatal(err)
@@ -138,6 +123,7 @@ func (ca chatRequests) calls(t *testing.T, bin, src, home string, sc *scenario.S
 	t.Helper()
 	for attempt := 0; ; attempt++ {
 		_, proj, _, _ := caseCopy(t, src)
+		sc := sc.Expand(scenario.Values{Cwd: proj}) // the folder the CLI runs in, as the simulator's run writes its own
 		calls := ca.callsOnce(t, bin, proj, home, sc, m)
 		if attempt == 2 || !lostOutput(m, sc, calls) {
 			return proj, calls

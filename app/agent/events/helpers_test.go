@@ -39,7 +39,9 @@ func exampleScenario(t *testing.T, rel string) (*scenario.Scenario, *skills.Set)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return parseScenario(t, rel, filepath.Join(skillsRoot, rel)), set
+	// its {{cwd}} as a run writes it, one folder on every machine (the
+	// goldens pin the events, not where the example sits)
+	return parseScenario(t, rel, filepath.Join(skillsRoot, rel)).Expand(scenario.Values{Cwd: "/project"}), set
 }
 
 func parseScenario(t *testing.T, name, path string) *scenario.Scenario {

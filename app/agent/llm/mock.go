@@ -61,3 +61,7 @@ func roundReply(rounds []scenario.Round, i int) engine.Reply {
 	}
 	return rep
 }
+
+// Play makes m answer from sc instead: the run's scenario once the run's
+// values are written into its placeholders (scenario.Expand).
+func (m *Mock) Play(sc *scenario.Scenario) { m.sc = sc }

@@ -78,7 +78,8 @@ func Codes() []string {
 		CodeEmptyRound, CodeUnreachableRounds, CodeUnusedReply,
 		CodeUnusedPlanning, CodeNoRounds, CodeNoFinalAnswer,
 		CodeDuplicateSkill, CodeUnknownSkill,
-		CodeResultAndError, // hookfields.go
+		CodeResultAndError,     // hookfields.go
+		CodeUnknownPlaceholder, // placeholders.go
 		// expect: lists (expect.go)
 		CodeUnknownExpectation, CodeEmptyExpectation, CodeExpectAddress, CodeInvalidRegex,
 	}

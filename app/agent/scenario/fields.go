@@ -148,7 +148,7 @@ func (d *decoder) toolFields(t *Tool, tp *toolPos) []field {
 		{name: "description", decode: func(k, v *yaml.Node, path string) { t.Description, _ = d.str(v, path) }},
 		{name: "parameters", decode: func(k, v *yaml.Node, path string) { t.Parameters = d.mapping(v, path) }},
 		{name: "result", decode: func(k, v *yaml.Node, path string) {
-			if r, ok := d.str(v, path); ok {
+			if r, ok := d.scripted(v, path); ok {
 				t.Result = &r
 			}
 		}},
@@ -164,9 +164,9 @@ func (d *decoder) toolFields(t *Tool, tp *toolPos) []field {
 
 func (d *decoder) toolResultFields(r *ToolResult) []field {
 	return []field{
-		{name: "arguments", decode: func(k, v *yaml.Node, path string) { r.Arguments = d.mapping(v, path) }},
+		{name: "arguments", decode: func(k, v *yaml.Node, path string) { r.Arguments = d.scriptedMapping(v, path) }},
 		{name: "result", required: true, hint: "what the tool returns for these arguments, e.g. result: \"package main\"", decode: func(k, v *yaml.Node, path string) {
-			r.Result, _ = d.str(v, path)
+			r.Result, _ = d.scripted(v, path)
 		}},
 	}
 }
@@ -181,7 +181,7 @@ func (d *decoder) requestFields(r *Request, rp *requestPos) []field {
 		}},
 		{name: "reply", decode: func(k, v *yaml.Node, path string) {
 			rp.reply = k
-			r.Reply, _ = d.str(v, path)
+			r.Reply, _ = d.scripted(v, path)
 		}},
 		{name: "planning", decode: func(k, v *yaml.Node, path string) {
 			rp.planning = k
@@ -225,7 +225,7 @@ func (d *decoder) roundFields(rd *Round, pos *roundPos) []field {
 	return []field{
 		{name: "content", decode: func(k, v *yaml.Node, path string) {
 			pos.hasContent = true
-			rd.Content, _ = d.str(v, path)
+			rd.Content, _ = d.scripted(v, path)
 		}},
 		{name: "tool_calls", decode: func(k, v *yaml.Node, path string) {
 			pos.callsFailed = !d.list(v, path, func(i int, item *yaml.Node, p string) {
@@ -259,8 +259,8 @@ func (d *decoder) toolCallFields(c *ToolCall, cp *callPos) []field {
 				}
 			}
 		}},
-		{name: "arguments", decode: func(k, v *yaml.Node, path string) { c.Arguments = d.mapping(v, path) }},
-		{name: "result", decode: func(k, v *yaml.Node, path string) { c.Result, _ = d.str(v, path) }},
+		{name: "arguments", decode: func(k, v *yaml.Node, path string) { c.Arguments = d.scriptedMapping(v, path) }},
+		{name: "result", decode: func(k, v *yaml.Node, path string) { c.Result, _ = d.scripted(v, path) }},
 		d.toolErrorField(c, cp), // hookfields.go
 		d.subagentField(c, cp),  // subagent.go
 	}

@@ -94,7 +94,7 @@ func (d *decoder) hookAnswersField(s *Scenario) field {
 // with this message instead of returning a result.
 func (d *decoder) toolErrorField(c *ToolCall, cp *callPos) field {
 	return field{name: "error", decode: func(k, v *yaml.Node, path string) {
-		e, ok := d.str(v, path)
+		e, ok := d.scripted(v, path)
 		if !ok {
 			return
 		}

@@ -48,6 +48,7 @@ func Parse(file string, data []byte) (*Scenario, []diag.Diagnostic) {
 			d.checkExpectations(s)
 		}
 	}
+	s.usesPlaceholders = d.usesPlaceholders
 	return s, d.result()
 }
 
@@ -73,6 +74,8 @@ type decoder struct {
 	// active holds the collections being expanded right now: meeting one
 	// again means an alias refers to its own ancestor.
 	active map[*yaml.Node]bool
+	// usesPlaceholders: a scripted text holds a placeholder (placeholders.go)
+	usesPlaceholders bool
 }
 
 func (d *decoder) add(n *yaml.Node, sev diag.Severity, code, format string, args ...any) {

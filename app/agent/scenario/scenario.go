@@ -43,6 +43,8 @@ type Scenario struct {
 	// agent makes against its tools (CheckAgentTools).
 	callRefs []nameRef
 	toolRefs []nameRef
+	// usesPlaceholders: a scripted text holds a placeholder Expand fills in.
+	usesPlaceholders bool
 }
 
 // SkillsAnyRequestEnables are the skills some request of sc enables: the

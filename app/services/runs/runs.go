@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"hookstudio/app/agent/engine"
@@ -112,8 +113,10 @@ func Assemble(spec Spec) (*Run, error) {
 		ModelName: sc.Model, Session: sc.Name}
 	backend := spec.Backend
 	var asker *answers.Model // a real run's llm hooks ask its model
+	var mock *llm.Mock
 	if r.cfg.Model == nil {
-		r.cfg.Model, backend = llm.NewMock(sc), "mock"
+		mock = llm.NewMock(sc)
+		r.cfg.Model, backend = mock, "mock"
 	} else {
 		asker = &answers.Model{}
 	}
@@ -144,6 +147,18 @@ func Assemble(spec Spec) (*Run, error) {
 	if err := r.agentRequest(); err != nil {
 		_ = r.Close()
 		return nil, err
+	}
+	// the scenario's placeholders take the run's values once the folder
+	// its agent works in is known (the hooks found it): the model's
+	// scripted answers and the tools' scripted results say that folder
+	if x := sc.Expand(scenario.Values{Cwd: r.cwd()}); x != sc {
+		sc, r.spec.Scenario = x, x
+		if mock != nil {
+			mock.Play(x)
+		}
+		if tr, ok := r.cfg.Tools.(*llm.ToolRunner); ok {
+			tr.Results = llm.ScriptedToolResults(x)
+		}
 	}
 	if spec.Events == nil {
 		r.headless = events.AttachHeadless(&r.cfg, sc, spec.Tokens)
@@ -199,10 +214,7 @@ func (r *Run) agentRequest() error {
 	r.diags = scenario.CheckAgentTools(r.spec.Scenario, a.Agent+" "+a.Version, m.ToolNames())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	dir := r.spec.Dir
-	if r.cfg.AgentDir != "" {
-		dir = r.cfg.AgentDir
-	}
+	dir := r.folder()
 	r.cfg.Facts = workspace.Facts(ctx, dir, workspace.Options{Home: r.spec.Home})
 	folder, notes := workspace.AgentFolder(ctx, dir, m)
 	for k, v := range folder {
@@ -217,6 +229,25 @@ func (r *Run) agentRequest() error {
 	}
 	r.cfg.Facts[request.SlotSession] = hookrun.UUID()
 	return nil
+}
+
+// folder is the folder the run's agent works in: its hooks' folder when
+// that is a project of its own, else the run's ("": none given).
+func (r *Run) folder() string {
+	if r.cfg.AgentDir != "" {
+		return r.cfg.AgentDir
+	}
+	return r.spec.Dir
+}
+
+// cwd is the run's folder as an agent names it: absolute (the process's
+// folder when the run names none).
+func (r *Run) cwd() string {
+	abs, err := filepath.Abs(r.folder()) // "": the process's folder
+	if err != nil {
+		return r.folder()
+	}
+	return abs
 }
 
 // prompt is the run's prompt hooks, none when the spec has none.

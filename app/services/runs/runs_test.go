@@ -2,7 +2,9 @@ package runs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"hookstudio/app/agent/engine"
@@ -84,5 +86,43 @@ func TestAssemble(t *testing.T) {
 	hooks = &fakeHooks{err: errors.New("not trusted")}
 	if _, err := Assemble(Spec{Scenario: sc, Hooks: hooks}); !errors.Is(err, hooks.err) {
 		t.Errorf("attach error: %v", err)
+	}
+}
+
+// TestAssemblePlaceholders: the run's folder (absolute) is what the
+// scenario's {{cwd}} says in the model's scripted answers and the tools'
+// scripted results; the spec's scenario is left as parsed.
+func TestAssemblePlaceholders(t *testing.T) {
+	dir := t.TempDir()
+	sc := parse(t, `name: x
+tools: [{name: view, description: View a file.}]
+requests:
+  - user: read the notes
+    rounds:
+      - tool_calls: [{name: view, arguments: {path: "{{cwd}}/notes.txt"}, error: "Path {{cwd}}/notes.txt does not exist."}]
+      - content: "Nothing in {{cwd}}."
+`)
+	r, err := Assemble(Spec{Scenario: sc, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := r.Execute(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := json.Marshal(tr.Document())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"path":"` + dir + `/notes.txt"`, "Path " + dir + "/notes.txt does not exist.", "Nothing in " + dir + "."} {
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("the trace lacks %q", want)
+		}
+	}
+	if strings.Contains(string(doc), "{{cwd}}") {
+		t.Errorf("the trace holds {{cwd}}")
+	}
+	if got := sc.Requests[0].Rounds[1].Content; got != "Nothing in {{cwd}}." {
+		t.Errorf("the parsed scenario became %q", got)
 	}
 }

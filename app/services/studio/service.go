@@ -528,7 +528,7 @@ func (s *Service) simulateLocked(ctx context.Context, prev *TraceView) TraceView
 		started := time.Now()
 		// Prompt hooks only, with the scenario's scripted approvals and
 		// budget (they start nothing, so they need no trust).
-		run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: enabledHooks{s.set, s.disabled}, Tokens: s.cfg.Tokens})
+		run, err := runs.Assemble(runs.Spec{Scenario: sc, Prompt: enabledHooks{s.set, s.disabled}, Tokens: s.cfg.Tokens, Dir: s.root})
 		if err != nil { // nothing to attach can fail here; say so if it ever does
 			v = emptyView(string(engine.StatusError), s.selected, s.scenarios[i].info.Diagnostics)
 			v.Scenario, v.Error = sc.Name, err.Error()
