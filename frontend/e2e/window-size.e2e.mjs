@@ -21,14 +21,16 @@ before(async () => {
 
 after(() => xvfb?.stop());
 
-const x = (cmd, args) => execFileSync(cmd, args, { env: { ...process.env, DISPLAY: display } }).toString();
+// a UTF-8 locale whatever the job's (none: xwininfo cannot write the title's em dash in ASCII)
+const xenv = () => ({ ...process.env, DISPLAY: display, LC_ALL: 'C.UTF-8' });
+const x = (cmd, args) => execFileSync(cmd, args, { env: xenv() }).toString();
 
 // appWindow is the app's top-level window id (none yet when a window went
 // away while xwininfo walked the tree: the caller polls).
 function appWindow() {
   let tree;
   try {
-    tree = execFileSync('xwininfo', ['-root', '-tree'], { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    tree = execFileSync('xwininfo', ['-root', '-tree'], { env: xenv(), stdio: ['ignore', 'pipe', 'ignore'] }).toString();
   } catch {
     return undefined;
   }
@@ -70,7 +72,7 @@ async function open(dataDir) {
 
 // close asks the window to close as a window manager would, and waits.
 async function close(app) {
-  execFileSync('python3', [join(repo, 'frontend/e2e/x11-close.py'), app.id], { env: { ...process.env, DISPLAY: display } });
+  execFileSync('python3', [join(repo, 'frontend/e2e/x11-close.py'), app.id], { env: xenv() });
   for (let i = 0; i < 150 && app.proc.exitCode === null; i++) await sleep(200);
   if (app.proc.exitCode === null) {
     app.proc.kill('SIGKILL');

@@ -58,7 +58,8 @@ function rssKiB(pid) {
 
 test('the production build renders the app in a real window', async () => {
   const xvfb = await startXvfb({ width: 1440, height: 900 });
-  xenv = { ...process.env, DISPLAY: xvfb.display };
+  // a UTF-8 locale whatever the job's (none: xwininfo cannot write the title's em dash in ASCII)
+  xenv = { ...process.env, DISPLAY: xvfb.display, LC_ALL: 'C.UTF-8' };
   const dataDir = tempDir('hs-window-');
   const shotDir = process.env.SCREENSHOT_DIR ?? dataDir;
   const started = Date.now();
