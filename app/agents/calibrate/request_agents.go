@@ -110,7 +110,7 @@ func claudeRequest() reqAgent {
 					files:  with(mi, miText, "@/plugin/.claude-plugin/plugin.json", `{"name": "hsr-plug", "version": "1.0.0"}`, pl, plText),
 					skills: []request.Entry{miEntry, plEntry}, args: []string{"--plugin-dir", "@/plugin"}, answers: ends},
 			}
-			return append(runs, claudeSubRuns(n, bash, ends)...)
+			return append(runs, claudeSubRuns(n, bash, ends, map[string]string{za: zaText, al: alText}, []request.Entry{zaEntry, alEntry})...)
 		},
 	}
 }

@@ -23,8 +23,9 @@ import (
 // task prompt, a git repository with changes, a clean one — and the Agent tool's result in the session's next
 // call is the template of how the CLI hands the sub-agent's answer back.
 // The sub-agents use other numbers of tools and answer in one line or two
-// (the CLI indents each line of an answer it quotes).
-func claudeSubRuns(n string, bash func(string) capture.Answer, ends []capture.Answer) []reqRun {
+// (the CLI indents each line of an answer it quotes); the folder run
+// plants skills, which the sub-agent lists as the session does.
+func claudeSubRuns(n string, bash func(string) capture.Answer, ends []capture.Answer, skillFiles map[string]string, skills []request.Entry) []reqRun {
 	start := fmt.Sprintf(`printf '%%s\n' '{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"HSR%s sub start words"}}'`, n)
 	files := map[string]string{".claude/settings.json": `{"hooks": {` + hookGroup("SubagentStart", "", start) + `}}`, "hsr-read.txt": "hsr read words\n"}
 	agent := func(task string) []capture.Answer {
@@ -32,6 +33,9 @@ func claudeSubRuns(n string, bash func(string) capture.Answer, ends []capture.An
 			"run_in_background": false})
 		return append([]capture.Answer{{ToolCalls: []capture.ToolCall{{Name: "Agent", Arguments: args}}}}, ends...)
 	}
+	// the folder run plants the base's skills: the sub-agent lists them
+	withSkills := maps.Clone(files)
+	maps.Copy(withSkills, skillFiles)
 	read := capture.Answer{ToolCalls: []capture.ToolCall{{Name: "Read", Arguments: []byte(`{"file_path":"hsr-read.txt"}`)}}}
 	// the Agent tool is allowed beside the base's (--allowedTools takes
 	// several values)
@@ -40,7 +44,8 @@ func claudeSubRuns(n string, bash func(string) capture.Answer, ends []capture.An
 		{name: "sub", rel: "hs_req.s/project", prompt: "HSR" + n + " sub prompt", files: files, args: allow,
 			answers: agent("HSR" + n + " sub-agent task"),
 			sub:     []capture.Answer{bash("echo hsr-sub"), {Content: "HSR sub answer one."}}},
-		{name: "sub-folder", rel: "other/hsr-s.x_y/deeper/proj", prompt: "HSR" + n + " sub folder prompt, a longer one", files: files, args: allow,
+		{name: "sub-folder", rel: "other/hsr-s.x_y/deeper/proj", prompt: "HSR" + n + " sub folder prompt, a longer one", files: withSkills, args: allow,
+			skills:  slices.Clone(skills),
 			answers: agent("HSR" + n + " another sub-agent task, a longer one"),
 			sub:     []capture.Answer{bash("echo hsr-sub-two"), read, {Content: "HSR sub answer two.\nIts second line."}}},
 		{name: "sub-git", rel: "hs_req.u/project", prompt: "HSR" + n + " sub git prompt", files: files, args: allow,
