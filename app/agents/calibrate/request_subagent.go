@@ -23,7 +23,8 @@ import (
 // task prompt, a git repository with changes, a clean one — and the Agent tool's result in the session's next
 // call is the template of how the CLI hands the sub-agent's answer back.
 // The sub-agents use other numbers of tools and answer in one line or two
-// (the CLI indents each line of an answer it quotes); the folder run
+// (the CLI indents each line of an answer it quotes); the base's
+// SubagentStop hook blocks once; the folder run
 // plants skills, which the sub-agent lists as the session does.
 func claudeSubRuns(n string, bash func(string) capture.Answer, ends []capture.Answer, skillFiles map[string]string, skills []request.Entry) []reqRun {
 	start := fmt.Sprintf(`printf '%%s\n' '{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"HSR%s sub start words"}}'`, n)
@@ -33,6 +34,11 @@ func claudeSubRuns(n string, bash func(string) capture.Answer, ends []capture.An
 			"run_in_background": false})
 		return append([]capture.Answer{{ToolCalls: []capture.ToolCall{{Name: "Agent", Arguments: args}}}}, ends...)
 	}
+	// the base's SubagentStop hook blocks once: whether the sub-agent's
+	// next call keeps the answer blocked (learnLoop)
+	stopping := maps.Clone(files)
+	stopping[".claude/settings.json"] = `{"hooks": {` + hookGroup("SubagentStart", "", start) + ", " +
+		hookGroup("SubagentStop", "", probeSave("SubagentStop")+probeBlockOnce(n)) + `}}`
 	// the folder run plants the base's skills: the sub-agent lists them
 	withSkills := maps.Clone(files)
 	maps.Copy(withSkills, skillFiles)
@@ -41,9 +47,9 @@ func claudeSubRuns(n string, bash func(string) capture.Answer, ends []capture.An
 	// several values)
 	allow := []string{"Agent"}
 	return []reqRun{
-		{name: "sub", rel: "hs_req.s/project", prompt: "HSR" + n + " sub prompt", files: files, args: allow,
+		{name: "sub", rel: "hs_req.s/project", prompt: "HSR" + n + " sub prompt", files: stopping, args: allow,
 			answers: agent("HSR" + n + " sub-agent task"),
-			sub:     []capture.Answer{bash("echo hsr-sub"), {Content: "HSR sub answer one."}}},
+			sub:     []capture.Answer{bash("echo hsr-sub"), {Content: "HSR sub answer blocked."}, {Content: "HSR sub answer one."}}},
 		{name: "sub-folder", rel: "other/hsr-s.x_y/deeper/proj", prompt: "HSR" + n + " sub folder prompt, a longer one", files: withSkills, args: allow,
 			skills:  slices.Clone(skills),
 			answers: agent("HSR" + n + " another sub-agent task, a longer one"),
