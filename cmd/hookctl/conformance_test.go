@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"hookstudio/app/agent/scenario"
@@ -148,6 +149,28 @@ func copyProject(t *testing.T, src string) string {
 
 // scripted answers the n-th request with the n-th answer.
 type scripted []capture.Answer
+
+// scriptedSub answers the session's requests from main and a
+// sub-agent's (those capture.SubagentHeader names) from sub, each by its
+// own count: Claude Code sends the sub-agent's calls between the
+// session's.
+type scriptedSub struct {
+	main, sub scripted
+	mu        sync.Mutex
+	n         map[bool]int
+}
+
+func (s *scriptedSub) Answer(ctx context.Context, _ int, req *capture.Request) (*capture.Answer, error) {
+	s.mu.Lock()
+	sub := req.Subagent != ""
+	n := s.n[sub]
+	s.n[sub]++
+	s.mu.Unlock()
+	if sub {
+		return s.sub.Answer(ctx, n, req)
+	}
+	return s.main.Answer(ctx, n, req)
+}
 
 func (s scripted) Answer(_ context.Context, n int, _ *capture.Request) (*capture.Answer, error) {
 	if n >= len(s) {

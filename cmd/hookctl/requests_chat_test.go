@@ -134,7 +134,7 @@ func (ca chatRequests) calls(t *testing.T, bin, src, home string, sc *scenario.S
 
 func (ca chatRequests) callsOnce(t *testing.T, bin, proj, home string, sc *scenario.Scenario, m *request.Model) []capture.Call {
 	t.Helper()
-	answers, _ := scriptedAnswers(sc)
+	answers, _, _ := scriptedAnswers(sc)
 	for _, s := range m.Loop.Sides {
 		if s.Answer != nil && s.When == request.SideAfterTurn {
 			answers = append(answers, capture.Answer{Content: *s.Answer})

@@ -92,6 +92,9 @@ func readSimulated(out string) (calls []capture.Call, model *request.Model, err 
 			Agent, Version, Request string
 		} `json:"agent"`
 		Requests []struct {
+			Subagent *struct {
+				AgentID string `json:"agent_id"`
+			} `json:"subagent"`
 			LLMCalls []struct {
 				Request    json.RawMessage `json:"body"`
 				AnsweredBy string          `json:"answered_by"`
@@ -122,6 +125,9 @@ func readSimulated(out string) (calls []capture.Call, model *request.Model, err 
 			if c.Phase == "side" { // the agent's own side call, as capture marks the CLI's
 				call.Side = c.Phase
 			}
+			if r.Subagent != nil { // a sub-agent's call, as the CLI's header names it
+				call.Headers = map[string]string{capture.SubagentHeader: r.Subagent.AgentID}
+			}
 			calls = append(calls, call)
 		}
 	}
@@ -151,6 +157,11 @@ func projectNorm(dirs ...string) func(string) string {
 // CLI's <current_datetime>)
 var dateRe = regexp.MustCompile(`\b20[0-9]{2}-[01][0-9]-[0-3][0-9](?:T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?\b`)
 
+// agentIDRe is a sub-agent's id as Claude Code writes it ("a" and 16 hex
+// digits, as the simulator's): the CLI draws it at random, so the Agent
+// tool's result of the two runs names another.
+var agentIDRe = regexp.MustCompile(`\ba[0-9a-f]{16}\b`)
+
 // requestNorm is what a comparison of two requests of the same scenario
 // leaves aside: the project folder (the same name in both), the date,
 // UUIDs, the opaque values of the agent's own (Claude Code's billing
@@ -162,6 +173,7 @@ func requestNorm(m *request.Model, dirs ...string) func(string) string {
 	return func(s string) string {
 		s = project(s)
 		s = uuidRe.ReplaceAllString(s, "$$UUID")
+		s = agentIDRe.ReplaceAllString(s, "$$AGENT_ID")
 		s = dateRe.ReplaceAllString(s, "$$DATE")
 		return request.CanonicalOrder(mask(s))
 	}
@@ -181,6 +193,7 @@ func compareRequests(t *testing.T, sim, real []capture.Call, norm func(string) s
 // system prompt and context included) and the same tools offered. Tool
 // call ids are not texts of a message, so they are not compared.
 func requestProblems(sim, real []capture.Call, norm func(string) string) []string {
+	sim, real = byConversation(sim), byConversation(real)
 	var out []string
 	if len(sim) != len(real) {
 		out = append(out, fmt.Sprintf("%d calls simulated, %d made by the CLI", len(sim), len(real)))
@@ -206,6 +219,25 @@ func requestProblems(sim, real []capture.Call, norm func(string) string) []strin
 			}
 		}
 	}
+	return out
+}
+
+// byConversation is calls with the session's first, then each
+// sub-agent's (capture.SubagentHeader) in the order they began, each
+// conversation's in order: the CLI sends a sub-agent's calls while the
+// session waits on its tool, the simulator lays a sub-agent's request out
+// after the session's (as a capture's trace does).
+func byConversation(calls []capture.Call) []capture.Call {
+	first := map[string]int{"": -1}
+	for k, c := range calls {
+		if _, ok := first[c.Headers[capture.SubagentHeader]]; !ok {
+			first[c.Headers[capture.SubagentHeader]] = k
+		}
+	}
+	out := slices.Clone(calls)
+	slices.SortStableFunc(out, func(a, b capture.Call) int {
+		return first[a.Headers[capture.SubagentHeader]] - first[b.Headers[capture.SubagentHeader]]
+	})
 	return out
 }
 
@@ -294,8 +326,9 @@ func window(s string, at int) string {
 // what it printed.
 func claudeCalls(t *testing.T, claude, proj, home string, sc *scenario.Scenario) ([]capture.Call, string) {
 	t.Helper()
-	answers, allowed := scriptedAnswers(sc)
-	srv, err := capture.Listen(capture.Options{Answerer: scripted(answers), Agents: capture.NewAgentReader(profile.NewCatalog(agentsData))})
+	answers, sub, allowed := scriptedAnswers(sc)
+	srv, err := capture.Listen(capture.Options{Answerer: &scriptedSub{main: answers, sub: sub, n: map[bool]int{}},
+		Agents: capture.NewAgentReader(profile.NewCatalog(agentsData))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,20 +349,30 @@ func claudeCalls(t *testing.T, claude, proj, home string, sc *scenario.Scenario)
 }
 
 // scriptedAnswers are the answers the scenario's first request scripts,
-// and the tools they call.
-func scriptedAnswers(sc *scenario.Scenario) (answers []capture.Answer, tools []string) {
-	for _, rd := range sc.Requests[0].Rounds {
-		a := capture.Answer{Content: rd.Content}
-		for _, tc := range rd.ToolCalls {
-			args, _ := json.Marshal(tc.Arguments)
-			a.ToolCalls = append(a.ToolCalls, capture.ToolCall{Name: tc.Name, Arguments: args})
-			if !slices.Contains(tools, tc.Name) {
-				tools = append(tools, tc.Name)
+// those of the sub-agent a call of it starts (one), and the tools they
+// call.
+func scriptedAnswers(sc *scenario.Scenario) (answers, sub []capture.Answer, tools []string) {
+	var rounds func(rds []scenario.Round) []capture.Answer
+	rounds = func(rds []scenario.Round) []capture.Answer {
+		var out []capture.Answer
+		for _, rd := range rds {
+			a := capture.Answer{Content: rd.Content}
+			for _, tc := range rd.ToolCalls {
+				args, _ := json.Marshal(tc.Arguments)
+				a.ToolCalls = append(a.ToolCalls, capture.ToolCall{Name: tc.Name, Arguments: args})
+				if !slices.Contains(tools, tc.Name) {
+					tools = append(tools, tc.Name)
+				}
+				if tc.Subagent != nil {
+					sub = rounds(tc.Subagent.Rounds)
+				}
 			}
+			out = append(out, a)
 		}
-		answers = append(answers, a)
+		return out
 	}
-	return answers, tools
+	answers = rounds(sc.Requests[0].Rounds)
+	return answers, sub, tools
 }
 
 // TestRealAgentCodexRequests: every conformance project of Codex, through

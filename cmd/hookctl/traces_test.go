@@ -66,9 +66,9 @@ func traceCases(t *testing.T) []traceCase {
 // volatileKeys are the trace fields that measure time: they differ from
 // run to run and are replaced by 0 before comparing.
 // Claude Code's (and Gemini CLI's, Copilot CLI's camelCase) session and
-// prompt ids and transcript path are random per run, as the real CLIs' are; a process hook's stderr is read as it arrives,
+// prompt ids and transcript paths (a sub-agent's too) are random per run, as the real CLIs' are; a process hook's stderr is read as it arrives,
 // so which step a line lands on depends on the scheduler.
-var volatileKeys = regexp.MustCompile(`^(duration_ms|.*_ms|.*_at|.*_time|time|timestamp|deadline|pid|session_id|prompt_id|transcript_path|sessionId|transcriptPath|slow)$`)
+var volatileKeys = regexp.MustCompile(`^(duration_ms|.*_ms|.*_at|.*_time|time|timestamp|deadline|pid|session_id|prompt_id|transcript_path|agent_transcript_path|sessionId|transcriptPath|slow)$`)
 
 // randomIDs are Codex's turn and thread ids, random per run as the real
 // CLI's (UUIDs); other systems' ids of those names are the scenario's.

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"hookstudio/app/agent/scenario"
 	"hookstudio/app/agentdata/request"
@@ -181,7 +183,21 @@ func (r *runner) handBack(answer string, sr *subRun) string {
 		return answer
 	}
 	v := request.Values{request.SlotAnswer: answer, request.SlotAgentID: sr.run.ID}
+	v[request.SlotToolUses], v[request.SlotToolsUsed] = toolsUsed(sr.t)
 	return m.Subagent.Result.Fill(v)
+}
+
+// toolsUsed is how many tool calls a sub-agent's trace made and which
+// tools, each once in the order first called: what Claude Code's result
+// counts (its own calls, not its sub-agents').
+func toolsUsed(t *Trace) (string, string) {
+	var names []string
+	for _, tc := range t.toolCalls {
+		if !slices.Contains(names, tc.Name) {
+			names = append(names, tc.Name)
+		}
+	}
+	return strconv.Itoa(len(t.toolCalls)), strings.Join(names, ", ")
 }
 
 // agentModel is the agent's own request model (a sub-agent's runner

@@ -43,7 +43,8 @@ func TestSubagentRuns(t *testing.T) {
 	sub := demoModel()
 	sub.System = []request.Piece{{ID: "system.1", Role: "system", Text: request.Text{lit("You are a demo helper.")}}}
 	m.Subagent = &request.Subagent{Tool: "Task", Request: sub,
-		Result: request.Text{lit("helper "), {Slot: request.SlotAgentID}, lit(" says: "), {Slot: request.SlotAnswer}}}
+		Result: request.Text{lit("helper "), {Slot: request.SlotAgentID}, lit(" says: "), {Slot: request.SlotAnswer},
+			lit(" ("), {Slot: request.SlotToolUses}, lit(" tools: "), {Slot: request.SlotToolsUsed}, lit(")")}}
 	m.Tools = append(m.Tools, request.Tool{Name: "Task", Definition: request.Text{lit(`{"name":"Task","input_schema":{"type":"object"}}`)}})
 	sub.Tools = m.Tools
 	deep := &scenario.Subagent{Rounds: []scenario.Round{{Content: "deep answer"}}}
@@ -109,11 +110,11 @@ func TestSubagentRuns(t *testing.T) {
 	}
 	// the deep sub-agent's answer is its call's result in the helper's list
 	helperLast := outline(tr.CallMessages(tr.Requests[1].Calls[len(tr.Requests[1].Calls)-1]))
-	if !slices.Contains(helperLast, "tool/tool:helper "+d.AgentID+" says: deep answer") || !slices.Contains(helperLast, "user/hook:keep going") {
+	if !slices.Contains(helperLast, "tool/tool:helper "+d.AgentID+" says: deep answer (0 tools: )") || !slices.Contains(helperLast, "user/hook:keep going") {
 		t.Errorf("the helper's last call: %q", helperLast)
 	}
 	last := outline(tr.CallMessages(tr.Requests[0].Calls[len(tr.Requests[0].Calls)-1]))
-	if !slices.Contains(last, "tool/tool:helper "+h.AgentID+" says: helper answer") {
+	if !slices.Contains(last, "tool/tool:helper "+h.AgentID+" says: helper answer (2 tools: Run, Task)") {
 		t.Errorf("the session's last call: %q", last)
 	}
 	for _, msg := range last {

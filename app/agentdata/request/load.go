@@ -269,6 +269,15 @@ func ShapeOf(m *Model) *Model {
 	out.Fields = nil
 	out.Headers = nil
 	out.Stdin = m.Stdin
+	// how it runs a sub-agent: its request's shape, its result's size
+	if m.Subagent != nil {
+		sa := *m.Subagent
+		if sa.Request != nil {
+			sa.Request = ShapeOf(sa.Request)
+		}
+		sa.Result = nil
+		out.Subagent = &sa
+	}
 	// its listing's summary
 	if m.Tree != nil {
 		tr := *m.Tree

@@ -1013,11 +1013,19 @@ func (m *Model) MaskOpaque() func(string) string {
 			add(p.Text)
 		}
 	}
+	// a sub-agent's request and the words its answer comes back in
+	inner := func(s string) string { return s }
+	if sa := m.Subagent; sa != nil {
+		add(sa.Result)
+		if sa.Request != nil {
+			inner = sa.Request.MaskOpaque()
+		}
+	}
 	return func(s string) string {
 		for i, re := range res {
 			s = re.ReplaceAllLiteralString(s, repl[i])
 		}
-		return s
+		return inner(s)
 	}
 }
 

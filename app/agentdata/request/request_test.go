@@ -12,7 +12,11 @@ import (
 func model() *Model {
 	lit := func(s string) Seg { return Seg{Lit: s} }
 	slot := func(s string) Seg { return Seg{Slot: s} }
-	return &Model{Agent: "demo", Version: "1.0", API: Anthropic, Model: "demo-model", Keys: []string{"model", "system", "messages", "tools", "stream"},
+	sub := &Model{Agent: "demo", Version: "1.0", API: Anthropic, Model: "demo-model", Keys: []string{"model", "system", "messages"},
+		System: []Piece{{ID: "system.1", Role: "system", Text: Text{lit("helper build "), {Slot: SlotOpaque, Default: "c2d"}, lit("; Helper words.")}}},
+		Turn:   []Part{{Prompt: true}, {Hooks: "SubagentStart"}}}
+	return &Model{Agent: "demo", Version: "1.0", Subagent: &Subagent{Tool: "Task", Request: sub,
+		Result: Text{lit("Handed back: "), slot(SlotAnswer), lit(" by "), slot(SlotAgentID), lit(" in "), {Slot: SlotOpaque, Default: "12"}, lit(" ms, ok")}}, API: Anthropic, Model: "demo-model", Keys: []string{"model", "system", "messages", "tools", "stream"},
 		Fields: []Field{{Name: "stream", Value: json.RawMessage(`true`)}},
 		System: []Piece{
 			{ID: "system.1", Role: "system", Text: Text{lit("build "), {Slot: SlotOpaque, Default: "a1b"}, lit(";")}},
@@ -94,13 +98,16 @@ func TestShapeOf(t *testing.T) {
 	m := model()
 	sh := ShapeOf(m)
 	data := Encode(sh)
-	for _, words := range []string{"Home is", "Runs in", "Say something", "printed nothing", "the agent's own"} {
+	for _, words := range []string{"Home is", "Runs in", "Say something", "printed nothing", "the agent's own", "Helper words", "Handed back"} {
 		if strings.Contains(string(data), words) {
 			t.Errorf("the shape holds the CLI's words %q", words)
 		}
 	}
 	if _, err := Parse("shape.json", data); err != nil {
 		t.Errorf("the shape does not parse: %v", err)
+	}
+	if sa := sh.Subagent; sa == nil || sa.Tool != "Task" || sa.Request == nil || !sa.Request.Shipped || len(sa.Request.System) != 1 {
+		t.Errorf("the shape's sub-agent: %+v", sa)
 	}
 	if _, err := Parse("model.json", Encode(m)); err != nil {
 		t.Errorf("the model does not parse: %v", err)
@@ -151,5 +158,21 @@ func TestBuildAnthropic(t *testing.T) {
 		`"tools":[{"name":"Run","description":"Runs in /p"}],"stream":true}`
 	if string(body) != want {
 		t.Errorf("body\n%s\nwant\n%s", body, want)
+	}
+}
+
+// TestMaskOpaque: the opaque values of the agent's texts, its sub-agent's
+// request's and of the words a sub-agent's answer comes back in are what a
+// comparison with the CLI's request leaves aside.
+func TestMaskOpaque(t *testing.T) {
+	mask := model().MaskOpaque()
+	for _, c := range []struct{ in, want string }{
+		{"build 9f8; rest", "build {opaque}; rest"},
+		{"helper build 7e6; Helper words.", "helper build {opaque}; Helper words."},
+		{"Handed back: done by a1 in 4521 ms, ok", "Handed back: done by a1 in {opaque} ms, ok"},
+	} {
+		if got := mask(c.in); got != c.want {
+			t.Errorf("mask(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

@@ -11,7 +11,8 @@ type Subagent struct {
 	// Request is the sub-agent's request (nil: not calibrated; a run
 	// follows the agent's own, which it says).
 	Request *Model `json:"request,omitempty"`
-	// Result is the tool's result (slots SlotAnswer, SlotAgentID; nil:
+	// Result is the tool's result (slots SlotAnswer, SlotAgentID,
+	// SlotToolUses, SlotToolsUsed and opaque numbers of the CLI's own; nil:
 	// the answer as it is, or a shipped model's placeholder).
 	Result Text `json:"result,omitempty"`
 	// ResultShape is Result's shape as calibrated.
@@ -20,6 +21,8 @@ type Subagent struct {
 
 // Slots of a sub-agent's result.
 const (
-	SlotAnswer  = "answer"   // the sub-agent's last answer
-	SlotAgentID = "agent_id" // its id
+	SlotAnswer    = "answer"     // the sub-agent's last answer
+	SlotAgentID   = "agent_id"   // its id
+	SlotToolUses  = "tool_uses"  // how many tool calls it made
+	SlotToolsUsed = "tools_used" // the tools it called, each once in the order first called, joined by ", "
 )

@@ -50,6 +50,9 @@ type reqRun struct {
 	untracked      []string
 	branch, commit string
 	answers        []capture.Answer
+	// sub answers a sub-agent's requests (capture.SubagentHeader) by
+	// their rounds, apart from the session's: a run that starts one.
+	sub []capture.Answer
 	// args are this run's own flags ("@/" is the run's folder); skills the
 	// skills its files plant, which the CLI lists
 	args   []string
@@ -123,8 +126,12 @@ func Request(ctx context.Context, opts Options) (*request.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := deriveRequest(spec, rc, version, ran)
+	main, subs := subRuns(ran)
+	m, err := deriveRequest(spec, rc, version, main)
 	if err != nil {
+		return nil, err
+	}
+	if err := learnSubagent(m, spec, rc, version, subs); err != nil {
 		return nil, err
 	}
 	m.MadeBy = "hookctl calibrate " + opts.Agent
@@ -207,7 +214,7 @@ func runForRequest(ctx context.Context, opts Options, spec reqAgent, rc recipe.R
 	}
 	proj, home, tmp := filepath.Join(dir, filepath.FromSlash(r.rel)), filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
 	rec := &recorder{report: report}
-	srv, err := capture.Listen(capture.Options{Answerer: byRound(r.answers), Agents: capture.NewAgentReader(profile.NewCatalog(opts.DataDir)), OnCall: rec.add})
+	srv, err := capture.Listen(capture.Options{Answerer: bySubagent{main: r.answers, sub: r.sub}, Agents: capture.NewAgentReader(profile.NewCatalog(opts.DataDir)), OnCall: rec.add})
 	if err != nil {
 		return nil, &ProbeError{Probe: r.name, Err: err}
 	}

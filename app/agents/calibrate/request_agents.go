@@ -93,7 +93,7 @@ func claudeRequest() reqAgent {
 			for i := range 7 {
 				long = append(long, bash(fmt.Sprintf("echo hsr-round-%d", i)))
 			}
-			return []reqRun{
+			runs := []reqRun{
 				{name: "base", rel: "hs_req.a/project", prompt: "HSR" + n + " first prompt", files: files, stop: "HSR" + n + " stop words",
 					answers: append([]capture.Answer{bash("echo hsr-tool"), bash("true")}, ends...)},
 				{name: "folder", rel: "other/hsr-b.x_y/deeper/proj", prompt: "HSR" + n + " second prompt, a longer one",
@@ -110,6 +110,7 @@ func claudeRequest() reqAgent {
 					files:  with(mi, miText, "@/plugin/.claude-plugin/plugin.json", `{"name": "hsr-plug", "version": "1.0.0"}`, pl, plText),
 					skills: []request.Entry{miEntry, plEntry}, args: []string{"--plugin-dir", "@/plugin"}, answers: ends},
 			}
+			return append(runs, claudeSubRuns(n, bash, ends, map[string]string{za: zaText, al: alText}, []request.Entry{zaEntry, alEntry})...)
 		},
 	}
 }

@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -298,7 +299,8 @@ func walk(a, b string, va, vb request.Values) (request.Text, error) {
 				case x != "" && y != "" && strings.HasPrefix(a[pa:], x) && strings.HasPrefix(b[pb:], y) && (lx == "" || ly == "" || lx == ly) &&
 					!glued(a, pa, x) && !glued(b, pb, y):
 					lit(a[i:pa])
-					t = append(t, request.Seg{Slot: s, Lines: lx + ly[len(lx):]})
+					// the line start one run shows (a one-line value shows none)
+					t = append(t, request.Seg{Slot: s, Lines: cmp.Or(lx, ly)})
 					i, j, found = pa+len(x), pb+len(y), true
 				case x == "" || y == "":
 					// the empty side shows the CLI's words for none

@@ -462,14 +462,16 @@ func TestInsertionAt(t *testing.T) {
 func TestGitParts(t *testing.T) {
 	va := request.Values{request.SlotCwd: "/tmp/base/project", request.SlotIsGit: "false"}
 	vb := request.Values{request.SlotCwd: "/tmp/gitrun/project", request.SlotIsGit: "true", request.SlotGitBranch: "hsr-branch"}
-	a := "You work in /tmp/base/project.\nGit root: Not a git repository\nToken 1a2b3\nRules follow.\nThe end.\n"
-	b := "You work in /tmp/gitrun/project.\nGit root: /tmp/gitrun/project\nToken 9f8e\nRules follow.\n# Git\nBranch: hsr-branch\nThe end.\n"
+	// a token that differs is the CLI's own (opaque); a word that differs
+	// (Claude Code's sub-agent's "Yes"/"No") is its words for git
+	a := "You work in /tmp/base/project.\nGit root: Not a git repository\nToken 1a2b3\nIn git: No\nRules follow.\nThe end.\n"
+	b := "You work in /tmp/gitrun/project.\nGit root: /tmp/gitrun/project\nToken 9f8e\nIn git: Yes\nRules follow.\n# Git\nBranch: hsr-branch\nThe end.\n"
 	parts := gitParts(a, b, va, vb)
 	var got []string
 	for _, p := range parts {
 		got = append(got, unmark(p.marked, vb))
 	}
-	want := []string{"/tmp/gitrun/project", "# Git\nBranch: hsr-branch\n"}
+	want := []string{"/tmp/gitrun/project", "Yes", "# Git\nBranch: hsr-branch\n"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("parts %q, want %q", got, want)
 	}
@@ -535,5 +537,44 @@ func TestLostOutput(t *testing.T) {
 	}
 	if !lostOutput(call("Command: echo hsr-tool\nOutput: (empty)")) {
 		t.Error("the output was lost")
+	}
+}
+
+// TestLearnHandBack: the sub-agent tool's results of runs whose
+// sub-agents answered in one line and two (each line quoted with an
+// indent), used other tools and took other times read as one template:
+// the answer, the agent id, the tool count and names as slots, the CLI's
+// own numbers opaque; it gives every run's result back.
+func TestLearnHandBack(t *testing.T) {
+	result := func(tools, answer, id, tokens, uses, ms string) string {
+		return "<used>" + tools + "</used>\nReport:\n  " + strings.ReplaceAll(answer, "\n", "\n  ") + "\nid: " + id + " (again: " + id +
+			")\n<n>tokens: " + tokens + "\ncalls made: " + uses + "\ntime in ms: " + ms + "</n>"
+	}
+	v := func(tools, answer, id, uses string) request.Values {
+		return request.Values{request.SlotToolsUsed: tools, request.SlotAnswer: answer, request.SlotAgentID: id, request.SlotToolUses: uses}
+	}
+	rs := []handBack{
+		{result("Bash", "one answer.", "a0123456789abcdef", "11802", "1", "172"), v("Bash", "one answer.", "a0123456789abcdef", "1")},
+		{result("Bash, Read", "two answer.\nits second line.", "afedcba9876543210", "11960", "2", "450"),
+			v("Bash, Read", "two answer.\nits second line.", "afedcba9876543210", "2")},
+		{result("Bash", "three.", "a5555555555555555", "9807", "1", "88"), v("Bash", "three.", "a5555555555555555", "1")},
+	}
+	tx, err := learnHandBack(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{request.SlotAnswer, request.SlotAgentID, request.SlotToolUses, request.SlotToolsUsed, request.SlotOpaque} {
+		if !slices.Contains(tx.Slots(), s) {
+			t.Errorf("no %s slot in %q", s, tx.Skeleton())
+		}
+	}
+	for i, r := range rs {
+		if _, ok := tx.Opaque(r.v, r.text); !ok {
+			t.Errorf("run %d: %q does not read %q", i, tx.Skeleton(), r.text)
+		}
+	}
+	want := result("Glob", "new.\nlines.", "a1111111111111111", "11802", "3", "172")
+	if got := tx.Fill(v("Glob", "new.\nlines.", "a1111111111111111", "3")); got != want {
+		t.Errorf("filled\n%q\nwant\n%q", got, want)
 	}
 }

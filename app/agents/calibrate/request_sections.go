@@ -100,7 +100,7 @@ func gitParts(a, b string, va, vb request.Values) []gitPart {
 		s := commonSuffix(x[p:], y[p:])
 		x, y = x[p:len(x)-s], y[p:len(y)-s]
 		switch {
-		case words(y) == "" && words(x) == "", opaqueLike(x) && opaqueLike(y):
+		case words(y) == "" && words(x) == "", opaqueLike(x) && opaqueLike(y) && !(capitalWord(x) && capitalWord(y)):
 			// the runs' values apart, no words of the CLI's (or a token of
 			// its own each request has: SlotOpaque)
 		case y != "":
@@ -232,6 +232,21 @@ func opaqueLike(s string) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		if !alnum(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// capitalWord says s is a capitalised word of letters (Claude Code's
+// sub-agent's "Is directory a git repo: Yes"): words of the CLI's, where
+// an opaque token of its own is digits and lower-case hex.
+func capitalWord(s string) bool {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; c < 'a' || c > 'z' {
 			return false
 		}
 	}
