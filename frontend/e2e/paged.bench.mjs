@@ -8,8 +8,8 @@
 //
 // S/history.db holds a 50 MB session (run 1) and a simulated run of the same size (run 2),
 // S/synthetic.jsonl the session's transcript; V/history.db a 1,000-call simulated run (1) and
-// capture (2). Times are taken in the page (from the click's or key's event to the frame that
-// paints what it brings), three rounds, each run alternately:
+// capture (2). Times are taken in the page (from the click's or key's event until the frame that
+// shows what it brings is rendered), three rounds, each run alternately:
 // - open: Open in the runs list → the read-only run's first message list painted;
 // - jump: a bar of the tokens chart near the end → that call's list painted;
 // - end: End → the last step's list painted;
@@ -28,9 +28,11 @@ const rss = (pid) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/V
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /**
- * Time in the page from the next click or key to the frame that paints what ready() looks for
- * (ms): ready is checked in every frame's animation callbacks, which run just before that frame
- * is painted, so the figure is neither a poll's interval nor a round trip to this process late.
+ * Time in the page from the next click or key until the frame that shows what ready() looks for
+ * has been rendered (ms): ready is checked in every frame's animation callbacks, which run just
+ * before that frame is laid out and painted, and the time is taken in a task queued there, which
+ * runs once the frame is (as scripts/measure-browser.mjs does); so the figure is neither a poll's
+ * interval nor a round trip to this process late.
  */
 async function timed(page, act, ready, arg) {
   await page.evaluate(({ src, arg }) => {
@@ -40,15 +42,15 @@ async function timed(page, act, ready, arg) {
     document.addEventListener('click', mark, { capture: true, once: true });
     document.addEventListener('keydown', mark, { capture: true, once: true });
     const test = new Function('arg', `return (${src})(arg);`);
-    const frame = (now) => {
-      if (window.__t0 !== null && test(arg)) { window.__t1 = now; return; }
+    const frame = () => {
+      if (window.__t0 !== null && test(arg)) { setTimeout(() => { window.__t1 = performance.now(); }, 0); return; }
       requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   }, { src: ready.toString(), arg });
   await act();
   await page.waitForFunction(() => window.__t1 !== null, null, { timeout: 600000 });
-  return page.evaluate(() => Math.round(Math.max(0, window.__t1 - window.__t0)));
+  return page.evaluate(() => Math.round(window.__t1 - window.__t0));
 }
 const painted = () => document.querySelector('[data-testid="readonly-banner"]') && document.querySelector('section[aria-label="Messages at the cursor"] .msg');
 const callAt = (least) => {
