@@ -176,6 +176,32 @@ describe('a stored run read in pages', () => {
     expect(tokensAsked).toHaveBeenCalled(); // the counts were asked for, not the rows' texts again
     expect(screen.queryByTestId('tokens-counting')).toBeNull();
   });
+  it('counts the rows of a page that comes after the last counts, still saying pending', async () => {
+    const view = manyCalls(60);
+    let counted = false;
+    let release: () => void = () => {};
+    const late = new Promise<void>((r) => { release = r; });
+    const far = view.calls[50]!.step;
+    const { api } = spied(view);
+    const pendingRows = (rows: Awaited<ReturnType<PagesBinding['Rows']>>) => rows.map((r) => ({ ...r, message: { ...r.message, tokens: 0, pending: true } }));
+    const tokensAsked = vi.fn();
+    const s = await open({
+      ...api,
+      Open: (id) => api.Open(id).then((r) => ({ ...r, head: { ...r.head, tokens: { pending: 20 } } })),
+      Head: (h) => api.Head(h).then((r) => ({ ...r, head: { ...r.head, tokens: { pending: counted ? 0 : 20 } } })),
+      // that step's rows were read before the counts were stored, and come after them
+      Rows: (h, st, from, n) => (st === far ? late.then(() => api.Rows(h, st, from, n)).then(pendingRows) : api.Rows(h, st, from, n).then((rows) => (counted ? rows : pendingRows(rows)))),
+      Tokens: (h, ids) => { tokensAsked(ids); return api.Tokens(h, ids); },
+    });
+    expect(s.row(far, 0)).toBeUndefined(); // asked for now
+    counted = true;
+    act(() => emitMockTokens({ run: 9, counted: 20, pending: 0, done: true }));
+    await waitFor(() => expect(s.head().pending).toBe(0));
+    release();
+    await waitFor(() => expect(s.row(far, 0, false)?.message.pending).toBe(false));
+    expect(tokensAsked).toHaveBeenCalledWith(expect.arrayContaining([s.row(far, 0, false)!.message.id]));
+  });
+
   it('tells each part as it arrives: a matrix cell does not move the steps\' version', async () => {
     const view = manyCalls(200);
     const s = await open(spied(view).api);

@@ -102,7 +102,12 @@ export class PagedSource implements RunSource {
     this.steps = new PageCache(30, (p) => api.Steps(h, p * STEP_PAGE, STEP_PAGE), arrived('steps'));
     this.calls = new PageCache(30, (p) => api.Calls(h, p * CALL_PAGE, CALL_PAGE), arrived('calls'));
     this.lists = new PageCache(64, (s) => api.List(h, s), arrived('lists'));
-    this.rows = new PageCache(24, (k) => api.Rows(h, Math.floor(k / ROW_PAGES), (k % ROW_PAGES) * ROW_PAGE, ROW_PAGE), arrived('rows'));
+    // a page asked for while the last counts were being stored can come after them, its rows still
+    // pending: once the run says nothing is, their counts are asked for again
+    this.rows = new PageCache(24, (k) => api.Rows(h, Math.floor(k / ROW_PAGES), (k % ROW_PAGES) * ROW_PAGE, ROW_PAGE), () => {
+      this.changed('rows');
+      if (this.h.pending === 0 && this.rows.keys().some((key) => this.rows.peek(key)!.some((r) => r.message.pending))) this.countsArrived();
+    });
     this.cells = new PageCache(64, (k) => { const [r, c] = k.split(':').map(Number); return api.Cells(h, r! * CELL_HOOKS, CELL_HOOKS, c! * CELL_CALLS, CELL_CALLS); }, arrived('cells'));
     this.barsFor = new PageCache(4, (n) => api.Bars(h, n), arrived('bars'));
     this.texts = new PageCache(8, (id) => api.Text(h, id), arrived('texts'));
