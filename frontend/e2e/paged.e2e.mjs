@@ -79,7 +79,7 @@ test('a 50 MB session opens in pages and moves to a far call', async () => {
     await until(() => page.getByTestId('tokens-counting').count(), (c) => c === 0, 'the count done', { ms: 600000 });
     figures.counted = Date.now() - imported;
     await until(() => page.locator('section[aria-label="Messages at the cursor"] .msg .tokens').allTextContents(),
-      (ts) => ts.length > 0 && ts.every((t) => /^[\d,]+ tok$/.test(t)), 'counted tokens on the cards', { ms: 60000 });
+      (ts) => ts.length > 0 && ts.every((t) => /^[\d,]+ tok$/.test(t)), 'counted tokens on the cards', { ms: 60000, describe: (ts) => `(${ts.join(' | ')})` });
     await screenshot(page, 'session-50mb.png');
     assert.deepEqual(browser.errors, []);
     const mb = (statSync(file).size / (1 << 20)).toFixed(1);

@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import seed from '../fixtures/seed-diagrams.json';
 import type { TraceView } from '../lib/api';
-import { DebuggerStore, PagedDebugger } from './store';
-import { sourceOf } from '../paged/local';
+import { DebuggerStore } from './store';
 
 const view = seed as TraceView;
 const loaded = () => { const d = new DebuggerStore(); d.dispatch({ type: 'load', view }); return d; };
@@ -47,30 +46,5 @@ describe('DebuggerStore', () => {
     expect(d.get().status).toBe('empty');
     d.show(view, 7);
     expect(d.cursor()).toBe(7);
-  });
-
-  it("holds a stored run's move until its list has arrived; a step taken meanwhile goes on from it", async () => {
-    const waits = new Map<number, () => void>();
-    let held = true;
-    const source = Object.assign(sourceOf(view), {
-      listed: (step: number) => (held ? new Promise<void>((r) => { waits.set(step, r); }) : null),
-    });
-    const d = new PagedDebugger(source);
-    expect(d.cursor()).toBe(0); // a run that opens shows at once
-    const l = vi.fn();
-    d.subscribe(l);
-    d.jumpToStep(5);
-    expect(d.cursor()).toBe(0);
-    expect(l).not.toHaveBeenCalled();
-    d.stepForward(); // from step 5, where the held move goes
-    waits.get(5)!();
-    await Promise.resolve();
-    expect(d.cursor()).toBe(0); // superseded by the step after it
-    waits.get(6)!();
-    await vi.waitFor(() => expect(d.cursor()).toBe(6));
-    expect(l).toHaveBeenCalledTimes(1); // rendered once, with its list
-    held = false; // held lists: at once
-    d.jumpToStep(2);
-    expect(d.cursor()).toBe(2);
   });
 });

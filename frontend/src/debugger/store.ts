@@ -25,37 +25,18 @@ export class DebuggerStore<V = TraceView> extends Store<DebuggerState<V>> implem
     this.m = machine(nav);
   }
 
-  /** a move held until what it shows has arrived (hold), and its number: a later event supersedes it */
-  private held: DebuggerState<V> | null = null;
-  private moves = 0;
-
   dispatch = (ev: DebuggerEvent<V>) => {
-    // an event while a move is held acts on where that move goes (two quick steps are two steps)
-    const from = this.held ?? this.get();
-    const next = this.m.reducer(from, ev);
-    // a simulated run reaches its next breakpoint at once
-    const to = next.status === 'running' ? this.m.reducer(next, { type: 'tick' }) : next;
-    const move = ++this.moves;
-    const wait = this.hold?.(from, to) ?? null;
-    if (!wait) {
-      this.held = null;
-      this.set(to);
-      return;
-    }
-    this.held = to;
-    void wait.then(() => {
-      if (this.moves !== move) return;
-      this.held = null;
-      this.set(to);
+    this.set((s) => {
+      const next = this.m.reducer(s, ev);
+      // a simulated run reaches its next breakpoint at once
+      const to = next.status === 'running' ? this.m.reducer(next, { type: 'tick' }) : next;
+      this.moving?.(s, to);
+      return to;
     });
   };
 
-  /**
-   * What a change of state waits for before its readers hear of it (null: nothing): a stored run's
-   * move waits for the list it goes to, so the page renders the move once, with its list, instead
-   * of a loading list first and the list a round trip later.
-   */
-  protected hold?: (from: DebuggerState<V>, to: DebuggerState<V>) => Promise<void> | null;
+  /** Called with each state change before its readers hear of it. */
+  protected moving?: (from: DebuggerState<V>, to: DebuggerState<V>) => void;
 
   /** The view on screen, or null. */
   view(): V | null { const s = this.get(); return hasView(s) ? s.view : null; }
@@ -83,9 +64,6 @@ export class DebuggerStore<V = TraceView> extends Store<DebuggerState<V>> implem
   };
 }
 
-/** How long a stored run's move waits for its list before it shows with the list loading (ms). */
-export const MOVE_WAIT = 250;
-
 /** A run read through a RunSource (a stored run's pages). */
 export const sourceNav: Nav<RunSource> = {
   status: (v) => v.head().status,
@@ -108,11 +86,12 @@ export class PagedDebugger extends DebuggerStore<RunSource> {
     this.dispatch({ type: 'load', view: source });
   }
 
-  /** A move to another step shows once its list and first rows are here (a round trip), at most MOVE_WAIT ms later. */
-  protected override hold = (from: DebuggerState<RunSource>, to: DebuggerState<RunSource>) => {
-    // a run that opens shows at once (its first list was asked for with it)
-    if (!hasView(from) || !hasView(to) || from.view !== to.view || !hasCursor(to) || (hasCursor(from) && from.cursor === to.cursor)) return null;
-    return to.view.listed?.(to.cursor, MOVE_WAIT) ?? null;
+  /**
+   * The step the event moves to has its list asked for before the move renders: the round trip
+   * runs while the page renders the rest of the move (the step list, the flowchart), not after.
+   */
+  protected override moving = (from: DebuggerState<RunSource>, to: DebuggerState<RunSource>) => {
+    if (hasView(to) && hasCursor(to) && (!hasCursor(from) || from.cursor !== to.cursor)) to.view.list(to.cursor);
   };
 
   override continue = () => {

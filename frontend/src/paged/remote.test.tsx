@@ -34,31 +34,6 @@ const open = async (api: PagesBinding) => { const s = await openPaged(9, api); s
 const cursorIdx = () => Number(document.querySelector('.step.is-cursor .idx')?.textContent);
 
 describe('a stored run read in pages', () => {
-  it('says when a step\'s list and its first rows are here: at once when held, when they arrive, or after the wait', async () => {
-    const view = manyCalls(200);
-    let release: () => void = () => {};
-    const gate = new Promise<void>((r) => { release = r; });
-    const { api } = spied(view);
-    const slow: PagesBinding = { ...api, Rows: (h, st, from, n) => gate.then(() => api.Rows(h, st, from, n)) };
-    const s = await open(slow);
-    const far = view.calls[150]!.step;
-    const arrived = vi.fn();
-    const wait = s.listed(far, 60_000)!;
-    expect(wait).toBeInstanceOf(Promise);
-    void wait.then(arrived);
-    await waitFor(() => expect(s.list(far)).toBeDefined()); // the head came, its rows not yet
-    expect(arrived).not.toHaveBeenCalled();
-    release();
-    await waitFor(() => expect(arrived).toHaveBeenCalled());
-    expect(s.row(far, 0, false)).toBeDefined();
-    expect(s.listed(far, 60_000)).toBeNull(); // held
-    // never arriving: the wait ends anyway
-    const stuck = await open({ ...api, List: () => new Promise(() => {}) });
-    const t0 = Date.now();
-    await stuck.listed(far, 30);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(25);
-  });
-
   it('answers what it holds at once and fetches the rest a page at a time, telling its readers', async () => {
     const view = manyCalls(1000);
     const { api, asked } = spied(view);

@@ -42,8 +42,6 @@ class PageCache<K, V> {
 
   /** The page if held, without asking for it. */
   peek(k: K): V | undefined { return this.held.get(k); }
-  /** Whether asking for the page is over: it is held, or its fetch failed. */
-  settled(k: K): boolean { return this.held.has(k) || (this.failed.has(k) && !this.fetching.has(k)); }
   keys(): K[] { return [...this.held.keys()]; }
   put(k: K, v: V): void { this.held.set(k, v); }
 
@@ -76,8 +74,6 @@ export class PagedSource implements RunSource {
   private v = 0;
   private parts: Record<Part, number> = { head: 0, steps: 0, calls: 0, lists: 0, rows: 0, cells: 0, bars: 0, texts: 0 };
   private listeners = new Set<() => void>();
-  /** told at once of each arrival, not on the next frame (listed's waits) */
-  private arrivals = new Set<() => void>();
   private queued = false;
   private closed = false;
   private readonly visitsOf: PagedRun['head']['visits'];
@@ -127,7 +123,6 @@ export class PagedSource implements RunSource {
   private changed(...parts: Part[]): void {
     this.v++;
     for (const p of parts) this.parts[p]++;
-    for (const a of [...this.arrivals]) a();
     if (this.queued) return;
     this.queued = true;
     nextFrame(() => {
@@ -174,28 +169,6 @@ export class PagedSource implements RunSource {
   };
 
   rowOf = (step: number, id: number): Promise<number> => this.api.RowOf(this.handle, step, id);
-
-  listed = (step: number, within: number): Promise<void> | null => {
-    if (step < 0 || step >= this.h.steps) return null;
-    // the step itself, its call (the list's title says which) once the step says, its list, its first rows
-    const held = () => {
-      if (this.closed) return true;
-      if (!this.lists.settled(step) || !this.rows.settled(step * ROW_PAGES) || !this.steps.settled(Math.floor(step / STEP_PAGE))) return false;
-      const c = this.step(step)?.call;
-      if (c === null || c === undefined || c < 0 || c >= this.h.calls) return true;
-      this.call(c);
-      return this.calls.settled(Math.floor(c / CALL_PAGE));
-    };
-    this.step(step);
-    this.list(step);
-    if (held()) return null;
-    return new Promise((resolve) => {
-      const done = () => { clearTimeout(timer); this.arrivals.delete(check); resolve(); };
-      const check = () => { if (held()) done(); };
-      const timer = setTimeout(done, within);
-      this.arrivals.add(check);
-    });
-  };
 
   /** Lets the run go on the Go side; the source answers nothing new after. */
   close(): void {

@@ -42,12 +42,6 @@ export interface RunSource {
   callStep(call: number): Promise<number | undefined>;
   /** The row of message id in the list at step (-1: not there): where a search's hit is. */
   rowOf(step: number, id: number): Promise<number>;
-  /**
-   * Asks for the list at step and its first rows; null when they are held, else a promise settled
-   * when they have arrived (or failed), or after `within` ms at most. A source that holds its run
-   * whole has nothing to wait for and leaves it out.
-   */
-  listed?(step: number, within: number): Promise<void> | null;
 }
 
 /**
